@@ -1,0 +1,2 @@
+export * from "./message.js";
+export * from "./providers/provider.js";
