@@ -1,2 +1,3 @@
 export * from "./message.js";
 export * from "./providers/provider.js";
+export * from "./session/index.js";
