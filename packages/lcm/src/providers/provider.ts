@@ -48,7 +48,9 @@ export type ProviderError =
   | { readonly _tag: "ProviderInvalidResponse"; readonly message: string }
   | { readonly _tag: "ProviderRequestError"; readonly status: number; readonly message: string }
   | { readonly _tag: "ProviderTimeout"; readonly timeoutMs: number }
-  | { readonly _tag: "ProviderAborted" };
+  | { readonly _tag: "ProviderAborted" }
+  /** The provider broke its contract: it threw or its task rejected (caught, never propagated). */
+  | { readonly _tag: "ProviderUnexpected"; readonly message: string };
 
 /**
  * A chat-completion provider (a hosted LLM, an OpenAI-compatible endpoint, or the offline
