@@ -1,1 +1,29 @@
-export {};
+/**
+ * @cc/importance — pure importance scoring, ranking and budgeted eviction of context segments.
+ *
+ * @example
+ * import { compact, formatEvictionReport } from "@cc/importance";
+ * const r = compact(segments, { maxTokens: 8000 }, { now: () => Date.now() });
+ * console.log(formatEvictionReport(segments.length, r.tokensBefore, r.keep.length, r.tokensAfter));
+ */
+export type { EvictionTarget, ImportanceOptions, Segment } from "./segment.js";
+export {
+  DEFAULT_COST_WEIGHT,
+  DEFAULT_HALF_LIFE_MS,
+  DEFAULT_RECENCY_WEIGHT,
+  DEFAULT_REUSE_WEIGHT,
+  MAX_WEIGHT,
+} from "./segment.js";
+export { estimatedTokens, score } from "./score.js";
+export { rank } from "./rank.js";
+export { compact, type CompactResult } from "./compact.js";
+export { formatEvictionReport } from "./report.js";
+export {
+  ensureSegmentsValid,
+  validateEvictionTarget,
+  validateImportanceOptions,
+  type InvalidInput,
+  type InvalidSubject,
+} from "./validate.js";
+export type { Problem } from "./codec/problem.js";
+export { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec } from "./codec/codecs.js";

@@ -1,0 +1,85 @@
+/**
+ * The importance score of one segment: higher means "keep".
+ *
+ *   pinned                → +Infinity
+ *   otherwise             → recencyWeight · 2^(-age/halfLife)
+ *                         + reuseWeight   · (1 − 1/(1+accessCount))
+ *                         + costWeight    · 100/(100+tokens)
+ *
+ * age = now − (lastAccessed ?? createdAt), clamped at 0 (a future timestamp counts as "now");
+ * an unknown age gives recency 0. Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
+ * non-pinned score is always finite and never NaN.
+ */
+import { resolveOptions, type ResolvedOptions } from "./options.js";
+import type { ImportanceOptions, Segment } from "./segment.js";
+
+const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
+
+const isCount = (x: unknown): x is number => typeof x === "number" && x >= 0 && x <= MAX_TOKENS;
+
+/** Tokens of a segment under resolved options (see {@link estimatedTokens}). */
+export function tokensOf(segment: Segment, estimate: ((content: string) => number) | undefined): number {
+  const cost = segment.tokenCost;
+  if (isCount(cost)) return Math.ceil(cost);
+  const content = typeof segment.content === "string" ? segment.content : "";
+  if (estimate !== undefined) {
+    try {
+      const e = estimate(content);
+      if (isCount(e)) return Math.ceil(e);
+    } catch {
+      // A failing estimator falls back to the built-in estimate for this segment.
+    }
+  }
+  return Math.ceil(content.length / 4);
+}
+
+/** Score of a non-pinned segment whose tokens are already known. */
+export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOptions): number {
+  const last = segment.lastAccessed;
+  const created = segment.createdAt;
+  const ref =
+    typeof last === "number" && Number.isFinite(last)
+      ? last
+      : typeof created === "number" && Number.isFinite(created)
+        ? created
+        : Number.NaN;
+  let recency = 0;
+  if (ref === ref) {
+    const age = r.now - ref;
+    recency = age > 0 ? 2 ** (-age / r.halfLifeMs) : 1;
+  }
+  const acc = segment.accessCount;
+  const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
+  const cost = 100 / (100 + tokens);
+  return r.recencyWeight * recency + r.reuseWeight * reuse + r.costWeight * cost;
+}
+
+/** Score under already-resolved options (one clock reading shared by a whole pass). */
+export function scoreResolved(segment: Segment, r: ResolvedOptions): number {
+  if (segment.pinned === true) return Number.POSITIVE_INFINITY;
+  return scoreWithTokens(segment, tokensOf(segment, r.estimate), r);
+}
+
+/**
+ * Importance of one segment (higher = keep). Pinned → `+Infinity`; otherwise a finite number ≥ 0.
+ * Reads the clock once. Invalid option values fall back to their defaults (see `resolveOptions`).
+ *
+ * @example
+ * score({ id: "a", content: "", tokenCost: 100, lastAccessed: 0 }, { now: () => 0 }); // 1 + 0 + 0.25 = 1.25
+ */
+export function score(segment: Segment, options?: ImportanceOptions): number {
+  return scoreResolved(segment, resolveOptions(options));
+}
+
+/**
+ * Tokens a segment occupies: `tokenCost` when it is a valid count (rounded up), else the injected
+ * estimator's answer (when it returns a valid count and does not throw), else
+ * `ceil(content.length / 4)` (UTF-16 code units).
+ *
+ * @example
+ * estimatedTokens({ id: "a", content: "abcdefgh" }); // 2
+ */
+export function estimatedTokens(segment: Segment, options?: ImportanceOptions): number {
+  const estimate = options?.estimateTokens;
+  return tokensOf(segment, typeof estimate === "function" ? estimate : undefined);
+}

@@ -1,0 +1,74 @@
+/**
+ * The data model: a context segment, the scoring options and the eviction target.
+ *
+ * Times are epoch milliseconds; `undefined` means "unknown". Every field is optional except
+ * `id` and `content`, so a caller can pass its own richer objects (`S extends Segment`).
+ */
+
+/**
+ * One chunk of an agent's context window, with the metadata importance scoring needs.
+ *
+ * @example
+ * const s: Segment = { id: "m1", content: "ls -la output…", tokenCost: 420, lastAccessed: Date.now() };
+ */
+export interface Segment {
+  /** Caller-chosen identifier (message id, tool-call id…). Identity inside `compact` is the position, not the id. */
+  readonly id: string;
+  /** The text that occupies the context window. */
+  readonly content: string;
+  /** Measured or estimated token count; when absent the content is estimated. */
+  readonly tokenCost?: number | undefined;
+  /** When the segment entered the context (epoch ms). */
+  readonly createdAt?: number | undefined;
+  /** When the agent last read the segment (epoch ms); falls back to `createdAt`. */
+  readonly lastAccessed?: number | undefined;
+  /** How often the agent re-read the segment. */
+  readonly accessCount?: number | undefined;
+  /** A pinned segment scores `+Infinity` and is never evicted. */
+  readonly pinned?: boolean | undefined;
+  /** Free-form label ("user_input", "tool_result", …); metadata only. */
+  readonly kind?: string | undefined;
+}
+
+/**
+ * Tuning of the score. `undefined` means the default; an explicit `0` weight disables its axis.
+ *
+ * @example
+ * const opts: ImportanceOptions = { recencyHalfLifeMs: 10 * 60_000, costWeight: 0, now: () => 1_700_000_000_000 };
+ */
+export interface ImportanceOptions {
+  /** Age after which the recency axis halves. Default 30 minutes. Must be > 0. */
+  readonly recencyHalfLifeMs?: number | undefined;
+  /** Weight of the recency axis `2^(-age/halfLife)`. Default 1.0. */
+  readonly recencyWeight?: number | undefined;
+  /** Weight of the reuse axis `1 - 1/(1+accessCount)`. Default 0.7. */
+  readonly reuseWeight?: number | undefined;
+  /** Weight of the inverted cost axis `100/(100+tokens)`. Default 0.5. */
+  readonly costWeight?: number | undefined;
+  /** The clock (epoch ms), read once per call. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+  /** Token estimator used when a segment has no `tokenCost`. Default `ceil(content.length / 4)`. */
+  readonly estimateTokens?: ((content: string) => number) | undefined;
+}
+
+/**
+ * How far to compact: evict until the total is at most `maxTokens`, but keep at least `minKeep`
+ * segments. `maxTokens <= 0` means "no budget" (nothing is evicted).
+ */
+export interface EvictionTarget {
+  /** Token budget after eviction. */
+  readonly maxTokens: number;
+  /** Minimum number of segments (by position, pinned included) that survive. Default 0. */
+  readonly minKeep?: number | undefined;
+}
+
+/** Default half-life of the recency axis: 30 minutes. */
+export const DEFAULT_HALF_LIFE_MS = 30 * 60 * 1000;
+/** Default weight of the recency axis. */
+export const DEFAULT_RECENCY_WEIGHT = 1.0;
+/** Default weight of the reuse axis. */
+export const DEFAULT_REUSE_WEIGHT = 0.7;
+/** Default weight of the inverted cost axis. */
+export const DEFAULT_COST_WEIGHT = 0.5;
+/** Largest accepted weight; keeps every score finite (three axes, each at most 1). */
+export const MAX_WEIGHT = 1e6;
