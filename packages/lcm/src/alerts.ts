@@ -1,0 +1,69 @@
+/**
+ * Alerts the compactor raises. A `compaction_skip` alert says compaction fell to truncation (no
+ * LLM summary was accepted, so context was cut rather than condensed). Sinks are user code:
+ * a sink that throws or rejects is caught and reported, never allowed to break compaction.
+ *
+ * @module alerts
+ */
+import type { Attempt } from "./escalation.js";
+
+/** Raised when compaction falls to level-3 truncation. */
+export interface CompactionSkipAlert {
+  readonly kind: "compaction_skip";
+  /** The session the compactor was bound to with `setAlertSink` ("" when none). */
+  readonly sessionId: string;
+  /** Epoch milliseconds, read once per compaction from the injected clock. */
+  readonly at: number;
+  /** Why the LLM levels were not used, one line. */
+  readonly reason: string;
+  /** Every level attempted, in order. */
+  readonly attempts: readonly Attempt[];
+  readonly originalTokens: number;
+  readonly compactedTokens: number;
+}
+
+/** Any alert the compactor raises. */
+export type CompactionAlert = CompactionSkipAlert;
+
+/** Receives compaction alerts (e.g. writes them to a journal or a metrics system). */
+export interface AlertSink {
+  alert(alert: CompactionAlert): void | Promise<void>;
+}
+
+/** A sink failed; compaction went on. */
+export interface AlertDeliveryFailure {
+  readonly _tag: "AlertDeliveryFailure";
+  readonly message: string;
+}
+
+/**
+ * Delivers `alert` to `sink`, catching a throw or a rejection. Resolves to the failure, if any.
+ */
+export async function deliverAlert(sink: AlertSink, alert: CompactionAlert): Promise<AlertDeliveryFailure | undefined> {
+  try {
+    await sink.alert(alert);
+    return undefined;
+  } catch (e) {
+    return { _tag: "AlertDeliveryFailure", message: `alert sink failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** An in-memory sink that records every alert (for tests and dashboards). */
+export interface MemoryAlertSink extends AlertSink {
+  readonly alerts: readonly CompactionAlert[];
+}
+
+/**
+ * Creates a {@link MemoryAlertSink}.
+ *
+ * @example const sink = memoryAlertSink(); compactor.setAlertSink(sink, "s1"); sink.alerts.length
+ */
+export function memoryAlertSink(): MemoryAlertSink {
+  const alerts: CompactionAlert[] = [];
+  return {
+    alerts,
+    alert: (a) => {
+      alerts.push(a);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * A wrapper that holds any {@link Provider} to its contract: a provider that throws or whose task
+ * rejects yields `ProviderUnexpected` instead, and an optional timeout turns a hang into
+ * `ProviderTimeout` (aborting the request).
+ *
+ * @module providers/guard
+ */
+import * as E from "fp-ts/Either";
+import type { TaskEither } from "fp-ts/TaskEither";
+import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function caught<A>(run: () => TaskEither<ProviderError, A>): Promise<E.Either<ProviderError, A>> {
+  try {
+    return run()().then(
+      (r) => r,
+      (e: unknown) => E.left<ProviderError, A>({ _tag: "ProviderUnexpected", message: `provider rejected: ${messageOf(e)}` }),
+    );
+  } catch (e) {
+    return Promise.resolve(E.left<ProviderError, A>({ _tag: "ProviderUnexpected", message: `provider threw: ${messageOf(e)}` }));
+  }
+}
+
+/**
+ * Guards `provider`. With `timeoutMs`, a completion that has not settled in time is aborted and
+ * yields `ProviderTimeout`; a caller's abort yields `ProviderAborted` at once.
+ *
+ * @example const safe = guardProvider(untrusted, 30_000);
+ */
+export function guardProvider(provider: Provider, timeoutMs?: number): Provider {
+  const complete = (request: CompletionRequest): TaskEither<ProviderError, Completion> => () => {
+    if (request.signal?.aborted === true) return Promise.resolve(E.left({ _tag: "ProviderAborted" }));
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const guarded: Promise<E.Either<ProviderError, Completion>>[] = [caught(() => provider.complete({ ...request, signal: controller.signal }))];
+    guarded.push(
+      new Promise((resolve) => {
+        request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true });
+      }),
+    );
+    if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
+      guarded.push(
+        new Promise((resolve) => {
+          timer = setTimeout(() => {
+            controller.abort();
+            resolve(E.left({ _tag: "ProviderTimeout", timeoutMs }));
+          }, timeoutMs);
+        }),
+      );
+    }
+    return Promise.race(guarded).finally(() => {
+      if (timer !== undefined) clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+    });
+  };
+  const listModels = (): TaskEither<ProviderError, readonly ModelInfo[]> => () => caught(() => provider.listModels());
+  return { name: provider.name, complete, listModels };
+}
