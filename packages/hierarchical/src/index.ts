@@ -1,1 +1,11 @@
-export {};
+/**
+ * @cc/hierarchical — summary-on-evict: evicted context segments are summarised into a
+ * searchable, durable index (in-memory, SQLite FTS5, PostgreSQL) the agent can search and expand.
+ *
+ * @module @cc/hierarchical
+ */
+export * from "./search/index.js";
+export * from "./search/query.js";
+export * from "./search/memory.js";
+export * from "./search/sqlite.js";
+export * from "./search/postgres.js";

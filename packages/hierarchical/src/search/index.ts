@@ -1,0 +1,258 @@
+/**
+ * The `SegmentIndex` contract every backend honours (in-memory, SQLite FTS5, PostgreSQL), its
+ * entry and hit types, typed errors and the boundary codecs.
+ *
+ * @module search/index
+ */
+import * as E from "fp-ts/Either";
+import type { TaskEither } from "fp-ts/TaskEither";
+import * as t from "io-ts";
+
+/** Namespace used when none is given (one agent, one session). */
+export const DEFAULT_NAMESPACE = "default";
+/** Hits returned when `k` is not given. */
+export const DEFAULT_K = 10;
+/** Largest `k` a search accepts. */
+export const MAX_K = 1000;
+
+/** JSON value stored as entry metadata. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+/**
+ * One evicted segment as the index stores it. Identity is `(namespace, id)`: writing the same
+ * pair again replaces the entry (a segment re-evicted later carries its newest content).
+ */
+export interface IndexEntry {
+  readonly id: string;
+  /** Session, agent or tenant the entry belongs to. */
+  readonly namespace: string;
+  /** Free-form kind, e.g. "tool_result", "file", "message". */
+  readonly kind: string;
+  /** Short summary written at eviction (what search matches first). */
+  readonly summary: string;
+  /** The original content, returned by `expand`. */
+  readonly content: string;
+  readonly tokenCost: number;
+  /** When the segment was created (epoch ms). */
+  readonly createdAt: number;
+  /** When it was evicted and written (epoch ms). */
+  readonly evictedAt: number;
+  readonly metadata: { readonly [key: string]: Json };
+}
+
+/** Options of `SegmentIndex.search`. */
+export interface SearchOptions {
+  /** Most hits to return (1..{@link MAX_K}, default {@link DEFAULT_K}). */
+  readonly k?: number;
+  /** Only this namespace (default: every namespace). */
+  readonly namespace?: string;
+  /** Only these kinds (default: every kind; an empty list matches nothing). */
+  readonly kinds?: readonly string[];
+}
+
+/** One search result, best first. `score` is backend-specific: higher is better. */
+export interface SearchHit {
+  readonly id: string;
+  readonly namespace: string;
+  readonly kind: string;
+  readonly summary: string;
+  /** An excerpt of the content (or summary) around the match, matched terms marked `**like this**`. */
+  readonly snippet: string;
+  readonly score: number;
+  readonly tokenCost: number;
+  readonly createdAt: number;
+  readonly evictedAt: number;
+}
+
+/** What a write did. */
+export interface WriteReceipt {
+  readonly written: number;
+}
+
+/** Why an index operation failed. */
+export type IndexError =
+  | { readonly _tag: "InvalidEntry"; readonly errors: readonly string[] }
+  | { readonly _tag: "InvalidSearch"; readonly errors: readonly string[] }
+  | { readonly _tag: "InvalidOptions"; readonly errors: readonly string[] }
+  | { readonly _tag: "IndexClosed"; readonly backend: string }
+  | { readonly _tag: "StorageError"; readonly backend: string; readonly operation: string; readonly message: string };
+
+/**
+ * A searchable, durable store of evicted segments. Every method returns a `TaskEither` that
+ * never rejects: failures are `Left<IndexError>`.
+ *
+ * @example
+ * const index = memoryIndex();
+ * await index.write([entry({ id: "s1", summary: "read src/app.py", content: "…" })])();
+ * const hits = await index.search("app.py", { k: 5 })(); // Right([{ id: "s1", … }])
+ */
+export interface SegmentIndex {
+  /** Backend name for reports: "memory", "sqlite", "postgres". */
+  readonly backend: string;
+  /** Writes (upserts) entries atomically: all of them or none. */
+  write(entries: readonly IndexEntry[]): TaskEither<IndexError, WriteReceipt>;
+  /** Ranked hits for a user query; an empty or term-less query returns no hits. */
+  search(query: string, options?: SearchOptions): TaskEither<IndexError, readonly SearchHit[]>;
+  /** The full entry (original content included), or `undefined` when there is none. */
+  expand(id: string, namespace?: string): TaskEither<IndexError, IndexEntry | undefined>;
+  /** Deletes every entry of a namespace; returns how many went. */
+  deleteNamespace(namespace: string): TaskEither<IndexError, number>;
+  /** Number of entries (in a namespace, or in total). */
+  count(namespace?: string): TaskEither<IndexError, number>;
+  /** Releases the backend's resources; later calls return `IndexClosed`. */
+  close(): TaskEither<IndexError, void>;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where a string cannot be stored losslessly by every backend (NUL, lone surrogate), or undefined. */
+export function unstorableAt(s: string): string | undefined {
+  const nul = s.indexOf("\u0000");
+  if (nul >= 0) return `contains a NUL character at offset ${nul}`;
+  const m = LONE_SURROGATE.exec(s);
+  if (m !== null) return `contains a lone surrogate at offset ${m.index}`;
+  return undefined;
+}
+
+const JsonCodec: t.Type<Json> = t.recursion("Json", () =>
+  t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]),
+);
+
+const finite = new t.Type<number, number, unknown>(
+  "FiniteNumber",
+  (u): u is number => typeof u === "number" && Number.isFinite(u),
+  (u, c) => (typeof u === "number" && Number.isFinite(u) ? t.success(u) : t.failure(u, c, "expected a finite number")),
+  t.identity,
+);
+
+const nonNegative = new t.Type<number, number, unknown>(
+  "NonNegativeNumber",
+  (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
+  (u, c) =>
+    typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a finite number ≥ 0"),
+  t.identity,
+);
+
+const storableString = new t.Type<string, string, unknown>(
+  "StorableString",
+  (u): u is string => typeof u === "string" && unstorableAt(u) === undefined,
+  (u, c) => {
+    if (typeof u !== "string") return t.failure(u, c, "expected a string");
+    const why = unstorableAt(u);
+    return why === undefined ? t.success(u) : t.failure(u, c, why);
+  },
+  t.identity,
+);
+
+const nonEmpty = new t.Type<string, string, unknown>(
+  "NonEmptyString",
+  (u): u is string => typeof u === "string" && u.length > 0 && unstorableAt(u) === undefined,
+  (u, c) => {
+    if (typeof u !== "string" || u.length === 0) return t.failure(u, c, "expected a non-empty string");
+    const why = unstorableAt(u);
+    return why === undefined ? t.success(u) : t.failure(u, c, why);
+  },
+  t.identity,
+);
+
+/** io-ts codec of {@link IndexEntry}. Strings must be storable everywhere (no NUL, no lone surrogate). */
+export const IndexEntryCodec: t.Type<IndexEntry> = t.readonly(
+  t.type({
+    id: nonEmpty,
+    namespace: nonEmpty,
+    kind: storableString,
+    summary: storableString,
+    content: storableString,
+    tokenCost: nonNegative,
+    createdAt: nonNegative,
+    evictedAt: nonNegative,
+    metadata: t.record(t.string, JsonCodec),
+  }),
+  "IndexEntry",
+) as t.Type<IndexEntry>;
+
+function describe(errors: t.Errors, prefix: string): string[] {
+  return errors.map((e) => {
+    const path = e.context
+      .slice(1)
+      .map((c) => c.key)
+      .filter((k) => k !== "" && !/^\d+$/.test(k) === true)
+      .join(".");
+    const shown = typeof e.value === "string" ? JSON.stringify(e.value.slice(0, 40)) : String(e.value);
+    return `${prefix}${path === "" ? "" : `.${path}`}: ${e.message ?? "invalid value"} (got ${shown})`;
+  });
+}
+
+/**
+ * Validates a batch: every entry against {@link IndexEntryCodec} and no `(namespace, id)` twice.
+ * Messages name the index and the field, e.g. `entries[2].tokenCost: expected a finite number ≥ 0 (got NaN)`.
+ */
+export function validateEntries(entries: unknown): E.Either<IndexError, readonly IndexEntry[]> {
+  if (!Array.isArray(entries)) return E.left({ _tag: "InvalidEntry", errors: ["entries: expected an array"] });
+  const errors: string[] = [];
+  const seen = new Map<string, number>();
+  const valid: IndexEntry[] = [];
+  entries.forEach((raw: unknown, i) => {
+    const r = IndexEntryCodec.decode(raw);
+    if (E.isLeft(r)) {
+      errors.push(...describe(r.left, `entries[${i}]`));
+      return;
+    }
+    const key = `${r.right.namespace}\u0000${r.right.id}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      errors.push(`entries[${i}].id: duplicate id ${JSON.stringify(r.right.id)} in namespace ${JSON.stringify(r.right.namespace)} (first at entries[${first}])`);
+      return;
+    }
+    seen.set(key, i);
+    valid.push(r.right);
+  });
+  return errors.length > 0 ? E.left({ _tag: "InvalidEntry", errors }) : E.right(valid);
+}
+
+/** Search options after validation, with defaults applied. */
+export interface ResolvedSearch {
+  readonly k: number;
+  readonly namespace: string | undefined;
+  readonly kinds: readonly string[] | undefined;
+}
+
+/** Validates search options: `k` an integer in 1..{@link MAX_K}, `namespace` a string, `kinds` strings. */
+export function resolveSearchOptions(options: SearchOptions | undefined): E.Either<IndexError, ResolvedSearch> {
+  const errors: string[] = [];
+  const k = options?.k ?? DEFAULT_K;
+  if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > MAX_K) errors.push(`k: expected an integer in 1..${MAX_K} (got ${String(k)})`);
+  const namespace = options?.namespace;
+  if (namespace !== undefined && typeof namespace !== "string") errors.push(`namespace: expected a string (got ${typeof namespace})`);
+  const kinds = options?.kinds;
+  if (kinds !== undefined) {
+    if (!Array.isArray(kinds)) errors.push("kinds: expected an array of strings");
+    else kinds.forEach((kind: unknown, i) => typeof kind !== "string" && errors.push(`kinds[${i}]: expected a string (got ${typeof kind})`));
+  }
+  return errors.length > 0 ? E.left({ _tag: "InvalidSearch", errors }) : E.right({ k, namespace, kinds });
+}
+
+/** Builds an entry with defaults (namespace "default", kind "segment", times 0, no metadata). */
+export function entry(fields: Pick<IndexEntry, "id"> & Partial<IndexEntry>): IndexEntry {
+  return {
+    namespace: DEFAULT_NAMESPACE,
+    kind: "segment",
+    summary: "",
+    content: "",
+    tokenCost: 0,
+    createdAt: 0,
+    evictedAt: 0,
+    metadata: {},
+    ...fields,
+  };
+}
+
+/** Renders a caught value as a message. */
+export function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  try {
+    return String(e);
+  } catch {
+    return "unprintable error";
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * In-memory `SegmentIndex` on MiniSearch: nothing to start, nothing persisted. For tests and
+ * short-lived agents.
+ *
+ * @module search/memory
+ */
+import * as E from "fp-ts/Either";
+import * as TE from "fp-ts/TaskEither";
+import MiniSearch from "minisearch";
+import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
+import { DEFAULT_NAMESPACE, resolveSearchOptions, validateEntries } from "./index.js";
+import { bestSnippet, queryTerms, tokenize } from "./query.js";
+
+interface Doc {
+  readonly key: string;
+  readonly summary: string;
+  readonly content: string;
+  readonly namespace: string;
+  readonly kind: string;
+}
+
+const keyOf = (namespace: string, id: string): string => `${namespace}\u0000${id}`;
+
+/** Options of {@link memoryIndex}. */
+export interface MemoryIndexOptions {
+  /** Weight of a summary match relative to a content match (default 2). */
+  readonly summaryBoost?: number;
+}
+
+/**
+ * Creates an empty in-memory index. Terms match exactly (no prefix or fuzzy search), ORed,
+ * ranked by MiniSearch's BM25 with summary matches boosted.
+ *
+ * @example
+ * const index = memoryIndex();
+ * await index.write([entry({ id: "a", summary: "pytest failed in tests/test_io.py" })])();
+ */
+export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
+  const boost = options.summaryBoost ?? 2;
+  const entries = new Map<string, IndexEntry>();
+  let closed = false;
+  const mini = new MiniSearch<Doc>({
+    idField: "key",
+    fields: ["summary", "content"],
+    tokenize,
+    processTerm: (term) => term,
+  });
+
+  const run =
+    <A>(fn: () => E.Either<IndexError, A>): TE.TaskEither<IndexError, A> =>
+    async () => {
+      if (closed) return E.left({ _tag: "IndexClosed", backend: "memory" });
+      try {
+        return fn();
+      } catch (e) {
+        return E.left({ _tag: "StorageError", backend: "memory", operation: "memory", message: e instanceof Error ? e.message : String(e) });
+      }
+    };
+
+  const put = (e: IndexEntry): void => {
+    const key = keyOf(e.namespace, e.id);
+    if (entries.has(key)) mini.discard(key);
+    entries.set(key, e);
+    mini.add({ key, summary: e.summary, content: e.content, namespace: e.namespace, kind: e.kind });
+  };
+
+  return {
+    backend: "memory",
+    write: (batch) =>
+      run(() =>
+        E.map((valid: readonly IndexEntry[]) => {
+          valid.forEach(put);
+          return { written: valid.length };
+        })(validateEntries(batch)),
+      ),
+    search: (query: string, opts?: SearchOptions) =>
+      run(() =>
+        E.map(({ k, namespace, kinds }: { k: number; namespace: string | undefined; kinds: readonly string[] | undefined }) => {
+          const terms = queryTerms(typeof query === "string" ? query : "");
+          if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return [];
+          const kindSet = kinds === undefined ? undefined : new Set(kinds);
+          const found = mini.search(
+            { combineWith: "OR", queries: terms },
+            {
+              boost: { summary: boost },
+              prefix: false,
+              fuzzy: false,
+              tokenize: (s) => [s],
+              filter: (r) => {
+                const e = entries.get(String(r.id));
+                return e !== undefined && (namespace === undefined || e.namespace === namespace) && (kindSet === undefined || kindSet.has(e.kind));
+              },
+            },
+          );
+          return found.slice(0, k).flatMap((r): SearchHit[] => {
+            const e = entries.get(String(r.id));
+            if (e === undefined) return [];
+            return [
+              {
+                id: e.id,
+                namespace: e.namespace,
+                kind: e.kind,
+                summary: e.summary,
+                snippet: bestSnippet(e.summary, e.content, terms),
+                score: r.score,
+                tokenCost: e.tokenCost,
+                createdAt: e.createdAt,
+                evictedAt: e.evictedAt,
+              },
+            ];
+          });
+        })(resolveSearchOptions(opts)),
+      ),
+    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) => run(() => E.right(entries.get(keyOf(namespace, id)))),
+    deleteNamespace: (namespace: string) =>
+      run(() => {
+        let n = 0;
+        for (const [key, e] of entries) {
+          if (e.namespace !== namespace) continue;
+          mini.discard(key);
+          entries.delete(key);
+          n++;
+        }
+        return E.right(n);
+      }),
+    count: (namespace?: string) =>
+      run(() => E.right(namespace === undefined ? entries.size : [...entries.values()].filter((e) => e.namespace === namespace).length)),
+    close: () =>
+      run(() => {
+        closed = true;
+        entries.clear();
+        mini.removeAll();
+        return E.right(undefined);
+      }),
+  };
+}

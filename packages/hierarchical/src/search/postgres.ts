@@ -1,0 +1,267 @@
+/**
+ * PostgreSQL `SegmentIndex` (tsvector + GIN): one index shared by many agent processes on many
+ * hosts. Every statement is parameterised; the schema is created on first use under an
+ * advisory lock, so processes racing to create it all succeed.
+ *
+ * Terms come from the shared tokenizer (`search/query.ts`) and reach PostgreSQL as lexeme arrays
+ * (quoted-lexeme `tsvector` and `tsquery` literals), so ranking and matching agree with the
+ * other backends and no text search parser or operator ever sees user text.
+ *
+ * @module search/postgres
+ */
+import * as E from "fp-ts/Either";
+import type * as TE from "fp-ts/TaskEither";
+import pg from "pg";
+import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
+import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
+
+/** Something that runs one parameterised statement (a pool, a client, a transaction). */
+export interface SqlRunner {
+  query<R>(text: string, params?: readonly unknown[]): Promise<{ readonly rows: readonly R[] }>;
+}
+
+/** The small SQL surface the backend needs: statements, transactions, shutdown. */
+export interface SqlClient extends SqlRunner {
+  /** Runs `fn` in one transaction (BEGIN … COMMIT, ROLLBACK on rejection). */
+  transaction<A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A>;
+  /** Releases connections. */
+  end(): Promise<void>;
+}
+
+/**
+ * Adapts a `pg.Pool` to {@link SqlClient}.
+ *
+ * @example const client = pgClient(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ */
+export function pgClient(pool: pg.Pool): SqlClient {
+  return {
+    query: async <R>(text: string, params: readonly unknown[] = []) => {
+      const r = await pool.query(text, [...params]);
+      return { rows: r.rows as R[] };
+    },
+    transaction: async <A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A> => {
+      const c = await pool.connect();
+      try {
+        await c.query("BEGIN");
+        const tx: SqlRunner = {
+          query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await c.query(text, [...params])).rows as R[] }),
+        };
+        const out = await fn(tx);
+        await c.query("COMMIT");
+        return out;
+      } catch (e) {
+        await c.query("ROLLBACK").catch(() => undefined);
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** Options of {@link openPostgresIndex}. */
+export interface PostgresIndexOptions {
+  /** A connection URL (a pool is created and owned) or a ready {@link SqlClient} (not ended on close). */
+  readonly connection: string | SqlClient;
+  /** Table name: lower-case letters, digits, underscores (default "cc_segments"). */
+  readonly table?: string;
+  /** Rows per INSERT statement when writing a batch (default 500). */
+  readonly chunkSize?: number;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
+const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
+
+interface Row {
+  readonly namespace: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly summary: string;
+  readonly content: string;
+  readonly token_cost: number;
+  readonly created_at: number;
+  readonly evicted_at: number;
+  readonly metadata: { readonly [key: string]: Json };
+  readonly rank?: number;
+}
+
+function schema(table: string): readonly string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      namespace text NOT NULL, id text NOT NULL, kind text NOT NULL,
+      summary text NOT NULL, content text NOT NULL,
+      token_cost double precision NOT NULL, created_at double precision NOT NULL, evicted_at double precision NOT NULL,
+      metadata jsonb NOT NULL, tsv tsvector NOT NULL,
+      PRIMARY KEY (namespace, id))`,
+    `CREATE INDEX IF NOT EXISTS ${table}_tsv ON ${table} USING gin (tsv)`,
+    `CREATE INDEX IF NOT EXISTS ${table}_kind ON ${table} (namespace, kind)`,
+  ];
+}
+
+/** A stable 31-bit key for the advisory lock that serialises schema creation. */
+function lockKey(table: string): number {
+  let h = 0;
+  for (const ch of `cc:${table}`) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+function storageError(operation: string, e: unknown): IndexError {
+  return { _tag: "StorageError", backend: "postgres", operation, message: messageOf(e) };
+}
+
+/**
+ * Connects, creates the table and indexes when missing (safe when processes race), and returns
+ * the index.
+ *
+ * @example
+ * const r = await openPostgresIndex({ connection: "postgres://agent@db/journal" })();
+ */
+export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<IndexError, SegmentIndex> {
+  return async () => {
+    const table = options.table ?? "cc_segments";
+    const chunk = options.chunkSize ?? 500;
+    const errors: string[] = [];
+    if (!IDENT.test(table)) errors.push(`table: expected lower-case letters, digits and underscores (got ${JSON.stringify(table)})`);
+    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 10_000) errors.push(`chunkSize: expected an integer in 1..10000 (got ${String(chunk)})`);
+    if (typeof options.connection === "string" && options.connection === "") errors.push("connection: expected a non-empty URL");
+    if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
+    const owned = typeof options.connection === "string";
+    let client: SqlClient | undefined;
+    try {
+      client = typeof options.connection === "string" ? pgClient(new pg.Pool({ connectionString: options.connection, max: 4 })) : options.connection;
+      const c = client;
+      await c.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1)", [lockKey(table)]);
+        for (const statement of schema(table)) await tx.query(statement);
+      });
+      return E.right(make(c, table, chunk, owned));
+    } catch (e) {
+      if (owned && client !== undefined) await client.end().catch(() => undefined);
+      return E.left(storageError("open", e));
+    }
+  };
+}
+
+function make(client: SqlClient, table: string, chunk: number, owned: boolean): SegmentIndex {
+  let closed = false;
+  const run =
+    <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>): TE.TaskEither<IndexError, A> =>
+    async () => {
+      if (closed) return E.left({ _tag: "IndexClosed", backend: "postgres" });
+      try {
+        return await fn();
+      } catch (e) {
+        return E.left(storageError(operation, e));
+      }
+    };
+
+  const upsert = `INSERT INTO ${table} (${COLUMNS}, tsv)
+    SELECT u.namespace, u.id, u.kind, u.summary, u.content, u.token_cost, u.created_at, u.evicted_at, u.metadata::jsonb,
+      u.s_terms::tsvector || u.c_terms::tsvector
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::text[], $10::text[], $11::text[])
+      AS u(namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata, s_terms, c_terms)
+    ON CONFLICT (namespace, id) DO UPDATE SET kind = EXCLUDED.kind, summary = EXCLUDED.summary, content = EXCLUDED.content,
+      token_cost = EXCLUDED.token_cost, created_at = EXCLUDED.created_at, evicted_at = EXCLUDED.evicted_at,
+      metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv`;
+
+  const params = (batch: readonly IndexEntry[]): unknown[] => [
+    batch.map((e) => e.namespace),
+    batch.map((e) => e.id),
+    batch.map((e) => e.kind),
+    batch.map((e) => e.summary),
+    batch.map((e) => e.content),
+    batch.map((e) => e.tokenCost),
+    batch.map((e) => e.createdAt),
+    batch.map((e) => e.evictedAt),
+    batch.map((e) => JSON.stringify(e.metadata)),
+    batch.map((e) => tsvectorLiteral(distinctTerms(e.summary, MAX_FIELD_TERMS), "A")),
+    batch.map((e) => tsvectorLiteral(distinctTerms(e.content, MAX_FIELD_TERMS))),
+  ];
+
+  const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
+    run("search", async () => {
+      const resolved = resolveSearchOptions(opts);
+      if (E.isLeft(resolved)) return resolved;
+      const { k, namespace, kinds } = resolved.right;
+      const terms = queryTerms(typeof query === "string" ? query : "");
+      if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
+      const { rows } = await client.query<Row>(
+        `SELECT ${COLUMNS}, ts_rank(tsv, q) AS rank FROM ${table}, CAST($1 AS tsquery) AS q
+         WHERE tsv @@ q AND ($2::text IS NULL OR namespace = $2) AND ($3::text[] IS NULL OR kind = ANY($3))
+         ORDER BY rank DESC, namespace, id LIMIT $4`,
+        [tsqueryLiteral(terms), namespace ?? null, kinds === undefined ? null : [...kinds], k],
+      );
+      return E.right(
+        rows.map((r) => ({
+          id: r.id,
+          namespace: r.namespace,
+          kind: r.kind,
+          summary: r.summary,
+          snippet: bestSnippet(r.summary, r.content, terms),
+          score: Number(r.rank ?? 0),
+          tokenCost: r.token_cost,
+          createdAt: r.created_at,
+          evictedAt: r.evicted_at,
+        })),
+      );
+    });
+
+  return {
+    backend: "postgres",
+    write: (batch) =>
+      run("write", async () => {
+        const valid = validateEntries(batch);
+        if (E.isLeft(valid)) return valid;
+        const all = valid.right;
+        if (all.length === 0) return E.right({ written: 0 });
+        await client.transaction(async (tx) => {
+          for (let i = 0; i < all.length; i += chunk) await tx.query(upsert, params(all.slice(i, i + chunk)));
+        });
+        return E.right({ written: all.length });
+      }),
+    search,
+    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
+      run("expand", async () => {
+        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [namespace, id]);
+        const r = rows[0];
+        return E.right(
+          r === undefined
+            ? undefined
+            : {
+                id: r.id,
+                namespace: r.namespace,
+                kind: r.kind,
+                summary: r.summary,
+                content: r.content,
+                tokenCost: r.token_cost,
+                createdAt: r.created_at,
+                evictedAt: r.evicted_at,
+                metadata: r.metadata,
+              },
+        );
+      }),
+    deleteNamespace: (namespace: string) =>
+      run("deleteNamespace", async () => {
+        const { rows } = await client.query<{ n: string }>(
+          `WITH d AS (DELETE FROM ${table} WHERE namespace = $1 RETURNING 1) SELECT count(*) AS n FROM d`,
+          [namespace],
+        );
+        return E.right(Number(rows[0]?.n ?? 0));
+      }),
+    count: (namespace?: string) =>
+      run("count", async () => {
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [
+          namespace ?? null,
+        ]);
+        return E.right(Number(rows[0]?.n ?? 0));
+      }),
+    close: () =>
+      run("close", async () => {
+        closed = true;
+        if (owned) await client.end();
+        return E.right(undefined);
+      }),
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * SQLite `SegmentIndex` (better-sqlite3, FTS5 with bm25): the embedded default. A file survives
+ * restarts and can be shared by several processes on one host (WAL, immediate transactions,
+ * busy timeout); `:memory:` gives a private, throwaway index.
+ *
+ * @module search/sqlite
+ */
+import Database from "better-sqlite3";
+import * as E from "fp-ts/Either";
+import type * as TE from "fp-ts/TaskEither";
+import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
+import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
+
+/** Options of {@link openSqliteIndex}. */
+export interface SqliteIndexOptions {
+  /** Database file, or ":memory:" (default). */
+  readonly path?: string;
+  /** Table name prefix: letters, digits, underscores (default "cc_segments"). */
+  readonly table?: string;
+  /** How long a writer waits for another process's lock, in ms (default 10 000). */
+  readonly busyTimeoutMs?: number;
+  /** bm25 weight of the summary column relative to content (default 2). */
+  readonly summaryWeight?: number;
+}
+
+interface Row {
+  readonly rid: number;
+  readonly namespace: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly summary: string;
+  readonly content: string;
+  readonly token_cost: number;
+  readonly created_at: number;
+  readonly evicted_at: number;
+  readonly metadata: string;
+  readonly rank?: number;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
+
+function storageError(operation: string, e: unknown): IndexError {
+  return { _tag: "StorageError", backend: "sqlite", operation, message: messageOf(e) };
+}
+
+function toEntry(r: Row): IndexEntry {
+  return {
+    id: r.id,
+    namespace: r.namespace,
+    kind: r.kind,
+    summary: r.summary,
+    content: r.content,
+    tokenCost: r.token_cost,
+    createdAt: r.created_at,
+    evictedAt: r.evicted_at,
+    metadata: JSON.parse(r.metadata) as { readonly [key: string]: Json },
+  };
+}
+
+/**
+ * Opens (and on first use creates) an FTS5 index in a SQLite file or in memory.
+ *
+ * @example
+ * const r = await openSqliteIndex({ path: "agent-journal.db" })();
+ * if (r._tag === "Right") await r.right.write([entry({ id: "s1", summary: "…" })])();
+ */
+export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither<IndexError, SegmentIndex> {
+  return async () => {
+    const table = options.table ?? "cc_segments";
+    const busy = options.busyTimeoutMs ?? 10_000;
+    const weight = options.summaryWeight ?? 2;
+    const errors: string[] = [];
+    if (!IDENT.test(table)) errors.push(`table: expected letters, digits and underscores (got ${JSON.stringify(table)})`);
+    if (!Number.isInteger(busy) || busy < 0) errors.push(`busyTimeoutMs: expected an integer ≥ 0 (got ${String(busy)})`);
+    if (!Number.isFinite(weight) || weight <= 0) errors.push(`summaryWeight: expected a finite number > 0 (got ${String(weight)})`);
+    if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
+    try {
+      return E.right(open(options.path ?? ":memory:", table, busy, weight));
+    } catch (e) {
+      return E.left(storageError("open", e));
+    }
+  };
+}
+
+function open(path: string, table: string, busyMs: number, weight: number): SegmentIndex {
+  const db = new Database(path);
+  const fts = `${table}_fts`;
+  db.pragma(`busy_timeout = ${busyMs}`);
+  if (path !== ":memory:") db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
+      rid INTEGER PRIMARY KEY,
+      namespace TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+      summary TEXT NOT NULL, content TEXT NOT NULL,
+      token_cost REAL NOT NULL, created_at REAL NOT NULL, evicted_at REAL NOT NULL,
+      metadata TEXT NOT NULL,
+      UNIQUE (namespace, id))`);
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(summary, content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`);
+  }).immediate();
+
+  const find = db.prepare<[string, string], { rid: number }>(`SELECT rid FROM ${table} WHERE namespace = ? AND id = ?`);
+  const insert = db.prepare(
+    `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata)
+     VALUES (@namespace, @id, @kind, @summary, @content, @tokenCost, @createdAt, @evictedAt, @metadata)`,
+  );
+  const update = db.prepare(
+    `UPDATE ${table} SET kind = @kind, summary = @summary, content = @content, token_cost = @tokenCost,
+     created_at = @createdAt, evicted_at = @evictedAt, metadata = @metadata WHERE rid = @rid`,
+  );
+  const ftsInsert = db.prepare(`INSERT INTO ${fts} (rowid, summary, content) VALUES (?, ?, ?)`);
+  const ftsDelete = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
+  const get = db.prepare<[string, string], Row>(`SELECT * FROM ${table} WHERE namespace = ? AND id = ?`);
+  const countAll = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`);
+  const countNs = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE namespace = ?`);
+  const ridsOf = db.prepare<[string], { rid: number }>(`SELECT rid FROM ${table} WHERE namespace = ?`);
+  const deleteNs = db.prepare(`DELETE FROM ${table} WHERE namespace = ?`);
+
+  const writeAll = db.transaction((batch: readonly IndexEntry[]) => {
+    for (const e of batch) {
+      const params = { ...e, metadata: JSON.stringify(e.metadata) };
+      const existing = find.get(e.namespace, e.id);
+      let rid: number;
+      if (existing === undefined) {
+        rid = Number(insert.run(params).lastInsertRowid);
+      } else {
+        rid = existing.rid;
+        update.run({ ...params, rid });
+        ftsDelete.run(rid);
+      }
+      ftsInsert.run(rid, indexedText(e.summary), indexedText(e.content));
+    }
+    return batch.length;
+  });
+  const dropNamespace = db.transaction((namespace: string) => {
+    for (const { rid } of ridsOf.all(namespace)) ftsDelete.run(rid);
+    return deleteNs.run(namespace).changes;
+  });
+
+  let closed = false;
+  const run =
+    <A>(operation: string, fn: () => E.Either<IndexError, A>): TE.TaskEither<IndexError, A> =>
+    async () => {
+      if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
+      try {
+        return fn();
+      } catch (e) {
+        return E.left(storageError(operation, e));
+      }
+    };
+
+  const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
+    run("search", () => {
+      const resolved = resolveSearchOptions(opts);
+      if (E.isLeft(resolved)) return resolved;
+      const { k, namespace, kinds } = resolved.right;
+      const terms = queryTerms(typeof query === "string" ? query : "");
+      if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
+      const where = [`${fts} MATCH ?`];
+      const params: (string | number)[] = [fts5Match(terms)];
+      if (namespace !== undefined) {
+        where.push("e.namespace = ?");
+        params.push(namespace);
+      }
+      if (kinds !== undefined) {
+        where.push("e.kind IN (SELECT value FROM json_each(?))");
+        params.push(JSON.stringify(kinds));
+      }
+      params.push(k);
+      const rows = db
+        .prepare<(string | number)[], Row>(
+          `SELECT e.*, bm25(${fts}, ${weight}, 1.0) AS rank FROM ${fts} JOIN ${table} e ON e.rid = ${fts}.rowid
+           WHERE ${where.join(" AND ")} ORDER BY rank, e.rid LIMIT ?`,
+        )
+        .all(...params);
+      return E.right(
+        rows.map((r) => ({
+          id: r.id,
+          namespace: r.namespace,
+          kind: r.kind,
+          summary: r.summary,
+          snippet: bestSnippet(r.summary, r.content, terms),
+          score: -(r.rank ?? 0),
+          tokenCost: r.token_cost,
+          createdAt: r.created_at,
+          evictedAt: r.evicted_at,
+        })),
+      );
+    });
+
+  return {
+    backend: "sqlite",
+    write: (batch) =>
+      run("write", () => {
+        const valid = validateEntries(batch);
+        if (E.isLeft(valid)) return valid;
+        return E.right({ written: writeAll.immediate(valid.right) });
+      }),
+    search,
+    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
+      run("expand", () => {
+        const row = get.get(namespace, id);
+        return E.right(row === undefined ? undefined : toEntry(row));
+      }),
+    deleteNamespace: (namespace: string) => run("deleteNamespace", () => E.right(dropNamespace.immediate(namespace))),
+    count: (namespace?: string) =>
+      run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(namespace))?.n ?? 0)),
+    close: () =>
+      run("close", () => {
+        closed = true;
+        db.close();
+        return E.right(undefined);
+      }),
+  };
+}
