@@ -16,3 +16,4 @@ export * from "./alerts.js";
 export * from "./model-choice.js";
 export * from "./compactor.js";
 export * from "./providers/guard.js";
+export * from "./providers/http.js";
