@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { openSqliteStore, SQLITE_MIGRATIONS } from "@cc/lcm";
+import { left, right } from "../support.js";
+import { storeContract } from "./contract.js";
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), "cc-lcm-sqlite-"));
+
+storeContract("sqlite", async () => {
+  const dir = tempDir();
+  const store = await right(openSqliteStore(join(dir, "session.db")));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close()();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe("SQLite store specifics", () => {
+  it("migrates on open: user_version is the number of migrations, WAL is on, reopening keeps data", async () => {
+    const dir = tempDir();
+    const path = join(dir, "s.db");
+    try {
+      const store = await right(openSqliteStore(path));
+      await right(store.append("s", [{ role: "user", content: "kept" }], 1));
+      await right(store.saveSummary("s", { content: "sum", coversUpTo: 1, previousId: null }, 2));
+      await right(store.close());
+      const raw = new Database(path);
+      expect(raw.pragma("user_version", { simple: true })).toBe(SQLITE_MIGRATIONS.length);
+      expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+      raw.close();
+      const reopened = await right(openSqliteStore(path));
+      expect((await right(reopened.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["kept"]);
+      expect((await right(reopened.append("s", [{ role: "user", content: "next" }], 3))).map((m) => m.id)).toEqual([2]);
+      await right(reopened.close());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a database written by a newer schema version", async () => {
+    const dir = tempDir();
+    const path = join(dir, "new.db");
+    try {
+      const raw = new Database(path);
+      raw.pragma(`user_version = ${SQLITE_MIGRATIONS.length + 1}`);
+      raw.close();
+      const error = await left(openSqliteStore(path));
+      expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
+      expect(error._tag === "StoreUnavailable" && error.message).toContain("newer");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a failure in the middle of an append rolls the whole batch back, the counter included", async () => {
+    const dir = tempDir();
+    const path = join(dir, "fault.db");
+    try {
+      const store = await right(openSqliteStore(path));
+      await right(store.append("s", [{ role: "user", content: "before" }], 1));
+      const raw = new Database(path);
+      raw.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON cc_chat_history WHEN NEW.body LIKE '%boom%'
+                BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+      raw.close();
+      const batch = ["a", "b", "boom", "c"].map((content) => ({ role: "user" as const, content }));
+      expect(await left(store.append("s", batch, 2))).toMatchObject({ _tag: "StoreUnavailable", message: expect.stringContaining("disk on fire") });
+      expect((await right(store.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["before"]);
+      expect(await right(store.lastMessageId("s"))).toBe(1);
+      expect((await right(store.append("s", [{ role: "user", content: "after" }], 3))).map((m) => m.id)).toEqual([2]);
+      await right(store.close());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a corrupt row is reported with its id, not thrown", async () => {
+    const dir = tempDir();
+    const path = join(dir, "corrupt.db");
+    try {
+      const store = await right(openSqliteStore(path));
+      await right(store.append("s", [{ role: "user", content: "fine" }, { role: "user", content: "soon bad" }], 1));
+      const raw = new Database(path);
+      raw.prepare("UPDATE cc_chat_history SET body = '{not json' WHERE id = 2").run();
+      raw.close();
+      expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "sqlite", stackId: "s", id: 2 });
+      expect((await right(store.messagesAfter("s", 2))).length).toBe(0);
+      await right(store.close());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("an unopenable path is a typed error", async () => {
+    expect(await left(openSqliteStore("/nonexistent-dir/x/y.db"))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
+  });
+});
