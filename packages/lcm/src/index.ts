@@ -17,3 +17,5 @@ export * from "./model-choice.js";
 export * from "./compactor.js";
 export * from "./providers/guard.js";
 export * from "./providers/http.js";
+export * from "./adapters/agent.js";
+export * from "./adapters/prompt.js";
