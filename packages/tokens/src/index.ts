@@ -1,1 +1,11 @@
 export * from "./counter.js";
+export { estimateTokens, estimateCounter, classCounts, weighTokens, estimateWeights } from "./estimate.js";
+export type { ClassCounts, ClassWeights, EstimateOptions } from "./estimate.js";
+export { tiktokenCounter, rawTiktoken, liveEncoders } from "./tiktoken.js";
+export type { TiktokenOptions, RawTiktoken } from "./tiktoken.js";
+export { encodingForModel, counterForModel, defaultEncoding } from "./models.js";
+export { countMessagesWith, tokensPerMessage, tokensPerName, tokensPerReply, tokensPerToolCall } from "./messages.js";
+export { planChunks, chunksOf, defaultChunkLimits } from "./chunking/plan.js";
+export type { ChunkLimits, ChunkPlan } from "./chunking/plan.js";
+export { countChunked } from "./chunking/count.js";
+export type { ChunkEncoder } from "./chunking/count.js";

@@ -1,0 +1,34 @@
+/** Loads the message texts of the shared SWE-agent trajectories (read in place, never copied). */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** Directory of the shared trajectories, resolved from this file (repo root's `../shared/data`). */
+export const trajectoryDir: string = fileURLToPath(new URL("../../../../../shared/data/swe-agent-trajectories/", import.meta.url));
+
+/** One message text with where it came from. */
+export interface TrajectoryText {
+  readonly file: string;
+  readonly index: number;
+  readonly role: string;
+  readonly text: string;
+}
+
+function isRecord(u: unknown): u is Record<string, unknown> {
+  return typeof u === "object" && u !== null;
+}
+
+/** Every string `content` of every `history` message of every `.traj` file, in file order. */
+export function trajectoryTexts(): readonly TrajectoryText[] {
+  const out: TrajectoryText[] = [];
+  for (const file of readdirSync(trajectoryDir).filter((f) => f.endsWith(".traj")).sort()) {
+    const doc: unknown = JSON.parse(readFileSync(trajectoryDir + file, "utf8"));
+    const history = isRecord(doc) && Array.isArray(doc["history"]) ? (doc["history"] as unknown[]) : [];
+    history.forEach((m, index) => {
+      if (!isRecord(m)) return;
+      const content = m["content"];
+      const role = typeof m["role"] === "string" ? m["role"] : "?";
+      if (typeof content === "string") out.push({ file, index, role, text: content });
+    });
+  }
+  return out;
+}
