@@ -28,7 +28,7 @@ export interface TruncateOptions {
 }
 
 /** Markers tried, longest first, when no source text fits next to a marker. */
-const SHORT_MARKERS = ["[…]", "…"] as const;
+const SHORT_MARKERS = ["[…]", "…", "."] as const;
 
 /**
  * Cuts `source` to at most `maxTokens` tokens, keeping its start and end with an omission marker
