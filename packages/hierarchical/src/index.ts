@@ -9,3 +9,8 @@ export * from "./search/query.js";
 export * from "./search/memory.js";
 export * from "./search/sqlite.js";
 export * from "./search/postgres.js";
+export * from "./writer.js";
+export * from "./compact.js";
+export * from "./summarize.js";
+export * from "./tools.js";
+export * from "./prefetch.js";

@@ -250,8 +250,9 @@ export function entry(fields: Pick<IndexEntry, "id"> & Partial<IndexEntry>): Ind
 /** Renders a caught value as a message. */
 export function messageOf(e: unknown): string {
   if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
   try {
-    return String(e);
+    return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e);
   } catch {
     return "unprintable error";
   }

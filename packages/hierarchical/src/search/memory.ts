@@ -5,7 +5,7 @@
  * @module search/memory
  */
 import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import type * as TE from "fp-ts/TaskEither";
 import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, resolveSearchOptions, validateEntries } from "./index.js";

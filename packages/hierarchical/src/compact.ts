@@ -1,0 +1,184 @@
+/**
+ * Hierarchical compaction: importance `compact`, then summarise every evicted segment and hand
+ * the summary to a `SummaryWriter`, with bounded concurrency and an abort signal. Every evicted
+ * segment ends up in exactly one bucket of the report: written, skipped or failed.
+ *
+ * @module compact
+ */
+import type { CompactResult, EvictionTarget, ImportanceOptions, InvalidInput, Segment } from "@cc/importance";
+import { compact, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
+import * as E from "fp-ts/Either";
+import type * as TE from "fp-ts/TaskEither";
+import pLimit from "p-limit";
+import { messageOf } from "./search/index.js";
+import type { SummaryWriter, WriteError } from "./writer.js";
+
+/** What a summariser may return: the summary, or `Either` a failure or the summary. */
+export type SummaryResult = string | E.Either<unknown, string>;
+
+/**
+ * Produces a short summary of one evicted segment. Returning "" (or only whitespace) skips the
+ * segment on purpose. Throws, rejections and `Left`s are caught and reported per segment.
+ */
+export type Summarizer<S extends Segment = Segment> = (
+  segment: S,
+  context: { readonly signal: AbortSignal },
+) => SummaryResult | Promise<SummaryResult>;
+
+/** Why one evicted segment was not written. */
+export type SegmentFailure =
+  | { readonly _tag: "SummarizeFailed"; readonly message: string; readonly cause: unknown }
+  | { readonly _tag: "InvalidSummary"; readonly message: string }
+  | { readonly _tag: "WriteFailed"; readonly error: WriteError }
+  | { readonly _tag: "Aborted" }
+  | { readonly _tag: "DuplicateId"; readonly firstPosition: number };
+
+/** What happened to one evicted segment. `position` is its index in `evict`. */
+export type SegmentOutcome<S extends Segment> =
+  | { readonly _tag: "Written"; readonly segment: S; readonly position: number; readonly summary: string }
+  | { readonly _tag: "Skipped"; readonly segment: S; readonly position: number; readonly reason: "EmptySummary" }
+  | { readonly _tag: "Failed"; readonly segment: S; readonly position: number; readonly error: SegmentFailure };
+
+/** The compaction result plus what became of every evicted segment. */
+export interface HierarchicalResult<S extends Segment> extends CompactResult<S> {
+  readonly written: readonly Extract<SegmentOutcome<S>, { _tag: "Written" }>[];
+  readonly skipped: readonly Extract<SegmentOutcome<S>, { _tag: "Skipped" }>[];
+  readonly failed: readonly Extract<SegmentOutcome<S>, { _tag: "Failed" }>[];
+  /** True when the signal aborted before every summary was written. */
+  readonly aborted: boolean;
+  /** The pass's clock reading (epoch ms), given to writers as `evictedAt`. */
+  readonly evictedAt: number;
+}
+
+/** How to run the summary pass. */
+export interface RunOptions {
+  /** Summaries in flight at once (integer 1..256, default 4). */
+  readonly concurrency?: number;
+  /** Stops starting new summaries; in-flight work sees the signal too. */
+  readonly signal?: AbortSignal;
+}
+
+/** Invalid run options (concurrency). */
+export interface InvalidRunOptions {
+  readonly _tag: "InvalidRunOptions";
+  readonly errors: readonly string[];
+}
+
+const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
+  typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
+
+async function summarizeOne<S extends Segment>(summarize: Summarizer<S>, segment: S, signal: AbortSignal): Promise<E.Either<SegmentFailure, string>> {
+  try {
+    const raw: unknown = await summarize(segment, { signal });
+    if (isEither(raw) && E.isLeft(raw)) return E.left({ _tag: "SummarizeFailed", message: messageOf(raw.left), cause: raw.left });
+    const value: unknown = isEither(raw) && E.isRight(raw) ? raw.right : raw;
+    if (typeof value !== "string") return E.left({ _tag: "InvalidSummary", message: `expected a string summary, got ${typeof value}` });
+    return E.right(value);
+  } catch (e) {
+    return E.left({ _tag: "SummarizeFailed", message: messageOf(e), cause: e });
+  }
+}
+
+async function writeOne<S extends Segment>(writer: SummaryWriter<S>, segment: S, summary: string, evictedAt: number, signal: AbortSignal): Promise<SegmentFailure | undefined> {
+  try {
+    const r = await writer.writeSummary(segment, summary, { evictedAt, signal })();
+    return E.isLeft(r) ? { _tag: "WriteFailed", error: r.left } : undefined;
+  } catch (e) {
+    return { _tag: "WriteFailed", error: { _tag: "WriterThrew", message: messageOf(e), cause: e } };
+  }
+}
+
+/**
+ * Every segment must be well formed (non-empty id, finite non-negative numbers); duplicate ids
+ * are allowed, as in `compact` (identity is the position): the later duplicates are reported as
+ * `DuplicateId` failures instead of silently overwriting the first one's entry.
+ */
+function segmentsValid(segments: readonly Segment[]): E.Either<InvalidInput, void> {
+  const r = ensureSegmentsValid(segments);
+  if (E.isRight(r)) return E.right(undefined);
+  const problems = r.left.problems.filter((p) => !p.message.includes("duplicate id"));
+  return problems.length === 0 ? E.right(undefined) : E.left({ ...r.left, problems, message: problems.map((p) => p.message).join("; ") });
+}
+
+function validateRun(run: RunOptions): E.Either<InvalidRunOptions, number> {
+  const c = run.concurrency ?? 4;
+  return Number.isInteger(c) && c >= 1 && c <= 256
+    ? E.right(c)
+    : E.left({ _tag: "InvalidRunOptions", errors: [`concurrency: expected an integer in 1..256 (got ${String(c)})`] });
+}
+
+/**
+ * Compacts `segments` to `target` with @cc/importance, then summarises each evicted segment and
+ * writes the summary. Never rejects and never fails for summariser or writer problems: those are
+ * reported per segment. `Left` only for invalid target, options or run options.
+ *
+ * @example
+ * const r = await hierarchicalCompact(segments, { maxTokens: 8000 }, { now: () => Date.now() },
+ *   extractiveSummarizer(), indexWriter(index), { concurrency: 4 })();
+ * // r.right.written / skipped / failed
+ */
+export function hierarchicalCompact<S extends Segment>(
+  segments: readonly S[],
+  target: EvictionTarget,
+  options: ImportanceOptions,
+  summarize: Summarizer<S>,
+  writer: SummaryWriter<S>,
+  run: RunOptions = {},
+): TE.TaskEither<InvalidInput | InvalidRunOptions, HierarchicalResult<S>> {
+  return async () => {
+    const seg = segmentsValid(segments);
+    if (E.isLeft(seg)) return seg;
+    const t = validateEvictionTarget(target);
+    if (E.isLeft(t)) return t;
+    const o = validateImportanceOptions(options);
+    if (E.isLeft(o)) return o;
+    const concurrency = validateRun(run);
+    if (E.isLeft(concurrency)) return concurrency;
+    let evictedAt: number;
+    try {
+      evictedAt = (options.now ?? Date.now)();
+    } catch (e) {
+      return E.left({ _tag: "InvalidRunOptions", errors: [`now: the clock threw: ${messageOf(e)}`] });
+    }
+    const fixedNow = (): number => evictedAt;
+    const result = compact(segments, target, { ...options, now: fixedNow });
+    const controller = new AbortController();
+    const outer = run.signal;
+    const onAbort = (): void => controller.abort(outer?.reason);
+    if (outer?.aborted === true) onAbort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    const signal = controller.signal;
+    const limit = pLimit(concurrency.right);
+    const firstById = new Map<string, number>();
+
+    const process = async (segment: S, position: number): Promise<SegmentOutcome<S>> => {
+      const failed = (error: SegmentFailure): SegmentOutcome<S> => ({ _tag: "Failed", segment, position, error });
+      const first = firstById.get(segment.id);
+      if (first !== undefined && first !== position) return failed({ _tag: "DuplicateId", firstPosition: first });
+      if (signal.aborted) return failed({ _tag: "Aborted" });
+      const summary = await summarizeOne(summarize, segment, signal);
+      if (E.isLeft(summary)) return failed(summary.left);
+      if (summary.right.trim() === "") return { _tag: "Skipped", segment, position, reason: "EmptySummary" };
+      if (signal.aborted) return failed({ _tag: "Aborted" });
+      const problem = await writeOne(writer, segment, summary.right, evictedAt, signal);
+      return problem === undefined ? { _tag: "Written", segment, position, summary: summary.right } : failed(problem);
+    };
+
+    result.evict.forEach((s, i) => {
+      if (!firstById.has(s.id)) firstById.set(s.id, i);
+    });
+    try {
+      const outcomes = await Promise.all(result.evict.map((s, i) => limit(() => process(s, i))));
+      return E.right({
+        ...result,
+        written: outcomes.filter((x): x is Extract<SegmentOutcome<S>, { _tag: "Written" }> => x._tag === "Written"),
+        skipped: outcomes.filter((x): x is Extract<SegmentOutcome<S>, { _tag: "Skipped" }> => x._tag === "Skipped"),
+        failed: outcomes.filter((x): x is Extract<SegmentOutcome<S>, { _tag: "Failed" }> => x._tag === "Failed"),
+        aborted: outcomes.some((x) => x._tag === "Failed" && x.error._tag === "Aborted"),
+        evictedAt,
+      });
+    } finally {
+      outer?.removeEventListener("abort", onAbort);
+    }
+  };
+}

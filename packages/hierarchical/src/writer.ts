@@ -1,0 +1,98 @@
+/**
+ * Where summaries of evicted segments go: the `SummaryWriter` interface, an adapter from a plain
+ * function, and a writer that feeds a `SegmentIndex`.
+ *
+ * @module writer
+ */
+import type { Segment } from "@cc/importance";
+import * as E from "fp-ts/Either";
+import type * as TE from "fp-ts/TaskEither";
+import type { IndexError, Json, SegmentIndex } from "./search/index.js";
+import { DEFAULT_NAMESPACE, messageOf } from "./search/index.js";
+
+/** What a writer learns about the pass besides the segment and its summary. */
+export interface WriteContext {
+  /** When the pass evicted the segment (epoch ms, read once per pass). */
+  readonly evictedAt: number;
+  /** Aborted when the caller gives up on the pass. */
+  readonly signal: AbortSignal;
+}
+
+/** Why a writer could not persist a summary. */
+export type WriteError =
+  | { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown }
+  | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
+
+/**
+ * Persists the summary of one evicted segment (the hook of hierarchical compaction).
+ * Implementations return `Left` for failures; a writer that throws or rejects anyway is caught
+ * and reported by `hierarchicalCompact`.
+ */
+export interface SummaryWriter<S extends Segment = Segment> {
+  writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, void>;
+}
+
+/**
+ * Adapts a plain (sync or async) function to {@link SummaryWriter}: a throw or rejection becomes
+ * `Left<WriterThrew>`.
+ *
+ * @example
+ * const writer = summaryWriterFunc(async (segment, summary) => { await db.save(segment.id, summary); });
+ */
+export function summaryWriterFunc<S extends Segment = Segment>(
+  fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>,
+): SummaryWriter<S> {
+  return {
+    writeSummary: (segment, summary, context) => async () => {
+      try {
+        await fn(segment, summary, context);
+        return E.right(undefined);
+      } catch (e) {
+        return E.left({ _tag: "WriterThrew", message: messageOf(e), cause: e });
+      }
+    },
+  };
+}
+
+/** Options of {@link indexWriter}. */
+export interface IndexWriterOptions<S extends Segment> {
+  /** Namespace of every entry (session, agent or tenant). Default "default". */
+  readonly namespace?: string;
+  /** Kind when the segment has none. Default "segment". */
+  readonly defaultKind?: string;
+  /** Extra JSON metadata per segment (e.g. the turn number). Default none. */
+  readonly metadata?: (segment: S) => { readonly [key: string]: Json };
+}
+
+/**
+ * A writer that stores each summary with its original in a `SegmentIndex`, so the agent can
+ * search the summary and expand it back to the original.
+ *
+ * @example
+ * const writer = indexWriter(index, { namespace: "session-42" });
+ */
+export function indexWriter<S extends Segment>(index: SegmentIndex, options: IndexWriterOptions<S> = {}): SummaryWriter<S> {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const defaultKind = options.defaultKind ?? "segment";
+  return {
+    writeSummary: (segment, summary, context) => async () => {
+      const entry = {
+        id: segment.id,
+        namespace,
+        kind: segment.kind ?? defaultKind,
+        summary,
+        content: segment.content,
+        tokenCost: segment.tokenCost ?? Math.ceil(segment.content.length / 4),
+        createdAt: segment.createdAt ?? context.evictedAt,
+        evictedAt: context.evictedAt,
+        metadata: {
+          ...(options.metadata === undefined ? {} : options.metadata(segment)),
+          ...(segment.accessCount === undefined ? {} : { accessCount: segment.accessCount }),
+          ...(segment.lastAccessed === undefined ? {} : { lastAccessed: segment.lastAccessed }),
+        },
+      };
+      const r = await index.write([entry])();
+      return E.isLeft(r) ? E.left({ _tag: "IndexWriteFailed", error: r.left }) : E.right(undefined);
+    },
+  };
+}
