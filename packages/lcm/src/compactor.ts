@@ -98,6 +98,8 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
   let sink: AlertSink | undefined;
   let sessionId = "";
   const tokensOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages));
+  // Per-request overhead (reply priming) is counted once per request, not once per part.
+  const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
 
   const compact = (messages: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
     const decoded = decodeCompactOptions(input);
@@ -112,12 +114,15 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     const tail = messages.slice(split);
     const originalTokens = tokensOf(messages);
     const unchanged = (error: string): CompactionResult => ({
-      summary: "", system, messages: tail.length + head.length === 0 ? [] : messages.slice(sys), level: "none", originalTokens,
+      summary: "", system, messages: messages.slice(sys), level: "none", originalTokens,
       compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: messages.length - sys, model: "", attempts: [], error,
     });
     if (head.length === 0) return E.right(unchanged(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
-    const sourceTokens = tokensOf(head);
-    const room = options.maxTokens - tokensOf(system) - tokensOf(tail);
+    // The summary travels in a message of its own: its overhead is charged against the budget, so a
+    // summary accepted as "smaller than its source" also makes the whole context smaller.
+    const overhead = partOf([summaryMessage("")]);
+    const sourceTokens = partOf(head) - overhead;
+    const room = options.maxTokens - tokensOf([...system, ...tail]) - overhead;
     const target = Math.min(sourceTokens - 1, Math.max(1, room));
     if (target < 1) return E.right(unchanged("the messages before the tail are too small to condense"));
     const model = deps.provider === undefined
@@ -130,7 +135,7 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     })();
     if (E.isLeft(escalated)) return escalated;
     const { level, summary, attempts } = escalated.right;
-    const compactedTokens = tokensOf(system) + tokensOf([summaryMessage(summary)]) + tokensOf(tail);
+    const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
     let error: string | undefined;
     if (level === "truncate") {
       const reasons = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
