@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import type * as TE from "fp-ts/TaskEither";
 import { describeResultError, parseResultDoc, type ResultDoc } from "./results.js";
 import { seriesOf } from "./series.js";
 import { renderSummary, type ChartLink } from "./summary.js";
@@ -30,7 +30,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 
 /** Reads and decodes every results file of `dir` (unreadable ones come back as problems). */
 export function readResults(dir: string): { readonly docs: readonly ResultDoc[]; readonly problems: readonly string[] } {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   } catch (e) {
