@@ -1,0 +1,134 @@
+/**
+ * The session event bus: compaction announces itself so other parts of an agent (external memory,
+ * embeddings, UIs) can react. Subscribers that throw or reject are caught and reported; they
+ * never break compaction or starve other subscribers.
+ *
+ * @module session/events
+ */
+import type { ProviderError } from "../providers/provider.js";
+import type { StackId, StoreError } from "./store/store.js";
+
+/** How a compaction was started. */
+export type CompactionTrigger = "threshold" | "manual";
+
+/** A new summary was saved and now covers the stack up to `coversUpTo`. */
+export interface CompactionDone {
+  readonly _tag: "CompactionDone";
+  readonly stackId: StackId;
+  readonly trigger: CompactionTrigger;
+  readonly summaryId: number;
+  /** The summary it supersedes (`null` on the first compaction). */
+  readonly previousSummaryId: number | null;
+  readonly coversUpTo: number;
+  /** Messages folded into the summary by this compaction. */
+  readonly messagesSummarised: number;
+  /** Messages left verbatim after the new watermark. */
+  readonly messagesKept: number;
+  /** Input tokens that triggered it (reported or estimated). */
+  readonly effectiveTokens: number;
+  readonly summaryChars: number;
+  readonly model: string;
+  /** Clock reading of the pass (epoch ms). */
+  readonly at: number;
+}
+
+/** Compaction ran but kept nothing: the summariser returned an empty summary (nothing was saved). */
+export interface CompactionWarning {
+  readonly _tag: "CompactionWarning";
+  readonly stackId: StackId;
+  readonly reason: "empty_summary";
+  readonly message: string;
+  readonly at: number;
+}
+
+/** Compaction failed; the store is unchanged. */
+export interface CompactionFailed {
+  readonly _tag: "CompactionFailed";
+  readonly stackId: StackId;
+  readonly error: StoreError | ProviderError | { readonly _tag: string; readonly message?: string };
+  readonly at: number;
+}
+
+/** Everything the session layer announces. */
+export type SessionEvent = CompactionDone | CompactionWarning | CompactionFailed;
+
+/** A subscriber; it may return a promise (its rejection is reported, not awaited by publishers). */
+export type Subscriber<Ev> = (event: Ev) => void | Promise<void>;
+
+/** A subscriber threw or rejected while handling `event`. */
+export interface SubscriberFailure {
+  readonly _tag: "SubscriberFailed";
+  readonly event: { readonly _tag: string };
+  readonly error: unknown;
+}
+
+/** A small synchronous broadcast bus. */
+export interface EventBus<Ev extends { readonly _tag: string }> {
+  /** Adds `handler`; returns a function that removes exactly this subscription (idempotent). */
+  subscribe(handler: Subscriber<Ev>): () => void;
+  /**
+   * Delivers `event` to every current subscriber in subscription order. Returns the subscribers
+   * that threw synchronously; later rejections go to `onSubscriberError`.
+   */
+  publish(event: Ev): readonly SubscriberFailure[];
+  /** Number of live subscriptions. */
+  readonly size: number;
+}
+
+/** Options of {@link createEventBus}. */
+export interface EventBusOptions {
+  /** Receives every subscriber failure (sync throws and async rejections). Default: `console.warn`. */
+  readonly onSubscriberError?: (failure: SubscriberFailure) => void;
+}
+
+const reportToConsole = (failure: SubscriberFailure): void => {
+  console.warn(`[@cc/lcm] a ${failure.event._tag} subscriber failed:`, failure.error);
+};
+
+/**
+ * Creates a bus.
+ *
+ * @example
+ * const bus = createEventBus<SessionEvent>();
+ * const off = bus.subscribe((e) => { if (e._tag === "CompactionDone") console.log(e.coversUpTo); });
+ * off();
+ */
+export function createEventBus<Ev extends { readonly _tag: string }>(options: EventBusOptions = {}): EventBus<Ev> {
+  const report = options.onSubscriberError ?? reportToConsole;
+  const safeReport = (failure: SubscriberFailure): void => {
+    try {
+      report(failure);
+    } catch {
+      // The reporter itself failed; the failure is still returned to the publisher when synchronous.
+    }
+  };
+  let subscriptions: readonly { readonly handler: Subscriber<Ev> }[] = [];
+  return {
+    subscribe(handler) {
+      const subscription = { handler };
+      subscriptions = [...subscriptions, subscription];
+      return () => {
+        subscriptions = subscriptions.filter((s) => s !== subscription);
+      };
+    },
+    publish(event) {
+      const failures: SubscriberFailure[] = [];
+      for (const { handler } of subscriptions) {
+        try {
+          const result = handler(event);
+          if (result !== undefined && typeof (result as Promise<void>).then === "function") {
+            (result as Promise<void>).then(undefined, (error: unknown) => safeReport({ _tag: "SubscriberFailed", event, error }));
+          }
+        } catch (error) {
+          const failure: SubscriberFailure = { _tag: "SubscriberFailed", event, error };
+          failures.push(failure);
+          safeReport(failure);
+        }
+      }
+      return failures;
+    },
+    get size() {
+      return subscriptions.length;
+    },
+  };
+}
