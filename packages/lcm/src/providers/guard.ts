@@ -35,12 +35,17 @@ export function guardProvider(provider: Provider, timeoutMs?: number): Provider 
     const onAbort = (): void => controller.abort();
     request.signal?.addEventListener("abort", onAbort, { once: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const guarded: Promise<E.Either<ProviderError, Completion>>[] = [caught(() => provider.complete({ ...request, signal: controller.signal }))];
-    guarded.push(
-      new Promise((resolve) => {
-        request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true });
-      }),
-    );
+    let onCallerAbort: (() => void) | undefined;
+    const aborted = new Promise<E.Either<ProviderError, Completion>>((resolve) => {
+      onCallerAbort = () => resolve(E.left({ _tag: "ProviderAborted" }));
+      request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    });
+    const guarded: Promise<E.Either<ProviderError, Completion>>[] = [
+      aborted,
+      caught(() => provider.complete({ ...request, signal: controller.signal })).then((r) =>
+        request.signal?.aborted === true ? E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }) : r,
+      ),
+    ];
     if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
       guarded.push(
         new Promise((resolve) => {
@@ -54,6 +59,7 @@ export function guardProvider(provider: Provider, timeoutMs?: number): Provider 
     return Promise.race(guarded).finally(() => {
       if (timer !== undefined) clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
+      if (onCallerAbort !== undefined) request.signal?.removeEventListener("abort", onCallerAbort);
     });
   };
   const listModels = (): TaskEither<ProviderError, readonly ModelInfo[]> => () => caught(() => provider.listModels());

@@ -84,7 +84,8 @@ export function classifyStatus(status: number, message: string): ProviderError {
 function perMTok(price: string | number | undefined): number | undefined {
   if (price === undefined) return undefined;
   const n = typeof price === "number" ? price : Number(price);
-  return Number.isFinite(n) && n >= 0 ? n * 1_000_000 : undefined;
+  // Per-token prices (strings in OpenRouter-style listings) to per million, rounded to a micro-dollar.
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * 1e12) / 1e6 : undefined;
 }
 
 /**
