@@ -15,9 +15,13 @@ export interface ExtractiveOptions {
   readonly maxChars?: number;
 }
 
-const ERROR_LINE = /\b(error|exception|traceback|failed|failure|fatal|panic|assert(ion)?|denied|not found|cannot|undefined|segfault)\b/i;
-const PATH = /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+|\b[\w-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|txt|sql|html|css|lock)\b/g;
-const IDENT = /\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z_]\w*(?=\())/g;
+const ERROR_LINE = /(?:error|exception|traceback|fail(?:ed|ure)?|fatal|panic|assert|denied|not found|cannot|segfault)/i;
+const WORD = /[\w./-]{2,200}/g;
+const CALL = /[A-Za-z_]\w{0,63}(?=\()/g;
+const PATH = /^(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+$|^[\w-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|txt|sql|html|css|lock)$/;
+const IDENT = /^(?:_*[a-z]+(?:_[a-z0-9]+)+|_+[a-z]\w*|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)$/;
+/** Content beyond this many characters is sampled (head and tail) for paths and identifiers. */
+const SAMPLE = 40_000;
 
 function clip(s: string, max: number): string {
   const chars = Array.from(s);
@@ -48,9 +52,11 @@ export function extractiveSummary(content: string, options: ExtractiveOptions = 
   if (first === undefined) return "";
   const parts = [clip(first, Math.floor(max / 2))];
   const errors = distinct(lines.slice(1).filter((l) => ERROR_LINE.test(l)).map((l) => clip(l, 120)), 4);
-  const sample = content.length > 200_000 ? content.slice(0, 100_000) + content.slice(-100_000) : content;
-  const paths = distinct(sample.match(PATH) ?? [], 8);
-  const idents = distinct((sample.match(IDENT) ?? []).filter((w) => !paths.some((p) => p.includes(w))), 10);
+  const sample = content.length > SAMPLE ? `${content.slice(0, SAMPLE / 2)}\n${content.slice(-SAMPLE / 2)}` : content;
+  const words = (sample.match(WORD) ?? []).map((w) => w.replace(/^[./-]+(?=\w)|[.,:;-]+$/g, ""));
+  const paths = distinct(words.filter((w) => w.includes("/") || w.includes(".")).filter((w) => PATH.test(w)), 8);
+  const parts2 = words.flatMap((w) => w.split(/[./-]/));
+  const idents = distinct([...(sample.match(CALL) ?? []), ...parts2.filter((w) => IDENT.test(w))].filter((w) => !paths.some((p) => p.includes(w))), 10);
   if (errors.length > 0) parts.push(`errors: ${errors.join(" / ")}`);
   if (paths.length > 0) parts.push(`paths: ${paths.join(", ")}`);
   if (idents.length > 0) parts.push(`ids: ${idents.join(", ")}`);
