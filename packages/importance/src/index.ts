@@ -19,11 +19,13 @@ export { rank } from "./rank.js";
 export { compact, type CompactResult } from "./compact.js";
 export { formatEvictionReport } from "./report.js";
 export {
+  decodeSegmentsJson,
   ensureSegmentsValid,
   validateEvictionTarget,
   validateImportanceOptions,
   type InvalidInput,
   type InvalidSubject,
+  type MalformedJson,
 } from "./validate.js";
 export type { Problem } from "./codec/problem.js";
 export { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec } from "./codec/codecs.js";

@@ -15,17 +15,18 @@ import type { ImportanceOptions, Segment } from "./segment.js";
 
 const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
 
-const isCount = (x: unknown): x is number => typeof x === "number" && x >= 0 && x <= MAX_TOKENS;
+/** A token count as used in sums: rounded up and capped at 2^53 − 1 (a huge cost stays huge). */
+const asCount = (x: number): number => (x < MAX_TOKENS ? Math.ceil(x) : MAX_TOKENS);
 
 /** Tokens of a segment under resolved options (see {@link estimatedTokens}). */
 export function tokensOf(segment: Segment, estimate: ((content: string) => number) | undefined): number {
   const cost = segment.tokenCost;
-  if (isCount(cost)) return Math.ceil(cost);
+  if (typeof cost === "number" && cost >= 0) return asCount(cost);
   const content = typeof segment.content === "string" ? segment.content : "";
   if (estimate !== undefined) {
     try {
       const e = estimate(content);
-      if (isCount(e)) return Math.ceil(e);
+      if (typeof e === "number" && e >= 0 && e < Number.POSITIVE_INFINITY) return asCount(e);
     } catch {
       // A failing estimator falls back to the built-in estimate for this segment.
     }
@@ -72,9 +73,11 @@ export function score(segment: Segment, options?: ImportanceOptions): number {
 }
 
 /**
- * Tokens a segment occupies: `tokenCost` when it is a valid count (rounded up), else the injected
- * estimator's answer (when it returns a valid count and does not throw), else
- * `ceil(content.length / 4)` (UTF-16 code units).
+ * Tokens a segment occupies: `tokenCost` when it is a number ≥ 0, else the injected estimator's
+ * answer (when it returns a finite number ≥ 0 and does not throw), else `ceil(content.length / 4)`
+ * (UTF-16 code units, so "ééé" is 1 token, not 2 as a byte count would give). Counts are rounded
+ * up and capped at 2^53 − 1, so a huge cost stays huge and sums never wrap. A negative or NaN
+ * `tokenCost` is ignored (the codecs reject it).
  *
  * @example
  * estimatedTokens({ id: "a", content: "abcdefgh" }); // 2

@@ -50,3 +50,27 @@ export function validateImportanceOptions(input: unknown): E.Either<InvalidInput
 export function validateEvictionTarget(input: unknown): E.Either<InvalidInput, EvictionTarget> {
   return run(EvictionTargetCodec, "target", input);
 }
+
+/** Expected failure of {@link decodeSegmentsJson} when the text is not JSON at all. */
+export interface MalformedJson {
+  readonly _tag: "MalformedJson";
+  /** The parser's message, e.g. "Unexpected token } in JSON at position 12". */
+  readonly message: string;
+}
+
+/**
+ * Parses JSON text and validates it as a segment list (see {@link ensureSegmentsValid}).
+ *
+ * @example
+ * decodeSegmentsJson('[{"id":"a","content":"hi"}]'); // Right([{ id: "a", content: "hi" }])
+ * decodeSegmentsJson("[{"); // Left({ _tag: "MalformedJson", … })
+ */
+export function decodeSegmentsJson(text: string): E.Either<MalformedJson | InvalidInput, readonly Segment[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return E.left({ _tag: "MalformedJson", message: e instanceof Error ? e.message : String(e) });
+  }
+  return ensureSegmentsValid(parsed);
+}
