@@ -83,7 +83,8 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
     }
     firstOfMessage = false;
   }
-  const ranked = [...candidates].sort((a, b) => b.priority - a.priority || a.order - b.order);
+  const scored = candidates.some((c) => c.priority > 0) ? candidates.filter((c) => c.priority > 0) : candidates;
+  const ranked = [...scored].sort((a, b) => b.priority - a.priority || a.order - b.order);
   const chosen: Candidate[] = [];
   let used = 0;
   for (const c of ranked) {
