@@ -44,14 +44,22 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     fields: ["summary", "content"],
     tokenize,
     processTerm: (term) => term,
+    // Vacuuming runs only when this module asks for it and awaits it: MiniSearch's background
+    // auto-vacuum can race with removeAll() on close and crash the process.
+    autoVacuum: false,
   });
+  const vacuumIfDirty = async (): Promise<void> => {
+    if (mini.dirtCount > 1000 && mini.dirtFactor > 0.2) await mini.vacuum({ batchSize: 10_000, batchWait: 0 });
+  };
 
   const run =
-    <A>(fn: () => E.Either<IndexError, A>): TE.TaskEither<IndexError, A> =>
+    <A>(fn: () => E.Either<IndexError, A>, vacuum = false): TE.TaskEither<IndexError, A> =>
     async () => {
       if (closed) return E.left({ _tag: "IndexClosed", backend: "memory" });
       try {
-        return fn();
+        const out = fn();
+        if (vacuum) await vacuumIfDirty();
+        return out;
       } catch (e) {
         return E.left({ _tag: "StorageError", backend: "memory", operation: "memory", message: e instanceof Error ? e.message : String(e) });
       }
@@ -72,6 +80,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
           valid.forEach(put);
           return { written: valid.length };
         })(validateEntries(batch)),
+        true,
       ),
     search: (query: string, opts?: SearchOptions) =>
       run(() =>
@@ -122,7 +131,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
           n++;
         }
         return E.right(n);
-      }),
+      }, true),
     count: (namespace?: string) =>
       run(() => E.right(namespace === undefined ? entries.size : [...entries.values()].filter((e) => e.namespace === namespace).length)),
     close: () =>
