@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { liveEncoders, tiktokenCounter } from "@cc/tokens";
+
+describe("tiktoken encoder lifecycle", () => {
+  it("creates nothing until the first count, shares one encoder per encoding, frees it with the last counter", () => {
+    const before = liveEncoders().filter((e) => e === "cl100k_base").length;
+    expect(before).toBe(0);
+    const a = tiktokenCounter({ encoding: "cl100k_base" });
+    const b = tiktokenCounter({ encoding: "cl100k_base" });
+    expect(liveEncoders()).not.toContain("cl100k_base");
+    expect(a.count("hello")).toBe(1);
+    expect(b.count("hello")).toBe(1);
+    expect(liveEncoders().filter((e) => e === "cl100k_base")).toEqual(["cl100k_base"]);
+    a.dispose();
+    expect(liveEncoders()).toContain("cl100k_base");
+    a.dispose(); // idempotent: does not drop b's reference
+    expect(liveEncoders()).toContain("cl100k_base");
+    b.dispose();
+    expect(liveEncoders()).not.toContain("cl100k_base");
+  });
+
+  it("throws a clear programming error when used after dispose", () => {
+    const c = tiktokenCounter();
+    c.dispose();
+    expect(() => c.count("x")).toThrow(/after dispose/);
+  });
+});
