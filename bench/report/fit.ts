@@ -59,7 +59,8 @@ export function fitPowerLaw(points: readonly Point[]): E.Either<FitError, PowerF
   if (sxx <= 1e-12 * n) return E.left({ _tag: "DegenerateX" });
   const k = sxy / sxx;
   const intercept = my - k * mx;
-  const r2 = syy === 0 ? 1 : Math.min(1, (sxy * sxy) / (sxx * syy));
+  // y constant up to rounding: the flat line explains it fully.
+  const r2 = syy <= 1e-12 * n ? 1 : Math.min(1, (sxy * sxy) / (sxx * syy));
   return E.right({ exponent: k, coefficient: Math.exp(intercept), r2, points: n });
 }
 
