@@ -10,7 +10,7 @@ import { queryTerms, tokenize } from "../../src/search/query.js";
 export const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
 
 /** Unwraps a Right or fails the test with the Left. */
-export function right<A>(r: E.Either<IndexError, A>): A {
+export function right<A>(r: E.Either<unknown, A>): A {
   if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`);
   return r.right;
 }
