@@ -10,3 +10,10 @@
  * @module @cc/cli
  */
 export * from "./formats/index.js";
+export * from "./segments/index.js";
+export * from "./compaction/run.js";
+export { main, processIo, type CliIo } from "./main.js";
+export { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
+export { parseCommand, HELP, type Command, type CompactCommand, type SearchCommand, type ExpandCommand, type UsageError } from "./command/args.js";
+export { renderBar, progressBar, PROGRESS_MIN_MESSAGES, type Progress } from "./command/progress.js";
+export { formatReport } from "./command/report.js";

@@ -1,0 +1,193 @@
+/**
+ * `cc-compact`: the command-line shell around the transcript readers, the compaction run and the
+ * index. All effects (files, stdin, stdout, stderr, environment, clock) come in through
+ * {@link CliIo}; stdout is written once, at the end, so a failure never leaves partial output.
+ *
+ * @module main
+ */
+import { readFile } from "node:fs/promises";
+import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
+import { offlineProvider, openAICompatibleProvider, toOpenAIMessages, type Provider } from "@cc/lcm";
+import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
+import * as E from "fp-ts/Either";
+import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type SearchCommand } from "./command/args.js";
+import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
+import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";
+import { formatReport } from "./command/report.js";
+import { runCompaction } from "./compaction/run.js";
+import { formatTranscriptError } from "./formats/error.js";
+import { readTranscript } from "./formats/read.js";
+
+/** The effects the command uses. */
+export interface CliIo {
+  readonly readStdin: () => Promise<string>;
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+  readonly stderrIsTTY: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+}
+
+const VERSION = "0.1.0";
+
+const describeError = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+async function openIndex(path: string | undefined): Promise<E.Either<string, SegmentIndex>> {
+  if (path === undefined) return E.right(memoryIndex());
+  const r = await openSqliteIndex({ path })();
+  return E.isLeft(r) ? E.left(`${path}: ${r.left._tag}${"message" in r.left ? `: ${r.left.message}` : ""}`) : r;
+}
+
+async function yieldToLoop(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeValue> {
+  const source = cmd.file ?? "stdin";
+  let text: string;
+  try {
+    text = cmd.file === undefined ? await io.readStdin() : await readFile(cmd.file, "utf8");
+  } catch (e: unknown) {
+    io.stderr(`cc-compact: ${source}: cannot read: ${describeError(e)}\n`);
+    return ExitCode.input;
+  }
+  const read = readTranscript(text, { format: cmd.format, source });
+  if (E.isLeft(read)) {
+    io.stderr(`cc-compact: ${formatTranscriptError(read.left)}\n`);
+    return ExitCode.input;
+  }
+  const { messages, warnings, format } = read.right;
+  const counter: TokenCounter = memoCounter(tiktokenCounter({ encoding: cmd.encoding }), { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 });
+  try {
+    // Counting is the long part on big inputs: warm the memo message by message with a progress bar.
+    const bar = progressBar("counting tokens", messages.length, io.stderr, io.stderrIsTTY && messages.length >= PROGRESS_MIN_MESSAGES);
+    for (let i = 0; i < messages.length; i++) {
+      counter.countMessages([messages[i]!]);
+      if (i % 50 === 49) {
+        bar.update(i + 1);
+        await yieldToLoop();
+      }
+    }
+    bar.done();
+    let provider: Provider = offlineProvider({ counter });
+    if (cmd.providerUrl !== undefined) {
+      const key = io.env["CC_PROVIDER_KEY"];
+      provider = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+    }
+    const index = cmd.strategy === "hierarchical" ? await openIndex(cmd.index) : E.right(undefined);
+    if (E.isLeft(index)) {
+      io.stderr(`cc-compact: cannot open the index ${index.left}\n`);
+      return ExitCode.index;
+    }
+    try {
+      const run = await runCompaction(messages, { strategy: cmd.strategy, options: cmd.options, force: cmd.force, namespace: cmd.namespace, noteTokens: 512 }, {
+        counter, now: io.now, provider, ...(index.right === undefined ? {} : { index: index.right }),
+      })();
+      if (E.isLeft(run)) {
+        io.stderr(`cc-compact: ${run.left._tag === "InvalidRunConfig" ? run.left.problems.join("; ") : "aborted"}\n`);
+        return run.left._tag === "InvalidRunConfig" ? ExitCode.usage : ExitCode.internal;
+      }
+      if (run.right.providerFailed && cmd.providerUrl !== undefined) {
+        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${run.right.attempts.map((a) => `  ${a}`).join("\n")}\n`);
+        return ExitCode.provider;
+      }
+      const failedWrites = run.right.failures.length;
+      io.stdout(`${JSON.stringify(toOpenAIMessages(run.right.messages), null, 2)}\n`);
+      if (!cmd.quiet) io.stderr(formatReport(run.right, { source, format, messagesIn: messages.length, warnings }, cmd.options.maxTokens));
+      return failedWrites > 0 && run.right.evicted.length === 0 ? ExitCode.index : ExitCode.ok;
+    } finally {
+      if (index.right !== undefined) await index.right.close()();
+    }
+  } finally {
+    counter.dispose();
+  }
+}
+
+async function withIndex(path: string, io: CliIo, body: (index: SegmentIndex) => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+  const index = await openIndex(path);
+  if (E.isLeft(index)) {
+    io.stderr(`cc-compact: cannot open the index ${index.left}\n`);
+    return ExitCode.index;
+  }
+  try {
+    return await body(index.right);
+  } finally {
+    await index.right.close()();
+  }
+}
+
+async function searchCommand(cmd: SearchCommand, io: CliIo): Promise<ExitCodeValue> {
+  return withIndex(cmd.index, io, async (index) => {
+    const hits = await index.search(cmd.query, { k: cmd.k, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) })();
+    if (E.isLeft(hits)) {
+      io.stderr(`cc-compact: search failed: ${JSON.stringify(hits.left)}\n`);
+      return ExitCode.index;
+    }
+    io.stdout(`${JSON.stringify(hits.right, null, 2)}\n`);
+    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h) => `  ${h.id} [${h.namespace}/${h.kind}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
+    return ExitCode.ok;
+  });
+}
+
+async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeValue> {
+  return withIndex(cmd.index, io, async (index) => {
+    const r = await index.expand(cmd.id, cmd.namespace)();
+    if (E.isLeft(r)) {
+      io.stderr(`cc-compact: expand failed: ${JSON.stringify(r.left)}\n`);
+      return ExitCode.index;
+    }
+    if (r.right === undefined) {
+      io.stderr(`cc-compact: no entry ${JSON.stringify(cmd.id)} in namespace ${JSON.stringify(cmd.namespace)}\n`);
+      return ExitCode.notFound;
+    }
+    io.stdout(`${JSON.stringify(r.right, null, 2)}\n`);
+    return ExitCode.ok;
+  });
+}
+
+/**
+ * Runs `cc-compact` with `argv` (arguments after the script) and returns the exit code.
+ * Never rejects: unexpected exceptions become {@link ExitCode.internal} with a message on stderr.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+  try {
+    const cmd = parseCommand(argv);
+    if (E.isLeft(cmd)) {
+      io.stderr(`cc-compact: ${cmd.left.message}\nTry 'cc-compact --help'.\n`);
+      return ExitCode.usage;
+    }
+    switch (cmd.right._tag) {
+      case "help":
+        io.stdout(HELP);
+        return ExitCode.ok;
+      case "version":
+        io.stdout(`${VERSION}\n`);
+        return ExitCode.ok;
+      case "compact":
+        return await compactCommand(cmd.right, io);
+      case "search":
+        return await searchCommand(cmd.right, io);
+      case "expand":
+        return await expandCommand(cmd.right, io);
+    }
+  } catch (e: unknown) {
+    io.stderr(`cc-compact: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return ExitCode.internal;
+  }
+}
+
+/** The process's real effects. */
+export function processIo(): CliIo {
+  return {
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    stderrIsTTY: process.stderr.isTTY === true,
+    env: process.env,
+    now: Date.now,
+  };
+}
