@@ -85,10 +85,14 @@ export function compact<S extends Segment>(
   }
   const evicted = new Uint8Array(n);
   const gone = selectEvictions(scores, tokens, { need: total - maxTokens, maxEvict, free, min, max }, evicted);
-  const keep: S[] = [];
-  const evict: S[] = [];
-  for (let i = 0; i < n; i++) (evicted[i] === 1 ? evict : keep).push(segments[i]!);
-  const after = total - gone;
+  // Exact-size outputs: no growth copies of million-element arrays.
+  const keep = new Array<S>(n - gone.count);
+  const evict = new Array<S>(gone.count);
+  for (let i = 0, k = 0, e = 0; i < n; i++) {
+    if (evicted[i] === 1) evict[e++] = segments[i]!;
+    else keep[k++] = segments[i]!;
+  }
+  const after = total - gone.tokens;
   return { keep, evict, tokensBefore: total, tokensAfter: after, budgetMet: after <= maxTokens };
 }
 
@@ -105,9 +109,14 @@ interface Selection {
 
 /**
  * Marks in `evicted` the shortest (score, position)-prefix of the finite-score positions whose
- * tokens reach `need`, capped at `maxEvict` segments. Returns the evicted token total.
+ * tokens reach `need`, capped at `maxEvict` segments. Returns how many segments and tokens go.
  */
-function selectEvictions(scores: Float64Array, tokens: Float64Array, sel: Selection, evicted: Uint8Array): number {
+function selectEvictions(
+  scores: Float64Array,
+  tokens: Float64Array,
+  sel: Selection,
+  evicted: Uint8Array,
+): { readonly count: number; readonly tokens: number } {
   const n = scores.length;
   const { min, scale, count } = bucketing(sel.min, sel.max, Math.min(sel.free >>> 3, 1 << 16));
   const cnt = new Uint32Array(count);
@@ -145,5 +154,5 @@ function selectEvictions(scores: Float64Array, tokens: Float64Array, sel: Select
     goneTokens += tokens[i]!;
     goneCount++;
   }
-  return goneTokens;
+  return { count: goneCount, tokens: goneTokens };
 }
