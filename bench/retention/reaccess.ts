@@ -57,9 +57,9 @@ export const FOOTER_LINES: readonly RegExp[] = [/^\(Open file: .*\)$/, /^\(Curre
 
 const EXTENSIONS =
   "py|pyi|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|cfg|ini|txt|md|rst|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|sql|html|css|xml|lock|traj|csv";
-const PATH = new RegExp(`(?:[\\w.\\-]+/)*[\\w\\-][\\w.\\-]*\\.(?:${EXTENSIONS})(?![\\w])`, "g");
+const PATH = new RegExp(`(?:[\\p{L}\\p{N}_.\\-]+/)*[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}_.\\-]*\\.(?:${EXTENSIONS})(?![\\p{L}\\p{N}_])`, "gu");
 const ERROR = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning)\b/g;
-const WORD = /\b[A-Za-z_][A-Za-z0-9_]*\b/g;
+const WORD = /(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*(?![\p{L}\p{N}_])/gu;
 const TOOL_CALL = /\b(?:call|toolu)_[A-Za-z0-9]{6,}\b/g;
 
 /** The text the rule reads from a message: content and tool calls, harness footers removed. */
@@ -87,7 +87,7 @@ export function argumentText(args: string): string {
 }
 
 const isIdentifier = (w: string): boolean =>
-  w.length >= 4 && !/^__\w+__$/.test(w) && (/[A-Za-z0-9]_[A-Za-z0-9]|^_[A-Za-z]/.test(w) || /[a-z][A-Z]/.test(w));
+  w.length >= 4 && !/^__\w+__$/.test(w) && (/[\p{L}\p{N}]_[\p{L}\p{N}]|^_\p{L}/u.test(w) || /\p{Ll}\p{Lu}/u.test(w));
 
 /**
  * The terms of one text, deduplicated by key, in order of first appearance.

@@ -1,0 +1,244 @@
+import { memoryIndex } from "@cc/hierarchical";
+import { compact, rank, type Segment } from "@cc/importance";
+import * as E from "fp-ts/Either";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { aggregate, percent } from "../retention/aggregate.js";
+import { contextText, replay, storable, summaryOf, type Session } from "../retention/evaluate.js";
+import { goStableSort, goStaleOrder } from "../retention/go-order.js";
+import { evictInOrder, fifoPolicy, goOriginalPolicy, importancePolicy, lruPolicy, POLICIES, randomPolicy, seededRandom, shuffle, type Candidate, type PolicyInput } from "../retention/policies.js";
+import { argumentText, findReaccesses, messageTerms, ruleText, termsOf } from "../retention/reaccess.js";
+
+const numRuns = process.env["CI"] ? 1000 : 200;
+const HOUR = 3_600_000;
+const NOW = 1_700_000_000_000;
+
+describe("re-access rule", () => {
+  it("extracts paths by base name, errors, identifiers and tool-call ids", () => {
+    const terms = termsOf("Open /testbed/src/marshmallow/fields.py: AttributeError in td_field of TimeDelta, see call_abc123XYZ and __init__");
+    expect(terms.map((t) => t.key)).toEqual([
+      "path:fields.py",
+      "error:AttributeError",
+      "identifier:td_field",
+      "identifier:TimeDelta",
+      "tool-call:call_abc123XYZ",
+    ]);
+  });
+
+  it("ignores plain words, short names, dunders and directories without an extension", () => {
+    expect(termsOf("We should look at the repository in /testbed now. __init__ is fine; a_b too short")).toEqual([]);
+  });
+
+  it("reads tool-call argument values, not tool names or keys, and strips harness footers", () => {
+    expect(argumentText('{"file_name":"missing_colon.py","opts":["x_y_z"]}')).toBe("missing_colon.py\nx_y_z");
+    expect(argumentText("not { json")).toBe("not { json");
+    const text = ruleText({ role: "tool", content: "ok\n(Open file: /testbed/reproduce.py)\n(Current directory: /testbed)\nbash-$" });
+    expect(text).toBe("ok");
+    const terms = messageTerms({ role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "find_file", arguments: '{"file_name":"a.py"}' }] });
+    expect(terms.map((t) => t.key)).toEqual(["path:a.py", "tool-call:call_1"]);
+  });
+
+  it("links a later message to the first message where its term appeared, one re-access per pair, most specific term", () => {
+    const msgs = [
+      { role: "system", content: "You may edit config_file.py" },
+      { role: "user", content: "Fix parse_config in app.py; it raises KeyError" },
+      { role: "assistant", content: "Looking", toolCalls: [{ id: "call_A1", name: "open", arguments: '{"path":"app.py"}' }] },
+      { role: "tool", content: "def parse_config(): ...", toolCallId: "call_A1" },
+      { role: "assistant", content: "parse_config in app.py raises KeyError; config_file.py untouched" },
+    ];
+    const r = findReaccesses(msgs);
+    expect(r.map((x) => [x.at, x.origin, x.term.text])).toEqual([
+      [2, 1, "app.py"],
+      [3, 1, "parse_config"],
+      [3, 2, "call_A1"],
+      [4, 1, "KeyError"],
+    ]);
+  });
+
+  it("never reports a re-access forwards or to itself (property)", () => {
+    const word = fc.constantFrom("app.py", "td_field", "KeyError", "call_abcdef1", "TimeDelta", "hello", "x.rs");
+    const msg = fc.record({ role: fc.constantFrom("user", "assistant", "tool", "system"), content: fc.array(word, { maxLength: 6 }).map((w) => w.join(" ")) });
+    fc.assert(
+      fc.property(fc.array(msg, { maxLength: 15 }), (msgs) => {
+        const rs = findReaccesses(msgs);
+        const pairs = new Set<string>();
+        for (const r of rs) {
+          expect(r.origin).toBeLessThan(r.at);
+          expect(msgs[r.origin]!.role).not.toBe("system");
+          expect(termsOf(msgs[r.at]!.content).some((t) => t.key === r.term.key)).toBe(true);
+          expect(termsOf(msgs[r.origin]!.content).some((t) => t.key === r.term.key)).toBe(true);
+          const key = `${r.at}:${r.origin}`;
+          expect(pairs.has(key)).toBe(false);
+          pairs.add(key);
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it("handles odd Unicode and empty input without losing terms", () => {
+    expect(findReaccesses([])).toEqual([]);
+    const lone = "\uD800 broken";
+    expect(termsOf(`${lone} 文件 données_utf8.py 🚀 my_var`).map((t) => t.text)).toEqual(["données_utf8.py", "my_var"]);
+    expect(storable(`a${lone}\u0000b`)).toBe("a\uFFFD brokenb");
+  });
+});
+
+describe("Go original's order (GO-FINDINGS item 1)", () => {
+  it("reproduces the minimal example: ages 0, 4 h, 1 h rank as [4h, fresh, 1h]", () => {
+    expect(goStaleOrder(["fresh", "4h", "1h"], [1.25, 0.254, 0.5])).toEqual(["4h", "fresh", "1h"]);
+  });
+
+  it("puts a pinned segment before others: [pin, 2h, 1h] → [2h, pin, 1h]", () => {
+    const segs: Segment[] = [
+      { id: "pin", content: "x", tokenCost: 100, createdAt: NOW, pinned: true },
+      { id: "2h", content: "x", tokenCost: 100, createdAt: NOW - 2 * HOUR },
+      { id: "1h", content: "x", tokenCost: 100, createdAt: NOW - HOUR },
+    ];
+    const cands: Candidate[] = segs.map((s, i) => ({ index: i, tokens: 100, createdAt: s.createdAt!, lastAccessed: s.createdAt!, accessCount: 0, pinned: s.pinned === true, content: "x" }));
+    const input: PolicyInput = { candidates: cands, budget: 150, now: NOW, seed: 1, importance: {} };
+    expect(goStaleOrder(["pin", "2h", "1h"], [Infinity, 0.4, 0.6])).toEqual(["2h", "pin", "1h"]);
+    // Compact(MaxTokens=150) evicts fresh-ish and keeps the stale one where a correct order would not.
+    const fresh: Candidate[] = [0, 4, 1].map((h, i) => ({ index: i, tokens: 100, createdAt: NOW - h * HOUR, lastAccessed: NOW - h * HOUR, accessCount: 0, pinned: false, content: "x" }));
+    expect(goOriginalPolicy.evict({ ...input, candidates: fresh })).toEqual([1, 0]);
+    expect(importancePolicy.evict({ ...input, candidates: fresh }).slice().sort()).toEqual([1, 2]);
+    expect(goOriginalPolicy.evict(input)).not.toContain(0);
+  });
+
+  it("the transcription is a correct stable sort when the comparator is not stale (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 120 }), (keys) => {
+        const items = keys.map((k, i) => ({ k, i }));
+        const sorted = goStableSort(items, (x) => x.k);
+        expect(sorted).toEqual([...items].sort((a, b) => a.k - b.k || a.i - b.i));
+      }),
+      { numRuns },
+    );
+  });
+
+  it("the stale order is a permutation and differs from a correct sort on most inputs of 10", () => {
+    let differs = 0;
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 10, maxLength: 10 }), (scores) => {
+        const idx = scores.map((_, i) => i);
+        const stale = goStaleOrder(idx, scores);
+        expect([...stale].sort((a, b) => a - b)).toEqual(idx);
+        const correct = [...idx].sort((a, b) => scores[a]! - scores[b]! || a - b);
+        if (stale.some((v, i) => v !== correct[i])) differs++;
+      }),
+      { numRuns, seed: 42 },
+    );
+    expect(differs / numRuns).toBeGreaterThan(0.9);
+  });
+});
+
+describe("policies", () => {
+  const cand = (i: number, tokens: number, ageH: number, extra: Partial<Candidate> = {}): Candidate => ({
+    index: i,
+    tokens,
+    createdAt: NOW - ageH * HOUR,
+    lastAccessed: NOW - ageH * HOUR,
+    accessCount: 0,
+    pinned: false,
+    content: "x",
+    ...extra,
+  });
+
+  it("FIFO evicts oldest first, LRU the least recently referred, never a pinned one", () => {
+    const cs = [cand(0, 100, 3, { pinned: true }), cand(1, 100, 2, { lastAccessed: NOW }), cand(2, 100, 1), cand(3, 100, 0.5)];
+    const input = { candidates: cs, budget: 250, now: NOW, seed: 7, importance: {} };
+    expect(fifoPolicy.evict(input)).toEqual([1, 2]);
+    expect(lruPolicy.evict(input)).toEqual([2, 3]);
+  });
+
+  it("importance is @cc/importance compact on the same segments", () => {
+    const cs = [cand(0, 100, 3), cand(1, 300, 2, { accessCount: 5 }), cand(2, 100, 1), cand(3, 50, 0)];
+    const input = { candidates: cs, budget: 300, now: NOW, seed: 7, importance: {} };
+    const segs: Segment[] = cs.map((c) => ({ id: String(c.index), content: c.content, tokenCost: c.tokens, createdAt: c.createdAt, lastAccessed: c.lastAccessed, accessCount: c.accessCount }));
+    expect(importancePolicy.evict(input)).toEqual(compact(segs, { maxTokens: 300 }, { now: () => NOW }).evict.map((s) => Number(s.id)));
+    expect(rank(segs, { now: () => NOW })[0]!.id).toBe("0");
+  });
+
+  it("every policy meets the budget when it can, evicts each index at most once, never a pinned one (property)", () => {
+    const c = fc.record({ tokens: fc.integer({ min: 0, max: 500 }), ageH: fc.double({ min: 0, max: 10, noNaN: true }), pinned: fc.boolean(), accessCount: fc.nat(5) });
+    fc.assert(
+      fc.property(fc.array(c, { maxLength: 30 }), fc.integer({ min: 0, max: 5000 }), fc.integer(), (raw, budget, seed) => {
+        const cs = raw.map((r, i) => cand(i, r.tokens, r.ageH, { pinned: r.pinned, accessCount: r.accessCount }));
+        const pinnedTokens = cs.filter((x) => x.pinned).reduce((s, x) => s + x.tokens, 0);
+        for (const p of POLICIES) {
+          const ev = p.evict({ candidates: cs, budget, now: NOW, seed, importance: {} });
+          expect(new Set(ev).size).toBe(ev.length);
+          for (const i of ev) expect(cs[i]!.pinned).toBe(false);
+          const left = cs.filter((x) => !ev.includes(x.index)).reduce((s, x) => s + x.tokens, 0);
+          if (pinnedTokens <= budget) expect(left).toBeLessThanOrEqual(budget);
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it("random is reproducible for a seed and a permutation", () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
+    expect(shuffle([1, 2, 3, 4, 5], seededRandom(9)).sort()).toEqual([1, 2, 3, 4, 5]);
+    const cs = [cand(0, 100, 3), cand(1, 100, 2), cand(2, 100, 1)];
+    const input = { candidates: cs, budget: 150, now: NOW, seed: 3, importance: {} };
+    expect(randomPolicy.evict(input)).toEqual(randomPolicy.evict(input));
+    expect(evictInOrder(cs, [], 0)).toEqual([]);
+  });
+});
+
+describe("replay", () => {
+  const session: Session = {
+    name: "s",
+    source: "test",
+    messages: [
+      { role: "system", content: "rules" },
+      { role: "user", content: "Fix parse_config in app.py " + "word ".repeat(200) },
+      { role: "assistant", content: "step one " + "word ".repeat(200) },
+      { role: "assistant", content: "step two " + "word ".repeat(200) },
+      { role: "assistant", content: "Back to parse_config now" },
+    ],
+  };
+  const options = { fraction: 0.5, count: (t: string) => Math.ceil(t.length / 4), t0: NOW, stepMs: 30_000, seed: 1, k: 5, importance: {} };
+
+  it("FIFO evicts the issue, then recovers it from the index by the referring term", async () => {
+    const index = memoryIndex();
+    const r = await replay(session, fifoPolicy, index, options)();
+    expect(E.isRight(r)).toBe(true);
+    if (E.isRight(r)) {
+      expect(r.right).toMatchObject({ evaluated: 1, kept: 0, recovered: 1, lost: [] });
+      expect(r.right.compactions).toBeGreaterThan(0);
+    }
+    const hit = await index.expand("1", "s")();
+    expect(E.isRight(hit) && hit.right?.summary).toMatch(/^user: Fix parse_config in app\.py/);
+  });
+
+  it("rejects NaN, negative, zero and huge budgets with the field named", async () => {
+    for (const fraction of [Number.NaN, -0.1, 0, 1.5]) {
+      const r = await replay(session, fifoPolicy, memoryIndex(), { ...options, fraction })();
+      expect(E.isLeft(r) && r.left._tag === "InvalidReplay" && r.left.field).toBe("fraction");
+    }
+    const k = await replay(session, fifoPolicy, memoryIndex(), { ...options, k: 0 })();
+    expect(E.isLeft(k) && k.left._tag === "InvalidReplay" && k.left.field).toBe("k");
+  });
+
+  it("reports an index failure as a value", async () => {
+    const index = memoryIndex();
+    await index.close()();
+    const r = await replay(session, fifoPolicy, index, options)();
+    expect(E.isLeft(r) && r.left._tag).toBe("IndexFailed");
+  });
+
+  it("summaries carry the first line and the terms; aggregation sums shares", () => {
+    expect(summaryOf({ role: "tool", content: "\nTraceback\nKeyError in my_func" })).toBe("tool: Traceback | KeyError my_func");
+    expect(contextText({ role: "assistant", content: "hi", toolCalls: [{ id: "c", name: "ls", arguments: "{}" }] })).toBe("hi\nls({})");
+    const o = { session: "a", source: "x", policy: "fifo", fraction: 0.5, evaluated: 4, kept: 1, recovered: 2, compactions: 1, evictedMessages: 2, lost: [] };
+    const rows = aggregate([o, { ...o, session: "b", evaluated: 0, kept: 0, recovered: 0 }]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ source: "all", sessions: 2, evaluated: 4, keptShare: 0.25, withIndexShare: 0.75 });
+    expect(percent(Number.NaN)).toBe("n/a");
+    expect(percent(0.9512)).toBe("95.1%");
+  });
+});
