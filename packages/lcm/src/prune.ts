@@ -17,10 +17,15 @@ export interface PruneSettings {
   readonly maxChars: number;
   /** The newest turns (a turn starts at a user message) whose results stay intact. Default 1. */
   readonly protectTurns: number;
+  /**
+   * The newest tool results that stay intact whatever turn they are in. Default 0. Autonomous
+   * agents that work through one long user turn set `protectTurns: 0` and this instead.
+   */
+  readonly protectResults: number;
 }
 
 /** Default pruning: results over 2000 characters, in every turn but the current one. */
-export const defaultPruneSettings: PruneSettings = { maxChars: 2000, protectTurns: 1 };
+export const defaultPruneSettings: PruneSettings = { maxChars: 2000, protectTurns: 1, protectResults: 0 };
 
 /** A rejected pruning option. */
 export interface InvalidPruneOptions {
@@ -51,7 +56,7 @@ const isWhole = (u: unknown, min: number): u is number => typeof u === "number" 
 /**
  * Validates pruning options (both optional), applying defaults.
  *
- * @example decodePruneOptions({ maxChars: 4000 }) // right({ maxChars: 4000, protectTurns: 1 })
+ * @example decodePruneOptions({ maxChars: 4000 }) // right({ maxChars: 4000, protectTurns: 1, protectResults: 0 })
  */
 export function decodePruneOptions(input: unknown): Either<InvalidPruneOptions, PruneSettings> {
   if (input === undefined) return E.right(defaultPruneSettings);
@@ -61,6 +66,7 @@ export function decodePruneOptions(input: unknown): Either<InvalidPruneOptions, 
   const o = input as Record<string, unknown>;
   const maxChars = o["maxChars"] ?? defaultPruneSettings.maxChars;
   const protectTurns = o["protectTurns"] ?? defaultPruneSettings.protectTurns;
+  const protectResults = o["protectResults"] ?? defaultPruneSettings.protectResults;
   if (!isWhole(maxChars, 200)) {
     return E.left({
       _tag: "InvalidPruneOptions",
@@ -75,7 +81,14 @@ export function decodePruneOptions(input: unknown): Either<InvalidPruneOptions, 
       message: `prune.protectTurns must be a whole number ≥ 0 (newest turns left intact), got ${String(protectTurns)}`,
     });
   }
-  return E.right({ maxChars, protectTurns });
+  if (!isWhole(protectResults, 0)) {
+    return E.left({
+      _tag: "InvalidPruneOptions",
+      field: "prune.protectResults",
+      message: `prune.protectResults must be a whole number ≥ 0 (newest tool results left intact), got ${String(protectResults)}`,
+    });
+  }
+  return E.right({ maxChars, protectTurns, protectResults });
 }
 
 const SHELL = new Set(["bash", "sh", "shell", "zsh", "execute_cmd", "exec", "execute", "execute_bash", "run_command", "run_shell_command", "terminal", "cmd", "run"]);
@@ -182,8 +195,19 @@ function protectedFrom(messages: readonly Message[], turns: number): number {
   return 0;
 }
 
+/** Index of the oldest of the newest `count` tool results (`length` when `count` is 0). */
+function newestResultsFrom(messages: readonly Message[], count: number): number {
+  if (!(count > 0)) return messages.length;
+  let seen = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "tool" && ++seen === count) return i;
+  }
+  return 0;
+}
+
 /**
- * Replaces tool results longer than `maxChars` in all but the newest `protectTurns` turns with a
+ * Replaces tool results longer than `maxChars` — except in the newest `protectTurns` turns and
+ * the newest `protectResults` results — with a
  * one-line description ({@link describeToolResult}). Returns new arrays and objects; the input is
  * never modified. A description is used only when it is shorter than what it replaces. Pure.
  *
@@ -192,7 +216,7 @@ function protectedFrom(messages: readonly Message[], turns: number): number {
 export function pruneToolResults(messages: readonly Message[], settings: PruneSettings = defaultPruneSettings): PruneResult {
   // A result belongs to the nearest earlier assistant call with its id (ids may repeat across turns).
   const calls = new Map<string, ToolCall>();
-  const limit = protectedFrom(messages, settings.protectTurns);
+  const limit = Math.min(protectedFrom(messages, settings.protectTurns), newestResultsFrom(messages, settings.protectResults));
   const pruned: PrunedResult[] = [];
   const out = messages.map((m, index): Message => {
     if (m.role === "assistant") for (const c of m.toolCalls ?? []) calls.set(c.id, c);
