@@ -36,12 +36,17 @@ function cell(v: unknown): string {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
+/** An array of `{ n, medianMs }` points (a measured curve). */
+const isMeasuredCurve = (u: unknown): u is readonly { readonly n: number; readonly medianMs: number }[] =>
+  Array.isArray(u) && u.length > 0 && u.every((p) => isTiming(p) && typeof (p as Readonly<Record<string, unknown>>)["n"] === "number");
+
 /** Flattens one row: timings → `key ms` (median), nested objects → `key.sub`. */
 export function flattenRow(row: Readonly<Record<string, unknown>>, prefix = "", depth = 0): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of Object.entries(row)) {
     const key = prefix === "" ? k : `${prefix}.${k}`;
     if (isTiming(v)) out.push([`${key} ms`, formatNumber(v.medianMs)]);
+    else if (isMeasuredCurve(v)) out.push([`${key} (median ms by n)`, v.map((p) => `n=${formatNumber(p.n)}: ${formatNumber(p.medianMs)}`).join("; ")]);
     else if (isRecord(v) && depth < MAX_DEPTH) out.push(...flattenRow(v, key, depth + 1));
     else out.push([key, cell(v)]);
   }

@@ -153,5 +153,7 @@ describe("results files", () => {
     expect(scalars!.rows).toEqual([["note", "a|b\nc"]]);
     expect(rows!.headers).toEqual(["n", "nested.x"]);
     expect(markdownTable(scalars!)).toContain("a\\|b c");
+    const [curve] = tablesOf([{ label: "w", points: [{ n: 1000, medianMs: 2 }, { n: 10_000, medianMs: 21.5 }] }]);
+    expect(curve!.rows).toEqual([["w", "n=1,000: 2; n=10,000: 21.5"]]);
   });
 });
