@@ -103,10 +103,12 @@ export interface SegmentIndex {
   close(): TaskEither<IndexError, void>;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Where a string cannot be stored losslessly by every backend (NUL, lone surrogate), or undefined. */
 export function unstorableAt(s: string): string | undefined {
+  if (!s.includes("\u0000") && !SURROGATE.test(s)) return undefined;
   const nul = s.indexOf("\u0000");
   if (nul >= 0) return `contains a NUL character at offset ${nul}`;
   const m = LONE_SURROGATE.exec(s);

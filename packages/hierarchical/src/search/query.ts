@@ -20,6 +20,16 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
 const CJK_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
 
+const ASCII = /^[ -~\t\n\r]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+/** The same result as the general path for printable ASCII text (NFKC and CJK cannot apply), faster. */
+function tokenizeAscii(text: string): string[] {
+  const out = text.toLowerCase().match(ASCII_WORD) ?? [];
+  for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_TERM_LENGTH) out[i] = out[i]!.slice(0, MAX_TERM_LENGTH);
+  return out;
+}
+
 function cut(term: string): string {
   if (term.length <= MAX_TERM_LENGTH) return term;
   return Array.from(term).slice(0, MAX_TERM_LENGTH).join("");
@@ -42,6 +52,7 @@ function bigrams(run: string): string[] {
  * @example tokenize("Error in src/App.py") // ["error", "in", "src", "app", "py"]
  */
 export function tokenize(text: string): string[] {
+  if (ASCII.test(text)) return tokenizeAscii(text);
   const out: string[] = [];
   const normalized = text.normalize("NFKC").toLowerCase();
   for (const match of normalized.matchAll(WORD)) {

@@ -1,0 +1,76 @@
+/**
+ * Configuration of a history strategy, validated at the boundary with io-ts.
+ *
+ * @module strategy/config
+ */
+import * as E from "fp-ts/Either";
+import * as t from "io-ts";
+
+const nonNegativeInt = new t.Type<number, number, unknown>(
+  "NonNegativeInteger",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
+  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a non-negative integer")),
+  t.identity,
+);
+const concurrency = new t.Type<number, number, unknown>(
+  "Concurrency",
+  (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1 && u <= 256,
+  (u, c) => (typeof u === "number" && Number.isInteger(u) && u >= 1 && u <= 256 ? t.success(u) : t.failure(u, c, "expected an integer in 1..256")),
+  t.identity,
+);
+const nonEmpty = new t.Type<string, string, unknown>(
+  "NonEmptyString",
+  (u): u is string => typeof u === "string" && u.length > 0,
+  (u, c) => (typeof u === "string" && u.length > 0 ? t.success(u) : t.failure(u, c, "expected a non-empty string")),
+  t.identity,
+);
+
+/** `lcm`: summarise the older prefix by escalation (detailed → bullets → truncation). */
+export const LcmStrategyConfigCodec = t.intersection([
+  t.type({ strategy: t.literal("lcm") }),
+  t.partial({ preserveLast: nonNegativeInt, compactionModel: t.string }),
+]);
+
+/** `hierarchical`: evict the lowest-importance message units into a searchable index. */
+export const HierarchicalStrategyConfigCodec = t.intersection([
+  t.type({ strategy: t.literal("hierarchical") }),
+  t.partial({ preserveLast: nonNegativeInt, namespace: nonEmpty, noteTokens: nonNegativeInt, concurrency }),
+]);
+
+/** io-ts codec of {@link StrategyConfig}. */
+export const StrategyConfigCodec = t.union([LcmStrategyConfigCodec, HierarchicalStrategyConfigCodec], "StrategyConfig");
+
+/** Which strategy to build and how (missing fields take the documented defaults). */
+export type StrategyConfig = t.TypeOf<typeof StrategyConfigCodec>;
+
+/** The configuration was rejected; each problem names its field. */
+export interface InvalidStrategyConfig {
+  readonly _tag: "InvalidStrategyConfig";
+  readonly problems: readonly string[];
+}
+
+function show(u: unknown): string {
+  try {
+    return typeof u === "number" ? String(u) : (JSON.stringify(u) ?? String(u));
+  } catch {
+    return typeof u;
+  }
+}
+
+/**
+ * Validates raw configuration (e.g. parsed JSON or YAML).
+ *
+ * @example decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1 })
+ * // left({ _tag: "InvalidStrategyConfig", problems: ["preserveLast: expected a non-negative integer, got -1"] })
+ */
+export function decodeStrategyConfig(input: unknown): E.Either<InvalidStrategyConfig, StrategyConfig> {
+  const tag = typeof input === "object" && input !== null ? (input as { readonly strategy?: unknown }).strategy : undefined;
+  if (tag !== "lcm" && tag !== "hierarchical") {
+    return E.left({ _tag: "InvalidStrategyConfig", problems: [`strategy: expected "lcm" or "hierarchical", got ${show(tag)}`] });
+  }
+  const codec = tag === "lcm" ? LcmStrategyConfigCodec : HierarchicalStrategyConfigCodec;
+  const r = codec.decode(input);
+  if (E.isRight(r)) return E.right(r.right);
+  const problems = [...new Set(r.left.map((e) => `${e.context[e.context.length - 1]?.key || "config"}: ${e.message ?? "invalid value"}, got ${show(e.value)}`))];
+  return E.left({ _tag: "InvalidStrategyConfig", problems });
+}
