@@ -4,7 +4,7 @@
  *
  * Byte-pair merging is quadratic in the length of one pre-tokenised piece: 64 k of `a` takes
  * about 3 s in @dqbd/tiktoken, 64 k of one CJK character about 23 s. The plan walks the text once,
- * notes every safe cut (see {@link isSafeCut}), and when `maxPieceChars` code units pass without
+ * notes every safe cut (see `isSafeCut`), and when `maxPieceChars` code units pass without
  * one, forces a cut there. No piece the encoder sees is then longer than `maxPieceChars` (+1 for an
  * astral code point), so the cost is at most linear with a constant set by that limit. Chunks
  * end on cuts and are at most `maxChunkChars` long, so an async caller can yield between them.
@@ -15,7 +15,7 @@
  *
  * @module chunking/plan
  */
-import { bmpClasses, classifyCodePoint, isSafeCut, type CodeClass } from "./classes.js";
+import { bmpClasses, classifyCodePoint, safeCutTable, type CodeClass } from "./classes.js";
 
 /** Limits of a {@link ChunkPlan}. Both are counts of UTF-16 code units. */
 export interface ChunkLimits {
@@ -66,7 +66,7 @@ export function planChunks(text: string, limits: ChunkLimits = defaultChunkLimit
       } else cls = table[cu] as CodeClass;
     } else cls = table[cu] as CodeClass;
     if (i > 0) {
-      if (isSafeCut(prev, cls)) {
+      if (safeCutTable[prev * 8 + cls] === 1) {
         if (i - chunkStart > chunk) {
           bounds.push(lastCut);
           chunkStart = lastCut;
