@@ -10,6 +10,7 @@
  * an unknown age gives recency 0. Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
  * non-pinned score is always finite and never NaN.
  */
+import { halvings } from "./decay.js";
 import { resolveOptions, type ResolvedOptions } from "./options.js";
 import type { ImportanceOptions, Segment } from "./segment.js";
 
@@ -47,7 +48,7 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
   let recency = 0;
   if (ref === ref) {
     const age = r.now - ref;
-    recency = age > 0 ? 2 ** (-age / r.halfLifeMs) : 1;
+    recency = age > 0 ? halvings(age / r.halfLifeMs) : 1;
   }
   const acc = segment.accessCount;
   const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
