@@ -76,7 +76,7 @@ export interface RunResult {
   readonly budgetMet: boolean;
   /** Why the run did less than asked (empty when all went to plan). */
   readonly notes: readonly string[];
-  /** True when a provider was given and every provider attempt failed. */
+  /** True when the provider failed and compaction fell to truncation because of it. */
   readonly providerFailed: boolean;
 }
 
@@ -108,8 +108,7 @@ async function runLcm(messages: readonly Message[], config: RunConfig, deps: Run
   if (E.isLeft(r)) return E.left(r.left._tag === "InvalidOptions" ? { _tag: "InvalidRunConfig", problems: r.left.problems } : { _tag: "RunAborted" });
   const res = r.right;
   const out = nextContext(res);
-  const withProvider = res.attempts.filter((a) => a.level !== "truncate");
-  const providerFailed = deps.provider !== undefined && withProvider.length > 0 && withProvider.every((a) => a.rejection?._tag === "ProviderFailed");
+  const providerFailed = deps.provider !== undefined && res.level === "truncate" && res.attempts.some((a) => a.rejection?._tag === "ProviderFailed");
   const tokensAfter = deps.counter.countMessages(out);
   return E.right({
     strategy: "lcm", messages: out, usage, tokensBefore: usage.tokens, tokensAfter, compacted: res.level !== "none",

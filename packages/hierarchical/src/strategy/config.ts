@@ -68,8 +68,7 @@ export function decodeStrategyConfig(input: unknown): E.Either<InvalidStrategyCo
   if (tag !== "lcm" && tag !== "hierarchical") {
     return E.left({ _tag: "InvalidStrategyConfig", problems: [`strategy: expected "lcm" or "hierarchical", got ${show(tag)}`] });
   }
-  const codec = tag === "lcm" ? LcmStrategyConfigCodec : HierarchicalStrategyConfigCodec;
-  const r = codec.decode(input);
+  const r: t.Validation<StrategyConfig> = tag === "lcm" ? LcmStrategyConfigCodec.decode(input) : HierarchicalStrategyConfigCodec.decode(input);
   if (E.isRight(r)) return E.right(r.right);
   const problems = [...new Set(r.left.map((e) => `${e.context[e.context.length - 1]?.key || "config"}: ${e.message ?? "invalid value"}, got ${show(e.value)}`))];
   return E.left({ _tag: "InvalidStrategyConfig", problems });

@@ -4,12 +4,11 @@
  *
  * @module strategy/factory
  */
-import { createAgentCompactor, createLcmCompactor, type HistoryStrategy, type Provider } from "@cc/lcm";
-import type { TokenCounter } from "@cc/tokens";
+import { createAgentCompactor, createLcmCompactor, type HistoryStrategy, type Message, type Provider } from "@cc/lcm";
 import * as E from "fp-ts/Either";
 import type { SegmentIndex } from "../search/index.js";
 import { decodeStrategyConfig, type InvalidStrategyConfig } from "./config.js";
-import { createHierarchicalStrategy } from "./hierarchical.js";
+import { createHierarchicalStrategy, type StrategyCounter } from "./hierarchical.js";
 
 /** Effects a strategy may need; which ones depends on the configured strategy. */
 export interface StrategyDeps {
@@ -17,8 +16,19 @@ export interface StrategyDeps {
   readonly provider?: Provider;
   /** Required by `hierarchical`: where evicted units go. */
   readonly index?: SegmentIndex;
-  readonly counter?: TokenCounter;
+  /** Token counter for both strategies (a `TokenCounter` of @cc/tokens fits). */
+  readonly counter?: StrategyCounter;
   readonly now?: () => number;
+}
+
+/** Adapts a {@link StrategyCounter} to the counter the lcm compactor takes. */
+function lcmCounter(c: StrategyCounter): NonNullable<Parameters<typeof createLcmCompactor>[0]>["counter"] & object {
+  return {
+    encoding: "o200k_base",
+    count: (text) => c.count(text),
+    countMessages: (messages) => c.countMessages(messages as readonly Message[]),
+    dispose: () => undefined,
+  };
 }
 
 /** A built strategy and the name it was built from. */
@@ -44,7 +54,7 @@ export function createHistoryStrategy(config: unknown, deps: StrategyDeps = {}):
   if (c.strategy === "lcm") {
     const compactor = createLcmCompactor({
       ...(deps.provider === undefined ? {} : { provider: deps.provider }),
-      ...(deps.counter === undefined ? {} : { counter: deps.counter }),
+      ...(deps.counter === undefined ? {} : { counter: lcmCounter(deps.counter) }),
       ...(deps.now === undefined ? {} : { now: deps.now }),
     });
     const strategy = createAgentCompactor(compactor, { preserveLast: c.preserveLast ?? STRATEGY_DEFAULTS.lcmPreserveLast, ...(c.compactionModel === undefined ? {} : { compactionModel: c.compactionModel }) });

@@ -7,19 +7,34 @@
  * @module strategy/hierarchical
  */
 import type { Segment } from "@cc/importance";
-import { leadingSystemCount, safeSplit, summaryMessage, type CompactError, type HistoryStrategy, type Message } from "@cc/lcm";
-import { estimateCounter, type TokenCounter } from "@cc/tokens";
+import { createLcmCompactor, leadingSystemCount, safeSplit, summaryMessage, type CompactError, type HistoryStrategy, type Message } from "@cc/lcm";
 import * as E from "fp-ts/Either";
 import { hierarchicalCompact } from "../compact.js";
 import type { SegmentIndex } from "../search/index.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
 
+/** Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens). */
+export interface StrategyCounter {
+  count(text: string): number;
+  countMessages(messages: readonly Message[]): number;
+}
+
+/** The weighted estimate the lcm compactor uses by default, as a {@link StrategyCounter}. */
+export function defaultStrategyCounter(): StrategyCounter {
+  const lcm = createLcmCompactor();
+  const empty = lcm.estimateUsage([{ role: "user", content: "" }]);
+  return {
+    count: (text) => Math.max(0, lcm.estimateUsage([{ role: "user", content: text }]) - empty),
+    countMessages: (messages) => lcm.estimateUsage(messages),
+  };
+}
+
 /** Dependencies of the hierarchical strategy. */
 export interface HierarchicalStrategyDeps {
   readonly index: SegmentIndex;
-  /** Default: the weighted estimate of @cc/tokens. */
-  readonly counter?: TokenCounter;
+  /** Default: the weighted estimate of @cc/tokens ({@link defaultStrategyCounter}). */
+  readonly counter?: StrategyCounter;
   /** Clock read once per compaction. Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -56,7 +71,7 @@ export function groupUnits(messages: readonly Message[]): readonly (readonly [nu
 const STEP_MS = 60_000;
 
 /** The note listing evicted entries, within `maxTokens` (counted with `counter`). */
-function note(evicted: readonly { readonly id: string; readonly summary: string }[], maxTokens: number, counter: TokenCounter): string {
+function note(evicted: readonly { readonly id: string; readonly summary: string }[], maxTokens: number, counter: StrategyCounter): string {
   let text = "Evicted to the journal (search or expand by id to bring one back):";
   for (let i = 0; i < evicted.length; i++) {
     const line = `\n- ${evicted[i]!.id}: ${evicted[i]!.summary}`;
@@ -68,7 +83,7 @@ function note(evicted: readonly { readonly id: string; readonly summary: string 
 
 /** Creates the hierarchical {@link HistoryStrategy}. */
 export function createHierarchicalStrategy(deps: HierarchicalStrategyDeps, settings: HierarchicalStrategySettings): HistoryStrategy {
-  const counter = deps.counter ?? estimateCounter();
+  const counter = deps.counter ?? defaultStrategyCounter();
   const clock = deps.now ?? Date.now;
   return {
     compact: (messages, _model, maxTokens, signal) => async () => {
