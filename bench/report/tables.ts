@@ -38,7 +38,7 @@ function cell(v: unknown): string {
 
 /** An array of `{ n, medianMs }` points (a measured curve). */
 const isMeasuredCurve = (u: unknown): u is readonly { readonly n: number; readonly medianMs: number }[] =>
-  Array.isArray(u) && u.length > 0 && u.every((p) => isTiming(p) && typeof (p as Readonly<Record<string, unknown>>)["n"] === "number");
+  Array.isArray(u) && u.length > 0 && u.every((p: unknown) => isRecord(p) && typeof p["n"] === "number" && typeof p["medianMs"] === "number");
 
 /** Flattens one row: timings → `key ms` (median), nested objects → `key.sub`. */
 export function flattenRow(row: Readonly<Record<string, unknown>>, prefix = "", depth = 0): [string, string][] {
