@@ -14,3 +14,4 @@ export * from "./events.js";
 export * from "./plan.js";
 export * from "./compactor.js";
 export * from "./context.js";
+export * from "./chat-session.js";
