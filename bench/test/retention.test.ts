@@ -162,7 +162,8 @@ describe("policies", () => {
   it("every policy meets the budget when it can, evicts each index at most once, never a pinned one (property)", () => {
     const c = fc.record({ tokens: fc.integer({ min: 0, max: 500 }), ageH: fc.double({ min: 0, max: 10, noNaN: true }), pinned: fc.boolean(), accessCount: fc.nat(5) });
     fc.assert(
-      fc.property(fc.array(c, { maxLength: 30 }), fc.integer({ min: 0, max: 5000 }), fc.integer(), (raw, budget, seed) => {
+      // Budget ≥ 1: `compact` reads maxTokens ≤ 0 as "no budget" (a replay budget is always > 0).
+      fc.property(fc.array(c, { maxLength: 30 }), fc.integer({ min: 1, max: 5000 }), fc.integer(), (raw, budget, seed) => {
         const cs = raw.map((r, i) => cand(i, r.tokens, r.ageH, { pinned: r.pinned, accessCount: r.accessCount }));
         const pinnedTokens = cs.filter((x) => x.pinned).reduce((s, x) => s + x.tokens, 0);
         for (const p of POLICIES) {
