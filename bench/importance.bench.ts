@@ -38,6 +38,7 @@ const stats = (xs: readonly number[]): Timing => {
   return { medianMs, minMs: sorted[0]!, maxMs: sorted[sorted.length - 1]!, runs: sorted.length };
 };
 
+/** Keeps measured results alive so the JIT cannot drop the work. */
 export let sink: unknown;
 
 /** Like harness `measure` (same quick-mode rules), recording wall and process CPU time per run. */

@@ -21,10 +21,6 @@ export function pathOf(context: t.Context): string {
   for (let k = 1; k < context.length; k++) {
     const key = context[k]!.key;
     if (key === "") continue;
-    // Intersection members are keyed "0", "1" at the same depth as their parent object:
-    // skip keys whose parent is an intersection.
-    const parent = context[k - 1]!.type as { readonly _tag?: string };
-    if (parent._tag === "IntersectionType") continue;
     path += /^\d+$/.test(key) ? `[${key}]` : path === "" ? key : `.${key}`;
   }
   return path;
