@@ -7,7 +7,7 @@ export { encodingForModel, counterForModel, defaultEncoding } from "./models.js"
 export { countMessagesWith, tokensPerMessage, tokensPerName, tokensPerReply, tokensPerToolCall } from "./messages.js";
 export { planChunks, chunksOf, defaultChunkLimits } from "./chunking/plan.js";
 export type { ChunkLimits, ChunkPlan } from "./chunking/plan.js";
-export { countChunked } from "./chunking/count.js";
+export { countChunked, hasLongRun } from "./chunking/count.js";
 export type { ChunkEncoder } from "./chunking/count.js";
 export { memoCounter, memoKey, memoEntryBytes, decodeMemoOptions, inlineKeyChars, entryOverheadBytes } from "./memo.js";
 export type { MemoCounter, MemoOptions, MemoStats } from "./memo.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { countChunked, defaultChunkLimits, planChunks, rawTiktoken, tiktokenCounter } from "@cc/tokens";
+import { countChunked, defaultChunkLimits, hasLongRun, planChunks, rawTiktoken, tiktokenCounter } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { pathological } from "./corpus/generate.js";
 import { o200kPieces } from "./corpus/pretokenize.js";
@@ -28,6 +28,29 @@ describe("bounded work on pathological input", () => {
 
   it("unchunked, the same inputs would hand the encoder one piece of the whole megabyte", () => {
     expect(o200kPieces(inputs.get("repeated 'a'")!)).toEqual(["a".repeat(1_000_000)]);
+  });
+});
+
+describe("the whole-text fast path", () => {
+  it("no long run proves no piece exceeds the limit (so the text may go to the encoder whole)", () => {
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 2, max: 40 }), (text, limit) => {
+        if (!hasLongRun(text, limit)) for (const p of o200kPieces(text)) expect(p.length).toBeLessThanOrEqual(limit);
+      }),
+      { numRuns },
+    );
+  });
+
+  it.each([
+    ["punctuation glued by U+FEFF (whitespace to JavaScript, not to the tokenizer)", "!\ufeff".repeat(50_000)],
+    ["o200k punctuation tail of newlines and slashes", `.${"\n/".repeat(50_000)}`],
+    ["U+0085 runs (whitespace to the tokenizer, not to JavaScript)", "\u0085".repeat(100_000)],
+  ])("%s still reaches the encoder in bounded pieces", (_name, text) => {
+    const seen: string[] = [];
+    countChunked((chunk) => (seen.push(chunk), chunk.length), text);
+    expect(seen.join("")).toBe(text);
+    const longestPiece = seen.reduce((m, c) => o200kPieces(c).reduce((mm, p) => Math.max(mm, p.length), m), 0);
+    expect(longestPiece).toBeLessThanOrEqual(maxPieceChars + 1);
   });
 });
 
