@@ -1,1 +1,6 @@
-export {};
+/**
+ * The agent-loop example: a deterministic session generator (reused by the retention benchmark).
+ *
+ * @module @cc/example-agent-loop
+ */
+export { generateSession, type SessionOptions, type Turn } from "./session-generator.js";

@@ -37,6 +37,8 @@ export interface RunConfig {
   readonly namespace: string;
   /** Tokens reserved for the note listing evicted entries (hierarchical). */
   readonly noteTokens: number;
+  /** Prefix of index ids (hierarchical), so repeated compactions of one session never collide. Default "". */
+  readonly idPrefix?: string;
 }
 
 /** Effects a run needs. */
@@ -120,7 +122,8 @@ async function runLcm(messages: readonly Message[], config: RunConfig, deps: Run
 async function runHierarchical(messages: readonly Message[], config: RunConfig, deps: RunDeps, usage: ContextUsage, signal?: AbortSignal): Promise<E.Either<RunError, RunResult>> {
   if (deps.index === undefined) return E.left({ _tag: "InvalidRunConfig", problems: ["index: the hierarchical strategy needs an index"] });
   const now = deps.now();
-  const segments = buildSegments(messages, { counter: deps.counter, now, preserveLast: config.options.preserveLast });
+  const prefix = config.idPrefix ?? "";
+  const segments = buildSegments(messages, { counter: deps.counter, now, preserveLast: config.options.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
   const overhead = deps.counter.countMessages([]) + deps.counter.countMessages([summaryMessage("")]) - deps.counter.countMessages([]);
   // Evict down to the soft threshold, so the next turns have room before compaction fires again.
   const maxTokens = Math.max(0, Math.floor(config.options.softThreshold * config.options.maxTokens) - overhead - config.noteTokens);
