@@ -8,7 +8,10 @@ import { defaultChunkLimits, planChunks } from "./chunking/plan.js";
 
 /** Options of {@link countAsync}. */
 export interface CountAsyncOptions {
-  /** Largest slice counted between two yields, in UTF-16 units. Default 16 384 (a few ms of BPE). */
+  /**
+   * Largest slice counted between two yields, in UTF-16 units: a safe integer ≥ 1, raised to 258
+   * if smaller (a slice must hold a whole bounded piece). Default 16 384 (a few ms of BPE).
+   */
   readonly sliceChars?: number;
   /** Stops between slices; the promise then rejects with `signal.reason`. */
   readonly signal?: AbortSignal;
@@ -20,13 +23,15 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * Tokens of `text`, counted in slices cut at safe positions (see `planChunks`) with a yield to
  * the event loop before each slice. Texts no longer than one slice are counted at once. For the
  * exact counters the result equals `counter.count(text)`; for the estimate it may be a few tokens
- * higher (each slice is rounded up).
+ * higher (each slice is rounded up). An invalid `sliceChars` rejects with a `RangeError`.
  *
  * @example
  * const n = await countAsync(counter, hugeToolOutput);
  */
 export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
-  const slice = Math.max(Math.floor(options.sliceChars ?? defaultChunkLimits.maxChunkChars), defaultChunkLimits.maxPieceChars + 2);
+  const asked = options.sliceChars ?? defaultChunkLimits.maxChunkChars;
+  if (!Number.isSafeInteger(asked) || asked < 1) throw new RangeError(`countAsync: sliceChars must be a safe integer >= 1, got ${String(asked)}`);
+  const slice = Math.max(asked, defaultChunkLimits.maxPieceChars + 2);
   options.signal?.throwIfAborted();
   if (text.length <= slice) return counter.count(text);
   const { bounds } = planChunks(text, { maxPieceChars: defaultChunkLimits.maxPieceChars, maxChunkChars: slice });
