@@ -14,3 +14,4 @@ export * from "./compact.js";
 export * from "./summarize.js";
 export * from "./tools.js";
 export * from "./prefetch.js";
+export * from "./strategy/index.js";
