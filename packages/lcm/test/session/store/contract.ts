@@ -196,6 +196,42 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
       );
     });
 
+    it("property: against a reference model, appends and summary saves succeed or fail exactly when they should", async () => {
+      type Op = { readonly kind: "append"; readonly n: number } | { readonly kind: "save"; readonly covers: number; readonly stale: boolean };
+      const opArb: fc.Arbitrary<Op> = fc.oneof(
+        fc.record({ kind: fc.constant("append" as const), n: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({ kind: fc.constant("save" as const), covers: fc.integer({ min: 0, max: 12 }), stale: fc.boolean() }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
+          const s = fresh();
+          let last = 0;
+          let latest: { id: number; covers: number } | undefined;
+          for (const op of ops) {
+            if (op.kind === "append") {
+              const stored = await right(store.append(s, Array.from({ length: op.n }, (_, i) => user(`m${last + i + 1}`)), 1));
+              expect(stored.map((m) => m.id)).toEqual(Array.from({ length: op.n }, (_, i) => last + i + 1));
+              last += op.n;
+              continue;
+            }
+            const previousId = op.stale ? (latest === undefined ? 999_999 : null) : (latest?.id ?? null);
+            const result = await store.saveSummary(s, { content: `c${op.covers}`, coversUpTo: op.covers, previousId }, 1)();
+            const expected =
+              op.covers < 1 ? "StoreInvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
+            expect(result._tag === "Right" ? "ok" : result.left._tag).toBe(expected);
+            if (result._tag === "Right") latest = { id: result.right.id, covers: op.covers };
+          }
+          const stored = O.toUndefined(await right(store.latestSummary(s)));
+          expect(stored === undefined ? undefined : { id: stored.id, covers: stored.coversUpTo }).toEqual(latest);
+          expect(await right(store.lastMessageId(s))).toBe(last);
+          expect((await right(store.messagesAfter(s, latest?.covers ?? 0))).map((m) => m.message.content)).toEqual(
+            Array.from({ length: last - (latest?.covers ?? 0) }, (_, i) => `m${(latest?.covers ?? 0) + i + 1}`),
+          );
+        }),
+        { numRuns: runs(name === "memory" ? 300 : 40) },
+      );
+    });
+
     it("after close every operation fails with StoreUnavailable (runs last)", async () => {
       await right(store.close());
       expect(await left(store.append(fresh(), [user("a")], 1))).toMatchObject({ _tag: "StoreUnavailable" });
