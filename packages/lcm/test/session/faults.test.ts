@@ -79,6 +79,29 @@ describe("summariser failures leave the store untouched; the next turn compacts"
   });
 });
 
+describe("abort", () => {
+  it("aborting mid-compaction yields a typed failure and saves nothing", async () => {
+    const slow: Provider = {
+      name: "slow",
+      complete: (request) => () =>
+        new Promise((resolve) => {
+          request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true });
+        }),
+      listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
+    };
+    const store = memoryStore();
+    const { compactor, seen } = compactorFor(store, slow, { thresholdTokens: 1 });
+    await right(store.append("s", chat(10), 1));
+    const controller = new AbortController();
+    const running = compactor.tryCompact({ stackId: "s", lastInputTokens: 5, signal: controller.signal })();
+    setImmediate(() => controller.abort());
+    const result = await running;
+    expect(result).toEqual(E.left({ _tag: "SummariserFailed", error: { _tag: "ProviderAborted" } }));
+    expect(seen.map((e) => e._tag)).toEqual(["CompactionFailed"]);
+    expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
+  });
+});
+
 describe("SQLite: the store fails mid-save, then the process restarts", () => {
   let dir: string;
   beforeAll(() => {
