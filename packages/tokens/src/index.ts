@@ -19,3 +19,4 @@ export { gptTokenizerCounter } from "./gpt-tokenizer.js";
 export type { BackendUnavailable, GptTokenizerOptions } from "./gpt-tokenizer.js";
 export { decodeOptions, MemoOptionsCodec, PositiveInt } from "./options.js";
 export type { InvalidOptions } from "./options.js";
+export { decodeMessages, CountableMessageCodec, CountableMessagesCodec, CountableToolCallCodec } from "./codec.js";

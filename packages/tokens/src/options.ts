@@ -34,9 +34,10 @@ export interface InvalidOptions {
 
 function describe(errors: t.Errors): readonly string[] {
   return errors.map((e) => {
+    // An intersection adds its member index to the path; it names no field, so drop it.
     const path = e.context
+      .filter((c, j) => c.key !== "" && !(e.context[j - 1]?.type instanceof t.IntersectionType))
       .map((c) => c.key)
-      .filter((k) => k !== "")
       .join(".");
     const expected = e.context[e.context.length - 1]?.type.name ?? "value";
     return `${path === "" ? "options" : path}: expected ${expected}, got ${String(e.value)}`;
