@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore, SQLITE_MIGRATIONS } from "@cc/lcm";
@@ -98,5 +101,33 @@ describe("SQLite store specifics", () => {
 
   it("an unopenable path is a typed error", async () => {
     expect(await left(openSqliteStore("/nonexistent-dir/x/y.db"))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
+  });
+
+  it("several OS processes appending to one file get unique, consecutive ids (WAL + BEGIN IMMEDIATE)", async () => {
+    const dir = tempDir();
+    const path = join(dir, "shared.db");
+    try {
+      const init = await right(openSqliteStore(path));
+      await right(init.close());
+      const writer = fileURLToPath(new URL("./sqlite-writer.ts", import.meta.url));
+      const root = fileURLToPath(new URL("../../../../../", import.meta.url));
+      const run = promisify(execFile);
+      const startAt = String(Date.now() + 5000);
+      const outputs = await Promise.all(
+        ["p1", "p2", "p3"].map((name) =>
+          run(process.execPath, ["--conditions=development", "--import", "tsx", writer, path, name, "40", startAt], { cwd: root }),
+        ),
+      );
+      const batches = outputs.flatMap((o) => JSON.parse(o.stdout) as number[][]);
+      for (const batch of batches) expect(batch[1]).toBe(batch[0]! + 1);
+      expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
+      const store = await right(openSqliteStore(path));
+      const stored = await right(store.messagesAfter("shared", 0));
+      expect(stored.map((m) => m.id)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
+      expect(new Set(stored.map((m) => m.message.content)).size).toBe(240);
+      await right(store.close());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
