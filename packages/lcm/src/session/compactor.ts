@@ -151,9 +151,11 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
   ): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
     const plan = planCompaction(loaded.after, config.keepRecent);
     if (plan._tag === "Nothing") {
-      return TE.right(
-        skipped("too_few_messages", `${loaded.after.length} message(s) past the watermark; keepRecent is ${config.keepRecent}`, effectiveTokens),
-      );
+      const why =
+        loaded.after.length <= config.keepRecent
+          ? `${loaded.after.length} message(s) past the watermark; keepRecent is ${config.keepRecent}`
+          : `the tool calls of the newest ${config.keepRecent} messages reach back to the watermark; folding would separate a call from its results`;
+      return TE.right(skipped("too_few_messages", why, effectiveTokens));
     }
     const previous = O.toUndefined(loaded.latest);
     const prompt = checkpointPrompt({

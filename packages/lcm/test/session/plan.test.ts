@@ -45,6 +45,24 @@ describe("planCompaction", () => {
     const plan = planCompaction(stored(messages), 2);
     expect(plan).toMatchObject({ _tag: "Fold", coversUpTo: 2 });
   });
+  it("GO-FINDINGS 13 (regression): 1 user + 100 tool cycles with keepRecent 20 folds 181 messages, not 1", () => {
+    const messages: Message[] = [{ role: "user", content: "go" }];
+    for (let i = 0; i < 100; i++) {
+      messages.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "bash", arguments: "{}" }] });
+      messages.push({ role: "tool", content: `r${i}`, toolCallId: `c${i}` });
+    }
+    const plan = planCompaction(stored(messages), 20);
+    expect(plan._tag === "Fold" && [plan.summarise.length, plan.keep.length]).toEqual([181, 20]);
+  });
+  it("GO-FINDINGS 14 (regression): [a+call, tool, tool, u] never leaves a kept tool result without its call", () => {
+    const messages: Message[] = [
+      { role: "assistant", content: "", toolCalls: [{ id: "a", name: "bash", arguments: "{}" }, { id: "b", name: "bash", arguments: "{}" }] },
+      { role: "tool", content: "ra", toolCallId: "a" },
+      { role: "tool", content: "rb", toolCallId: "b" },
+      { role: "user", content: "u" },
+    ];
+    expect(planCompaction(stored(messages), 3)).toEqual({ _tag: "Nothing", reason: "too_few_messages" });
+  });
   it("folds stored system messages like any other history", () => {
     const messages: Message[] = [{ role: "system", content: "old prompt" }, ...chat(3)];
     expect(planCompaction(stored(messages), 2)).toMatchObject({ _tag: "Fold", coversUpTo: 2 });
