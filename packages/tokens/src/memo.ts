@@ -38,7 +38,11 @@ export const inlineKeyChars = 64;
 /** Fixed per-entry overhead charged on top of the key (map node, list links, the count). */
 export const entryOverheadBytes = 64;
 
-/** The memo key of `text`: the text itself when short, else its length and SHA-256. */
+/**
+ * The memo key of `text`: the text itself when short, else its length and the SHA-256 of its UTF-8
+ * encoding. UTF-8 turns every lone surrogate into U+FFFD, exactly as the encoders receive it, so
+ * texts that share a hash key also share their count.
+ */
 export function memoKey(text: string): string {
   return text.length <= inlineKeyChars ? `=${text}` : `#${text.length}:${hash("sha256", text, "base64")}`;
 }
