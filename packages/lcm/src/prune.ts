@@ -131,7 +131,8 @@ export function oneLine(text: string, max = 80): string {
 /** Number of lines of `text` (0 for empty text; a trailing newline does not open a line). */
 export function countLines(text: string): number {
   if (text === "") return 0;
-  const lines = text.split("\n").length;
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
   return text.endsWith("\n") ? lines - 1 : lines;
 }
 
