@@ -161,23 +161,24 @@ function postgresStore(pool: pg.Pool, owned: boolean): SummaryStore {
       ? TE.left({ _tag: "StoreUnavailable", backend: "postgres", message: "store is closed" })
       : pipe(TE.tryCatch(body, unavailable), TE.chainEitherK((r) => r));
 
-  const append = (stackId: StackId, messages: readonly Message[], now: number): Promise<readonly StoredMessage[]> =>
-    inTransaction(pool, async (client) => {
-      const bumped = await client.query<{ last_message_id: string }>(
-        `INSERT INTO cc_chat_stacks (stack_id, last_message_id) VALUES ($1, $2)
+  // One statement (so one round trip, atomic on its own): bump the stack's counter row, which
+  // locks it until the statement ends, and insert the batch under the ids it reserved.
+  const append = async (stackId: StackId, messages: readonly Message[], now: number): Promise<readonly StoredMessage[]> => {
+    const inserted = await pool.query<{ id: string }>(
+      `WITH bump AS (
+         INSERT INTO cc_chat_stacks (stack_id, last_message_id) VALUES ($1, $2::bigint)
          ON CONFLICT (stack_id) DO UPDATE SET last_message_id = cc_chat_stacks.last_message_id + EXCLUDED.last_message_id
-         RETURNING last_message_id`,
-        [stackId, messages.length],
-      );
-      const first = toNumber(bumped.rows[0]!.last_message_id) - messages.length + 1;
-      const ids = messages.map((_, i) => first + i);
-      await client.query(
-        `INSERT INTO cc_chat_history (stack_id, id, role, body, created_at)
-         SELECT $1, u.id, u.role, u.body, $5 FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, role, body)`,
-        [stackId, ids, messages.map((m) => m.role), messages.map(encodeMessage), now],
-      );
-      return messages.map((message, i): StoredMessage => ({ stackId, id: ids[i]!, message, createdAt: now }));
-    });
+         RETURNING last_message_id
+       )
+       INSERT INTO cc_chat_history (stack_id, id, role, body, created_at)
+       SELECT $1, bump.last_message_id - $2::bigint + u.ord, u.role, u.body, $5
+       FROM bump, unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(role, body, ord)
+       RETURNING id`,
+      [stackId, messages.length, messages.map((m) => m.role), messages.map(encodeMessage), now],
+    );
+    const first = inserted.rows.reduce((min, r) => Math.min(min, toNumber(r.id)), Number.POSITIVE_INFINITY);
+    return messages.map((message, i): StoredMessage => ({ stackId, id: first + i, message, createdAt: now }));
+  };
 
   const save = (stackId: StackId, draft: SummaryDraft, now: number): Promise<E.Either<StoreError, StoredSummary>> =>
     inTransaction(pool, async (client): Promise<E.Either<StoreError, StoredSummary>> => {
