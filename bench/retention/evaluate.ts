@@ -5,8 +5,9 @@
  * top-k `search` hit for the referring term?
  *
  * Protocol (also in bench/README.md):
- * - message `j` arrives at `t0 + j · stepMs`; its segment costs `count(text)` tokens (text =
- *   content + tool calls); system messages are pinned;
+ * - message `j` arrives at time `t_j` of the session's clock (`clock.ts`: its recorded timestamps,
+ *   else `t0 + j · stepMs`); its segment costs `count(text)` tokens (text = content + tool calls),
+ *   one count per message shared by every policy and by the budget; system messages are pinned;
  * - budget = `fraction × (tokens of the whole session)`;
  * - before message `j` joins the context, each re-access made by `j` is scored against the
  *   current context and index (only once a compaction has happened: before that every policy
@@ -20,6 +21,7 @@ import type { IndexEntry, IndexError, SegmentIndex } from "@cc/hierarchical";
 import type { ImportanceOptions } from "@cc/importance";
 import * as E from "fp-ts/Either";
 import type * as TE from "fp-ts/TaskEither";
+import { sessionClock, type ClockKind } from "./clock.js";
 import type { Candidate, Policy } from "./policies.js";
 import { findReaccesses, messageTerms, type Reaccess, type RuleMessage } from "./reaccess.js";
 
@@ -37,22 +39,28 @@ export interface ReplayOptions {
   readonly fraction: number;
   /** Token count of a text (the caller's counter). */
   readonly count: (text: string) => number;
-  /** Clock of the first message (epoch ms). */
+  /** Synthetic clock (sessions without recorded timestamps): time of the first message (epoch ms). */
   readonly t0: number;
-  /** Time between two messages (ms). */
+  /** Synthetic clock: time between two messages (ms). */
   readonly stepMs: number;
   readonly seed: number;
   /** Hits a re-access may be found among. */
   readonly k: number;
   readonly importance: ImportanceOptions;
+  /** Name of this configuration in reports (default: the policy's name). */
+  readonly label?: string;
 }
 
 /** What happened to the re-accesses of one replay. */
 export interface ReplayOutcome {
   readonly session: string;
   readonly source: string;
+  /** The configuration's label (the policy's name unless the options gave one). */
   readonly policy: string;
+  readonly seed: number;
   readonly fraction: number;
+  readonly clock: ClockKind;
+  readonly totalTokens: number;
   /** Re-accesses made after the first compaction (the ones scored). */
   readonly evaluated: number;
   /** Of those, the referenced message was still in the context. */
@@ -124,7 +132,8 @@ export function replay(session: Session, policy: Policy, index: SegmentIndex, op
     const reaccesses = findReaccesses(msgs);
     const byAt = new Map<number, Reaccess[]>();
     for (const r of reaccesses) byAt.set(r.at, [...(byAt.get(r.at) ?? []), r]);
-    const time = (j: number): number => o.t0 + j * o.stepMs;
+    const clock = sessionClock(msgs, o.t0, o.stepMs);
+    const time = (j: number): number => clock.times[j] ?? o.t0;
     const inContext = new Array<boolean>(msgs.length).fill(false);
     const accessCount = new Array<number>(msgs.length).fill(0);
     const lastAccessed = msgs.map((_, j) => time(j));
@@ -197,8 +206,11 @@ export function replay(session: Session, policy: Policy, index: SegmentIndex, op
     return E.right({
       session: session.name,
       source: session.source,
-      policy: policy.name,
+      policy: o.label ?? policy.name,
+      seed: o.seed,
       fraction: o.fraction,
+      clock: clock.kind,
+      totalTokens: total,
       evaluated,
       kept,
       recovered,

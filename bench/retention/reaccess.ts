@@ -40,6 +40,8 @@ export interface RuleMessage {
   readonly content: string;
   readonly toolCalls?: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   readonly toolCallId?: string;
+  /** When the message was written (epoch ms), if the transcript recorded it. */
+  readonly timestamp?: number;
 }
 
 /** A later message (`at`) referring back to an earlier one (`origin`). */

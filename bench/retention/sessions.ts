@@ -1,11 +1,13 @@
 /**
- * Loads the sessions the retention benchmark replays: the SWE-agent trajectories under
+ * Loads the sessions the retention benchmark replays: the demo's generated sessions and the
+ * SWE-agent trajectories under
  * `../shared/data/swe-agent-trajectories` (read with `readTranscript` from @cc/cli). Files that
  * cannot be read are reported, never dropped silently.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
+import { generateSession } from "@cc/example-agent-loop";
 import * as E from "fp-ts/Either";
 import type { Session } from "./evaluate.js";
 
@@ -42,4 +44,27 @@ export function loadTrajectories(dir: string): LoadedSessions {
     sessions.push({ name: f.replace(/\.traj$/, ""), source: "swe-agent", messages: r.right.messages });
   }
   return { sessions, problems };
+}
+
+/** One generated session: `generateSession` options. */
+export interface GeneratedSpec {
+  readonly seed: number;
+  /** Tool-using turns after the task. */
+  readonly turns: number;
+  /** Lines of a large tool output. */
+  readonly outputLines: number;
+}
+
+/**
+ * The demo's deterministic sessions (`generateSession` from examples/agent-loop), one per spec,
+ * named `gen-s<seed>-t<turns>-l<outputLines>`.
+ *
+ * @example generatedSessions([{ seed: 1, turns: 12, outputLines: 60 }])[0]?.name // "gen-s1-t12-l60"
+ */
+export function generatedSessions(specs: readonly GeneratedSpec[]): Session[] {
+  return specs.map((s) => ({
+    name: `gen-s${s.seed}-t${s.turns}-l${s.outputLines}`,
+    source: "generated",
+    messages: generateSession({ seed: s.seed, turns: s.turns, outputLines: s.outputLines }).flat(),
+  }));
 }
