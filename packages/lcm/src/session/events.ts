@@ -5,8 +5,8 @@
  *
  * @module session/events
  */
-import type { ProviderError } from "../providers/provider.js";
-import type { StackId, StoreError } from "./store/store.js";
+import type { SessionCompactionError } from "./compactor.js";
+import type { StackId } from "./store/store.js";
 
 /** How a compaction was started. */
 export type CompactionTrigger = "threshold" | "manual";
@@ -45,7 +45,7 @@ export interface CompactionWarning {
 export interface CompactionFailed {
   readonly _tag: "CompactionFailed";
   readonly stackId: StackId;
-  readonly error: StoreError | ProviderError | { readonly _tag: string; readonly message?: string };
+  readonly error: SessionCompactionError;
   readonly at: number;
 }
 

@@ -10,6 +10,8 @@ import { MessagesCodec, MessageCodec, type Message } from "../../message.js";
 import { describeErrors } from "../report.js";
 import { MAX_STACK_ID_LENGTH, type StackId, type StoreError, type SummaryDraft } from "./store.js";
 
+const roles: readonly string[] = ["system", "user", "assistant", "tool"];
+
 const invalid = (field: string, message: string): StoreError => ({ _tag: "StoreInvalidInput", field, message });
 
 /** True when `s` has a UTF-16 surrogate that is not part of a pair. */
@@ -45,6 +47,14 @@ export function checkId(field: string, value: unknown): Either<StoreError, numbe
 
 /** Validates messages with the message codec; the message names the index and field at fault. */
 export function checkMessages(messages: unknown): Either<StoreError, readonly Message[]> {
+  if (Array.isArray(messages)) {
+    const bad = messages.findIndex((m: unknown) => typeof m !== "object" || m === null || !roles.includes((m as { role?: unknown }).role as string));
+    if (bad >= 0) {
+      const m: unknown = messages[bad];
+      const got = typeof m === "object" && m !== null ? JSON.stringify((m as { role?: unknown }).role) ?? "nothing" : String(m);
+      return E.left(invalid("messages", `messages[${bad}].role must be one of ${roles.join(", ")}, got ${got}`));
+    }
+  }
   return E.mapLeft((errors: Parameters<typeof describeErrors>[0]) => invalid("messages", describeErrors(errors, "messages")))(
     MessagesCodec.decode(messages),
   );

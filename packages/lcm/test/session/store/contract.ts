@@ -100,6 +100,12 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
       const error = await left(store.append(s, malformed, 1));
       expect(error).toMatchObject({ _tag: "StoreInvalidInput", field: "messages" });
       expect(error._tag === "StoreInvalidInput" && error.message).toContain("messages[1]");
+      expect(await left(store.append(s, [user("ok"), { role: "robot", content: "x" } as unknown as Message], 1))).toMatchObject({
+        _tag: "StoreInvalidInput",
+        message: 'messages[1].role must be one of system, user, assistant, tool, got "robot"',
+      });
+      expect(await left(store.append(s, [null as unknown as Message], 1))).toMatchObject({ message: expect.stringContaining("messages[0].role") });
+      expect(await left(store.append(s, "nope" as unknown as Message[], 1))).toMatchObject({ field: "messages" });
       expect(await left(store.messagesAfter(s, -1))).toMatchObject({ _tag: "StoreInvalidInput", field: "afterId" });
       expect(await left(store.messagesAfter(s, 1.5))).toMatchObject({ _tag: "StoreInvalidInput", field: "afterId" });
       expect(await right(store.lastMessageId(s))).toBe(0);
