@@ -9,8 +9,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSegments, formatTranscriptError, readTranscript, runCompaction, type RunConfig } from "@cc/cli";
-import { openSqliteIndex } from "@cc/hierarchical";
+import { formatTranscriptError, readTranscript, runCompaction, type RunConfig } from "@cc/cli";
+import { buildSegments, openSqliteIndex } from "@cc/hierarchical";
 import { decodeCompactOptions, offlineProvider, openAICompatibleProvider, pressureOf, type Message, type Provider } from "@cc/lcm";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/Either";

@@ -10,7 +10,6 @@
  * @module @cc/cli
  */
 export * from "./formats/index.js";
-export * from "./segments/index.js";
 export * from "./compaction/run.js";
 export { main, processIo, type CliIo } from "./main.js";
 export { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";

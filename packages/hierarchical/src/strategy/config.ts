@@ -6,24 +6,14 @@
 import * as E from "fp-ts/Either";
 import * as t from "io-ts";
 
-const nonNegativeInt = new t.Type<number, number, unknown>(
-  "NonNegativeInteger",
-  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
-  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a non-negative integer")),
-  t.identity,
-);
-const concurrency = new t.Type<number, number, unknown>(
-  "Concurrency",
-  (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1 && u <= 256,
-  (u, c) => (typeof u === "number" && Number.isInteger(u) && u >= 1 && u <= 256 ? t.success(u) : t.failure(u, c, "expected an integer in 1..256")),
-  t.identity,
-);
-const nonEmpty = new t.Type<string, string, unknown>(
-  "NonEmptyString",
-  (u): u is string => typeof u === "string" && u.length > 0,
-  (u, c) => (typeof u === "string" && u.length > 0 ? t.success(u) : t.failure(u, c, "expected a non-empty string")),
-  t.identity,
-);
+/** A refinement codec: values that pass `test`, else a failure saying `expected`. */
+function refined<A>(name: string, test: (u: unknown) => u is A, expected: string): t.Type<A, A, unknown> {
+  return new t.Type<A, A, unknown>(name, test, (u, c) => (test(u) ? t.success(u) : t.failure(u, c, expected)), t.identity);
+}
+
+const nonNegativeInt = refined("NonNegativeInteger", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0, "expected a non-negative integer");
+const concurrency = refined("Concurrency", (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1 && u <= 256, "expected an integer in 1..256");
+const nonEmpty = refined("NonEmptyString", (u): u is string => typeof u === "string" && u.length > 0, "expected a non-empty string");
 
 /** `lcm`: summarise the older prefix by escalation (detailed → bullets → truncation). */
 export const LcmStrategyConfigCodec = t.intersection([

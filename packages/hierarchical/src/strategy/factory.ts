@@ -8,7 +8,8 @@ import { createAgentCompactor, createLcmCompactor, type HistoryStrategy, type Me
 import * as E from "fp-ts/Either";
 import type { SegmentIndex } from "../search/index.js";
 import { decodeStrategyConfig, type InvalidStrategyConfig } from "./config.js";
-import { createHierarchicalStrategy, type StrategyCounter } from "./hierarchical.js";
+import type { StrategyCounter } from "./evict.js";
+import { createHierarchicalStrategy } from "./hierarchical.js";
 
 /** Effects a strategy may need; which ones depends on the configured strategy. */
 export interface StrategyDeps {

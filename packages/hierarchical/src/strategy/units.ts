@@ -3,7 +3,7 @@
  * breaking the chat format — one message, or an assistant message with tool calls plus the tool
  * results that answer them.
  *
- * @module segments/units
+ * @module strategy/units
  */
 import type { Message } from "@cc/lcm";
 

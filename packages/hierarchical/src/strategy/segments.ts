@@ -2,11 +2,10 @@
  * Turns a conversation into importance segments: one per message unit, with token costs from a
  * `TokenCounter`, synthetic timestamps when messages carry none, and re-access statistics.
  *
- * @module segments/build
+ * @module strategy/segments
  */
 import type { Segment } from "@cc/importance";
 import { leadingSystemCount, safeSplit, type Message } from "@cc/lcm";
-import type { TokenCounter } from "@cc/tokens";
 import { reaccesses, references } from "./references.js";
 import { messageUnits, unitKind, unitText, type MessageUnit } from "./units.js";
 
@@ -17,7 +16,8 @@ export interface MessageSegment extends Segment {
 
 /** Options of {@link buildSegments}. */
 export interface BuildOptions {
-  readonly counter: TokenCounter;
+  /** Counts a chat request (a `TokenCounter` of @cc/tokens fits). */
+  readonly counter: { countMessages(messages: readonly Message[]): number };
   /** The pass's clock reading (epoch ms). */
   readonly now: number;
   /** Trailing messages that stay verbatim (pinned), adjusted by the lcm safe split. */

@@ -1,0 +1,158 @@
+/**
+ * One eviction pass over a conversation — the core both the `hierarchical` history strategy and
+ * the `cc-compact` command build on: group messages into units, pin the leading system messages
+ * and the preserved tail, evict the lowest-importance units into a `SegmentIndex` until the
+ * context fits a target, and write a note listing what left (searchable and expandable by id).
+ *
+ * @module strategy/evict
+ */
+import { summaryMessage, type Message } from "@cc/lcm";
+import * as E from "fp-ts/Either";
+import type { TaskEither } from "fp-ts/TaskEither";
+import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
+import type { SegmentIndex } from "../search/index.js";
+import { extractiveSummarizer } from "../summarize.js";
+import { indexWriter } from "../writer.js";
+import { buildSegments, type MessageSegment } from "./segments.js";
+
+/** Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens). */
+export interface StrategyCounter {
+  count(text: string): number;
+  countMessages(messages: readonly Message[]): number;
+}
+
+/** Settings of one eviction pass (already validated). */
+export interface EvictionSettings {
+  /** Token target of the whole context after the pass, the note included. */
+  readonly targetTokens: number;
+  /** Trailing messages kept verbatim (adjusted by the lcm safe split). */
+  readonly preserveLast: number;
+  /** Index namespace of evicted entries. */
+  readonly namespace: string;
+  /** Tokens reserved for the note listing evicted entries. */
+  readonly noteTokens: number;
+  /** Summaries written at once. */
+  readonly concurrency: number;
+  /** Prefix of index ids, so repeated passes over one session never collide. Default "". */
+  readonly idPrefix?: string;
+}
+
+/** Effects of a pass. `now` is the pass's single clock reading (epoch ms). */
+export interface EvictionDeps {
+  readonly index: SegmentIndex;
+  readonly counter: StrategyCounter;
+  readonly now: number;
+}
+
+/** One unit written to the index. */
+export interface EvictedEntry {
+  readonly id: string;
+  readonly kind: string;
+  readonly tokens: number;
+  readonly summary: string;
+}
+
+/** What a pass did. Only what reached the index left the context. */
+export interface Eviction {
+  /** The units the pass ranked, with their token costs and access statistics. */
+  readonly segments: readonly MessageSegment[];
+  /** Kept messages in conversation order (leading system messages first). */
+  readonly kept: readonly Message[];
+  readonly evicted: readonly EvictedEntry[];
+  /** The note listing `evicted` ("" when nothing was evicted). */
+  readonly note: string;
+  /** Units whose summary could not be written (kept in context instead), as "id: reason". */
+  readonly failures: readonly string[];
+  /** Evicted units with nothing to summarise (empty). */
+  readonly skipped: number;
+  /** False when pinned units alone exceed the target. */
+  readonly budgetMet: boolean;
+  /** The signal fired during the pass (what was written by then is reported). */
+  readonly aborted: boolean;
+}
+
+/** The pass could not run; `problems` says why. */
+export interface InvalidEviction {
+  readonly _tag: "InvalidEviction";
+  readonly problems: readonly string[];
+}
+
+/** Prefix of the note that lists evicted entries. */
+export const EVICTION_NOTE_PREFIX = "Evicted to the journal (search or expand by id to bring one back):";
+
+/**
+ * The note listing evicted entries, cut to `maxTokens` with a count of what did not fit.
+ *
+ * @example evictionNote([{ id: "m3", kind: "tool:bash", tokens: 812, summary: "pytest: 2 failed" }], 200, counter)
+ * // "Evicted to the journal (…):\n- m3 (tool:bash, 812 tokens): pytest: 2 failed"
+ */
+export function evictionNote(evicted: readonly EvictedEntry[], maxTokens: number, counter: Pick<StrategyCounter, "count">): string {
+  let note = EVICTION_NOTE_PREFIX;
+  for (let i = 0; i < evicted.length; i++) {
+    const e = evicted[i]!;
+    const line = `\n- ${e.id} (${e.kind}, ${e.tokens} tokens): ${e.summary}`;
+    const rest = evicted.length - i - 1;
+    const tail = rest > 0 ? `\n… ${rest} more` : "";
+    if (counter.count(note + line + tail) > maxTokens) return `${note}\n… ${evicted.length - i} more in the journal`;
+    note += line;
+  }
+  return note;
+}
+
+/**
+ * `messages` with the note placed after the leading system messages (as a summary message), or
+ * unchanged when the note is "".
+ */
+export function withNote(messages: readonly Message[], note: string): readonly Message[] {
+  if (note === "") return messages;
+  const sysEnd = messages.findIndex((m) => m.role !== "system");
+  const at = sysEnd === -1 ? messages.length : sysEnd;
+  return [...messages.slice(0, at), summaryMessage(note), ...messages.slice(at)];
+}
+
+/** One line for a unit that could not be written: the failure's tag and what it says. */
+function describeFailure(e: SegmentFailure): string {
+  switch (e._tag) {
+    case "SummarizeFailed":
+    case "InvalidSummary":
+      return `${e._tag} ${e.message}`;
+    case "WriteFailed":
+      return `${e._tag} ${e.error._tag === "WriterThrew" ? e.error.message : JSON.stringify(e.error.error)}`;
+    case "DuplicateId":
+      return `${e._tag} (first at ${e.firstPosition})`;
+    case "Aborted":
+      return e._tag;
+  }
+}
+
+/**
+ * Runs one eviction pass. Never rejects: a summariser or index failure keeps its unit in context
+ * and is listed in `failures`.
+ */
+export function evictUnits(messages: readonly Message[], settings: EvictionSettings, deps: EvictionDeps, signal?: AbortSignal): TaskEither<InvalidEviction, Eviction> {
+  return async () => {
+    const prefix = settings.idPrefix ?? "";
+    const segments = buildSegments(messages, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    // Segment costs exclude the request's base cost; the note is one more message of at most noteTokens.
+    const reserved = deps.counter.countMessages([summaryMessage("")]) + settings.noteTokens;
+    const maxTokens = Math.max(0, settings.targetTokens - reserved);
+    const r = await hierarchicalCompact(segments, { maxTokens }, { now: () => deps.now }, extractiveSummarizer(), indexWriter(deps.index, { namespace: settings.namespace }), {
+      concurrency: settings.concurrency,
+      ...(signal === undefined ? {} : { signal }),
+    })();
+    if (E.isLeft(r)) return E.left({ _tag: "InvalidEviction", problems: [r.left._tag === "InvalidRunOptions" ? r.left.errors.join("; ") : r.left.message] });
+    const res = r.right;
+    const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
+    const evicted = res.written.map((w): EvictedEntry => ({ id: w.segment.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
+    return E.right({
+      segments,
+      kept: segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages),
+      evicted,
+      note: evicted.length === 0 ? "" : evictionNote(evicted, settings.noteTokens, deps.counter),
+      failures: res.failed.map((f) => `${f.segment.id}: ${describeFailure(f.error)}`),
+      skipped: res.skipped.length,
+      budgetMet: res.budgetMet,
+      aborted: res.aborted,
+    });
+  };
+}
