@@ -77,18 +77,21 @@ const unavailable = (e: unknown): StoreError => ({
   message: e instanceof Error ? e.message : String(e),
 });
 
-/** Brings the schema of `db` to the newest version; refuses a database from a newer library. */
+/**
+ * Brings the schema of `db` to the newest version in one `BEGIN IMMEDIATE` transaction, so
+ * processes opening a fresh file at the same moment migrate it once; refuses a database from a
+ * newer library.
+ */
 function migrate(db: Database.Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > SQLITE_MIGRATIONS.length) {
-    throw new Error(`database schema version ${version} is newer than this library supports (${SQLITE_MIGRATIONS.length})`);
-  }
-  SQLITE_MIGRATIONS.slice(version).forEach((sql, i) => {
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version + i + 1}`);
-    }).immediate();
-  });
+  db.transaction(() => {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > SQLITE_MIGRATIONS.length) {
+      throw new Error(`database schema version ${version} is newer than this library supports (${SQLITE_MIGRATIONS.length})`);
+    }
+    if (version === SQLITE_MIGRATIONS.length) return;
+    for (const sql of SQLITE_MIGRATIONS.slice(version)) db.exec(sql);
+    db.pragma(`user_version = ${SQLITE_MIGRATIONS.length}`);
+  }).immediate();
 }
 
 /**

@@ -103,12 +103,11 @@ describe("SQLite store specifics", () => {
     expect(await left(openSqliteStore("/nonexistent-dir/x/y.db"))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
   });
 
-  it("several OS processes appending to one file get unique, consecutive ids (WAL + BEGIN IMMEDIATE)", async () => {
+  it("several OS processes creating and appending to one file get unique, consecutive ids (WAL + BEGIN IMMEDIATE)", async () => {
     const dir = tempDir();
     const path = join(dir, "shared.db");
     try {
-      const init = await right(openSqliteStore(path));
-      await right(init.close());
+      // No store opened the file yet: the writers race to create and migrate it.
       const writer = fileURLToPath(new URL("./sqlite-writer.ts", import.meta.url));
       const root = fileURLToPath(new URL("../../../../../", import.meta.url));
       const run = promisify(execFile);
