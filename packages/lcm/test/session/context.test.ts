@@ -112,6 +112,21 @@ describe("loadContext", () => {
     }
   });
 
+  it("property: loading a pruned context never changes stored content", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationArb(5), fc.integer({ min: 0, max: 40 }), async (messages, maxChars) => {
+        const store = memoryStore();
+        await right(store.append("s", messages, 1));
+        const before = await right(store.messagesAfter("s", 0));
+        await right(loadContext(store, "s", { compaction: true, prune: { maxChars, protectTurns: 0, protectResults: 0 } }));
+        await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 3, prune: { maxChars, protectTurns: 0, protectResults: 0 } }));
+        expect(await right(store.messagesAfter("s", 0))).toEqual(before);
+        expect(before.map((m) => m.message)).toEqual(messages);
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+
   it("pruning changes what is sent, never what is stored", async () => {
     const store = memoryStore();
     const big = "x".repeat(5000);
