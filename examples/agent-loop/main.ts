@@ -17,9 +17,14 @@ import * as E from "fp-ts/Either";
 import { generateSession, type Turn } from "./src/session-generator.js";
 
 const BUDGET = Number(process.env["CC_DEMO_BUDGET"] ?? 8000);
+/** The generated session runs the whole test suite here: one output big enough for hard pressure. */
+const FULL_SUITE_TURN = 15;
+
+/** "1 unit", "2 units". */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 function loadTurns(path: string | undefined): readonly Turn[] {
-  if (path === undefined) return generateSession({ turns: 24, outputLines: 40 });
+  if (path === undefined) return generateSession({ turns: 24, outputLines: 40, fullSuiteAt: [FULL_SUITE_TURN] });
   const r = readTranscript(readFileSync(path, "utf8"), { source: path });
   if (E.isLeft(r)) {
     console.error(formatTranscriptError(r.left));
@@ -60,12 +65,13 @@ async function main(): Promise<number> {
       compactions++;
       const segs = buildSegments(context, { counter, now: clock.t, preserveLast: options.right.preserveLast });
       const reaccessed = segs.filter((s) => (s.accessCount ?? 0) > 0).length;
-      console.log(`\nturn ${t}: ${usage.tokens} tokens (${(usage.fraction * 100).toFixed(0)}%) → ${usage.pressure} pressure; ${segs.length} segments, ${reaccessed} re-accessed later`);
+      // Access statistics come from the context as it stands at this turn: the loop cannot see later turns.
+      console.log(`\nturn ${t}: ${usage.tokens} tokens (${(usage.fraction * 100).toFixed(0)}%) → ${usage.pressure} pressure; ${count(segs.length, "segment")}, ${reaccessed} re-accessed so far`);
       const config = (strategy: RunConfig["strategy"]): RunConfig => ({ strategy, options: options.right, force: true, namespace: "demo", noteTokens: 300, idPrefix: `c${compactions}.` });
       const evict = await runCompaction(context, config("hierarchical"), { counter, now: () => clock.t, index })();
       if (E.isLeft(evict)) throw new Error(JSON.stringify(evict.left));
       const top = [...evict.right.evicted].sort((a, b) => b.tokens - a.tokens)[0];
-      console.log(`  evict    ${evict.right.evicted.length} units → index (${evict.right.tokensBefore} → ${evict.right.tokensAfter} tokens)${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
+      console.log(`  evict    ${count(evict.right.evicted.length, "unit")} → index (${evict.right.tokensBefore} → ${evict.right.tokensAfter} tokens)${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
       context = [...evict.right.messages];
       const after = pressureOf(counter.countMessages(context), options.right);
       if (after.pressure !== "none" || context.length > 16) {

@@ -5,7 +5,7 @@
  *
  * @module strategy/units
  */
-import type { Message } from "@cc/lcm";
+import { SUMMARY_PREFIX, type Message } from "@cc/lcm";
 
 /** A run `messages[start..end)` that is evicted or kept as a whole. */
 export interface MessageUnit {
@@ -56,10 +56,14 @@ export function unitText(unit: MessageUnit): string {
     .join("\n");
 }
 
-/** A kind for a unit: "system", "user", "assistant", or "tool:<name>" when it carries tool calls. */
+/**
+ * A kind for a unit: "system", "user", "assistant", "tool:<name>" when it carries tool calls, or
+ * "summary" for the summary message of an earlier compaction.
+ */
 export function unitKind(unit: MessageUnit): string {
   const first = unit.messages[0];
   if (first === undefined) return "empty";
+  if (first.role === "user" && first.content.startsWith(SUMMARY_PREFIX)) return "summary";
   if (first.role === "assistant" && first.toolCalls !== undefined && first.toolCalls.length > 0) return `tool:${first.toolCalls[0]!.name}`;
   return first.role;
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/Either";
-import type { Message } from "@cc/lcm";
+import { summaryMessage, type Message } from "@cc/lcm";
 import { memoryIndex } from "../../src/search/memory.js";
 import {
   buildSegments,
@@ -89,6 +89,8 @@ describe("messageUnits", () => {
     expect(unitKind(u!)).toBe("tool:read_file");
     expect(unitText(u!)).toBe('run a\n[call read_file] {"cmd":"cat src/a.py"}\n[bash result]\nbody src/a.py');
     expect(unitKind({ start: 0, end: 0, messages: [] })).toBe("empty");
+    expect(unitKind(messageUnits([summaryMessage("earlier work")])[0]!)).toBe("summary");
+    expect(unitKind(messageUnits([{ role: "user", content: "plain" }])[0]!)).toBe("user");
   });
 });
 
