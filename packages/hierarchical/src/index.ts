@@ -6,6 +6,9 @@
  */
 export * from "./search/index.js";
 export * from "./search/query.js";
+export * from "./search/lossless.js";
+export { SQLITE_SCHEMA_VERSION } from "./search/sqlite-schema.js";
+export { POSTGRES_SCHEMA_VERSION } from "./search/postgres-schema.js";
 export * from "./search/memory.js";
 export * from "./search/sqlite.js";
 export * from "./search/postgres.js";

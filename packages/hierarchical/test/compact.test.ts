@@ -177,6 +177,25 @@ describe("hierarchicalCompact", () => {
     right(await index.close()());
   });
 
+  it("evicted binary tool output and a truncated emoji are indexed, found and expanded exactly (SQLite)", async () => {
+    const index = right(await openSqliteIndex()());
+    const binary = "PNG\u0000\u0001\u0002 header dump \u0000\uFFFF tail";
+    const truncated = `build log ok ${"🔥".slice(0, 1)} cut here \uDC00`;
+    const segs = [
+      seg("bin", 400, 7200_000, { kind: "tool_result", content: binary }),
+      seg("emoji", 400, 7000_000, { kind: "tool_result", content: truncated }),
+      seg("u", 50, 0, { content: "please fix it" }),
+    ];
+    const r = ok(await hierarchicalCompact(segs, { maxTokens: 100 }, opts, extractiveSummarizer(), indexWriter(index, { namespace: "s1" }))());
+    expect(r.written.map((o) => o.segment.id)).toEqual(["bin", "emoji"]);
+    expect(r.failed).toEqual([]);
+    expect(right(await index.expand("bin", "s1")())?.content).toBe(binary);
+    expect(right(await index.expand("emoji", "s1")())?.content).toBe(truncated);
+    expect(right(await index.search("dump", { namespace: "s1" })()).map((h) => h.id)).toEqual(["bin"]);
+    expect(right(await index.search("cut", { namespace: "s1" })()).map((h) => h.id)).toEqual(["emoji"]);
+    right(await index.close()());
+  });
+
   it("an index that fails is reported per segment (writes to a closed index)", async () => {
     const index = memoryIndex();
     right(await index.close()());

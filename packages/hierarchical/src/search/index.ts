@@ -103,19 +103,6 @@ export interface SegmentIndex {
   close(): TaskEither<IndexError, void>;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Where a string cannot be stored losslessly by every backend (NUL, lone surrogate), or undefined. */
-export function unstorableAt(s: string): string | undefined {
-  if (!s.includes("\u0000") && !SURROGATE.test(s)) return undefined;
-  const nul = s.indexOf("\u0000");
-  if (nul >= 0) return `contains a NUL character at offset ${nul}`;
-  const m = LONE_SURROGATE.exec(s);
-  if (m !== null) return `contains a lone surrogate at offset ${m.index}`;
-  return undefined;
-}
-
 const JsonCodec: t.Type<Json> = t.recursion("Json", () =>
   t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]),
 );
@@ -135,36 +122,31 @@ const nonNegative = new t.Type<number, number, unknown>(
   t.identity,
 );
 
-const storableString = new t.Type<string, string, unknown>(
-  "StorableString",
-  (u): u is string => typeof u === "string" && unstorableAt(u) === undefined,
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "expected a string");
-    const why = unstorableAt(u);
-    return why === undefined ? t.success(u) : t.failure(u, c, why);
-  },
+const anyString = new t.Type<string, string, unknown>(
+  "String",
+  (u): u is string => typeof u === "string",
+  (u, c) => (typeof u === "string" ? t.success(u) : t.failure(u, c, "expected a string")),
   t.identity,
 );
 
 const nonEmpty = new t.Type<string, string, unknown>(
   "NonEmptyString",
-  (u): u is string => typeof u === "string" && u.length > 0 && unstorableAt(u) === undefined,
-  (u, c) => {
-    if (typeof u !== "string" || u.length === 0) return t.failure(u, c, "expected a non-empty string");
-    const why = unstorableAt(u);
-    return why === undefined ? t.success(u) : t.failure(u, c, why);
-  },
+  (u): u is string => typeof u === "string" && u.length > 0,
+  (u, c) => (typeof u === "string" && u.length > 0 ? t.success(u) : t.failure(u, c, "expected a non-empty string")),
   t.identity,
 );
 
-/** io-ts codec of {@link IndexEntry}. Strings must be storable everywhere (no NUL, no lone surrogate). */
+/**
+ * io-ts codec of {@link IndexEntry}. Any string is accepted, NUL and lone surrogates included:
+ * every backend stores it losslessly (see `search/lossless`).
+ */
 export const IndexEntryCodec: t.Type<IndexEntry> = t.readonly(
   t.type({
     id: nonEmpty,
     namespace: nonEmpty,
-    kind: storableString,
-    summary: storableString,
-    content: storableString,
+    kind: anyString,
+    summary: anyString,
+    content: anyString,
     tokenCost: nonNegative,
     createdAt: nonNegative,
     evictedAt: nonNegative,
@@ -200,7 +182,7 @@ export function validateEntries(entries: unknown): E.Either<IndexError, readonly
       errors.push(...describe(r.left, `entries[${i}]`));
       return;
     }
-    const key = `${r.right.namespace}\u0000${r.right.id}`;
+    const key = entryKey(r.right.namespace, r.right.id);
     const first = seen.get(key);
     if (first !== undefined) {
       errors.push(`entries[${i}].id: duplicate id ${JSON.stringify(r.right.id)} in namespace ${JSON.stringify(r.right.namespace)} (first at entries[${first}])`);
@@ -210,6 +192,11 @@ export function validateEntries(entries: unknown): E.Either<IndexError, readonly
     valid.push(r.right);
   });
   return errors.length > 0 ? E.left({ _tag: "InvalidEntry", errors }) : E.right(valid);
+}
+
+/** One string per `(namespace, id)`, injective for any strings (NUL and surrogates included). */
+export function entryKey(namespace: string, id: string): string {
+  return `${namespace.length}:${namespace}${id}`;
 }
 
 /** Search options after validation, with defaults applied. */

@@ -8,7 +8,8 @@ import * as E from "fp-ts/Either";
 import type * as TE from "fp-ts/TaskEither";
 import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
-import { DEFAULT_NAMESPACE, resolveSearchOptions, validateEntries } from "./index.js";
+import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
+import { searchable } from "./lossless.js";
 import { bestSnippet, queryTerms, tokenize } from "./query.js";
 
 interface Doc {
@@ -19,7 +20,6 @@ interface Doc {
   readonly kind: string;
 }
 
-const keyOf = (namespace: string, id: string): string => `${namespace}\u0000${id}`;
 
 /** Options of {@link memoryIndex}. */
 export interface MemoryIndexOptions {
@@ -66,7 +66,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     };
 
   const put = (e: IndexEntry): void => {
-    const key = keyOf(e.namespace, e.id);
+    const key = entryKey(e.namespace, e.id);
     if (entries.has(key)) mini.discard(key);
     entries.set(key, e);
     mini.add({ key, summary: e.summary, content: e.content, namespace: e.namespace, kind: e.kind });
@@ -110,7 +110,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
                 namespace: e.namespace,
                 kind: e.kind,
                 summary: e.summary,
-                snippet: bestSnippet(e.summary, e.content, terms),
+                snippet: bestSnippet(searchable(e.summary), searchable(e.content), terms),
                 score: r.score,
                 tokenCost: e.tokenCost,
                 createdAt: e.createdAt,
@@ -120,7 +120,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
           });
         })(resolveSearchOptions(opts)),
       ),
-    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) => run(() => E.right(entries.get(keyOf(namespace, id)))),
+    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) => run(() => E.right(entries.get(entryKey(namespace, id)))),
     deleteNamespace: (namespace: string) =>
       run(() => {
         let n = 0;

@@ -14,6 +14,8 @@ import type * as TE from "fp-ts/TaskEither";
 import pg from "pg";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { ESCAPED, decodeText, encodeText, isPlainJson, searchable } from "./lossless.js";
+import { prepareSchema } from "./postgres-schema.js";
 import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
 
 /** Something that runs one parameterised statement (a pool, a client, a transaction). */
@@ -83,28 +85,35 @@ interface Row {
   readonly token_cost: number;
   readonly created_at: number;
   readonly evicted_at: number;
-  readonly metadata: { readonly [key: string]: Json };
+  readonly metadata: unknown;
   readonly rank?: number;
 }
 
-function schema(table: string): readonly string[] {
-  return [
-    `CREATE TABLE IF NOT EXISTS ${table} (
-      namespace text NOT NULL, id text NOT NULL, kind text NOT NULL,
-      summary text NOT NULL, content text NOT NULL,
-      token_cost double precision NOT NULL, created_at double precision NOT NULL, evicted_at double precision NOT NULL,
-      metadata jsonb NOT NULL, tsv tsvector NOT NULL,
-      PRIMARY KEY (namespace, id))`,
-    `CREATE INDEX IF NOT EXISTS ${table}_tsv ON ${table} USING gin (tsv)`,
-    `CREATE INDEX IF NOT EXISTS ${table}_kind ON ${table} (namespace, kind)`,
-  ];
+type Metadata = { readonly [key: string]: Json };
+
+/** jsonb text of metadata: the object itself, or a string `U+FFFF + JSON` when jsonb cannot hold it. */
+function metadataParam(metadata: Metadata): string {
+  const json = JSON.stringify(metadata);
+  return isPlainJson(metadata) ? json : JSON.stringify(ESCAPED + json);
 }
 
-/** A stable 31-bit key for the advisory lock that serialises schema creation. */
-function lockKey(table: string): number {
-  let h = 0;
-  for (const ch of `cc:${table}`) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
-  return h;
+function metadataOf(stored: unknown): Metadata {
+  return typeof stored === "string" && stored.startsWith(ESCAPED) ? (JSON.parse(stored.slice(1)) as Metadata) : (stored as Metadata);
+}
+
+/** An entry from a stored row (strings decoded, see `search/lossless`). */
+function toEntry(r: Row): IndexEntry {
+  return {
+    id: decodeText(r.id),
+    namespace: decodeText(r.namespace),
+    kind: decodeText(r.kind),
+    summary: decodeText(r.summary),
+    content: decodeText(r.content),
+    tokenCost: r.token_cost,
+    createdAt: r.created_at,
+    evictedAt: r.evicted_at,
+    metadata: metadataOf(r.metadata),
+  };
 }
 
 function storageError(operation: string, e: unknown): IndexError {
@@ -132,10 +141,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     try {
       client = typeof options.connection === "string" ? pgClient(new pg.Pool({ connectionString: options.connection, max: 4 })) : options.connection;
       const c = client;
-      await c.transaction(async (tx) => {
-        await tx.query("SELECT pg_advisory_xact_lock($1)", [lockKey(table)]);
-        for (const statement of schema(table)) await tx.query(statement);
-      });
+      await c.transaction((tx) => prepareSchema(tx, table));
       return E.right(make(c, table, chunk, owned));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
@@ -167,15 +173,15 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv`;
 
   const params = (batch: readonly IndexEntry[]): unknown[] => [
-    batch.map((e) => e.namespace),
-    batch.map((e) => e.id),
-    batch.map((e) => e.kind),
-    batch.map((e) => e.summary),
-    batch.map((e) => e.content),
+    batch.map((e) => encodeText(e.namespace)),
+    batch.map((e) => encodeText(e.id)),
+    batch.map((e) => encodeText(e.kind)),
+    batch.map((e) => encodeText(e.summary)),
+    batch.map((e) => encodeText(e.content)),
     batch.map((e) => e.tokenCost),
     batch.map((e) => e.createdAt),
     batch.map((e) => e.evictedAt),
-    batch.map((e) => JSON.stringify(e.metadata)),
+    batch.map((e) => metadataParam(e.metadata)),
     batch.map((e) => tsvectorLiteral(distinctTerms(e.summary, MAX_FIELD_TERMS), "A")),
     batch.map((e) => tsvectorLiteral(distinctTerms(e.content, MAX_FIELD_TERMS))),
   ];
@@ -191,20 +197,23 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         `SELECT ${COLUMNS}, ts_rank(tsv, q) AS rank FROM ${table}, CAST($1 AS tsquery) AS q
          WHERE tsv @@ q AND ($2::text IS NULL OR namespace = $2) AND ($3::text[] IS NULL OR kind = ANY($3))
          ORDER BY rank DESC, namespace, id LIMIT $4`,
-        [tsqueryLiteral(terms), namespace ?? null, kinds === undefined ? null : [...kinds], k],
+        [tsqueryLiteral(terms), namespace === undefined ? null : encodeText(namespace), kinds === undefined ? null : kinds.map(encodeText), k],
       );
       return E.right(
-        rows.map((r) => ({
-          id: r.id,
-          namespace: r.namespace,
-          kind: r.kind,
-          summary: r.summary,
-          snippet: bestSnippet(r.summary, r.content, terms),
-          score: Number(r.rank ?? 0),
-          tokenCost: r.token_cost,
-          createdAt: r.created_at,
-          evictedAt: r.evicted_at,
-        })),
+        rows.map((r) => {
+          const e = toEntry(r);
+          return {
+            id: e.id,
+            namespace: e.namespace,
+            kind: e.kind,
+            summary: e.summary,
+            snippet: bestSnippet(searchable(e.summary), searchable(e.content), terms),
+            score: Number(r.rank ?? 0),
+            tokenCost: e.tokenCost,
+            createdAt: e.createdAt,
+            evictedAt: e.evictedAt,
+          };
+        }),
       );
     });
 
@@ -224,36 +233,25 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
       run("expand", async () => {
-        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [namespace, id]);
+        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [
+          encodeText(namespace),
+          encodeText(id),
+        ]);
         const r = rows[0];
-        return E.right(
-          r === undefined
-            ? undefined
-            : {
-                id: r.id,
-                namespace: r.namespace,
-                kind: r.kind,
-                summary: r.summary,
-                content: r.content,
-                tokenCost: r.token_cost,
-                createdAt: r.created_at,
-                evictedAt: r.evicted_at,
-                metadata: r.metadata,
-              },
-        );
+        return E.right(r === undefined ? undefined : toEntry(r));
       }),
     deleteNamespace: (namespace: string) =>
       run("deleteNamespace", async () => {
         const { rows } = await client.query<{ n: string }>(
           `WITH d AS (DELETE FROM ${table} WHERE namespace = $1 RETURNING 1) SELECT count(*) AS n FROM d`,
-          [namespace],
+          [encodeText(namespace)],
         );
         return E.right(Number(rows[0]?.n ?? 0));
       }),
     count: (namespace?: string) =>
       run("count", async () => {
         const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [
-          namespace ?? null,
+          namespace === undefined ? null : encodeText(namespace),
         ]);
         return E.right(Number(rows[0]?.n ?? 0));
       }),

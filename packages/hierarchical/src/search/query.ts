@@ -8,6 +8,7 @@
  *
  * @module search/query
  */
+import { searchable } from "./lossless.js";
 
 /** Longest term kept, in code points (longer runs are cut). */
 export const MAX_TERM_LENGTH = 64;
@@ -47,14 +48,15 @@ function bigrams(run: string): string[] {
 /**
  * Splits text into search terms, in order, with repeats: NFKC, lower case, runs of letters,
  * digits and marks (so `src/app.py` → `src app py`, `parse_config` → `parse config`), CJK runs as
- * overlapping bigrams. Lone surrogates and punctuation are separators.
+ * overlapping bigrams. Tokenises the searchable copy of the text (lone surrogates → U+FFFD,
+ * NUL → space), so those, like punctuation, are separators.
  *
  * @example tokenize("Error in src/App.py") // ["error", "in", "src", "app", "py"]
  */
 export function tokenize(text: string): string[] {
   if (ASCII.test(text)) return tokenizeAscii(text);
   const out: string[] = [];
-  const normalized = text.normalize("NFKC").toLowerCase();
+  const normalized = searchable(text).normalize("NFKC").toLowerCase();
   for (const match of normalized.matchAll(WORD)) {
     const run = match[0];
     if (!CJK.test(run)) {

@@ -10,7 +10,9 @@ import * as E from "fp-ts/Either";
 import type * as TE from "fp-ts/TaskEither";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { decodeText, encodeText, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
+import { prepareSchema } from "./sqlite-schema.js";
 
 /** Options of {@link openSqliteIndex}. */
 export interface SqliteIndexOptions {
@@ -46,11 +48,11 @@ function storageError(operation: string, e: unknown): IndexError {
 
 function toEntry(r: Row): IndexEntry {
   return {
-    id: r.id,
-    namespace: r.namespace,
-    kind: r.kind,
-    summary: r.summary,
-    content: r.content,
+    id: decodeText(r.id),
+    namespace: decodeText(r.namespace),
+    kind: decodeText(r.kind),
+    summary: decodeText(r.summary),
+    content: decodeText(r.content),
     tokenCost: r.token_cost,
     createdAt: r.created_at,
     evictedAt: r.evicted_at,
@@ -86,19 +88,15 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
 function open(path: string, table: string, busyMs: number, weight: number): SegmentIndex {
   const db = new Database(path);
   const fts = `${table}_fts`;
-  db.pragma(`busy_timeout = ${busyMs}`);
-  if (path !== ":memory:") db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.transaction(() => {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (
-      rid INTEGER PRIMARY KEY,
-      namespace TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
-      summary TEXT NOT NULL, content TEXT NOT NULL,
-      token_cost REAL NOT NULL, created_at REAL NOT NULL, evicted_at REAL NOT NULL,
-      metadata TEXT NOT NULL,
-      UNIQUE (namespace, id))`);
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(summary, content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`);
-  }).immediate();
+  try {
+    db.pragma(`busy_timeout = ${busyMs}`);
+    if (path !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    prepareSchema(db, table);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
 
   const find = db.prepare<[string, string], { rid: number }>(`SELECT rid FROM ${table} WHERE namespace = ? AND id = ?`);
   const insert = db.prepare(
@@ -119,8 +117,18 @@ function open(path: string, table: string, busyMs: number, weight: number): Segm
 
   const writeAll = db.transaction((batch: readonly IndexEntry[]) => {
     for (const e of batch) {
-      const params = { ...e, metadata: JSON.stringify(e.metadata) };
-      const existing = find.get(e.namespace, e.id);
+      const params = {
+        namespace: encodeText(e.namespace),
+        id: encodeText(e.id),
+        kind: encodeText(e.kind),
+        summary: encodeText(e.summary),
+        content: encodeText(e.content),
+        tokenCost: e.tokenCost,
+        createdAt: e.createdAt,
+        evictedAt: e.evictedAt,
+        metadata: JSON.stringify(e.metadata),
+      };
+      const existing = find.get(params.namespace, params.id);
       let rid: number;
       if (existing === undefined) {
         rid = Number(insert.run(params).lastInsertRowid);
@@ -161,11 +169,11 @@ function open(path: string, table: string, busyMs: number, weight: number): Segm
       const params: (string | number)[] = [fts5Match(terms)];
       if (namespace !== undefined) {
         where.push("e.namespace = ?");
-        params.push(namespace);
+        params.push(encodeText(namespace));
       }
       if (kinds !== undefined) {
         where.push("e.kind IN (SELECT value FROM json_each(?))");
-        params.push(JSON.stringify(kinds));
+        params.push(JSON.stringify(kinds.map(encodeText)));
       }
       params.push(k);
       const rows = db
@@ -175,17 +183,20 @@ function open(path: string, table: string, busyMs: number, weight: number): Segm
         )
         .all(...params);
       return E.right(
-        rows.map((r) => ({
-          id: r.id,
-          namespace: r.namespace,
-          kind: r.kind,
-          summary: r.summary,
-          snippet: bestSnippet(r.summary, r.content, terms),
-          score: -(r.rank ?? 0),
-          tokenCost: r.token_cost,
-          createdAt: r.created_at,
-          evictedAt: r.evicted_at,
-        })),
+        rows.map((r) => {
+          const summary = decodeText(r.summary);
+          return {
+            id: decodeText(r.id),
+            namespace: decodeText(r.namespace),
+            kind: decodeText(r.kind),
+            summary,
+            snippet: bestSnippet(searchable(summary), searchable(decodeText(r.content)), terms),
+            score: -(r.rank ?? 0),
+            tokenCost: r.token_cost,
+            createdAt: r.created_at,
+            evictedAt: r.evicted_at,
+          };
+        }),
       );
     });
 
@@ -200,12 +211,12 @@ function open(path: string, table: string, busyMs: number, weight: number): Segm
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
       run("expand", () => {
-        const row = get.get(namespace, id);
+        const row = get.get(encodeText(namespace), encodeText(id));
         return E.right(row === undefined ? undefined : toEntry(row));
       }),
-    deleteNamespace: (namespace: string) => run("deleteNamespace", () => E.right(dropNamespace.immediate(namespace))),
+    deleteNamespace: (namespace: string) => run("deleteNamespace", () => E.right(dropNamespace.immediate(encodeText(namespace)))),
     count: (namespace?: string) =>
-      run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(namespace))?.n ?? 0)),
+      run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
     close: () =>
       run("close", () => {
         closed = true;

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { IndexEntry, IndexError, SearchHit, SegmentIndex } from "../../src/search/index.js";
 import { entry } from "../../src/search/index.js";
 import { queryTerms, tokenize } from "../../src/search/query.js";
+import { losslessContract } from "./lossless-contract.js";
 
 /** Property-test runs: ≥ 1000 in CI. */
 export const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
@@ -94,6 +95,8 @@ function honest(hits: readonly SearchHit[], query: string, byId: ReadonlyMap<str
 /** Registers the contract suite for one backend. `makeIndex` returns a fresh, empty index. */
 export function indexContract(name: string, makeIndex: () => Promise<SegmentIndex>): void {
   describe(`SegmentIndex contract: ${name}`, () => {
+    losslessContract(makeIndex);
+
     const seeded = async (): Promise<SegmentIndex> => {
       const index = await makeIndex();
       right(await index.write(corpus)());
@@ -177,15 +180,15 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
         entry({ id: "nan", tokenCost: Number.NaN }),
         entry({ id: "neg", createdAt: -5 }),
         entry({ id: "huge", tokenCost: Number.POSITIVE_INFINITY }),
-        entry({ id: "nul", content: "a\u0000b" }),
-        entry({ id: "lone", summary: "x\uD800y" }),
+        entry({ id: "kind", kind: 7 as unknown as string }),
+        entry({ id: "meta", metadata: { n: Number.NaN } }),
         entry({ id: "ok1", summary: "duplicate" }),
         { id: "shape" },
       ];
       const err = left(await index.write(bad as IndexEntry[])());
       expect(err._tag).toBe("InvalidEntry");
       const text = JSON.stringify(err);
-      for (const needle of ["entries[1].id", "entries[2].tokenCost", "entries[3].createdAt", "entries[4].tokenCost", "entries[5].content", "entries[6].summary", "entries[7].id: duplicate", "entries[8]"]) {
+      for (const needle of ["entries[1].id", "entries[2].tokenCost", "entries[3].createdAt", "entries[4].tokenCost", "entries[5].kind: expected a string", "entries[6].metadata.n", "entries[7].id: duplicate", "entries[8]"]) {
         expect(text).toContain(needle);
       }
       expect(right(await index.count()())).toBe(corpus.length);

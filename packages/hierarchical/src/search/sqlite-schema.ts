@@ -1,0 +1,79 @@
+/**
+ * Schema of the SQLite index, its version (`PRAGMA user_version`) and the migrations that bring
+ * an older file up to date when it is opened.
+ *
+ * - version 0 (no `user_version`): strings stored verbatim; NUL and lone surrogates were rejected.
+ * - version 1: every string column holds `encodeText(value)` (see `search/lossless`), so any
+ *   JavaScript string round-trips. A version-0 value that starts with U+FFFF would now read as
+ *   escaped: the migration re-encodes exactly those values, in every index table of the file.
+ *
+ * @module search/sqlite-schema
+ */
+import type Database from "better-sqlite3";
+import { ESCAPED, encodeText } from "./lossless.js";
+
+/** Schema version this library writes; a file with a newer one is refused. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+const TEXT_COLUMNS = ["namespace", "id", "kind", "summary", "content"] as const;
+
+/** The DDL of one index table (entries) and its contentless FTS5 companion (`<table>_fts`). */
+export function createStatements(table: string): readonly string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      rid INTEGER PRIMARY KEY,
+      namespace TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+      summary TEXT NOT NULL, content TEXT NOT NULL,
+      token_cost REAL NOT NULL, created_at REAL NOT NULL, evicted_at REAL NOT NULL,
+      metadata TEXT NOT NULL,
+      UNIQUE (namespace, id))`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${table}_fts USING fts5(summary, content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
+  ];
+}
+
+/** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
+function indexTables(db: Database.Database): string[] {
+  const names = db
+    .prepare<[], { name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`,
+    )
+    .all()
+    .map((r) => r.name);
+  return names.filter((name) => {
+    const columns = new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name.replaceAll("'", "''")}')`).all().map((c) => c.name));
+    return ["rid", ...TEXT_COLUMNS, "metadata"].every((c) => columns.has(c));
+  });
+}
+
+/** Version 0 → 1: re-encode the (rare) stored values that start with U+FFFF. */
+function migrateToV1(db: Database.Database): void {
+  for (const table of indexTables(db)) {
+    const quoted = `"${table.replaceAll('"', '""')}"`;
+    const led = TEXT_COLUMNS.map((c) => `substr(${c}, 1, 1) = ?`).join(" OR ");
+    const rows = db
+      .prepare<string[], Record<(typeof TEXT_COLUMNS)[number], string> & { rid: number }>(`SELECT rid, ${TEXT_COLUMNS.join(", ")} FROM ${quoted} WHERE ${led}`)
+      .all(...TEXT_COLUMNS.map(() => ESCAPED));
+    const update = db.prepare(`UPDATE ${quoted} SET ${TEXT_COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`);
+    for (const row of rows) {
+      const encoded = Object.fromEntries(TEXT_COLUMNS.map((c) => [c, encodeText(row[c])]));
+      update.run({ ...encoded, rid: row.rid });
+    }
+  }
+}
+
+/**
+ * Creates `table` when missing and migrates the file to {@link SQLITE_SCHEMA_VERSION}, in one
+ * immediate transaction (processes opening the same file at once migrate it once).
+ * Throws when the file was written by a newer schema version.
+ */
+export function prepareSchema(db: Database.Database, table: string): void {
+  db.transaction(() => {
+    const version = Number(db.pragma("user_version", { simple: true }));
+    if (version > SQLITE_SCHEMA_VERSION) {
+      throw new Error(`the file has index schema version ${version}; this library reads versions up to ${SQLITE_SCHEMA_VERSION}`);
+    }
+    if (version < 1) migrateToV1(db);
+    for (const statement of createStatements(table)) db.exec(statement);
+    if (version !== SQLITE_SCHEMA_VERSION) db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION}`);
+  }).immediate();
+}
