@@ -298,7 +298,7 @@ describe("replay fairness (the protocol every policy gets)", () => {
           }
         }
       }),
-      { numRuns: Math.ceil(numRuns / 4) },
+      { numRuns },
     );
   });
 
