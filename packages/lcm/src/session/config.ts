@@ -23,13 +23,16 @@ export interface SessionCompactionConfig {
   readonly model?: string;
   /** Sampling temperature of the summary call. Default 0.3 (faithful, low creativity). */
   readonly temperature: number;
-  /** Output budget of the summary call, in tokens. Default 2048. */
+  /**
+   * Output budget of the summary call, in tokens. Default: 2048, or a quarter of the threshold
+   * when that is smaller. Must stay below the threshold, or every turn would compact again.
+   */
   readonly maxSummaryTokens: number;
   /** Abort the summary call after this many ms. Default: no timeout of our own. */
   readonly timeoutMs?: number;
 }
 
-/** Defaults applied to omitted optional fields. */
+/** Defaults applied to omitted optional fields (`maxSummaryTokens` is also capped at a quarter of the threshold). */
 export const sessionConfigDefaults = { keepRecent: 6, temperature: 0.3, maxSummaryTokens: 2048 } as const;
 
 /** The configuration was rejected; `problems` has one actionable line per field. */
@@ -126,13 +129,17 @@ export function decodeSessionConfig(input: unknown, root = "compaction"): Either
         const expectation = error.message ?? "is invalid";
         problems.push(error.value === undefined ? `${path} is required: ${expectation}` : `${path} ${expectation}, got ${show(error.value)}`);
       }
+    } else if (decoded.right.maxSummaryTokens !== undefined && decoded.right.maxSummaryTokens >= decoded.right.thresholdTokens) {
+      problems.push(
+        `${root}.maxSummaryTokens (${decoded.right.maxSummaryTokens}) must be below ${root}.thresholdTokens (${decoded.right.thresholdTokens}); a summary that large would trigger compaction again on every turn`,
+      );
     } else if (problems.length === 0) {
       const raw = decoded.right;
       return E.right({
         thresholdTokens: raw.thresholdTokens,
         keepRecent: raw.keepRecent ?? sessionConfigDefaults.keepRecent,
         temperature: raw.temperature ?? sessionConfigDefaults.temperature,
-        maxSummaryTokens: raw.maxSummaryTokens ?? sessionConfigDefaults.maxSummaryTokens,
+        maxSummaryTokens: raw.maxSummaryTokens ?? Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(raw.thresholdTokens / 4))),
         ...(raw.strength === undefined ? {} : { strength: raw.strength }),
         ...(raw.model === undefined ? {} : { model: raw.model }),
         ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),

@@ -49,7 +49,7 @@ describe("tryCompact", () => {
     const outcome = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1000 }));
     expect(outcome).toMatchObject({ _tag: "Compacted", tokenSource: "reported", summary: { coversUpTo: 4, previousId: null, content: "## Goal\nship" } });
     const request = provider.requests[0]!;
-    expect(request).toMatchObject({ model: "small", temperature: 0.3, maxTokens: 2048 });
+    expect(request).toMatchObject({ model: "small", temperature: 0.3, maxTokens: 250 });
     expect(request.messages).toHaveLength(1);
     expect(request.messages[0]!.role).toBe("user");
     const prompt = promptText(request);

@@ -28,6 +28,14 @@ describe("session compaction config", () => {
     expect(line).toMatch(/^compaction\.thresholdTokens is required: must be a whole number of tokens ≥ 1/);
   });
 
+  it("caps the default summary budget at a quarter of the threshold and refuses one that would retrigger", () => {
+    expect(decodeSessionConfig({ thresholdTokens: 1000 })).toMatchObject(E.right({ maxSummaryTokens: 250 }));
+    expect(decodeSessionConfig({ thresholdTokens: 20 })).toMatchObject(E.right({ maxSummaryTokens: 16 }));
+    expect(problems({ thresholdTokens: 1000, maxSummaryTokens: 1000 })).toEqual([
+      "compaction.maxSummaryTokens (1000) must be below compaction.thresholdTokens (1000); a summary that large would trigger compaction again on every turn",
+    ]);
+  });
+
   it("names each bad field with what was given", () => {
     const lines = problems({ thresholdTokens: Number.NaN, keepRecent: -2, strength: "medium", temperature: 7 });
     expect(lines).toEqual(
