@@ -13,7 +13,7 @@ import { formatTranscriptError, readTranscript, runCompaction, type RunConfig } 
 import { buildSegments, openSqliteIndex } from "@cc/hierarchical";
 import { decodeCompactOptions, offlineProvider, openAICompatibleProvider, pressureOf, type Message, type Provider } from "@cc/lcm";
 import { tiktokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { generateSession, type Turn } from "./src/session-generator.js";
 
 const BUDGET = Number(process.env["CC_DEMO_BUDGET"] ?? 8000);

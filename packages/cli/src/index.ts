@@ -3,7 +3,7 @@
  *
  * @example
  * import { readTranscript } from "@cc/cli";
- * import * as E from "fp-ts/Either";
+ * import * as E from "fp-ts/lib/Either.js";
  * const r = readTranscript(text, { source: "run.traj" });
  * if (E.isRight(r)) console.log(r.right.messages.length, r.right.warnings);
  *

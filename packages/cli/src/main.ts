@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
 import { offlineProvider, openAICompatibleProvider, toOpenAIMessages, type Provider } from "@cc/lcm";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type SearchCommand } from "./command/args.js";
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
 import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";

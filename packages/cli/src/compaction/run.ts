@@ -22,8 +22,8 @@ import {
   type Provider,
 } from "@cc/lcm";
 import type { TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 
 /** The two strategies an agent can pick by configuration. */
 export type StrategyName = "lcm" | "hierarchical";

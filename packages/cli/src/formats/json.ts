@@ -5,7 +5,7 @@
  *
  * @module formats/json
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 
 /** Where and why JSON text is malformed (1-based line and column, UTF-16 columns). */
 export interface JsonSyntaxError {

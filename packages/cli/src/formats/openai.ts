@@ -4,7 +4,7 @@
  *
  * @module formats/openai
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { fromOpenAIMessages, type Message } from "@cc/lcm";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";

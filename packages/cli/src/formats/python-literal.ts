@@ -9,7 +9,7 @@
  *
  * @module python-literal
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 
 /** A Python literal could not be parsed: `offset` is the UTF-16 index where it went wrong. */
 export interface PythonLiteralError {

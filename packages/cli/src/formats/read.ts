@@ -3,7 +3,7 @@
  *
  * @module formats/read
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 import { fromOpenAIValue, readJsonl, readOpenAIJson, type Transcript } from "./openai.js";

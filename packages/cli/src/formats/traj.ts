@@ -11,7 +11,7 @@
  *
  * @module formats/traj
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { Message, ToolCall } from "@cc/lcm";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";

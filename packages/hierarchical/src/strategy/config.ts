@@ -3,7 +3,7 @@
  *
  * @module strategy/config
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
 /** A refinement codec: values that pass `test`, else a failure saying `expected`. */

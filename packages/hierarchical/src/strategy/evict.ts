@@ -7,8 +7,8 @@
  * @module strategy/evict
  */
 import { summaryMessage, type Message } from "@cc/lcm";
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import type { SegmentIndex } from "../search/index.js";
 import { extractiveSummarizer } from "../summarize.js";

@@ -5,7 +5,7 @@
  * @module strategy/factory
  */
 import { createAgentCompactor, createLcmCompactor, type HistoryStrategy, type Message, type Provider } from "@cc/lcm";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { SegmentIndex } from "../search/index.js";
 import { decodeStrategyConfig, type InvalidStrategyConfig } from "./config.js";
 import type { StrategyCounter } from "./evict.js";

@@ -5,7 +5,7 @@
  * @module strategy/hierarchical
  */
 import { createLcmCompactor, type CompactError, type HistoryStrategy } from "@cc/lcm";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { SegmentIndex } from "../search/index.js";
 import { evictUnits, type StrategyCounter } from "./evict.js";
 
