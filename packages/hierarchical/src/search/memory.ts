@@ -10,7 +10,7 @@ import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
 import { searchable } from "./lossless.js";
-import { bestSnippet, queryTerms, tokenize } from "./query.js";
+import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms } from "./query.js";
 
 interface Doc {
   readonly key: string;
@@ -42,7 +42,10 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
   const mini = new MiniSearch<Doc>({
     idField: "key",
     fields: ["summary", "content"],
-    tokenize,
+    // Distinct terms per field, capped, like the SQLite and PostgreSQL backends index them: same
+    // matching and term weighting everywhere, and MiniSearch does one insertion per distinct term
+    // instead of one per occurrence.
+    tokenize: (text) => distinctTerms(text, MAX_FIELD_TERMS),
     processTerm: (term) => term,
     // Vacuuming runs only when this module asks for it and awaits it: MiniSearch's background
     // auto-vacuum can race with removeAll() on close and crash the process.
@@ -95,10 +98,14 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
               prefix: false,
               fuzzy: false,
               tokenize: (s) => [s],
-              filter: (r) => {
-                const e = entries.get(String(r.id));
-                return e !== undefined && (namespace === undefined || e.namespace === namespace) && (kindSet === undefined || kindSet.has(e.kind));
-              },
+              ...(namespace === undefined && kindSet === undefined
+                ? {}
+                : {
+                    filter: (r: { readonly id: unknown }) => {
+                      const e = entries.get(String(r.id));
+                      return e !== undefined && (namespace === undefined || e.namespace === namespace) && (kindSet === undefined || kindSet.has(e.kind));
+                    },
+                  }),
             },
           );
           return found.slice(0, k).flatMap((r): SearchHit[] => {

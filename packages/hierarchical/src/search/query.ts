@@ -128,6 +128,18 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+let lastTerms: readonly string[] = [];
+let lastPattern: RegExp | undefined;
+
+/** The match pattern of a term list; the last one is reused (a search snippets every hit with the same terms). */
+function patternOf(terms: readonly string[]): RegExp | undefined {
+  if (terms === lastTerms) return lastPattern;
+  const wanted = terms.filter((t) => t.length > 0);
+  lastTerms = terms;
+  lastPattern = wanted.length === 0 ? undefined : new RegExp(wanted.map(escapeRegExp).join("|"), "giu");
+  return lastPattern;
+}
+
 /**
  * A short excerpt of `text` around the first occurrence of any term, with matched terms
  * marked; the start of the text when nothing matches. Never splits a surrogate pair.
@@ -137,8 +149,7 @@ function escapeRegExp(s: string): string {
 export function snippet(text: string, terms: readonly string[], options: SnippetOptions = {}): string {
   const width = options.width ?? 80;
   const mark = options.mark ?? "**";
-  const wanted = terms.filter((t) => t.length > 0);
-  const pattern = wanted.length === 0 ? undefined : new RegExp(wanted.map(escapeRegExp).join("|"), "giu");
+  const pattern = patternOf(terms);
   const hit = pattern === undefined ? -1 : text.search(pattern);
   const from = hit < 0 ? 0 : Math.max(0, hit - Math.floor(width / 3));
   const chars = Array.from(text.slice(from, from + width * 2));
