@@ -54,6 +54,41 @@ export function limitHistory(messages: readonly Message[], max: number): readonl
   return messages.slice(safeSplit(asUser, max));
 }
 
+/** True when some tool result in `messages` has no issuing assistant message in `messages`. */
+function hasOrphanResult(messages: readonly Message[]): boolean {
+  const issued = new Set<string>();
+  for (const m of messages) {
+    if (m.role === "assistant") for (const c of m.toolCalls ?? []) issued.add(c.id);
+    else if (m.role === "tool" && !issued.has(m.toolCallId)) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link limitHistory} over the stored stack without reading all of it: reads a window of twice
+ * `max` messages, and the whole stack only when a tool chain reaches past that window.
+ */
+function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.TaskEither<StoreError, readonly Message[]> {
+  const all = pipe(
+    store.messagesAfter(stackId, 0),
+    TE.map((stored) => limitHistory(stored.map((m) => m.message), max)),
+  );
+  return pipe(
+    store.lastMessageId(stackId),
+    TE.chain((last) => {
+      const from = Math.max(0, last - 2 * max);
+      if (from === 0) return all;
+      return pipe(
+        store.messagesAfter(stackId, from),
+        TE.chain((window) => {
+          const kept = limitHistory(window.map((m) => m.message), max);
+          return hasOrphanResult(kept) ? all : TE.right(kept);
+        }),
+      );
+    }),
+  );
+}
+
 /** How {@link loadContext} assembles a prompt. */
 export type LoadContextOptions =
   | { readonly compaction: true; readonly systemPrompt?: string; readonly prune?: PruneSettings }
@@ -87,12 +122,8 @@ export function loadContext(
       });
     }
     return pipe(
-      store.messagesAfter(stackId, 0),
-      TE.map((all) => {
-        const kept = limitHistory(
-          all.map((m) => m.message),
-          max,
-        );
+      recentHistory(store, stackId, max),
+      TE.map((kept) => {
         const system: Message[] = options.systemPrompt === undefined || options.systemPrompt === "" ? [] : [{ role: "system", content: options.systemPrompt }];
         return [...system, ...(options.prune === undefined ? kept : pruneToolResults(kept, options.prune).messages)];
       }),

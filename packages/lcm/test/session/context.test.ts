@@ -127,6 +127,34 @@ describe("loadContext", () => {
     );
   });
 
+  it("property: with compaction disabled the windowed read equals limitHistory over the whole stack", async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationArb(8), fc.integer({ min: 1, max: 12 }), async (messages, max) => {
+        const store = memoryStore();
+        await right(store.append("s", messages, 1));
+        expect(await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: max }))).toEqual(limitHistory(messages, max));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("with compaction disabled a tool chain longer than the read window is still sent whole", async () => {
+    const store = memoryStore();
+    const calls = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: "{}" }));
+    await right(store.append("s", chat(30), 1));
+    await right(
+      store.append(
+        "s",
+        [{ role: "assistant", content: "fan out", toolCalls: calls }, ...calls.map((c): Message => ({ role: "tool", content: c.id, toolCallId: c.id }))],
+        2,
+      ),
+    );
+    const context = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 3 }));
+    expect(context.map((m) => m.content)).toEqual(["fan out", ...calls.map((c) => c.id)]);
+    const plain = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 40 }));
+    expect(plain).toHaveLength(40);
+  });
+
   it("pruning changes what is sent, never what is stored", async () => {
     const store = memoryStore();
     const big = "x".repeat(5000);
