@@ -61,6 +61,14 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
       expect(await right(store.lastMessageId(a))).toBe(3);
     });
 
+    it("duplicate messages (even the same object twice) are stored as distinct entries", async () => {
+      const s = fresh();
+      const same = user("again");
+      expect((await right(store.append(s, [same, same], 1))).map((m) => m.id)).toEqual([1, 2]);
+      expect((await right(store.append(s, [same], 1))).map((m) => m.id)).toEqual([3]);
+      expect((await right(store.messagesAfter(s, 0))).map((m) => m.message)).toEqual([same, same, same]);
+    });
+
     it("an empty append consumes no id", async () => {
       const s = fresh();
       expect(await right(store.append(s, [], 1))).toEqual([]);
