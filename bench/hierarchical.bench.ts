@@ -1,19 +1,27 @@
 /**
  * @cc/hierarchical index backends: write throughput (batched and one entry per transaction) and
- * search latency (median, p95) at 1e4 and 1e5 entries (quick mode: 1e3).
- * Baselines measured in the same run: writes relative to the in-memory backend, search relative
- * to a linear scan over the same entries (tokenised terms, no index).
+ * search latency (median, p95) at 1e4 and 1e5 entries (quick mode: 1e3), after a warm-up of each
+ * backend. Baselines measured in the same run: writes relative to the in-memory backend, search
+ * relative to a linear scan over the same entries (tokenised terms, no index).
  *
- * PostgreSQL uses CC_PG_URL, or starts a throwaway cluster with .ci/postgres.sh; when neither
- * works its rows say "unavailable".
+ * Extra rows at the smallest size: the same entries with a NUL and a lone surrogate in the
+ * content ("odd text": the lossless encoding path) and real agent transcripts (SWE-agent
+ * messages from ../shared/data, repeated to 2 000 entries) for the distinct-term indexing.
+ *
+ * PostgreSQL: CC_PG_URL (an admin URL; the benchmark creates its tables there and drops them), or
+ * else a throwaway cluster started with .ci/postgres.sh and always stopped (also on Ctrl-C). When
+ * neither works its rows say "unavailable" and why.
+ *
+ * CC_BENCH_QUERIES overrides the number of search queries per size (default 300; quick 50).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IndexEntry, SegmentIndex } from "@cc/hierarchical";
 import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, queryTerms, tokenize } from "@cc/hierarchical";
+import pg from "pg";
 import { printTable, quick, writeResults } from "./harness.js";
 
 function mulberry32(seed: number): () => number {
@@ -38,15 +46,17 @@ function makeEntries(n: number): IndexEntry[] {
   );
 }
 
-const pct = (xs: number[], p: number): number => {
+const pct = (xs: number[], p: number): number | null => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+  return s.length === 0 ? null : s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
 };
 
 interface Row {
   readonly backend: string;
   readonly n: number;
   readonly batchedPerSec: number | null;
+  /** Batched writes per second of this process's CPU time (robust on a shared machine; excludes the PostgreSQL server's work). */
+  readonly batchedPerCpuSec: number | null;
   readonly singlePerSec: number | null;
   readonly searchMedianMs: number | null;
   readonly searchP95Ms: number | null;
@@ -59,12 +69,32 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
   return x.right;
 }
 
-async function bench(backend: string, open: () => Promise<SegmentIndex>, entries: IndexEntry[], queries: string[]): Promise<Row> {
-  const n = entries.length;
+/** A short unmeasured run on a throwaway index, so the measured run does not pay the JIT warm-up. */
+/** CPU time (user + system) of this process, in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function warmUp(open: () => Promise<SegmentIndex>, entries: readonly IndexEntry[], queries: readonly string[]): Promise<void> {
   const index = await open();
+  const sample = entries.slice(0, 2000).map((e) => ({ ...e, id: `warm-${e.id}` }));
+  for (let i = 0; i < sample.length; i += 500) await ok(index.write(sample.slice(i, i + 500))());
+  for (const e of sample.slice(0, 50)) await ok(index.write([e])());
+  for (const q of queries.slice(0, 20)) await ok(index.search(q, { k: 10, namespace: "main" })());
+  for (const ns of ["main", "other"]) await ok(index.deleteNamespace(ns)());
+  await ok(index.close()());
+}
+
+async function bench(backend: string, open: () => Promise<SegmentIndex>, entries: IndexEntry[], queries: string[], note = ""): Promise<Row> {
+  const n = entries.length;
+  await warmUp(open, entries, queries);
+  const index = await open();
+  const c0 = cpuMs();
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1000) await ok(index.write(entries.slice(i, i + 1000))());
   const batched = n / ((performance.now() - t0) / 1000);
+  const batchedCpu = n / ((cpuMs() - c0) / 1000);
   const singles = Math.min(n, quick ? 200 : 2000);
   const extra = entries.slice(0, singles).map((e) => ({ ...e, id: `single-${e.id}` }));
   const t1 = performance.now();
@@ -78,7 +108,8 @@ async function bench(backend: string, open: () => Promise<SegmentIndex>, entries
   }
   for (const ns of ["main", "other"]) await ok(index.deleteNamespace(ns)());
   await ok(index.close()());
-  return { backend, n, batchedPerSec: batched, singlePerSec: single, searchMedianMs: pct(times, 0.5), searchP95Ms: pct(times, 0.95), note: `${singles} single writes` };
+  const parts = [`${singles} single writes`, ...(note === "" ? [] : [note])];
+  return { backend, n, batchedPerSec: batched, batchedPerCpuSec: batchedCpu, singlePerSec: single, searchMedianMs: pct(times, 0.5), searchP95Ms: times.length === 0 ? null : pct(times, 0.95), note: parts.join("; ") };
 }
 
 function scanBaseline(entries: IndexEntry[], queries: string[]): Row {
@@ -90,48 +121,130 @@ function scanBaseline(entries: IndexEntry[], queries: string[]): Row {
     const hits = docs.filter((d) => d.e.namespace === "main" && t.some((x) => d.terms.has(x))).slice(0, 10);
     times.push(performance.now() - s + hits.length * 0);
   }
-  return { backend: "linear scan (baseline)", n: entries.length, batchedPerSec: null, singlePerSec: null, searchMedianMs: pct(times, 0.5), searchP95Ms: pct(times, 0.95), note: "pre-tokenised, no index" };
+  return { backend: "linear scan (baseline)", n: entries.length, batchedPerSec: null, batchedPerCpuSec: null, singlePerSec: null, searchMedianMs: pct(times, 0.5), searchP95Ms: pct(times, 0.95), note: "pre-tokenised, no index" };
 }
 
-function pgUrl(): { url: string; stop: () => void } | undefined {
+/** A PostgreSQL server for the run: CC_PG_URL, or a throwaway cluster (stopped by `stop`, also on a signal). */
+type Server = { readonly url: string; readonly stop: () => void } | { readonly url: undefined; readonly why: string; readonly stop: () => void };
+
+function pgServer(): Server {
   const given = process.env["CC_PG_URL"];
   if (given !== undefined && given !== "") return { url: given, stop: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), "cc-bench-pg-"));
   const script = fileURLToPath(new URL("../.ci/postgres.sh", import.meta.url));
-  try {
-    const url = execFileSync("bash", [script, "start", dir, String(59000 + Math.floor(Math.random() * 500))], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    return { url, stop: () => (execFileSync("bash", [script, "stop", dir], { stdio: "ignore" }), rmSync(dir, { recursive: true, force: true })) };
-  } catch {
+  let started = false;
+  const stop = (): void => {
+    if (started) {
+      started = false;
+      try {
+        execFileSync("bash", [script, "stop", dir], { stdio: "ignore" });
+      } catch {
+        // the cluster directory is removed below either way
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
-    return undefined;
+  };
+  let why = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = 59000 + Math.floor(Math.random() * 500);
+    try {
+      started = true;
+      const url = execFileSync("bash", [script, "start", dir, String(port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+      return { url, stop };
+    } catch (e) {
+      why = e instanceof Error ? e.message.split("\n").slice(0, 3).join(" ") : String(e);
+      stop(); // removes the directory; postgres.sh creates it again for the next port
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { url: undefined, why: `no PostgreSQL: set CC_PG_URL or install the server (${why})`, stop: () => undefined };
+}
+
+/** Drops the benchmark's tables (a table per size and kind of run) from the server. */
+async function dropTables(url: string, tables: readonly string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const t of tables) await client.query(`DROP TABLE IF EXISTS ${t}`);
+  } finally {
+    await client.end();
   }
 }
 
+/** SWE-agent messages (content), repeated to `n` entries; empty when the data is not there. */
+function transcriptEntries(n: number): IndexEntry[] {
+  const dir = fileURLToPath(new URL("../../shared/data/swe-agent-trajectories/", import.meta.url));
+  if (!existsSync(dir)) return [];
+  const texts: string[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".traj")).sort()) {
+    const parsed: unknown = JSON.parse(readFileSync(join(dir, f), "utf8"));
+    const history = typeof parsed === "object" && parsed !== null && "history" in parsed && Array.isArray(parsed.history) ? (parsed.history as unknown[]) : [];
+    for (const m of history) {
+      const content = typeof m === "object" && m !== null && "content" in m ? m.content : undefined;
+      if (typeof content === "string" && content.length > 0) texts.push(content);
+    }
+  }
+  if (texts.length === 0) return [];
+  return Array.from({ length: n }, (_, i) => {
+    const text = texts[i % texts.length]!;
+    return entry({ id: `t${i}`, namespace: i % 10 === 0 ? "other" : "main", kind: "message", summary: text.split("\n", 1)[0]!.slice(0, 200), content: text, tokenCost: Math.ceil(text.length / 4) });
+  });
+}
+
+/** The entries with a NUL and a lone surrogate in every content (the lossless-encoding path). */
+const oddText = (entries: readonly IndexEntry[]): IndexEntry[] => entries.map((e) => ({ ...e, content: `${e.content} \u0000 binary \uD83D` }));
+
 const sizes = quick ? [1000] : [10_000, 100_000];
-const queryCount = quick ? 50 : 300;
+const queryCount = Number(process.env["CC_BENCH_QUERIES"] ?? (quick ? 50 : 300));
 const dir = mkdtempSync(join(tmpdir(), "cc-bench-sqlite-"));
-const server = pgUrl();
+const server = pgServer();
+const onSignal = (signal: NodeJS.Signals): void => {
+  server.stop();
+  rmSync(dir, { recursive: true, force: true });
+  process.kill(process.pid, signal);
+};
+process.once("SIGINT", onSignal);
+process.once("SIGTERM", onSignal);
 const rows: Row[] = [];
+const tables: string[] = [];
+let runs = 0;
+const sqlite = (): Promise<SegmentIndex> => ok(openSqliteIndex({ path: join(dir, `bench-${runs++}.db`) })());
+const postgres = async (label: string, entries: IndexEntry[], queries: string[], note = ""): Promise<Row> => {
+  if (server.url === undefined) return { backend: label, n: entries.length, batchedPerSec: null, batchedPerCpuSec: null, singlePerSec: null, searchMedianMs: null, searchP95Ms: null, note: server.why };
+  const url = server.url;
+  const table = `cc_bench_${process.pid}_${runs++}`;
+  tables.push(table);
+  return bench(label, () => ok(openPostgresIndex({ connection: url, table })()), entries, queries, note);
+};
 try {
-  for (const n of sizes) {
+  for (const [i, n] of sizes.entries()) {
     const entries = makeEntries(n);
-    const queries = Array.from({ length: queryCount }, (_, i) => (i % 5 === 0 ? `file${r() % n}.py` : words(1 + (r() % 3))));
+    const queries = Array.from({ length: queryCount }, (_, j) => (j % 5 === 0 ? `file${r() % n}.py` : words(1 + (r() % 3))));
     rows.push(scanBaseline(entries, queries));
     rows.push(await bench("memory", async () => memoryIndex(), entries, queries));
-    rows.push(await bench("sqlite file", () => ok(openSqliteIndex({ path: join(dir, `bench-${n}.db`) })()), entries, queries));
-    if (server === undefined) rows.push({ backend: "postgres", n, batchedPerSec: null, singlePerSec: null, searchMedianMs: null, searchP95Ms: null, note: "unavailable" });
-    else {
-      const table = `bench_${n}_${process.pid}`;
-      rows.push(await bench("postgres", () => ok(openPostgresIndex({ connection: server.url, table })()), entries, queries));
+    rows.push(await bench("sqlite file", sqlite, entries, queries));
+    rows.push(await postgres("postgres", entries, queries));
+    if (i > 0) continue;
+    const odd = oddText(entries);
+    rows.push(await bench("memory (odd text)", async () => memoryIndex(), odd, []));
+    rows.push(await bench("sqlite file (odd text)", sqlite, odd, [], "NUL + lone surrogate in every content"));
+    rows.push(await postgres("postgres (odd text)", odd, [], "NUL + lone surrogate in every content"));
+    const real = transcriptEntries(2000);
+    if (real.length > 0) {
+      rows.push(await bench("memory (transcripts)", async () => memoryIndex(), real, [], "SWE-agent messages"));
+      rows.push(await bench("sqlite file (transcripts)", sqlite, real, [], "SWE-agent messages"));
+      rows.push(await postgres("postgres (transcripts)", real, [], "SWE-agent messages"));
     }
   }
 } finally {
-  server?.stop();
+  if (server.url !== undefined && tables.length > 0) await dropTables(server.url, tables).catch((e: unknown) => console.error(`could not drop ${tables.join(", ")}: ${String(e)}`));
+  server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
 const ratio = (row: Row): string => {
-  const mem = rows.find((x) => x.n === row.n && x.backend === "memory");
+  const family = row.backend.includes("(") ? row.backend.slice(row.backend.indexOf("(")) : "";
+  const mem = rows.find((x) => x.n === row.n && x.backend === (family === "" ? "memory" : `memory ${family}`));
   const scan = rows.find((x) => x.n === row.n && x.backend.startsWith("linear"));
   const w = row.batchedPerSec !== null && mem?.batchedPerSec ? `${(row.batchedPerSec / mem.batchedPerSec).toFixed(2)}× mem writes` : "";
   const s = row.searchMedianMs !== null && scan?.searchMedianMs ? `${(scan.searchMedianMs / row.searchMedianMs).toFixed(1)}× faster than scan` : "";
@@ -139,8 +252,8 @@ const ratio = (row: Row): string => {
 };
 const cell = (x: number | null): string | number => (x === null ? "-" : x);
 printTable(
-  `@cc/hierarchical index backends (${quick ? "quick" : "full"}; search k=10 in one namespace, ${queryCount} queries)`,
-  ["backend", "n", "batched entries/s", "single entries/s", "search median ms", "search p95 ms", "vs baseline", "note"],
-  rows.map((x) => [x.backend, x.n, cell(x.batchedPerSec), cell(x.singlePerSec), cell(x.searchMedianMs), cell(x.searchP95Ms), ratio(x), x.note]),
+  `@cc/hierarchical index backends (${quick ? "quick" : "full"}; search k=10 in one namespace, ${queryCount} queries per size)`,
+  ["backend", "n", "batched entries/s", "batched per CPU-s", "single entries/s", "search median ms", "search p95 ms", "vs baseline", "note"],
+  rows.map((x) => [x.backend, x.n, cell(x.batchedPerSec), cell(x.batchedPerCpuSec), cell(x.singlePerSec), cell(x.searchMedianMs), cell(x.searchP95Ms), ratio(x), x.note]),
 );
 console.log(`results: ${writeResults("hierarchical", rows.map((x) => ({ ...x, vsBaseline: ratio(x) })))}`);
