@@ -8,7 +8,7 @@ export default defineConfig({
   root,
   resolve: { conditions: ["development"] },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", ".ci/*.test.ts"],
     globalSetup: [fileURLToPath(new URL("./postgres.setup.ts", import.meta.url))],
     testTimeout: 60_000,
     hookTimeout: 120_000,

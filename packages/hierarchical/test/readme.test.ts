@@ -1,5 +1,5 @@
 // Runs the README's example verbatim (between the markers) and checks what it prints.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/Either";
 import {
   extractiveSummarizer,
@@ -11,9 +11,9 @@ import {
 
 describe("README example", () => {
   it("evicts, writes summaries, searches and expands", async () => {
-    const logs: unknown[] = [];
-    const log = (...xs: unknown[]): void => void logs.push(xs);
+    const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
     // README-EXAMPLE-START
+    const log = console.log;
     const opened = await openSqliteIndex({ path: ":memory:" })(); // or a file: "journal.db"
     if (E.isLeft(opened)) throw new Error(JSON.stringify(opened.left));
     const index = opened.right;
@@ -48,6 +48,8 @@ describe("README example", () => {
 
     await index.close()();
     // README-EXAMPLE-END
+    const logs = spy.mock.calls;
+    spy.mockRestore();
     expect(logs[0]).toEqual(["kept", ["u1"], "written", 2, "skipped", 0, "failed", 0]);
     expect(logs[1]).toEqual(["hit", "t1", expect.stringContaining("KeyError: 'header'") as unknown]);
     expect(logs[2]).toEqual(["original", segments[0]!.content]);
