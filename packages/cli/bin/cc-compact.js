@@ -4,23 +4,17 @@
 // resolving workspace packages to their sources (slower: tsx start-up).
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { register } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const dist = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const args = process.argv.slice(2);
-const run = (nodeArgs) => {
-  const r = spawnSync(process.execPath, [...nodeArgs, ...args], { stdio: "inherit" });
-  process.exitCode = r.status ?? 1;
-};
-
 if (existsSync(dist)) {
-  try {
-    await import(dist);
-  } catch (e) {
-    // Resolution fails before any module runs, so nothing has been read or written yet.
-    if (e?.code !== "ERR_UNSUPPORTED_DIR_IMPORT") throw e;
-    run(["--import", fileURLToPath(new URL("./fp-ts-resolve-register.js", import.meta.url)), dist]);
-  }
+  // Built workspace packages may still import fp-ts by directory (`fp-ts/Either`), which plain
+  // Node cannot resolve; the hook maps those to `fp-ts/lib/*.js`.
+  register(new URL("./fp-ts-resolve.js", import.meta.url));
+  await import(dist);
 } else {
-  run(["--import", "tsx", "--conditions=development", fileURLToPath(new URL("../src/cli.ts", import.meta.url))]);
+  const src = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", src, ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exitCode = r.status ?? 1;
 }

@@ -8,7 +8,7 @@
  *
  * @module compaction/run
  */
-import { evictUnits, withNote, type EvictedEntry, type SegmentIndex } from "@cc/hierarchical";
+import { evictUnits, withNote, type Eviction, type SegmentIndex } from "@cc/hierarchical";
 import {
   createLcmCompactor,
   decodeCompactOptions,
@@ -52,8 +52,12 @@ export interface RunDeps {
   readonly index?: SegmentIndex;
 }
 
-/** What a run did. `messages` is the next prompt. */
-export interface RunResult {
+/**
+ * What a run did. `messages` is the next prompt. `evicted` and `failures` (hierarchical) are those
+ * of the eviction pass: what was written to the index, and units kept because their summary could
+ * not be written; both are empty for lcm.
+ */
+export interface RunResult extends Pick<Eviction, "evicted" | "failures"> {
   readonly strategy: StrategyName;
   readonly messages: readonly Message[];
   readonly usage: ContextUsage;
@@ -64,10 +68,6 @@ export interface RunResult {
   readonly level?: Level;
   /** lcm: one line per attempted level. */
   readonly attempts: readonly string[];
-  /** hierarchical: what was written to the index. */
-  readonly evicted: readonly EvictedEntry[];
-  /** hierarchical: units whose summary could not be written (kept in context instead). */
-  readonly failures: readonly string[];
   readonly budgetMet: boolean;
   /** Why the run did less than asked (empty when all went to plan). */
   readonly notes: readonly string[];
