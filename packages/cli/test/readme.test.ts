@@ -3,7 +3,7 @@ import { readTranscript, runCompaction } from "@cc/cli";
 import { decodeCompactOptions } from "@cc/lcm";
 import { memoryIndex } from "@cc/hierarchical";
 import { estimateCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 
 describe("README example", () => {
   it("runs and evicts the large tool result", async () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { parsePythonLiteral, type PythonValue } from "../../src/formats/python-literal.js";
 import { numRuns } from "../trajectories.js";
 

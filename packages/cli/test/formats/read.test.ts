@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { firstJsonErrorOffset, formatTranscriptError, parseJson, readTranscript } from "@cc/cli";
 import { numRuns } from "../trajectories.js";
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { Message } from "@cc/lcm";
 import { readTranscript, readTraj } from "@cc/cli";
 import { trajectoriesDir, trajectoryFiles } from "../trajectories.js";

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { summaryMessage, type Message } from "@cc/lcm";
 import { memoryIndex } from "../../src/search/memory.js";
 import {
