@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateCounter } from "@cc/tokens";
 import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type Message } from "@cc/lcm";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { measure, measureAsync, printTable, quick, writeResults } from "./harness.js";
 
 const counter = estimateCounter();

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { memoryIndex } from "@cc/hierarchical";
 import { tiktokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { printTable, quick, writeResults } from "./harness.js";
 import { aggregate, percent, percentWithRange, type RetentionRow } from "./retention/aggregate.js";
 import { COST_WEIGHTS, HALF_LIVES_MIN, headline, randomSeeds, sensitivity, type Configuration } from "./retention/configurations.js";

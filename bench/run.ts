@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { printTable, quick, resultsDir } from "./harness.js";
 import { writeReport } from "./report/write.js";
 

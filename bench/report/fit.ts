@@ -2,7 +2,7 @@
  * Least-squares fit of a power law `y = c · x^k` on log–log axes: the exponent `k` says how a
  * cost grows with n (≈ 1 is linear, ≈ 2 quadratic).
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 
 /** One measured point (both coordinates must be finite and > 0). */
 export interface Point {

@@ -2,7 +2,7 @@
  * The results file every benchmark writes through `writeResults` (bench/harness.ts), decoded at
  * the boundary: `{ name, quick, date, node, platform, data }`.
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
 /** One decoded `bench/results/<name>.json`; `data` is benchmark-specific. */

@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import { describeResultError, parseResultDoc, type ResultDoc } from "./results.js";
 import { seriesOf } from "./series.js";
 import { renderSummary, type ChartLink } from "./summary.js";

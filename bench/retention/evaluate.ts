@@ -19,8 +19,8 @@
  */
 import type { IndexEntry, IndexError, SegmentIndex } from "@cc/hierarchical";
 import type { ImportanceOptions } from "@cc/importance";
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import { sessionClock, type ClockKind } from "./clock.js";
 import type { Candidate, Policy } from "./policies.js";
 import { findReaccesses, messageTerms, type Reaccess, type RuleMessage } from "./reaccess.js";

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { generateSession } from "@cc/example-agent-loop";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { Session } from "./evaluate.js";
 
 /** Sessions read, and the files that could not be. */

@@ -1,6 +1,6 @@
 import { memoryIndex } from "@cc/hierarchical";
 import { compact, rank, type Segment } from "@cc/importance";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { aggregate, percent, percentWithRange } from "../retention/aggregate.js";

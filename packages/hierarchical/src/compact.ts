@@ -7,8 +7,8 @@
  */
 import type { CompactResult, EvictionTarget, ImportanceOptions, InvalidInput, Segment } from "@cc/importance";
 import { compact, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import pLimit from "p-limit";
 import { messageOf } from "./search/index.js";
 import type { SummaryWriter, WriteError } from "./writer.js";

@@ -5,7 +5,7 @@
  * @module prefetch
  */
 import type { Segment } from "@cc/importance";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 
 /** Why a prefetch helper refused its input. */
 export interface InvalidPrefetch {

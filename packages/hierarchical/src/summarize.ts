@@ -6,7 +6,7 @@
  */
 import type { Segment } from "@cc/importance";
 import type { CompletionRequest, Provider, ProviderError } from "@cc/lcm";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { Summarizer } from "./compact.js";
 
 /** Options of {@link extractiveSummary}. */

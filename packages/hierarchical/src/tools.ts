@@ -5,8 +5,8 @@
  *
  * @module tools
  */
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
 import type { IndexError, SearchHit, SegmentIndex } from "./search/index.js";
 import { DEFAULT_NAMESPACE, messageOf } from "./search/index.js";

@@ -1,6 +1,6 @@
 import type { Segment } from "@cc/importance";
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { HierarchicalResult, Summarizer } from "../src/compact.js";
 import { hierarchicalCompact } from "../src/compact.js";

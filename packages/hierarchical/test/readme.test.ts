@@ -1,6 +1,6 @@
 // Runs the README's example verbatim (between the markers) and checks what it prints.
 import { describe, expect, it, vi } from "vitest";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import {
   extractiveSummarizer,
   hierarchicalCompact,

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Segment } from "@cc/importance";
 import type { CompletionRequest, Provider, ProviderError } from "@cc/lcm";
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { hierarchicalCompact } from "../src/compact.js";
 import { entry } from "../src/search/index.js";

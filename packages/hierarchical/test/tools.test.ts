@@ -1,4 +1,4 @@
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { entry } from "../src/search/index.js";
 import { memoryIndex } from "../src/search/memory.js";

@@ -5,8 +5,8 @@
  * @module compactor
  */
 import { estimateCounter, type TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { deliverAlert, type AlertDeliveryFailure, type AlertSink } from "./alerts.js";
 import { escalate, type Attempt, type CompactionAborted, type Level } from "./escalation.js";
 import type { Message } from "./message.js";

@@ -6,8 +6,8 @@
  * @module escalation
  */
 import type { TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Message } from "./message.js";
 import { summaryPrompt, type PromptLevel } from "./prompts.js";
 import { guardProvider } from "./providers/guard.js";

@@ -4,9 +4,9 @@
  *
  * @module model-choice
  */
-import * as O from "fp-ts/Option";
-import * as TE from "fp-ts/TaskEither";
-import { pipe } from "fp-ts/function";
+import * as O from "fp-ts/lib/Option.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
 import { guardProvider } from "./providers/guard.js";
 import type { ModelInfo, Provider, ProviderError, Strength } from "./providers/provider.js";
 

@@ -4,7 +4,7 @@
  *
  * @module openai
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { AssistantMessage, Message, ToolCall } from "./message.js";
 

@@ -3,7 +3,7 @@
  *
  * @module options
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Strength } from "./providers/provider.js";
 

@@ -6,8 +6,8 @@
  *
  * @module prune
  */
-import * as E from "fp-ts/Either";
-import type { Either } from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
+import type { Either } from "fp-ts/lib/Either.js";
 import { headOf } from "./clip.js";
 import type { Message, ToolCall, ToolMessage } from "./message.js";
 

@@ -1,7 +1,7 @@
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
-import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { memoryAlertSink } from "../src/alerts.js";
 import { createLcmCompactor, nextContext, type CompactionResult } from "../src/compactor.js";

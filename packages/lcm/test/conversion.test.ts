@@ -1,6 +1,6 @@
 import { estimateCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { createAgentCompactor } from "../src/adapters/agent.js";
 import { agentPromptCompressor, createPromptCompressor } from "../src/adapters/prompt.js";

@@ -1,7 +1,7 @@
 // Regression examples for the defects of the Go original (GO-FINDINGS.md items 13–17).
 import { estimateCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { createLcmCompactor } from "../src/compactor.js";
 import type { Message } from "../src/message.js";

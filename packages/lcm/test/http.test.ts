@@ -1,7 +1,7 @@
 // The HTTP provider against a real loopback server speaking /v1/chat/completions and /v1/models.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chooseCompactionModel } from "../src/model-choice.js";
 import { classifyStatus, openAICompatibleProvider, retryAfterMs } from "../src/providers/http.js";

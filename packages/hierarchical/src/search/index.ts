@@ -4,8 +4,8 @@
  *
  * @module search/index
  */
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
 
 /** Namespace used when none is given (one agent, one session). */

@@ -4,8 +4,8 @@
  *
  * @module search/memory
  */
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";

@@ -9,8 +9,8 @@
  *
  * @module search/postgres
  */
-import * as E from "fp-ts/Either";
-import type * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
 import pg from "pg";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";

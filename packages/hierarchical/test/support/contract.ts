@@ -1,6 +1,6 @@
 // The one behavioural contract every SegmentIndex backend must honour.
 import * as fc from "fast-check";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { IndexEntry, IndexError, SearchHit, SegmentIndex } from "../../src/search/index.js";
 import { entry } from "../../src/search/index.js";

@@ -4,8 +4,8 @@
  *
  * @module adapters/agent
  */
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { AlertSink } from "../alerts.js";
 import type { CompactError, LcmCompactor } from "../compactor.js";
 import type { Message } from "../message.js";

@@ -6,8 +6,8 @@
  * @module adapters/prompt
  */
 import type { TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import type { Task } from "fp-ts/Task";
+import * as E from "fp-ts/lib/Either.js";
+import type { Task } from "fp-ts/lib/Task.js";
 import { chooseCompactionModel } from "../model-choice.js";
 import { guardProvider } from "../providers/guard.js";
 import type { Provider, ProviderError } from "../providers/provider.js";

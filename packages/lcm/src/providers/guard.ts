@@ -5,8 +5,8 @@
  *
  * @module providers/guard
  */
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

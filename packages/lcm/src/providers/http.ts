@@ -6,9 +6,9 @@
  *
  * @module providers/http
  */
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { TaskEither } from "fp-ts/TaskEither";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { toOpenAIMessages } from "../openai.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
 

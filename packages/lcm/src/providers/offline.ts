@@ -7,8 +7,8 @@
  * @module providers/offline
  */
 import { estimateCounter, type TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import * as TE from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
 import { headOf } from "../clip.js";
 import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "../transcript.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";

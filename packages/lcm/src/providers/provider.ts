@@ -3,7 +3,7 @@
  *
  * @module providers/provider
  */
-import type { TaskEither } from "fp-ts/TaskEither";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Message } from "../message.js";
 
 /** A model a provider offers, with its price per million tokens (USD) when known. */

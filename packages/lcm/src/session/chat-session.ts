@@ -6,8 +6,8 @@
  *
  * @module session/chat-session
  */
-import * as TE from "fp-ts/TaskEither";
-import { pipe } from "fp-ts/function";
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "../message.js";
 import type { PruneSettings } from "../prune.js";
 import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from "./compactor.js";

@@ -7,10 +7,10 @@
  * @module session/compactor
  */
 import { estimateCounter, type TokenCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
-import * as O from "fp-ts/Option";
-import * as TE from "fp-ts/TaskEither";
-import { pipe } from "fp-ts/function";
+import * as E from "fp-ts/lib/Either.js";
+import * as O from "fp-ts/lib/Option.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
 import { chooseCompactionModel, type ModelChoiceError } from "../model-choice.js";
 import { guardProvider } from "../providers/guard.js";
 import type { Provider, ProviderError } from "../providers/provider.js";

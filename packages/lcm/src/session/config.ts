@@ -4,8 +4,8 @@
  *
  * @module session/config
  */
-import * as E from "fp-ts/Either";
-import type { Either } from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
+import type { Either } from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Strength } from "../providers/provider.js";
 import { strengthTiers } from "../model-choice.js";

@@ -5,9 +5,9 @@
  *
  * @module session/context
  */
-import * as O from "fp-ts/Option";
-import * as TE from "fp-ts/TaskEither";
-import { pipe } from "fp-ts/function";
+import * as O from "fp-ts/lib/Option.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "../message.js";
 import { pruneToolResults, type PruneSettings } from "../prune.js";
 import { safeSplit } from "../split.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createChatSession, createSessionCompactor, memoryStore, openSqliteStore, type Provider, type SummaryStore } from "@cc/lcm";
 import { chat } from "./conversation.js";

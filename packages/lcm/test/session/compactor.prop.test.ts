@@ -1,6 +1,6 @@
 // Invariants of a whole conversation driven through many compactions.
-import * as E from "fp-ts/Either";
-import * as O from "fp-ts/Option";
+import * as E from "fp-ts/lib/Either.js";
+import * as O from "fp-ts/lib/Option.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHECKPOINT_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/lcm";

@@ -1,4 +1,4 @@
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeSessionConfig, sessionConfigDefaults } from "@cc/lcm";

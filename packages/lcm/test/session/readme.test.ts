@@ -1,7 +1,7 @@
 // Runs the example of src/session/README.md verbatim (between the markers) and checks its results.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { createChatSession, createSessionCompactor, offlineProvider, openSqliteStore, type Message } from "@cc/lcm";
 
 describe("session README example", () => {

@@ -1,6 +1,6 @@
 // A scripted Provider for tests (a hosted LLM cannot run here): it records every request and
 // answers with the next scripted reply — text, a typed error, a throw or a rejection.
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "@cc/lcm";
 
 /** One scripted reply. */

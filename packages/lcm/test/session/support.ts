@@ -1,7 +1,7 @@
 // Shared test plumbing: unwrap TaskEithers, make throwaway PostgreSQL databases, odd strings.
 import { randomBytes } from "node:crypto";
-import * as E from "fp-ts/Either";
-import type { TaskEither } from "fp-ts/TaskEither";
+import * as E from "fp-ts/lib/Either.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import pg from "pg";
 import { expect, inject } from "vitest";
 

@@ -1,7 +1,7 @@
 // A real SWE-agent run driven through a ChatSession with the offline summariser: the prompt stays
 // bounded, nothing stored is lost, and the checkpoint keeps the paths the agent worked on.
 import { estimateCounter } from "@cc/tokens";
-import * as E from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { CHECKPOINT_PREFIX, createChatSession, createSessionCompactor, memoryStore, offlineProvider, type Message } from "@cc/lcm";
 import { right } from "./support.js";

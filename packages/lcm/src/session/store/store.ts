@@ -4,8 +4,8 @@
  *
  * @module session/store/store
  */
-import type { Option } from "fp-ts/Option";
-import type { TaskEither } from "fp-ts/TaskEither";
+import type { Option } from "fp-ts/lib/Option.js";
+import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Message } from "../../message.js";
 
 /**

@@ -4,8 +4,8 @@
  *
  * @module session/store/validate
  */
-import * as E from "fp-ts/Either";
-import type { Either } from "fp-ts/Either";
+import * as E from "fp-ts/lib/Either.js";
+import type { Either } from "fp-ts/lib/Either.js";
 import { MessagesCodec, MessageCodec, type Message } from "../../message.js";
 import { describeErrors } from "../report.js";
 import { MAX_STACK_ID_LENGTH, type StackId, type StoreError, type SummaryDraft } from "./store.js";

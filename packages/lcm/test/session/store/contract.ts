@@ -2,7 +2,7 @@
 // storeContract once.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import * as O from "fp-ts/Option";
+import * as O from "fp-ts/lib/Option.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "@cc/lcm";
 import type { SummaryStore } from "../../../src/session/index.js";
