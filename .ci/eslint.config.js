@@ -13,6 +13,10 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^fp-ts/(?!lib/[A-Za-z]+\\.js$)", message: "Import fp-ts as fp-ts/lib/<Module>.js: plain Node ESM cannot resolve fp-ts/<Module>." }] }
+      ],
       "no-restricted-syntax": [
         "error",
         { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip|todo)$/]", message: "CI runs every test: no .only/.skip/.todo." }

@@ -4,14 +4,10 @@
 // resolving workspace packages to their sources (slower: tsx start-up).
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { register } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const dist = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 if (existsSync(dist)) {
-  // Built workspace packages may still import fp-ts by directory (`fp-ts/Either`), which plain
-  // Node cannot resolve; the hook maps those to `fp-ts/lib/*.js`.
-  register(new URL("./fp-ts-resolve.js", import.meta.url));
   await import(dist);
 } else {
   const src = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
