@@ -2,10 +2,14 @@
  * The exact backend: @dqbd/tiktoken (lite build + encoder JSON), one encoder per encoding per
  * process, created on first use and freed when the last counter using it is disposed.
  *
+ * The tiktoken module (WASM) is itself loaded on the first exact count, not when this module is
+ * imported: a caller that only estimates never pays for it. `createRequire` keeps the load
+ * synchronous, so `count()` stays synchronous too.
+ *
  * @module tiktoken
  */
 import { createRequire } from "node:module";
-import { Tiktoken } from "@dqbd/tiktoken/lite";
+import type * as TiktokenLite from "@dqbd/tiktoken/lite";
 import { countChunked } from "./chunking/count.js";
 import { defaultChunkLimits, type ChunkLimits } from "./chunking/plan.js";
 import type { Encoding, TokenCounter } from "./counter.js";
@@ -17,6 +21,9 @@ interface EncoderJson {
   readonly pat_str: string;
 }
 
+type TiktokenModule = typeof TiktokenLite;
+type Tiktoken = TiktokenLite.Tiktoken;
+
 const require = createRequire(import.meta.url);
 
 interface Shared {
@@ -25,6 +32,14 @@ interface Shared {
 }
 
 const shared = new Map<Encoding, Shared>();
+
+let tiktokenModule: TiktokenModule | undefined;
+
+/** The tiktoken lite module, required (and its WASM instantiated) on the first call only. */
+function tiktoken(): TiktokenModule {
+  tiktokenModule ??= require("@dqbd/tiktoken/lite") as TiktokenModule;
+  return tiktokenModule;
+}
 
 function loadJson(encoding: Encoding): EncoderJson {
   // The JSON files are large (2–4 MB); load only the one asked for.
@@ -41,7 +56,7 @@ function acquire(encoding: Encoding): Tiktoken {
     return existing.encoder;
   }
   const json = loadJson(encoding);
-  const encoder = new Tiktoken(json.bpe_ranks, json.special_tokens, json.pat_str);
+  const encoder = new (tiktoken().Tiktoken)(json.bpe_ranks, json.special_tokens, json.pat_str);
   shared.set(encoding, { encoder, refs: 1 });
   return encoder;
 }
