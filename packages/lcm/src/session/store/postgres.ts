@@ -3,7 +3,8 @@
  * Message ids come from a per-stack counter row updated in the same transaction as the insert,
  * so concurrent appenders get consecutive, unique ids and a rolled-back append leaves no gap.
  * The schema is created on first use under a transaction-scoped advisory lock, so processes
- * that race to create it all succeed.
+ * that race to create it all succeed. pg is loaded when a store is opened from a connection
+ * string, not when this module is imported (see `driver.ts`).
  *
  * @module session/store/postgres
  */
@@ -11,8 +12,9 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
-import pg from "pg";
+import type pg from "pg";
 import type { Message } from "../../message.js";
+import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
 import {
   checkDraft,
@@ -112,16 +114,31 @@ async function migrate(pool: pg.Pool): Promise<void> {
 
 /**
  * Connects, creates or migrates the schema (safe when many processes do it at once) and returns
- * the store.
+ * the store. With a connection string, pg is loaded on first run; when it cannot be loaded the
+ * result is a `StoreUnavailable` whose `missingPackage` is `"pg"`. A pool you pass in needs no
+ * loading.
  *
  * @example
  * const store = await openPostgresStore({ connectionString: "postgres://app@db/agents" })();
  */
 export function openPostgresStore(config: PostgresStoreConfig): TE.TaskEither<StoreError, SummaryStore> {
-  const owned = !("pool" in config);
-  const pool = "pool" in config ? config.pool : new pg.Pool({ connectionString: config.connectionString, max: config.maxConnections ?? 4 });
-  // An idle client that loses its connection must not crash the process; the next query reports it.
-  if (owned) pool.on("error", () => undefined);
+  if ("pool" in config) return openWithPool(config.pool, false);
+  const { connectionString, maxConnections } = config;
+  return pipe(
+    loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined)),
+    TE.chainEitherK((Pool) =>
+      E.tryCatch(() => {
+        const pool = new Pool({ connectionString, max: maxConnections ?? 4 });
+        // An idle client that loses its connection must not crash the process; the next query reports it.
+        pool.on("error", () => undefined);
+        return pool;
+      }, unavailable),
+    ),
+    TE.chain((pool) => openWithPool(pool, true)),
+  );
+}
+
+function openWithPool(pool: pg.Pool, owned: boolean): TE.TaskEither<StoreError, SummaryStore> {
   return async () => {
     try {
       await migrate(pool);

@@ -2,15 +2,17 @@
  * SQLite {@link SummaryStore} (better-sqlite3): one file, nothing to start. The schema follows the
  * chat-history / chat-summaries layout; migrations run on open and are versioned with
  * `PRAGMA user_version`. WAL journal, a busy timeout for several processes on one file, and
- * every write in one `BEGIN IMMEDIATE` transaction.
+ * every write in one `BEGIN IMMEDIATE` transaction. better-sqlite3 is loaded when a store is
+ * opened, not when this module is imported (see `driver.ts`).
  *
  * @module session/store/sqlite
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
+import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store.js";
 import {
   checkDraft,
@@ -96,25 +98,29 @@ function migrate(db: Database.Database): void {
 
 /**
  * Opens (creating and migrating when needed) a SQLite store at `path` (`":memory:"` for a
- * private in-memory database).
+ * private in-memory database). Loads better-sqlite3 on first run; when it cannot be loaded the
+ * result is a `StoreUnavailable` whose `missingPackage` is `"better-sqlite3"`.
  *
  * @example
  * const store = await openSqliteStore("agent.db")();
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): TE.TaskEither<StoreError, SummaryStore> {
-  return TE.fromEither(
-    E.tryCatch(() => {
-      const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
-      try {
-        if (path !== ":memory:") db.pragma("journal_mode = WAL");
-        db.pragma("foreign_keys = ON");
-        migrate(db);
-      } catch (e) {
-        db.close();
-        throw e;
-      }
-      return sqliteStore(db);
-    }, unavailable),
+  return pipe(
+    loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) => (typeof mod.default === "function" ? mod.default : undefined)),
+    TE.chainEitherK((Driver) =>
+      E.tryCatch(() => {
+        const db = new Driver(path, { timeout: options.busyTimeoutMs ?? 5000 });
+        try {
+          if (path !== ":memory:") db.pragma("journal_mode = WAL");
+          db.pragma("foreign_keys = ON");
+          migrate(db);
+        } catch (e) {
+          db.close();
+          throw e;
+        }
+        return sqliteStore(db);
+      }, unavailable),
+    ),
   );
 }
 

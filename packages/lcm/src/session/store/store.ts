@@ -57,7 +57,13 @@ export type StoreBackend = "memory" | "sqlite" | "postgres";
 
 /** Why a store operation failed. Nothing is half-written when any of these is returned. */
 export type StoreError =
-  | { readonly _tag: "StoreUnavailable"; readonly backend: StoreBackend; readonly message: string }
+  | {
+      readonly _tag: "StoreUnavailable";
+      readonly backend: StoreBackend;
+      readonly message: string;
+      /** Set when the backend's driver package could not be loaded: the package to install. */
+      readonly missingPackage?: "better-sqlite3" | "pg";
+    }
   | { readonly _tag: "StoreInvalidInput"; readonly field: string; readonly message: string }
   | {
       readonly _tag: "StoreCorruptRow";
