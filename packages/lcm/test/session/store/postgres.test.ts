@@ -89,6 +89,20 @@ describe("PostgreSQL store specifics", () => {
     }
   });
 
+  it("a pool the caller owns is used as is and stays open after close", async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    try {
+      const store = await right(openPostgresStore({ pool }));
+      expect((await right(store.append("owned-pool", [{ role: "user", content: "hi" }], 1))).map((m) => m.id)).toEqual([1]);
+      await right(store.close());
+      expect(await left(store.lastMessageId("owned-pool"))).toMatchObject({ _tag: "StoreUnavailable", message: "store is closed" });
+      const rows = await pool.query<{ n: string }>("SELECT count(*) AS n FROM cc_chat_history WHERE stack_id = 'owned-pool'");
+      expect(rows.rows[0]?.n).toBe("1");
+    } finally {
+      await pool.end();
+    }
+  });
+
   it("an unreachable server is a typed error", async () => {
     const error = await left(openPostgresStore({ connectionString: "postgres://nobody@127.0.0.1:1/none" }));
     expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "postgres" });
