@@ -17,6 +17,9 @@ export function escapeCell(s: string): string {
   return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
+/** Tables longer than this are cut in the summary (the JSON file keeps every row). */
+export const MAX_SUMMARY_ROWS = 40;
+
 /** Renders one table as GitHub markdown. */
 export function markdownTable(table: Table): string {
   if (table.headers.length === 0) return "";
@@ -49,7 +52,9 @@ export function renderSummary(docs: readonly ResultDoc[], charts: readonly Chart
     out.push(`## ${d.name}`, "", `${d.quick ? "quick mode" : "full run"}, ${d.date}`, "");
     for (const t of tablesOf(d.data)) {
       if (t.title !== "") out.push(`### ${d.name}: ${t.title}`, "");
-      out.push(markdownTable(t), "");
+      const cut = t.rows.length > MAX_SUMMARY_ROWS;
+      out.push(markdownTable(cut ? { ...t, rows: t.rows.slice(0, MAX_SUMMARY_ROWS) } : t), "");
+      if (cut) out.push(`… ${t.rows.length - MAX_SUMMARY_ROWS} more rows in \`${d.name}.json\`.`, "");
     }
   }
   return `${out.join("\n").trimEnd()}\n`;

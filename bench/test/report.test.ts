@@ -5,7 +5,7 @@ import { formatTick, logRange, logTicks } from "../report/axis.js";
 import { describeFitError, fitPowerLaw } from "../report/fit.js";
 import { describeResultError, parseResultDoc } from "../report/results.js";
 import { seriesOf } from "../report/series.js";
-import { markdownTable, renderSummary } from "../report/summary.js";
+import { MAX_SUMMARY_ROWS, markdownTable, renderSummary } from "../report/summary.js";
 import { escapeXml, renderLogLogChart } from "../report/svg.js";
 import { tablesOf } from "../report/tables.js";
 
@@ -146,6 +146,14 @@ describe("results files", () => {
     expect(md).toContain("| a | 100 | 5 |");
     expect(md).toContain("- bad.json: malformed JSON");
     expect(renderSummary([], [], [])).toContain("No results yet");
+  });
+
+  it("cuts long tables in the summary and says where the rest is", () => {
+    const rows = Array.from({ length: MAX_SUMMARY_ROWS + 5 }, (_, i) => ({ session: `s${i}`, kept: i }));
+    const md = renderSummary([{ ...doc, name: "retention", data: { sessions: rows } }], [], []);
+    expect(md).toContain(`| s${MAX_SUMMARY_ROWS - 1} |`);
+    expect(md).not.toContain(`| s${MAX_SUMMARY_ROWS} |`);
+    expect(md).toContain("… 5 more rows in `retention.json`.");
   });
 
   it("flattens nested data and escapes pipes and newlines in cells", () => {
