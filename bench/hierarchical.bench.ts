@@ -14,7 +14,6 @@
  *
  * CC_BENCH_QUERIES overrides the number of search queries per size (default 300; quick 50).
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +22,7 @@ import type { IndexEntry, SegmentIndex } from "@cc/hierarchical";
 import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, queryTerms, tokenize } from "@cc/hierarchical";
 import pg from "pg";
 import { printTable, quick, writeResults } from "./harness.js";
+import { cleanupOnSignal, pgServer } from "./postgres.js";
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -124,41 +124,6 @@ function scanBaseline(entries: IndexEntry[], queries: string[]): Row {
   return { backend: "linear scan (baseline)", n: entries.length, batchedPerSec: null, batchedPerCpuSec: null, singlePerSec: null, searchMedianMs: pct(times, 0.5), searchP95Ms: pct(times, 0.95), note: "pre-tokenised, no index" };
 }
 
-/** A PostgreSQL server for the run: CC_PG_URL, or a throwaway cluster (stopped by `stop`, also on a signal). */
-type Server = { readonly url: string; readonly stop: () => void } | { readonly url: undefined; readonly why: string; readonly stop: () => void };
-
-function pgServer(): Server {
-  const given = process.env["CC_PG_URL"];
-  if (given !== undefined && given !== "") return { url: given, stop: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), "cc-bench-pg-"));
-  const script = fileURLToPath(new URL("../.ci/postgres.sh", import.meta.url));
-  let started = false;
-  const stop = (): void => {
-    if (started) {
-      started = false;
-      try {
-        execFileSync("bash", [script, "stop", dir], { stdio: "ignore" });
-      } catch {
-        // the cluster directory is removed below either way
-      }
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let why = "";
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = 59000 + Math.floor(Math.random() * 500);
-    try {
-      started = true;
-      const url = execFileSync("bash", [script, "start", dir, String(port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-      return { url, stop };
-    } catch (e) {
-      why = e instanceof Error ? e.message.split("\n").slice(0, 3).join(" ") : String(e);
-      stop(); // removes the directory; postgres.sh creates it again for the next port
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-  return { url: undefined, why: `no PostgreSQL: set CC_PG_URL or install the server (${why})`, stop: () => undefined };
-}
 
 /** Drops the benchmark's tables (a table per size and kind of run) from the server. */
 async function dropTables(url: string, tables: readonly string[]): Promise<void> {
@@ -197,14 +162,11 @@ const oddText = (entries: readonly IndexEntry[]): IndexEntry[] => entries.map((e
 const sizes = quick ? [1000] : [10_000, 100_000];
 const queryCount = Number(process.env["CC_BENCH_QUERIES"] ?? (quick ? 50 : 300));
 const dir = mkdtempSync(join(tmpdir(), "cc-bench-sqlite-"));
-const server = pgServer();
-const onSignal = (signal: NodeJS.Signals): void => {
+const server = pgServer("hierarchical", 59000);
+cleanupOnSignal(() => {
   server.stop();
   rmSync(dir, { recursive: true, force: true });
-  process.kill(process.pid, signal);
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
+});
 const rows: Row[] = [];
 const tables: string[] = [];
 let runs = 0;

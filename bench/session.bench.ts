@@ -15,14 +15,13 @@
  * else a throwaway cluster started with .ci/postgres.sh and always stopped (also on Ctrl-C).
  * When neither works its rows say "unavailable" and why.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { memoryStore, openPostgresStore, openSqliteStore, pruneToolResults, type Message, type SummaryStore } from "@cc/lcm";
 import pg from "pg";
 import { measure, measureAsync, printTable, quick, writeResults, type Timing } from "./harness.js";
+import { cleanupOnSignal, pgServer } from "./postgres.js";
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -60,40 +59,6 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
 
 // ── PostgreSQL for the run ────────────────────────────────────────────────────────────────────
 
-type Server = { readonly url: string; readonly stop: () => void } | { readonly url: undefined; readonly why: string; readonly stop: () => void };
-
-/** CC_PG_URL, or a throwaway cluster on a random loopback port (stopped by `stop`). */
-function pgServer(): Server {
-  const given = process.env["CC_PG_URL"];
-  if (given !== undefined && given !== "") return { url: given, stop: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), "cc-bench-session-pg-"));
-  const script = fileURLToPath(new URL("../.ci/postgres.sh", import.meta.url));
-  let started = false;
-  const stop = (): void => {
-    if (started) {
-      started = false;
-      try {
-        execFileSync("bash", [script, "stop", dir], { stdio: "ignore" });
-      } catch {
-        // the cluster directory is removed below either way
-      }
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let why = "";
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = 59500 + Math.floor(Math.random() * 400);
-    try {
-      started = true;
-      const url = execFileSync("bash", [script, "start", dir, String(port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-      return { url, stop };
-    } catch (e) {
-      why = e instanceof Error ? e.message.split("\n").slice(0, 3).join(" ") : String(e);
-      stop();
-    }
-  }
-  return { url: undefined, why: `no PostgreSQL: set CC_PG_URL or install the server (${why})`, stop: () => undefined };
-}
 
 /** Runs `sql` on the admin URL. */
 async function admin(url: string, sql: string): Promise<void> {
@@ -236,16 +201,13 @@ function scanBaseline(messages: readonly Message[], maxChars: number): readonly 
 // ── Run ───────────────────────────────────────────────────────────────────────────────────────
 
 const dir = mkdtempSync(join(tmpdir(), "cc-bench-session-"));
-const server = pgServer();
+const server = pgServer("session", 59500);
 const database = `cc_bench_session_${process.pid}`;
 let created = false;
-const onSignal = (signal: NodeJS.Signals): void => {
+cleanupOnSignal(() => {
   server.stop();
   rmSync(dir, { recursive: true, force: true });
-  process.kill(process.pid, signal);
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
+});
 
 const rows: Row[] = [];
 const unavailable: { backend: string; why: string }[] = [];
