@@ -69,12 +69,24 @@ export interface WriteReceipt {
   readonly written: number;
 }
 
-/** Why an index operation failed. */
+/** A persistent backend, whose database driver is loaded when it is opened. */
+export type IndexBackend = "sqlite" | "postgres";
+
+/**
+ * Why an index operation failed. `IndexUnavailable` comes from opening a persistent index whose
+ * driver package (`missingPackage`) cannot be loaded: install it next to `@cc/hierarchical`.
+ */
 export type IndexError =
   | { readonly _tag: "InvalidEntry"; readonly errors: readonly string[] }
   | { readonly _tag: "InvalidSearch"; readonly errors: readonly string[] }
   | { readonly _tag: "InvalidOptions"; readonly errors: readonly string[] }
   | { readonly _tag: "IndexClosed"; readonly backend: string }
+  | {
+      readonly _tag: "IndexUnavailable";
+      readonly backend: IndexBackend;
+      readonly missingPackage: "better-sqlite3" | "pg";
+      readonly message: string;
+    }
   | { readonly _tag: "StorageError"; readonly backend: string; readonly operation: string; readonly message: string };
 
 /**

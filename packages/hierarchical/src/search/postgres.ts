@@ -7,11 +7,15 @@
  * (quoted-lexeme `tsvector` and `tsquery` literals), so ranking and matching agree with the
  * other backends and no text search parser or operator ever sees user text.
  *
+ * pg is loaded when an index is opened from a URL, not when this module is imported (see
+ * `search/driver`); an index opened on a ready {@link SqlClient} never loads it.
+ *
  * @module search/postgres
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import pg from "pg";
+import type pg from "pg";
+import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { ESCAPED, decodeText, encodeText, isPlainJson, searchable } from "./lossless.js";
@@ -120,9 +124,23 @@ function storageError(operation: string, e: unknown): IndexError {
   return { _tag: "StorageError", backend: "postgres", operation, message: messageOf(e) };
 }
 
+/** How to get the client: a pool on pg (loaded now) for a URL, or the caller's own client as it is. */
+function clientFactory(connection: string | SqlClient): TE.TaskEither<IndexError, () => SqlClient> {
+  if (typeof connection !== "string") return async () => E.right(() => connection);
+  return async () => {
+    const driver = await loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) =>
+      typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined,
+    )();
+    if (E.isLeft(driver)) return driver;
+    const Pool = driver.right;
+    return E.right(() => pgClient(new Pool({ connectionString: connection, max: 4 })));
+  };
+}
+
 /**
  * Connects, creates the table and indexes when missing (safe when processes race), and returns
- * the index.
+ * the index. Given a URL, loads pg first; when it cannot be loaded the result is an
+ * `IndexUnavailable` whose `missingPackage` is `"pg"`.
  *
  * @example
  * const r = await openPostgresIndex({ connection: "postgres://agent@db/journal" })();
@@ -137,9 +155,11 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     if (typeof options.connection === "string" && options.connection === "") errors.push("connection: expected a non-empty URL");
     if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
     const owned = typeof options.connection === "string";
+    const connect = await clientFactory(options.connection)();
+    if (E.isLeft(connect)) return connect;
     let client: SqlClient | undefined;
     try {
-      client = typeof options.connection === "string" ? pgClient(new pg.Pool({ connectionString: options.connection, max: 4 })) : options.connection;
+      client = connect.right();
       const c = client;
       await c.transaction((tx) => prepareSchema(tx, table));
       return E.right(make(c, table, chunk, owned));

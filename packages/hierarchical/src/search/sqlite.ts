@@ -1,14 +1,16 @@
 /**
  * SQLite `SegmentIndex` (better-sqlite3, FTS5 with bm25): the embedded default. A file survives
  * restarts and can be shared by several processes on one host (WAL, immediate transactions,
- * busy timeout); `:memory:` gives a private, throwaway index.
+ * busy timeout); `:memory:` gives a private, throwaway index. better-sqlite3 is loaded when an
+ * index is opened, not when this module is imported (see `search/driver`).
  *
  * @module search/sqlite
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
+import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { decodeText, encodeText, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
@@ -61,7 +63,9 @@ function toEntry(r: Row): IndexEntry {
 }
 
 /**
- * Opens (and on first use creates) an FTS5 index in a SQLite file or in memory.
+ * Opens (and on first use creates) an FTS5 index in a SQLite file or in memory. Loads
+ * better-sqlite3 on first run; when it cannot be loaded the result is an `IndexUnavailable`
+ * whose `missingPackage` is `"better-sqlite3"`.
  *
  * @example
  * const r = await openSqliteIndex({ path: "agent-journal.db" })();
@@ -77,16 +81,20 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     if (!Number.isInteger(busy) || busy < 0) errors.push(`busyTimeoutMs: expected an integer ≥ 0 (got ${String(busy)})`);
     if (!Number.isFinite(weight) || weight <= 0) errors.push(`summaryWeight: expected a finite number > 0 (got ${String(weight)})`);
     if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
+    const driver = await loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) =>
+      typeof mod.default === "function" ? mod.default : undefined,
+    )();
+    if (E.isLeft(driver)) return driver;
     try {
-      return E.right(open(options.path ?? ":memory:", table, busy, weight));
+      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight));
     } catch (e) {
       return E.left(storageError("open", e));
     }
   };
 }
 
-function open(path: string, table: string, busyMs: number, weight: number): SegmentIndex {
-  const db = new Database(path);
+function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number): SegmentIndex {
+  const db = new Driver(path);
   const fts = `${table}_fts`;
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
