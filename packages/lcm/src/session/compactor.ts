@@ -16,7 +16,16 @@ import { guardProvider } from "../providers/guard.js";
 import type { Provider, ProviderError } from "../providers/provider.js";
 import { defaultTranscriptLimits, serialiseTranscript, type TranscriptLimits } from "../transcript.js";
 import { decodeSessionConfig, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
-import { createEventBus, type CompactionDone, type CompactionTrigger, type EventBus, type SessionEvent, type SubscriberFailure } from "./events.js";
+import {
+  createEventBus,
+  type CompactionDone,
+  type CompactionTrigger,
+  type CompactionWarning,
+  type EventBus,
+  type SessionEvent,
+  type SubscriberFailure,
+} from "./events.js";
+import { truncatedCheckpoint, type SummaryLevel } from "./fallback.js";
 import { decideTrigger, planCompaction, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
 import { checkStackId } from "./store/validate.js";
@@ -31,6 +40,8 @@ export type CompactionOutcome =
       readonly tokenSource: TokenSource;
       /** Subscribers that threw while handling the event (compaction still succeeded). */
       readonly subscriberFailures: readonly SubscriberFailure[];
+      /** Present when the summariser did not deliver and the summary is the truncation fallback. */
+      readonly warning?: CompactionWarning;
     }
   | {
       readonly _tag: "Skipped";
@@ -40,12 +51,37 @@ export type CompactionOutcome =
       readonly effectiveTokens: number;
     };
 
+/** Why the summariser did not produce a summary: no model could be chosen, or the call failed. */
+export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
+
 /** Why a compaction failed. The store is unchanged when any of these is returned. */
 export type SessionCompactionError =
   | StoreError
-  | ModelChoiceError
-  | { readonly _tag: "SummariserFailed"; readonly error: ProviderError }
+  | SummariserError
   | { readonly _tag: "InvalidCompactionInput"; readonly field: string; readonly message: string };
+
+/** The summariser's result before saving: a summary, or why there is none. */
+type Summarised =
+  | { readonly _tag: "Summary"; readonly text: string; readonly model: string }
+  | { readonly _tag: "Empty"; readonly model: string }
+  | { readonly _tag: "Failed"; readonly error: SummariserError };
+
+/** True when the caller cancelled: then no fallback runs, the caller asked to stop. */
+const cancelled = (error: SummariserError, signal: AbortSignal | undefined): boolean =>
+  signal?.aborted === true || (error._tag === "SummariserFailed" && error.error._tag === "ProviderAborted");
+
+const describeSummariserError = (error: SummariserError): string => {
+  switch (error._tag) {
+    case "NoCompactionModel":
+      return error.message;
+    case "ModelListFailed":
+      return `listing models failed (${error.error._tag}${"message" in error.error ? `: ${error.error.message}` : ""})`;
+    case "SummariserFailed":
+      return error.error._tag === "ProviderTimeout"
+        ? `the summary call timed out after ${error.error.timeoutMs} ms`
+        : `the summary call failed (${error.error._tag}${"message" in error.error ? `: ${error.error.message}` : ""})`;
+  }
+};
 
 /** What the session compactor needs. */
 export interface SessionCompactorDeps {
@@ -158,16 +194,68 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
       return TE.right(skipped("too_few_messages", why, effectiveTokens));
     }
     const previous = O.toUndefined(loaded.latest);
-    const prompt = checkpointPrompt({
-      transcript: serialiseTranscript(
-        plan.summarise.map((m) => m.message),
-        limits,
-      ),
-      ...(previous === undefined ? {} : { previousSummary: previous.content }),
-    });
-    return pipe(
+    const transcript = serialiseTranscript(
+      plan.summarise.map((m) => m.message),
+      limits,
+    );
+    const previousSummary = previous === undefined ? {} : { previousSummary: previous.content };
+    const prompt = checkpointPrompt({ transcript, ...previousSummary });
+
+    const save = (
+      text: string,
+      level: SummaryLevel,
+      model: string | null,
+      warning: CompactionWarning | undefined,
+    ): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
+      pipe(
+        store.saveSummary(stackId, { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null }, at),
+        TE.map((summary): CompactionOutcome => {
+          const event: CompactionDone = {
+            _tag: "CompactionDone",
+            stackId,
+            trigger,
+            summaryId: summary.id,
+            previousSummaryId: summary.previousId,
+            coversUpTo: summary.coversUpTo,
+            messagesSummarised: plan.summarise.length,
+            messagesKept: plan.keep.length,
+            effectiveTokens,
+            summaryChars: text.length,
+            level,
+            model,
+            at,
+          };
+          const subscriberFailures = events.publish(event);
+          return { _tag: "Compacted", summary, event, tokenSource, subscriberFailures, ...(warning === undefined ? {} : { warning }) };
+        }),
+        TE.orElse((error): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
+          error._tag === "SummaryConflict"
+            ? TE.right(
+                skipped(
+                  "concurrent_compaction",
+                  `another process saved summary ${String(error.actualPreviousId)} meanwhile; this summary was discarded and the next turn builds on that one`,
+                  effectiveTokens,
+                ),
+              )
+            : TE.left(error),
+        ),
+      );
+
+    /** The deterministic fallback: a truncated checkpoint within the summary budget. */
+    const truncate = (warning: CompactionWarning, original: E.Either<SummariserError, CompactionOutcome>): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
+      const cut = truncatedCheckpoint({ transcript, ...previousSummary, maxTokens: config.maxSummaryTokens, counter });
+      if (cut === undefined) {
+        // Nothing non-blank fits the budget (not reachable with a budget ≥ 16 tokens): behave as `none`.
+        if (E.isRight(original)) events.publish({ ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") });
+        return TE.fromEither(original);
+      }
+      events.publish(warning);
+      return save(cut.text, "truncate", null, warning);
+    };
+
+    const summarise: TE.TaskEither<never, Summarised> = pipe(
       chooseCompactionModel(deps.provider, config.model ?? "", config.strength),
-      TE.mapLeft((e): SessionCompactionError => e),
+      TE.mapLeft((e): SummariserError => e),
       TE.chain((model) =>
         pipe(
           provider.complete({
@@ -177,47 +265,58 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
             temperature: config.temperature,
             ...(signal === undefined ? {} : { signal }),
           }),
-          TE.mapLeft((error): SessionCompactionError => ({ _tag: "SummariserFailed", error })),
+          TE.mapLeft((error): SummariserError => ({ _tag: "SummariserFailed", error })),
         ),
       ),
-      TE.chain((completion): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
-        const text = completion.text.trim();
-        if (text === "") {
-          const message = `the summariser (${completion.model}) returned an empty summary; nothing was saved and the history is unchanged`;
-          events.publish({ _tag: "CompactionWarning", stackId, reason: "empty_summary", message, at });
-          return TE.right(skipped("empty_summary", message, effectiveTokens));
-        }
-        return pipe(
-          store.saveSummary(stackId, { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null }, at),
-          TE.map((summary): CompactionOutcome => {
-            const event: CompactionDone = {
-              _tag: "CompactionDone",
+      TE.match(
+        (error): Summarised => ({ _tag: "Failed", error }),
+        (completion): Summarised => {
+          const text = completion.text.trim();
+          return text === "" ? { _tag: "Empty", model: completion.model } : { _tag: "Summary", text, model: completion.model };
+        },
+      ),
+      TE.fromTask,
+    );
+
+    return pipe(
+      summarise,
+      TE.chain((result): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
+        switch (result._tag) {
+          case "Summary":
+            return save(result.text, "checkpoint", result.model, undefined);
+          case "Empty": {
+            const onTruncate = config.fallback === "truncate" && signal?.aborted !== true;
+            const message = onTruncate
+              ? `the summariser (${result.model}) returned an empty summary; a truncated excerpt of the folded messages was saved instead`
+              : `the summariser (${result.model}) returned an empty summary; nothing was saved and the history is unchanged`;
+            const warning: CompactionWarning = {
+              _tag: "CompactionWarning",
               stackId,
-              trigger,
-              summaryId: summary.id,
-              previousSummaryId: summary.previousId,
-              coversUpTo: summary.coversUpTo,
-              messagesSummarised: plan.summarise.length,
-              messagesKept: plan.keep.length,
-              effectiveTokens,
-              summaryChars: text.length,
-              model: completion.model,
+              reason: "empty_summary",
+              error: null,
+              fallback: onTruncate ? "truncate" : "none",
+              message,
               at,
             };
-            return { _tag: "Compacted", summary, event, tokenSource, subscriberFailures: events.publish(event) };
-          }),
-          TE.orElse((error): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
-            error._tag === "SummaryConflict"
-              ? TE.right(
-                  skipped(
-                    "concurrent_compaction",
-                    `another process saved summary ${String(error.actualPreviousId)} meanwhile; this summary was discarded and the next turn builds on that one`,
-                    effectiveTokens,
-                  ),
-                )
-              : TE.left(error),
-          ),
-        );
+            const skip = skipped("empty_summary", message, effectiveTokens);
+            if (onTruncate) return truncate(warning, E.right(skip));
+            events.publish(warning);
+            return TE.right(skip);
+          }
+          case "Failed": {
+            if (config.fallback === "none" || cancelled(result.error, signal)) return TE.left(result.error);
+            const warning: CompactionWarning = {
+              _tag: "CompactionWarning",
+              stackId,
+              reason: "summariser_failed",
+              error: result.error,
+              fallback: "truncate",
+              message: `${describeSummariserError(result.error)}; a truncated excerpt of the folded messages was saved instead`,
+              at,
+            };
+            return truncate(warning, E.left(result.error));
+          }
+        }
       }),
     );
   };

@@ -9,6 +9,7 @@ import type { Either } from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Strength } from "../providers/provider.js";
 import { strengthTiers } from "../model-choice.js";
+import type { SummaryFallback } from "./fallback.js";
 import { errorPath } from "./report.js";
 
 /** Validated session-compaction settings (defaults applied). */
@@ -30,10 +31,16 @@ export interface SessionCompactionConfig {
   readonly maxSummaryTokens: number;
   /** Abort the summary call after this many ms. Default: no timeout of our own. */
   readonly timeoutMs?: number;
+  /**
+   * What happens when the summariser fails (error, throw, timeout, no model) or returns an empty
+   * summary. `truncate` (default): save a deterministic head+tail excerpt of the folded history
+   * within `maxSummaryTokens`, so the context still shrinks. `none`: save nothing and report it.
+   */
+  readonly fallback: SummaryFallback;
 }
 
 /** Defaults applied to omitted optional fields (`maxSummaryTokens` is also capped at a quarter of the threshold). */
-export const sessionConfigDefaults = { keepRecent: 6, temperature: 0.3, maxSummaryTokens: 2048 } as const;
+export const sessionConfigDefaults = { keepRecent: 6, temperature: 0.3, maxSummaryTokens: 2048, fallback: "truncate" } as const;
 
 /** The configuration was rejected; `problems` has one actionable line per field. */
 export interface InvalidSessionConfig {
@@ -75,6 +82,16 @@ const ModelName = new t.Type<string, string, unknown>(
   (u, c) => (typeof u === "string" && u.trim() !== "" ? t.success(u) : t.failure(u, c, "must be a non-empty model id")),
   t.identity,
 );
+const fallbacks: readonly SummaryFallback[] = ["none", "truncate"];
+const FallbackCodec = new t.Type<SummaryFallback, SummaryFallback, unknown>(
+  "SummaryFallback",
+  (u): u is SummaryFallback => fallbacks.includes(u as SummaryFallback),
+  (u, c) =>
+    fallbacks.includes(u as SummaryFallback)
+      ? t.success(u as SummaryFallback)
+      : t.failure(u, c, `must be "truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`),
+  t.identity,
+);
 const StrengthCodec = new t.Type<Strength, Strength, unknown>(
   "Strength",
   (u): u is Strength => strengthTiers.includes(u as Strength),
@@ -92,10 +109,11 @@ export const SessionCompactionConfigCodec = t.intersection([
     temperature: Temperature,
     maxSummaryTokens: MaxSummaryTokens,
     timeoutMs: TimeoutMs,
+    fallback: FallbackCodec,
   }),
 ]);
 
-const knownKeys = ["thresholdTokens", "keepRecent", "strength", "model", "temperature", "maxSummaryTokens", "timeoutMs"];
+const knownKeys = ["thresholdTokens", "keepRecent", "strength", "model", "temperature", "maxSummaryTokens", "timeoutMs", "fallback"];
 
 const normalise = (key: string): string => key.replace(/[_-]/g, "").toLowerCase();
 
@@ -139,6 +157,7 @@ export function decodeSessionConfig(input: unknown, root = "compaction"): Either
         thresholdTokens: raw.thresholdTokens,
         keepRecent: raw.keepRecent ?? sessionConfigDefaults.keepRecent,
         temperature: raw.temperature ?? sessionConfigDefaults.temperature,
+        fallback: raw.fallback ?? sessionConfigDefaults.fallback,
         maxSummaryTokens: raw.maxSummaryTokens ?? Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(raw.thresholdTokens / 4))),
         ...(raw.strength === undefined ? {} : { strength: raw.strength }),
         ...(raw.model === undefined ? {} : { model: raw.model }),

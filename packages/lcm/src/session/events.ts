@@ -5,7 +5,8 @@
  *
  * @module session/events
  */
-import type { SessionCompactionError } from "./compactor.js";
+import type { SessionCompactionError, SummariserError } from "./compactor.js";
+import type { SummaryFallback, SummaryLevel } from "./fallback.js";
 import type { StackId } from "./store/store.js";
 
 /** How a compaction was started. */
@@ -27,16 +28,26 @@ export interface CompactionDone {
   /** Input tokens that triggered it (reported or estimated). */
   readonly effectiveTokens: number;
   readonly summaryChars: number;
-  readonly model: string;
+  /** `checkpoint` = written by the summariser; `truncate` = the deterministic fallback (see `CompactionWarning`). */
+  readonly level: SummaryLevel;
+  /** The summary model, or `null` when the summary was produced by truncation. */
+  readonly model: string | null;
   /** Clock reading of the pass (epoch ms). */
   readonly at: number;
 }
 
-/** Compaction ran but kept nothing: the summariser returned an empty summary (nothing was saved). */
+/**
+ * The summariser did not deliver: it failed (`summariser_failed`, with its error) or returned an
+ * empty summary. `fallback` says what followed: `truncate` = a truncated checkpoint was saved
+ * (a `CompactionDone` with `level: "truncate"` follows), `none` = nothing was saved.
+ */
 export interface CompactionWarning {
   readonly _tag: "CompactionWarning";
   readonly stackId: StackId;
-  readonly reason: "empty_summary";
+  readonly reason: "empty_summary" | "summariser_failed";
+  /** The summariser's error; `null` for an empty summary. */
+  readonly error: SummariserError | null;
+  readonly fallback: SummaryFallback;
   readonly message: string;
   readonly at: number;
 }

@@ -10,6 +10,7 @@ export { openSqliteStore, SQLITE_MIGRATIONS, type SqliteStoreOptions } from "./s
 export { openPostgresStore, POSTGRES_MIGRATIONS, type PostgresStoreConfig } from "./store/postgres.js";
 export * from "./config.js";
 export * from "./template.js";
+export * from "./fallback.js";
 export * from "./events.js";
 export * from "./plan.js";
 export * from "./compactor.js";

@@ -57,6 +57,18 @@ export interface CheckpointInput {
 }
 
 /**
+ * The material a checkpoint is built from: the transcript, preceded on an iterative update by the
+ * previous summary under {@link PREVIOUS_SUMMARY_HEADING} and {@link NEW_MESSAGES_HEADING}.
+ *
+ * @example checkpointSource({ transcript: "[user]\nhi", previousSummary: "S" }) // "PREVIOUS SUMMARY:\nS\n\nNEW MESSAGES …"
+ */
+export function checkpointSource(input: CheckpointInput): string {
+  return input.previousSummary === undefined
+    ? input.transcript
+    : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
+}
+
+/**
  * The single-message prompt of a checkpoint call (everything in one user message, so no separate
  * system message can trip a provider's content filter). The previous summary, when given, opens
  * the delimited transcript under {@link PREVIOUS_SUMMARY_HEADING}, so even an extractive
@@ -65,10 +77,7 @@ export interface CheckpointInput {
  * @example checkpointPrompt({ transcript: "[user]\nfix the build" })[0]!.content.includes("## Goal") // true
  */
 export function checkpointPrompt(input: CheckpointInput): readonly Message[] {
-  const body =
-    input.previousSummary === undefined
-      ? input.transcript
-      : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
+  const body = checkpointSource(input);
   const task = input.previousSummary === undefined ? FIRST : UPDATE;
   return [{ role: "user", content: `${OPENING}\n\n${wrapTranscript(body)}\n\n${task}\n\n${CHECKPOINT_TEMPLATE}` }];
 }

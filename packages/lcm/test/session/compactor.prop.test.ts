@@ -16,14 +16,14 @@ const scenario = fc.record({
 });
 
 describe("session compaction over a whole conversation", () => {
-  it("property: nothing stored is lost or duplicated; the chain only moves forward; tool pairs stay together", async () => {
+  it("property (fallback none): nothing stored is lost or duplicated; the chain only moves forward; tool pairs stay together", async () => {
     let compactions = 0;
     let skippedEmpty = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async ({ turns, reported, keepRecent, empty }) => {
         const store = memoryStore();
         const provider = scriptedProvider(Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `checkpoint ${i}` })));
-        const made = createSessionCompactor({ store, provider, config: { thresholdTokens: 1000, keepRecent }, now: () => 1 });
+        const made = createSessionCompactor({ store, provider, config: { thresholdTokens: 1000, keepRecent, fallback: "none" }, now: () => 1 });
         if (E.isLeft(made)) return expect.fail(made.left.message);
         const chain: StoredSummary[] = [];
         let total = 0;

@@ -69,6 +69,7 @@ describe("tryCompact", () => {
         messagesKept: 6,
         effectiveTokens: 1000,
         summaryChars: 12,
+        level: "checkpoint",
         model: "small",
         at: 1234,
       },
@@ -105,12 +106,12 @@ describe("tryCompact", () => {
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "too_few_messages" });
   });
 
-  it("skips an empty summary with a warning event and saves nothing", async () => {
+  it("with fallback none, skips an empty summary with a warning event and saves nothing", async () => {
     const provider = scriptedProvider([{ text: "  \n\t " }]);
-    const { store, compactor, seen } = setup(provider);
+    const { store, compactor, seen } = setup(provider, { thresholdTokens: 1000, fallback: "none" });
     await right(store.append("s", chat(10), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "Skipped", reason: "empty_summary" });
-    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "empty_summary", stackId: "s" })]);
+    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "empty_summary", stackId: "s", fallback: "none", error: null })]);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 
@@ -171,9 +172,17 @@ describe("tryCompact", () => {
       await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }));
       expect(provider.requests[0]!.model).toBe(expected);
     }
-    const none = setup(scriptedProvider([{ text: "S" }], []));
+    const none = setup(scriptedProvider([{ text: "S" }], []), { thresholdTokens: 1, fallback: "none" });
     await right(none.store.append("s", chat(8), 1));
     expect(await left(none.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "NoCompactionModel" });
+    // With the default fallback, no usable model still yields a (truncated) summary and a warning.
+    const fallback = setup(scriptedProvider([{ text: "S" }], []), { thresholdTokens: 1 });
+    await right(fallback.store.append("s", chat(8), 1));
+    expect(await right(fallback.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({
+      _tag: "Compacted",
+      event: { level: "truncate", model: null },
+      warning: { reason: "summariser_failed", error: { _tag: "NoCompactionModel" } },
+    });
   });
 
   it("rejects bad input with the field named", async () => {

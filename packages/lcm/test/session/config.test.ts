@@ -11,10 +11,20 @@ const problems = (input: unknown): readonly string[] => {
 };
 
 describe("session compaction config", () => {
-  it("needs only thresholdTokens; keepRecent defaults to 6, temperature to 0.3", () => {
+  it("needs only thresholdTokens; keepRecent defaults to 6, temperature to 0.3, fallback to truncate", () => {
     expect(decodeSessionConfig({ thresholdTokens: 30000 })).toEqual(
-      E.right({ thresholdTokens: 30000, keepRecent: 6, temperature: 0.3, maxSummaryTokens: sessionConfigDefaults.maxSummaryTokens }),
+      E.right({ thresholdTokens: 30000, keepRecent: 6, temperature: 0.3, maxSummaryTokens: sessionConfigDefaults.maxSummaryTokens, fallback: "truncate" }),
     );
+  });
+
+  it("accepts fallback none or truncate and explains any other value", () => {
+    expect(decodeSessionConfig({ thresholdTokens: 100, fallback: "none" })).toMatchObject(E.right({ fallback: "none" }));
+    expect(decodeSessionConfig({ thresholdTokens: 100, fallback: "truncate" })).toMatchObject(E.right({ fallback: "truncate" }));
+    for (const bad of ["Truncate", "", 3, null, true]) {
+      const [line] = problems({ thresholdTokens: 100, fallback: bad });
+      expect(line).toMatch(/^compaction\.fallback must be "truncate" .* or "none"/);
+    }
+    expect(problems({ thresholdTokens: 100, Fallback: "none" })).toEqual(["compaction.Fallback is not a setting; did you mean fallback?"]);
   });
 
   it("keeps optional strength, model and timeout", () => {

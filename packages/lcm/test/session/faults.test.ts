@@ -38,7 +38,7 @@ async function snapshot(store: SummaryStore, stackId: string) {
   return { messages, latest: O.toUndefined(latest) };
 }
 
-describe("summariser failures leave the store untouched; the next turn compacts", () => {
+describe("fallback none: summariser failures leave the store untouched; the next turn compacts", () => {
   const failures: readonly [string, Reply][] = [
     ["typed transient error", { error: { _tag: "ProviderTransientError", status: 503, message: "overloaded" } }],
     ["auth error", { error: { _tag: "ProviderAuthError", status: 401, message: "bad key" } }],
@@ -49,7 +49,7 @@ describe("summariser failures leave the store untouched; the next turn compacts"
     it(label, async () => {
       const store = memoryStore();
       const provider = scriptedProvider([reply, { text: "recovered" }]);
-      const { compactor, seen } = compactorFor(store, provider);
+      const { compactor, seen } = compactorFor(store, provider, { thresholdTokens: 100, keepRecent: 4, fallback: "none" });
       await right(store.append("s", chat(10), 1));
       const before = await snapshot(store, "s");
       expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "SummariserFailed" });
@@ -69,7 +69,7 @@ describe("summariser failures leave the store untouched; the next turn compacts"
       listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
     };
     const store = memoryStore();
-    const { compactor } = compactorFor(store, hanging, { thresholdTokens: 1, timeoutMs: 20 });
+    const { compactor } = compactorFor(store, hanging, { thresholdTokens: 1, timeoutMs: 20, fallback: "none" });
     await right(store.append("s", chat(10), 1));
     expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toEqual({
       _tag: "SummariserFailed",
