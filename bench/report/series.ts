@@ -7,6 +7,8 @@
  * - rows: any array of objects with a numeric `n` and timing fields (`{ medianMs }`); each timing
  *   field becomes a line of `n / median seconds`, split by the row's string fields (variant,
  *   backend…). A field whose name says reference, baseline, raw or original is a reference line.
+ *   Timings may also sit one level down in a group (`wall: { compact: { medianMs } }`); the
+ *   chart shows wall time, so a group named `cpu` is left out.
  */
 import type { ChartSeries } from "./svg.js";
 import { isRecord, isTiming } from "./tables.js";
@@ -41,6 +43,15 @@ function rowArrays(data: unknown, depth = 0): (readonly Readonly<Record<string, 
   return Object.values(data).flatMap((v) => rowArrays(v, depth + 1));
 }
 
+/** The timing fields of a row: top-level ones, and those one level down in a non-`cpu` group. */
+function timingsOf(row: Readonly<Record<string, unknown>>): [string, { readonly medianMs: number }][] {
+  return Object.entries(row).flatMap(([k, v]): [string, { readonly medianMs: number }][] => {
+    if (isTiming(v)) return [[k, v]];
+    if (!isRecord(v) || k === "cpu") return [];
+    return Object.entries(v).flatMap(([inner, t]): [string, { readonly medianMs: number }][] => (isTiming(t) ? [[inner, t]] : []));
+  });
+}
+
 /**
  * The throughput series of one results file's `data` (series with fewer than two points are
  * dropped: they cannot show a trend).
@@ -61,8 +72,8 @@ export function seriesOf(data: unknown): ChartSeries[] {
         .filter(([, v]) => typeof v === "string")
         .map(([, v]) => v as string)
         .join(" ");
-      for (const [k, v] of Object.entries(row)) {
-        if (!isTiming(v) || !positive(v.medianMs)) continue;
+      for (const [k, v] of timingsOf(row)) {
+        if (!positive(v.medianMs)) continue;
         const reference = REFERENCE_FIELD.test(k);
         const label = disc === "" ? k : `${disc} ${k}`;
         const group = label;

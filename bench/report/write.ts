@@ -3,7 +3,7 @@
  * `scaling.svg` (from the scaling benchmark) and one `<name>.svg` per other benchmark that has
  * throughput-against-n series.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
@@ -58,9 +58,13 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
   return async () => {
     const { docs, problems } = readResults(dir);
     const charts: { link: ChartLink; svg: string }[] = [];
+    const stale: string[] = [];
     for (const d of docs) {
       const series = seriesOf(d.data);
-      if (series.length === 0) continue;
+      if (series.length === 0) {
+        stale.push(join(dir, `${d.name}.svg`));
+        continue;
+      }
       const scaling = d.name === "scaling";
       charts.push({
         link: { title: scaling ? "Throughput against n" : `${d.name}: throughput against n`, file: `${d.name}.svg` },
@@ -81,6 +85,7 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
         writeFileSync(current, c.svg);
         written.push(current);
       }
+      for (const f of stale) rmSync(f, { force: true }); // a chart its results no longer support
       current = join(dir, "SUMMARY.md");
       writeFileSync(current, renderSummary(docs, charts.map((c) => c.link), problems));
     } catch (e) {

@@ -137,6 +137,16 @@ describe("results files", () => {
     expect(seriesOf({ note: "nothing here" })).toEqual([]);
   });
 
+  it("reads timings grouped one level down (wall time; the cpu group is left out)", () => {
+    const rows = [
+      { variant: "a", n: 10, wall: { compact: { medianMs: 1 } }, cpu: { compact: { medianMs: 0.5 } } },
+      { variant: "a", n: 100, wall: { compact: { medianMs: 5 } }, cpu: { compact: { medianMs: 4 } } },
+    ];
+    expect(seriesOf(rows).map((x) => [x.label, x.points])).toEqual([
+      ["a compact", [{ x: 10, y: 10_000 }, { x: 100, y: 20_000 }]],
+    ]);
+  });
+
   it("renders a markdown summary with a table per result and the chart links", () => {
     const md = renderSummary([doc], [{ title: "Scaling", file: "scaling.svg" }], ["bad.json: malformed JSON"]);
     expect(md).toContain("# Benchmark results");
