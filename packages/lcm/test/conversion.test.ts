@@ -8,7 +8,7 @@ import { createLcmCompactor } from "../src/compactor.js";
 import { cheapestModel, chooseCompactionModel } from "../src/model-choice.js";
 import { fromOpenAIMessages, toOpenAIMessages } from "../src/openai.js";
 import { decodeCompactOptions, defaultCompactOptions } from "../src/options.js";
-import { extractiveSummary, offlineProvider } from "../src/providers/offline.js";
+import { offlineProvider } from "../src/providers/offline.js";
 import type { Provider } from "../src/providers/provider.js";
 import { serialiseTranscript } from "../src/transcript.js";
 import { call, tool, u } from "./support/conversation.js";
@@ -68,21 +68,6 @@ describe("options", () => {
     for (const b of bad) expect(E.isLeft(decodeCompactOptions(b))).toBe(true);
     const r = decodeCompactOptions({ preserveLast: -1, hardThreshold: 2 });
     expect(E.isLeft(r) && r.left.problems).toEqual(["preserveLast: expected a non-negative integer, got -1", "hardThreshold: expected a number in (0, 1], got 2"]);
-  });
-});
-
-describe("offline provider", () => {
-  it("keeps first lines, tool calls, errors and paths within maxTokens, deterministically", async () => {
-    const source = "[user]\nPlease fix the parser\nfiller words here\n\n[tool result bash #c]\nrunning\nTraceback: Error in src/parser.py line 3\nplain\n";
-    const s = extractiveSummary(source, 100, counter);
-    expect(s).toBe("- Please fix the parser\n- running\n- Traceback: Error in src/parser.py line 3");
-    expect(extractiveSummary(source, 100, counter)).toBe(s);
-    const small = extractiveSummary(source, 12, counter);
-    expect(counter.count(small)).toBeLessThanOrEqual(12);
-    for (const line of small.split("\n")) expect(s.split("\n")).toContain(line);
-    const p = offlineProvider({ counter });
-    const r = await p.complete({ model: "x", messages: [{ role: "user", content: "日本語 😀 \ud800 src/a.ts" }], maxTokens: 50 })();
-    expect(E.isRight(r) && r.right.text).toBe("- 日本語 😀 \ud800 src/a.ts");
   });
 });
 

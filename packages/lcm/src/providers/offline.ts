@@ -1,19 +1,23 @@
 /**
  * The offline, deterministic extractive summariser: a {@link Provider} that needs no network and
- * no key. It keeps the lines a reader needs to pick up the thread — the first line of each
- * message, tool calls, error lines, file paths and identifiers — in their original order, within
- * the request's `maxTokens`. It is the embedded default.
+ * no key, the embedded default. It reads the request (the delimited transcript and whether the
+ * instructions ask for bullet points) and writes a structured summary of what a later turn needs:
+ * the goal, files touched, identifiers, the last outcome of each command, error lines, decisions
+ * and the latest state — within the request's `maxTokens` and a share of the source's size.
  *
  * @module providers/offline
  */
 import { estimateCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
-import { headOf } from "../clip.js";
-import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "../transcript.js";
-import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+import { extractFacts } from "./offline/facts.js";
+import { parseTranscript, sourceOf, styleOf, type SummaryStyle } from "./offline/parse.js";
+import { renderSummary } from "./offline/render.js";
+import type { Completion, ModelInfo, Provider, ProviderError } from "./provider.js";
 
-/** Options of {@link offlineProvider}. */
+export type { SummaryStyle } from "./offline/parse.js";
+
+/** Options of {@link offlineProvider} and {@link extractiveSummary}. */
 export interface OfflineProviderOptions {
   /** Counts tokens to honour `maxTokens`. Default: the weighted estimate counter of `@cc/tokens`. */
   readonly counter?: TokenCounter;
@@ -21,82 +25,52 @@ export interface OfflineProviderOptions {
   readonly defaultMaxTokens?: number;
   /** Longest line kept, in characters (longer lines are cut with "…"). Default 240. */
   readonly maxLineChars?: number;
+  /** A detailed summary aims at this share of the source's tokens (never above `maxTokens`). Default 0.25. */
+  readonly detailedShare?: number;
+  /** A bullet summary aims at this share of the source's tokens (never above `maxTokens`). Default 0.12. */
+  readonly bulletShare?: number;
+  /** The share-based aim is never below this many tokens (still capped by `maxTokens`). Default 128. */
+  readonly minTokens?: number;
 }
 
 /** The model id the offline provider reports. */
 export const OFFLINE_MODEL = "offline-extractive";
 
-const ROLE_LABEL = /^\[(system|user|assistant|tool result[^\]]*)\]$/;
-const ERROR_LINE = /\b(error|errors|exception|traceback|failed|failure|fatal|panic|assert(ion)?|cannot|denied|not found)\b/i;
-const PATH = /(?:[\w.-]+\/)+[\w.-]+|\b[\w-]+\.(?:ts|tsx|js|mjs|py|go|rs|java|rb|c|h|cpp|md|json|ya?ml|toml|txt|sh|sql|html|css)\b/;
-const IDENTIFIER = /\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z_]+\b|\b\w+\(\)/;
-const TOOL_CALL = /^→ call /;
+/** Below this many tokens of budget no summary is attempted (the reply is empty). */
+export const OFFLINE_MIN_BUDGET = 8;
 
-/** Priority of a line: higher is kept first; 0 is kept only when nothing scores. */
-function priority(line: string, firstOfMessage: boolean): number {
-  if (ERROR_LINE.test(line)) return 5;
-  if (TOOL_CALL.test(line)) return 4;
-  if (firstOfMessage) return 3;
-  if (PATH.test(line)) return 2;
-  if (IDENTIFIER.test(line)) return 1;
-  return 0;
-}
+const finite = (x: number | undefined, fallback: number): number => (x !== undefined && Number.isFinite(x) && x >= 0 ? x : fallback);
 
-/** The text the summary is drawn from: the last delimited transcript, else every non-system message. */
-function sourceText(request: CompletionRequest): string {
-  const body = request.messages
-    .filter((m) => m.role !== "system")
-    .map((m) => m.content)
-    .join("\n");
-  const open = body.lastIndexOf(TRANSCRIPT_OPEN);
-  const close = body.lastIndexOf(TRANSCRIPT_CLOSE);
-  return open >= 0 && close > open ? body.slice(open + TRANSCRIPT_OPEN.length, close) : body;
-}
-
-interface Candidate {
-  readonly order: number;
-  readonly text: string;
-  readonly priority: number;
+/**
+ * The token budget the summariser aims at (pure): `min(maxTokens − margin, max(minTokens,
+ * share × sourceTokens))`, the margin being 2% of `maxTokens` (at least 1) so another counter's
+ * rounding cannot push the reply over.
+ *
+ * @example summaryBudget(1000, 8000, "detailed", {}) // 980: min(1000 − 20, max(128, 0.25 × 8000))
+ */
+export function summaryBudget(maxTokens: number, sourceTokens: number, style: SummaryStyle, options: OfflineProviderOptions): number {
+  const max = Math.max(0, Math.floor(finite(maxTokens, 0)));
+  const cap = max - Math.max(1, Math.ceil(max * 0.02));
+  const share = style === "bullet" ? finite(options.bulletShare, 0.12) : finite(options.detailedShare, 0.25);
+  const aim = Math.max(finite(options.minTokens, 128), Math.ceil(share * sourceTokens));
+  return Math.max(0, Math.min(cap, aim));
 }
 
 /**
- * Extracts a summary of `source` within `maxTokens` (pure and deterministic).
+ * Summarises a serialised transcript `source` (pure, deterministic, linear apart from ranking the
+ * distinct identifiers). The reply never exceeds `maxTokens` as `counter` counts it, and is empty
+ * when the budget is below {@link OFFLINE_MIN_BUDGET} or the source holds nothing.
  *
- * @example extractiveSummary("[user]\nfix src/a.ts\n[tool result]\nError: boom", 50, counter)
- * // "- fix src/a.ts\n- Error: boom"
+ * @example
+ * extractiveSummary("[user]\nfix src/a.ts\n\n[assistant]\n→ call bash #1: npm test\n\n[tool result bash #1]\nError: boom", 200, counter)
+ * // "Goal: fix src/a.ts\nFiles touched: …\nCommands (last outcome of each):\n- `bash npm test` → Error: boom\n…"
  */
-export function extractiveSummary(source: string, maxTokens: number, counter: TokenCounter, maxLineChars = 240): string {
-  const candidates: Candidate[] = [];
-  const seen = new Set<string>();
-  let firstOfMessage = true;
-  for (const raw of source.split("\n")) {
-    const line = raw.trim();
-    if (line === "") continue;
-    if (ROLE_LABEL.test(line)) {
-      firstOfMessage = true;
-      continue;
-    }
-    const text = line.length > maxLineChars ? `${headOf(line, maxLineChars)}…` : line;
-    if (!seen.has(text)) {
-      seen.add(text);
-      candidates.push({ order: candidates.length, text: `- ${text}`, priority: priority(line, firstOfMessage) });
-    }
-    firstOfMessage = false;
-  }
-  const scored = candidates.some((c) => c.priority > 0) ? candidates.filter((c) => c.priority > 0) : candidates;
-  const ranked = [...scored].sort((a, b) => b.priority - a.priority || a.order - b.order);
-  const chosen: Candidate[] = [];
-  let used = 0;
-  for (const c of ranked) {
-    const cost = counter.count(c.text) + 1;
-    if (used + cost > maxTokens) continue;
-    chosen.push(c);
-    used += cost;
-  }
-  chosen.sort((a, b) => a.order - b.order);
-  const lines = chosen.map((c) => c.text);
-  while (lines.length > 0 && counter.count(lines.join("\n")) > maxTokens) lines.pop();
-  return lines.join("\n");
+export function extractiveSummary(source: string, maxTokens: number, counter: TokenCounter, options: OfflineProviderOptions & { readonly style?: SummaryStyle } = {}): string {
+  const style = options.style ?? "detailed";
+  const budget = summaryBudget(maxTokens, counter.count(source), style, options);
+  if (budget < OFFLINE_MIN_BUDGET) return "";
+  const facts = extractFacts(parseTranscript(source), Math.max(16, Math.floor(finite(options.maxLineChars, 240))));
+  return renderSummary(facts, style, budget, counter);
 }
 
 /**
@@ -104,21 +78,20 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
  *
  * @example
  * const provider = offlineProvider();
- * const r = await provider.complete({ model: OFFLINE_MODEL, messages: [{ role: "user", content: "Error: x" }], maxTokens: 50 })();
- * // right({ text: "- Error: x", usage: {...}, model: "offline-extractive" })
+ * const r = await provider.complete({ model: OFFLINE_MODEL, messages: summaryPrompt("detailed", transcript, 500), maxTokens: 500 })();
+ * // right({ text: "Goal: …", usage: {...}, model: "offline-extractive" })
  */
 export function offlineProvider(options: OfflineProviderOptions = {}): Provider {
   const counter = options.counter ?? estimateCounter();
-  const defaultMax = options.defaultMaxTokens ?? 1024;
-  const maxLineChars = options.maxLineChars ?? 240;
+  const defaultMax = finite(options.defaultMaxTokens, 1024);
   const models: readonly ModelInfo[] = [{ id: OFFLINE_MODEL, inputCostPerMTok: 0, outputCostPerMTok: 0, strength: "very_low" }];
   return {
     name: "offline",
     complete: (request) => () => {
       if (request.signal?.aborted === true) return Promise.resolve(E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }));
-      const source = sourceText(request);
+      const source = sourceOf(request.messages);
       const max = request.maxTokens !== undefined && Number.isFinite(request.maxTokens) ? Math.max(0, Math.floor(request.maxTokens)) : defaultMax;
-      const text = extractiveSummary(source, max, counter, maxLineChars);
+      const text = extractiveSummary(source, max, counter, { ...options, style: styleOf(request.messages) });
       const usage = { inputTokens: counter.count(source), outputTokens: counter.count(text) };
       return Promise.resolve(E.right<ProviderError, Completion>({ text, model: request.model, usage }));
     },
