@@ -18,8 +18,7 @@ export type SummaryFallback = "none" | "truncate";
 export type SummaryLevel = "checkpoint" | "truncate";
 
 /** First line of a truncated checkpoint: says what it is to the model that reads it. */
-export const TRUNCATED_CHECKPOINT_HEADING =
-  "[Excerpt, not a summary: the summariser was unavailable, so the start and end of the earlier conversation are kept verbatim]";
+export const TRUNCATED_CHECKPOINT_HEADING = "[Excerpt, summariser unavailable: start and end of earlier turns, verbatim]";
 
 /** What {@link truncatedCheckpoint} is built from. */
 export interface TruncatedCheckpointInput {
