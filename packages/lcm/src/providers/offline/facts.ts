@@ -133,8 +133,9 @@ class LastMention<T> {
 export function extractFacts(blocks: readonly Block[], maxChars: number): Facts {
   const firstUser = blocks.findIndex((b) => b.role === "user");
   const goalBlock = firstUser >= 0 ? blocks[firstUser]! : undefined;
-  const priorGoal = goalBlock?.lines.find((l) => l.startsWith("Goal: ") || l.startsWith("- Goal: "));
-  const goal = priorGoal !== undefined ? priorGoal.replace(/^-?\s*Goal: /, "") : clipLine(collapse((goalBlock?.lines ?? []).slice(0, 40).join(" ")), maxChars * 4);
+  // A summary carried over from an earlier compaction (possibly quoted inside a note) keeps its goal.
+  const priorGoal = goalBlock?.lines.find((l) => l.includes("Goal: "));
+  const goal = priorGoal !== undefined ? clipLine(priorGoal.slice(priorGoal.indexOf("Goal: ") + 6), maxChars * 4) : clipLine(collapse((goalBlock?.lines ?? []).slice(0, 40).join(" ")), maxChars * 4);
   const touched = new Map<string, Fact>();
   const seen = new Map<string, Fact>();
   const idCount = new Map<string, number>();
