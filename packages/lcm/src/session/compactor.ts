@@ -2,7 +2,9 @@
  * The session compactor: `tryCompact` at the start of a turn (triggered by the previous turn's
  * input tokens) and `forceCompact` on demand. It reads the active summary and the messages past
  * its watermark, folds the older ones into an updated checkpoint with one summariser call, saves
- * it as a new summary that supersedes the old one, and announces `CompactionDone`.
+ * it as a new summary that supersedes the old one, and announces `CompactionDone`. When the
+ * summariser fails or returns nothing, the `fallback` setting (default `truncate`) saves a
+ * deterministic head+tail excerpt instead (see `session/fallback`) and announces a warning first.
  *
  * @module session/compactor
  */
