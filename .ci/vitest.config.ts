@@ -14,6 +14,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     allowOnly: false,
     passWithNoTests: false,
-    reporters: ["default"],
+    reporters: ["default", fileURLToPath(new URL("./count-reporter.ts", import.meta.url))],
   },
 });
