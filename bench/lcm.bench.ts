@@ -1,14 +1,15 @@
 /**
  * @cc/lcm benchmarks: level-3 truncation on 1/2/4/8 MB of messages against a naive `+=`
  * reference (the Go original's approach) measured in the same run, with fitted scaling
- * exponents; and end-to-end compaction of the shared SWE-agent trajectories with the offline
- * summariser.
+ * exponents; and end-to-end compaction of the shared SWE-agent trajectories (read with
+ * `readTranscript`, tool calls and results kept as messages) with the offline summariser.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateCounter } from "@cc/tokens";
-import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type Message } from "@cc/lcm";
+import { readTranscript } from "@cc/cli";
+import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type CompactionResult, type Message } from "@cc/lcm";
 import * as E from "fp-ts/lib/Either.js";
 import { measure, measureAsync, printTable, quick, writeResults } from "./harness.js";
 
@@ -64,31 +65,41 @@ const exponentNaive = fit(sizes, naive);
 printTable("level-3 truncation (serialise + head/tail cut to 2000 tokens) vs naive += reference", ["input", "messages", "ours ms", "naive += ms", "naive/ours"], rows);
 console.log(`fitted exponent: ours ${exponentOurs.toFixed(2)}, naive ${exponentNaive.toFixed(2)} (1.0 = linear)`);
 
-// End-to-end compaction of the shared trajectories.
+// End-to-end compaction of the shared trajectories, read with the CLI's transcript reader so tool
+// calls and tool results stay real messages (the tail holds the large tool outputs).
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "swe-agent-trajectories");
 const trajectories = readdirSync(dataDir).filter((f) => f.endsWith(".traj")).sort();
 const e2e: (string | number)[][] = [];
 const e2eData: unknown[] = [];
 const compactor = createLcmCompactor({ provider: offlineProvider({ counter }), counter });
+const preserveLast = 6;
 for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
-  const raw = JSON.parse(readFileSync(join(dataDir, file), "utf8")) as { history?: { role?: unknown; content?: unknown }[] };
-  const messages: Message[] = (raw.history ?? []).flatMap((h): Message[] => {
-    const content = typeof h.content === "string" ? h.content : JSON.stringify(h.content ?? "");
-    // Tool results become user observations here: the call ids are Python-repr strings in these files.
-    return h.role === "system" ? [{ role: "system", content }] : h.role === "assistant" ? [{ role: "assistant", content }] : [{ role: "user", content }];
-  });
+  const read = readTranscript(readFileSync(join(dataDir, file), "utf8"), { source: file });
+  if (E.isLeft(read)) throw new Error(`${file}: ${read.left._tag}`);
+  const messages = read.right.messages;
   const total = compactor.estimateUsage(messages);
   const maxTokens = Math.max(1000, Math.floor(total / 4));
-  let last: { level: string; ratio: number } = { level: "?", ratio: 1 };
+  let last: CompactionResult | undefined;
   const timing = await measureAsync(async () => {
-    const r = await compactor.compact(messages, { maxTokens, preserveLast: 6 })();
-    if (E.isRight(r)) last = { level: r.right.level, ratio: r.right.ratio };
+    const r = await compactor.compact(messages, { maxTokens, preserveLast })();
+    if (E.isRight(r)) last = r.right;
     return r;
   }, { runs: 3 });
-  e2e.push([file.slice(0, 40), messages.length, total, last.level, last.ratio, timing.medianMs]);
-  e2eData.push({ file, messages: messages.length, tokens: total, maxTokens, level: last.level, ratio: last.ratio, medianMs: timing.medianMs });
+  if (last === undefined) throw new Error(`${file}: compaction failed`);
+  const res: CompactionResult = last;
+  const summaryTokens = res.summary === "" ? 0 : counter.count(res.summary);
+  const budgetMet = res.compactedTokens <= maxTokens;
+  e2e.push([file.slice(0, 40), messages.length, total, maxTokens, res.level, res.ratio, res.messagesPreserved, summaryTokens, res.compactedTokens, budgetMet ? "yes" : "no", timing.medianMs]);
+  e2eData.push({
+    file, messages: messages.length, tokens: total, maxTokens, preserveLast, level: res.level, ratio: res.ratio, preserved: res.messagesPreserved,
+    summaryTokens, compactedTokens: res.compactedTokens, budgetMet, medianMs: timing.medianMs,
+  });
 }
-printTable("end-to-end compaction of SWE-agent trajectories (offline summariser, maxTokens = tokens/4, preserveLast 6)", ["trajectory", "msgs", "tokens", "level", "ratio", "ms"], e2e);
+printTable(
+  `end-to-end compaction of SWE-agent trajectories (readTranscript, offline summariser, maxTokens = tokens/4, preserveLast ${preserveLast})`,
+  ["trajectory", "msgs", "tokens", "max", "level", "ratio", "kept", "summary tok", "after", "budgetMet", "ms"],
+  e2e,
+);
 
 const path = writeResults("lcm", {
   truncation: sizes.map((mb, i) => ({ mb, oursMs: ours[i], naiveMs: naive[i], speedup: naive[i]! / ours[i]! })),
