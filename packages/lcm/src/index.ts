@@ -6,6 +6,7 @@ export * from "./providers/provider.js";
 export * from "./providers/offline.js";
 export * from "./prune.js";
 export * from "./session/index.js";
+export * from "./driver.js";
 export * from "./options.js";
 export * from "./pressure.js";
 export * from "./split.js";

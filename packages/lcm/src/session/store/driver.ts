@@ -2,25 +2,16 @@
  * The database drivers of the persistent stores (better-sqlite3, pg) are loaded with a dynamic
  * `import()` when a store is opened, never when `@cc/lcm` is imported: a caller that only uses
  * the in-memory compactor or {@link memoryStore} loads no native module and no network client,
- * and works where no native build of better-sqlite3 exists.
+ * and works where no native build of better-sqlite3 exists. The loading itself is `../../driver.ts`.
  *
  * @module session/store/driver
  */
-import * as E from "fp-ts/lib/Either.js";
-import type { TaskEither } from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { installCommand, loadOptionalDriver, type DriverPackage } from "../../driver.js";
 import type { StoreBackend, StoreError } from "./store.js";
 
-/** A database driver package a persistent store needs, with the version this library is tested with. */
-export interface DriverPackage {
-  readonly name: "better-sqlite3" | "pg";
-  readonly testedVersion: string;
-}
-
-/** better-sqlite3 (tested with 12.11.1: 13.x crashes on Node 20). */
-export const SQLITE_DRIVER: DriverPackage = { name: "better-sqlite3", testedVersion: "12.11.1" };
-
-/** pg (node-postgres). */
-export const POSTGRES_DRIVER: DriverPackage = { name: "pg", testedVersion: "8.23.1" };
+export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "../../driver.js";
 
 /** The `StoreUnavailable` of a driver that could not be loaded: names the package and how to install it. */
 export function driverUnavailable(backend: StoreBackend, driver: DriverPackage, cause: unknown): StoreError {
@@ -29,14 +20,13 @@ export function driverUnavailable(backend: StoreBackend, driver: DriverPackage, 
     _tag: "StoreUnavailable",
     backend,
     missingPackage: driver.name,
-    message: `the ${backend} store needs the package "${driver.name}", which could not be loaded; install it with \`npm install ${driver.name}@${driver.testedVersion}\` (${reason})`,
+    message: `the ${backend} store needs the package "${driver.name}", which could not be loaded; install it with \`${installCommand(driver)}\` (${reason})`,
   };
 }
 
 /**
- * Runs `load` (a dynamic `import()` of the driver) and checks the module with `pick`, which
- * returns the part the store uses or `undefined` when the module does not have it. A failed
- * import or a module of the wrong shape is a `StoreUnavailable` naming the package; never a throw.
+ * Loads a store's driver (see `loadOptionalDriver`); a failure is a `StoreUnavailable` naming the
+ * package, never a throw.
  *
  * @example
  * loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (m) => m.default);
@@ -46,17 +36,9 @@ export function loadDriver<M, A>(
   driver: DriverPackage,
   load: () => Promise<M>,
   pick: (mod: M) => A | undefined,
-): TaskEither<StoreError, A> {
-  return async () => {
-    let mod: M;
-    try {
-      mod = await load();
-    } catch (e: unknown) {
-      return E.left(driverUnavailable(backend, driver, e));
-    }
-    const picked = pick(mod);
-    return picked === undefined
-      ? E.left(driverUnavailable(backend, driver, new Error(`"${driver.name}" has an unexpected shape (an incompatible version?)`)))
-      : E.right(picked);
-  };
+): TE.TaskEither<StoreError, A> {
+  return pipe(
+    loadOptionalDriver(driver, load, pick),
+    TE.mapLeft((f) => driverUnavailable(backend, f.driver, f.reason)),
+  );
 }
