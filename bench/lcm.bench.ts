@@ -88,11 +88,12 @@ for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   if (last === undefined) throw new Error(`${file}: compaction failed`);
   const res: CompactionResult = last;
   const summaryTokens = res.summary === "" ? 0 : counter.count(res.summary);
-  const budgetMet = res.compactedTokens <= maxTokens;
+  const budgetMet = res.budgetMet;
+  if (budgetMet !== res.compactedTokens <= maxTokens) throw new Error(`${file}: budgetMet disagrees with compactedTokens`);
   e2e.push([file.slice(0, 40), messages.length, total, maxTokens, res.level, res.ratio, res.messagesPreserved, summaryTokens, res.compactedTokens, budgetMet ? "yes" : "no", timing.medianMs]);
   e2eData.push({
     file, messages: messages.length, tokens: total, maxTokens, preserveLast, level: res.level, ratio: res.ratio, preserved: res.messagesPreserved,
-    summaryTokens, compactedTokens: res.compactedTokens, budgetMet, medianMs: timing.medianMs,
+    summaryTokens, compactedTokens: res.compactedTokens, budgetMet, tail: res.tail._tag, medianMs: timing.medianMs,
   });
 }
 printTable(

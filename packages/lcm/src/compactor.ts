@@ -14,7 +14,7 @@ import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "./providers/provider.js";
-import { leadingSystemCount, safeSplit } from "./split.js";
+import { leadingSystemCount, planTail } from "./split.js";
 
 /** The outcome of one compaction. The caller's `messages` array is never modified. */
 export interface CompactionResult {
@@ -37,8 +37,44 @@ export interface CompactionResult {
   readonly model: string;
   /** Every level attempted and why it was rejected. */
   readonly attempts: readonly Attempt[];
-  /** Why compaction did nothing or fell to truncation, or why the alert sink failed. */
+  /** True when the next context fits the budget: `compactedTokens ≤ maxTokens`. */
+  readonly budgetMet: boolean;
+  /** How the verbatim tail was chosen against the budget. */
+  readonly tail: TailDecision;
+  /** Why compaction did nothing, fell to truncation or missed the budget, or why the alert sink failed. */
   readonly error?: string;
+}
+
+/**
+ * How the verbatim tail was chosen. `requested` is the number of messages `preserveLast` keeps
+ * after the safe-split adjustment; `preserved` the number kept.
+ * - `TailKept`: the requested tail left the summary enough room (or the context already fit).
+ * - `TailShortened`: the split moved forward over safe boundaries so the summary gets at least
+ *   {@link minSummaryBudget} tokens (or all its source needs).
+ * - `TailExceedsBudget`: even the last step alone (system + tail + summary overhead =
+ *   `tailTokens`) leaves less than the minimum summary budget; the summary was given that minimum
+ *   anyway and the result misses `maxTokens` (`budgetMet` is false).
+ */
+export type TailDecision =
+  | { readonly _tag: "TailKept"; readonly requested: number; readonly preserved: number }
+  | { readonly _tag: "TailShortened"; readonly requested: number; readonly preserved: number }
+  | {
+      readonly _tag: "TailExceedsBudget";
+      readonly requested: number;
+      readonly preserved: number;
+      readonly tailTokens: number;
+      readonly maxTokens: number;
+      readonly minSummaryTokens: number;
+    };
+
+/**
+ * The least room a summary is guaranteed before the tail is shortened: `max(256, 10% of
+ * maxTokens)`, but never more than half of `maxTokens` (at least 1).
+ *
+ * @example minSummaryBudget(8000) // 800; minSummaryBudget(1000) // 256; minSummaryBudget(300) // 150
+ */
+export function minSummaryBudget(maxTokens: number): number {
+  return Math.max(1, Math.min(Math.max(256, Math.ceil(maxTokens / 10)), Math.floor(maxTokens / 2)));
 }
 
 /** Why compaction returned no result. */
@@ -108,22 +144,47 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     if (signal?.aborted === true) return E.left({ _tag: "CompactionAborted" });
     const at = now();
     const sys = leadingSystemCount(messages);
-    const split = safeSplit(messages, options.preserveLast);
     const system = messages.slice(0, sys);
-    const head = messages.slice(sys, split);
-    const tail = messages.slice(split);
     const originalTokens = tokensOf(messages);
-    const unchanged = (error: string): CompactionResult => ({
-      summary: "", system, messages: messages.slice(sys), level: "none", originalTokens,
-      compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: messages.length - sys, model: "", attempts: [], error,
-    });
-    if (head.length === 0) return E.right(unchanged(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
     // The summary travels in a message of its own: its overhead is charged against the budget, so a
     // summary accepted as "smaller than its source" also makes the whole context smaller.
     const overhead = partOf([summaryMessage("")]);
+    const minSummary = minSummaryBudget(options.maxTokens);
+    const estimate = budgetEstimator(messages, sys, counter);
+    // A split fits when its head is worth condensing and the summary gets its minimum room (or all
+    // its source could need); a context already within budget keeps the requested tail.
+    const fits = (split: number): boolean => {
+      if (originalTokens <= options.maxTokens) return true;
+      const source = estimate.head(split) - overhead;
+      const room = options.maxTokens - estimate.rest(split) - overhead;
+      return split > sys && source >= 2 && room >= Math.min(minSummary, source - 1);
+    };
+    const plan = planTail(messages, options.preserveLast, fits);
+    const split = plan.split;
+    const head = messages.slice(sys, split);
+    const tail = messages.slice(split);
+    const requested = messages.length - plan.requested;
+    const restTokens = tokensOf([...system, ...tail]);
+    const tailDecision: TailDecision = !plan.fits
+      ? { _tag: "TailExceedsBudget", requested, preserved: tail.length, tailTokens: restTokens + overhead, maxTokens: options.maxTokens, minSummaryTokens: minSummary }
+      : split > plan.requested
+        ? { _tag: "TailShortened", requested, preserved: tail.length }
+        : { _tag: "TailKept", requested, preserved: tail.length };
+    const overBudget = tailDecision._tag === "TailExceedsBudget"
+      ? `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`
+      : undefined;
+    const unchanged = (reason: string): CompactionResult => ({
+      summary: "", system, messages: messages.slice(sys), level: "none", originalTokens,
+      compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: messages.length - sys, model: "", attempts: [],
+      budgetMet: originalTokens <= options.maxTokens,
+      tail: { ...tailDecision, preserved: messages.length - sys },
+      error: overBudget === undefined ? reason : `${reason}; ${overBudget}`,
+    });
+    if (head.length === 0) return E.right(unchanged(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
     const sourceTokens = partOf(head) - overhead;
-    const room = options.maxTokens - tokensOf([...system, ...tail]) - overhead;
-    const target = Math.min(sourceTokens - 1, Math.max(1, room));
+    const room = options.maxTokens - restTokens - overhead;
+    // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
+    const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
     if (target < 1) return E.right(unchanged("the messages before the tail are too small to condense"));
     const model = deps.provider === undefined
       ? E.left("no provider")
@@ -136,10 +197,10 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     if (E.isLeft(escalated)) return escalated;
     const { level, summary, attempts } = escalated.right;
     const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
-    let error: string | undefined;
+    let error: string | undefined = overBudget;
     if (level === "truncate") {
       const reasons = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
-      error = `fell to truncation (${reasons.join("; ")})`;
+      error = `fell to truncation (${reasons.join("; ")})${overBudget === undefined ? "" : `; ${overBudget}`}`;
       if (sink !== undefined) {
         const failure: AlertDeliveryFailure | undefined = await deliverAlert(sink, {
           kind: "compaction_skip", sessionId, at, reason: error, attempts, originalTokens, compactedTokens,
@@ -152,6 +213,7 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
       ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
       messagesCompacted: head.length, messagesPreserved: tail.length,
       model: E.isRight(model) ? model.right : "", attempts,
+      budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision,
       ...(error === undefined ? {} : { error }),
     };
     return E.right(result);
@@ -165,6 +227,24 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
       sink = s;
       sessionId = id;
     },
+  };
+}
+
+/**
+ * Token estimates for candidate splits from per-message costs (exact for counters that add up
+ * per message, like every `@cc/tokens` counter): `head(split)` is the compacted part as counted
+ * in a request of its own, `rest(split)` the system prefix plus the tail. Linear setup, O(1) per query.
+ */
+function budgetEstimator(messages: readonly Message[], sys: number, counter: TokenCounter): { head(split: number): number; rest(split: number): number } {
+  const probe: Message = { role: "user", content: "" };
+  const perRequest = Math.max(0, 2 * counter.countMessages([probe]) - counter.countMessages([probe, probe]));
+  const prefix: number[] = [0];
+  for (const m of messages) prefix.push(prefix[prefix.length - 1]! + counter.countMessages([m]) - perRequest);
+  const sum = (from: number, to: number): number => prefix[to]! - prefix[from]!;
+  const n = messages.length;
+  return {
+    head: (split) => (split > sys ? perRequest + sum(sys, split) : 0),
+    rest: (split) => (sys > 0 || split < n ? perRequest + sum(0, sys) + sum(split, n) : 0),
   };
 }
 
