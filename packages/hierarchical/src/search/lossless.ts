@@ -14,7 +14,7 @@
  *
  * @module search/lossless
  */
-import type { Json } from "./index.js";
+import type { IndexEntry, Json } from "./index.js";
 
 /** First character of an escaped stored string (U+FFFF, a noncharacter). */
 export const ESCAPED = "\uFFFF";
@@ -70,4 +70,34 @@ export function isPlainJson(value: Json): boolean {
     if (!isPlainText(key) || !isPlainJson(v)) return false;
   }
   return true;
+}
+
+/** The columns of a stored index row, strings in their stored (possibly escaped) form. */
+export interface StoredEntryRow {
+  readonly namespace: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly summary: string;
+  readonly content: string;
+  readonly token_cost: number;
+  readonly created_at: number;
+  readonly evicted_at: number;
+}
+
+/**
+ * An entry from a stored row of any persistent backend: strings decoded (see {@link decodeText}),
+ * metadata decoded by the backend (its column type differs).
+ */
+export function entryFromRow(r: StoredEntryRow, metadata: { readonly [key: string]: Json }): IndexEntry {
+  return {
+    id: decodeText(r.id),
+    namespace: decodeText(r.namespace),
+    kind: decodeText(r.kind),
+    summary: decodeText(r.summary),
+    content: decodeText(r.content),
+    tokenCost: r.token_cost,
+    createdAt: r.created_at,
+    evictedAt: r.evicted_at,
+    metadata,
+  };
 }

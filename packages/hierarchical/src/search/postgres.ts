@@ -18,7 +18,7 @@ import type pg from "pg";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
-import { ESCAPED, decodeText, encodeText, isPlainJson, searchable } from "./lossless.js";
+import { ESCAPED, encodeText, entryFromRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
 import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
 
@@ -107,17 +107,7 @@ function metadataOf(stored: unknown): Metadata {
 
 /** An entry from a stored row (strings decoded, see `search/lossless`). */
 function toEntry(r: Row): IndexEntry {
-  return {
-    id: decodeText(r.id),
-    namespace: decodeText(r.namespace),
-    kind: decodeText(r.kind),
-    summary: decodeText(r.summary),
-    content: decodeText(r.content),
-    tokenCost: r.token_cost,
-    createdAt: r.created_at,
-    evictedAt: r.evicted_at,
-    metadata: metadataOf(r.metadata),
-  };
+  return entryFromRow(r, metadataOf(r.metadata));
 }
 
 function storageError(operation: string, e: unknown): IndexError {

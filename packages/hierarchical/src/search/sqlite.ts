@@ -12,7 +12,7 @@ import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
-import { decodeText, encodeText, searchable } from "./lossless.js";
+import { decodeText, encodeText, entryFromRow, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
 import { prepareSchema } from "./sqlite-schema.js";
 
@@ -49,17 +49,7 @@ function storageError(operation: string, e: unknown): IndexError {
 }
 
 function toEntry(r: Row): IndexEntry {
-  return {
-    id: decodeText(r.id),
-    namespace: decodeText(r.namespace),
-    kind: decodeText(r.kind),
-    summary: decodeText(r.summary),
-    content: decodeText(r.content),
-    tokenCost: r.token_cost,
-    createdAt: r.created_at,
-    evictedAt: r.evicted_at,
-    metadata: JSON.parse(r.metadata) as { readonly [key: string]: Json },
-  };
+  return entryFromRow(r, JSON.parse(r.metadata) as { readonly [key: string]: Json });
 }
 
 /**
