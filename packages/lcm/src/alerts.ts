@@ -1,6 +1,8 @@
 /**
  * Alerts the compactor raises. A `compaction_skip` alert says compaction fell to truncation (no
- * LLM summary was accepted, so context was cut rather than condensed). Sinks are user code:
+ * LLM summary was accepted, so context was cut rather than condensed). A `budget_exceeded` alert
+ * says the next context is still larger than `maxTokens` (the result's `budgetMet` is false), e.g.
+ * because even the last step of the conversation does not fit. Sinks are user code:
  * a sink that throws or rejects is caught and reported, never allowed to break compaction.
  *
  * @module alerts
@@ -22,8 +24,28 @@ export interface CompactionSkipAlert {
   readonly compactedTokens: number;
 }
 
-/** Any alert the compactor raises. */
-export type CompactionAlert = CompactionSkipAlert;
+/**
+ * Raised whenever a compaction result has `budgetMet: false` (`compactedTokens > maxTokens`),
+ * whatever the level; after any `compaction_skip` alert of the same compaction.
+ */
+export interface BudgetExceededAlert {
+  readonly kind: "budget_exceeded";
+  /** The session the compactor was bound to with `setAlertSink` ("" when none). */
+  readonly sessionId: string;
+  /** Epoch milliseconds, read once per compaction from the injected clock. */
+  readonly at: number;
+  /** The budget that was missed. */
+  readonly maxTokens: number;
+  /** Tokens of the input. */
+  readonly originalTokens: number;
+  /** Tokens of the next context after compaction (greater than `maxTokens`). */
+  readonly compactedTokens: number;
+  /** Why the budget was missed, one line. */
+  readonly reason: string;
+}
+
+/** Any alert the compactor raises; switch on `kind`. */
+export type CompactionAlert = CompactionSkipAlert | BudgetExceededAlert;
 
 /** Receives compaction alerts (e.g. writes them to a journal or a metrics system). */
 export interface AlertSink {

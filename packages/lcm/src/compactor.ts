@@ -102,7 +102,7 @@ export interface LcmCompactor {
   estimateUsage(messages: readonly Message[]): number;
   /** Usage as a fraction of `maxTokens` and the pressure it represents. */
   shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions, ContextUsage>;
-  /** Routes `compaction_skip` alerts to `sink`, tagged with `sessionId`. */
+  /** Routes `compaction_skip` and `budget_exceeded` alerts to `sink`, tagged with `sessionId`. */
   setAlertSink(sink: AlertSink | undefined, sessionId?: string): void;
 }
 
@@ -180,12 +180,25 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
       tail: { ...tailDecision, preserved: messages.length - sys },
       error: overBudget === undefined ? reason : `${reason}; ${overBudget}`,
     });
-    if (head.length === 0) return E.right(unchanged(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
+    // Every result that misses the budget is reported to the sink; a failing sink only adds to `error`.
+    const alertIfOverBudget = async (result: CompactionResult, reason: string): Promise<CompactionResult> => {
+      if (result.budgetMet || sink === undefined) return result;
+      const failure = await deliverAlert(sink, {
+        kind: "budget_exceeded", sessionId, at, maxTokens: options.maxTokens,
+        originalTokens: result.originalTokens, compactedTokens: result.compactedTokens, reason,
+      });
+      return failure === undefined ? result : { ...result, error: result.error === undefined ? failure.message : `${result.error}; ${failure.message}` };
+    };
+    const unchangedBy = async (reason: string): Promise<CompactionResult> => {
+      const result = unchanged(reason);
+      return alertIfOverBudget(result, result.error ?? reason);
+    };
+    if (head.length === 0) return E.right(await unchangedBy(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
     const sourceTokens = partOf(head) - overhead;
     const room = options.maxTokens - restTokens - overhead;
     // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
     const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
-    if (target < 1) return E.right(unchanged("the messages before the tail are too small to condense"));
+    if (target < 1) return E.right(await unchangedBy("the messages before the tail are too small to condense"));
     const model = deps.provider === undefined
       ? E.left("no provider")
       : await chooseCompactionModel(deps.provider, options.compactionModel, options.strength)().then((r) =>
@@ -198,16 +211,18 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     const { level, summary, attempts } = escalated.right;
     const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
     let error: string | undefined = overBudget;
+    let skipFailure: AlertDeliveryFailure | undefined;
     if (level === "truncate") {
       const reasons = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
       error = `fell to truncation (${reasons.join("; ")})${overBudget === undefined ? "" : `; ${overBudget}`}`;
       if (sink !== undefined) {
-        const failure: AlertDeliveryFailure | undefined = await deliverAlert(sink, {
+        skipFailure = await deliverAlert(sink, {
           kind: "compaction_skip", sessionId, at, reason: error, attempts, originalTokens, compactedTokens,
         });
-        if (failure !== undefined) error = `${error}; ${failure.message}`;
       }
     }
+    const budgetReason = overBudget ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${error === undefined ? "" : ` (${error})`}`;
+    if (skipFailure !== undefined) error = `${error ?? ""}; ${skipFailure.message}`;
     const result: CompactionResult = {
       summary, system, messages: tail, level, originalTokens, compactedTokens,
       ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
@@ -216,7 +231,7 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
       budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision,
       ...(error === undefined ? {} : { error }),
     };
-    return E.right(result);
+    return E.right(await alertIfOverBudget(result, budgetReason));
   };
 
   return {
