@@ -56,3 +56,39 @@ export function loadOptionalDriver<M, A>(
     }
   };
 }
+
+/**
+ * The rows of one statement, as node-postgres returns them. Only `rows` is read; the row type is
+ * what the statement's columns are known to be (the caller's decoders still check each row).
+ */
+export interface PgResultLike<R> {
+  readonly rows: R[];
+}
+
+/** Something that runs one parameterised statement: a pg pool or a pooled client. */
+export interface PgQueryable {
+  query<R>(text: string, values?: unknown[]): Promise<PgResultLike<R>>;
+}
+
+/** A connection checked out of a {@link PgPoolLike}; `release()` returns it to the pool. */
+export interface PgPoolClientLike extends PgQueryable {
+  release(): void;
+}
+
+/**
+ * The part of a node-postgres `Pool` this library uses, as a structural type, so the published
+ * declarations do not need the `pg` types: a real `pg.Pool` is assignable to it, and so is any
+ * pool-shaped object (a wrapper, a test double over a real server).
+ *
+ * @example
+ * // pg is the node-postgres package
+ * const pool: PgPoolLike = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ */
+export interface PgPoolLike extends PgQueryable {
+  /** Checks out one connection (for a transaction). */
+  connect(): Promise<PgPoolClientLike>;
+  /** Closes every connection. */
+  end(): Promise<void>;
+  /** Listens for idle-client errors (a pool without a listener crashes the process on one). */
+  on(event: "error", listener: (error: Error) => void): unknown;
+}

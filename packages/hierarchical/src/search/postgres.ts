@@ -14,7 +14,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type pg from "pg";
+import type { PgPoolLike } from "@cc/lcm";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
@@ -36,11 +36,11 @@ export interface SqlClient extends SqlRunner {
 }
 
 /**
- * Adapts a `pg.Pool` to {@link SqlClient}.
+ * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/lcm`) to {@link SqlClient}.
  *
  * @example const client = pgClient(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  */
-export function pgClient(pool: pg.Pool): SqlClient {
+export function pgClient(pool: PgPoolLike): SqlClient {
   return {
     query: async <R>(text: string, params: readonly unknown[] = []) => {
       const r = await pool.query(text, [...params]);

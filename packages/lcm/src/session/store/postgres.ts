@@ -12,7 +12,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
-import type pg from "pg";
+import type { PgPoolClientLike, PgPoolLike } from "../../driver.js";
 import type { Message } from "../../message.js";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
@@ -58,10 +58,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 /** Key of the advisory lock that serialises schema creation across processes. */
 const SCHEMA_LOCK_KEY = 0x63635f73; // "cc_s"
 
-/** Where the store connects: a connection string (the store owns its pool) or a pool you own. */
+/**
+ * Where the store connects: a connection string (the store owns its pool) or a pool you own — a
+ * `pg.Pool` or anything of the same shape ({@link PgPoolLike}; no `pg` types needed to compile).
+ */
 export type PostgresStoreConfig =
   | { readonly connectionString: string; readonly maxConnections?: number }
-  | { readonly pool: pg.Pool };
+  | { readonly pool: PgPoolLike };
 
 interface SummaryRow {
   readonly id: string;
@@ -79,7 +82,7 @@ const unavailable = (e: unknown): StoreError => {
 const isUniqueViolation = (e: unknown): boolean =>
   typeof e === "object" && e !== null && "code" in e && (e as { code: unknown }).code === "23505";
 
-async function inTransaction<A>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<A>): Promise<A> {
+async function inTransaction<A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>): Promise<A> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -94,7 +97,7 @@ async function inTransaction<A>(pool: pg.Pool, body: (client: pg.PoolClient) => 
   }
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
+async function migrate(pool: PgPoolLike): Promise<void> {
   await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK_KEY]);
     await client.query("CREATE TABLE IF NOT EXISTS cc_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)");
@@ -138,7 +141,7 @@ export function openPostgresStore(config: PostgresStoreConfig): TE.TaskEither<St
   );
 }
 
-function openWithPool(pool: pg.Pool, owned: boolean): TE.TaskEither<StoreError, SummaryStore> {
+function openWithPool(pool: PgPoolLike, owned: boolean): TE.TaskEither<StoreError, SummaryStore> {
   return async () => {
     try {
       await migrate(pool);
@@ -168,10 +171,39 @@ function toSummary(stackId: StackId, row: SummaryRow): E.Either<StoreError, Stor
   );
 }
 
+/**
+ * Reads the messages of one stack past a watermark: a named statement (each connection parses and
+ * plans it once, then reuses it) returning rows as arrays [id, body, created_at].
+ */
+const SELECT_AFTER = {
+  name: "cc_session_messages_after",
+  text: "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = $1 AND id > $2 ORDER BY id",
+  rowMode: "array",
+} as const;
+
+/** A `cc_chat_history` row read in array mode (BIGINT ids arrive as text). */
+type MessageRow = [id: string | number, body: string, createdAt: number];
+
+/**
+ * Turns rows of one stack into stored messages, stopping at the first row whose body does not
+ * decode (a `StoreCorruptRow` naming its id). A plain loop: one result object per row, nothing else.
+ */
+function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<StoreError, readonly StoredMessage[]> {
+  const out: StoredMessage[] = new Array<StoredMessage>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [rawId, body, createdAt] = rows[i]!;
+    const id = toNumber(rawId);
+    const message = decodeMessage(body);
+    if (E.isLeft(message)) return E.left({ _tag: "StoreCorruptRow", backend: "postgres", stackId, id, message: message.left });
+    out[i] = { stackId, id, message: message.right, createdAt };
+  }
+  return E.right(out);
+}
+
 const SELECT_LATEST = `SELECT id, content, covers_up_to_message_id, previous_id, created_at
   FROM cc_chat_summaries WHERE stack_id = $1 ORDER BY id DESC LIMIT 1`;
 
-function postgresStore(pool: pg.Pool, owned: boolean): SummaryStore {
+function postgresStore(pool: PgPoolLike, owned: boolean): SummaryStore {
   let closed = false;
   const run = <A>(body: () => Promise<E.Either<StoreError, A>>): TE.TaskEither<StoreError, A> =>
     closed
@@ -259,18 +291,9 @@ function postgresStore(pool: pg.Pool, owned: boolean): SummaryStore {
       run(async () => {
         const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("afterId", checkId("afterId", afterId)));
         if (E.isLeft(checked)) return checked;
-        const { stackId: id } = checked.right;
-        const rows = await pool.query<{ id: string; body: string; created_at: number }>(
-          "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = $1 AND id > $2 ORDER BY id",
-          [id, checked.right.afterId],
-        );
-        return E.traverseArray((row: { id: string; body: string; created_at: number }) =>
-          pipe(
-            decodeMessage(row.body),
-            E.mapLeft((message): StoreError => ({ _tag: "StoreCorruptRow", backend: "postgres", stackId: id, id: toNumber(row.id), message })),
-            E.map((message): StoredMessage => ({ stackId: id, id: toNumber(row.id), message, createdAt: row.created_at })),
-          ),
-        )(rows.rows);
+        const { stackId: id, afterId: after } = checked.right;
+        const result = await pool.query<MessageRow>({ ...SELECT_AFTER, values: [id, after] });
+        return toMessages(id, result.rows);
       }),
     lastMessageId: (stackId) =>
       run(async () => {
