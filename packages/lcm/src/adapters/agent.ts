@@ -24,7 +24,7 @@ export interface HistoryStrategy {
 
 /** {@link HistoryStrategy} backed by an {@link LcmCompactor}. */
 export interface AgentCompactor extends HistoryStrategy {
-  /** Routes `compaction_skip` alerts to `sink`. */
+  /** Routes `compaction_skip` and `budget_exceeded` alerts to `sink`. */
   setAlertSink(sink: AlertSink | undefined, sessionId?: string): void;
   /** Overrides the summary model; "" restores automatic choice. */
   setCompactionModel(model: string): void;
