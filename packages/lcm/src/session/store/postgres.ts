@@ -171,18 +171,15 @@ function toSummary(stackId: StackId, row: SummaryRow): E.Either<StoreError, Stor
   );
 }
 
-/**
- * Reads the messages of one stack past a watermark: a named statement (each connection parses and
- * plans it once, then reuses it) returning rows as arrays [id, body, created_at].
- */
-const SELECT_AFTER = {
-  name: "cc_session_messages_after",
-  text: "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = $1 AND id > $2 ORDER BY id",
-  rowMode: "array",
-} as const;
+/** Reads the messages of one stack past a watermark, in id order. */
+const SELECT_AFTER = "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = $1 AND id > $2 ORDER BY id";
 
-/** A `cc_chat_history` row read in array mode (BIGINT ids arrive as text). */
-type MessageRow = [id: string | number, body: string, createdAt: number];
+/** A `cc_chat_history` row (BIGINT ids arrive as text). */
+interface MessageRow {
+  readonly id: string | number;
+  readonly body: string;
+  readonly created_at: number;
+}
 
 /**
  * Turns rows of one stack into stored messages, stopping at the first row whose body does not
@@ -191,11 +188,11 @@ type MessageRow = [id: string | number, body: string, createdAt: number];
 function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<StoreError, readonly StoredMessage[]> {
   const out: StoredMessage[] = new Array<StoredMessage>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [rawId, body, createdAt] = rows[i]!;
-    const id = toNumber(rawId);
-    const message = decodeMessage(body);
+    const row = rows[i]!;
+    const id = toNumber(row.id);
+    const message = decodeMessage(row.body);
     if (E.isLeft(message)) return E.left({ _tag: "StoreCorruptRow", backend: "postgres", stackId, id, message: message.left });
-    out[i] = { stackId, id, message: message.right, createdAt };
+    out[i] = { stackId, id, message: message.right, createdAt: row.created_at };
   }
   return E.right(out);
 }
@@ -292,7 +289,7 @@ function postgresStore(pool: PgPoolLike, owned: boolean): SummaryStore {
         const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("afterId", checkId("afterId", afterId)));
         if (E.isLeft(checked)) return checked;
         const { stackId: id, afterId: after } = checked.right;
-        const result = await pool.query<MessageRow>({ ...SELECT_AFTER, values: [id, after] });
+        const result = await pool.query<MessageRow>(SELECT_AFTER, [id, after]);
         return toMessages(id, result.rows);
       }),
     lastMessageId: (stackId) =>

@@ -57,13 +57,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock, in ms. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * How much of the file reads may map into memory (`PRAGMA mmap_size`), in bytes; 0 turns
+   * mapping off. Default 256 MiB. Mapped reads skip a system call and a copy per page: a
+   * prompt-building read of a long stack is several times faster. Ignored for `":memory:"`.
+   */
+  readonly mmapSizeBytes?: number;
 }
 
-interface MessageRow {
-  readonly id: number;
-  readonly body: string;
-  readonly created_at: number;
-}
+/** A `cc_chat_history` row read in raw (array) mode: id, body, created_at. */
+type MessageRow = readonly [id: number, body: string, createdAt: number];
+
+/** Default of {@link SqliteStoreOptions.mmapSizeBytes}. */
+const DEFAULT_MMAP_BYTES = 256 * 1024 * 1024;
 
 interface SummaryRow {
   readonly id: number;
@@ -111,7 +117,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       E.tryCatch(() => {
         const db = new Driver(path, { timeout: options.busyTimeoutMs ?? 5000 });
         try {
-          if (path !== ":memory:") db.pragma("journal_mode = WAL");
+          if (path !== ":memory:") {
+            db.pragma("journal_mode = WAL");
+            db.pragma(`mmap_size = ${mmapBytes(options.mmapSizeBytes)}`);
+          }
           db.pragma("foreign_keys = ON");
           migrate(db);
         } catch (e) {
@@ -122,6 +131,24 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }, unavailable),
     ),
   );
+}
+
+/** A whole, non-negative byte count for `PRAGMA mmap_size` (anything else falls back to the default). */
+const mmapBytes = (n: number | undefined): number => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_MMAP_BYTES);
+
+/**
+ * Turns rows of one stack into stored messages, stopping at the first row whose body does not
+ * decode (a `StoreCorruptRow` naming its id). A plain loop: one result object per row, nothing else.
+ */
+function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<StoreError, readonly StoredMessage[]> {
+  const out: StoredMessage[] = new Array<StoredMessage>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [id, body, createdAt] = rows[i]!;
+    const message = decodeMessage(body);
+    if (E.isLeft(message)) return E.left({ _tag: "StoreCorruptRow", backend: "sqlite", stackId, id, message: message.left });
+    out[i] = { stackId, id, message: message.right, createdAt };
+  }
+  return E.right(out);
 }
 
 function toSummary(stackId: StackId, row: SummaryRow): E.Either<StoreError, StoredSummary> {
@@ -148,9 +175,9 @@ function sqliteStore(db: Database.Database): SummaryStore {
   const insertMessage = db.prepare<[string, number, string, string, number]>(
     "INSERT INTO cc_chat_history (stack_id, id, role, body, created_at) VALUES (?, ?, ?, ?, ?)",
   );
-  const selectAfter = db.prepare<[string, number], MessageRow>(
-    "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id",
-  );
+  const selectAfter = db
+    .prepare<[string, number], MessageRow>("SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id")
+    .raw(true);
   const selectLastId = db.prepare<[string], { last_message_id: number }>("SELECT last_message_id FROM cc_stacks WHERE stack_id = ?");
   const selectLatest = db.prepare<[string], SummaryRow>(
     `SELECT id, content, covers_up_to_message_id, previous_id, created_at
@@ -228,15 +255,7 @@ function sqliteStore(db: Database.Database): SummaryStore {
           E.Do,
           E.apS("stackId", checkStackId(stackId)),
           E.apS("afterId", checkId("afterId", afterId)),
-          E.chain((v) =>
-            E.traverseArray((row: MessageRow) =>
-              pipe(
-                decodeMessage(row.body),
-                E.mapLeft((message): StoreError => ({ _tag: "StoreCorruptRow", backend: "sqlite", stackId: v.stackId, id: row.id, message })),
-                E.map((message): StoredMessage => ({ stackId: v.stackId, id: row.id, message, createdAt: row.created_at })),
-              ),
-            )(selectAfter.all(v.stackId, v.afterId)),
-          ),
+          E.chain((v) => toMessages(v.stackId, selectAfter.all(v.stackId, v.afterId))),
         ),
       ),
     lastMessageId: (stackId) => run(() => E.map((id: string) => selectLastId.get(id)?.last_message_id ?? 0)(checkStackId(stackId))),

@@ -93,7 +93,52 @@ export function watermarkProblem(coversUpTo: number, lastMessageId: number, prev
 /** Encodes a message for a text column. */
 export const encodeMessage = (message: Message): string => JSON.stringify(message);
 
-/** Decodes a message column; `Left` carries a readable reason. */
+const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+
+const isToolCall = (u: unknown): boolean =>
+  isRecord(u) && typeof u["id"] === "string" && typeof u["name"] === "string" && typeof u["arguments"] === "string";
+
+/**
+ * True when `u` has the shape {@link MessageCodec} accepts: the same rules (role, string
+ * content, optional string id, optional finite timestamp, tool calls of three strings, a tool
+ * message's call id and optional name; other keys kept), written as plain checks so a read of
+ * thousands of stored rows allocates nothing per row. Agreement with the codec is a property test.
+ *
+ * @example
+ * isMessageShape({ role: "user", content: "hi" }); // true
+ * isMessageShape({ role: "tool", content: "ok" }); // false: no toolCallId
+ */
+export function isMessageShape(u: unknown): u is Message {
+  if (!isRecord(u) || typeof u["content"] !== "string") return false;
+  const id = u["id"];
+  if (id !== undefined && typeof id !== "string") return false;
+  const timestamp = u["timestamp"];
+  if (timestamp !== undefined && (typeof timestamp !== "number" || !Number.isFinite(timestamp))) return false;
+  switch (u["role"]) {
+    case "system":
+    case "user":
+      return true;
+    case "assistant": {
+      const calls = u["toolCalls"];
+      if (calls === undefined) return true;
+      if (!Array.isArray(calls)) return false;
+      for (let i = 0; i < calls.length; i++) if (!isToolCall(calls[i])) return false;
+      return true;
+    }
+    case "tool": {
+      const name = u["name"];
+      return typeof u["toolCallId"] === "string" && (name === undefined || typeof name === "string");
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Decodes a message column; `Left` carries a readable reason. Well-formed rows take the
+ * allocation-free {@link isMessageShape} path; only a row it refuses goes through the codec,
+ * whose errors name the field at fault.
+ */
 export function decodeMessage(text: string): Either<string, Message> {
   let parsed: unknown;
   try {
@@ -101,6 +146,7 @@ export function decodeMessage(text: string): Either<string, Message> {
   } catch (e) {
     return E.left(`stored message is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
+  if (isMessageShape(parsed)) return E.right(parsed);
   return E.mapLeft((errors: Parameters<typeof describeErrors>[0]) => describeErrors(errors, "message"))(MessageCodec.decode(parsed));
 }
 
