@@ -147,6 +147,10 @@ export function decodeMessage(text: string): Either<string, Message> {
     return E.left(`stored message is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (isMessageShape(parsed)) return E.right(parsed);
+  if (isRecord(parsed) && !roles.includes(parsed["role"] as string)) {
+    // The codec's union would only say "expected Message"; the role is what picks the shape.
+    return E.left(`message.role must be one of ${roles.join(", ")}, got ${JSON.stringify(parsed["role"]) ?? "nothing"}`);
+  }
   return E.mapLeft((errors: Parameters<typeof describeErrors>[0]) => describeErrors(errors, "message"))(MessageCodec.decode(parsed));
 }
 

@@ -83,6 +83,13 @@ describe("PostgreSQL store specifics", () => {
       await right(store.append("corrupt", [{ role: "user", content: "x" }], 1));
       await admin.query("UPDATE cc_chat_history SET body = '[1,2]' WHERE stack_id = 'corrupt'");
       expect(await left(store.messagesAfter("corrupt", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "postgres", id: 1 });
+      await admin.query(`UPDATE cc_chat_history SET body = '{"role":"tool","content":"x","timestamp":1e999}' WHERE stack_id = 'corrupt'`);
+      expect(await left(store.messagesAfter("corrupt", 0))).toMatchObject({
+        _tag: "StoreCorruptRow",
+        backend: "postgres",
+        id: 1,
+        message: expect.stringMatching(/toolCallId|timestamp/),
+      });
     } finally {
       await admin.end();
       await store.close()();

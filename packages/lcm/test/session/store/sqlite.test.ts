@@ -99,6 +99,50 @@ describe("SQLite store specifics", () => {
     }
   });
 
+  it("a row that is valid JSON but not a message is refused with its id and the field at fault", async () => {
+    const dir = tempDir();
+    const path = join(dir, "shape.db");
+    try {
+      const store = await right(openSqliteStore(path));
+      await right(store.append("s", [{ role: "user", content: "fine" }, { role: "tool", toolCallId: "c", content: "soon bad" }, { role: "user", content: "tail" }], 1));
+      const raw = new Database(path);
+      const set = raw.prepare<[string]>("UPDATE cc_chat_history SET body = ? WHERE id = 2");
+      const cases: readonly (readonly [string, RegExp])[] = [
+        ['{"role":"tool","content":"x"}', /toolCallId/],
+        ['{"role":"user","content":"x","timestamp":1e999}', /timestamp/],
+        ['{"role":"assistant","content":"","toolCalls":[{"id":"c","name":"bash","arguments":7}]}', /toolCalls\[0\]/],
+        ['"just a string"', /message/],
+      ];
+      for (const [body, reason] of cases) {
+        set.run(body);
+        expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "sqlite", stackId: "s", id: 2, message: expect.stringMatching(reason) });
+        expect((await right(store.messagesAfter("s", 2))).map((m) => m.message.content)).toEqual(["tail"]);
+      }
+      raw.close();
+      await right(store.close());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("mmapSizeBytes: 0 turns mapping off, a bad size falls back to the default, reads agree either way", async () => {
+    const dir = tempDir();
+    const path = join(dir, "mmap.db");
+    try {
+      const messages = Array.from({ length: 50 }, (_, i) => ({ role: "user" as const, content: `message ${i} 中文 🙂 ${"x".repeat(i * 100)}` }));
+      const writer = await right(openSqliteStore(path, { mmapSizeBytes: 0 }));
+      await right(writer.append("s", messages, 1));
+      await right(writer.close());
+      for (const mmapSizeBytes of [0, 4096, 256 * 1024 * 1024, Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
+        const store = await right(openSqliteStore(path, { mmapSizeBytes }));
+        expect((await right(store.messagesAfter("s", 0))).map((m) => m.message)).toEqual(messages);
+        await right(store.close());
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("an unopenable path is a typed error", async () => {
     expect(await left(openSqliteStore("/nonexistent-dir/x/y.db"))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
   });
