@@ -18,7 +18,7 @@ import type { PgPoolLike } from "@cc/lcm";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
-import { ESCAPED, encodeText, entryFromRow, isPlainJson, searchable } from "./lossless.js";
+import { ESCAPED, encodeText, entryFromRow, type StoredEntryRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
 import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
 
@@ -80,15 +80,7 @@ export interface PostgresIndexOptions {
 const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
 const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
 
-interface Row {
-  readonly namespace: string;
-  readonly id: string;
-  readonly kind: string;
-  readonly summary: string;
-  readonly content: string;
-  readonly token_cost: number;
-  readonly created_at: number;
-  readonly evicted_at: number;
+interface Row extends StoredEntryRow {
   readonly metadata: unknown;
   readonly rank?: number;
 }

@@ -12,7 +12,7 @@ import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
-import { decodeText, encodeText, entryFromRow, searchable } from "./lossless.js";
+import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
 import { prepareSchema } from "./sqlite-schema.js";
 
@@ -28,16 +28,8 @@ export interface SqliteIndexOptions {
   readonly summaryWeight?: number;
 }
 
-interface Row {
+interface Row extends StoredEntryRow {
   readonly rid: number;
-  readonly namespace: string;
-  readonly id: string;
-  readonly kind: string;
-  readonly summary: string;
-  readonly content: string;
-  readonly token_cost: number;
-  readonly created_at: number;
-  readonly evicted_at: number;
   readonly metadata: string;
   readonly rank?: number;
 }
