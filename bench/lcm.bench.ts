@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateCounter } from "@cc/tokens";
 import { readTranscript } from "@cc/cli";
-import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type CompactionResult, type Message } from "@cc/lcm";
+import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type CompactionResult } from "@cc/lcm";
+import { type Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { measure, measureAsync, printTable, quick, writeResults } from "./harness.js";
 

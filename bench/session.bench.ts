@@ -18,7 +18,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryStore, openPostgresStore, openSqliteStore, pruneToolResults, type Message, type SummaryStore } from "@cc/lcm";
+import { memoryStore, openPostgresStore, openSqliteStore, pruneToolResults, type SummaryStore } from "@cc/session";
+import { type Message } from "@cc/messages";
 import pg from "pg";
 import { measure, measureAsync, printTable, quick, writeResults, type Timing } from "./harness.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";

@@ -5,7 +5,8 @@
  *
  * `node --import tsx --conditions=development bench/tokens.bench.ts` (CC_BENCH_QUICK=1 for quick).
  */
-import { estimateTokens, gptTokenizerCounter, memoCounter, rawTiktoken, tiktokenCounter, type TokenCounter } from "@cc/tokens";
+import { estimateTokens, gptTokenizerCounter, memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
+import { rawTiktoken } from "@cc/tokens/internal";
 import { measure, printTable, quick, writeResults } from "./harness.js";
 import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
 import { samples } from "../packages/tokens/test/corpus/corpora.js";

@@ -5,7 +5,7 @@
  *
  * @module session-generator
  */
-import type { Message } from "@cc/lcm";
+import type { Message } from "@cc/messages";
 
 /** One turn: the messages the agent loop appends at once. */
 export type Turn = readonly Message[];

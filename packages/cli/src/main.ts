@@ -7,7 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
-import { offlineProvider, openAICompatibleProvider, toOpenAIMessages, type Provider } from "@cc/lcm";
+import { offlineProvider, openAICompatibleProvider } from "@cc/lcm";
+import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type SearchCommand } from "./command/args.js";

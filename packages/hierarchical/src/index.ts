@@ -1,20 +1,33 @@
 /**
- * @cc/hierarchical — summary-on-evict: evicted context segments are summarised into a
- * searchable, durable index (in-memory, SQLite FTS5, PostgreSQL) the agent can search and expand.
+ * @cc/hierarchical — summary-on-evict: evicted context segments are summarised into a searchable,
+ * durable index (in memory, SQLite FTS5, PostgreSQL) that the agent can search and expand back.
+ *
+ * @example
+ * import { evictUnits, memoryIndex } from "@cc/hierarchical";
+ * const index = memoryIndex();
+ * const r = await evictUnits(history, { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 }, { index, counter, now: Date.now() })();
  *
  * @module @cc/hierarchical
  */
-export * from "./search/index.js";
-export * from "./search/query.js";
-export * from "./search/lossless.js";
-export { SQLITE_SCHEMA_VERSION } from "./search/sqlite-schema.js";
-export { POSTGRES_SCHEMA_VERSION } from "./search/postgres-schema.js";
-export * from "./search/memory.js";
-export * from "./search/sqlite.js";
-export * from "./search/postgres.js";
-export * from "./writer.js";
-export * from "./compact.js";
-export * from "./summarize.js";
-export * from "./tools.js";
-export * from "./prefetch.js";
-export * from "./strategy/index.js";
+export {
+  DEFAULT_NAMESPACE,
+  entry,
+  type IndexEntry,
+  type IndexError,
+  type SearchHit,
+  type SearchOptions,
+  type SegmentIndex,
+  type WriteReceipt,
+} from "./search/index.js";
+export { memoryIndex, type MemoryIndexOptions } from "./search/memory.js";
+export { openSqliteIndex, type SqliteIndexOptions } from "./search/sqlite.js";
+export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./search/postgres.js";
+export { snippet } from "./search/query.js";
+export { hierarchicalCompact, type HierarchicalResult, type RunOptions, type SegmentFailure, type Summarizer } from "./compact.js";
+export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
+export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
+export { journalTools, type AgentTool, type JournalToolOptions } from "./tools.js";
+export { prefetch, recordAccess } from "./prefetch.js";
+export { buildSegments, type MessageSegment } from "./strategy/segments.js";
+export { reaccesses, references } from "./strategy/references.js";
+export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionDeps, type EvictionSettings, type StrategyCounter } from "./strategy/evict.js";

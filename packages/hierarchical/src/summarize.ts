@@ -5,7 +5,7 @@
  * @module summarize
  */
 import type { Segment } from "@cc/importance";
-import type { CompletionRequest, Provider, ProviderError } from "@cc/lcm";
+import type { CompletionRequest, Provider, ProviderError } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import type { Summarizer } from "./compact.js";
 
@@ -106,7 +106,7 @@ function fitInput(content: string, max: number): string {
 }
 
 /**
- * A summariser backed by an LLM `Provider` (from @cc/lcm). Provider failures come back as `Left`
+ * A summariser backed by an LLM `Provider` (from @cc/messages). Provider failures come back as `Left`
  * (reported per segment by `hierarchicalCompact`), never as throws; the pass's abort signal is
  * forwarded to the request.
  *

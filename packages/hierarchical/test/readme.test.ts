@@ -1,13 +1,7 @@
 // Runs the README's example verbatim (between the markers) and checks what it prints.
 import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import {
-  extractiveSummarizer,
-  hierarchicalCompact,
-  indexWriter,
-  journalTools,
-  openSqliteIndex,
-} from "@cc/hierarchical";
+import { extractiveSummarizer, hierarchicalCompact, indexWriter, journalTools, openSqliteIndex } from "@cc/hierarchical";
 
 describe("README example", () => {
   it("evicts, writes summaries, searches and expands", async () => {

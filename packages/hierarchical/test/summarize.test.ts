@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Segment } from "@cc/importance";
-import type { CompletionRequest, Provider, ProviderError } from "@cc/lcm";
+import type { CompletionRequest, Provider, ProviderError } from "@cc/messages";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";

@@ -27,5 +27,5 @@ export {
   type InvalidSubject,
   type MalformedJson,
 } from "./validate.js";
-export type { Problem } from "./codec/problem.js";
+export type { Problem } from "@cc/importance";
 export { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec } from "./codec/codecs.js";

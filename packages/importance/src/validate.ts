@@ -3,30 +3,13 @@
  * index and field, or the caller's own value unchanged.
  */
 import * as E from "fp-ts/lib/Either.js";
-import type * as t from "io-ts";
+import { decodeWith, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import { EvictionTargetCodec, ImportanceOptionsCodec, SegmentsCodec } from "./codec/codecs.js";
-import { problemsOf, type Problem } from "./codec/problem.js";
 import type { EvictionTarget, ImportanceOptions, Segment } from "./segment.js";
 
-/** What failed validation. */
-export type InvalidSubject = "segments" | "options" | "target";
-
-/** Expected failure of a validation: every problem found, each naming its index and field. */
-export interface InvalidInput {
-  readonly _tag: "InvalidInput";
-  readonly subject: InvalidSubject;
-  /** All problems, in input order (the first one is `problems[0]`). */
-  readonly problems: readonly Problem[];
-  /** All problem messages joined with "; ". */
-  readonly message: string;
-}
-
-function run<A>(codec: t.Type<A, A, unknown>, subject: InvalidSubject, input: unknown): E.Either<InvalidInput, A> {
-  const r = codec.decode(input);
-  if (r._tag === "Right") return r;
-  const problems = problemsOf(r.left);
-  return E.left({ _tag: "InvalidInput", subject, problems, message: `invalid ${subject}: ${problems.map((p) => p.message).join("; ")}` });
-}
+const decodeSegments = decodeWith(SegmentsCodec, "InvalidInput", "segments");
+const decodeImportanceOptions = decodeWith(ImportanceOptionsCodec, "InvalidOptions", "importance options");
+const decodeEvictionTarget = decodeWith(EvictionTargetCodec, "InvalidOptions", "eviction target");
 
 /**
  * Checks a segment list: an array of objects with a non-empty, well-formed id, string content,
@@ -38,22 +21,24 @@ function run<A>(codec: t.Type<A, A, unknown>, subject: InvalidSubject, input: un
  * // Left: "invalid segments: [1].id: duplicate id \"a\" (first at [0])"
  */
 export function ensureSegmentsValid(input: unknown): E.Either<InvalidInput, readonly Segment[]> {
-  return run(SegmentsCodec, "segments", input);
+  return decodeSegments(input);
 }
 
 /** Checks importance options (weights in [0, 1e6], half-life > 0, no unknown fields). */
-export function validateImportanceOptions(input: unknown): E.Either<InvalidInput, ImportanceOptions> {
-  return run(ImportanceOptionsCodec, "options", input);
+export function validateImportanceOptions(input: unknown): E.Either<InvalidOptions, ImportanceOptions> {
+  return decodeImportanceOptions(input);
 }
 
 /** Checks an eviction target (finite maxTokens, integer minKeep ≥ 0, no unknown fields). */
-export function validateEvictionTarget(input: unknown): E.Either<InvalidInput, EvictionTarget> {
-  return run(EvictionTargetCodec, "target", input);
+export function validateEvictionTarget(input: unknown): E.Either<InvalidOptions, EvictionTarget> {
+  return decodeEvictionTarget(input);
 }
 
 /** Expected failure of {@link decodeSegmentsJson} when the text is not JSON at all. */
 export interface MalformedJson {
   readonly _tag: "MalformedJson";
+  /** What was being parsed ("segments"). */
+  readonly subject: string;
   /** The parser's message, e.g. "Unexpected token } in JSON at position 12". */
   readonly message: string;
 }
@@ -70,7 +55,7 @@ export function decodeSegmentsJson(text: string): E.Either<MalformedJson | Inval
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return E.left({ _tag: "MalformedJson", message: e instanceof Error ? e.message : String(e) });
+    return E.left({ _tag: "MalformedJson", subject: "segments", message: e instanceof Error ? e.message : String(e) });
   }
   return ensureSegmentsValid(parsed);
 }

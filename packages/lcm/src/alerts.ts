@@ -12,7 +12,7 @@ import type { Attempt } from "./escalation.js";
 /** Raised when compaction falls to level-3 truncation. */
 export interface CompactionSkipAlert {
   readonly kind: "compaction_skip";
-  /** The session the compactor was bound to with `setAlertSink` ("" when none). */
+  /** The session the compactor was created with (`sessionId`) ("" when none). */
   readonly sessionId: string;
   /** Epoch milliseconds, read once per compaction from the injected clock. */
   readonly at: number;
@@ -30,7 +30,7 @@ export interface CompactionSkipAlert {
  */
 export interface BudgetExceededAlert {
   readonly kind: "budget_exceeded";
-  /** The session the compactor was bound to with `setAlertSink` ("" when none). */
+  /** The session the compactor was created with (`sessionId`) ("" when none). */
   readonly sessionId: string;
   /** Epoch milliseconds, read once per compaction from the injected clock. */
   readonly at: number;
@@ -58,15 +58,28 @@ export interface AlertDeliveryFailure {
   readonly message: string;
 }
 
+/** How long compaction waits for a sink's promise before going on without it (ms). */
+export const ALERT_TIMEOUT_MS = 1000;
+
 /**
- * Delivers `alert` to `sink`, catching a throw or a rejection. Resolves to the failure, if any.
+ * Delivers `alert` to `sink`, catching a throw or a rejection, and waiting at most `timeoutMs` for
+ * a sink that returns a promise (a promise that never settles cannot hang compaction). Resolves
+ * to the failure, if any.
  */
-export async function deliverAlert(sink: AlertSink, alert: CompactionAlert): Promise<AlertDeliveryFailure | undefined> {
+export async function deliverAlert(sink: AlertSink, alert: CompactionAlert, timeoutMs: number = ALERT_TIMEOUT_MS): Promise<AlertDeliveryFailure | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await sink.alert(alert);
-    return undefined;
+    const pending = sink.alert(alert);
+    if (pending === undefined || typeof (pending as { then?: unknown }).then !== "function") return undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([Promise.resolve(pending).then(() => "done" as const), timedOut]);
+    return outcome === "timeout" ? { _tag: "AlertDeliveryFailure", message: `alert sink did not settle within ${timeoutMs} ms` } : undefined;
   } catch (e) {
     return { _tag: "AlertDeliveryFailure", message: `alert sink failed: ${e instanceof Error ? e.message : String(e)}` };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
@@ -78,7 +91,7 @@ export interface MemoryAlertSink extends AlertSink {
 /**
  * Creates a {@link MemoryAlertSink}.
  *
- * @example const sink = memoryAlertSink(); compactor.setAlertSink(sink, "s1"); sink.alerts.length
+ * @example const sink = memoryAlertSink(); const compactor = createLcmCompactor({ alertSink: sink, sessionId: "s1" }); sink.alerts.length
  */
 export function memoryAlertSink(): MemoryAlertSink {
   const alerts: CompactionAlert[] = [];

@@ -9,12 +9,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { deliverAlert, type AlertDeliveryFailure, type AlertSink } from "./alerts.js";
 import { escalate, type Attempt, type CompactionAborted, type Level } from "./escalation.js";
-import type { Message } from "./message.js";
+import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { pressureOf, type ContextUsage } from "./pressure.js";
-import type { Provider } from "./providers/provider.js";
-import { leadingSystemCount, planTail } from "./split.js";
+import type { Provider } from "@cc/messages";
+import { leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
 
 /** The outcome of one compaction. The caller's `messages` array is never modified. */
 export interface CompactionResult {
@@ -92,6 +92,10 @@ export interface LcmCompactorDeps {
   readonly timeoutMs?: number;
   /** Temperature of summary calls. Default 0.2. */
   readonly temperature?: number;
+  /** Receives `compaction_skip` and `budget_exceeded` alerts. Default: none. */
+  readonly alertSink?: AlertSink;
+  /** Session the alerts are tagged with. Default "". */
+  readonly sessionId?: string;
 }
 
 /** The compactor's public surface. */
@@ -102,16 +106,6 @@ export interface LcmCompactor {
   estimateUsage(messages: readonly Message[]): number;
   /** Usage as a fraction of `maxTokens` and the pressure it represents. */
   shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions, ContextUsage>;
-  /** Routes `compaction_skip` and `budget_exceeded` alerts to `sink`, tagged with `sessionId`. */
-  setAlertSink(sink: AlertSink | undefined, sessionId?: string): void;
-}
-
-/** Prefix of the message that carries a summary into the next prompt. */
-export const SUMMARY_PREFIX = "Summary of the earlier conversation (reference only):\n";
-
-/** The message that carries `summary` into the next prompt. */
-export function summaryMessage(summary: string): Message {
-  return { role: "user", content: `${SUMMARY_PREFIX}${summary}` };
 }
 
 /** The next prompt after `result`: system messages, the summary message (if any), the preserved tail. */
@@ -131,8 +125,8 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.timeoutMs ?? 60_000;
   const temperature = deps.temperature ?? 0.2;
-  let sink: AlertSink | undefined;
-  let sessionId = "";
+  const sink: AlertSink | undefined = deps.alertSink;
+  const sessionId = deps.sessionId ?? "";
   const tokensOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages));
   // Per-request overhead (reply priming) is counted once per request, not once per part.
   const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
@@ -238,10 +232,6 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     compact,
     estimateUsage: tokensOf,
     shouldCompact: (messages, input = {}) => E.map((o: CompactOptions) => pressureOf(tokensOf(messages), o))(decodeCompactOptions(input)),
-    setAlertSink: (s, id = "") => {
-      sink = s;
-      sessionId = id;
-    },
   };
 }
 

@@ -8,10 +8,10 @@
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
-import type { Message } from "./message.js";
+import type { Message } from "@cc/messages";
 import { summaryPrompt, type PromptLevel } from "./prompts.js";
 import { guardProvider } from "./providers/guard.js";
-import type { Provider, ProviderError } from "./providers/provider.js";
+import type { Provider, ProviderError } from "@cc/messages";
 import { serialiseTranscript } from "./transcript.js";
 import { truncateToBudget } from "./truncate.js";
 

@@ -1,22 +1,33 @@
-export * from "./message.js";
-export * from "./openai.js";
-export * from "./clip.js";
-export * from "./transcript.js";
-export * from "./providers/provider.js";
-export * from "./providers/offline.js";
-export * from "./prune.js";
-export * from "./session/index.js";
-export * from "./driver.js";
-export * from "./options.js";
-export * from "./pressure.js";
-export * from "./split.js";
-export * from "./truncate.js";
-export * from "./prompts.js";
-export * from "./escalation.js";
-export * from "./alerts.js";
-export * from "./model-choice.js";
-export * from "./compactor.js";
-export * from "./providers/guard.js";
-export * from "./providers/http.js";
-export * from "./adapters/agent.js";
-export * from "./adapters/prompt.js";
+/**
+ * @cc/lcm — lossless context management: when usage crosses a soft or hard threshold, summarise
+ * the older part of a conversation by escalation (detailed → bullets → deterministic truncation
+ * that always converges), keeping leading system messages and a verbatim tail with every tool
+ * call paired with its results.
+ *
+ * @example
+ * import { createLcmCompactor, nextContext, offlineProvider } from "@cc/lcm";
+ * const lcm = createLcmCompactor({ provider: offlineProvider() });
+ * const r = await lcm.compact(history, { maxTokens: 8000, preserveLast: 6 })();
+ * if (r._tag === "Right") send(nextContext(r.right));
+ *
+ * @module @cc/lcm
+ */
+export {
+  createLcmCompactor,
+  nextContext,
+  type CompactError,
+  type CompactionResult,
+  type LcmCompactor,
+  type LcmCompactorDeps,
+  type TailDecision,
+} from "./compactor.js";
+export { decodeCompactOptions, defaultCompactOptions, type CompactOptions } from "./options.js";
+export { pressureOf, type ContextUsage, type Pressure } from "./pressure.js";
+export type { Attempt, CompactionAborted, Level, Rejection } from "./escalation.js";
+export { truncateToBudget, type TruncateOptions, type Truncation } from "./truncate.js";
+export { memoryAlertSink, type AlertSink, type BudgetExceededAlert, type CompactionAlert, type CompactionSkipAlert, type MemoryAlertSink } from "./alerts.js";
+export { offlineProvider, type OfflineProviderOptions, type SummaryStyle } from "./providers/offline.js";
+export { openAICompatibleProvider, type HttpProviderOptions } from "./providers/http.js";
+export { guardProvider } from "./providers/guard.js";
+export { serialiseTranscript, type TranscriptLimits } from "./transcript.js";
+export { chooseCompactionModel, type ModelChoiceError } from "./model-choice.js";

@@ -8,7 +8,7 @@ import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { guardProvider } from "./providers/guard.js";
-import type { ModelInfo, Provider, ProviderError, Strength } from "./providers/provider.js";
+import type { ModelInfo, Provider, ProviderError, Strength } from "@cc/messages";
 
 /** Strength tiers, weakest first (seed 000: very_low/low = cheapest, average = recommended). */
 export const strengthTiers: readonly Strength[] = ["very_low", "low", "average", "high", "very_high"];

@@ -5,7 +5,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Strength } from "./providers/provider.js";
+import type { Strength } from "@cc/messages";
 
 /** How and when to compact. */
 export interface CompactOptions {

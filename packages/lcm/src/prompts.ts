@@ -3,7 +3,7 @@
  *
  * @module prompts
  */
-import type { Message } from "./message.js";
+import type { Message } from "@cc/messages";
 import { wrapTranscript } from "./transcript.js";
 
 /** The LLM escalation levels that use a prompt. */

@@ -6,7 +6,7 @@
  * @module transcript
  */
 import { clipHeadTail, headOf, omissionMarker } from "./clip.js";
-import type { Message } from "./message.js";
+import type { Message } from "@cc/messages";
 
 /** Character limits used when serialising a transcript. */
 export interface TranscriptLimits {

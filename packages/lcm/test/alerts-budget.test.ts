@@ -5,10 +5,10 @@ import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { memoryAlertSink, type AlertSink, type BudgetExceededAlert } from "../src/alerts.js";
 import { createLcmCompactor, nextContext, type CompactionResult } from "../src/compactor.js";
-import type { Message } from "../src/message.js";
+import type { Message } from "@cc/messages";
 import { offlineProvider } from "../src/providers/offline.js";
-import type { Provider } from "../src/providers/provider.js";
-import { a, call, conversationArb, runs, sys, tool, u } from "./support/conversation.js";
+import type { Provider } from "@cc/messages";
+import { a, call, conversationArb, runs, sys, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
 const words = (n: number, tag = "w"): string => Array.from({ length: n }, (_, i) => `${tag}${i % 97}`).join(" ");
@@ -19,8 +19,7 @@ const failing: Provider = {
 };
 
 async function compactWith(sink: AlertSink, messages: readonly Message[], maxTokens: number, preserveLast: number, provider?: Provider): Promise<CompactionResult> {
-  const c = createLcmCompactor({ counter, now: () => 7, ...(provider === undefined ? {} : { provider }) });
-  c.setAlertSink(sink, "s1");
+  const c = createLcmCompactor({ counter, now: () => 7, alertSink: sink, sessionId: "s1", ...(provider === undefined ? {} : { provider }) });
   const r = await c.compact(messages, { maxTokens, preserveLast })();
   if (E.isLeft(r)) throw new Error(r.left._tag);
   return r.right;

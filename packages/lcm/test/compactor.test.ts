@@ -5,10 +5,10 @@ import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { memoryAlertSink } from "../src/alerts.js";
 import { createLcmCompactor, nextContext, type CompactionResult } from "../src/compactor.js";
-import type { Message } from "../src/message.js";
+import type { Message } from "@cc/messages";
 import { offlineProvider } from "../src/providers/offline.js";
-import type { Completion, CompletionRequest, Provider, ProviderError } from "../src/providers/provider.js";
-import { a, call, conversationArb, issued, runs, sys, tool, u } from "./support/conversation.js";
+import type { Completion, CompletionRequest, Provider, ProviderError } from "@cc/messages";
+import { a, call, conversationArb, issued, runs, sys, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
 const long = (i: number): string => `step ${i}: edited src/module${i}.ts and ran the tests; Error: expected ${i} got ${i + 1}. `.repeat(8);
@@ -109,16 +109,20 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
     const r = await createLcmCompactor({ provider, counter }).compact(conversation, { maxTokens: 2000 }, controller.signal)();
     expect(r).toEqual(E.left({ _tag: "CompactionAborted" }));
   });
+  it("an alert sink whose promise never settles cannot hang compaction: it is reported after the timeout", async () => {
+    const c = createLcmCompactor({ counter, alertSink: { alert: () => new Promise<void>(() => undefined) }, sessionId: "s0" });
+    const r = await c.compact(conversation, { maxTokens: 2000 })();
+    expect(E.isRight(r) && r.right.error).toMatch(/alert sink did not settle within 1000 ms/);
+  });
+
   it("a throwing or rejecting alert sink never breaks compaction; a good one gets compaction_skip", async () => {
     for (const bad of [{ alert: () => { throw new Error("sink down"); } }, { alert: () => Promise.reject(new Error("sink down")) }]) {
-      const c = createLcmCompactor({ counter });
-      c.setAlertSink(bad, "s1");
+      const c = createLcmCompactor({ counter, alertSink: bad, sessionId: "s1" });
       const r = await c.compact(conversation, { maxTokens: 2000 })();
       expect(E.isRight(r) && r.right.error).toMatch(/alert sink failed: sink down/);
     }
     const sink = memoryAlertSink();
-    const c = createLcmCompactor({ counter, now: () => 42 });
-    c.setAlertSink(sink, "s2");
+    const c = createLcmCompactor({ counter, now: () => 42, alertSink: sink, sessionId: "s2" });
     await c.compact(conversation, { maxTokens: 2000 })();
     expect(sink.alerts).toHaveLength(1);
     expect(sink.alerts[0]).toMatchObject({ kind: "compaction_skip", sessionId: "s2", at: 42 });

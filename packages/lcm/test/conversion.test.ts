@@ -2,16 +2,15 @@ import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
-import { createAgentCompactor } from "../src/adapters/agent.js";
-import { agentPromptCompressor, createPromptCompressor } from "../src/adapters/prompt.js";
+import { createAgentCompactor } from "@cc/context";
+import { agentPromptCompressor, createPromptCompressor } from "@cc/context";
 import { createLcmCompactor } from "../src/compactor.js";
 import { cheapestModel, chooseCompactionModel } from "../src/model-choice.js";
-import { fromOpenAIMessages, toOpenAIMessages } from "../src/openai.js";
 import { decodeCompactOptions, defaultCompactOptions } from "../src/options.js";
 import { offlineProvider } from "../src/providers/offline.js";
-import type { Provider } from "../src/providers/provider.js";
+import type { Provider } from "@cc/messages";
 import { serialiseTranscript } from "../src/transcript.js";
-import { call, tool, u } from "./support/conversation.js";
+import { call, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
 
@@ -28,33 +27,6 @@ describe("serialiseTranscript", () => {
     expect(t).toMatch(/\[… 4500 chars omitted …\]/);
     expect(t).toMatch(/\[… 3800 chars omitted …\]/);
     expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(t)).toBe(false);
-  });
-});
-
-describe("fromOpenAIMessages", () => {
-  it("converts roles, null and multi-part content, and names tool results from their call", () => {
-    const r = fromOpenAIMessages([
-      { role: "developer", content: [{ type: "text", text: "be brief" }, { type: "image_url" }] },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
-      { role: "tool", tool_call_id: "c1", content: "data" },
-    ]);
-    expect(r).toEqual(E.right([
-      { role: "system", content: "be brief" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }] },
-      { role: "tool", toolCallId: "c1", content: "data", name: "read" },
-    ]));
-    if (E.isRight(r)) expect(fromOpenAIMessages(toOpenAIMessages(r.right))).toEqual(E.right(r.right));
-  });
-  it("names the index and field of every problem", () => {
-    const r = fromOpenAIMessages([{ role: "user", content: "ok" }, { role: "robot", content: 1 }, { role: "tool", content: "x" }, { role: "assistant", tool_calls: [{ id: 7, function: { name: "f", arguments: "{}" } }] }]);
-    expect(E.isLeft(r)).toBe(true);
-    if (E.isRight(r)) return;
-    const text = r.left.problems.join("\n");
-    expect(text).toMatch(/messages\[1\]\.role/);
-    expect(text).toMatch(/messages\[1\]\.content/);
-    expect(text).toMatch(/messages\[2\]\.tool_call_id: required/);
-    expect(text).toMatch(/messages\[3\]\.tool_calls\[0\]\.id/);
-    expect(fromOpenAIMessages("nope")).toEqual(E.left({ _tag: "OpenAIConversionError", problems: ['messages: expected an array, got "nope"'] }));
   });
 });
 

@@ -4,11 +4,11 @@ import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
 import { createLcmCompactor } from "../src/compactor.js";
-import type { Message } from "../src/message.js";
-import type { Provider } from "../src/providers/provider.js";
-import { safeSplit } from "../src/split.js";
+import type { Message } from "@cc/messages";
+import type { Provider } from "@cc/messages";
+import { safeSplit } from "@cc/messages";
 import { truncateToBudget } from "../src/truncate.js";
-import { a, call, tool, u } from "./support/conversation.js";
+import { a, call, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
 

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createLcmCompactor } from "../src/compactor.js";
-import type { Message } from "../src/message.js";
+import type { Message } from "@cc/messages";
 import { summaryPrompt } from "../src/prompts.js";
 import { isErrorLine } from "../src/providers/offline/facts.js";
 import { extractiveSummary, OFFLINE_MIN_BUDGET, offlineProvider, summaryBudget } from "../src/providers/offline.js";

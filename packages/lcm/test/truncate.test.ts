@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clipHeadTail, headOf, safeIndex, tailOf } from "../src/clip.js";
 import { truncateToBudget } from "../src/truncate.js";
-import { runs } from "./support/conversation.js";
+import { runs } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
 const MARKER = /\n\[… (\d+) chars omitted …\]\n/;

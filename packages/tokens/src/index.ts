@@ -1,22 +1,23 @@
-export * from "./counter.js";
-export { estimateTokens, estimateCounter, classCounts, weighTokens, estimateWeights } from "./estimate.js";
-export type { ClassCounts, ClassWeights, EstimateOptions } from "./estimate.js";
-export { tiktokenCounter, rawTiktoken, liveEncoders } from "./tiktoken.js";
-export type { TiktokenOptions, RawTiktoken } from "./tiktoken.js";
-export { encodingForModel, counterForModel, defaultEncoding } from "./models.js";
-export { countMessagesWith, tokensPerMessage, tokensPerName, tokensPerReply, tokensPerToolCall } from "./messages.js";
-export { planChunks, chunksOf, defaultChunkLimits } from "./chunking/plan.js";
-export type { ChunkLimits, ChunkPlan } from "./chunking/plan.js";
-export { countChunked, hasLongRun } from "./chunking/count.js";
-export type { ChunkEncoder } from "./chunking/count.js";
-export { memoCounter, memoKey, memoEntryBytes, decodeMemoOptions, inlineKeyChars, entryOverheadBytes } from "./memo.js";
-export type { MemoCounter, MemoOptions, MemoStats } from "./memo.js";
-export { countAsync } from "./async.js";
-export type { CountAsyncOptions } from "./async.js";
-export { withTokenCost, isValidTokenCost } from "./cost.js";
-export type { Costable } from "./cost.js";
-export { gptTokenizerCounter } from "./gpt-tokenizer.js";
-export type { BackendUnavailable, GptTokenizerOptions } from "./gpt-tokenizer.js";
-export { decodeOptions, MemoOptionsCodec, PositiveInt } from "./options.js";
-export type { InvalidOptions } from "./options.js";
-export { decodeMessages, CountableMessageCodec, CountableMessagesCodec, CountableToolCallCodec } from "./codec.js";
+/**
+ * @cc/tokens — token counting for chat messages: an exact tiktoken counter (o200k_base,
+ * cl100k_base), a calibrated estimate that is never far low, an LRU memo, and helpers to stamp
+ * token costs on segments.
+ *
+ * @example
+ * import { tiktokenCounter } from "@cc/tokens";
+ * const counter = tiktokenCounter();
+ * counter.countMessages([{ role: "user", content: "hello world" }]); // 9
+ * counter.dispose();
+ *
+ * @module @cc/tokens
+ */
+export type { Encoding, TokenCounter } from "./counter.js";
+export { estimateCounter, estimateTokens, type EstimateOptions } from "./estimate.js";
+export { tiktokenCounter, type TiktokenOptions } from "./tiktoken.js";
+export { counterForModel, defaultEncoding, encodingForModel } from "./models.js";
+export { countMessagesWith } from "./messages.js";
+export { memoCounter, type MemoCounter, type MemoOptions, type MemoStats } from "./memo.js";
+export { countAsync, type CountAsyncOptions } from "./async.js";
+export { isValidTokenCost, withTokenCost, type Costable } from "./cost.js";
+export { gptTokenizerCounter, type BackendUnavailable, type GptTokenizerOptions } from "./gpt-tokenizer.js";
+export { decodeOptions, type InvalidOptions } from "./options.js";

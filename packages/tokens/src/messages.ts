@@ -3,7 +3,7 @@
  *
  * @module messages
  */
-import type { CountableMessage } from "./counter.js";
+import type { Message } from "@cc/messages";
 
 /** Tokens every message costs beyond its text (`<|start|>{role}<|message|>…<|end|>` framing). */
 export const tokensPerMessage = 3;
@@ -31,14 +31,14 @@ export const tokensPerToolCall = 3;
  * @example
  * countMessagesWith((t) => t.length, [{ role: "user", content: "hi" }]); // 3 + 3 + 4 + 2 = 12
  */
-export function countMessagesWith(count: (text: string) => number, messages: readonly CountableMessage[]): number {
+export function countMessagesWith(count: (text: string) => number, messages: readonly Message[]): number {
   if (messages.length === 0) return 0;
   let total = tokensPerReply;
   for (const m of messages) {
     total += tokensPerMessage + count(m.role) + count(m.content);
     if (m.name !== undefined && m.name !== "") total += tokensPerName + count(m.name);
-    if (m.toolCallId !== undefined && m.toolCallId !== "") total += count(m.toolCallId);
-    for (const call of m.toolCalls ?? []) total += tokensPerToolCall + count(call.name) + count(call.arguments);
+    if (m.role === "tool" && m.toolCallId !== "") total += count(m.toolCallId);
+    if (m.role === "assistant") for (const call of m.toolCalls ?? []) total += tokensPerToolCall + count(call.name) + count(call.arguments);
   }
   return total;
 }

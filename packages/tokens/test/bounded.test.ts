@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { countChunked, defaultChunkLimits, hasLongRun, planChunks, rawTiktoken, tiktokenCounter } from "@cc/tokens";
+import { countChunked, defaultChunkLimits, hasLongRun, planChunks, rawTiktoken } from "@cc/tokens/internal";
+import { tiktokenCounter } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { pathological } from "./corpus/generate.js";
 import { o200kPieces } from "./corpus/pretokenize.js";

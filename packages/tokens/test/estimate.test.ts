@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { classCounts, estimateCounter, estimateTokens, rawTiktoken, type Encoding } from "@cc/tokens";
+import { classCounts, rawTiktoken } from "@cc/tokens/internal";
+import { estimateCounter, estimateTokens, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { calibrationCorpora } from "./corpus/corpora.js";
 import { numRuns } from "./corpus/runs.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { chunksOf, planChunks, rawTiktoken, tiktokenCounter, type Encoding } from "@cc/tokens";
+import { chunksOf, planChunks, rawTiktoken } from "@cc/tokens/internal";
+import { tiktokenCounter, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 import { trajectoryTexts } from "./corpus/trajectories.js";

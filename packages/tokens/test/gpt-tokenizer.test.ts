@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { gptTokenizerCounter, rawTiktoken, tiktokenCounter, type Encoding, type TokenCounter } from "@cc/tokens";
+import { gptTokenizerCounter, tiktokenCounter, type Encoding, type TokenCounter } from "@cc/tokens";
+import { rawTiktoken } from "@cc/tokens/internal";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 import { trajectoryTexts } from "./corpus/trajectories.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { liveEncoders, tiktokenCounter } from "@cc/tokens";
+import { liveEncoders } from "@cc/tokens/internal";
+import { tiktokenCounter } from "@cc/tokens";
 
 describe("tiktoken encoder lifecycle", () => {
   it("creates nothing until the first count, shares one encoder per encoding, frees it with the last counter", () => {

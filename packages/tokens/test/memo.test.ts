@@ -1,6 +1,8 @@
+import type { Message } from "@cc/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeMemoOptions, estimateCounter, memoCounter, memoEntryBytes, memoKey, tiktokenCounter } from "@cc/tokens";
+import { decodeMemoOptions, memoEntryBytes, memoKey } from "@cc/tokens/internal";
+import { estimateCounter, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 
@@ -42,7 +44,7 @@ describe("memoCounter", () => {
 
   it("memoises the fields counted by countMessages", () => {
     const memo = memoCounter(estimateCounter());
-    const msgs = [
+    const msgs: Message[] = [
       { role: "system", content: "You are terse." },
       { role: "user", content: "You are terse." },
     ];

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import type { Message } from "@cc/messages";
 import { countMessagesWith, estimateCounter, tiktokenCounter } from "@cc/tokens";
 
 describe("countMessages formula", () => {
@@ -10,7 +11,7 @@ describe("countMessages formula", () => {
   });
 
   it("adds 3 per message, 1 per name, 3 to prime the reply", () => {
-    const msgs = [
+    const msgs: Message[] = [
       { role: "system", content: "You are a helpful assistant." },
       { role: "user", content: "hello world", name: "alice" },
     ];
@@ -20,8 +21,8 @@ describe("countMessages formula", () => {
   });
 
   it("counts tool calls (name + arguments + 3 each) and the tool call id", () => {
-    const call = { role: "assistant", content: "", toolCalls: [{ name: "bash", arguments: '{"command":"ls -F"}' }] };
-    const result = { role: "tool", content: "README.md\nsrc/", toolCallId: "call_1" };
+    const call: Message = { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls -F"}' }] };
+    const result: Message = { role: "tool", content: "README.md\nsrc/", toolCallId: "call_1" };
     const c = (s: string): number => counter.count(s);
     expect(counter.countMessages([call, result])).toBe(
       3 + (3 + c("assistant") + 3 + c("bash") + c('{"command":"ls -F"}')) + (3 + c("tool") + c("README.md\nsrc/") + c("call_1")),
@@ -30,7 +31,7 @@ describe("countMessages formula", () => {
 
   it("uses the same formula for every backend", () => {
     const est = estimateCounter();
-    const msgs = [{ role: "user", content: "中文 😀 <|endoftext|>" }];
+    const msgs: Message[] = [{ role: "user", content: "中文 😀 <|endoftext|>" }];
     expect(est.countMessages(msgs)).toBe(countMessagesWith(est.count, msgs));
     expect(countMessagesWith((t) => t.length, [{ role: "user", content: "hi" }])).toBe(12);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countAsync, encodingForModel, estimateTokens, memoCounter, rawTiktoken, tiktokenCounter, withTokenCost } from "@cc/tokens";
+import { countAsync, encodingForModel, estimateTokens, memoCounter, tiktokenCounter, withTokenCost } from "@cc/tokens";
+import { rawTiktoken } from "@cc/tokens/internal";
 
 describe("README example", () => {
   it("runs as documented", async () => {

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { decodeCompactOptions, type CompactOptions } from "@cc/lcm";
 import * as E from "fp-ts/lib/Either.js";
 import type { TranscriptFormat } from "../formats/read.js";
-import type { StrategyName } from "../compaction/run.js";
+import type { StrategyName } from "@cc/context";
 
 /** `cc-compact [compact] [file]`. */
 export interface CompactCommand {

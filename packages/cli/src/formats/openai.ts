@@ -5,7 +5,7 @@
  * @module formats/openai
  */
 import * as E from "fp-ts/lib/Either.js";
-import { fromOpenAIMessages, type Message } from "@cc/lcm";
+import { fromOpenAIMessages, type Message } from "@cc/messages";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 

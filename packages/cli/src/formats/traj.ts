@@ -12,7 +12,7 @@
  * @module formats/traj
  */
 import * as E from "fp-ts/lib/Either.js";
-import type { Message, ToolCall } from "@cc/lcm";
+import type { Message, ToolCall } from "@cc/messages";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 import type { Transcript } from "./openai.js";

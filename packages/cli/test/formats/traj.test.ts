@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
-import type { Message } from "@cc/lcm";
+import type { Message } from "@cc/messages";
 import { readTranscript, readTraj } from "@cc/cli";
 import { trajectoriesDir, trajectoryFiles } from "../trajectories.js";
 

@@ -2,18 +2,18 @@
  * The database drivers of the persistent indexes (better-sqlite3, pg) are loaded with a dynamic
  * `import()` when an index is opened, never when `@cc/hierarchical` is imported: a caller that
  * only uses {@link memoryIndex} or `hierarchicalCompact` with its own writer loads no native
- * module and no network client. The loading itself is `@cc/lcm`'s `loadOptionalDriver`; this
+ * module and no network client. The loading itself is `@cc/messages`' `loadOptionalDriver`; this
  * module speaks `IndexError`.
  *
  * @module search/driver
  */
-import { installCommand, loadOptionalDriver, type DriverPackage } from "@cc/lcm";
+import { installCommand, loadOptionalDriver, type DriverPackage } from "@cc/messages";
 import { pipe } from "fp-ts/lib/function.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexBackend, IndexError } from "./index.js";
 import { messageOf } from "./index.js";
 
-export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/lcm";
+export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/messages";
 
 /**
  * The `IndexUnavailable` of a driver that could not be loaded: names the package and how to install it.

@@ -14,7 +14,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { PgPoolLike } from "@cc/lcm";
+import type { PgPoolLike } from "@cc/messages";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
@@ -36,7 +36,7 @@ export interface SqlClient extends SqlRunner {
 }
 
 /**
- * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/lcm`) to {@link SqlClient}.
+ * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/messages`) to {@link SqlClient}.
  *
  * @example const client = pgClient(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  */

@@ -6,7 +6,7 @@
  *
  * @module strategy/evict
  */
-import { summaryMessage, type Message } from "@cc/lcm";
+import { summaryMessage, type Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
@@ -61,12 +61,19 @@ export interface Eviction {
   readonly evicted: readonly EvictedEntry[];
   /** The note listing `evicted` ("" when nothing was evicted). */
   readonly note: string;
-  /** Units whose summary could not be written (kept in context instead), as "id: reason". */
-  readonly failures: readonly string[];
+  /** Units whose summary could not be written (kept in context instead), with the reason. */
+  readonly failures: readonly { readonly id: string; readonly reason: string }[];
   /** Evicted units with nothing to summarise (empty). */
   readonly skipped: number;
   /** False when pinned units alone exceed the target. */
   readonly budgetMet: boolean;
+  /**
+   * False when the target cannot hold even the note's reservation (the summary-message overhead
+   * plus the note budget): nothing was evicted, since a note that does not fit cannot list what left.
+   */
+  readonly noteFits: boolean;
+  /** Tokens reserved for the note (its message overhead plus the note budget actually used). */
+  readonly reservedTokens: number;
   /** The signal fired during the pass (what was written by then is reported). */
   readonly aborted: boolean;
 }
@@ -133,9 +140,15 @@ export function evictUnits(messages: readonly Message[], settings: EvictionSetti
   return async () => {
     const prefix = settings.idPrefix ?? "";
     const segments = buildSegments(messages, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
-    // Segment costs exclude the request's base cost; the note is one more message of at most noteTokens.
-    const reserved = deps.counter.countMessages([summaryMessage("")]) + settings.noteTokens;
-    const maxTokens = Math.max(0, settings.targetTokens - reserved);
+    // Segment costs exclude the request's base cost; the note is one more message of at most
+    // noteTokens — never more than a quarter of the target, so small budgets still get a note.
+    const noteTokens = Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4));
+    const reserved = deps.counter.countMessages([summaryMessage("")]) + noteTokens;
+    const maxTokens = settings.targetTokens - reserved;
+    // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
+    if (maxTokens <= 0) {
+      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
+    }
     const r = await hierarchicalCompact(segments, { maxTokens }, { now: () => deps.now }, extractiveSummarizer(), indexWriter(deps.index, { namespace: settings.namespace }), {
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
@@ -148,10 +161,12 @@ export function evictUnits(messages: readonly Message[], settings: EvictionSetti
       segments,
       kept: segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages),
       evicted,
-      note: evicted.length === 0 ? "" : evictionNote(evicted, settings.noteTokens, deps.counter),
-      failures: res.failed.map((f) => `${f.segment.id}: ${describeFailure(f.error)}`),
+      note: evicted.length === 0 ? "" : evictionNote(evicted, noteTokens, deps.counter),
+      failures: res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
       skipped: res.skipped.length,
       budgetMet: res.budgetMet,
+      noteFits: true,
+      reservedTokens: reserved,
       aborted: res.aborted,
     });
   };

@@ -5,9 +5,9 @@
  * @module strategy/segments
  */
 import type { Segment } from "@cc/importance";
-import { leadingSystemCount, safeSplit, type Message } from "@cc/lcm";
+import { createHash } from "node:crypto";
 import { reaccesses, references } from "./references.js";
-import { messageUnits, unitKind, unitText, type MessageUnit } from "./units.js";
+import { leadingSystemCount, messageUnits, safeSplit, unitKind, unitText, type Message, type MessageUnit } from "@cc/messages";
 
 /** A segment that remembers which messages it stands for. */
 export interface MessageSegment extends Segment {
@@ -29,7 +29,12 @@ export interface BuildOptions {
 /**
  * Builds one segment per unit (pure apart from the counter). Leading system messages and the
  * preserved tail are pinned. A message without `timestamp` is dated `now - stepMs × (units after it)`
- * so recency follows conversation order. Ids are `m<first message index>`: unique by construction.
+ * so recency follows conversation order.
+ *
+ * Ids are content-addressed — `u` + 16 hex digits of the SHA-256 of the unit's messages — so the
+ * same unit gets the same id in every pass and every session, and an id a note names always
+ * expands to the text it named: a later pass or another transcript can never overwrite it with a
+ * different original. A unit whose content repeats within one conversation gets `.2`, `.3`, ….
  */
 export function buildSegments(messages: readonly Message[], options: BuildOptions): readonly MessageSegment[] {
   const units = messageUnits(messages);
@@ -40,10 +45,14 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
   const texts = units.map(unitText);
   const stats = reaccesses(texts.map(references));
   const dated = units.map((u, i) => u.messages[0]?.timestamp ?? options.now - step * (units.length - 1 - i));
+  const seen = new Map<string, number>();
   return units.map((unit, i): MessageSegment => {
     const s = stats[i]!;
+    const addr = unitId(unit);
+    const n = (seen.get(addr) ?? 0) + 1;
+    seen.set(addr, n);
     return {
-      id: `m${unit.start}`,
+      id: n === 1 ? addr : `${addr}.${n}`,
       content: texts[i]!,
       tokenCost: Math.max(0, options.counter.countMessages(unit.messages) - base),
       createdAt: dated[i]!,
@@ -54,4 +63,13 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
       unit,
     };
   });
+}
+
+/**
+ * The content address of a unit: `u` + the first 16 hex digits of the SHA-256 of its messages.
+ *
+ * @example unitId({ start: 0, end: 1, messages: [{ role: "user", content: "hi" }] }) // "u" + 16 hex digits
+ */
+export function unitId(unit: MessageUnit): string {
+  return `u${createHash("sha256").update(JSON.stringify(unit.messages)).digest("hex").slice(0, 16)}`;
 }

@@ -1,27 +1,15 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
-import { summaryMessage, type Message } from "@cc/lcm";
+import { summaryMessage, type Message } from "@cc/messages";
 import { memoryIndex } from "../../src/search/memory.js";
-import {
-  buildSegments,
-  defaultStrategyCounter,
-  evictionNote,
-  evictUnits,
-  EVICTION_NOTE_PREFIX,
-  MAX_REFERENCES,
-  MAX_WORD_CHARS,
-  messageUnits,
-  reaccesses,
-  references,
-  SCAN_CHARS,
-  unitKind,
-  unitText,
-  withNote,
-} from "../../src/strategy/index.js";
+import { buildSegments, evictUnits, reaccesses, references, withNote } from "@cc/hierarchical";
+import { estimateCounter } from "@cc/tokens";
+import { evictionNote, EVICTION_NOTE_PREFIX, MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "@cc/hierarchical/internal";
+import { messageUnits, unitKind, unitText } from "@cc/messages";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 100;
-const counter = defaultStrategyCounter();
+const counter = estimateCounter();
 const NOW = 1_700_000_000_000;
 
 const sys: Message = { role: "system", content: "You are a coding agent." };

@@ -15,47 +15,12 @@ import {
   TextCodec,
   TimeCodec,
   WeightCodec,
-  isRecord,
 } from "./leaf.js";
-import { expectation, pathOf } from "./problem.js";
+import { MAX_PROBLEMS, expectation, isRecord, objectCodec as validateObject, pathOf } from "@cc/validate";
 
-/**
- * An object codec: fails with "expected `expected`" on non-objects, checks `required` and
- * `optional` fields (an optional field may be absent or `undefined`), and — when `closed` —
- * rejects unknown keys (typos in options must not pass silently). Returns the input object.
- */
-function objectCodec<A>(
-  name: string,
-  expected: string,
-  required: t.Props,
-  optional: t.Props,
-  closed: boolean,
-): t.Type<A, A, unknown> {
-  const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
-  const is = (u: unknown): u is A => isRecord(u) && validate(u, [{ key: "", type: codec, actual: u }])._tag === "Right";
-  const validate = (u: unknown, c: t.Context): t.Validation<A> => {
-    if (!isRecord(u)) return t.failure(u, c, expectation(c, expected, u));
-    const errors: t.ValidationError[] = [];
-    const check = (key: string, type: t.Mixed, present: boolean): void => {
-      if (!present) return;
-      const v = u[key];
-      const r = type.validate(v, t.appendContext(c, key, type, v));
-      if (r._tag === "Left") errors.push(...r.left);
-    };
-    for (const [key, type] of Object.entries(required)) check(key, type, true);
-    for (const [key, type] of Object.entries(optional)) check(key, type, u[key] !== undefined);
-    if (closed) {
-      for (const key of Object.keys(u)) {
-        if (known.has(key)) continue;
-        const ctx = t.appendContext(c, key, t.unknown, u[key]);
-        const at = pathOf(ctx);
-        errors.push({ value: u[key], context: ctx, message: `${at}: unknown field (expected one of ${[...known].join(", ")})` });
-      }
-    }
-    return errors.length === 0 ? t.success(u as A) : t.failures(errors);
-  };
-  const codec: t.Type<A, A, unknown> = new t.Type<A, A, unknown>(name, is, validate, t.identity);
-  return codec;
+/** An object codec over @cc/validate's: `closed` rejects unknown keys (typos must not pass silently). */
+function objectCodec<A>(name: string, expected: string, required: t.Props, optional: t.Props, closed: boolean): t.Type<A, A, unknown> {
+  return validateObject(name, required, optional, { closed, expected }) as unknown as t.Type<A, A, unknown>;
 }
 
 /** Codec of one {@link Segment}; extra fields are allowed (callers pass their own objects). */
@@ -81,16 +46,28 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
   unknown
 >(
   "Segments",
-  (u): u is readonly Segment[] => Array.isArray(u) && u.every((s) => SegmentCodec.is(s)) && duplicateAt(u as readonly Segment[]).length === 0,
+  (u): u is readonly Segment[] => Array.isArray(u) && Array.from(u as readonly unknown[], (s) => SegmentCodec.is(s)).every(Boolean) && duplicateAt(u as readonly Segment[]).length === 0,
   (u, c) => {
     if (!Array.isArray(u)) return t.failure(u, c, expectation(c, "an array of segments", u));
     const errors: t.ValidationError[] = [];
     const items = u as readonly unknown[];
-    items.forEach((item, i) => {
+    // Index loop, not forEach: holes in a sparse array are missing segments, not skipped ones.
+    // Past MAX_PROBLEMS bad segments the rest are only counted, so validation stays linear and small.
+    let bad = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = i in items ? items[i] : undefined;
+      if (bad >= MAX_PROBLEMS) {
+        if (!SegmentCodec.is(item)) bad++;
+        continue;
+      }
       const r = SegmentCodec.validate(item, t.appendContext(c, String(i), SegmentCodec, item));
-      if (r._tag === "Left") errors.push(...r.left);
-    });
-    for (const [i, first] of duplicateAt(items)) {
+      if (r._tag === "Left") {
+        bad++;
+        errors.push(...r.left);
+      }
+    }
+    if (bad > MAX_PROBLEMS) errors.push({ value: undefined, context: c, message: `… and ${bad - MAX_PROBLEMS} more invalid segments` });
+    for (const [i, first] of duplicateAt(items).slice(0, MAX_PROBLEMS)) {
       const item = items[i] as Segment;
       const ctx = t.appendContext(t.appendContext(c, String(i), SegmentCodec, item), "id", IdCodec, item.id);
       errors.push({ value: item.id, context: ctx, message: `${pathOf(ctx)}: duplicate id ${JSON.stringify(item.id)} (first at [${first}])` });
@@ -104,13 +81,19 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
 function duplicateAt(items: readonly unknown[]): readonly (readonly [number, number])[] {
   const first = new Map<string, number>();
   const out: [number, number][] = [];
-  items.forEach((item, i) => {
-    if (!isRecord(item) || typeof item["id"] !== "string" || item["id"] === "") return;
-    const id = item["id"];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    let id: unknown;
+    try {
+      id = isRecord(item) ? item["id"] : undefined;
+    } catch {
+      continue; // a throwing getter is reported by the segment codec
+    }
+    if (typeof id !== "string" || id === "") continue;
     const at = first.get(id);
     if (at === undefined) first.set(id, i);
     else out.push([i, at]);
-  });
+  }
   return out;
 }
 

@@ -1,19 +1,8 @@
 /**
  * Leaf codecs whose failures carry a message naming the path of the bad value.
  */
-import * as t from "io-ts";
 import { MAX_WEIGHT } from "../segment.js";
-import { expectation } from "./problem.js";
-
-/** Builds a codec for values that pass `accept`, failing with "expected `expected`". */
-function leaf<A>(name: string, expected: string, accept: (u: unknown) => u is A): t.Type<A, A, unknown> {
-  return new t.Type<A, A, unknown>(
-    name,
-    accept,
-    (u, c) => (accept(u) ? t.success(u) : t.failure(u, c, expectation(c, expected, u))),
-    t.identity,
-  );
-}
+import { leaf } from "@cc/validate";
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
@@ -74,7 +63,3 @@ export const EstimatorCodec = leaf(
   "a function (content: string) => number",
   (u): u is (content: string) => number => typeof u === "function",
 );
-
-/** A plain object (not null, not an array). */
-export const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u);

@@ -7,7 +7,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
-import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "@cc/messages";
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

@@ -9,8 +9,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
-import { toOpenAIMessages } from "../openai.js";
-import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+import { toOpenAIMessages } from "@cc/messages";
+import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "@cc/messages";
 
 /** Options of {@link openAICompatibleProvider}. */
 export interface HttpProviderOptions {

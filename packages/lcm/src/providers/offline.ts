@@ -13,7 +13,7 @@ import * as TE from "fp-ts/lib/TaskEither.js";
 import { extractFacts } from "./offline/facts.js";
 import { parseTranscript, sourceOf, styleOf, type SummaryStyle } from "./offline/parse.js";
 import { renderSummary } from "./offline/render.js";
-import type { Completion, ModelInfo, Provider, ProviderError } from "./provider.js";
+import type { Completion, ModelInfo, Provider, ProviderError } from "@cc/messages";
 
 export type { SummaryStyle } from "./offline/parse.js";
 

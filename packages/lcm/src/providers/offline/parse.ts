@@ -4,7 +4,7 @@
  *
  * @module providers/offline/parse
  */
-import type { Message } from "../../message.js";
+import type { Message } from "@cc/messages";
 import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "../../transcript.js";
 
 /** The summary style a request asks for: `bullet` when its instructions mention bullet points. */

@@ -1,0 +1,119 @@
+/**
+ * Options of a context manager, decoded at the boundary: unknown keys (with a "did you mean"),
+ * NaN, ±Infinity and out-of-range values are rejected with `InvalidOptions`.
+ *
+ * @module options
+ */
+import type { AlertSink } from "@cc/lcm";
+import type { Provider } from "@cc/messages";
+import type { SegmentIndex } from "@cc/hierarchical";
+import type { TokenCounter } from "@cc/tokens";
+import { decodeWith, fn, intIn, nonEmptyString, numberIn, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import type * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
+
+/** Options of {@link createContextManager}; only `maxTokens` is required. */
+export interface ContextManagerOptions {
+  /** The budget: the most tokens a prompt may take (the whole request, system messages included). */
+  readonly maxTokens: number;
+  /**
+   * How context is reduced; see {@link StrategyName}.
+   * @default "hierarchical"
+   */
+  readonly strategy?: StrategyName;
+  /**
+   * Compaction starts when the prompt reaches this share of `maxTokens`, and brings it down to
+   * at most this share (so the next turns have room before the next compaction). In (0, 1].
+   * @default 0.8
+   */
+  readonly threshold?: number;
+  /**
+   * The most trailing messages kept verbatim (fewer when they alone would not fit; tool calls stay
+   * with their results).
+   * @default 6
+   */
+  readonly preserveLast?: number;
+  /**
+   * Counts tokens. Budgets are judged with it, so give an exact counter for an exact budget.
+   * @default tiktokenCounter() — exact o200k_base counts
+   */
+  readonly counter?: TokenCounter;
+  /**
+   * Summariser of the `lcm` strategy (an OpenAI-compatible endpoint, or your own Provider).
+   * @default offlineProvider() — extractive, no network
+   */
+  readonly provider?: Provider;
+  /**
+   * Where the `hierarchical` strategy writes evicted units (memory, SQLite or PostgreSQL).
+   * @default memoryIndex()
+   */
+  readonly index?: SegmentIndex;
+  /**
+   * Index namespace of this conversation (one per session keeps sessions apart in a shared index).
+   * @default "default"
+   */
+  readonly namespace?: string;
+  /**
+   * Tokens reserved for the note that lists evicted units (`hierarchical`).
+   * @default 512
+   */
+  readonly noteTokens?: number;
+  /**
+   * Summaries written at once (`hierarchical`).
+   * @default 4
+   */
+  readonly concurrency?: number;
+  /** Receives `compaction_skip` and `budget_exceeded` alerts. A sink that throws or hangs never breaks a turn. */
+  readonly alertSink?: AlertSink;
+  /**
+   * Model used for `lcm` summaries ("" picks the cheapest the provider lists).
+   * @default ""
+   */
+  readonly summaryModel?: string;
+  /**
+   * The clock (epoch ms), read once per turn.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+}
+
+const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
+const objectLike = (name: string, methods: readonly string[]): t.Type<unknown, unknown, unknown> =>
+  new t.Type<unknown, unknown, unknown>(
+    name,
+    (u): u is unknown => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function"),
+    (u, c) =>
+      typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function")
+        ? t.success(u)
+        : t.failure(u, c, `${c.map((x) => x.key).filter(Boolean).join(".")}: expected an object with ${methods.join(", ")}`),
+    t.identity,
+  );
+
+/** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
+export const ContextManagerOptionsCodec = objectCodec(
+  "ContextManagerOptions",
+  { maxTokens: positiveInt },
+  {
+    strategy: strategyCodec,
+    threshold: numberIn(Number.MIN_VALUE, 1),
+    preserveLast: intIn(0, 1_000_000),
+    counter: objectLike("TokenCounter", ["count", "countMessages"]),
+    provider: objectLike("Provider", ["complete", "listModels"]),
+    index: objectLike("SegmentIndex", ["write", "search", "expand"]),
+    namespace: nonEmptyString,
+    noteTokens: intIn(0, 1_000_000),
+    concurrency: intIn(1, 256),
+    alertSink: objectLike("AlertSink", ["alert"]),
+    summaryModel: t.string,
+    now: fn,
+  },
+  { expected: "an options object" },
+);
+
+/** Decodes options for a context manager. */
+export const decodeContextManagerOptions: (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions> = decodeWith(
+  ContextManagerOptionsCodec,
+  "InvalidOptions",
+  "context manager options",
+) as (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions>;

@@ -1,0 +1,21 @@
+/**
+ * Index and eviction internals shared with tests, benchmarks and sibling @cc packages. Not part
+ * of the public API.
+ *
+ * @module @cc/hierarchical/internal
+ */
+export { DEFAULT_K, entryKey, IndexEntryCodec, MAX_K, messageOf, resolveSearchOptions, validateEntries, type IndexBackend, type ResolvedSearch } from "../search/index.js";
+export { bestSnippet, distinctTerms, fts5Match, indexedText, MAX_FIELD_TERMS, MAX_QUERY_TERMS, MAX_TERM_LENGTH, queryTerms, tokenize, tsqueryLiteral, tsvectorLiteral, type SnippetOptions } from "../search/query.js";
+export { decodeText, encodeText, entryFromRow, ESCAPED, isPlainJson, isPlainText, searchable, type StoredEntryRow } from "../search/lossless.js";
+export { SQLITE_SCHEMA_VERSION } from "../search/sqlite-schema.js";
+export { POSTGRES_SCHEMA_VERSION } from "../search/postgres-schema.js";
+export type { SqlRunner } from "../search/postgres.js";
+export { driverUnavailable, loadDriver } from "../search/driver.js";
+export type { InvalidRunOptions, SegmentOutcome, SummaryResult } from "../compact.js";
+export type { IndexWriterOptions, WriteContext, WriteError } from "../writer.js";
+export { DEFAULT_SUMMARY_PROMPT, extractiveSummary, type ExtractiveOptions, type ProviderSummarizerOptions } from "../summarize.js";
+export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } from "../tools.js";
+export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetch.js";
+export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
+export { EVICTION_NOTE_PREFIX, evictionNote, type InvalidEviction } from "../strategy/evict.js";
+export type { BuildOptions } from "../strategy/segments.js";

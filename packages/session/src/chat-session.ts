@@ -1,0 +1,100 @@
+/**
+ * One agent conversation driven turn by turn: the glue an agent loop calls. `prepareTurn`
+ * stores the new messages, compacts when the previous turn crossed the threshold, and returns
+ * the prompt to send; `finishTurn` stores the reply and remembers the input tokens the provider
+ * reported, which drive the next turn's trigger.
+ *
+ * @module session/chat-session
+ */
+import * as TE from "fp-ts/lib/TaskEither.js";
+import { pipe } from "fp-ts/lib/function.js";
+import type { Message } from "@cc/messages";
+import type { PruneSettings } from "@cc/session";
+import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from "./compactor.js";
+import { loadContext, type InvalidContextOptions } from "./context.js";
+import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/store.js";
+
+/** What {@link createChatSession} needs. */
+export interface ChatSessionOptions {
+  readonly store: SummaryStore;
+  readonly compactor: SessionCompactor;
+  readonly stackId: StackId;
+  readonly systemPrompt?: string;
+  /** Short-lived sessions (cron, one-shot) are never compacted. Default false. */
+  readonly ephemeral?: boolean;
+  /** Prune oversized tool results of earlier turns in the prompt (stored data is untouched). */
+  readonly prune?: PruneSettings;
+  /** The clock. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The prompt of a turn and what compaction did before it was built. */
+export interface PreparedTurn {
+  readonly prompt: readonly Message[];
+  readonly compaction: CompactionOutcome;
+  readonly stored: readonly StoredMessage[];
+}
+
+/** A conversation driven turn by turn. */
+export interface ChatSession {
+  readonly stackId: StackId;
+  /** Input tokens the provider reported for the previous turn (0 after a restart). */
+  readonly lastInputTokens: number;
+  /** Stores `incoming`, compacts when due, returns the prompt to send. */
+  prepareTurn(incoming: readonly Message[]): TE.TaskEither<SessionCompactionError | InvalidContextOptions, PreparedTurn>;
+  /** Stores the reply messages and the input tokens the provider reported for this turn (0 if none). */
+  finishTurn(reply: readonly Message[], reportedInputTokens: number): TE.TaskEither<StoreError, readonly StoredMessage[]>;
+  /** Compacts now (e.g. a user's `/compact` command). */
+  compactNow(): TE.TaskEither<SessionCompactionError, CompactionOutcome>;
+}
+
+/**
+ * Creates a session. The last reported input tokens live in memory, as in the trigger design;
+ * after a restart they are 0, so the first turn uses the weighted estimate instead.
+ *
+ * @example
+ * const session = createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are helpful." });
+ * const turn = await session.prepareTurn([{ role: "user", content: "hi" }])();
+ */
+export function createChatSession(options: ChatSessionOptions): ChatSession {
+  const { store, compactor, stackId } = options;
+  const clock = options.now ?? Date.now;
+  const ephemeral = options.ephemeral ?? false;
+  let lastInputTokens = 0;
+  const contextOptions = {
+    compaction: true as const,
+    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+    ...(options.prune === undefined ? {} : { prune: options.prune }),
+  };
+  return {
+    stackId,
+    get lastInputTokens() {
+      return lastInputTokens;
+    },
+    prepareTurn: (incoming) =>
+      pipe(
+        TE.Do,
+        TE.apS("stored", store.append(stackId, incoming, clock())),
+        TE.bindW("compaction", () => compactor.tryCompact({ stackId, lastInputTokens, ephemeral })),
+        TE.bindW("prompt", () => loadContext(store, stackId, contextOptions)),
+        TE.map(({ stored, compaction, prompt }): PreparedTurn => ({ prompt, compaction, stored })),
+      ),
+    finishTurn: (reply, reportedInputTokens) => {
+      if (!Number.isFinite(reportedInputTokens) || reportedInputTokens < 0) {
+        return TE.left({
+          _tag: "StoreInvalidInput",
+          field: "reportedInputTokens",
+          message: `reportedInputTokens must be a finite number ≥ 0 (0 when the provider reported none), got ${String(reportedInputTokens)}`,
+        });
+      }
+      return pipe(
+        store.append(stackId, reply, clock()),
+        TE.map((stored) => {
+          lastInputTokens = reportedInputTokens;
+          return stored;
+        }),
+      );
+    },
+    compactNow: () => compactor.forceCompact({ stackId, ephemeral }),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * @cc/session — compaction inside a running agent: a persistent summary store (memory, SQLite,
+ * PostgreSQL), the trigger on the previous turn's input tokens, iterative summaries with a
+ * watermark, the prompt built from summary + recent messages, tool-result pruning, and an event bus.
+ *
+ * @example
+ * import { createChatSession, createSessionCompactor, memoryStore } from "@cc/session";
+ * import { offlineProvider } from "@cc/lcm";
+ * const store = memoryStore();
+ * const compactor = createSessionCompactor({ store, provider: offlineProvider() });
+ * const chat = createChatSession({ store, compactor, stackId: "demo" });
+ *
+ * @module @cc/session
+ */
+export type { StoredMessage, StoredSummary, StoreError, SummaryDraft, SummaryStore } from "./store/store.js";
+export { memoryStore } from "./store/memory.js";
+export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.js";
+export { openPostgresStore, type PostgresStoreConfig } from "./store/postgres.js";
+export {
+  createSessionCompactor,
+  type CompactionOutcome,
+  type SessionCompactionError,
+  type SessionCompactor,
+  type SessionCompactorDeps,
+  type SummariserError,
+} from "./compactor.js";
+export { decodeSessionConfig, sessionConfigDefaults, type SessionCompactionConfig } from "./config.js";
+export { buildContext, loadContext, type LoadContextOptions } from "./context.js";
+export { createChatSession, type ChatSession, type ChatSessionOptions, type PreparedTurn } from "./chat-session.js";
+export { createEventBus, type EventBus, type SessionEvent, type Subscriber, type SubscriberFailure } from "./events.js";
+export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "./plan.js";
+export type { SummaryFallback } from "./fallback.js";
+export { CHECKPOINT_PREFIX, checkpointPrompt } from "./template.js";
+export { decodePruneOptions, pruneToolResults, type PruneResult, type PruneSettings } from "./prune.js";

@@ -1,0 +1,84 @@
+/**
+ * The pure decisions of session compaction: whether this turn triggers it, and which stored
+ * messages a compaction folds into the summary.
+ *
+ * @module session/plan
+ */
+import { safeSplit } from "@cc/messages";
+import type { StoredMessage } from "./store/store.js";
+
+/** Why a compaction did nothing. */
+export type SessionSkipReason =
+  | "ephemeral"
+  | "below_threshold"
+  | "too_few_messages"
+  | "empty_summary"
+  | "concurrent_compaction";
+
+/** Where the token figure that drove the trigger came from. */
+export type TokenSource = "reported" | "estimated";
+
+/** The trigger's verdict. */
+export type TriggerDecision =
+  | { readonly _tag: "Trigger"; readonly effectiveTokens: number; readonly source: TokenSource }
+  | { readonly _tag: "Hold"; readonly reason: "ephemeral" | "below_threshold"; readonly effectiveTokens: number; readonly source: TokenSource };
+
+/** Inputs of {@link decideTrigger}. */
+export interface TriggerInput {
+  /** Input tokens the provider reported for the previous turn; 0 when it reported none. */
+  readonly lastInputTokens: number;
+  /** Short-lived sessions (cron jobs, one-shot tasks) are never compacted. */
+  readonly ephemeral: boolean;
+  readonly thresholdTokens: number;
+  /** Weighted estimate of what the next prompt would hold; used when nothing was reported. */
+  readonly estimate: () => number;
+}
+
+/**
+ * Trigger on the previous turn's reported input tokens (the estimate when that is 0): compact
+ * when they reach `thresholdTokens`. Ephemeral sessions always hold. Pure.
+ *
+ * @example decideTrigger({ lastInputTokens: 31000, ephemeral: false, thresholdTokens: 30000, estimate: () => 0 })._tag // "Trigger"
+ */
+export function decideTrigger(input: TriggerInput): TriggerDecision {
+  if (input.ephemeral) return { _tag: "Hold", reason: "ephemeral", effectiveTokens: 0, source: "reported" };
+  const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
+  const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
+  return effectiveTokens >= input.thresholdTokens
+    ? { _tag: "Trigger", effectiveTokens, source }
+    : { _tag: "Hold", reason: "below_threshold", effectiveTokens, source };
+}
+
+/** Which messages a compaction folds in (`summarise`) and which stay verbatim (`keep`). */
+export type CompactionPlan =
+  | {
+      readonly _tag: "Fold";
+      readonly summarise: readonly StoredMessage[];
+      readonly keep: readonly StoredMessage[];
+      /** The new watermark: the id of the last folded message. */
+      readonly coversUpTo: number;
+    }
+  | { readonly _tag: "Nothing"; readonly reason: "too_few_messages" };
+
+/**
+ * Splits the messages after the current watermark: all but the newest `keepRecent` are folded,
+ * and the boundary moves back so a tool result is never separated from the assistant message
+ * that called it. Nothing to do when at most `keepRecent` messages lie past the watermark. Pure.
+ *
+ * @example planCompaction(eightStoredMessages, 6) // Fold: summarise 2, keep 6
+ */
+export function planCompaction(afterWatermark: readonly StoredMessage[], keepRecent: number): CompactionPlan {
+  if (afterWatermark.length <= keepRecent) return { _tag: "Nothing", reason: "too_few_messages" };
+  // Stored system messages are history like any other here: the live system prompt is passed to
+  // buildContext separately, so the split may fold them.
+  const split = safeSplitIgnoringSystem(afterWatermark, keepRecent);
+  if (split <= 0) return { _tag: "Nothing", reason: "too_few_messages" };
+  const summarise = afterWatermark.slice(0, split);
+  return { _tag: "Fold", summarise, keep: afterWatermark.slice(split), coversUpTo: summarise[summarise.length - 1]!.id };
+}
+
+/** `safeSplit` with leading system messages treated as ordinary history. */
+function safeSplitIgnoringSystem(afterWatermark: readonly StoredMessage[], keepRecent: number): number {
+  const asUser = afterWatermark.map((m) => (m.message.role === "system" ? { role: "user" as const, content: m.message.content } : m.message));
+  return safeSplit(asUser, keepRecent);
+}

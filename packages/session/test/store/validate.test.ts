@@ -1,0 +1,74 @@
+import fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { MessageCodec } from "@cc/messages";
+import { decodeMessage, encodeMessage, isMessageShape } from "../../src/store/validate.js";
+import { oddStrings, runs } from "../support.js";
+
+/** Message-like values: mostly near-valid shapes with one field off, plus arbitrary JSON. */
+const field = fc.oneof(fc.string(), fc.constantFrom(...oddStrings), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue());
+const toolCall = fc.record(
+  { id: fc.oneof(fc.string(), field), name: fc.oneof(fc.string(), field), arguments: fc.oneof(fc.string(), field), extra: field },
+  { requiredKeys: [] },
+);
+const messageLike = fc.record(
+  {
+    role: fc.oneof(fc.constantFrom("system", "user", "assistant", "tool", "developer", "", "USER"), field),
+    content: fc.oneof(fc.string(), fc.constantFrom(...oddStrings), field),
+    id: fc.oneof(fc.string(), field),
+    timestamp: fc.oneof(fc.double(), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 0), field),
+    toolCalls: fc.oneof(fc.array(fc.oneof(toolCall, field), { maxLength: 4 }), field),
+    toolCallId: fc.oneof(fc.string(), field),
+    name: fc.oneof(fc.string(), field),
+    extra: field,
+  },
+  { requiredKeys: [] },
+);
+const anyValue = fc.oneof(messageLike, fc.jsonValue(), fc.array(messageLike, { maxLength: 2 }), fc.constant(undefined));
+
+describe("stored-message shape check", () => {
+  it("accepts exactly what the message codec accepts (on near-valid messages and arbitrary JSON)", () => {
+    fc.assert(
+      fc.property(anyValue, (value) => {
+        expect(isMessageShape(value)).toBe(E.isRight(MessageCodec.decode(value)));
+      }),
+      { numRuns: runs(3000) },
+    );
+  });
+
+  it("decodeMessage round-trips every valid message, odd Unicode included, to an equal value", () => {
+    const valid = messageLike.filter((m) => E.isRight(MessageCodec.decode(m)));
+    fc.assert(
+      fc.property(valid, (m) => {
+        const decoded = decodeMessage(encodeMessage(m as Parameters<typeof encodeMessage>[0]));
+        expect(decoded).toEqual(E.right(JSON.parse(JSON.stringify(m)) as unknown));
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it("refuses malformed rows with a reason that names the fault", () => {
+    const reason = (text: string): string => {
+      const decoded = decodeMessage(text);
+      if (E.isRight(decoded)) throw new Error(`accepted ${text}`);
+      return decoded.left;
+    };
+    expect(reason("{not json")).toMatch(/not valid JSON/);
+    expect(reason("")).toMatch(/not valid JSON/);
+    expect(reason("null")).toMatch(/message/);
+    expect(reason("[1,2]")).toMatch(/message/);
+    expect(reason('{"role":"user"}')).toMatch(/content/);
+    expect(reason('{"role":"robot","content":"x"}')).toBe('message.role must be one of system, user, assistant, tool, got "robot"');
+    expect(reason('{"content":"x"}')).toMatch(/message.role .* got nothing/);
+    expect(reason('{"role":"user","content":"x","timestamp":1e999}')).toMatch(/timestamp/);
+    expect(reason('{"role":"user","content":"x","id":7}')).toMatch(/id/);
+    expect(reason('{"role":"tool","content":"x"}')).toMatch(/toolCallId/);
+    expect(reason('{"role":"tool","content":"x","toolCallId":"c","name":null}')).toMatch(/name/);
+    expect(reason('{"role":"assistant","content":"","toolCalls":{}}')).toMatch(/toolCalls/);
+    expect(reason('{"role":"assistant","content":"","toolCalls":[{"id":"c","name":"bash"}]}')).toMatch(/toolCalls\[0\]/);
+  });
+
+  it("keeps keys it does not know, as the codec does", () => {
+    expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(E.right({ role: "user", content: "hi", lang: "中文 🙂" }));
+  });
+});
