@@ -9,7 +9,7 @@
  *
  * @module manager
  */
-import { evictUnits, memoryIndex, withNote, type SearchHit } from "@cc/hierarchical";
+import { evictUnits, memoryIndex, withNote, type EvictedEntry, type SearchHit } from "@cc/hierarchical";
 import { createLcmCompactor, nextContext, offlineProvider, type Level } from "@cc/lcm";
 import { describeRejection } from "@cc/lcm/internal";
 import { decodeMessages, type Message } from "@cc/messages";
@@ -22,8 +22,11 @@ import type { StrategyName } from "./strategy.js";
 
 /** Something that did not go to plan in a turn that still produced a prompt. */
 export type TurnWarning =
-  /** No LLM summary was accepted: the older part was cut by deterministic truncation. */
-  | { readonly _tag: "SummaryFellToTruncation"; readonly attempts: readonly string[] }
+  /**
+   * No LLM summary was accepted: the older part was cut by deterministic truncation. `attempts`
+   * says why each level was rejected; `providerFailed` is true when the provider itself failed.
+   */
+  | { readonly _tag: "SummaryFellToTruncation"; readonly attempts: readonly string[]; readonly providerFailed: boolean }
   /** A unit chosen for eviction stayed in context because its summary could not be written. */
   | { readonly _tag: "UnitKept"; readonly id: string; readonly reason: string }
   /** The prompt is still over `maxTokens` (pinned system messages and the last step alone exceed it). */
@@ -46,8 +49,8 @@ export interface TurnResult {
   readonly maxTokens: number;
   /** `tokensAfter <= maxTokens`, judged with the manager's counter (exact by default). */
   readonly budgetMet: boolean;
-  /** Index ids of the units evicted in this turn (`hierarchical`); each can be expanded back. */
-  readonly evicted: readonly string[];
+  /** The units evicted in this turn (`hierarchical`): index id, kind, tokens, summary; each id expands back. */
+  readonly evicted: readonly EvictedEntry[];
   /** The summary or note added to the prompt ("" when none). */
   readonly summary: string;
   /** `lcm`: the escalation level that produced the summary. */
@@ -128,7 +131,13 @@ async function runLcm(history: readonly Message[], maxTokens: number, target: nu
   const out = nextContext(res);
   const tokensAfter = o.counter.countMessages(out);
   const warnings: TurnWarning[] = [];
-  if (res.level === "truncate") warnings.push({ _tag: "SummaryFellToTruncation", attempts: res.attempts.map((a) => `${a.level}: ${describeRejection(a)}`) });
+  if (res.level === "truncate") {
+    warnings.push({
+      _tag: "SummaryFellToTruncation",
+      attempts: res.attempts.map((a) => `${a.level}: ${describeRejection(a)}`),
+      providerFailed: res.attempts.some((a) => a.rejection?._tag === "ProviderFailed"),
+    });
+  }
   if (res.error !== undefined && /alert sink/.test(res.error)) warnings.push({ _tag: "AlertSinkFailed", message: res.error });
   if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: res.error ?? "the summary and the verbatim tail exceed the budget" });
   return E.right({
@@ -154,7 +163,7 @@ async function runHierarchical(history: readonly Message[], tokensBefore: number
   if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: "pinned system messages and the verbatim tail alone exceed the budget" });
   return E.right({
     messages: out, compacted: ev.evicted.length > 0, strategy: "hierarchical", tokensBefore, tokensAfter, maxTokens,
-    budgetMet: tokensAfter <= maxTokens, evicted: ev.evicted.map((e) => e.id), summary: ev.note, warnings,
+    budgetMet: tokensAfter <= maxTokens, evicted: ev.evicted, summary: ev.note, warnings,
   });
 }
 
@@ -167,12 +176,12 @@ function build(o: Resolved): ContextManager {
     if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) return E.left(invalid("InvalidOptions", "compact call options", [`maxTokens: expected a positive integer, got ${String(maxTokens)}`]));
     if (call.signal?.aborted === true) return E.left(aborted);
     const history = decoded.right;
-    const tokensBefore = count(history);
-    const target = Math.max(1, Math.floor(o.threshold * maxTokens));
-    if (tokensBefore < target && call.force !== true) {
-      return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], summary: "", warnings: [] });
-    }
     try {
+      const tokensBefore = count(history);
+      const target = Math.max(1, Math.floor(o.threshold * maxTokens));
+      if (tokensBefore < target && call.force !== true) {
+        return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], summary: "", warnings: [] });
+      }
       return o.strategy === "lcm" ? await runLcm(history, maxTokens, target, o, call.signal) : await runHierarchical(history, tokensBefore, maxTokens, target, o, call.signal);
     } catch (e) {
       // A user-supplied counter, index or clock that throws: reported, never a rejection.

@@ -8,7 +8,7 @@ import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
 import type { SegmentIndex } from "@cc/hierarchical";
 import type { TokenCounter } from "@cc/tokens";
-import { decodeWith, fn, intIn, nonEmptyString, numberIn, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { decodeWith, expectation, fn, intIn, leaf, nonEmptyString, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import type * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
@@ -79,16 +79,11 @@ export interface ContextManagerOptions {
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
-const objectLike = (name: string, methods: readonly string[]): t.Type<unknown, unknown, unknown> =>
-  new t.Type<unknown, unknown, unknown>(
-    name,
-    (u): u is unknown => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function"),
-    (u, c) =>
-      typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function")
-        ? t.success(u)
-        : t.failure(u, c, `${c.map((x) => x.key).filter(Boolean).join(".")}: expected an object with ${methods.join(", ")}`),
-    t.identity,
-  );
+const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
+const objectLike = (name: string, methods: readonly string[]): t.Type<unknown, unknown, unknown> => {
+  const ok = (u: unknown): boolean => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
+  return new t.Type<unknown, unknown, unknown>(name, (u): u is unknown => ok(u), (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
+};
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
 export const ContextManagerOptionsCodec = objectCodec(
@@ -96,7 +91,7 @@ export const ContextManagerOptionsCodec = objectCodec(
   { maxTokens: positiveInt },
   {
     strategy: strategyCodec,
-    threshold: numberIn(Number.MIN_VALUE, 1),
+    threshold: share,
     preserveLast: intIn(0, 1_000_000),
     counter: objectLike("TokenCounter", ["count", "countMessages"]),
     provider: objectLike("Provider", ["complete", "listModels"]),

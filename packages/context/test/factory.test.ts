@@ -54,10 +54,12 @@ describe("createHistoryStrategy", () => {
     expect(r.right.summary).toMatch(/^Evicted to the journal/);
     const count = await index.count("s1")();
     expect(E.isRight(count) && count.right).toBeGreaterThan(0);
-    const [, id, at] = /- (m(\d+)) \(/.exec(r.right.summary)!;
+    const [, id] = /- (u[0-9a-f]{16}(?:\.\d+)?) \(/.exec(r.right.summary)!;
     const x = await index.expand(id!, "s1")();
-    expect(E.isRight(x) && x.right?.content).toContain(input[Number(at)]!.content);
-    expect(r.right.messages).not.toContain(input[Number(at)]);
+    const original = E.isRight(x) ? x.right?.content ?? "" : "";
+    const evicted = input.find((m) => m.content !== "" && original.includes(m.content));
+    expect(evicted).toBeDefined();
+    expect(r.right.messages).not.toContain(evicted);
   });
 
   it("swapping strategies is a configuration change only", async () => {
@@ -70,16 +72,14 @@ describe("createHistoryStrategy", () => {
   });
 
   it("rejects bad configuration, naming the field", () => {
-    expect(decodeStrategyConfig({ strategy: "magic" })).toEqual(E.left({ _tag: "InvalidStrategyConfig", problems: ['strategy: expected "lcm" or "hierarchical", got "magic"'] }));
-    expect(decodeStrategyConfig(null)).toMatchObject(E.left({ problems: ["strategy: expected \"lcm\" or \"hierarchical\", got undefined"] }));
-    expect(decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1, concurrency: 0, namespace: "" })).toEqual(
-      E.left({
-        _tag: "InvalidStrategyConfig",
-        problems: ["preserveLast: expected a non-negative integer, got -1", "namespace: expected a non-empty string, got \"\"", "concurrency: expected an integer in 1..256, got 0"],
-      }),
-    );
-    expect(decodeStrategyConfig({ strategy: "lcm", preserveLast: Number.NaN })).toMatchObject(E.left({ problems: ["preserveLast: expected a non-negative integer, got NaN"] }));
-    expect(createHistoryStrategy({ strategy: "hierarchical" })).toEqual(E.left({ _tag: "InvalidStrategyConfig", problems: ["index: the hierarchical strategy needs a SegmentIndex dependency"] }));
+    const messageOf = (r: E.Either<{ readonly message: string }, unknown>): string => (E.isLeft(r) ? r.left.message : "");
+    expect(decodeStrategyConfig({ strategy: "magic" })).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "strategy config" }));
+    expect(messageOf(decodeStrategyConfig({ strategy: "magic" }))).toContain('strategy: expected one of "hierarchical", "lcm", got "magic"');
+    expect(messageOf(decodeStrategyConfig(null))).toContain("got undefined");
+    const many = messageOf(decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1, concurrency: 0, namespace: "" }));
+    for (const p of ["preserveLast: expected a non-negative integer, got -1", 'namespace: expected a non-empty string, got ""', "concurrency: expected an integer in 1..256, got 0"]) expect(many).toContain(p);
+    expect(messageOf(decodeStrategyConfig({ strategy: "lcm", preserveLast: Number.NaN }))).toContain("preserveLast: expected a non-negative integer, got NaN");
+    expect(messageOf(createHistoryStrategy({ strategy: "hierarchical" }))).toContain("index: the hierarchical strategy needs a SegmentIndex dependency");
   });
 
   it("rejects a non-positive budget and an aborted signal as values", async () => {
@@ -88,7 +88,7 @@ describe("createHistoryStrategy", () => {
     expect(await built.right.strategy.compact(conversation(1), "m", Number.NaN)()).toMatchObject(E.left({ _tag: "InvalidOptions" }));
     const ac = new AbortController();
     ac.abort();
-    expect(await built.right.strategy.compact(conversation(1), "m", 100, ac.signal)()).toEqual(E.left({ _tag: "CompactionAborted" }));
+    expect(await built.right.strategy.compact(conversation(1), "m", 100, ac.signal)()).toMatchObject(E.left({ _tag: "Aborted" }));
   });
 
   it("property: hierarchical output is a subsequence of the input with tool pairs intact and the tail verbatim", async () => {
