@@ -13,34 +13,20 @@
 export {
   decodeMessages,
   MessageCodec,
-  MessagesCodec,
   summaryMessage,
   SUMMARY_PREFIX,
-  ToolCallCodec,
   type AssistantMessage,
   type ContentPart,
   type Json,
   type Message,
-  type MessageMeta,
   type Role,
   type SystemMessage,
   type ToolCall,
   type ToolMessage,
   type UserMessage,
 } from "./message.js";
-export { fromOpenAIMessages, toOpenAIMessages, UNANSWERED_RESULT, type ConversionWarning, type Converted, type OpenAIMessage } from "./openai.js";
-export { leadingSystemCount, planTail, safeBoundaries, safeSplit, type TailPlan } from "./split.js";
+export { fromOpenAIMessages, toOpenAIMessages, type ConversionWarning, type Converted, type OpenAIMessage } from "./openai.js";
+export { leadingSystemCount, planTail, safeSplit, type TailPlan } from "./split.js";
 export { messageUnits, toolCallIssuers, unitKind, unitText, type MessageUnit } from "./units.js";
-export type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError, Strength, Usage } from "./provider.js";
-export {
-  installCommand,
-  loadOptionalDriver,
-  POSTGRES_DRIVER,
-  SQLITE_DRIVER,
-  type DriverLoadFailure,
-  type DriverPackage,
-  type PgPoolClientLike,
-  type PgPoolLike,
-  type PgQueryable,
-  type PgResultLike,
-} from "./driver.js";
+export type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFailure, type DriverPackage, type PgPoolLike } from "./driver.js";

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { fromOpenAIMessages, messageUnits, toOpenAIMessages, UNANSWERED_RESULT, type OpenAIMessage } from "@cc/messages";
+import { fromOpenAIMessages, messageUnits, toOpenAIMessages, type OpenAIMessage } from "@cc/messages";
+import { UNANSWERED_RESULT } from "@cc/messages/internal";
 
 const runs = process.env["CI"] === undefined ? 200 : 1000;
 const fnCall = (id: string, name = "read") => ({ id, type: "function" as const, function: { name, arguments: "{}" } });

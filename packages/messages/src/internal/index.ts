@@ -1,0 +1,10 @@
+/**
+ * Message-model internals shared with sibling @cc packages and tests. Not part of the public API.
+ *
+ * @module @cc/messages/internal
+ */
+export { MessagesCodec, ToolCallCodec, type MessageMeta } from "../message.js";
+export { UNANSWERED_RESULT } from "../openai.js";
+export { lastStepStart, safeBoundaries } from "../split.js";
+export type { Strength, Usage } from "../provider.js";
+export { installCommand, type PgPoolClientLike, type PgQueryable, type PgResultLike } from "../driver.js";
