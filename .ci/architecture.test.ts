@@ -1,0 +1,89 @@
+// The architecture, checked: no import cycle between files or packages, the dependency graph of
+// the README, one definition of the message model and of the strategy names.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const packagesDir = join(root, "packages");
+const packages = readdirSync(packagesDir).filter((d) => statSync(join(packagesDir, d)).isDirectory());
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g;
+const sources = packages.flatMap((p) => walk(join(packagesDir, p, "src")));
+const importsOf = (file: string): string[] => [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => m[1]!);
+
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 1) found.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (state.get(m) === undefined) visit(m);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of graph.keys()) if (state.get(n) === undefined) visit(n);
+  return found;
+}
+
+const pkgDeps = new Map(
+  packages.map((p) => {
+    const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+    return [json.name, Object.keys(json.dependencies ?? {})] as const;
+  }),
+);
+
+describe("architecture", () => {
+  it("no import cycle between source files (type imports included)", () => {
+    const graph = new Map<string, string[]>();
+    for (const f of sources) {
+      const targets = importsOf(f)
+        .filter((s) => s.startsWith("."))
+        .map((s) => resolve(dirname(f), s.replace(/\.js$/, ".ts")))
+        .map((t) => (t.endsWith(".ts") ? t : `${t}.ts`));
+      graph.set(f, targets);
+    }
+    expect(cycles(graph).map((c) => c.map((f) => relative(root, f)).join(" → "))).toEqual([]);
+  });
+
+  it("no cycle between packages, and every @cc import is a declared dependency", () => {
+    const graph = new Map<string, string[]>();
+    for (const [name, deps] of pkgDeps) graph.set(name, deps.filter((d) => d.startsWith("@cc/")));
+    expect(cycles(graph)).toEqual([]);
+    for (const p of packages) {
+      const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+      const declared = new Set(Object.keys(json.dependencies ?? {}));
+      const used = new Set(walk(join(packagesDir, p, "src")).flatMap(importsOf).filter((s) => s.startsWith("@cc/")).map((s) => s.split("/").slice(0, 2).join("/")));
+      for (const u of used) if (u !== json.name) expect(declared.has(u), `${json.name} imports ${u} without declaring it`).toBe(true);
+    }
+  });
+
+  it("the graph of the README: leaves stay leaves, hierarchical does not depend on lcm", () => {
+    const cc = (name: string): string[] => (pkgDeps.get(name) ?? []).filter((d) => d.startsWith("@cc/")).sort();
+    expect(cc("@cc/validate")).toEqual([]);
+    expect(cc("@cc/importance")).toEqual(["@cc/validate"]);
+    expect((pkgDeps.get("@cc/importance") ?? []).filter((d) => !d.startsWith("@cc/")).sort()).toEqual(["fp-ts", "io-ts"]);
+    expect(cc("@cc/messages")).toEqual(["@cc/validate"]);
+    expect(cc("@cc/hierarchical")).not.toContain("@cc/lcm");
+    expect(cc("@cc/lcm")).not.toContain("@cc/session");
+  });
+
+  it("one definition of the message model and of the strategy names", () => {
+    const defining = (re: RegExp): string[] => sources.filter((f) => re.test(readFileSync(f, "utf8"))).map((f) => relative(root, f));
+    expect(defining(/export (?:type|interface) Message\b/)).toEqual(["packages/messages/src/message.ts"]);
+    expect(defining(/export type StrategyName\b/)).toEqual(["packages/context/src/strategy.ts"]);
+    expect(defining(/export (?:const|function) toolCallIssuers\b/)).toEqual(["packages/messages/src/units.ts"]);
+  });
+});
