@@ -9,10 +9,10 @@
  * Speed: one scoring pass into a Float64Array, one bucket histogram of tokens per score range,
  * and an exact (score, position) sort of the single boundary bucket only — no full sort.
  */
-import { resolveOptions } from "./options.js";
+import { resolveOptions, type ClockProblem } from "./options.js";
 import { bucketOf, bucketing, sortRange } from "./order.js";
-import { scoreWithTokens, tokensOf } from "./score.js";
-import type { EvictionTarget, ImportanceOptions, Segment } from "./segment.js";
+import { measure } from "./score.js";
+import type { EvictionTarget, ScoringOptions, Segment } from "./segment.js";
 
 /** Outcome of {@link compact}: the caller's own objects, split by position, in input order. */
 export interface CompactResult<S extends Segment> {
@@ -29,6 +29,11 @@ export interface CompactResult<S extends Segment> {
    * input). False when pins or `minKeep` stop the eviction above the budget.
    */
   readonly budgetMet: boolean;
+  /**
+   * Present when the clock could not be read (missing, threw, not finite): the pass ran with the
+   * recency axis left out, so the order follows reuse and cost only.
+   */
+  readonly clock?: ClockProblem;
 }
 
 /** `minKeep` as a whole count ≥ 0 (invalid values count as 0, fractions round up). */
@@ -37,7 +42,8 @@ const minKeepOf = (m: unknown): number => (typeof m === "number" && m > 0 ? Math
 /**
  * Evicts lowest-score-first until the total is at most `target.maxTokens`. Pinned segments are
  * never evicted and at least `target.minKeep` segments survive. `maxTokens <= 0` (or NaN) or an
- * empty input evicts nothing. Reads the clock once; never throws on bad option values (see
+ * empty input evicts nothing. Reads the clock once — a missing, throwing or non-finite clock is
+ * reported as `clock` and the recency axis is left out; never throws on bad option values (see
  * `resolveOptions`); token sums are exact while the total stays below 2^53.
  *
  * @example
@@ -46,7 +52,7 @@ const minKeepOf = (m: unknown): number => (typeof m === "number" && m > 0 ? Math
 export function compact<S extends Segment>(
   segments: readonly S[],
   target: EvictionTarget,
-  options?: ImportanceOptions,
+  options: ScoringOptions,
 ): CompactResult<S> {
   const n = segments.length;
   const r = resolveOptions(options);
@@ -57,14 +63,13 @@ export function compact<S extends Segment>(
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < n; i++) {
-    const seg = segments[i]!;
-    const t = tokensOf(seg, r.estimate);
-    tokens[i] = t;
-    total += t;
-    if (seg.pinned === true) {
+    const m = measure(segments[i], r);
+    tokens[i] = m.tokens;
+    total += m.tokens;
+    if (m.score === Number.POSITIVE_INFINITY) {
       scores[i] = Number.POSITIVE_INFINITY;
     } else {
-      const s = scoreWithTokens(seg, t, r);
+      const s = m.score;
       scores[i] = s;
       free++;
       if (s < min) min = s;
@@ -81,6 +86,7 @@ export function compact<S extends Segment>(
       tokensBefore: total,
       tokensAfter: total,
       budgetMet: noBudget || total <= maxTokens,
+      ...(r.clock === undefined ? {} : { clock: r.clock }),
     };
   }
   const evicted = new Uint8Array(n);
@@ -89,11 +95,11 @@ export function compact<S extends Segment>(
   const keep = new Array<S>(n - gone.count);
   const evict = new Array<S>(gone.count);
   for (let i = 0, k = 0, e = 0; i < n; i++) {
-    if (evicted[i] === 1) evict[e++] = segments[i]!;
-    else keep[k++] = segments[i]!;
+    if (evicted[i] === 1) evict[e++] = segments[i] as S;
+    else keep[k++] = segments[i] as S;
   }
   const after = total - gone.tokens;
-  return { keep, evict, tokensBefore: total, tokensAfter: after, budgetMet: after <= maxTokens };
+  return { keep, evict, tokensBefore: total, tokensAfter: after, budgetMet: after <= maxTokens, ...(r.clock === undefined ? {} : { clock: r.clock }) };
 }
 
 interface Selection {

@@ -6,7 +6,8 @@
  * const r = compact(segments, { maxTokens: 8000 }, { now: () => Date.now() });
  * console.log(formatEvictionReport(segments.length, r.tokensBefore, r.keep.length, r.tokensAfter));
  */
-export type { EvictionTarget, ImportanceOptions, Segment } from "./segment.js";
+export type { EvictionTarget, ImportanceOptions, ScoringOptions, Segment } from "./segment.js";
+export { readClock, type ClockProblem } from "./options.js";
 export {
   DEFAULT_COST_WEIGHT,
   DEFAULT_HALF_LIFE_MS,
@@ -23,9 +24,7 @@ export {
   ensureSegmentsValid,
   validateEvictionTarget,
   validateImportanceOptions,
-  type InvalidInput,
-  type InvalidSubject,
   type MalformedJson,
 } from "./validate.js";
-export type { Problem } from "@cc/importance";
+export type { InvalidInput, InvalidOptions, Problem } from "@cc/validate";
 export { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec } from "./codec/codecs.js";

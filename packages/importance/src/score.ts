@@ -7,12 +7,12 @@
  *                         + costWeight    · 100/(100+tokens)
  *
  * age = now − (lastAccessed ?? createdAt), clamped at 0 (a future timestamp counts as "now");
- * an unknown age gives recency 0. Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
+ * an unknown age — or an unreadable clock — gives recency 0. Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
  * non-pinned score is always finite and never NaN.
  */
 import { halvings } from "./decay.js";
 import { resolveOptions, type ResolvedOptions } from "./options.js";
-import type { ImportanceOptions, Segment } from "./segment.js";
+import type { ImportanceOptions, ScoringOptions, Segment } from "./segment.js";
 
 const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
 
@@ -46,7 +46,7 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
         ? created
         : Number.NaN;
   let recency = 0;
-  if (ref === ref) {
+  if (ref === ref && r.now !== undefined) {
     const age = r.now - ref;
     recency = age > 0 ? halvings(age / r.halfLifeMs) : 1;
   }
@@ -56,20 +56,37 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
   return r.recencyWeight * recency + r.reuseWeight * reuse + r.costWeight * cost;
 }
 
+const EMPTY: Segment = { id: "", content: "" };
+
+/**
+ * Tokens and score of the segment at one position, never throwing: a hole in a sparse array, a
+ * non-object, or a segment whose getters throw counts as an empty, unpinned segment (the codecs
+ * reject all of these; the pure functions only must not throw on them).
+ */
+export function measure(segment: unknown, r: ResolvedOptions): { readonly tokens: number; readonly score: number } {
+  const seg = typeof segment === "object" && segment !== null ? (segment as Segment) : EMPTY;
+  try {
+    const tokens = tokensOf(seg, r.estimate);
+    return { tokens, score: seg.pinned === true ? Number.POSITIVE_INFINITY : scoreWithTokens(seg, tokens, r) };
+  } catch {
+    return { tokens: 0, score: scoreWithTokens(EMPTY, 0, r) };
+  }
+}
+
 /** Score under already-resolved options (one clock reading shared by a whole pass). */
 export function scoreResolved(segment: Segment, r: ResolvedOptions): number {
-  if (segment.pinned === true) return Number.POSITIVE_INFINITY;
-  return scoreWithTokens(segment, tokensOf(segment, r.estimate), r);
+  return measure(segment, r).score;
 }
 
 /**
  * Importance of one segment (higher = keep). Pinned → `+Infinity`; otherwise a finite number ≥ 0.
- * Reads the clock once. Invalid option values fall back to their defaults (see `resolveOptions`).
+ * Reads the clock once; a missing, throwing or non-finite clock leaves the recency axis out (use
+ * `readClock` to be told). Invalid option values fall back to their defaults (see `resolveOptions`).
  *
  * @example
  * score({ id: "a", content: "", tokenCost: 100, lastAccessed: 0 }, { now: () => 0 }); // 1 + 0 + 0.25 = 1.25
  */
-export function score(segment: Segment, options?: ImportanceOptions): number {
+export function score(segment: Segment, options: ScoringOptions): number {
   return scoreResolved(segment, resolveOptions(options));
 }
 

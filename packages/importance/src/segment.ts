@@ -45,11 +45,26 @@ export interface ImportanceOptions {
   readonly reuseWeight?: number | undefined;
   /** Weight of the inverted cost axis `100/(100+tokens)`. Default 0.5. */
   readonly costWeight?: number | undefined;
-  /** The clock (epoch ms), read once per call. Default `Date.now`. */
+  /**
+   * The clock (epoch ms), read once per call. Required by `score`, `rank` and `compact` (see
+   * {@link ScoringOptions}): there is no hidden `Date.now()`. A clock that is missing at run time,
+   * throws or returns a non-finite value leaves the recency axis out of that call (`compact`
+   * reports it as `clock`).
+   * @default none — required where scores depend on it
+   */
   readonly now?: (() => number) | undefined;
   /** Token estimator used when a segment has no `tokenCost`. Default `ceil(content.length / 4)`. */
   readonly estimateTokens?: ((content: string) => number) | undefined;
 }
+
+/**
+ * Options of the scoring functions (`score`, `rank`, `compact`): {@link ImportanceOptions} with
+ * the clock required, since recency depends on it.
+ *
+ * @example
+ * const opts: ScoringOptions = { now: () => Date.now(), costWeight: 0 };
+ */
+export type ScoringOptions = ImportanceOptions & { readonly now: () => number };
 
 /**
  * How far to compact: evict until the total is at most `maxTokens`, but keep at least `minKeep`

@@ -3,11 +3,34 @@
  * index and field, or the caller's own value unchanged.
  */
 import * as E from "fp-ts/lib/Either.js";
-import { decodeWith, type InvalidInput, type InvalidOptions } from "@cc/validate";
-import { EvictionTargetCodec, ImportanceOptionsCodec, SegmentsCodec } from "./codec/codecs.js";
+import { decodeWith, invalid, problemsOf, type InvalidInput, type InvalidOptions } from "@cc/validate";
+import { EvictionTargetCodec, ImportanceOptionsCodec, moreInvalidOf, SegmentsCodec } from "./codec/codecs.js";
 import type { EvictionTarget, ImportanceOptions, Segment } from "./segment.js";
 
-const decodeSegments = decodeWith(SegmentsCodec, "InvalidInput", "segments");
+const decodeSegmentsRaw = decodeWith(SegmentsCodec, "InvalidInput", "segments");
+
+/**
+ * Segments decoded with the count of invalid segments beyond the listed ones in `more` (the codec
+ * stops describing after MAX_PROBLEMS bad segments and only counts the rest, so it stays linear).
+ */
+function decodeSegments(input: unknown): E.Either<InvalidInput, readonly Segment[]> {
+  let r: ReturnType<typeof SegmentsCodec.validate>;
+  try {
+    r = SegmentsCodec.validate(input, [{ key: "", type: SegmentsCodec, actual: input }]);
+  } catch {
+    return decodeSegmentsRaw(input); // reports the throw as a problem
+  }
+  if (E.isRight(r)) return E.right(r.right);
+  let counted = 0;
+  const described = r.left.filter((e) => {
+    const n = moreInvalidOf(e);
+    if (n !== undefined) counted += n;
+    return n === undefined;
+  });
+  const problems = problemsOf(described);
+  const unlisted = Math.max(0, new Set(described.map((e) => e.message)).size - problems.length);
+  return E.left(invalid("InvalidInput", "segments", problems, unlisted + counted));
+}
 const decodeImportanceOptions = decodeWith(ImportanceOptionsCodec, "InvalidOptions", "importance options");
 const decodeEvictionTarget = decodeWith(EvictionTargetCodec, "InvalidOptions", "eviction target");
 

@@ -149,7 +149,13 @@ describe("options and target codecs", () => {
       "reuseWeight: expected a finite number in [0, 1000000], got NaN",
       "costWeight: expected a finite number in [0, 1000000], got 10000000",
       "now: expected a function () => number, got 5",
-      "recencyWeigth: unknown field (expected one of recencyHalfLifeMs, recencyWeight, reuseWeight, costWeight, now, estimateTokens)",
+      "recencyWeigth: unknown field (did you mean recencyWeight?)",
+    ]);
+    expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "importance options", more: 0 });
+    expect(r._tag === "Left" && r.left.message).toMatch(/^invalid importance options: recencyHalfLifeMs: /);
+    const far = validateImportanceOptions({ zzzzzzzzzzzz: 1 });
+    expect(far._tag === "Left" && far.left.problems.map((p) => p.message)).toEqual([
+      "zzzzzzzzzzzz: unknown field (expected one of recencyHalfLifeMs, recencyWeight, reuseWeight, costWeight, now, estimateTokens)",
     ]);
     expect(validateImportanceOptions(null)._tag).toBe("Left");
   });
@@ -162,6 +168,9 @@ describe("options and target codecs", () => {
       "maxTokens: expected a finite number, got NaN",
       "minKeep: expected a non-negative integer, got -1",
     ]);
+    expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction target" });
+    const typo = validateEvictionTarget({ maxTokens: 1, minKep: 1 });
+    expect(typo._tag === "Left" && typo.left.problems.map((p) => p.message)).toEqual(["minKep: unknown field (did you mean minKeep?)"]);
     expect(validateEvictionTarget({})._tag).toBe("Left");
   });
 
@@ -171,5 +180,59 @@ describe("options and target codecs", () => {
     expect(SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }])).toBe(false);
     expect(ImportanceOptionsCodec.is({ costWeight: 0 })).toBe(true);
     expect(EvictionTargetCodec.is({ maxTokens: 1, extra: 1 })).toBe(false);
+  });
+});
+
+describe("boundary robustness", () => {
+  it("an array with holes is Left, one problem per hole", () => {
+    const r = ensureSegmentsValid(new Array(3));
+    expect(r._tag).toBe("Left");
+    if (r._tag === "Left") {
+      expect(r.left._tag).toBe("InvalidInput");
+      expect(r.left.problems.map((p) => p.message)).toEqual([
+        "[0]: expected a segment object, got undefined",
+        "[1]: expected a segment object, got undefined",
+        "[2]: expected a segment object, got undefined",
+      ]);
+    }
+  });
+
+  it("getters that throw are Left, never a throw", () => {
+    const trap = Object.defineProperty({ id: "a" }, "content", {
+      enumerable: true,
+      get(): string {
+        throw new Error("getter");
+      },
+    });
+    const r = ensureSegmentsValid([trap]);
+    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual(["[0].content: reading the field threw (getter)"]);
+    const opts = Object.defineProperty({}, "costWeight", {
+      enumerable: true,
+      get(): number {
+        throw new Error("opts");
+      },
+    });
+    const o = validateImportanceOptions(opts);
+    expect(o._tag === "Left" && o.left).toMatchObject({ _tag: "InvalidOptions", subject: "importance options" });
+    const proxy = new Proxy([], {
+      get(): never {
+        throw new Error("proxy");
+      },
+    });
+    expect(() => ensureSegmentsValid(proxy)).not.toThrow();
+    expect(ensureSegmentsValid(proxy)._tag).toBe("Left");
+  });
+
+  it("2e5 invalid segments report at most 100 problems plus a count of the rest", () => {
+    const n = 200_000;
+    const bad = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, content: "", tokenCost: -1 }));
+    const r = ensureSegmentsValid(bad);
+    expect(r._tag).toBe("Left");
+    if (r._tag === "Left") {
+      expect(r.left.problems.length).toBe(100);
+      expect(r.left.problems.length + r.left.more).toBe(n);
+      expect(r.left.more).toBe(n - 100);
+      expect(r.left.message).toMatch(/… and \d+ more$/);
+    }
   });
 });

@@ -9,8 +9,33 @@
  *
  * @module search/sqlite-schema
  */
-import type Database from "better-sqlite3";
 import { ESCAPED, encodeText } from "./lossless.js";
+
+/**
+ * A prepared statement, as far as the schema code uses it. Structural, so that the optional
+ * driver's types never appear in this package's declarations (a better-sqlite3 `Statement` fits).
+ */
+export interface SchemaStatement<P extends unknown[], R> {
+  /** Runs the query and returns every row. */
+  all(...params: P): R[];
+  /** Runs the statement. */
+  run(...params: P): unknown;
+}
+
+/**
+ * The connection the schema code needs: a better-sqlite3 `Database` fits. Structural, so that a
+ * consumer without better-sqlite3 (or its types) can type-check this package's declarations.
+ */
+export interface SchemaDatabase {
+  /** Prepares `sql`. */
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): P extends unknown[] ? SchemaStatement<P, R> : SchemaStatement<[P], R>;
+  /** Runs `sql` (one or more statements, no parameters). */
+  exec(sql: string): unknown;
+  /** Reads or sets a pragma. */
+  pragma(source: string, options?: { readonly simple?: boolean }): unknown;
+  /** Wraps `fn` in a transaction whose `immediate` variant runs it under `BEGIN IMMEDIATE`. */
+  transaction(fn: () => void): { immediate(): void };
+}
 
 /** Schema version this library writes; a file with a newer one is refused. */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -32,7 +57,7 @@ export function createStatements(table: string): readonly string[] {
 }
 
 /** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
-function indexTables(db: Database.Database): string[] {
+function indexTables(db: SchemaDatabase): string[] {
   const names = db
     .prepare<[], { name: string }>(
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`,
@@ -46,7 +71,7 @@ function indexTables(db: Database.Database): string[] {
 }
 
 /** Version 0 → 1: re-encode the (rare) stored values that start with U+FFFF. */
-function migrateToV1(db: Database.Database): void {
+function migrateToV1(db: SchemaDatabase): void {
   for (const table of indexTables(db)) {
     const quoted = `"${table.replaceAll('"', '""')}"`;
     const led = TEXT_COLUMNS.map((c) => `substr(${c}, 1, 1) = ?`).join(" OR ");
@@ -66,7 +91,7 @@ function migrateToV1(db: Database.Database): void {
  * immediate transaction (processes opening the same file at once migrate it once).
  * Throws when the file was written by a newer schema version.
  */
-export function prepareSchema(db: Database.Database, table: string): void {
+export function prepareSchema(db: SchemaDatabase, table: string): void {
   db.transaction(() => {
     const version = Number(db.pragma("user_version", { simple: true }));
     if (version > SQLITE_SCHEMA_VERSION) {

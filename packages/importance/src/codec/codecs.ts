@@ -66,7 +66,7 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
         errors.push(...r.left);
       }
     }
-    if (bad > MAX_PROBLEMS) errors.push({ value: undefined, context: c, message: `… and ${bad - MAX_PROBLEMS} more invalid segments` });
+    if (bad > MAX_PROBLEMS) errors.push({ value: moreInvalid(bad - MAX_PROBLEMS), context: c, message: `… and ${bad - MAX_PROBLEMS} more invalid segments` });
     for (const [i, first] of duplicateAt(items).slice(0, MAX_PROBLEMS)) {
       const item = items[i] as Segment;
       const ctx = t.appendContext(t.appendContext(c, String(i), SegmentCodec, item), "id", IdCodec, item.id);
@@ -76,6 +76,20 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
   },
   t.identity,
 );
+
+/** The value of the one summary error of {@link SegmentsCodec}: how many invalid segments were only counted. */
+export interface MoreInvalid {
+  readonly _tag: "MoreInvalid";
+  readonly count: number;
+}
+
+const moreInvalid = (count: number): MoreInvalid => ({ _tag: "MoreInvalid", count });
+
+/** The count of a {@link MoreInvalid} summary error, or `undefined` for any other error. */
+export function moreInvalidOf(e: t.ValidationError): number | undefined {
+  const v: unknown = e.value;
+  return isRecord(v) && v["_tag"] === "MoreInvalid" && typeof v["count"] === "number" ? v["count"] : undefined;
+}
 
 /** Pairs [index, first index] of every string id seen before (entries without a string id are ignored). */
 function duplicateAt(items: readonly unknown[]): readonly (readonly [number, number])[] {
