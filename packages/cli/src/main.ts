@@ -1,13 +1,14 @@
 /**
- * `cc-compact`: the command-line shell around the transcript readers, the compaction run and the
- * index. All effects (files, stdin, stdout, stderr, environment, clock) come in through
+ * `cc-compact`: the command-line shell around the transcript readers, the context manager of
+ * @cc/context (one turn per run) and the index. All effects (files, stdin, stdout, stderr, environment, clock) come in through
  * {@link CliIo}; stdout is written once, at the end, so a failure never leaves partial output.
  *
  * @module main
  */
 import { readFile } from "node:fs/promises";
+import { decodeContextManager, type ContextError } from "@cc/context";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
-import { offlineProvider, openAICompatibleProvider } from "@cc/lcm";
+import { offlineProvider, openAICompatibleProvider, pressureOf } from "@cc/lcm";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
@@ -15,7 +16,6 @@ import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type Searc
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
 import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";
 import { formatReport } from "./command/report.js";
-import { runCompaction } from "./compaction/run.js";
 import { formatTranscriptError } from "./formats/error.js";
 import { readTranscript } from "./formats/read.js";
 
@@ -81,27 +81,46 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
       return ExitCode.index;
     }
     try {
-      const run = await runCompaction(messages, { strategy: cmd.strategy, options: cmd.options, force: cmd.force, namespace: cmd.namespace, noteTokens: 512 }, {
-        counter, now: io.now, provider, ...(index.right === undefined ? {} : { index: index.right }),
-      })();
-      if (E.isLeft(run)) {
-        io.stderr(`cc-compact: ${run.left._tag === "InvalidRunConfig" ? run.left.problems.join("; ") : "aborted"}\n`);
-        return run.left._tag === "InvalidRunConfig" ? ExitCode.usage : ExitCode.internal;
+      const o = cmd.options;
+      const manager = decodeContextManager({
+        strategy: cmd.strategy, maxTokens: o.maxTokens, threshold: o.softThreshold, preserveLast: o.preserveLast, counter, provider,
+        namespace: cmd.namespace, noteTokens: 512, summaryModel: o.compactionModel, now: io.now, ...(index.right === undefined ? {} : { index: index.right }),
+      });
+      if (E.isLeft(manager)) {
+        io.stderr(`cc-compact: ${manager.left.message}\n`);
+        return ExitCode.usage;
       }
-      if (run.right.providerFailed && cmd.providerUrl !== undefined) {
-        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${run.right.attempts.map((a) => `  ${a}`).join("\n")}\n`);
+      const run = await manager.right.compactTE(messages, { force: cmd.force })();
+      if (E.isLeft(run)) {
+        io.stderr(`cc-compact: ${run.left._tag === "Aborted" ? "aborted" : run.left.message}\n`);
+        return exitCodeOf(run.left);
+      }
+      const turn = run.right;
+      const fellBack = turn.warnings.find((w) => w._tag === "SummaryFellToTruncation");
+      if (fellBack !== undefined && fellBack.providerFailed && cmd.providerUrl !== undefined) {
+        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${fellBack.attempts.map((a) => `  ${a}`).join("\n")}\n`);
         return ExitCode.provider;
       }
-      const failedWrites = run.right.failures.length;
-      io.stdout(`${JSON.stringify(toOpenAIMessages(run.right.messages), null, 2)}\n`);
-      if (!cmd.quiet) io.stderr(formatReport(run.right, { source, format, messagesIn: messages.length, warnings }, cmd.options.maxTokens));
-      return failedWrites > 0 && run.right.evicted.length === 0 ? ExitCode.index : ExitCode.ok;
+      const failedWrites = turn.warnings.filter((w) => w._tag === "UnitKept").length;
+      io.stdout(`${JSON.stringify(toOpenAIMessages(turn.messages), null, 2)}\n`);
+      if (!cmd.quiet) {
+        const usage = pressureOf(turn.tokensBefore, o);
+        io.stderr(formatReport(turn, { source, format, messagesIn: messages.length, warnings, pressure: usage.pressure, belowThreshold: !turn.compacted && !cmd.force && !usage.shouldCompact }));
+      }
+      return failedWrites > 0 && turn.evicted.length === 0 ? ExitCode.index : ExitCode.ok;
     } finally {
       if (index.right !== undefined) await index.right.close()();
     }
   } finally {
     counter.dispose();
   }
+}
+
+/** Exit code of a turn that produced no prompt: bad settings are usage errors, bad messages input errors. */
+function exitCodeOf(e: ContextError): ExitCodeValue {
+  if (e._tag === "InvalidOptions") return ExitCode.usage;
+  if (e._tag === "InvalidInput" && e.subject !== "turn") return ExitCode.input;
+  return ExitCode.internal;
 }
 
 async function withIndex(path: string, io: CliIo, body: (index: SegmentIndex) => Promise<ExitCodeValue>): Promise<ExitCodeValue> {

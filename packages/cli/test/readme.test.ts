@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { readTranscript, runCompaction } from "@cc/cli";
-import { decodeCompactOptions } from "@cc/lcm";
+import { readTranscript } from "@cc/cli";
+import { createContextManager } from "@cc/context";
 import { memoryIndex } from "@cc/hierarchical";
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
@@ -18,17 +18,21 @@ describe("README example", () => {
       { role: "user", content: "Now run the tests." },
     ]);
     const read = readTranscript(text, { source: "chat.json" });
-    const options = decodeCompactOptions({ maxTokens: 1000, preserveLast: 1 });
-    if (E.isRight(read) && E.isRight(options)) {
-      const run = await runCompaction(read.right.messages,
-        { strategy: "hierarchical", options: options.right, force: false, namespace: "demo", noteTokens: 200 },
-        { counter: estimateCounter(), now: Date.now, index: memoryIndex() })();
-      if (E.isRight(run)) console.log(run.right.tokensBefore, "→", run.right.tokensAfter, run.right.evicted.map((e) => e.id));
+    const manager = createContextManager({
+      strategy: "hierarchical", maxTokens: 1000, preserveLast: 1, namespace: "demo", noteTokens: 200,
+      counter: estimateCounter(), index: memoryIndex(),
+    });
+    if (E.isRight(read)) {
+      const turn = await manager.compact(read.right.messages);
+      console.log(turn.tokensBefore, "→", turn.tokensAfter, turn.evicted.map((e) => e.id));
     }
     // --- end ---
     expect(logs.length).toBe(1);
     const [before, , after, ids] = logs[0] as [number, string, number, string[]];
     expect(after).toBeLessThan(before);
-    expect(ids).toContain("m2");
+    expect(ids.length).toBe(1);
+    // The evicted unit is the tool call with its large result; its id expands back to the original.
+    const original = await manager.expand(ids[0]!);
+    expect(original).toContain("def load_config():");
   });
 });

@@ -3,25 +3,57 @@
  *
  * @module command/report
  */
-import type { RunResult } from "../compaction/run.js";
+import type { TurnResult, TurnWarning } from "@cc/context";
+import type { Pressure } from "@cc/lcm";
 
-/** Formats the report of one compaction run; `input` names the source and its format. */
-export function formatReport(r: RunResult, input: { readonly source: string; readonly format: string; readonly messagesIn: number; readonly warnings: readonly string[] }, maxTokens: number): string {
-  const pct = (n: number): string => `${((n / maxTokens) * 100).toFixed(1)}%`;
+/** What the report says about the input, besides the turn itself. */
+export interface ReportInput {
+  /** The input's name (a path, or `stdin`). */
+  readonly source: string;
+  /** The format it was read as. */
+  readonly format: string;
+  /** Messages read. */
+  readonly messagesIn: number;
+  /** What the reader tolerated or repaired. */
+  readonly warnings: readonly string[];
+  /** Pressure of the input against the soft and hard thresholds. */
+  readonly pressure: Pressure;
+  /** True when the input was below the threshold and `--force` was not given. */
+  readonly belowThreshold: boolean;
+}
+
+/** One report line per turn warning; `attempt` lines for the levels an `lcm` turn tried. */
+function warningLines(w: TurnWarning): readonly string[] {
+  switch (w._tag) {
+    case "SummaryFellToTruncation":
+      return [...w.attempts.map((a) => `  attempt   ${a}`), `  note      no summary was accepted: the older part was truncated${w.providerFailed ? " (the provider failed)" : ""}`];
+    case "UnitKept":
+      return [`  failed    ${w.id}: ${w.reason}`];
+    case "BudgetNotMet":
+      return [`  note      ${w.tokens} tokens exceed the budget of ${w.maxTokens}: ${w.reason}`];
+    case "NoteDoesNotFit":
+      return [`  note      the budget (${w.targetTokens} tokens) cannot hold the eviction note (${w.reservedTokens} reserved): nothing was evicted`];
+    case "AlertSinkFailed":
+      return [`  note      ${w.message}`];
+  }
+}
+
+/** Formats the report of one compaction turn; `input` names the source, its format and its pressure. */
+export function formatReport(r: TurnResult, input: ReportInput): string {
+  const pct = (n: number): string => `${((n / r.maxTokens) * 100).toFixed(1)}%`;
   const lines = [
     `cc-compact: ${input.source} (${input.format}, ${input.messagesIn} messages)`,
-    `  usage     ${r.tokensBefore} tokens = ${pct(r.tokensBefore)} of ${maxTokens} → pressure ${r.usage.pressure}`,
+    `  usage     ${r.tokensBefore} tokens = ${pct(r.tokensBefore)} of ${r.maxTokens} → pressure ${input.pressure}`,
     `  strategy  ${r.strategy}${r.level === undefined ? "" : ` (level ${r.level})`}`,
     `  result    ${r.messages.length} messages, ${r.tokensAfter} tokens (${pct(r.tokensAfter)}); ${r.compacted ? `saved ${r.tokensBefore - r.tokensAfter}` : "unchanged"}; budget ${r.budgetMet ? "met" : "NOT met"}`,
   ];
-  for (const a of r.attempts) lines.push(`  attempt   ${a}`);
   if (r.evicted.length > 0) {
     lines.push(`  evicted   ${r.evicted.length} units to the index:`);
     for (const e of r.evicted.slice(0, 8)) lines.push(`    ${e.id} ${e.kind} ${e.tokens} tok — ${e.summary.slice(0, 90)}`);
     if (r.evicted.length > 8) lines.push(`    … ${r.evicted.length - 8} more`);
   }
-  for (const f of r.failures) lines.push(`  failed    ${f}`);
-  for (const n of r.notes) lines.push(`  note      ${n}`);
+  for (const w of r.warnings) lines.push(...warningLines(w));
+  if (input.belowThreshold) lines.push("  note      below the soft threshold: no compaction needed");
   for (const w of input.warnings.slice(0, 10)) lines.push(`  warning   ${w}`);
   if (input.warnings.length > 10) lines.push(`  warning   … ${input.warnings.length - 10} more`);
   return `${lines.join("\n")}\n`;

@@ -5,7 +5,8 @@
  * @module formats/openai
  */
 import * as E from "fp-ts/lib/Either.js";
-import { fromOpenAIMessages, type Message } from "@cc/messages";
+import { fromOpenAIMessages, type Converted, type Message } from "@cc/messages";
+import type { InvalidInput } from "@cc/validate";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 
@@ -24,10 +25,19 @@ export function fromOpenAIValue(value: unknown, source: string): E.Either<Transc
   }
   if (!Array.isArray(list)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "expected a JSON array of chat messages" });
   return E.bimap(
-    (e: { readonly problems: readonly string[] }): TranscriptError => ({ _tag: "InvalidMessages", source, problems: e.problems }),
-    (messages: readonly Message[]): Transcript => ({ messages, warnings: [] }),
+    (e: InvalidInput): TranscriptError => ({ _tag: "InvalidMessages", source, problems: problemLines(e) }),
+    toTranscript,
   )(fromOpenAIMessages(list));
 }
+
+/** Problem lines of a conversion failure, each located as `messages[i].field`. */
+function problemLines(e: InvalidInput): readonly string[] {
+  const lines = e.problems.map((p) => (p.message.startsWith("[") ? `messages${p.message}` : p.message));
+  return e.more > 0 ? [...lines, `… and ${e.more} more`] : lines;
+}
+
+/** The converted messages; each repair the conversion made becomes a transcript warning. */
+const toTranscript = (c: Converted): Transcript => ({ messages: c.messages, warnings: c.warnings.map((w) => w.message.replace(/^\[/, "messages[")) });
 
 /** Reads an OpenAI chat JSON document (array, or object with `messages`). */
 export function readOpenAIJson(text: string, source: string): E.Either<TranscriptError, Transcript> {
@@ -65,12 +75,14 @@ export function readJsonl(text: string, source: string): E.Either<TranscriptErro
     offset = nl + 1;
   }
   const converted = fromOpenAIMessages(values);
-  if (E.isRight(converted)) return E.right({ messages: converted.right, warnings: [] });
-  const problems = converted.left.problems.map((p) =>
-    p.replace(/^messages\[(\d+)\]/, (whole, i: string) => {
+  const atLine = (line: string): string =>
+    line.replace(/^messages\[(\d+)\]/, (whole, i: string) => {
       const l = lineOf[Number(i)];
       return l === undefined ? whole : `line ${l} (${whole})`;
-    }),
-  );
-  return E.left({ _tag: "InvalidMessages", source, problems });
+    });
+  if (E.isRight(converted)) {
+    const t = toTranscript(converted.right);
+    return E.right({ messages: t.messages, warnings: t.warnings.map(atLine) });
+  }
+  return E.left({ _tag: "InvalidMessages", source, problems: problemLines(converted.left).map(atLine) });
 }

@@ -1,7 +1,8 @@
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
-import { firstJsonErrorOffset, formatTranscriptError, parseJson, readTranscript } from "@cc/cli";
+import { formatTranscriptError, readTranscript } from "@cc/cli";
+import { firstJsonErrorOffset, parseJson } from "@cc/cli/internal";
 import { numRuns } from "../trajectories.js";
 
 const user = { role: "user", content: "fix src/app.ts" };
@@ -12,8 +13,8 @@ describe("readTranscript: OpenAI chat JSON", () => {
   it("reads an array and a request body with messages", () => {
     const expected = [
       { role: "user", content: "fix src/app.ts" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"src/app.ts"}' }] },
-      { role: "tool", content: "export const x = 1;", toolCallId: "c1", name: "read_file" },
+      { role: "assistant", content: "", extra: { content: null }, toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"src/app.ts"}' }] },
+      { role: "tool", content: "export const x = 1;", toolCallId: "c1" },
     ];
     expect(readTranscript(JSON.stringify([user, asst, tool]))).toEqual(E.right({ messages: expected, warnings: [], format: "openai-json" }));
     expect(readTranscript(JSON.stringify({ model: "gpt-4o", messages: [user, asst, tool] }), { format: "openai-json" })).toEqual(
@@ -27,7 +28,10 @@ describe("readTranscript: OpenAI chat JSON", () => {
       E.left({
         _tag: "InvalidMessages",
         source: "chat.json",
-        problems: ["messages[1].tool_call_id: required on a tool message", 'messages[2].role: invalid value "wizard"'],
+        problems: [
+          "messages[1].tool_call_id: required on a tool message (a string), got undefined",
+          'messages[2].role: expected one of system, developer, user, assistant, tool, got "wizard"',
+        ],
       }),
     );
   });
@@ -36,6 +40,15 @@ describe("readTranscript: OpenAI chat JSON", () => {
     const r = readTranscript('[\n  {"role": "user",\n   "content": "a",}\n]', { source: "chat.json" });
     expect(r).toEqual(E.left({ _tag: "MalformedJson", source: "chat.json", line: 3, column: 19, detail: "Expected double-quoted property name" }));
     if (E.isLeft(r)) expect(formatTranscriptError(r.left)).toBe("chat.json:3:19: malformed JSON: Expected double-quoted property name");
+  });
+
+  it("reports the repairs of the conversion as transcript warnings, naming the message (and line in JSONL)", () => {
+    const unanswered = [user, asst, { role: "user", content: "go on" }];
+    const json = readTranscript(JSON.stringify(unanswered), { source: "chat.json" });
+    expect(E.isRight(json) && json.right.warnings).toEqual(["messages[1]: call c1 was never answered; a placeholder result was added"]);
+    expect(E.isRight(json) && json.right.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+    const jsonl = readTranscript(unanswered.map((m) => JSON.stringify(m)).join("\n\n"), { format: "jsonl" });
+    expect(E.isRight(jsonl) && jsonl.right.warnings).toEqual(["line 3 (messages[1]): call c1 was never answered; a placeholder result was added"]);
   });
 
   it("rejects empty input and unknown shapes with a reason", () => {
@@ -61,7 +74,7 @@ describe("readTranscript: JSONL", () => {
 
   it("names the line and field of an invalid message", () => {
     const r = readTranscript(`${JSON.stringify(user)}\n\n${JSON.stringify({ role: "assistant", content: 7 })}`, { format: "jsonl" });
-    expect(r).toEqual(E.left({ _tag: "InvalidMessages", source: "input", problems: ["line 3 (messages[1]).content: invalid value 7"] }));
+    expect(r).toEqual(E.left({ _tag: "InvalidMessages", source: "input", problems: ["line 3 (messages[1]).content: expected a string, null or an array of parts, got 7"] }));
   });
 
   it("detects a single-line JSONL transcript", () => {
