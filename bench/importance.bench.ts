@@ -8,7 +8,7 @@
  * Besides wall time it records process CPU time of the same runs: on a shared 2-core machine the
  * wall time inflates with the load of other processes, the CPU time much less.
  */
-import { compact, rank, score, type ImportanceOptions, type Segment } from "@cc/importance";
+import { compact, rank, score, type ScoringOptions, type Segment } from "@cc/importance";
 import { referenceCompact } from "../packages/importance/test/reference.js";
 import { printTable, quick, writeResults, type Cell, type Timing } from "./harness.js";
 import { generateWorkload, type WorkloadVariant } from "./workload.js";
@@ -17,9 +17,9 @@ const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
 const variants: readonly WorkloadVariant[] = ["tokencost", "content"];
 
 /** The floor: one score per segment, clock read once (as compact does). */
-function scorePass(segments: readonly Segment[], options: ImportanceOptions): Float64Array {
+function scorePass(segments: readonly Segment[], options: ScoringOptions): Float64Array {
   const t = options.now === undefined ? Date.now() : options.now();
-  const fixed: ImportanceOptions = { ...options, now: () => t };
+  const fixed: ScoringOptions = { ...options, now: () => t };
   const out = new Float64Array(segments.length);
   for (let i = 0; i < segments.length; i++) out[i] = score(segments[i]!, fixed);
   return out;

@@ -2,15 +2,17 @@
  * @cc/lcm benchmarks: level-3 truncation on 1/2/4/8 MB of messages against a naive `+=`
  * reference (the Go original's approach) measured in the same run, with fitted scaling
  * exponents; and end-to-end compaction of the shared SWE-agent trajectories (read with
- * `readTranscript`, tool calls and results kept as messages) with the offline summariser.
+ * `readTranscript`, tool calls and results kept as messages), one `lcm` turn of a context manager
+ * (@cc/context) with the offline summariser.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateCounter } from "@cc/tokens";
 import { readTranscript } from "@cc/cli";
-import { createLcmCompactor, offlineProvider, serialiseTranscript, truncateToBudget, type CompactionResult } from "@cc/lcm";
-import { type Message } from "@cc/messages";
+import { createContextManager, type TurnResult } from "@cc/context";
+import { offlineProvider, serialiseTranscript, truncateToBudget } from "@cc/lcm";
+import { leadingSystemCount, safeSplit, SUMMARY_PREFIX, type Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { measure, measureAsync, printTable, quick, writeResults } from "./harness.js";
 
@@ -72,33 +74,39 @@ const dataDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "share
 const trajectories = readdirSync(dataDir).filter((f) => f.endsWith(".traj")).sort();
 const e2e: (string | number)[][] = [];
 const e2eData: unknown[] = [];
-const compactor = createLcmCompactor({ provider: offlineProvider({ counter }), counter });
 const preserveLast = 6;
 for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   const read = readTranscript(readFileSync(join(dataDir, file), "utf8"), { source: file });
   if (E.isLeft(read)) throw new Error(`${file}: ${read.left._tag}`);
   const messages = read.right.messages;
-  const total = compactor.estimateUsage(messages);
+  const total = counter.countMessages(messages);
   const maxTokens = Math.max(1000, Math.floor(total / 4));
-  let last: CompactionResult | undefined;
+  // threshold 1: the turn compacts to maxTokens itself (the input is always above it).
+  const manager = createContextManager({ strategy: "lcm", maxTokens, threshold: 1, preserveLast, counter, provider: offlineProvider({ counter }) });
+  let last: TurnResult | undefined;
   const timing = await measureAsync(async () => {
-    const r = await compactor.compact(messages, { maxTokens, preserveLast })();
-    if (E.isRight(r)) last = r.right;
-    return r;
+    last = await manager.compact(messages);
+    return last;
   }, { runs: 3 });
   if (last === undefined) throw new Error(`${file}: compaction failed`);
-  const res: CompactionResult = last;
+  const res: TurnResult = last;
   const summaryTokens = res.summary === "" ? 0 : counter.count(res.summary);
-  const budgetMet = res.budgetMet;
-  if (budgetMet !== res.compactedTokens <= maxTokens) throw new Error(`${file}: budgetMet disagrees with compactedTokens`);
-  e2e.push([file.slice(0, 40), messages.length, total, maxTokens, res.level, res.ratio, res.messagesPreserved, summaryTokens, res.compactedTokens, budgetMet ? "yes" : "no", timing.medianMs]);
+  if (res.budgetMet !== res.tokensAfter <= maxTokens) throw new Error(`${file}: budgetMet disagrees with tokensAfter`);
+  // The verbatim tail: what follows the summary message; requested: what preserveLast keeps after the safe split.
+  const summaryAt = res.messages.findIndex((m) => m.role === "user" && m.content.startsWith(SUMMARY_PREFIX));
+  const preserved = res.messages.length - (summaryAt === -1 ? leadingSystemCount(res.messages) : summaryAt + 1);
+  const requested = messages.length - safeSplit(messages, preserveLast);
+  const tail = !res.budgetMet ? "TailExceedsBudget" : preserved < requested ? "TailShortened" : "TailKept";
+  const ratio = res.tokensBefore === 0 ? 1 : res.tokensAfter / res.tokensBefore;
+  const level = res.level ?? "none";
+  e2e.push([file.slice(0, 40), messages.length, total, maxTokens, level, ratio, preserved, summaryTokens, res.tokensAfter, res.budgetMet ? "yes" : "no", timing.medianMs]);
   e2eData.push({
-    file, messages: messages.length, tokens: total, maxTokens, preserveLast, level: res.level, ratio: res.ratio, preserved: res.messagesPreserved,
-    summaryTokens, compactedTokens: res.compactedTokens, budgetMet, tail: res.tail._tag, medianMs: timing.medianMs,
+    file, messages: messages.length, tokens: total, maxTokens, preserveLast, level, ratio, preserved,
+    summaryTokens, compactedTokens: res.tokensAfter, budgetMet: res.budgetMet, tail, medianMs: timing.medianMs,
   });
 }
 printTable(
-  `end-to-end compaction of SWE-agent trajectories (readTranscript, offline summariser, maxTokens = tokens/4, preserveLast ${preserveLast})`,
+  `end-to-end compaction of SWE-agent trajectories (readTranscript, one lcm turn of a context manager, offline summariser, maxTokens = tokens/4, preserveLast ${preserveLast})`,
   ["trajectory", "msgs", "tokens", "max", "level", "ratio", "kept", "summary tok", "after", "budgetMet", "ms"],
   e2e,
 );

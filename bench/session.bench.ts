@@ -1,5 +1,5 @@
 /**
- * @cc/lcm session stores and tool-result pruning.
+ * @cc/session stores and tool-result pruning.
  *
  * Stores: single-message appends (one turn at a time), batched appends (20 messages), the
  * prompt-building reads `messagesAfter` (the tail past a watermark, and a whole stack) and

@@ -7,7 +7,7 @@
  * sets no tokenCost and `L` ASCII characters of content. The n = 1,000 workload is a prefix of
  * every larger one.
  */
-import type { ImportanceOptions, Segment } from "@cc/importance";
+import type { ScoringOptions, Segment } from "@cc/importance";
 
 /** 2025-01-01T00:00:00Z, the injected clock of the workload. */
 export const WORKLOAD_NOW = 1_735_689_600_000;
@@ -31,7 +31,7 @@ export interface Workload {
   readonly segments: readonly Segment[];
   readonly totalTokens: number;
   readonly pinned: number;
-  readonly options: ImportanceOptions;
+  readonly options: ScoringOptions;
   /** `maxTokens = floor(totalTokens / 2)`, `minKeep = 0`. */
   readonly target: { readonly maxTokens: number; readonly minKeep: number };
 }

@@ -1,28 +1,39 @@
 /**
- * The agent-loop demo: replays a session turn by turn and shows the whole engine at work —
- * segments with token counts and re-access statistics, soft/hard pressure, importance eviction
- * into a SQLite index, lcm summary of the older prefix, then search and expand.
+ * The agent-loop demo: replays a session turn by turn and runs every turn through one context
+ * manager (@cc/context) — pressure per turn, importance eviction of whole units into a SQLite
+ * index with a summary of each, the note that lists them in the prompt, then search and expand.
  *
  * Run: npx tsx --conditions=development examples/agent-loop/main.ts [transcript]
- * Offline by default; an OpenAI-compatible endpoint when CC_PROVIDER_URL and CC_PROVIDER_KEY are set.
+ * Offline: summaries are extractive, written by the index.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatTranscriptError, readTranscript, runCompaction, type RunConfig } from "@cc/cli";
-import { buildSegments, openSqliteIndex } from "@cc/hierarchical";
-import { decodeCompactOptions, offlineProvider, openAICompatibleProvider, pressureOf } from "@cc/lcm";
-import { type Message, type Provider } from "@cc/messages";
+import { formatTranscriptError, readTranscript } from "@cc/cli";
+import { createContextManager } from "@cc/context";
+import { openSqliteIndex, reaccesses, references } from "@cc/hierarchical";
+import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { generateSession, type Turn } from "./src/session-generator.js";
 
 const BUDGET = Number(process.env["CC_DEMO_BUDGET"] ?? 8000);
+/** Compaction starts at this share of the budget and brings the prompt back down to it. */
+const SOFT = 0.6;
+/** Above this share of the budget the pressure is reported as hard. */
+const HARD = 0.9;
 /** The generated session runs the whole test suite here: one output big enough for hard pressure. */
 const FULL_SUITE_TURN = 15;
 
 /** "1 unit", "2 units". */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/** Units of the context (a tool call with its results is one) and how many later units referred back to. */
+function unitStats(context: readonly Message[]): { readonly units: number; readonly reaccessed: number } {
+  const units = messageUnits(context);
+  const stats = reaccesses(units.map((u) => references(unitText(u))));
+  return { units: units.length, reaccessed: stats.filter((s) => s.count > 0).length };
+}
 
 function loadTurns(path: string | undefined): readonly Turn[] {
   if (path === undefined) return generateSession({ turns: 24, outputLines: 40, fullSuiteAt: [FULL_SUITE_TURN] });
@@ -44,57 +55,51 @@ async function main(): Promise<number> {
   const source = process.argv[2];
   const turns = loadTurns(source);
   const counter = tiktokenCounter();
-  const url = process.env["CC_PROVIDER_URL"];
-  const key = process.env["CC_PROVIDER_KEY"];
-  const provider: Provider = url !== undefined && key !== undefined ? openAICompatibleProvider({ baseUrl: url, apiKey: key }) : offlineProvider({ counter });
-  const options = decodeCompactOptions({ maxTokens: BUDGET, preserveLast: 4, softThreshold: 0.6, hardThreshold: 0.9 });
-  if (E.isLeft(options)) throw new Error(options.left.problems.join("; "));
   const dir = mkdtempSync(join(tmpdir(), "cc-demo-"));
   const opened = await openSqliteIndex({ path: join(dir, "journal.db") })();
   if (E.isLeft(opened)) throw new Error(opened.left._tag);
   const index = opened.right;
-  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, summariser ${provider.name}, index ${join(dir, "journal.db")}`);
-  let context: Message[] = [];
-  let compactions = 0;
   const clock = { t: 1_700_000_000_000 };
+  // One manager for the whole session: budget, strategy and every effect are given once.
+  const manager = createContextManager({
+    maxTokens: BUDGET, strategy: "hierarchical", threshold: SOFT, preserveLast: 4, counter, index, namespace: "demo", noteTokens: 300, now: () => clock.t,
+  });
+  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${join(dir, "journal.db")}`);
+  let context: readonly Message[] = [];
+  let compactions = 0;
   try {
     for (let t = 0; t < turns.length; t++) {
       context = [...context, ...turns[t]!];
       clock.t += 60_000;
-      const usage = pressureOf(counter.countMessages(context), options.right);
-      if (!usage.shouldCompact) continue;
-      compactions++;
-      const segs = buildSegments(context, { counter, now: clock.t, preserveLast: options.right.preserveLast });
-      const reaccessed = segs.filter((s) => (s.accessCount ?? 0) > 0).length;
-      // Access statistics come from the context as it stands at this turn: the loop cannot see later turns.
-      console.log(`\nturn ${t}: ${usage.tokens} tokens (${(usage.fraction * 100).toFixed(0)}%) → ${usage.pressure} pressure; ${count(segs.length, "segment")}, ${reaccessed} re-accessed so far`);
-      const config = (strategy: RunConfig["strategy"]): RunConfig => ({ strategy, options: options.right, force: true, namespace: "demo", noteTokens: 300, idPrefix: `c${compactions}.` });
-      const evict = await runCompaction(context, config("hierarchical"), { counter, now: () => clock.t, index })();
-      if (E.isLeft(evict)) throw new Error(JSON.stringify(evict.left));
-      const top = [...evict.right.evicted].sort((a, b) => b.tokens - a.tokens)[0];
-      console.log(`  evict    ${count(evict.right.evicted.length, "unit")} → index (${evict.right.tokensBefore} → ${evict.right.tokensAfter} tokens)${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
-      context = [...evict.right.messages];
-      const after = pressureOf(counter.countMessages(context), options.right);
-      if (after.pressure !== "none" || context.length > 16) {
-        const lcm = await runCompaction(context, config("lcm"), { counter, now: () => clock.t, provider })();
-        if (E.isLeft(lcm)) throw new Error(JSON.stringify(lcm.left));
-        console.log(`  summary  lcm level ${lcm.right.level ?? "none"}: ${lcm.right.tokensBefore} → ${lcm.right.tokensAfter} tokens`);
-        context = [...lcm.right.messages];
+      const turn = await manager.compact(context);
+      if (!turn.compacted && turn.warnings.length === 0) {
+        context = turn.messages;
+        continue;
       }
-      console.log(`  next prompt: ${context.length} messages, ${counter.countMessages(context)} tokens`);
+      compactions++;
+      const fraction = turn.tokensBefore / BUDGET;
+      const pressure = fraction >= HARD ? "hard" : fraction >= SOFT ? "soft" : "none";
+      // Access statistics come from the context as it stands at this turn: the loop cannot see later turns.
+      const stats = unitStats(context);
+      console.log(`\nturn ${t}: ${turn.tokensBefore} tokens (${(fraction * 100).toFixed(0)}%) → ${pressure} pressure; ${count(stats.units, "segment")}, ${stats.reaccessed} re-accessed so far`);
+      const top = [...turn.evicted].sort((a, b) => b.tokens - a.tokens)[0];
+      console.log(`  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens)${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
+      if (top !== undefined) console.log(`  summary  ${top.id}: ${top.summary.replace(/\s+/g, " ").slice(0, 80)}`);
+      for (const w of turn.warnings) console.log(`  warning  ${w._tag}`);
+      context = turn.messages;
+      console.log(`  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens; note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`);
     }
-    console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${counter.countMessages(context)} tokens (budget ${BUDGET})`);
+    console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (budget ${BUDGET})`);
     const query = source === undefined ? "compute_total rounding" : "error";
-    const hits = await index.search(query, { k: 3, namespace: "demo" })();
-    if (E.isLeft(hits)) throw new Error(hits.left._tag);
-    console.log(`search "${query}": ${hits.right.length} hits`);
-    for (const h of hits.right) console.log(`  ${h.id.padEnd(8)} ${h.kind.padEnd(15)} ${h.snippet.replace(/\s+/g, " ").slice(0, 70)}`);
-    const top = hits.right[0];
-    if (top !== undefined) {
-      const x = await index.expand(top.id, "demo")();
-      if (E.isLeft(x) || x.right === undefined) throw new Error("expand failed");
-      context = [...context, { role: "user", content: `Recovered from the journal (${top.id}):\n${x.right.content}` }];
-      console.log(`expand ${top.id}: ${x.right.content.length} chars of the original back in context (${counter.countMessages(context)} tokens)`);
+    const hits = await manager.search(query, 3);
+    console.log(`search "${query}": ${hits.length} hits`);
+    for (const h of hits) console.log(`  ${h.id.padEnd(18)} ${h.kind.padEnd(15)} ${h.snippet.replace(/\s+/g, " ").slice(0, 60)}`);
+    const best = hits[0];
+    if (best !== undefined) {
+      const original = await manager.expand(best.id);
+      if (original === undefined) throw new Error(`expand ${best.id}: not in the index`);
+      context = [...context, { role: "user", content: `Recovered from the journal (${best.id}):\n${original}` }];
+      console.log(`expand ${best.id}: ${original.length} chars of the original back in context (${manager.count(context)} tokens)`);
     }
     return 0;
   } finally {

@@ -31,7 +31,7 @@ describe("agent-loop demo", () => {
     expect(out).toMatch(/→ hard pressure; \d+ segments?, \d+ re-accessed so far/);
     expect(out).toMatch(/evict {4}(1 unit|\d+ units) → index/);
     expect(out).not.toMatch(/\b1 units\b|\b1 segments\b/);
-    expect(out).toMatch(/summary {2}lcm level (detailed|bullet|truncate)/);
+    expect(out).toMatch(/summary {2}u[0-9a-f]{16}(\.\d+)?: \[tool:\w+\] \S/);
     expect(out).toMatch(/search "compute_total rounding": [1-9]\d* hits/);
     expect(out).toMatch(/expand \S+: \d+ chars of the original back in context/);
   }, 300_000);
