@@ -3,7 +3,7 @@
  * options spanning disabled axes and extreme half-lives, targets around the total.
  */
 import fc from "fast-check";
-import type { EvictionTarget, ImportanceOptions, Segment } from "../src/index.js";
+import type { EvictionTarget, ScoringOptions, Segment } from "../src/index.js";
 
 /** The fixed clock of the property tests. */
 export const NOW = 1_735_689_600_000;
@@ -29,7 +29,7 @@ export const segmentArb: fc.Arbitrary<Segment> = fc.record(
 export const segmentsArb = (max = 60): fc.Arbitrary<Segment[]> => fc.array(segmentArb, { maxLength: max });
 
 /** Options: default, disabled or extreme weights and half-lives; always a fixed clock. */
-export const optionsArb: fc.Arbitrary<ImportanceOptions> = fc.record(
+export const optionsArb: fc.Arbitrary<ScoringOptions> = fc.record(
   {
     recencyHalfLifeMs: fc.oneof(fc.constantFrom(1, 60_000, 1_800_000, 1e12), fc.double({ min: 1, max: 1e9, noNaN: true })),
     recencyWeight: fc.oneof(fc.constantFrom(0, 1, 1e6), fc.double({ min: 0, max: 10, noNaN: true })),

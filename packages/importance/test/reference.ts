@@ -3,7 +3,7 @@
  * full comparator sort by (score, position), greedy walk, a Set of evicted positions. The fast
  * implementation must agree with it exactly; the benchmark measures both in the same run.
  */
-import { estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type Segment } from "../src/index.js";
+import { estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type ScoringOptions, type Segment } from "../src/index.js";
 
 interface Entry<S> {
   readonly seg: S;
@@ -12,12 +12,12 @@ interface Entry<S> {
   readonly tokens: number;
 }
 
-const fixedClock = (options: ImportanceOptions | undefined): ImportanceOptions => {
+const fixedClock = (options: ImportanceOptions | undefined): ScoringOptions => {
   const t = options?.now === undefined ? Date.now() : options.now();
   return { ...options, now: () => t };
 };
 
-function entries<S extends Segment>(segments: readonly S[], options: ImportanceOptions): Entry<S>[] {
+function entries<S extends Segment>(segments: readonly S[], options: ScoringOptions): Entry<S>[] {
   return segments.map((seg, pos) => ({ seg, pos, score: score(seg, options), tokens: estimatedTokens(seg, options) }));
 }
 

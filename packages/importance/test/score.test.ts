@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HALF_LIFE_MS, estimatedTokens, score, type ImportanceOptions, type Segment } from "../src/index.js";
+import { DEFAULT_HALF_LIFE_MS, estimatedTokens, score, type ScoringOptions, type Segment } from "../src/index.js";
 
 const NOW = 1_735_689_600_000;
 const clock = { now: () => NOW };
@@ -33,7 +33,7 @@ describe("score", () => {
 
   it("falls back to the default for invalid weights at run time and never returns NaN", () => {
     const expected = score(base, clock);
-    const bad: readonly ImportanceOptions[] = [
+    const bad: readonly ScoringOptions[] = [
       { ...clock, recencyWeight: Number.NaN },
       { ...clock, reuseWeight: -1 },
       { ...clock, costWeight: Number.POSITIVE_INFINITY },

@@ -18,4 +18,4 @@ export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } 
 export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
 export { EVICTION_NOTE_PREFIX, evictionNote, type InvalidEviction } from "../strategy/evict.js";
-export type { BuildOptions } from "../strategy/segments.js";
+export { unitId, type BuildOptions } from "../strategy/segments.js";

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
@@ -5,7 +6,7 @@ import { summaryMessage, type Message } from "@cc/messages";
 import { memoryIndex } from "../../src/search/memory.js";
 import { buildSegments, evictUnits, reaccesses, references, withNote } from "@cc/hierarchical";
 import { estimateCounter } from "@cc/tokens";
-import { evictionNote, EVICTION_NOTE_PREFIX, MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "@cc/hierarchical/internal";
+import { evictionNote, EVICTION_NOTE_PREFIX, MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS, unitId } from "@cc/hierarchical/internal";
 import { messageUnits, unitKind, unitText } from "@cc/messages";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 100;
@@ -47,9 +48,13 @@ describe("messageUnits", () => {
     expect(messageUnits([])).toEqual([]);
   });
 
-  it("a tool result with no open call stands alone", () => {
-    const m = [call("a"), result("z"), result("a")];
-    expect(messageUnits(m).map((u) => [u.start, u.end])).toEqual([[0, 1], [1, 2], [2, 3]]);
+  it("a tool result with no earlier call stands alone; one between a call and its result stays inside the pair", () => {
+    // Pair-safe units are contiguous: the orphan z sits between call a and its result, so it rides along.
+    expect(messageUnits([call("a"), result("z"), result("a")]).map((u) => [u.start, u.end])).toEqual([[0, 3]]);
+    // Outside any pair an orphaned result is its own unit.
+    expect(messageUnits([result("z"), call("a"), result("a"), result("y")]).map((u) => [u.start, u.end])).toEqual([[0, 1], [1, 3], [3, 4]]);
+    // Interleaved calls (A, B, result of A, result of B) form one unit.
+    expect(messageUnits([call("a"), call("b"), result("a"), result("b")]).map((u) => [u.start, u.end])).toEqual([[0, 4]]);
   });
 
   it("property: units tile the input in order and a tool result only joins the call it answers", () => {
@@ -121,10 +126,23 @@ describe("buildSegments", () => {
   it("pins the system head and the preserved tail, dates units in order, counts re-accesses", () => {
     const m = [sys, { role: "user", content: "fix src/a.py" } as Message, call("a"), result("a"), { role: "user", content: "recheck src/a.py" } as Message];
     const segs = buildSegments(m, { counter, now: NOW, preserveLast: 1 });
-    expect(segs.map((s) => [s.id, s.pinned, s.kind])).toEqual([["m0", true, "system"], ["m1", false, "user"], ["m2", false, "tool:bash"], ["m4", true, "user"]]);
+    expect(segs.map((s) => [s.pinned, s.kind])).toEqual([[true, "system"], [false, "user"], [false, "tool:bash"], [true, "user"]]);
+    // Content-addressed ids: `u` + 16 hex digits of the SHA-256 of the unit's messages.
+    expect(segs.map((s) => s.id)).toEqual(segs.map((s) => unitId(s.unit)));
+    for (const s of segs) expect(s.id).toMatch(/^u[0-9a-f]{16}$/);
+    expect(segs[0]!.id).toBe(`u${createHash("sha256").update(JSON.stringify([sys])).digest("hex").slice(0, 16)}`);
     expect(segs.map((s) => s.createdAt)).toEqual([NOW - 180_000, NOW - 120_000, NOW - 60_000, NOW]);
     expect(segs[1]).toMatchObject({ accessCount: 2, lastAccessed: NOW });
     for (const s of segs) expect(s.tokenCost).toBeGreaterThan(0);
+  });
+
+  it("ids are stable across passes and a repeated unit within one conversation gets .2, .3", () => {
+    const hi = { role: "user", content: "hi" } as Message;
+    const once = buildSegments([sys, hi], { counter, now: NOW, preserveLast: 0 });
+    const later = buildSegments([sys, hi, { role: "user", content: "more" }, hi, hi], { counter, now: NOW + 5, preserveLast: 0 });
+    expect(later.slice(0, 2).map((s) => s.id)).toEqual(once.map((s) => s.id));
+    const base = once[1]!.id;
+    expect(later.map((s) => s.id).slice(3)).toEqual([`${base}.2`, `${base}.3`]);
   });
 });
 
@@ -141,9 +159,11 @@ describe("evictUnits", () => {
     const index = memoryIndex();
     const m = conversation(8);
     const r = await evictUnits(m, { ...settings, idPrefix: "c1." }, { index, counter, now: NOW })();
-    if (E.isLeft(r)) throw new Error(r.left.problems.join());
+    if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.evicted.length).toBeGreaterThan(0);
-    for (const e of r.right.evicted) expect(e.id).toMatch(/^c1\.m\d+$/);
+    for (const e of r.right.evicted) expect(e.id).toMatch(/^c1\.u[0-9a-f]{16}(\.\d+)?$/);
+    expect(r.right.noteFits).toBe(true);
+    expect(r.right.reservedTokens).toBeGreaterThan(0);
     expect(r.right.note.startsWith(EVICTION_NOTE_PREFIX)).toBe(true);
     const out = withNote(r.right.kept, r.right.note);
     expect(out[0]).toBe(sys);
@@ -159,12 +179,14 @@ describe("evictUnits", () => {
     await broken.close()();
     const m = conversation(6);
     const r = await evictUnits(m, settings, { index: broken, counter, now: NOW })();
-    if (E.isLeft(r)) throw new Error(r.left.problems.join());
+    if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.evicted).toEqual([]);
     expect(r.right.kept).toEqual(m);
     expect(r.right.note).toBe("");
     expect(r.right.failures.length).toBeGreaterThan(0);
-    expect(r.right.failures[0]).toMatch(/^m\d+: WriteFailed .*IndexClosed/);
+    expect(r.right.failures[0]).toEqual({ id: expect.stringMatching(/^u[0-9a-f]{16}$/), reason: expect.stringMatching(/^WriteFailed .*IndexClosed/) });
+    const ids = new Set(r.right.segments.map((s) => s.id));
+    for (const f of r.right.failures) expect(ids.has(f.id)).toBe(true);
   });
 
   it("below the target nothing leaves", async () => {
@@ -172,6 +194,81 @@ describe("evictUnits", () => {
     const r = await evictUnits(m, { ...settings, targetTokens: 100_000 }, { index: memoryIndex(), counter, now: NOW })();
     expect(E.isRight(r) && r.right.kept).toEqual(m);
     expect(withNote(m, "")).toBe(m);
+  });
+
+  it("budget 500 with noteTokens 512: a typed, honest result — never budgetMet without fitting, never a silent no-op", async () => {
+    const index = memoryIndex();
+    const m = conversation(8);
+    expect(counter.countMessages(m)).toBeGreaterThan(500);
+    const r = await evictUnits(m, { ...settings, targetTokens: 500, noteTokens: 512 }, { index, counter, now: NOW })();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    const overhead = counter.countMessages([summaryMessage("")]);
+    // The note budget is cut to a quarter of the target and the result says how much was reserved.
+    expect(r.right.reservedTokens).toBe(overhead + 125);
+    expect(r.right.noteFits).toBe(true);
+    expect(r.right.evicted.length).toBeGreaterThan(0);
+    expect(r.right.budgetMet).toBe(true);
+    expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(500);
+  });
+
+  it("a target that cannot hold even the note's reservation evicts nothing and says noteFits: false (not 'no budget')", async () => {
+    const index = memoryIndex();
+    const m = conversation(8);
+    const overhead = counter.countMessages([summaryMessage("")]);
+    const target = overhead; // a quarter of it for the note plus the overhead exceeds the target
+    const r = await evictUnits(m, { ...settings, targetTokens: target, noteTokens: 512 }, { index, counter, now: NOW })();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(r.right).toMatchObject({ noteFits: false, budgetMet: false, evicted: [], note: "", failures: [], aborted: false });
+    expect(r.right.kept).toBe(m);
+    expect(r.right.reservedTokens).toBe(overhead + Math.floor(target / 4));
+    for (const seg of r.right.segments) expect(await index.expand(seg.id, "ns")()).toEqual(E.right(undefined));
+  });
+
+  it("property: budgetMet is true only when the note plus kept messages fit the target", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 10 }), async (target, note, n) => {
+        const m = conversation(n);
+        const r = await evictUnits(m, { ...settings, targetTokens: target, noteTokens: note }, { index: memoryIndex(), counter, now: NOW })();
+        if (E.isLeft(r)) throw new Error(r.left.message);
+        if (r.right.budgetMet) expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(target);
+        if (!r.right.noteFits) expect(r.right.evicted).toEqual([]);
+      }),
+      { numRuns: Math.min(numRuns, 100) },
+    );
+  });
+
+  it("property: over N passes of a growing conversation into one index, every id any note named expands to its unit's text", async () => {
+    const step = fc.oneof(
+      fc.string({ maxLength: 60 }).map((t): Message[] => [{ role: "user", content: `ask ${t} src/mod.py` }]),
+      fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 80 })).map(([k, lines]): Message[] => [call(`k${k}`), result(`k${k}`, "output line\n".repeat(lines))]),
+      fc.constant<Message[]>([{ role: "user", content: "hi" }]),
+    );
+    const batches = fc.array(fc.array(step, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(batches, fc.integer({ min: 300, max: 1500 }), async (bs, target) => {
+        const index = memoryIndex();
+        const named = new Map<string, string>();
+        let context: readonly Message[] = [sys];
+        let n = 0;
+        for (const batch of bs) {
+          context = [...context, ...batch.flat()];
+          const r = await evictUnits(context, { ...settings, targetTokens: target, noteTokens: 120 }, { index, counter, now: NOW + n++ * 1000 })();
+          if (E.isLeft(r)) throw new Error(r.left.message);
+          const texts = new Map(r.right.segments.map((s) => [s.id, s.content]));
+          for (const e of r.right.evicted) {
+            const text = texts.get(e.id)!;
+            expect(named.get(e.id) ?? text).toBe(text); // an id never names two different texts
+            named.set(e.id, text);
+          }
+          context = withNote(r.right.kept, r.right.note);
+        }
+        for (const [id, text] of named) {
+          const x = await index.expand(id, "ns")();
+          expect(E.isRight(x) && x.right?.content).toBe(text);
+        }
+      }),
+      { numRuns: Math.min(numRuns, 60) },
+    );
   });
 });
 
