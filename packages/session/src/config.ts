@@ -7,7 +7,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Strength } from "@cc/messages";
+import type { Strength } from "@cc/messages/internal";
 import { strengthTiers } from "@cc/lcm/internal";
 import type { SummaryFallback } from "./fallback.js";
 import { errorPath } from "./report.js";

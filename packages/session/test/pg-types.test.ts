@@ -1,7 +1,8 @@
 import * as O from "fp-ts/lib/Option.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PgPoolClientLike, PgPoolLike } from "@cc/messages";
+import type { PgPoolClientLike } from "@cc/messages/internal";
+import type { PgPoolLike } from "@cc/messages";
 import { openPostgresStore, type PostgresStoreConfig } from "../src/store/postgres.js";
 import { freshDatabase, right } from "./support.js";
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Message, ToolCall } from "@cc/messages";
 
 /** The shared data directory, resolved from this file (repo root's sibling `shared/data`). */
-export const trajectoriesDir = join(dirname(fileURLToPath(import.meta.url)), "../../../../../shared/data/swe-agent-trajectories");
+export const trajectoriesDir = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/swe-agent-trajectories");
 
 const unescape = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
 const CALL = /'arguments':\s*'((?:[^'\\]|\\.)*)',\s*'name':\s*'([^']*)'\},\s*'id':\s*'([^']*)'/g;

@@ -8,7 +8,8 @@
  */
 import { pipe } from "fp-ts/lib/function.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
-import { installCommand, loadOptionalDriver, type DriverPackage } from "@cc/messages";
+import { installCommand } from "@cc/messages/internal";
+import { loadOptionalDriver, type DriverPackage } from "@cc/messages";
 import type { StoreBackend, StoreError } from "./store.js";
 
 export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/messages";

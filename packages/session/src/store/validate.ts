@@ -6,7 +6,9 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
-import { MessagesCodec, MessageCodec, type Message } from "@cc/messages";
+import { MessagesCodec } from "@cc/messages/internal";
+import { MessageCodec, type Message } from "@cc/messages";
+import { decodeWith, type Invalid } from "@cc/validate";
 import { describeErrors } from "../report.js";
 import { MAX_STACK_ID_LENGTH, type StackId, type StoreError, type SummaryDraft } from "./store.js";
 
@@ -93,31 +95,105 @@ export function watermarkProblem(coversUpTo: number, lastMessageId: number, prev
 /** Encodes a message for a text column. */
 export const encodeMessage = (message: Message): string => JSON.stringify(message);
 
+const decodeStoredMessage = decodeWith(MessageCodec, "InvalidInput", "message");
+
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
 
-const isToolCall = (u: unknown): boolean =>
-  isRecord(u) && typeof u["id"] === "string" && typeof u["name"] === "string" && typeof u["arguments"] === "string";
+const isString = (u: unknown): u is string => typeof u === "string";
+
+/** A JSON value as the message codec's `Json` accepts it (finite numbers, no holes). */
+function isJson(u: unknown): boolean {
+  switch (typeof u) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(u);
+    case "object":
+      if (u === null) return true;
+      if (Array.isArray(u)) {
+        for (let i = 0; i < u.length; i++) if (!isJson(u[i])) return false;
+        return true;
+      }
+      return isJsonObject(u);
+    default:
+      return false;
+  }
+}
+
+/** A plain object whose values are all JSON (the codec's `t.record(t.string, Json)`). */
+function isJsonObject(u: unknown): boolean {
+  if (Object.prototype.toString.call(u) !== "[object Object]") return false;
+  const o = u as Readonly<Record<string, unknown>>;
+  for (const key of Object.keys(o)) if (!isJson(o[key])) return false;
+  return true;
+}
+
+/** A tool call: exactly `id`, `name`, `arguments`, all strings (the codec's closed `ToolCall`). */
+function isToolCall(u: unknown): boolean {
+  if (!isRecord(u) || !isString(u["id"]) || !isString(u["name"]) || !isString(u["arguments"])) return false;
+  for (const key in u) if (Object.prototype.hasOwnProperty.call(u, key) && key !== "id" && key !== "name" && key !== "arguments") return false;
+  return true;
+}
+
+/** One part of multi-part content: an object with a string `type` (other keys are the provider's). */
+const isContentPart = (u: unknown): boolean => isRecord(u) && isString(u["type"]);
+
+/** True for a key every message may carry; `role`-specific keys are checked by {@link isMessageShape}. */
+const isMetaKey = (key: string): boolean =>
+  key === "role" || key === "content" || key === "id" || key === "timestamp" || key === "name" || key === "parts" || key === "extra";
+
+/** True when `key` is a field of a `role` message. */
+function isFieldOf(role: string, key: string): boolean {
+  if (isMetaKey(key)) return true;
+  switch (role) {
+    case "system":
+      return key === "developer";
+    case "assistant":
+      return key === "toolCalls";
+    case "tool":
+      return key === "toolCallId";
+    default:
+      return false;
+  }
+}
 
 /**
- * True when `u` has the shape {@link MessageCodec} accepts: the same rules (role, string
- * content, optional string id, optional finite timestamp, tool calls of three strings, a tool
- * message's call id and optional name; other keys kept), written as plain checks so a read of
- * thousands of stored rows allocates nothing per row. Agreement with the codec is a property test.
+ * True when `u` has the shape {@link MessageCodec} accepts: a known role, string content, the
+ * optional meta fields (`id` string, `timestamp` finite, `name` string, `parts` an array of
+ * objects with a string `type`, `extra` an object of JSON values), a system message's
+ * `developer: true`, an assistant's tool calls of exactly three strings, a tool message's call
+ * id — and no other key. Written as plain checks so a read of thousands of stored rows allocates
+ * nothing per row. Agreement with the codec is a property test.
  *
  * @example
  * isMessageShape({ role: "user", content: "hi" }); // true
  * isMessageShape({ role: "tool", content: "ok" }); // false: no toolCallId
+ * isMessageShape({ role: "user", content: "hi", lang: "en" }); // false: unknown key
  */
 export function isMessageShape(u: unknown): u is Message {
-  if (!isRecord(u) || typeof u["content"] !== "string") return false;
+  if (!isRecord(u) || !isString(u["content"])) return false;
+  const role = u["role"];
+  if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") return false;
+  for (const key in u) if (Object.prototype.hasOwnProperty.call(u, key) && !isFieldOf(role, key)) return false;
   const id = u["id"];
-  if (id !== undefined && typeof id !== "string") return false;
+  if (id !== undefined && !isString(id)) return false;
   const timestamp = u["timestamp"];
   if (timestamp !== undefined && (typeof timestamp !== "number" || !Number.isFinite(timestamp))) return false;
-  switch (u["role"]) {
-    case "system":
-    case "user":
-      return true;
+  const name = u["name"];
+  if (name !== undefined && !isString(name)) return false;
+  const parts = u["parts"];
+  if (parts !== undefined) {
+    if (!Array.isArray(parts)) return false;
+    for (let i = 0; i < parts.length; i++) if (!isContentPart(parts[i])) return false;
+  }
+  const extra = u["extra"];
+  if (extra !== undefined && !isJsonObject(extra)) return false;
+  switch (role) {
+    case "system": {
+      const developer = u["developer"];
+      return developer === undefined || developer === true;
+    }
     case "assistant": {
       const calls = u["toolCalls"];
       if (calls === undefined) return true;
@@ -125,19 +201,43 @@ export function isMessageShape(u: unknown): u is Message {
       for (let i = 0; i < calls.length; i++) if (!isToolCall(calls[i])) return false;
       return true;
     }
-    case "tool": {
-      const name = u["name"];
-      return typeof u["toolCallId"] === "string" && (name === undefined || typeof name === "string");
-    }
+    case "tool":
+      return isString(u["toolCallId"]);
     default:
-      return false;
+      return true;
   }
 }
 
 /**
+ * A row written before the message model was closed may carry keys the model does not know
+ * (the old codec kept them). They are moved under `extra`, where the model keeps provider fields,
+ * so such a row still loads and nothing in it is lost. `undefined` when that does not make it a
+ * valid message.
+ */
+function fromLegacyRow(row: Readonly<Record<string, unknown>>): Message | undefined {
+  const role = row["role"];
+  if (typeof role !== "string") return undefined;
+  const known: Record<string, unknown> = {};
+  const moved: Record<string, unknown> = {};
+  for (const key of Object.keys(row)) {
+    if (isFieldOf(role, key)) known[key] = row[key];
+    else if (key === "developer" || key === "toolCalls" || key === "toolCallId") return undefined; // a model field on the wrong role is a fault
+    else moved[key] = row[key];
+  }
+  if (Object.keys(moved).length === 0) return undefined;
+  const extra = known["extra"];
+  if (extra !== undefined && !isJsonObject(extra)) return undefined;
+  const candidate = { ...known, extra: { ...(extra as Record<string, unknown> | undefined), ...moved } };
+  return isMessageShape(candidate) ? candidate : undefined;
+}
+
+/**
  * Decodes a message column; `Left` carries a readable reason. Well-formed rows take the
- * allocation-free {@link isMessageShape} path; only a row it refuses goes through the codec,
- * whose errors name the field at fault.
+ * allocation-free {@link isMessageShape} path; a row with keys the model does not know (written
+ * by an earlier version) has them moved under `extra`; only a row still refused goes through the
+ * codec, whose errors name the field at fault.
+ *
+ * @example decodeMessage('{"role":"user","content":"hi","lang":"en"}') // right({ role: "user", content: "hi", extra: { lang: "en" } })
  */
 export function decodeMessage(text: string): Either<string, Message> {
   let parsed: unknown;
@@ -151,7 +251,9 @@ export function decodeMessage(text: string): Either<string, Message> {
     // The codec's union would only say "expected Message"; the role is what picks the shape.
     return E.left(`message.role must be one of ${roles.join(", ")}, got ${JSON.stringify(parsed["role"]) ?? "nothing"}`);
   }
-  return E.mapLeft((errors: Parameters<typeof describeErrors>[0]) => describeErrors(errors, "message"))(MessageCodec.decode(parsed));
+  const legacy = isRecord(parsed) ? fromLegacyRow(parsed) : undefined;
+  if (legacy !== undefined) return E.right(legacy);
+  return E.mapLeft((failure: Invalid) => failure.message)(decodeStoredMessage(parsed));
 }
 
 /** Encodes summary text for a text column (JSON string literal: lossless for any JS string). */

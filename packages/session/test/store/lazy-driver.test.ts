@@ -8,7 +8,7 @@ import { driverUnavailable, loadDriver } from "../../src/store/driver.js";
 import { POSTGRES_DRIVER, SQLITE_DRIVER } from "@cc/messages";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "../../../../..");
+const root = join(here, "../../../..");
 
 type Loaded = "sqlite" | "pg" | "tiktoken";
 interface Probe {

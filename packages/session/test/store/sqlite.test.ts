@@ -154,7 +154,7 @@ describe("SQLite store specifics", () => {
     try {
       // No store opened the file yet: the writers race to create and migrate it.
       const writer = fileURLToPath(new URL("./sqlite-writer.ts", import.meta.url));
-      const root = fileURLToPath(new URL("../../../../../", import.meta.url));
+      const root = fileURLToPath(new URL("../../../../", import.meta.url));
       const run = promisify(execFile);
       const startAt = String(Date.now() + 5000);
       const outputs = await Promise.all(

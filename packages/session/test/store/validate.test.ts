@@ -24,7 +24,26 @@ const messageLike = fc.record(
   },
   { requiredKeys: [] },
 );
-const anyValue = fc.oneof(messageLike, fc.jsonValue(), fc.array(messageLike, { maxLength: 2 }), fc.constant(undefined));
+/** Messages the codec accepts, the fields the model gained included. */
+const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+const text = fc.oneof(fc.string(), fc.constantFrom(...oddStrings));
+const meta = {
+  id: text,
+  timestamp: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  name: text,
+  parts: fc.array(fc.record({ type: text, text }), { maxLength: 2 }),
+  extra: fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+};
+const validMessage = fc.oneof(
+  fc.record({ role: fc.constant("system"), content: text, developer: fc.constant(true), ...meta }, { requiredKeys: ["role", "content"] }),
+  fc.record({ role: fc.constant("user"), content: text, ...meta }, { requiredKeys: ["role", "content"] }),
+  fc.record(
+    { role: fc.constant("assistant"), content: text, toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text }), { maxLength: 3 }), ...meta },
+    { requiredKeys: ["role", "content"] },
+  ),
+  fc.record({ role: fc.constant("tool"), content: text, toolCallId: text, ...meta }, { requiredKeys: ["role", "content", "toolCallId"] }),
+);
+const anyValue = fc.oneof(messageLike, validMessage, fc.jsonValue(), fc.array(messageLike, { maxLength: 2 }), fc.constant(undefined));
 
 describe("stored-message shape check", () => {
   it("accepts exactly what the message codec accepts (on near-valid messages and arbitrary JSON)", () => {
@@ -37,9 +56,9 @@ describe("stored-message shape check", () => {
   });
 
   it("decodeMessage round-trips every valid message, odd Unicode included, to an equal value", () => {
-    const valid = messageLike.filter((m) => E.isRight(MessageCodec.decode(m)));
     fc.assert(
-      fc.property(valid, (m) => {
+      fc.property(validMessage, (m) => {
+        expect(E.isRight(MessageCodec.decode(m))).toBe(true);
         const decoded = decodeMessage(encodeMessage(m as Parameters<typeof encodeMessage>[0]));
         expect(decoded).toEqual(E.right(JSON.parse(JSON.stringify(m)) as unknown));
       }),
@@ -68,7 +87,27 @@ describe("stored-message shape check", () => {
     expect(reason('{"role":"assistant","content":"","toolCalls":[{"id":"c","name":"bash"}]}')).toMatch(/toolCalls\[0\]/);
   });
 
-  it("keeps keys it does not know, as the codec does", () => {
-    expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(E.right({ role: "user", content: "hi", lang: "中文 🙂" }));
+  it("reads a row written before the model was closed: keys the model does not know move under extra, nothing is lost", () => {
+    expect(isMessageShape({ role: "user", content: "hi", lang: "en" })).toBe(false);
+    expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(E.right({ role: "user", content: "hi", extra: { lang: "中文 🙂" } }));
+    expect(decodeMessage('{"role":"assistant","content":"","refusal":null,"extra":{"a":1}}')).toEqual(
+      E.right({ role: "assistant", content: "", extra: { a: 1, refusal: null } }),
+    );
+    // A row that stays invalid after the move is still refused, naming the field at fault.
+    const bad = decodeMessage('{"role":"tool","content":"x","lang":"en"}');
+    expect(E.isLeft(bad) && bad.left).toMatch(/toolCallId/);
+  });
+
+  it("accepts the fields the model gained (name, parts, extra, developer) and refuses them malformed", () => {
+    const ok = (m: unknown): boolean => E.isRight(decodeMessage(JSON.stringify(m)));
+    expect(ok({ role: "system", content: "s", developer: true })).toBe(true);
+    expect(ok({ role: "system", content: "s", developer: false })).toBe(false);
+    expect(ok({ role: "user", content: "s", developer: true })).toBe(false);
+    expect(ok({ role: "user", content: "hi", name: "ann", parts: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "u" } }] })).toBe(true);
+    expect(ok({ role: "user", content: "hi", parts: [{ text: "hi" }] })).toBe(false);
+    expect(ok({ role: "assistant", content: "", extra: { reasoning_content: "…", n: [1, { a: null }] } })).toBe(true);
+    expect(ok({ role: "tool", content: "r", toolCallId: "c", name: "bash" })).toBe(true);
+    expect(decodeMessage('{"role":"user","content":"x","parts":{}}')).toMatchObject(E.left(expect.stringMatching(/parts/)));
+    expect(decodeMessage('{"role":"user","content":"x","extra":[]}')).toMatchObject(E.left(expect.stringMatching(/extra/)));
   });
 });
