@@ -8,9 +8,9 @@
 import { estimateTokens, gptTokenizerCounter, memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import { rawTiktoken } from "@cc/tokens/internal";
 import { measure, printTable, quick, writeResults } from "./harness.js";
-import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
-import { samples } from "../packages/tokens/test/corpus/corpora.js";
-import { trajectoryTexts } from "../packages/tokens/test/corpus/trajectories.js";
+import { cjkText, codeText, emojiText, pathological } from "./fixtures/corpus/generate.js";
+import { samples } from "./fixtures/corpus/corpora.js";
+import { trajectoryTexts } from "./fixtures/corpus/trajectories.js";
 
 const encoding = "o200k_base" as const;
 const scale = quick ? 0.1 : 1;
