@@ -10,7 +10,7 @@
  * @module manager
  */
 import { evictUnits, memoryIndex, withNote, type EvictedEntry, type SearchHit } from "@cc/hierarchical";
-import { createLcmCompactor, nextContext, offlineProvider, type Level } from "@cc/lcm";
+import { createLcmCompactor, describeWarnings, nextContext, offlineProvider, type Level } from "@cc/lcm";
 import { describeRejection } from "@cc/lcm/internal";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -138,8 +138,9 @@ async function runLcm(history: readonly Message[], maxTokens: number, target: nu
       providerFailed: res.attempts.some((a) => a.rejection?._tag === "ProviderFailed"),
     });
   }
-  if (res.error !== undefined && /alert sink/.test(res.error)) warnings.push({ _tag: "AlertSinkFailed", message: res.error });
-  if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: res.error ?? "the summary and the verbatim tail exceed the budget" });
+  const resError = describeWarnings(res.warnings);
+  if (resError !== undefined && /alert sink/.test(resError)) warnings.push({ _tag: "AlertSinkFailed", message: resError });
+  if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: resError ?? "the summary and the verbatim tail exceed the budget" });
   return E.right({
     messages: out, compacted: res.level !== "none", strategy: "lcm", tokensBefore: res.originalTokens, tokensAfter, maxTokens,
     budgetMet: tokensAfter <= maxTokens, evicted: [], summary: res.summary, level: res.level, warnings,

@@ -12,6 +12,9 @@ import { escalate, type Attempt, type CompactionAborted, type Level } from "./es
 import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
+import { describeWarnings, type CompactionWarning } from "./warnings.js";
+import { decodeWith, fn, isRecord, leaf, numberIn, objectCodec, positiveInt } from "@cc/validate";
+import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
 import { leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
@@ -41,8 +44,11 @@ export interface CompactionResult {
   readonly budgetMet: boolean;
   /** How the verbatim tail was chosen against the budget. */
   readonly tail: TailDecision;
-  /** Why compaction did nothing, fell to truncation or missed the budget, or why the alert sink failed. */
-  readonly error?: string;
+  /**
+   * Why compaction did nothing, fell to truncation or missed the budget, and alerts the sink could
+   * not take, in that order ([] when there is nothing to say). `describeWarnings` gives one line.
+   */
+  readonly warnings: readonly CompactionWarning[];
 }
 
 /**
@@ -80,23 +86,67 @@ export function minSummaryBudget(maxTokens: number): number {
 /** Why compaction returned no result. */
 export type CompactError = InvalidOptions | CompactionAborted;
 
-/** Dependencies of {@link createLcmCompactor}; only `provider` is commonly set. */
-export interface LcmCompactorDeps {
-  /** Summariser for levels 1–2 (e.g. `offlineProvider()` or `openAICompatibleProvider(...)`); none → truncation only. */
+/**
+ * Options of {@link createLcmCompactor}; only `provider` is commonly set. Decoded by a closed codec:
+ * an unknown field, NaN, ±Infinity or an out-of-range value makes every `compact`/`shouldCompact`
+ * call return `Left(InvalidOptions)` with subject "compactor options" (construction never throws).
+ *
+ * @example
+ * const options: LcmCompactorOptions = { provider: offlineProvider(), timeoutMs: 30_000 };
+ */
+export interface LcmCompactorOptions {
+  /**
+   * Summariser for levels 1–2 (e.g. `offlineProvider()` or `openAICompatibleProvider(...)`); none → truncation only.
+   * @default none
+   */
   readonly provider?: Provider;
-  /** Token counter. Default: the weighted estimate of `@cc/tokens` (fast, no WASM). */
+  /**
+   * Token counter.
+   * @default the weighted estimate of `@cc/tokens` (fast, no WASM)
+   */
   readonly counter?: TokenCounter;
-  /** Clock (epoch ms), read once per compaction. Default `Date.now`. */
+  /**
+   * Clock (epoch ms), read once per compaction (alert times).
+   * @default Date.now
+   */
   readonly now?: () => number;
-  /** Timeout of one summary call in ms. Default 60000. */
+  /**
+   * Timeout of one summary call in ms (integer ≥ 1).
+   * @default 60000
+   */
   readonly timeoutMs?: number;
-  /** Temperature of summary calls. Default 0.2. */
+  /**
+   * Temperature of summary calls, in [0, 2].
+   * @default 0.2
+   */
   readonly temperature?: number;
-  /** Receives `compaction_skip` and `budget_exceeded` alerts. Default: none. */
+  /**
+   * Receives `compaction_skip` and `budget_exceeded` alerts.
+   * @default none
+   */
   readonly alertSink?: AlertSink;
-  /** Session the alerts are tagged with. Default "". */
+  /**
+   * Session the alerts are tagged with.
+   * @default ""
+   */
   readonly sessionId?: string;
 }
+
+const objectLike = (name: string, expected: string, methods: readonly string[]): t.Type<object, object, unknown> =>
+  leaf(name, expected, (u): u is object => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
+
+/** Closed codec of {@link LcmCompactorOptions}. */
+const LcmCompactorOptionsCodec = objectCodec("LcmCompactorOptions", {}, {
+  provider: objectLike("Provider", "a provider (complete, listModels)", ["complete", "listModels"]),
+  counter: objectLike("TokenCounter", "a token counter (count, countMessages)", ["count", "countMessages"]),
+  now: fn,
+  timeoutMs: positiveInt,
+  temperature: numberIn(0, 2),
+  alertSink: objectLike("AlertSink", "an alert sink (alert)", ["alert"]),
+  sessionId: t.string,
+}, { expected: "an options object" });
+
+const decodeCompactorOptions = decodeWith(LcmCompactorOptionsCodec, "InvalidOptions", "compactor options");
 
 /** The compactor's public surface. */
 export interface LcmCompactor {
@@ -120,7 +170,9 @@ export function nextContext(result: CompactionResult): readonly Message[] {
  * const compactor = createLcmCompactor({ provider: offlineProvider() });
  * const r = await compactor.compact(messages, { maxTokens: 8000, preserveLast: 6 })();
  */
-export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
+export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompactor {
+  const checked = decodeCompactorOptions(options);
+  const deps: LcmCompactorOptions = E.isRight(checked) ? options : {};
   const counter = deps.counter ?? estimateCounter();
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.timeoutMs ?? 60_000;
@@ -132,6 +184,7 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
   const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
 
   const compact = (messages: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
+    if (E.isLeft(checked)) return checked;
     const decoded = decodeCompactOptions(input);
     if (E.isLeft(decoded)) return decoded;
     const options = decoded.right;
@@ -164,35 +217,43 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
       : split > plan.requested
         ? { _tag: "TailShortened", requested, preserved: tail.length }
         : { _tag: "TailKept", requested, preserved: tail.length };
-    const overBudget = tailDecision._tag === "TailExceedsBudget"
-      ? `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`
+    const overBudget: CompactionWarning | undefined = tailDecision._tag === "TailExceedsBudget"
+      ? {
+          _tag: "TailExceedsBudget", tailTokens: tailDecision.tailTokens, maxTokens: options.maxTokens, minSummaryTokens: minSummary,
+          message: `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`,
+        }
       : undefined;
-    const unchanged = (reason: string): CompactionResult => ({
+    const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] => (overBudget === undefined ? [w] : [w, overBudget]);
+    const unchanged = (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): CompactionResult => ({
       summary: "", system, messages: messages.slice(sys), level: "none", originalTokens,
       compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: messages.length - sys, model: "", attempts: [],
       budgetMet: originalTokens <= options.maxTokens,
       tail: { ...tailDecision, preserved: messages.length - sys },
-      error: overBudget === undefined ? reason : `${reason}; ${overBudget}`,
+      warnings: withOverBudget(reason),
     });
-    // Every result that misses the budget is reported to the sink; a failing sink only adds to `error`.
+    // Every result that misses the budget is reported to the sink; a failing sink only adds a warning.
     const alertIfOverBudget = async (result: CompactionResult, reason: string): Promise<CompactionResult> => {
       if (result.budgetMet || sink === undefined) return result;
       const failure = await deliverAlert(sink, {
         kind: "budget_exceeded", sessionId, at, maxTokens: options.maxTokens,
         originalTokens: result.originalTokens, compactedTokens: result.compactedTokens, reason,
       });
-      return failure === undefined ? result : { ...result, error: result.error === undefined ? failure.message : `${result.error}; ${failure.message}` };
+      return failure === undefined ? result : { ...result, warnings: [...result.warnings, notDelivered("budget_exceeded", failure)] };
     };
-    const unchangedBy = async (reason: string): Promise<CompactionResult> => {
+    const unchangedBy = async (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): Promise<CompactionResult> => {
       const result = unchanged(reason);
-      return alertIfOverBudget(result, result.error ?? reason);
+      return alertIfOverBudget(result, describeWarnings(result.warnings) ?? reason.message);
     };
-    if (head.length === 0) return E.right(await unchangedBy(split === sys && messages.length > sys ? "nothing before the preserved tail can be compacted" : "no messages to compact"));
+    if (head.length === 0) {
+      return E.right(await unchangedBy(split === sys && messages.length > sys
+        ? { _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }
+        : { _tag: "NothingCompacted", reason: "no_messages", message: "no messages to compact" }));
+    }
     const sourceTokens = partOf(head) - overhead;
     const room = options.maxTokens - restTokens - overhead;
     // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
     const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
-    if (target < 1) return E.right(await unchangedBy("the messages before the tail are too small to condense"));
+    if (target < 1) return E.right(await unchangedBy({ _tag: "NothingCompacted", reason: "too_small", message: "the messages before the tail are too small to condense" }));
     const model = deps.provider === undefined
       ? E.left("no provider")
       : await chooseCompactionModel(deps.provider, options.compactionModel, options.strength)().then((r) =>
@@ -204,26 +265,27 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
     if (E.isLeft(escalated)) return escalated;
     const { level, summary, attempts } = escalated.right;
     const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
-    let error: string | undefined = overBudget;
+    let warnings: readonly CompactionWarning[] = overBudget === undefined ? [] : [overBudget];
     let skipFailure: AlertDeliveryFailure | undefined;
     if (level === "truncate") {
-      const reasons = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
-      error = `fell to truncation (${reasons.join("; ")})${overBudget === undefined ? "" : `; ${overBudget}`}`;
+      const rejections = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
+      warnings = withOverBudget({ _tag: "FellToTruncation", rejections, message: `fell to truncation (${rejections.join("; ")})` });
       if (sink !== undefined) {
         skipFailure = await deliverAlert(sink, {
-          kind: "compaction_skip", sessionId, at, reason: error, attempts, originalTokens, compactedTokens,
+          kind: "compaction_skip", sessionId, at, reason: describeWarnings(warnings) ?? "fell to truncation", attempts, originalTokens, compactedTokens,
         });
       }
     }
-    const budgetReason = overBudget ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${error === undefined ? "" : ` (${error})`}`;
-    if (skipFailure !== undefined) error = `${error ?? ""}; ${skipFailure.message}`;
+    const described = describeWarnings(warnings);
+    const budgetReason = overBudget?.message ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${described === undefined ? "" : ` (${described})`}`;
+    if (skipFailure !== undefined) warnings = [...warnings, notDelivered("compaction_skip", skipFailure)];
     const result: CompactionResult = {
       summary, system, messages: tail, level, originalTokens, compactedTokens,
       ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
       messagesCompacted: head.length, messagesPreserved: tail.length,
       model: E.isRight(model) ? model.right : "", attempts,
       budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision,
-      ...(error === undefined ? {} : { error }),
+      warnings,
     };
     return E.right(await alertIfOverBudget(result, budgetReason));
   };
@@ -231,8 +293,14 @@ export function createLcmCompactor(deps: LcmCompactorDeps = {}): LcmCompactor {
   return {
     compact,
     estimateUsage: tokensOf,
-    shouldCompact: (messages, input = {}) => E.map((o: CompactOptions) => pressureOf(tokensOf(messages), o))(decodeCompactOptions(input)),
+    shouldCompact: (messages, input = {}) =>
+      E.isLeft(checked) ? checked : E.map((o: CompactOptions) => pressureOf(tokensOf(messages), o))(decodeCompactOptions(input)),
   };
+}
+
+/** The warning for an alert the sink could not take. */
+function notDelivered(kind: "compaction_skip" | "budget_exceeded", failure: AlertDeliveryFailure): CompactionWarning {
+  return { _tag: "AlertNotDelivered", kind, message: failure.message };
 }
 
 /**

@@ -18,10 +18,11 @@ export {
   type CompactError,
   type CompactionResult,
   type LcmCompactor,
-  type LcmCompactorDeps,
+  type LcmCompactorOptions,
   type TailDecision,
 } from "./compactor.js";
-export { decodeCompactOptions, defaultCompactOptions, type CompactOptions } from "./options.js";
+export { decodeCompactOptions, defaultCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
+export { describeWarnings, type CompactionWarning } from "./warnings.js";
 export { pressureOf, type ContextUsage, type Pressure } from "./pressure.js";
 export type { Attempt, CompactionAborted, Level, Rejection } from "./escalation.js";
 export { truncateToBudget, type TruncateOptions, type Truncation } from "./truncate.js";

@@ -1,3 +1,4 @@
+import { describeWarnings } from "../src/warnings.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
@@ -48,7 +49,7 @@ describe("budget_exceeded alert", () => {
       reason: expect.stringMatching(/^the last step alone takes \d+ of 700 tokens, leaving less than the minimum summary budget of 256$/) as unknown,
     });
     expect(r.compactedTokens).toBeGreaterThan(700);
-    expect(r.error).not.toMatch(/alert sink failed/);
+    expect(describeWarnings(r.warnings)).not.toMatch(/alert sink failed/);
   });
   it("fires when nothing can be compacted and the context is over budget (level none)", async () => {
     const sink = memoryAlertSink();
@@ -69,12 +70,12 @@ describe("budget_exceeded alert", () => {
     for (const bad of [{ alert: () => { throw new Error("sink down"); } }, { alert: () => Promise.reject(new Error("sink down")) }, { alert: () => { throw "plain"; } }]) {
       const r = await compactWith(bad, [sys(), u(words(3000))], 500, 6);
       expect(r.budgetMet).toBe(false);
-      expect(r.error).toMatch(/nothing before the preserved tail.*; alert sink failed: (sink down|plain)$/);
+      expect(describeWarnings(r.warnings)).toMatch(/nothing before the preserved tail.*; alert sink failed: (sink down|plain)$/);
       const t = await compactWith(bad, history, 700, 6, failing);
       expect(t.budgetMet).toBe(false);
       expect(t.level).toBe("truncate");
       // Both the skip and the budget alert failed; each failure is reported once.
-      expect(t.error?.match(/alert sink failed/g)).toHaveLength(2);
+      expect(describeWarnings(t.warnings)?.match(/alert sink failed/g)).toHaveLength(2);
       expect(nextContext(t).length).toBeGreaterThan(0);
     }
   });
@@ -88,7 +89,8 @@ describe("budget_exceeded alert", () => {
     };
     const r = await compactWith(picky, history, 700, 6, failing);
     expect(got).toEqual(["compaction_skip"]);
-    expect(r.error).toMatch(/; alert sink failed: budget sink down$/);
+    expect(describeWarnings(r.warnings)).toMatch(/; alert sink failed: budget sink down$/);
+    expect(r.warnings[r.warnings.length - 1]).toEqual({ _tag: "AlertNotDelivered", kind: "budget_exceeded", message: "alert sink failed: budget sink down" });
   });
 });
 
@@ -120,7 +122,7 @@ describe("property: budget_exceeded fires exactly when budgetMet is false", () =
         expect(broken.messages).toEqual(r.messages);
         expect(broken.summary).toBe(r.summary);
         expect(broken.budgetMet).toBe(r.budgetMet);
-        expect((broken.error ?? "").split("alert sink failed").length - 1).toBe(sink.alerts.length);
+        expect((describeWarnings(broken.warnings) ?? "").split("alert sink failed").length - 1).toBe(sink.alerts.length);
         seen.add(r.budgetMet);
       }),
       { numRuns: runs },

@@ -1,3 +1,4 @@
+import { describeWarnings } from "../src/warnings.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
@@ -55,13 +56,15 @@ describe("LcmCompactor", () => {
     expect(E.isRight(usage) && usage.right.pressure).toBe("hard");
     expect(E.isRight(c.shouldCompact([u("hi")], { maxTokens: 100_000 })) && c.estimateUsage([u("hi")])).toBeGreaterThan(0);
     const bad = c.shouldCompact(conversation, { maxTokens: Number.NaN, softThreshold: 2 });
-    expect(E.isLeft(bad) && bad.left.problems.join("\n")).toMatch(/maxTokens[\s\S]*softThreshold/);
+    expect(E.isLeft(bad) && bad.left.message).toMatch(/^invalid compact options: maxTokens[\s\S]*softThreshold/);
+    expect(E.isLeft(bad) && bad.left.problems.map((p) => p.path)).toEqual(["maxTokens", "softThreshold"]);
   });
   it("does nothing (level none) when only the system prefix and the tail exist", async () => {
     const r = await run(offlineProvider({ counter }), [sys(), u(), a()], { preserveLast: 5 });
     expect(r.level).toBe("none");
     expect(r.messages).toEqual([u(), a()]);
-    expect(r.error).toMatch(/nothing/);
+    expect(describeWarnings(r.warnings)).toMatch(/nothing/);
+    expect(r.warnings).toEqual([{ _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }]);
   });
   it("empty input is a no-op with a reason", async () => {
     const r = await run(undefined, []);
@@ -88,7 +91,7 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
       expect(input).toEqual(conversation);
       expect(["detailed", "bullet", "truncate"]).toContain(r.level);
       expect(r.compactedTokens).toBeLessThan(r.originalTokens);
-      if (r.level === "truncate") expect(r.error).toMatch(/fell to truncation/);
+      if (r.level === "truncate") expect(describeWarnings(r.warnings)).toMatch(/fell to truncation/);
     });
   }
   it("garbage that fits is accepted only under the acceptance rule", async () => {
@@ -112,14 +115,14 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
   it("an alert sink whose promise never settles cannot hang compaction: it is reported after the timeout", async () => {
     const c = createLcmCompactor({ counter, alertSink: { alert: () => new Promise<void>(() => undefined) }, sessionId: "s0" });
     const r = await c.compact(conversation, { maxTokens: 2000 })();
-    expect(E.isRight(r) && r.right.error).toMatch(/alert sink did not settle within 1000 ms/);
+    expect(E.isRight(r) && describeWarnings(r.right.warnings)).toMatch(/alert sink did not settle within 1000 ms/);
   });
 
   it("a throwing or rejecting alert sink never breaks compaction; a good one gets compaction_skip", async () => {
     for (const bad of [{ alert: () => { throw new Error("sink down"); } }, { alert: () => Promise.reject(new Error("sink down")) }]) {
       const c = createLcmCompactor({ counter, alertSink: bad, sessionId: "s1" });
       const r = await c.compact(conversation, { maxTokens: 2000 })();
-      expect(E.isRight(r) && r.right.error).toMatch(/alert sink failed: sink down/);
+      expect(E.isRight(r) && describeWarnings(r.right.warnings)).toMatch(/alert sink failed: sink down/);
     }
     const sink = memoryAlertSink();
     const c = createLcmCompactor({ counter, now: () => 42, alertSink: sink, sessionId: "s2" });

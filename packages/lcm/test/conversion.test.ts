@@ -1,18 +1,13 @@
-import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
-import { createAgentCompactor } from "@cc/context";
-import { agentPromptCompressor, createPromptCompressor } from "@cc/context";
-import { createLcmCompactor } from "../src/compactor.js";
 import { cheapestModel, chooseCompactionModel } from "../src/model-choice.js";
 import { decodeCompactOptions, defaultCompactOptions } from "../src/options.js";
-import { offlineProvider } from "../src/providers/offline.js";
+import { createLcmCompactor, type LcmCompactorOptions } from "../src/compactor.js";
 import type { Provider } from "@cc/messages";
 import { serialiseTranscript } from "../src/transcript.js";
 import { call, tool, u } from "../../messages/test/support/conversation.js";
 
-const counter = estimateCounter();
 
 describe("serialiseTranscript", () => {
   it("labels roles, shows calls with arguments and results with their call id", () => {
@@ -39,7 +34,33 @@ describe("options", () => {
     const bad = [{ softThreshold: 0.9, hardThreshold: 0.9 }, { hardThreshold: 1.5 }, { softThreshold: 0 }, { preserveLast: -1 }, { maxTokens: Number.NaN }, { maxTokens: 2 ** 60 }, { preserveLast: 1.5 }, null, [], "x"];
     for (const b of bad) expect(E.isLeft(decodeCompactOptions(b))).toBe(true);
     const r = decodeCompactOptions({ preserveLast: -1, hardThreshold: 2 });
-    expect(E.isLeft(r) && r.left.problems).toEqual(["preserveLast: expected a non-negative integer, got -1", "hardThreshold: expected a number in (0, 1], got 2"]);
+    expect(E.isLeft(r) && r.left.problems.map((p) => p.message)).toEqual(["preserveLast: expected a non-negative integer, got -1", "hardThreshold: expected a number in (0, 1], got 2"]);
+    expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "compact options", more: 0 });
+  });
+  it("is closed: an unknown field fails with a did-you-mean instead of being ignored", () => {
+    const r = decodeCompactOptions({ maxTokns: 5 });
+    expect(E.isLeft(r) && r.left.problems.map((p) => p.message)).toEqual(["maxTokns: unknown field (did you mean maxTokens?)"]);
+    expect(E.isLeft(r) && r.left.message).toBe("invalid compact options: maxTokns: unknown field (did you mean maxTokens?)");
+  });
+  it("rejects NaN, ±Infinity and out-of-range values field by field", () => {
+    for (const [field, value] of [["maxTokens", Number.NaN], ["maxTokens", Number.POSITIVE_INFINITY], ["maxTokens", 0], ["preserveLast", Number.NEGATIVE_INFINITY], ["softThreshold", Number.NaN], ["hardThreshold", Number.POSITIVE_INFINITY], ["hardThreshold", -0.5], ["strength", "strongest"], ["model", 3]] as const) {
+      const r = decodeCompactOptions({ [field]: value });
+      expect(E.isLeft(r) && r.left.problems.map((p) => p.path)).toEqual([field]);
+    }
+    const soft = decodeCompactOptions({ softThreshold: 0.9, hardThreshold: 0.8 });
+    expect(E.isLeft(soft) && soft.left.problems).toEqual([{ path: "softThreshold", field: "softThreshold", message: "softThreshold (0.9) must be below hardThreshold (0.8)" }]);
+  });
+  it("compactor options are closed too: a bad one makes every call Left, construction never throws", async () => {
+    const typo = createLcmCompactor({ timeoutMS: 5 } as unknown as LcmCompactorOptions);
+    const r = typo.shouldCompact([u("hi")]);
+    expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "compactor options" });
+    expect(E.isLeft(r) && r.left.message).toMatch(/timeoutMS: unknown field \(did you mean timeoutMs\?\)/);
+    const c = await typo.compact([u("hi")])();
+    expect(E.isLeft(c) && c.left._tag).toBe("InvalidOptions");
+    for (const bad of [{ timeoutMs: Number.NaN }, { timeoutMs: Number.POSITIVE_INFINITY }, { temperature: -1 }, { temperature: Number.NaN }, { now: 5 }, { alertSink: {} }]) {
+      expect(E.isLeft(createLcmCompactor(bad as unknown as LcmCompactorOptions).shouldCompact([u("hi")]))).toBe(true);
+    }
+    expect(E.isRight(createLcmCompactor({ timeoutMs: 1000, temperature: 0, sessionId: "" }).shouldCompact([u("hi")]))).toBe(true);
   });
 });
 
@@ -63,31 +84,3 @@ describe("model choice", () => {
   });
 });
 
-describe("adapters", () => {
-  const history = [u("question about src/a.ts ".repeat(50)), call("c"), tool("c", "Error: boom\n".repeat(200)), u("next")];
-  it("AgentCompactor returns system + tail and the summary", async () => {
-    const agent = createAgentCompactor(createLcmCompactor({ provider: offlineProvider({ counter }), counter }), { preserveLast: 1 });
-    const r = await agent.compact(history, "gpt-4o-mini", 500)();
-    expect(E.isRight(r) && r.right.messages).toEqual([history[3]]);
-    expect(E.isRight(r) && r.right.summary).toMatch(/Error: boom/);
-  });
-  it("PromptCompressor skips for each reason and compresses when it saves ≥ 30%", async () => {
-    const prompt = "Please read src/a.ts and fix it.\n" + "padding text that repeats itself\n".repeat(200);
-    const off = createPromptCompressor({ counter });
-    expect((await off.compress(prompt)())._tag === "Skipped" && (await off.compress(prompt)())).toMatchObject({ reason: "no_provider" });
-    const pc = createPromptCompressor({ provider: offlineProvider({ counter }), counter });
-    expect(await pc.compress("short")()).toMatchObject({ _tag: "Skipped", reason: "too_short" });
-    const done = await pc.compress(prompt)();
-    expect(done._tag).toBe("Compressed");
-    pc.setMinSavingRatio(0.999);
-    expect(await pc.compress(prompt)()).toMatchObject({ reason: "below_ratio" });
-    pc.setEnabled(false);
-    expect(await pc.compress(prompt)()).toMatchObject({ reason: "disabled" });
-    const failing = createPromptCompressor({ counter, provider: { name: "f", complete: () => { throw new Error("x"); }, listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]) } });
-    expect(await failing.compress(prompt)()).toMatchObject({ reason: "provider_error" });
-    const agent = agentPromptCompressor(createPromptCompressor({ provider: offlineProvider({ counter }), counter }));
-    const r = await agent.compress(prompt)();
-    expect(r.tokensSaved).toBeGreaterThan(0);
-    expect(await agent.compress("short")()).toEqual({ prompt: "short", tokensSaved: 0 });
-  });
-});

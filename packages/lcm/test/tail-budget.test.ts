@@ -1,3 +1,4 @@
+import { describeWarnings } from "../src/warnings.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
@@ -8,7 +9,8 @@ import { summaryMessage } from "@cc/messages";
 import type { Message } from "@cc/messages";
 import { offlineProvider } from "../src/providers/offline.js";
 import type { Provider } from "@cc/messages";
-import { leadingSystemCount, safeBoundaries, safeSplit } from "@cc/messages";
+import { leadingSystemCount, safeSplit } from "@cc/messages";
+import { safeBoundaries } from "@cc/messages/internal";
 import { lastStepStart } from "../../messages/src/split.js";
 import { a, call, conversationArb, issued, runs, sys, tool, u } from "../../messages/test/support/conversation.js";
 
@@ -89,7 +91,8 @@ describe("a preserved tail over the budget", () => {
     expect(r.level).toBe("detailed");
     expect(r.budgetMet).toBe(true);
     expect(tokensOf(nextContext(r))).toBeLessThanOrEqual(maxTokens);
-    expect(r.error).toBeUndefined();
+    expect(describeWarnings(r.warnings)).toBeUndefined();
+    expect(r.warnings).toEqual([]);
   });
   it("past the floor it keeps the minimum summary budget, never a 1-token summary, and says the budget was missed", async () => {
     const maxTokens = 700;
@@ -102,7 +105,9 @@ describe("a preserved tail over the budget", () => {
     expect(r.budgetMet).toBe(false);
     expect(r.compactedTokens).toBeGreaterThan(maxTokens);
     expect(r.compactedTokens).toBeLessThan(r.originalTokens);
-    expect(r.error).toMatch(/fell to truncation.*last step alone takes \d+ of 700 tokens/);
+    expect(describeWarnings(r.warnings)).toMatch(/fell to truncation.*last step alone takes \d+ of 700 tokens/);
+    expect(r.warnings.map((w) => w._tag)).toEqual(["FellToTruncation", "TailExceedsBudget"]);
+    expect(r.warnings[1]).toMatchObject({ maxTokens: 700 });
   });
   it("compacts even when preserveLast covers the whole conversation", async () => {
     const r = await compact(history, 1600, 100);
@@ -116,7 +121,9 @@ describe("a preserved tail over the budget", () => {
     expect(r.level).toBe("none");
     expect(r.budgetMet).toBe(false);
     expect(r.tail._tag).toBe("TailExceedsBudget");
-    expect(r.error).toMatch(/nothing before the preserved tail.*last step alone/);
+    expect(describeWarnings(r.warnings)).toMatch(/nothing before the preserved tail.*last step alone/);
+    expect(r.warnings.map((w) => w._tag)).toEqual(["NothingCompacted", "TailExceedsBudget"]);
+    expect(r.warnings[0]).toMatchObject({ reason: "only_tail" });
     expect(nextContext(r)).toEqual(input);
   });
   it("keeps the requested tail when it leaves enough room", async () => {

@@ -169,7 +169,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
     ...(v.model === undefined ? {} : { compactionModel: v.model }),
   };
   const options = decodeCompactOptions(input);
-  if (E.isLeft(options)) return E.left({ _tag: "UsageError", message: options.left.problems.map((p) => p.replace(/^maxTokens/, "--budget").replace(/^softThreshold/, "--soft").replace(/^hardThreshold/, "--hard").replace(/^preserveLast/, "--preserve-last")).join("; ") });
+  if (E.isLeft(options)) return E.left({ _tag: "UsageError", message: options.left.problems.map((p) => p.message.replace(/^maxTokens/, "--budget").replace(/^softThreshold/, "--soft").replace(/^hardThreshold/, "--hard").replace(/^preserveLast/, "--preserve-last")).join("; ") });
   const url = v["provider-url"];
   if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(url)}` });
   const file = files[0] === "-" ? undefined : files[0];
