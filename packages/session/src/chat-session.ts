@@ -9,7 +9,8 @@
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import type { PruneSettings } from "@cc/session";
+import { invalid } from "@cc/validate";
+import type { PruneSettings } from "./prune.js";
 import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from "./compactor.js";
 import { loadContext, type InvalidContextOptions } from "./context.js";
 import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/store.js";
@@ -81,11 +82,15 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       ),
     finishTurn: (reply, reportedInputTokens) => {
       if (!Number.isFinite(reportedInputTokens) || reportedInputTokens < 0) {
-        return TE.left({
-          _tag: "StoreInvalidInput",
-          field: "reportedInputTokens",
-          message: `reportedInputTokens must be a finite number ≥ 0 (0 when the provider reported none), got ${String(reportedInputTokens)}`,
-        });
+        return TE.left(
+          invalid("InvalidInput", "turn input", [
+            {
+              path: "reportedInputTokens",
+              field: "reportedInputTokens",
+              message: `reportedInputTokens: expected a finite number ≥ 0 (0 when the provider reported none), got ${String(reportedInputTokens)}`,
+            },
+          ]),
+        );
       }
       return pipe(
         store.append(stackId, reply, clock()),

@@ -1,8 +1,11 @@
 /**
  * The session compactor: `tryCompact` at the start of a turn (triggered by the previous turn's
  * input tokens) and `forceCompact` on demand. It reads the active summary and the messages past
- * its watermark, folds the older ones into an updated checkpoint with one summariser call, saves
- * it as a new summary that supersedes the old one, and announces `CompactionDone`. When the
+ * its watermark, folds the older ones into an updated summary with one summariser call, saves
+ * it as a new summary that supersedes the old one, and announces `CompactionDone`. A pass is
+ * three named steps: {@link planSummary} (pure: which messages, which prompt),
+ * {@link summarise} (the model call and the fallback) and {@link saveSummary} (the store write
+ * and the events). When the
  * summariser fails or returns nothing, the `fallback` setting (default `truncate`) saves a
  * deterministic head+tail excerpt instead (see `session/fallback`) and announces a warning first.
  *
@@ -11,14 +14,16 @@
 import { estimateCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
+import * as T from "fp-ts/lib/Task.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { chooseCompactionModel, type ModelChoiceError } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
-import type { Provider, ProviderError } from "@cc/messages";
+import type { Message, Provider, ProviderError } from "@cc/messages";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
-import { decodeSessionConfig, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
+import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
+import { invalid, type InvalidInput } from "@cc/validate";
 import {
   createEventBus,
   type CompactionDone,
@@ -28,11 +33,11 @@ import {
   type SessionEvent,
   type SubscriberFailure,
 } from "./events.js";
-import { truncatedCheckpoint, type SummaryLevel } from "./fallback.js";
-import { decideTrigger, planCompaction, type SessionSkipReason, type TokenSource } from "./plan.js";
+import { truncatedSummary, type SummaryFallback, type SummaryLevel } from "./fallback.js";
+import { decideTrigger, planCompaction, type CompactionPlan, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
 import { checkStackId } from "./store/validate.js";
-import { checkpointPrompt } from "./template.js";
+import { summaryPrompt } from "./template.js";
 
 /** What a compaction call did. */
 export type CompactionOutcome =
@@ -54,6 +59,9 @@ export type CompactionOutcome =
       readonly effectiveTokens: number;
     };
 
+/** A compaction that did nothing, and why. */
+export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
+
 /** Why the summariser did not produce a summary: no model could be chosen, or the call failed. */
 export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
 
@@ -61,7 +69,8 @@ export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFai
 export type SessionCompactionError =
   | StoreError
   | SummariserError
-  | { readonly _tag: "InvalidCompactionInput"; readonly field: string; readonly message: string };
+  /** A bad argument of `tryCompact` (e.g. `lastInputTokens` NaN or negative). */
+  | InvalidInput;
 
 /** The summariser's result before saving: a summary, or why there is none. */
 type Summarised =
@@ -129,7 +138,7 @@ export interface SessionCompactor {
   forceCompact(input: ForceCompactInput): TE.TaskEither<SessionCompactionError, CompactionOutcome>;
 }
 
-const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: number): CompactionOutcome => ({
+const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: number): Skipped => ({
   _tag: "Skipped",
   reason,
   message,
@@ -140,16 +149,225 @@ const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: nu
  * Validates `deps.config` and creates the compactor.
  *
  * @example
- * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { thresholdTokens: 30000 } });
- * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 31000 })();
+ * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
+ * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
 export function createSessionCompactor(deps: SessionCompactorDeps): E.Either<InvalidSessionConfig, SessionCompactor> {
   return E.map((config: SessionCompactionConfig) => build(deps, config))(decodeSessionConfig(deps.config));
 }
 
-interface Loaded {
+/** What a pass read from the store: the active summary and the messages past its watermark. */
+export interface Loaded {
   readonly latest: O.Option<StoredSummary>;
   readonly after: readonly StoredMessage[];
+}
+
+/** One compaction pass: the stack, how it was started, the token figure that drove it, its clock reading. */
+export interface Pass {
+  readonly stackId: StackId;
+  readonly trigger: CompactionTrigger;
+  readonly effectiveTokens: number;
+  readonly tokenSource: TokenSource;
+  readonly at: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link planSummary} decided: the messages to fold and the prompt that folds them. */
+export interface SummaryJob {
+  readonly _tag: "Job";
+  readonly plan: Extract<CompactionPlan, { readonly _tag: "Fold" }>;
+  /** The summary being superseded, if any. */
+  readonly previous: StoredSummary | undefined;
+  /** The serialised folded messages. */
+  readonly transcript: string;
+  /** The summariser's prompt (iterative when there is a previous summary). */
+  readonly prompt: readonly Message[];
+}
+
+/**
+ * Plans a pass (pure): which messages past the watermark are folded (all but the newest
+ * `preserveLast`, never splitting a tool call from its results) and the summariser prompt built
+ * from them and the previous summary. A `Skipped` outcome says why there is nothing to fold.
+ *
+ * @example planSummary({ latest: O.none, after: storedMessages }, config, defaultTranscriptLimits, 31000)._tag // "Job"
+ */
+export function planSummary(loaded: Loaded, config: Pick<SessionCompactionConfig, "preserveLast">, limits: TranscriptLimits, effectiveTokens: number): SummaryJob | Skipped {
+  const plan = planCompaction(loaded.after, config.preserveLast);
+  if (plan._tag === "Nothing") {
+    const why =
+      loaded.after.length <= config.preserveLast
+        ? `${loaded.after.length} message(s) past the watermark; preserveLast is ${config.preserveLast}`
+        : `the tool calls of the newest ${config.preserveLast} messages reach back to the watermark; folding would separate a call from its results`;
+    return skipped("too_few_messages", why, effectiveTokens);
+  }
+  const previous = O.toUndefined(loaded.latest);
+  const transcript = serialiseTranscript(
+    plan.summarise.map((m) => m.message),
+    limits,
+  );
+  const prompt = summaryPrompt({ transcript, ...(previous === undefined ? {} : { previousSummary: previous.content }) });
+  return { _tag: "Job", plan, previous, transcript, prompt };
+}
+
+/** What {@link summarise} settled on: a text to save (with its level and warning), a skip, or a failure. */
+export type SummaryDecision =
+  | { readonly _tag: "Save"; readonly text: string; readonly level: SummaryLevel; readonly model: string | null; readonly warning?: CompactionWarning }
+  | { readonly _tag: "Skip"; readonly outcome: Skipped; readonly warning?: CompactionWarning }
+  | { readonly _tag: "Fail"; readonly error: SummariserError };
+
+/** What {@link summarise} needs besides the job. */
+export interface SummariseDeps {
+  /** The provider as given (used to list models). */
+  readonly provider: Provider;
+  /** The provider wrapped by `guardProvider` (timeout, no throws). */
+  readonly guarded: Provider;
+  readonly config: SessionCompactionConfig;
+  readonly counter: TokenCounter;
+}
+
+/**
+ * Runs the summariser on a planned job and settles what to save: its text (`detailed`), or —
+ * when it fails or returns nothing and `fallback` is `truncate` — a truncated excerpt within
+ * `maxSummaryTokens` with a `CompactionWarning` that says why. Never rejects; a cancelled call is
+ * a `Fail` (no fallback runs: the caller asked to stop). Touches no store and publishes nothing.
+ *
+ * @example const decision = await summarise(deps, job, pass)(); // { _tag: "Save", level: "detailed", … }
+ */
+export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.Task<SummaryDecision> {
+  const { config, counter } = deps;
+  const { signal } = pass;
+  const previousSummary = job.previous === undefined ? {} : { previousSummary: job.previous.content };
+  const warningOf = (reason: CompactionWarning["reason"], error: SummariserError | null, fallback: SummaryFallback, message: string): CompactionWarning => ({
+    _tag: "CompactionWarning",
+    stackId: pass.stackId,
+    reason,
+    error,
+    fallback,
+    message,
+    at: pass.at,
+  });
+  /** The deterministic fallback; `otherwise` when nothing non-blank fits (not reachable with a budget ≥ 16 tokens). */
+  const truncate = (warning: CompactionWarning, otherwise: SummaryDecision): SummaryDecision => {
+    const cut = truncatedSummary({ transcript: job.transcript, ...previousSummary, maxTokens: config.maxSummaryTokens, counter });
+    if (cut !== undefined) return { _tag: "Save", text: cut.text, level: "truncate", model: null, warning };
+    return otherwise._tag === "Skip"
+      ? { ...otherwise, warning: { ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") } }
+      : otherwise;
+  };
+  const settle = (result: Summarised): SummaryDecision => {
+    switch (result._tag) {
+      case "Summary":
+        return { _tag: "Save", text: result.text, level: "detailed", model: result.model };
+      case "Empty": {
+        const onTruncate = config.fallback === "truncate" && signal?.aborted !== true;
+        const message = onTruncate
+          ? `the summariser (${result.model}) returned an empty summary; a truncated excerpt of the folded messages was saved instead`
+          : `the summariser (${result.model}) returned an empty summary; nothing was saved and the history is unchanged`;
+        const warning = warningOf("empty_summary", null, onTruncate ? "truncate" : "none", message);
+        const skip: SummaryDecision = { _tag: "Skip", outcome: skipped("empty_summary", message, pass.effectiveTokens), warning };
+        return onTruncate ? truncate(warning, skip) : skip;
+      }
+      case "Failed": {
+        if (config.fallback === "none" || cancelled(result.error, signal)) return { _tag: "Fail", error: result.error };
+        const message = `${describeSummariserError(result.error)}; a truncated excerpt of the folded messages was saved instead`;
+        return truncate(warningOf("summariser_failed", result.error, "truncate", message), { _tag: "Fail", error: result.error });
+      }
+    }
+  };
+  return pipe(
+    chooseCompactionModel(deps.provider, config.model ?? "", config.strength),
+    TE.mapLeft((e): SummariserError => e),
+    TE.chain((model) =>
+      pipe(
+        deps.guarded.complete({
+          model,
+          messages: job.prompt,
+          maxTokens: config.maxSummaryTokens,
+          temperature: config.temperature,
+          ...(signal === undefined ? {} : { signal }),
+        }),
+        TE.mapLeft((error): SummariserError => ({ _tag: "SummariserFailed", error })),
+      ),
+    ),
+    TE.match(
+      (error): Summarised => ({ _tag: "Failed", error }),
+      (completion): Summarised => {
+        const text = completion.text.trim();
+        return text === "" ? { _tag: "Empty", model: completion.model } : { _tag: "Summary", text, model: completion.model };
+      },
+    ),
+    T.map(settle),
+  );
+}
+
+/**
+ * Writes what {@link summarise} settled on: saves the summary (superseding the previous one),
+ * then publishes the warning (if any) and `CompactionDone`. A summary saved meanwhile by another
+ * writer turns this pass into a `concurrent_compaction` skip; the store is unchanged on any error.
+ *
+ * @example await saveSummary(store, events, job, decision, pass)(); // right({ _tag: "Compacted", … })
+ */
+export function saveSummary(
+  store: SummaryStore,
+  events: EventBus<SessionEvent>,
+  job: SummaryJob,
+  decision: SummaryDecision,
+  pass: Pass,
+): TE.TaskEither<SessionCompactionError, CompactionOutcome> {
+  if (decision._tag === "Fail") return TE.left(decision.error);
+  if (decision.warning !== undefined) events.publish(decision.warning);
+  if (decision._tag === "Skip") return TE.right(decision.outcome);
+  const { text, level, model, warning } = decision;
+  const { plan, previous } = job;
+  return pipe(
+    store.saveSummary(pass.stackId, { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null }, pass.at),
+    TE.map((summary): CompactionOutcome => {
+      const event: CompactionDone = {
+        _tag: "CompactionDone",
+        stackId: pass.stackId,
+        trigger: pass.trigger,
+        summaryId: summary.id,
+        previousSummaryId: summary.previousId,
+        coversUpTo: summary.coversUpTo,
+        messagesSummarised: plan.summarise.length,
+        messagesKept: plan.keep.length,
+        effectiveTokens: pass.effectiveTokens,
+        summaryChars: text.length,
+        level,
+        model,
+        at: pass.at,
+      };
+      const subscriberFailures = events.publish(event);
+      return { _tag: "Compacted", summary, event, tokenSource: pass.tokenSource, subscriberFailures, ...(warning === undefined ? {} : { warning }) };
+    }),
+    TE.orElse((error): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
+      error._tag === "SummaryConflict"
+        ? TE.right(
+            skipped(
+              "concurrent_compaction",
+              `another process saved summary ${String(error.actualPreviousId)} meanwhile; this summary was discarded and the next turn builds on that one`,
+              pass.effectiveTokens,
+            ),
+          )
+        : TE.left(error),
+    ),
+  );
+}
+
+/** Checks the arguments of a compaction call: a stack id and a finite, non-negative token count. */
+function checkInput(stackId: unknown, lastInputTokens: unknown): E.Either<SessionCompactionError, StackId> {
+  if (typeof lastInputTokens !== "number" || !Number.isFinite(lastInputTokens) || lastInputTokens < 0) {
+    return E.left(
+      invalid("InvalidInput", "compaction input", [
+        {
+          path: "lastInputTokens",
+          field: "lastInputTokens",
+          message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(lastInputTokens)}`,
+        },
+      ]),
+    );
+  }
+  return checkStackId(stackId);
 }
 
 function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): SessionCompactor {
@@ -157,8 +375,8 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
   const events = deps.events ?? createEventBus<SessionEvent>();
   const counter = deps.counter ?? estimateCounter();
   const clock = deps.now ?? Date.now;
-  const provider = guardProvider(deps.provider, config.timeoutMs);
   const limits = deps.transcriptLimits ?? defaultTranscriptLimits;
+  const summariseDeps: SummariseDeps = { provider: deps.provider, guarded: guardProvider(deps.provider, config.timeoutMs), config, counter };
 
   const load = (stackId: StackId): TE.TaskEither<StoreError, Loaded> =>
     pipe(
@@ -179,160 +397,13 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
     return error;
   };
 
-  const fold = (
-    stackId: StackId,
-    loaded: Loaded,
-    trigger: CompactionTrigger,
-    effectiveTokens: number,
-    tokenSource: TokenSource,
-    at: number,
-    signal: AbortSignal | undefined,
-  ): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
-    const plan = planCompaction(loaded.after, config.keepRecent);
-    if (plan._tag === "Nothing") {
-      const why =
-        loaded.after.length <= config.keepRecent
-          ? `${loaded.after.length} message(s) past the watermark; keepRecent is ${config.keepRecent}`
-          : `the tool calls of the newest ${config.keepRecent} messages reach back to the watermark; folding would separate a call from its results`;
-      return TE.right(skipped("too_few_messages", why, effectiveTokens));
-    }
-    const previous = O.toUndefined(loaded.latest);
-    const transcript = serialiseTranscript(
-      plan.summarise.map((m) => m.message),
-      limits,
-    );
-    const previousSummary = previous === undefined ? {} : { previousSummary: previous.content };
-    const prompt = checkpointPrompt({ transcript, ...previousSummary });
-
-    const save = (
-      text: string,
-      level: SummaryLevel,
-      model: string | null,
-      warning: CompactionWarning | undefined,
-    ): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
-      pipe(
-        store.saveSummary(stackId, { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null }, at),
-        TE.map((summary): CompactionOutcome => {
-          const event: CompactionDone = {
-            _tag: "CompactionDone",
-            stackId,
-            trigger,
-            summaryId: summary.id,
-            previousSummaryId: summary.previousId,
-            coversUpTo: summary.coversUpTo,
-            messagesSummarised: plan.summarise.length,
-            messagesKept: plan.keep.length,
-            effectiveTokens,
-            summaryChars: text.length,
-            level,
-            model,
-            at,
-          };
-          const subscriberFailures = events.publish(event);
-          return { _tag: "Compacted", summary, event, tokenSource, subscriberFailures, ...(warning === undefined ? {} : { warning }) };
-        }),
-        TE.orElse((error): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
-          error._tag === "SummaryConflict"
-            ? TE.right(
-                skipped(
-                  "concurrent_compaction",
-                  `another process saved summary ${String(error.actualPreviousId)} meanwhile; this summary was discarded and the next turn builds on that one`,
-                  effectiveTokens,
-                ),
-              )
-            : TE.left(error),
-        ),
-      );
-
-    /** The deterministic fallback: a truncated checkpoint within the summary budget. */
-    const truncate = (warning: CompactionWarning, original: E.Either<SummariserError, CompactionOutcome>): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
-      const cut = truncatedCheckpoint({ transcript, ...previousSummary, maxTokens: config.maxSummaryTokens, counter });
-      if (cut === undefined) {
-        // Nothing non-blank fits the budget (not reachable with a budget ≥ 16 tokens): behave as `none`.
-        if (E.isRight(original)) events.publish({ ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") });
-        return TE.fromEither(original);
-      }
-      events.publish(warning);
-      return save(cut.text, "truncate", null, warning);
-    };
-
-    const summarise: TE.TaskEither<never, Summarised> = pipe(
-      chooseCompactionModel(deps.provider, config.model ?? "", config.strength),
-      TE.mapLeft((e): SummariserError => e),
-      TE.chain((model) =>
-        pipe(
-          provider.complete({
-            model,
-            messages: prompt,
-            maxTokens: config.maxSummaryTokens,
-            temperature: config.temperature,
-            ...(signal === undefined ? {} : { signal }),
-          }),
-          TE.mapLeft((error): SummariserError => ({ _tag: "SummariserFailed", error })),
-        ),
-      ),
-      TE.match(
-        (error): Summarised => ({ _tag: "Failed", error }),
-        (completion): Summarised => {
-          const text = completion.text.trim();
-          return text === "" ? { _tag: "Empty", model: completion.model } : { _tag: "Summary", text, model: completion.model };
-        },
-      ),
-      TE.fromTask,
-    );
-
+  const fold = (loaded: Loaded, pass: Pass): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
+    const job = planSummary(loaded, config, limits, pass.effectiveTokens);
+    if (job._tag === "Skipped") return TE.right(job);
     return pipe(
-      summarise,
-      TE.chain((result): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
-        switch (result._tag) {
-          case "Summary":
-            return save(result.text, "checkpoint", result.model, undefined);
-          case "Empty": {
-            const onTruncate = config.fallback === "truncate" && signal?.aborted !== true;
-            const message = onTruncate
-              ? `the summariser (${result.model}) returned an empty summary; a truncated excerpt of the folded messages was saved instead`
-              : `the summariser (${result.model}) returned an empty summary; nothing was saved and the history is unchanged`;
-            const warning: CompactionWarning = {
-              _tag: "CompactionWarning",
-              stackId,
-              reason: "empty_summary",
-              error: null,
-              fallback: onTruncate ? "truncate" : "none",
-              message,
-              at,
-            };
-            const skip = skipped("empty_summary", message, effectiveTokens);
-            if (onTruncate) return truncate(warning, E.right(skip));
-            events.publish(warning);
-            return TE.right(skip);
-          }
-          case "Failed": {
-            if (config.fallback === "none" || cancelled(result.error, signal)) return TE.left(result.error);
-            const warning: CompactionWarning = {
-              _tag: "CompactionWarning",
-              stackId,
-              reason: "summariser_failed",
-              error: result.error,
-              fallback: "truncate",
-              message: `${describeSummariserError(result.error)}; a truncated excerpt of the folded messages was saved instead`,
-              at,
-            };
-            return truncate(warning, E.left(result.error));
-          }
-        }
-      }),
+      TE.fromTask(summarise(summariseDeps, job, pass)),
+      TE.chain((decision) => saveSummary(store, events, job, decision, pass)),
     );
-  };
-
-  const checkInput = (stackId: unknown, lastInputTokens: number): E.Either<SessionCompactionError, StackId> => {
-    if (typeof lastInputTokens !== "number" || !Number.isFinite(lastInputTokens) || lastInputTokens < 0) {
-      return E.left({
-        _tag: "InvalidCompactionInput",
-        field: "lastInputTokens",
-        message: `lastInputTokens must be a finite number ≥ 0 (0 when the provider reported no usage), got ${String(lastInputTokens)}`,
-      });
-    }
-    return checkStackId(stackId);
   };
 
   const run = (
@@ -352,19 +423,28 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
             const decision = decideTrigger({
               lastInputTokens: trigger === "manual" ? 0 : lastInputTokens,
               ephemeral: false,
-              thresholdTokens: trigger === "manual" ? 0 : config.thresholdTokens,
+              maxTokens: config.maxTokens,
+              threshold: trigger === "manual" ? 0 : config.threshold,
               estimate: () => estimate(loaded),
             });
             if (decision._tag === "Hold") {
               return TE.right(
                 skipped(
                   decision.reason,
-                  `${decision.effectiveTokens} ${decision.source} input tokens are below the threshold of ${config.thresholdTokens}`,
+                  `${decision.effectiveTokens} ${decision.source} input tokens are below the trigger of ${triggerTokens(config)} (threshold ${config.threshold} × maxTokens ${config.maxTokens})`,
                   decision.effectiveTokens,
                 ),
               );
             }
-            return fold(stackId, loaded, trigger, decision.effectiveTokens, decision.source, at, input.signal);
+            const pass: Pass = {
+              stackId,
+              trigger,
+              effectiveTokens: decision.effectiveTokens,
+              tokenSource: decision.source,
+              at,
+              ...(input.signal === undefined ? {} : { signal: input.signal }),
+            };
+            return fold(loaded, pass);
           }),
           TE.mapLeft(fail(stackId, at)),
         );

@@ -1,169 +1,141 @@
 /**
- * Configuration of session compaction, validated at the boundary with io-ts. Errors name the
- * field, say what is expected and why, and what was given — so a person can fix the config.
+ * Configuration of session compaction, validated at the boundary with a closed io-ts codec. A
+ * failure is the `InvalidOptions` of @cc/validate: each problem names the field, says what is
+ * expected and why, and what was given — so a person can fix the config.
  *
  * @module session/config
  */
 import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
+import type * as t from "io-ts";
 import type { Strength } from "@cc/messages/internal";
 import { strengthTiers } from "@cc/lcm/internal";
 import type { SummaryFallback } from "./fallback.js";
-import { errorPath } from "./report.js";
+import { decodeWith, invalid, leaf, numberIn, objectCodec, type InvalidOptions } from "@cc/validate";
 
-/** Validated session-compaction settings (defaults applied). */
+const isInt = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u);
+
+/**
+ * Validated session-compaction settings (defaults applied). The vocabulary is the core's:
+ * `maxTokens` is the budget (the model's input window), `threshold` the share of it at which
+ * compaction starts, `preserveLast` the verbatim tail.
+ */
 export interface SessionCompactionConfig {
-  /** Compact when the previous turn's input tokens reach this many. Required. */
-  readonly thresholdTokens: number;
-  /** Most recent messages kept verbatim, never summarised. Default 6. */
-  readonly keepRecent: number;
+  /** The input budget of the model, in tokens (e.g. 32000 for a 32k model). Required. */
+  readonly maxTokens: number;
+  /**
+   * Compact when the previous turn's input tokens reach this share of `maxTokens`, in (0, 1].
+   * @default 0.8
+   */
+  readonly threshold: number;
+  /**
+   * Most recent messages kept verbatim, never summarised.
+   * @default 6
+   */
+  readonly preserveLast: number;
   /** Minimum strength tier of the automatically chosen summary model. Optional. */
   readonly strength?: Strength;
   /** A fixed summary model; when absent the cheapest listed model of `strength` is used. */
   readonly model?: string;
-  /** Sampling temperature of the summary call. Default 0.3 (faithful, low creativity). */
+  /**
+   * Sampling temperature of the summary call (faithful, low creativity).
+   * @default 0.3
+   */
   readonly temperature: number;
   /**
-   * Output budget of the summary call, in tokens. Default: 2048, or a quarter of the threshold
-   * when that is smaller. Must stay below the threshold, or every turn would compact again.
+   * Output budget of the summary call, in tokens. Must stay below the trigger
+   * (`threshold × maxTokens`), or every turn would compact again.
+   * @default 2048, or a quarter of the trigger when that is smaller (at least 16)
    */
   readonly maxSummaryTokens: number;
-  /** Abort the summary call after this many ms. Default: no timeout of our own. */
+  /**
+   * Abort the summary call after this many ms.
+   * @default no timeout of our own
+   */
   readonly timeoutMs?: number;
   /**
    * What happens when the summariser fails (error, throw, timeout, no model) or returns an empty
-   * summary. `truncate` (default): save a deterministic head+tail excerpt of the folded history
-   * within `maxSummaryTokens`, so the context still shrinks. `none`: save nothing and report it.
+   * summary. `truncate`: save a deterministic head+tail excerpt of the folded history within
+   * `maxSummaryTokens`, so the context still shrinks. `none`: save nothing and report it.
+   * @default "truncate"
    */
   readonly fallback: SummaryFallback;
 }
 
-/** Defaults applied to omitted optional fields (`maxSummaryTokens` is also capped at a quarter of the threshold). */
-export const sessionConfigDefaults = { keepRecent: 6, temperature: 0.3, maxSummaryTokens: 2048, fallback: "truncate" } as const;
+/**
+ * Defaults applied to omitted optional fields (`maxSummaryTokens` is also capped at a quarter of
+ * the trigger).
+ *
+ * @example sessionConfigDefaults.preserveLast // 6
+ */
+export const sessionConfigDefaults = { threshold: 0.8, preserveLast: 6, temperature: 0.3, maxSummaryTokens: 2048, fallback: "truncate" } as const;
 
-/** The configuration was rejected; `problems` has one actionable line per field. */
-export interface InvalidSessionConfig {
-  readonly _tag: "InvalidSessionConfig";
-  readonly problems: readonly string[];
-  readonly message: string;
-}
+/** The configuration was rejected; each problem names the field, what is expected and what was given. */
+export type InvalidSessionConfig = InvalidOptions;
 
-const refined = (name: string, expectation: string, ok: (u: unknown) => boolean): t.Type<number, number, unknown> =>
-  new t.Type<number, number, unknown>(
-    name,
-    (u): u is number => ok(u),
-    (u, c) => (ok(u) ? t.success(u as number) : t.failure(u, c, expectation)),
-    t.identity,
-  );
+/** The token count at which compaction starts: `threshold × maxTokens`, at least 1. Pure. */
+export const triggerTokens = (config: Pick<SessionCompactionConfig, "maxTokens" | "threshold">): number =>
+  Math.max(1, Math.ceil(config.threshold * config.maxTokens));
 
-const isInt = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u);
-
-const Threshold = refined(
-  "ThresholdTokens",
-  "must be a whole number of tokens ≥ 1 — compaction starts when the previous turn's input reaches it (e.g. 30000 for a 32k model)",
-  (u) => isInt(u) && u >= 1,
-);
-const KeepRecent = refined(
-  "KeepRecent",
-  "must be a whole number ≥ 1 — how many of the newest messages stay verbatim (default 6)",
-  (u) => isInt(u) && u >= 1,
-);
-const Temperature = refined("Temperature", "must be a number from 0 to 2 (default 0.3)", (u) => typeof u === "number" && u >= 0 && u <= 2);
-const MaxSummaryTokens = refined(
-  "MaxSummaryTokens",
-  "must be a whole number of tokens ≥ 16 — the output budget of the summary (default 2048)",
-  (u) => isInt(u) && u >= 16,
-);
-const TimeoutMs = refined("TimeoutMs", "must be a whole number of milliseconds ≥ 1", (u) => isInt(u) && u >= 1);
-const ModelName = new t.Type<string, string, unknown>(
-  "ModelName",
-  (u): u is string => typeof u === "string" && u.trim() !== "",
-  (u, c) => (typeof u === "string" && u.trim() !== "" ? t.success(u) : t.failure(u, c, "must be a non-empty model id")),
-  t.identity,
-);
 const fallbacks: readonly SummaryFallback[] = ["none", "truncate"];
-const FallbackCodec = new t.Type<SummaryFallback, SummaryFallback, unknown>(
-  "SummaryFallback",
-  (u): u is SummaryFallback => fallbacks.includes(u as SummaryFallback),
-  (u, c) =>
-    fallbacks.includes(u as SummaryFallback)
-      ? t.success(u as SummaryFallback)
-      : t.failure(u, c, `must be "truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`),
-  t.identity,
+
+/** io-ts codec of the raw configuration (before defaults): closed, so a typo is named. */
+export const SessionCompactionConfigCodec = objectCodec(
+  "SessionCompactionConfig",
+  { maxTokens: leaf("MaxTokens", "a whole number of tokens ≥ 1 — the model's input budget (e.g. 32000)", (u): u is number => isInt(u) && u >= 1) },
+  {
+    threshold: leaf("Threshold", "a number in (0, 1] — the share of maxTokens at which compaction starts (default 0.8)", (u): u is number => typeof u === "number" && u > 0 && u <= 1),
+    preserveLast: leaf("PreserveLast", "a whole number ≥ 1 — how many of the newest messages stay verbatim (default 6)", (u): u is number => isInt(u) && u >= 1),
+    strength: leaf("Strength", `one of ${strengthTiers.join(", ")}`, (u): u is Strength => strengthTiers.includes(u as Strength)),
+    model: leaf("ModelName", "a non-empty model id", (u): u is string => typeof u === "string" && u.trim() !== ""),
+    temperature: numberIn(0, 2),
+    maxSummaryTokens: leaf("MaxSummaryTokens", "a whole number of tokens ≥ 16 — the output budget of the summary (default 2048)", (u): u is number => isInt(u) && u >= 16),
+    timeoutMs: leaf("TimeoutMs", "a whole number of milliseconds ≥ 1", (u): u is number => isInt(u) && u >= 1),
+    fallback: leaf(
+      "SummaryFallback",
+      `"truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`,
+      (u): u is SummaryFallback => fallbacks.includes(u as SummaryFallback),
+    ),
+  },
+  { expected: "an object such as { maxTokens: 32000 }" },
 );
-const StrengthCodec = new t.Type<Strength, Strength, unknown>(
-  "Strength",
-  (u): u is Strength => strengthTiers.includes(u as Strength),
-  (u, c) => (strengthTiers.includes(u as Strength) ? t.success(u as Strength) : t.failure(u, c, `must be one of ${strengthTiers.join(", ")}`)),
-  t.identity,
-);
 
-/** io-ts codec of the raw configuration (before defaults). */
-export const SessionCompactionConfigCodec = t.intersection([
-  t.type({ thresholdTokens: Threshold }),
-  t.partial({
-    keepRecent: KeepRecent,
-    strength: StrengthCodec,
-    model: ModelName,
-    temperature: Temperature,
-    maxSummaryTokens: MaxSummaryTokens,
-    timeoutMs: TimeoutMs,
-    fallback: FallbackCodec,
-  }),
-]);
-
-const knownKeys = ["thresholdTokens", "keepRecent", "strength", "model", "temperature", "maxSummaryTokens", "timeoutMs", "fallback"];
-
-const normalise = (key: string): string => key.replace(/[_-]/g, "").toLowerCase();
-
-const show = (u: unknown): string => (u === undefined ? "nothing" : typeof u === "string" ? JSON.stringify(u) : typeof u === "object" && u !== null ? "an object" : String(u));
+const decodeRaw = decodeWith(SessionCompactionConfigCodec, "InvalidOptions", "session compaction config");
 
 /**
- * Validates a configuration object and applies defaults.
+ * Validates a configuration object and applies defaults. Unknown keys are refused with a
+ * "did you mean"; NaN, ±Infinity, fractions and out-of-range values are refused by name.
  *
  * @example
- * decodeSessionConfig({ thresholdTokens: 30000 }); // right({ thresholdTokens: 30000, keepRecent: 6, … })
- * decodeSessionConfig({ keepRecent: 6 });
- * // left: "compaction.thresholdTokens is required: must be a whole number of tokens ≥ 1 — …"
+ * decodeSessionConfig({ maxTokens: 32000 }); // right({ maxTokens: 32000, threshold: 0.8, preserveLast: 6, … })
+ * decodeSessionConfig({ maxTokens: 32000, preserveLast: 6 });
+ * // left({ _tag: "InvalidOptions", message: "invalid session compaction config: preserveLast: unknown field (expected one of …)", … })
  */
-export function decodeSessionConfig(input: unknown, root = "compaction"): Either<InvalidSessionConfig, SessionCompactionConfig> {
-  const problems: string[] = [];
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    problems.push(`${root} must be an object such as { thresholdTokens: 30000 }, got ${Array.isArray(input) ? "an array" : show(input)}`);
-  } else {
-    for (const key of Object.keys(input)) {
-      if (knownKeys.includes(key)) continue;
-      const near = knownKeys.find((k) => normalise(k) === normalise(key));
-      problems.push(`${root}.${key} is not a setting${near === undefined ? ` (known: ${knownKeys.join(", ")})` : `; did you mean ${near}?`}`);
-    }
-    const decoded = SessionCompactionConfigCodec.decode(input);
-    if (E.isLeft(decoded)) {
-      const seen = new Set<string>();
-      for (const error of decoded.left) {
-        const path = errorPath(error, root);
-        if (seen.has(path)) continue;
-        seen.add(path);
-        const expectation = error.message ?? "is invalid";
-        problems.push(error.value === undefined ? `${path} is required: ${expectation}` : `${path} ${expectation}, got ${show(error.value)}`);
-      }
-    } else if (decoded.right.maxSummaryTokens !== undefined && decoded.right.maxSummaryTokens >= decoded.right.thresholdTokens) {
-      problems.push(
-        `${root}.maxSummaryTokens (${decoded.right.maxSummaryTokens}) must be below ${root}.thresholdTokens (${decoded.right.thresholdTokens}); a summary that large would trigger compaction again on every turn`,
+export function decodeSessionConfig(input: unknown): Either<InvalidSessionConfig, SessionCompactionConfig> {
+  return E.chain((raw: t.TypeOf<typeof SessionCompactionConfigCodec>): Either<InvalidSessionConfig, SessionCompactionConfig> => {
+    const threshold = raw.threshold ?? sessionConfigDefaults.threshold;
+    const trigger = triggerTokens({ maxTokens: raw.maxTokens, threshold });
+    if (raw.maxSummaryTokens !== undefined && raw.maxSummaryTokens >= trigger) {
+      return E.left(
+        invalid("InvalidOptions", "session compaction config", [
+          {
+            path: "maxSummaryTokens",
+            field: "maxSummaryTokens",
+            message: `maxSummaryTokens: ${raw.maxSummaryTokens} must be below the trigger threshold × maxTokens (${trigger}); a summary that large would trigger compaction again on every turn`,
+          },
+        ]),
       );
-    } else if (problems.length === 0) {
-      const raw = decoded.right;
-      return E.right({
-        thresholdTokens: raw.thresholdTokens,
-        keepRecent: raw.keepRecent ?? sessionConfigDefaults.keepRecent,
-        temperature: raw.temperature ?? sessionConfigDefaults.temperature,
-        fallback: raw.fallback ?? sessionConfigDefaults.fallback,
-        maxSummaryTokens: raw.maxSummaryTokens ?? Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(raw.thresholdTokens / 4))),
-        ...(raw.strength === undefined ? {} : { strength: raw.strength }),
-        ...(raw.model === undefined ? {} : { model: raw.model }),
-        ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),
-      });
     }
-  }
-  return E.left({ _tag: "InvalidSessionConfig", problems, message: problems.join("\n") });
+    return E.right({
+      maxTokens: raw.maxTokens,
+      threshold,
+      preserveLast: raw.preserveLast ?? sessionConfigDefaults.preserveLast,
+      temperature: raw.temperature ?? sessionConfigDefaults.temperature,
+      fallback: raw.fallback ?? sessionConfigDefaults.fallback,
+      maxSummaryTokens: raw.maxSummaryTokens ?? Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(trigger / 4))),
+      ...(raw.strength === undefined ? {} : { strength: raw.strength }),
+      ...(raw.model === undefined ? {} : { model: raw.model }),
+      ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),
+    });
+  })(decodeRaw(input));
 }

@@ -5,14 +5,17 @@
  *
  * @module session/context
  */
+import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
+import * as t from "io-ts";
+import { decodeWith, describeValue, isRecord, leaf, objectCodec, type InvalidOptions } from "@cc/validate";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import { pruneToolResults, type PruneSettings } from "@cc/session";
+import { pruneToolResults, PruneSettingsCodec, type PruneSettings } from "./prune.js";
 import { safeSplit } from "@cc/messages";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
-import { checkpointMessage } from "./template.js";
+import { sessionSummaryMessage } from "./template.js";
 
 /** Inputs of {@link buildContext} (pure). */
 export interface BuildContextInput {
@@ -35,7 +38,7 @@ export interface BuildContextInput {
 export function buildContext(input: BuildContextInput): readonly Message[] {
   const head: Message[] = [];
   if (input.systemPrompt !== undefined && input.systemPrompt !== "") head.push({ role: "system", content: input.systemPrompt });
-  if (input.summary !== undefined) head.push(checkpointMessage(input.summary.content));
+  if (input.summary !== undefined) head.push(sessionSummaryMessage(input.summary.content));
   const after = input.summary === undefined ? input.messages : input.messages.filter((m) => m.id > input.summary!.coversUpTo);
   const tail = after.map((m) => m.message);
   return [...head, ...(input.prune === undefined ? tail : pruneToolResults(tail, input.prune).messages)];
@@ -91,36 +94,92 @@ function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.T
 
 /** How {@link loadContext} assembles a prompt. */
 export type LoadContextOptions =
-  | { readonly compaction: true; readonly systemPrompt?: string; readonly prune?: PruneSettings }
-  | { readonly compaction: false; readonly maxHistoryMessages: number; readonly systemPrompt?: string; readonly prune?: PruneSettings };
+  | {
+      /** Build from the active summary and the messages after its watermark. */
+      readonly compaction: true;
+      /**
+       * The live system prompt.
+       * @default none
+       */
+      readonly systemPrompt?: string;
+      /**
+       * Prune oversized tool results of earlier turns (stored data is untouched).
+       * @default no pruning
+       */
+      readonly prune?: PruneSettings;
+    }
+  | {
+      /** Compaction off: send the newest messages only. */
+      readonly compaction: false;
+      /** How many of the newest messages to send (a whole number ≥ 1). Required. */
+      readonly maxHistoryMessages: number;
+      /** @default none */
+      readonly systemPrompt?: string;
+      /** @default no pruning */
+      readonly prune?: PruneSettings;
+    };
 
-/** A bad {@link LoadContextOptions} value. */
-export interface InvalidContextOptions {
-  readonly _tag: "InvalidContextOptions";
-  readonly field: string;
-  readonly message: string;
-}
+/** A bad {@link LoadContextOptions} value: the @cc/validate `InvalidOptions` (subject "context options"), naming the field. */
+export type InvalidContextOptions = InvalidOptions;
+
+const common = { systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"), prune: PruneSettingsCodec };
+const WithCompaction = objectCodec("LoadContextOptions", { compaction: t.literal(true) }, common);
+const WithoutCompaction = objectCodec(
+  "LoadContextOptions",
+  {
+    compaction: t.literal(false),
+    maxHistoryMessages: leaf(
+      "MaxHistoryMessages",
+      "a whole number ≥ 1 (how many recent messages to send when compaction is off)",
+      (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1,
+    ),
+  },
+  common,
+);
+const LoadContextOptionsCodec = new t.Type<LoadContextOptions, LoadContextOptions, unknown>(
+  "LoadContextOptions",
+  (u): u is LoadContextOptions => WithCompaction.is(u) || WithoutCompaction.is(u),
+  (u, c) => {
+    const compaction = isRecord(u) ? u["compaction"] : undefined;
+    if (compaction === false) return WithoutCompaction.validate(u, c) as t.Validation<LoadContextOptions>;
+    if (compaction === true || !isRecord(u)) return WithCompaction.validate(u, c) as t.Validation<LoadContextOptions>;
+    const ctx = t.appendContext(c, "compaction", t.boolean, compaction);
+    return t.failure(compaction, ctx, `compaction: expected true (summary + recent messages) or false (recent messages only), got ${describeValue(compaction)}`);
+  },
+  t.identity,
+);
+
+/**
+ * Validates {@link LoadContextOptions} from untrusted input (closed: a typo is named; NaN,
+ * ±Infinity, negatives and fractions are refused, in the prune settings too).
+ *
+ * @example
+ * decodeContextOptions({ compaction: false, maxHistoryMessages: 50 }); // right(…)
+ * decodeContextOptions({ compaction: false, maxHistory: 50 }); // left: "… maxHistory: unknown field (did you mean maxHistoryMessages?) …"
+ */
+export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOptions, LoadContextOptions> = decodeWith(
+  LoadContextOptionsCodec,
+  "InvalidOptions",
+  "context options",
+);
 
 /**
  * Reads the stack and builds the next prompt. With compaction: the active summary and the
- * messages after its watermark. Without: every message, limited to `maxHistoryMessages`.
+ * messages after its watermark. Without: every message, limited to `maxHistoryMessages`. The
+ * options are validated first ({@link decodeContextOptions}).
  *
  * @example const prompt = await loadContext(store, "chat-1", { compaction: true, systemPrompt: "…" })();
  */
 export function loadContext(
   store: SummaryStore,
   stackId: StackId,
-  options: LoadContextOptions,
+  raw: LoadContextOptions,
 ): TE.TaskEither<StoreError | InvalidContextOptions, readonly Message[]> {
+  const decoded = decodeContextOptions(raw);
+  if (E.isLeft(decoded)) return TE.left(decoded.left);
+  const options = decoded.right;
   if (!options.compaction) {
     const max = options.maxHistoryMessages;
-    if (typeof max !== "number" || !Number.isSafeInteger(max) || max < 1) {
-      return TE.left({
-        _tag: "InvalidContextOptions",
-        field: "maxHistoryMessages",
-        message: `maxHistoryMessages must be a whole number ≥ 1 (how many recent messages to send when compaction is off), got ${String(max)}`,
-      });
-    }
     return pipe(
       recentHistory(store, stackId, max),
       TE.map((kept) => {

@@ -28,7 +28,7 @@ export interface CompactionDone {
   /** Input tokens that triggered it (reported or estimated). */
   readonly effectiveTokens: number;
   readonly summaryChars: number;
-  /** `checkpoint` = written by the summariser; `truncate` = the deterministic fallback (see `CompactionWarning`). */
+  /** `detailed` = written by the summariser; `truncate` = the deterministic fallback (see `CompactionWarning`). */
   readonly level: SummaryLevel;
   /** The summary model, or `null` when the summary was produced by truncation. */
   readonly model: string | null;
@@ -38,7 +38,7 @@ export interface CompactionDone {
 
 /**
  * The summariser did not deliver: it failed (`summariser_failed`, with its error) or returned an
- * empty summary. `fallback` says what followed: `truncate` = a truncated checkpoint was saved
+ * empty summary. `fallback` says what followed: `truncate` = a truncated summary was saved
  * (a `CompactionDone` with `level: "truncate"` follows), `none` = nothing was saved.
  */
 export interface CompactionWarning {

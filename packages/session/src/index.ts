@@ -25,10 +25,10 @@ export {
   type SummariserError,
 } from "./compactor.js";
 export { decodeSessionConfig, sessionConfigDefaults, type SessionCompactionConfig } from "./config.js";
-export { buildContext, loadContext, type LoadContextOptions } from "./context.js";
+export { buildContext, decodeContextOptions, loadContext, type LoadContextOptions } from "./context.js";
 export { createChatSession, type ChatSession, type ChatSessionOptions, type PreparedTurn } from "./chat-session.js";
 export { createEventBus, type EventBus, type SessionEvent, type Subscriber, type SubscriberFailure } from "./events.js";
 export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "./plan.js";
 export type { SummaryFallback } from "./fallback.js";
-export { CHECKPOINT_PREFIX, checkpointPrompt } from "./template.js";
+export { SESSION_SUMMARY_PREFIX, summaryPrompt } from "./template.js";
 export { decodePruneOptions, pruneToolResults, type PruneResult, type PruneSettings } from "./prune.js";

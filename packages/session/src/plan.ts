@@ -29,22 +29,25 @@ export interface TriggerInput {
   readonly lastInputTokens: number;
   /** Short-lived sessions (cron jobs, one-shot tasks) are never compacted. */
   readonly ephemeral: boolean;
-  readonly thresholdTokens: number;
+  /** The input budget of the model, in tokens. */
+  readonly maxTokens: number;
+  /** Share of `maxTokens` at which compaction starts, in [0, 1] (0 = always). */
+  readonly threshold: number;
   /** Weighted estimate of what the next prompt would hold; used when nothing was reported. */
   readonly estimate: () => number;
 }
 
 /**
  * Trigger on the previous turn's reported input tokens (the estimate when that is 0): compact
- * when they reach `thresholdTokens`. Ephemeral sessions always hold. Pure.
+ * when they reach `threshold × maxTokens`. Ephemeral sessions always hold. Pure.
  *
- * @example decideTrigger({ lastInputTokens: 31000, ephemeral: false, thresholdTokens: 30000, estimate: () => 0 })._tag // "Trigger"
+ * @example decideTrigger({ lastInputTokens: 26000, ephemeral: false, maxTokens: 32000, threshold: 0.8, estimate: () => 0 })._tag // "Trigger"
  */
 export function decideTrigger(input: TriggerInput): TriggerDecision {
   if (input.ephemeral) return { _tag: "Hold", reason: "ephemeral", effectiveTokens: 0, source: "reported" };
   const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
   const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
-  return effectiveTokens >= input.thresholdTokens
+  return effectiveTokens >= input.threshold * input.maxTokens
     ? { _tag: "Trigger", effectiveTokens, source }
     : { _tag: "Hold", reason: "below_threshold", effectiveTokens, source };
 }
@@ -61,24 +64,24 @@ export type CompactionPlan =
   | { readonly _tag: "Nothing"; readonly reason: "too_few_messages" };
 
 /**
- * Splits the messages after the current watermark: all but the newest `keepRecent` are folded,
+ * Splits the messages after the current watermark: all but the newest `preserveLast` are folded,
  * and the boundary moves back so a tool result is never separated from the assistant message
- * that called it. Nothing to do when at most `keepRecent` messages lie past the watermark. Pure.
+ * that called it. Nothing to do when at most `preserveLast` messages lie past the watermark. Pure.
  *
  * @example planCompaction(eightStoredMessages, 6) // Fold: summarise 2, keep 6
  */
-export function planCompaction(afterWatermark: readonly StoredMessage[], keepRecent: number): CompactionPlan {
-  if (afterWatermark.length <= keepRecent) return { _tag: "Nothing", reason: "too_few_messages" };
+export function planCompaction(afterWatermark: readonly StoredMessage[], preserveLast: number): CompactionPlan {
+  if (afterWatermark.length <= preserveLast) return { _tag: "Nothing", reason: "too_few_messages" };
   // Stored system messages are history like any other here: the live system prompt is passed to
   // buildContext separately, so the split may fold them.
-  const split = safeSplitIgnoringSystem(afterWatermark, keepRecent);
+  const split = safeSplitIgnoringSystem(afterWatermark, preserveLast);
   if (split <= 0) return { _tag: "Nothing", reason: "too_few_messages" };
   const summarise = afterWatermark.slice(0, split);
   return { _tag: "Fold", summarise, keep: afterWatermark.slice(split), coversUpTo: summarise[summarise.length - 1]!.id };
 }
 
 /** `safeSplit` with leading system messages treated as ordinary history. */
-function safeSplitIgnoringSystem(afterWatermark: readonly StoredMessage[], keepRecent: number): number {
+function safeSplitIgnoringSystem(afterWatermark: readonly StoredMessage[], preserveLast: number): number {
   const asUser = afterWatermark.map((m) => (m.message.role === "system" ? { role: "user" as const, content: m.message.content } : m.message));
-  return safeSplit(asUser, keepRecent);
+  return safeSplit(asUser, preserveLast);
 }

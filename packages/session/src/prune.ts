@@ -10,16 +10,25 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
 import { headOf } from "@cc/lcm/internal";
 import type { Message, ToolCall, ToolMessage } from "@cc/messages";
+import type * as t from "io-ts";
+import { decodeWith, leaf, objectCodec, type InvalidOptions } from "@cc/validate";
 
 /** How aggressively to prune. Build it with {@link decodePruneOptions} from untrusted input. */
 export interface PruneSettings {
-  /** Tool results longer than this many characters are pruned. Default 2000. */
+  /**
+   * Tool results longer than this many characters are pruned (≥ 200).
+   * @default 2000
+   */
   readonly maxChars: number;
-  /** The newest turns (a turn starts at a user message) whose results stay intact. Default 1. */
+  /**
+   * The newest turns (a turn starts at a user message) whose results stay intact.
+   * @default 1
+   */
   readonly protectTurns: number;
   /**
-   * The newest tool results that stay intact whatever turn they are in. Default 0. Autonomous
-   * agents that work through one long user turn set `protectTurns: 0` and this instead.
+   * The newest tool results that stay intact whatever turn they are in. Autonomous agents that
+   * work through one long user turn set `protectTurns: 0` and this instead.
+   * @default 0
    */
   readonly protectResults: number;
 }
@@ -27,12 +36,8 @@ export interface PruneSettings {
 /** Default pruning: results over 2000 characters, in every turn but the current one. */
 export const defaultPruneSettings: PruneSettings = { maxChars: 2000, protectTurns: 1, protectResults: 0 };
 
-/** A rejected pruning option. */
-export interface InvalidPruneOptions {
-  readonly _tag: "InvalidPruneOptions";
-  readonly field: string;
-  readonly message: string;
-}
+/** A rejected pruning option: the @cc/validate `InvalidOptions` (subject "prune options"), naming the field. */
+export type InvalidPruneOptions = InvalidOptions;
 
 /** One pruned tool result. */
 export interface PrunedResult {
@@ -51,44 +56,56 @@ export interface PruneResult {
   readonly pruned: readonly PrunedResult[];
 }
 
-const isWhole = (u: unknown, min: number): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min;
+const wholeFrom = (name: string, min: number, what: string) =>
+  leaf(name, `a whole number ≥ ${min} (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min);
+
+/** io-ts codec of raw pruning options (every field optional; unknown keys refused with a "did you mean"). */
+export const PruneOptionsCodec = objectCodec(
+  "PruneOptions",
+  {},
+  {
+    maxChars: wholeFrom("MaxChars", 200, "results longer than this are replaced by one line"),
+    protectTurns: wholeFrom("ProtectTurns", 0, "newest turns left intact"),
+    protectResults: wholeFrom("ProtectResults", 0, "newest tool results left intact"),
+  },
+  { expected: "an object like { maxChars: 2000 }" },
+);
+
+const settingFrom = (name: string, what: string) =>
+  leaf(name, `a whole number ≥ 0 (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
 
 /**
- * Validates pruning options (both optional), applying defaults.
+ * io-ts codec of complete {@link PruneSettings} as a typed caller passes them (to `loadContext`,
+ * `createChatSession`): every field present, whole and non-negative (NaN, ±Infinity refused);
+ * unknown keys refused. {@link decodePruneOptions} is the stricter reader of untrusted input.
+ */
+export const PruneSettingsCodec = objectCodec(
+  "PruneSettings",
+  {
+    maxChars: settingFrom("MaxChars", "results longer than this are replaced by one line"),
+    protectTurns: settingFrom("ProtectTurns", "newest turns left intact"),
+    protectResults: settingFrom("ProtectResults", "newest tool results left intact"),
+  },
+  {},
+  { expected: "prune settings such as { maxChars: 2000, protectTurns: 1, protectResults: 0 }" },
+);
+
+const decodeRawPrune = decodeWith(PruneOptionsCodec, "InvalidOptions", "prune options");
+
+/**
+ * Validates pruning options (all optional; `undefined` = the defaults), applying defaults.
  *
- * @example decodePruneOptions({ maxChars: 4000 }) // right({ maxChars: 4000, protectTurns: 1, protectResults: 0 })
+ * @example
+ * decodePruneOptions({ maxChars: 4000 }); // right({ maxChars: 4000, protectTurns: 1, protectResults: 0 })
+ * decodePruneOptions({ maxChar: 4000 }); // left: "invalid prune options: maxChar: unknown field (did you mean maxChars?)"
  */
 export function decodePruneOptions(input: unknown): Either<InvalidPruneOptions, PruneSettings> {
   if (input === undefined) return E.right(defaultPruneSettings);
-  if (typeof input !== "object" || input === null) {
-    return E.left({ _tag: "InvalidPruneOptions", field: "prune", message: "prune options must be an object like { maxChars: 2000 }" });
-  }
-  const o = input as Record<string, unknown>;
-  const maxChars = o["maxChars"] ?? defaultPruneSettings.maxChars;
-  const protectTurns = o["protectTurns"] ?? defaultPruneSettings.protectTurns;
-  const protectResults = o["protectResults"] ?? defaultPruneSettings.protectResults;
-  if (!isWhole(maxChars, 200)) {
-    return E.left({
-      _tag: "InvalidPruneOptions",
-      field: "prune.maxChars",
-      message: `prune.maxChars must be a whole number ≥ 200 (results longer than this are replaced by one line), got ${String(maxChars)}`,
-    });
-  }
-  if (!isWhole(protectTurns, 0)) {
-    return E.left({
-      _tag: "InvalidPruneOptions",
-      field: "prune.protectTurns",
-      message: `prune.protectTurns must be a whole number ≥ 0 (newest turns left intact), got ${String(protectTurns)}`,
-    });
-  }
-  if (!isWhole(protectResults, 0)) {
-    return E.left({
-      _tag: "InvalidPruneOptions",
-      field: "prune.protectResults",
-      message: `prune.protectResults must be a whole number ≥ 0 (newest tool results left intact), got ${String(protectResults)}`,
-    });
-  }
-  return E.right({ maxChars, protectTurns, protectResults });
+  return E.map((raw: t.TypeOf<typeof PruneOptionsCodec>): PruneSettings => ({
+    maxChars: raw.maxChars ?? defaultPruneSettings.maxChars,
+    protectTurns: raw.protectTurns ?? defaultPruneSettings.protectTurns,
+    protectResults: raw.protectResults ?? defaultPruneSettings.protectResults,
+  }))(decodeRawPrune(input));
 }
 
 const SHELL = new Set(["bash", "sh", "shell", "zsh", "execute_cmd", "exec", "execute", "execute_bash", "run_command", "run_shell_command", "terminal", "cmd", "run"]);

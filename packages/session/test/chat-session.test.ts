@@ -18,7 +18,7 @@ function sessionOn(store: SummaryStore, provider: Provider, config: unknown, eph
 describe("ChatSession", () => {
   it("triggers on the previous turn's reported tokens, not the current one", async () => {
     const provider = scriptedProvider([{ text: "CK" }]);
-    const session = sessionOn(memoryStore(), provider, { thresholdTokens: 1000, keepRecent: 2 });
+    const session = sessionOn(memoryStore(), provider, { maxTokens: 1000, threshold: 1, preserveLast: 2 });
     const t1 = await right(session.prepareTurn(chat(3)));
     expect(t1.compaction).toMatchObject({ _tag: "Skipped", reason: "below_threshold", effectiveTokens: expect.any(Number) });
     await right(session.finishTurn([{ role: "assistant", content: "a" }], 5000));
@@ -37,7 +37,7 @@ describe("ChatSession", () => {
       await right(first.append("c", chat(40).map((m) => ({ ...m, content: `${m.content} ${"context ".repeat(30)}` })), 1));
       await right(first.close());
       const reopened = await right(openSqliteStore(path));
-      const session = sessionOn(reopened, scriptedProvider([{ text: "CK" }]), { thresholdTokens: 2000 });
+      const session = sessionOn(reopened, scriptedProvider([{ text: "CK" }]), { maxTokens: 2000, threshold: 1 });
       expect(session.lastInputTokens).toBe(0);
       const turn = await right(session.prepareTurn([{ role: "user", content: "where were we?" }]));
       expect(turn.compaction).toMatchObject({ _tag: "Compacted", tokenSource: "estimated", summary: { coversUpTo: 35 } });
@@ -50,7 +50,7 @@ describe("ChatSession", () => {
 
   it("an ephemeral session never compacts, even on demand", async () => {
     const provider = scriptedProvider([{ text: "CK" }]);
-    const session = sessionOn(memoryStore(), provider, { thresholdTokens: 1 }, true);
+    const session = sessionOn(memoryStore(), provider, { maxTokens: 1, threshold: 1 }, true);
     await right(session.prepareTurn(chat(20)));
     await right(session.finishTurn([], 1e6));
     expect((await right(session.prepareTurn(chat(1)))).compaction).toMatchObject({ reason: "ephemeral" });
@@ -59,19 +59,19 @@ describe("ChatSession", () => {
   });
 
   it("compactNow compacts regardless of the threshold", async () => {
-    const session = sessionOn(memoryStore(), scriptedProvider([{ text: "CK" }]), { thresholdTokens: 1e9, keepRecent: 2 });
+    const session = sessionOn(memoryStore(), scriptedProvider([{ text: "CK" }]), { maxTokens: 1e9, threshold: 1, preserveLast: 2 });
     await right(session.prepareTurn(chat(5)));
     expect(await right(session.compactNow())).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 3 } });
   });
 
   it("refuses nonsense usage figures and bad messages without storing anything", async () => {
     const store = memoryStore();
-    const session = sessionOn(store, scriptedProvider([{ text: "CK" }]), { thresholdTokens: 10 });
+    const session = sessionOn(store, scriptedProvider([{ text: "CK" }]), { maxTokens: 10, threshold: 1 });
     for (const bad of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-      expect(await left(session.finishTurn([{ role: "assistant", content: "x" }], bad))).toMatchObject({ field: "reportedInputTokens" });
+      expect(await left(session.finishTurn([{ role: "assistant", content: "x" }], bad))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "reportedInputTokens" }] });
     }
     expect(session.lastInputTokens).toBe(0);
-    expect(await left(session.prepareTurn([{ role: "robot", content: "x" } as never]))).toMatchObject({ _tag: "StoreInvalidInput" });
+    expect(await left(session.prepareTurn([{ role: "robot", content: "x" } as never]))).toMatchObject({ _tag: "InvalidInput" });
     expect(await right(store.lastMessageId("c"))).toBe(0);
   });
 });

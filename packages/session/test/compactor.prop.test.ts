@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider } from "./scripted.js";
 import { right, runs } from "./support.js";
@@ -11,7 +11,7 @@ import { right, runs } from "./support.js";
 const scenario = fc.record({
   turns: fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => turnArb(i)))),
   reported: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 10, maxLength: 10 }),
-  keepRecent: fc.integer({ min: 1, max: 8 }),
+  preserveLast: fc.integer({ min: 1, max: 8 }),
   empty: fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
 });
 
@@ -20,10 +20,10 @@ describe("session compaction over a whole conversation", () => {
     let compactions = 0;
     let skippedEmpty = 0;
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ turns, reported, keepRecent, empty }) => {
+      fc.asyncProperty(scenario, async ({ turns, reported, preserveLast, empty }) => {
         const store = memoryStore();
-        const provider = scriptedProvider(Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `checkpoint ${i}` })));
-        const made = createSessionCompactor({ store, provider, config: { thresholdTokens: 1000, keepRecent, fallback: "none" }, now: () => 1 });
+        const provider = scriptedProvider(Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `summary ${i}` })));
+        const made = createSessionCompactor({ store, provider, config: { maxTokens: 1000, threshold: 1, preserveLast, fallback: "none" }, now: () => 1 });
         if (E.isLeft(made)) return expect.fail(made.left.message);
         const chain: StoredSummary[] = [];
         let total = 0;
@@ -41,7 +41,7 @@ describe("session compaction over a whole conversation", () => {
           // Covered + sent = everything stored, each exactly once, in order.
           expect(watermark + after.length).toBe(total);
           expect(prompt.slice(latest === undefined ? 1 : 2)).toEqual(after.map((m) => m.message));
-          expect(prompt.filter((m) => m.content.startsWith(CHECKPOINT_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
+          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
           // Every tool result sent has its call in the prompt.
           const sentCalls = new Set(prompt.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
           for (const m of prompt) if (m.role === "tool") expect(sentCalls.has(m.toolCallId)).toBe(true);

@@ -1,15 +1,15 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_PREFIX, createEventBus, createSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
-import { CHECKPOINT_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
+import { SESSION_SUMMARY_PREFIX, createEventBus, createSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
+import { SUMMARY_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
 import { offlineProvider } from "@cc/lcm";
 import { type Message, type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { promptText, scriptedProvider } from "./scripted.js";
 import { left, right } from "./support.js";
 
-function setup(provider: Provider, config: unknown = { thresholdTokens: 1000 }, store: SummaryStore = memoryStore()) {
+function setup(provider: Provider, config: unknown = { maxTokens: 1000, threshold: 1 }, store: SummaryStore = memoryStore()) {
   const events = createEventBus<SessionEvent>({ onSubscriberError: () => undefined });
   const seen: SessionEvent[] = [];
   events.subscribe((e) => void seen.push(e));
@@ -44,7 +44,7 @@ describe("tryCompact", () => {
     const prompt = promptText(request);
     for (const n of [1, 2, 3, 4]) expect(prompt).toContain(`message ${n}\n`);
     for (const n of [5, 10]) expect(prompt).not.toContain(`message ${n}\n`);
-    for (const s of CHECKPOINT_SECTIONS) expect(prompt).toContain(`## ${s.title}`);
+    for (const s of SUMMARY_SECTIONS) expect(prompt).toContain(`## ${s.title}`);
     expect(prompt).not.toContain(PREVIOUS_SUMMARY_HEADING);
     expect(seen).toEqual([
       {
@@ -58,7 +58,7 @@ describe("tryCompact", () => {
         messagesKept: 6,
         effectiveTokens: 1000,
         summaryChars: 12,
-        level: "checkpoint",
+        level: "detailed",
         model: "small",
         at: 1234,
       },
@@ -67,7 +67,7 @@ describe("tryCompact", () => {
 
   it("with 0 reported tokens uses the weighted estimate of the history", async () => {
     const provider = scriptedProvider([{ text: "S" }]);
-    const { store, compactor } = setup(provider, { thresholdTokens: 200 });
+    const { store, compactor } = setup(provider, { maxTokens: 200, threshold: 1 });
     await right(store.append("s", chat(8).map((m) => ({ ...m, content: "word ".repeat(10) })), 1));
     const low = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }));
     expect(low).toMatchObject({ _tag: "Skipped", reason: "below_threshold" });
@@ -85,9 +85,9 @@ describe("tryCompact", () => {
     expect(provider.requests).toHaveLength(0);
   });
 
-  it("does nothing when at most keepRecent messages lie past the watermark", async () => {
+  it("does nothing when at most preserveLast messages lie past the watermark", async () => {
     const provider = scriptedProvider([{ text: "S" }]);
-    const { store, compactor } = setup(provider, { thresholdTokens: 1, keepRecent: 6 });
+    const { store, compactor } = setup(provider, { maxTokens: 1, threshold: 1, preserveLast: 6 });
     await right(store.append("s", chat(6), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "too_few_messages" });
     await right(store.append("s", chat(1), 1));
@@ -97,7 +97,7 @@ describe("tryCompact", () => {
 
   it("with fallback none, skips an empty summary with a warning event and saves nothing", async () => {
     const provider = scriptedProvider([{ text: "  \n\t " }]);
-    const { store, compactor, seen } = setup(provider, { thresholdTokens: 1000, fallback: "none" });
+    const { store, compactor, seen } = setup(provider, { maxTokens: 1000, threshold: 1, fallback: "none" });
     await right(store.append("s", chat(10), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "Skipped", reason: "empty_summary" });
     expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "empty_summary", stackId: "s", fallback: "none", error: null })]);
@@ -105,7 +105,7 @@ describe("tryCompact", () => {
   });
 
   it("updates iteratively: the previous summary goes in under PREVIOUS SUMMARY and the new row supersedes it", async () => {
-    const provider = scriptedProvider([{ text: "FIRST CHECKPOINT" }, { text: "SECOND CHECKPOINT" }]);
+    const provider = scriptedProvider([{ text: "FIRST SUMMARY" }, { text: "SECOND SUMMARY" }]);
     const { store, compactor } = setup(provider);
     await right(store.append("s", chat(10), 1));
     const first = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }));
@@ -114,20 +114,20 @@ describe("tryCompact", () => {
     if (first._tag !== "Compacted" || second._tag !== "Compacted") return expect.fail("both turns should compact");
     expect(second.summary).toMatchObject({ previousId: first.summary.id, coversUpTo: 14 });
     const prompt = promptText(provider.requests[1]);
-    expect(prompt).toContain(`${PREVIOUS_SUMMARY_HEADING}\nFIRST CHECKPOINT`);
+    expect(prompt).toContain(`${PREVIOUS_SUMMARY_HEADING}\nFIRST SUMMARY`);
     for (const n of [5, 10, 14]) expect(prompt).toContain(`message ${n}\n`);
     for (const n of [1, 4, 15]) expect(prompt).not.toContain(`message ${n}\n`);
     const context = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));
-    const checkpoints = context.filter((m) => m.content.includes(CHECKPOINT_PREFIX));
-    expect(checkpoints).toHaveLength(1);
-    expect(checkpoints[0]!.content).toContain("SECOND CHECKPOINT");
-    expect(checkpoints[0]!.content).not.toContain("FIRST CHECKPOINT");
+    const summaries = context.filter((m) => m.content.includes(SESSION_SUMMARY_PREFIX));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]!.content).toContain("SECOND SUMMARY");
+    expect(summaries[0]!.content).not.toContain("FIRST SUMMARY");
     expect(context.map((m) => m.content).slice(2)).toEqual(chat(6, 15).map((m) => m.content));
   });
 
   it("forceCompact ignores the threshold", async () => {
     const provider = scriptedProvider([{ text: "S" }]);
-    const { store, compactor, seen } = setup(provider, { thresholdTokens: 1_000_000 });
+    const { store, compactor, seen } = setup(provider, { maxTokens: 1_000_000, threshold: 1 });
     await right(store.append("s", chat(8), 1));
     expect(await right(compactor.forceCompact({ stackId: "s" }))).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 2 } });
     expect(seen[0]).toMatchObject({ _tag: "CompactionDone", trigger: "manual" });
@@ -151,9 +151,9 @@ describe("tryCompact", () => {
       { id: "big", outputCostPerMTok: 20, strength: "very_high" as const },
     ];
     for (const [config, expected] of [
-      [{ thresholdTokens: 1 }, "tiny"],
-      [{ thresholdTokens: 1, strength: "average" }, "mid"],
-      [{ thresholdTokens: 1, model: "pinned" }, "pinned"],
+      [{ maxTokens: 1, threshold: 1 }, "tiny"],
+      [{ maxTokens: 1, threshold: 1, strength: "average" }, "mid"],
+      [{ maxTokens: 1, threshold: 1, model: "pinned" }, "pinned"],
     ] as const) {
       const provider = scriptedProvider([{ text: "S" }], models);
       const { store, compactor } = setup(provider, config);
@@ -161,11 +161,11 @@ describe("tryCompact", () => {
       await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }));
       expect(provider.requests[0]!.model).toBe(expected);
     }
-    const none = setup(scriptedProvider([{ text: "S" }], []), { thresholdTokens: 1, fallback: "none" });
+    const none = setup(scriptedProvider([{ text: "S" }], []), { maxTokens: 1, threshold: 1, fallback: "none" });
     await right(none.store.append("s", chat(8), 1));
     expect(await left(none.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "NoCompactionModel" });
     // With the default fallback, no usable model still yields a (truncated) summary and a warning.
-    const fallback = setup(scriptedProvider([{ text: "S" }], []), { thresholdTokens: 1 });
+    const fallback = setup(scriptedProvider([{ text: "S" }], []), { maxTokens: 1, threshold: 1 });
     await right(fallback.store.append("s", chat(8), 1));
     expect(await right(fallback.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({
       _tag: "Compacted",
@@ -178,23 +178,25 @@ describe("tryCompact", () => {
     const { compactor } = setup(scriptedProvider([{ text: "S" }]));
     for (const bad of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
       expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: bad }))).toMatchObject({
-        _tag: "InvalidCompactionInput",
-        field: "lastInputTokens",
+        _tag: "InvalidInput",
+        subject: "compaction input",
+        problems: [{ path: "lastInputTokens" }],
       });
     }
-    expect(await left(compactor.tryCompact({ stackId: "", lastInputTokens: 1 }))).toMatchObject({ _tag: "StoreInvalidInput", field: "stackId" });
+    expect(await left(compactor.tryCompact({ stackId: "", lastInputTokens: 1 }))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
   });
 
   it("an invalid configuration is refused at construction with actionable lines", () => {
-    const made = createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { keepRecent: 0 } });
-    expect(E.isLeft(made) && made.left.problems).toEqual([
-      expect.stringContaining("compaction.thresholdTokens is required"),
-      expect.stringContaining("compaction.keepRecent must be a whole number ≥ 1"),
+    const made = createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { preserveLast: 0 } });
+    expect(E.isLeft(made) && made.left.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^maxTokens: expected a whole number of tokens ≥ 1 .* got undefined$/),
+      expect.stringMatching(/^preserveLast: expected a whole number ≥ 1 .* got 0$/),
     ]);
+    expect(made).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "session compaction config" }));
   });
 
   it("works end to end with the offline summariser, on odd Unicode", async () => {
-    const { store, compactor } = setup(offlineProvider(), { thresholdTokens: 1, keepRecent: 2 });
+    const { store, compactor } = setup(offlineProvider(), { maxTokens: 1, threshold: 1, preserveLast: 2 });
     const odd: Message[] = [
       { role: "user", content: "修复 src/a.ts 的错误 🧠" },
       { role: "assistant", content: "looking \ud800 at src/a.ts" },

@@ -1,20 +1,21 @@
 import fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_PREFIX, buildContext, loadContext, memoryStore, type StoredMessage, type StoredSummary } from "@cc/session";
-import { checkpointMessage, limitHistory } from "@cc/session/internal";
+import { SESSION_SUMMARY_PREFIX, buildContext, decodeContextOptions, loadContext, memoryStore, type LoadContextOptions, type StoredMessage, type StoredSummary } from "@cc/session";
+import { sessionSummaryMessage, limitHistory } from "@cc/session/internal";
 import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { left, right, runs } from "./support.js";
 
 const stored = (messages: readonly Message[]): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: i + 1, message, createdAt: 0 }));
-const summary = (coversUpTo: number, content = "CHECKPOINT"): StoredSummary => ({ stackId: "s", id: 1, content, coversUpTo, previousId: null, createdAt: 0 });
+const summary = (coversUpTo: number, content = "SUMMARY"): StoredSummary => ({ stackId: "s", id: 1, content, coversUpTo, previousId: null, createdAt: 0 });
 
 describe("buildContext", () => {
   it("is system prompt + injected summary + the messages after the watermark", () => {
     const messages = stored(chat(5));
     expect(buildContext({ systemPrompt: "SYS", summary: summary(3), messages })).toEqual([
       { role: "system", content: "SYS" },
-      checkpointMessage("CHECKPOINT"),
+      sessionSummaryMessage("SUMMARY"),
       messages[3]!.message,
       messages[4]!.message,
     ]);
@@ -27,11 +28,11 @@ describe("buildContext", () => {
   });
 
   it("marks the injected summary as reference only", () => {
-    const m = checkpointMessage("## Goal\nship 中文 🧠");
+    const m = sessionSummaryMessage("## Goal\nship 中文 🧠");
     expect(m.role).toBe("user");
-    expect(m.content.startsWith(CHECKPOINT_PREFIX)).toBe(true);
+    expect(m.content.startsWith(SESSION_SUMMARY_PREFIX)).toBe(true);
     expect(m.content).toContain("<conversation_summary>\n## Goal\nship 中文 🧠\n</conversation_summary>");
-    expect(CHECKPOINT_PREFIX).toMatch(/reference only/);
+    expect(SESSION_SUMMARY_PREFIX).toMatch(/reference only/);
   });
 
   it("property: never drops, reorders or alters a message after the watermark", () => {
@@ -87,7 +88,7 @@ describe("loadContext", () => {
     await right(store.append("s", chat(8), 1));
     await right(store.saveSummary("s", { content: "S", coversUpTo: 5, previousId: null }, 2));
     const context = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));
-    expect(context.map((m) => m.content)).toEqual(["SYS", checkpointMessage("S").content, "message 6", "message 7", "message 8"]);
+    expect(context.map((m) => m.content)).toEqual(["SYS", sessionSummaryMessage("S").content, "message 6", "message 7", "message 8"]);
   });
 
   it("with compaction disabled ignores summaries and sends the last maxHistoryMessages", async () => {
@@ -98,10 +99,29 @@ describe("loadContext", () => {
     expect(context.map((m) => m.content)).toEqual(["SYS", "message 7", "message 8"]);
     for (const bad of [0, -1, Number.NaN, 2.5]) {
       expect(await left(loadContext(store, "s", { compaction: false, maxHistoryMessages: bad }))).toMatchObject({
-        _tag: "InvalidContextOptions",
-        field: "maxHistoryMessages",
+        _tag: "InvalidOptions",
+        subject: "context options",
+        problems: [{ path: "maxHistoryMessages" }],
       });
     }
+  });
+
+  it("refuses a typo key, NaN, ±Infinity, negatives and bad prune settings in the options, naming the field", async () => {
+    const store = memoryStore();
+    const bad = (options: unknown) => left(loadContext(store, "s", options as LoadContextOptions));
+    expect(await bad({ compaction: false, maxHistoryMessage: 5 })).toMatchObject({
+      _tag: "InvalidOptions",
+      problems: expect.arrayContaining([expect.objectContaining({ message: "maxHistoryMessage: unknown field (did you mean maxHistoryMessages?)" })]),
+    });
+    expect(await bad({ compaction: true, systemPromt: "x" })).toMatchObject({ problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }] });
+    for (const n of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
+      expect(await bad({ compaction: false, maxHistoryMessages: n })).toMatchObject({ problems: [{ path: "maxHistoryMessages" }] });
+      expect(await bad({ compaction: true, prune: { maxChars: n, protectTurns: 1, protectResults: 0 } })).toMatchObject({ problems: [{ path: "prune.maxChars" }] });
+    }
+    expect(await bad({ compaction: "yes" })).toMatchObject({ problems: [{ path: "compaction" }] });
+    expect(await bad({ compaction: true, prune: { maxChars: 500 } })).toMatchObject({ problems: [{ path: "prune.protectTurns" }, { path: "prune.protectResults" }] });
+    const settings = { maxChars: 500, protectTurns: 1, protectResults: 0 };
+    expect(decodeContextOptions({ compaction: true, prune: settings })).toEqual(E.right({ compaction: true, prune: settings }));
   });
 
   it("property: loading a pruned context never changes stored content", async () => {

@@ -6,13 +6,13 @@ import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
 import { right, runs } from "./support.js";
 
 const replyArb: fc.Arbitrary<Reply> = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 30 }).map((s) => ({ text: `checkpoint ${s}` })),
+  fc.string({ minLength: 1, maxLength: 30 }).map((s) => ({ text: `summary ${s}` })),
   fc.constantFrom<Reply>(
     { text: "  " },
     { error: { _tag: "ProviderTransientError", status: 503, message: "overloaded" } },
@@ -27,7 +27,7 @@ const scenario = fc.record({
   turns: fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => turnArb(i)))),
   reported: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 10, maxLength: 10 }),
   replies: fc.array(replyArb, { minLength: 10, maxLength: 10 }),
-  keepRecent: fc.integer({ min: 1, max: 8 }),
+  preserveLast: fc.integer({ min: 1, max: 8 }),
   maxSummaryTokens: fc.integer({ min: 16, max: 200 }),
 });
 
@@ -37,12 +37,12 @@ describe("truncation fallback over a whole conversation", () => {
     let truncated = 0;
     let written = 0;
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ turns, reported, replies, keepRecent, maxSummaryTokens }) => {
+      fc.asyncProperty(scenario, async ({ turns, reported, replies, preserveLast, maxSummaryTokens }) => {
         const store = memoryStore();
         const made = createSessionCompactor({
           store,
           provider: scriptedProvider(replies),
-          config: { thresholdTokens: 1000, keepRecent, maxSummaryTokens },
+          config: { maxTokens: 1000, threshold: 1, preserveLast, maxSummaryTokens },
           counter,
           now: () => 1,
         });
@@ -76,9 +76,9 @@ describe("truncation fallback over a whole conversation", () => {
           for (const m of after) coverCount[m.id]!++;
           expect(coverCount.slice(1)).toEqual(new Array<number>(total).fill(1));
           expect(after.map((m) => m.id)).toEqual(Array.from({ length: total - watermark }, (_, k) => watermark + 1 + k));
-          // The prompt carries one checkpoint (when there is a summary) and exactly the messages after it.
+          // The prompt carries one summary (when there is a summary) and exactly the messages after it.
           const prompt = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));
-          expect(prompt.filter((m) => m.content.startsWith(CHECKPOINT_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
+          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
           expect(prompt.slice(latest === undefined ? 1 : 2)).toEqual(after.map((m) => m.message));
         }
         chain.forEach((s, k) => {

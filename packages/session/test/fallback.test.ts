@@ -1,10 +1,10 @@
 // The truncation fallback: every way the summariser can fail, with the fallback on and off;
-// the truncated checkpoint fits its budget and takes part in iterative updates.
+// the truncated summary fits its budget and takes part in iterative updates.
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter, tiktokenCounter } from "@cc/tokens";
 import { describe, expect, it } from "vitest";
-import { NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, TRUNCATED_CHECKPOINT_HEADING } from "@cc/session/internal";
+import { NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, TRUNCATED_SUMMARY_HEADING } from "@cc/session/internal";
 import { createEventBus, createSessionCompactor, memoryStore, type SessionEvent, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
@@ -15,7 +15,7 @@ function compactorFor(store: SummaryStore, provider: Provider, config: Record<st
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
-  const made = createSessionCompactor({ store, provider, config: { thresholdTokens: 100, keepRecent: 4, ...config }, events, now: () => 42 });
+  const made = createSessionCompactor({ store, provider, config: { maxTokens: 100, threshold: 1, preserveLast: 4, ...config }, events, now: () => 42 });
   if (E.isLeft(made)) throw new Error(made.left.message);
   return { compactor: made.right, seen };
 }
@@ -51,7 +51,7 @@ const modes: readonly Mode[] = [
 
 describe("summariser failures with fallback truncate (the default)", () => {
   for (const [label, provider, extra, error] of modes) {
-    it(`${label}: a truncated checkpoint is saved under the usual watermark; a warning carries the error`, async () => {
+    it(`${label}: a truncated summary is saved under the usual watermark; a warning carries the error`, async () => {
       const store = memoryStore();
       const { compactor, seen } = compactorFor(store, provider(), { maxSummaryTokens: 80, ...extra });
       await right(store.append("s", chat(10), 1));
@@ -66,7 +66,7 @@ describe("summariser failures with fallback truncate (the default)", () => {
       expect(seen[0]).toMatchObject({ error, stackId: "s", at: 42 });
       if (outcome._tag !== "Compacted") return;
       const content = outcome.summary.content;
-      expect(content.startsWith(`${TRUNCATED_CHECKPOINT_HEADING}\n`)).toBe(true);
+      expect(content.startsWith(`${TRUNCATED_SUMMARY_HEADING}\n`)).toBe(true);
       expect(estimateCounter().count(content)).toBeLessThanOrEqual(80);
       expect(outcome.event.summaryChars).toBe(content.length);
       // The head of the folded history is kept verbatim; nothing past the watermark is in it.
@@ -77,7 +77,7 @@ describe("summariser failures with fallback truncate (the default)", () => {
     });
   }
 
-  it("an empty summary: the truncated checkpoint is saved and the warning says it was empty", async () => {
+  it("an empty summary: the truncated summary is saved and the warning says it was empty", async () => {
     const store = memoryStore();
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: " \n " }]), {});
     await right(store.append("s", chat(10), 1));
@@ -143,9 +143,9 @@ describe("summariser failures with fallback none", () => {
 });
 
 describe("iterative update through the fallback", () => {
-  it("a later LLM compaction gets the truncated checkpoint as PREVIOUS SUMMARY and supersedes it", async () => {
+  it("a later LLM compaction gets the truncated summary as PREVIOUS SUMMARY and supersedes it", async () => {
     const store = memoryStore();
-    const provider = scriptedProvider([{ error: { _tag: "ProviderTransientError", message: "down" } }, { text: "REAL CHECKPOINT" }]);
+    const provider = scriptedProvider([{ error: { _tag: "ProviderTransientError", message: "down" } }, { text: "REAL SUMMARY" }]);
     const { compactor } = compactorFor(store, provider, {});
     await right(store.append("s", chat(10), 1));
     const first = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
@@ -154,18 +154,18 @@ describe("iterative update through the fallback", () => {
     const second = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
     expect(second).toMatchObject({
       _tag: "Compacted",
-      event: { level: "checkpoint", model: "small", previousSummaryId: first.summary.id },
-      summary: { content: "REAL CHECKPOINT", previousId: first.summary.id, coversUpTo: 10 },
+      event: { level: "detailed", model: "small", previousSummaryId: first.summary.id },
+      summary: { content: "REAL SUMMARY", previousId: first.summary.id, coversUpTo: 10 },
     });
     expect(second._tag === "Compacted" && second.warning).toBe(undefined);
     const prompt = promptText(provider.requests[1]);
     expect(prompt).toContain(`${PREVIOUS_SUMMARY_HEADING}\n${first.summary.content}\n\n${NEW_MESSAGES_HEADING}`);
   });
 
-  it("a fallback after a real checkpoint keeps the start of that checkpoint; repeated fallbacks do not nest headings", async () => {
+  it("a fallback after a real summary keeps the start of that summary; repeated fallbacks do not nest headings", async () => {
     const store = memoryStore();
     const provider = scriptedProvider([{ text: "## Goal\nship the parser fix" }, { throws: "down" }]);
-    const { compactor } = compactorFor(store, provider, { thresholdTokens: 1000, maxSummaryTokens: 120 });
+    const { compactor } = compactorFor(store, provider, { maxTokens: 1000, threshold: 1, maxSummaryTokens: 120 });
     await right(store.append("s", chat(10), 1));
     await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }));
     let last = "";
@@ -175,7 +175,7 @@ describe("iterative update through the fallback", () => {
       if (outcome._tag !== "Compacted") return expect.fail("expected the fallback to compact");
       expect(outcome.event.level).toBe("truncate");
       last = outcome.summary.content;
-      expect(last.split(TRUNCATED_CHECKPOINT_HEADING)).toHaveLength(2);
+      expect(last.split(TRUNCATED_SUMMARY_HEADING)).toHaveLength(2);
       expect(last.split(PREVIOUS_SUMMARY_HEADING)).toHaveLength(2);
       expect(estimateCounter().count(last)).toBeLessThanOrEqual(120);
     }
@@ -194,7 +194,7 @@ describe("fallback budget with the real tokenizer", () => {
         const made = createSessionCompactor({
           store,
           provider: scriptedProvider([{ throws: "down" }]),
-          config: { thresholdTokens: 1000, keepRecent: 1, maxSummaryTokens },
+          config: { maxTokens: 1000, threshold: 1, preserveLast: 1, maxSummaryTokens },
           counter,
         });
         if (E.isLeft(made)) return expect.fail(made.left.message);

@@ -14,7 +14,7 @@ import { chat } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
 import { freshDatabase, left, right } from "./support.js";
 
-function compactorFor(store: SummaryStore, provider: Provider, config: unknown = { thresholdTokens: 100, keepRecent: 4 }) {
+function compactorFor(store: SummaryStore, provider: Provider, config: unknown = { maxTokens: 100, threshold: 1, preserveLast: 4 }) {
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
@@ -41,7 +41,7 @@ describe("fallback none: summariser failures leave the store untouched; the next
     it(label, async () => {
       const store = memoryStore();
       const provider = scriptedProvider([reply, { text: "recovered" }]);
-      const { compactor, seen } = compactorFor(store, provider, { thresholdTokens: 100, keepRecent: 4, fallback: "none" });
+      const { compactor, seen } = compactorFor(store, provider, { maxTokens: 100, threshold: 1, preserveLast: 4, fallback: "none" });
       await right(store.append("s", chat(10), 1));
       const before = await snapshot(store, "s");
       expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "SummariserFailed" });
@@ -61,7 +61,7 @@ describe("fallback none: summariser failures leave the store untouched; the next
       listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
     };
     const store = memoryStore();
-    const { compactor } = compactorFor(store, hanging, { thresholdTokens: 1, timeoutMs: 20, fallback: "none" });
+    const { compactor } = compactorFor(store, hanging, { maxTokens: 1, threshold: 1, timeoutMs: 20, fallback: "none" });
     await right(store.append("s", chat(10), 1));
     expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toEqual({
       _tag: "SummariserFailed",
@@ -82,7 +82,7 @@ describe("abort", () => {
       listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
     };
     const store = memoryStore();
-    const { compactor, seen } = compactorFor(store, slow, { thresholdTokens: 1 });
+    const { compactor, seen } = compactorFor(store, slow, { maxTokens: 1, threshold: 1 });
     await right(store.append("s", chat(10), 1));
     const controller = new AbortController();
     const running = compactor.tryCompact({ stackId: "s", lastInputTokens: 5, signal: controller.signal })();
@@ -127,7 +127,7 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
     const reopened = await right(openSqliteStore(path));
     expect(await snapshot(reopened, "s")).toEqual(beforeRestart);
     await right(reopened.append("s", chat(4, 11), 2));
-    const after = compactorFor(reopened, scriptedProvider([{ text: "S2" }]), { thresholdTokens: 10, keepRecent: 4 });
+    const after = compactorFor(reopened, scriptedProvider([{ text: "S2" }]), { maxTokens: 10, threshold: 1, preserveLast: 4 });
     const second = await right(after.compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }));
     expect(second).toMatchObject({ _tag: "Compacted", tokenSource: "estimated", summary: { coversUpTo: 10, content: "S2" } });
     expect(second._tag === "Compacted" && first._tag === "Compacted" && second.summary.previousId).toBe(first._tag === "Compacted" ? first.summary.id : -1);

@@ -9,7 +9,7 @@ const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
   messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
 
 describe("decideTrigger", () => {
-  const base = { ephemeral: false, thresholdTokens: 1000, estimate: () => 5000 };
+  const base = { ephemeral: false, maxTokens: 1000, threshold: 1, estimate: () => 5000 };
   it("uses the reported tokens of the previous turn when there are any", () => {
     expect(decideTrigger({ ...base, lastInputTokens: 999 })).toEqual({ _tag: "Hold", reason: "below_threshold", effectiveTokens: 999, source: "reported" });
     expect(decideTrigger({ ...base, lastInputTokens: 1000 })).toEqual({ _tag: "Trigger", effectiveTokens: 1000, source: "reported" });
@@ -26,11 +26,11 @@ describe("decideTrigger", () => {
 });
 
 describe("planCompaction", () => {
-  it("does nothing when at most keepRecent messages lie past the watermark", () => {
+  it("does nothing when at most preserveLast messages lie past the watermark", () => {
     expect(planCompaction(stored(chat(6)), 6)).toEqual({ _tag: "Nothing", reason: "too_few_messages" });
     expect(planCompaction([], 6)._tag).toBe("Nothing");
   });
-  it("folds all but the newest keepRecent; the watermark is the last folded id", () => {
+  it("folds all but the newest preserveLast; the watermark is the last folded id", () => {
     const plan = planCompaction(stored(chat(8), 11), 6);
     expect(plan).toMatchObject({ _tag: "Fold", coversUpTo: 12 });
     if (plan._tag === "Fold") expect([plan.summarise.length, plan.keep.length]).toEqual([2, 6]);
@@ -46,7 +46,7 @@ describe("planCompaction", () => {
     const plan = planCompaction(stored(messages), 2);
     expect(plan).toMatchObject({ _tag: "Fold", coversUpTo: 2 });
   });
-  it("GO-FINDINGS 13 (regression): 1 user + 100 tool cycles with keepRecent 20 folds 181 messages, not 1", () => {
+  it("GO-FINDINGS 13 (regression): 1 user + 100 tool cycles with preserveLast 20 folds 181 messages, not 1", () => {
     const messages: Message[] = [{ role: "user", content: "go" }];
     for (let i = 0; i < 100; i++) {
       messages.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "bash", arguments: "{}" }] });
@@ -68,13 +68,13 @@ describe("planCompaction", () => {
     const messages: Message[] = [{ role: "system", content: "old prompt" }, ...chat(3)];
     expect(planCompaction(stored(messages), 2)).toMatchObject({ _tag: "Fold", coversUpTo: 2 });
   });
-  it("property: kept = newest messages, never fewer than keepRecent, no kept result without its call", () => {
+  it("property: kept = newest messages, never fewer than preserveLast, no kept result without its call", () => {
     fc.assert(
-      fc.property(conversationArb(), fc.integer({ min: 1, max: 10 }), (messages, keepRecent) => {
-        const plan = planCompaction(stored(messages), keepRecent);
+      fc.property(conversationArb(), fc.integer({ min: 1, max: 10 }), (messages, preserveLast) => {
+        const plan = planCompaction(stored(messages), preserveLast);
         if (plan._tag === "Nothing") return;
         expect([...plan.summarise, ...plan.keep].map((m) => m.id)).toEqual(messages.map((_, i) => i + 1));
-        expect(plan.keep.length).toBeGreaterThanOrEqual(keepRecent);
+        expect(plan.keep.length).toBeGreaterThanOrEqual(preserveLast);
         expect(plan.summarise.length).toBeGreaterThan(0);
         const keptCalls = new Set(plan.keep.flatMap((m) => (m.message.role === "assistant" ? (m.message.toolCalls ?? []).map((c) => c.id) : [])));
         for (const m of plan.keep) if (m.message.role === "tool") expect(keptCalls.has(m.message.toolCallId)).toBe(true);

@@ -149,9 +149,19 @@ describe("decodePruneOptions", () => {
     expect(decodePruneOptions(undefined)).toEqual(E.right({ maxChars: 2000, protectTurns: 1, protectResults: 0 }));
     expect(decodePruneOptions({ maxChars: 4000 })).toEqual(E.right({ maxChars: 4000, protectTurns: 1, protectResults: 0 }));
     for (const bad of [Number.NaN, -5, 10, 1e20, "2000", 2000.5]) {
-      expect(decodePruneOptions({ maxChars: bad })).toMatchObject(E.left({ _tag: "InvalidPruneOptions", field: "prune.maxChars" }));
+      expect(decodePruneOptions({ maxChars: bad })).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "prune options", problems: [{ path: "maxChars" }] }));
     }
-    expect(decodePruneOptions({ protectTurns: -1 })).toMatchObject(E.left({ field: "prune.protectTurns" }));
-    expect(decodePruneOptions("yes")).toMatchObject(E.left({ field: "prune" }));
+    expect(decodePruneOptions({ protectTurns: -1 })).toMatchObject(E.left({ problems: [{ path: "protectTurns" }] }));
+    expect(decodePruneOptions("yes")).toMatchObject(E.left({ message: 'invalid prune options: value: expected an object like { maxChars: 2000 }, got "yes"' }));
+  });
+
+  it("refuses a typo key, NaN, ±Infinity and negatives, naming the field", () => {
+    expect(decodePruneOptions({ maxChar: 4000 })).toMatchObject(E.left({ problems: [{ message: "maxChar: unknown field (did you mean maxChars?)" }] }));
+    for (const key of ["maxChars", "protectTurns", "protectResults"]) {
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
+        const r = decodePruneOptions({ [key]: bad });
+        expect(r).toMatchObject(E.left({ _tag: "InvalidOptions", problems: [{ path: key, message: expect.stringContaining(`got ${String(bad)}`) }] }));
+      }
+    }
   });
 });

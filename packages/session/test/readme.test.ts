@@ -16,7 +16,7 @@ describe("session README example", () => {
     const compactor = createSessionCompactor({
       store: store.right,
       provider: offlineProvider(), // any Provider: an OpenAI-compatible endpoint, or the offline summariser
-      config: { thresholdTokens: 400, keepRecent: 4 },
+      config: { maxTokens: 400, threshold: 1, preserveLast: 4 },
     });
     if (E.isLeft(compactor)) throw new Error(compactor.left.message);
     compactor.right.events.subscribe((e) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_SECTIONS, CHECKPOINT_TEMPLATE, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
+import { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
 import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "@cc/lcm/internal";
-import { checkpointPrompt } from "@cc/session";
+import { summaryPrompt } from "@cc/session";
 
-describe("checkpoint template", () => {
+describe("summary template", () => {
   it("has the twelve sections, each a Markdown heading", () => {
-    expect(CHECKPOINT_SECTIONS.map((s) => s.title)).toEqual([
+    expect(SUMMARY_SECTIONS.map((s) => s.title)).toEqual([
       "Goal",
       "Constraints and preferences",
       "Completed actions",
@@ -19,20 +19,20 @@ describe("checkpoint template", () => {
       "Remaining work",
       "Critical context",
     ]);
-    for (const s of CHECKPOINT_SECTIONS) expect(CHECKPOINT_TEMPLATE).toContain(`## ${s.title}\n`);
+    for (const s of SUMMARY_SECTIONS) expect(SUMMARY_TEMPLATE).toContain(`## ${s.title}\n`);
   });
 
-  it("a first compaction asks for a new checkpoint of the delimited transcript", () => {
-    const [message, ...rest] = checkpointPrompt({ transcript: "[user]\nhello 🧠" });
+  it("a first compaction asks for a new summary of the delimited transcript", () => {
+    const [message, ...rest] = summaryPrompt({ transcript: "[user]\nhello 🧠" });
     expect(rest).toEqual([]);
     expect(message!.role).toBe("user");
     expect(message!.content).toContain(`${TRANSCRIPT_OPEN}\n[user]\nhello 🧠\n${TRANSCRIPT_CLOSE}`);
     expect(message!.content).not.toContain(PREVIOUS_SUMMARY_HEADING);
-    expect(message!.content).toContain(CHECKPOINT_TEMPLATE);
+    expect(message!.content).toContain(SUMMARY_TEMPLATE);
   });
 
   it("an update puts the previous summary first, under its heading, inside the transcript", () => {
-    const content = checkpointPrompt({ transcript: "[user]\nnew", previousSummary: "## Goal\nold" })[0]!.content;
+    const content = summaryPrompt({ transcript: "[user]\nnew", previousSummary: "## Goal\nold" })[0]!.content;
     expect(content).toContain(`${TRANSCRIPT_OPEN}\n${PREVIOUS_SUMMARY_HEADING}\n## Goal\nold\n\n${NEW_MESSAGES_HEADING}\n[user]\nnew\n${TRANSCRIPT_CLOSE}`);
     expect(content).toMatch(/replaces the earlier one/);
   });

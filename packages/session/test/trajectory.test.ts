@@ -1,9 +1,9 @@
 // A real SWE-agent run driven through a ChatSession with the offline summariser: the prompt stays
-// bounded, nothing stored is lost, and the checkpoint keeps the paths the agent worked on.
+// bounded, nothing stored is lost, and the summary keeps the paths the agent worked on.
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_PREFIX, createChatSession, createSessionCompactor, memoryStore } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, createChatSession, createSessionCompactor, memoryStore } from "@cc/session";
 import { offlineProvider } from "@cc/lcm";
 import { type Message } from "@cc/messages";
 import { right } from "./support.js";
@@ -20,7 +20,7 @@ describe("a real agent run through the session layer", () => {
     const counter = estimateCounter();
     const store = memoryStore();
     const threshold = 3000;
-    const made = createSessionCompactor({ store, provider: offlineProvider(), config: { thresholdTokens: threshold, keepRecent: 4 }, counter });
+    const made = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: threshold, threshold: 1, preserveLast: 4 }, counter });
     if (E.isLeft(made)) return expect.fail(made.left.message);
     const session = createChatSession({ store, compactor: made.right, stackId: "swe", systemPrompt: system.content, prune: { maxChars: 2000, protectTurns: 0, protectResults: 2 } });
 
@@ -46,10 +46,10 @@ describe("a real agent run through the session layer", () => {
     for (const tokens of promptTokens) expect(tokens).toBeLessThan(threshold + largestStep + counter.count(system.content) + 1000);
     const uncompacted = counter.countMessages([system, task, ...steps]);
     expect(promptTokens[promptTokens.length - 1]!).toBeLessThan(uncompacted);
-    // The final prompt carries one checkpoint that still names the file the agent reproduced the bug in.
+    // The final prompt carries one summary that still names the file the agent reproduced the bug in.
     const last = await right(session.prepareTurn([]));
-    const checkpoints = last.prompt.filter((m) => m.content.startsWith(CHECKPOINT_PREFIX));
-    expect(checkpoints).toHaveLength(1);
-    expect(checkpoints[0]!.content).toMatch(/reproduce\.py|fields\.py/);
+    const summaries = last.prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]!.content).toMatch(/reproduce\.py|fields\.py/);
   });
 });

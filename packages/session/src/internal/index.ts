@@ -6,11 +6,25 @@
 export { MAX_STACK_ID_LENGTH, type StackId, type StoreBackend } from "../store/store.js";
 export { SQLITE_MIGRATIONS } from "../store/sqlite.js";
 export { POSTGRES_MIGRATIONS } from "../store/postgres.js";
-export { SessionCompactionConfigCodec, type InvalidSessionConfig } from "../config.js";
+export { SessionCompactionConfigCodec, triggerTokens, type InvalidSessionConfig } from "../config.js";
 export { limitHistory, type BuildContextInput, type InvalidContextOptions } from "../context.js";
 export type { CompactionDone, CompactionFailed, CompactionTrigger, CompactionWarning, EventBusOptions } from "../events.js";
 export type { SessionSkipReason, TokenSource, TriggerInput } from "../plan.js";
-export { TRUNCATED_CHECKPOINT_HEADING, truncatedCheckpoint, type SummaryLevel, type TruncatedCheckpoint, type TruncatedCheckpointInput } from "../fallback.js";
-export { CHECKPOINT_SECTIONS, CHECKPOINT_TEMPLATE, checkpointMessage, checkpointSource, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, type CheckpointInput } from "../template.js";
+export { TRUNCATED_SUMMARY_HEADING, truncatedSummary, type SummaryLevel, type TruncatedSummary, type TruncatedSummaryInput } from "../fallback.js";
+export { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, sessionSummaryMessage, summarySource, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, type SummaryPromptInput } from "../template.js";
 export { countLines, defaultPruneSettings, describeToolResult, exitCodeOf, oneLine, type InvalidPruneOptions, type PrunedResult } from "../prune.js";
-export type { ForceCompactInput, TryCompactInput } from "../compactor.js";
+export {
+  planSummary,
+  saveSummary,
+  summarise,
+  type ForceCompactInput,
+  type Loaded,
+  type Pass,
+  type Skipped,
+  type SummariseDeps,
+  type SummaryDecision,
+  type SummaryJob,
+  type TryCompactInput,
+} from "../compactor.js";
+export { PruneOptionsCodec, PruneSettingsCodec } from "../prune.js";
+export { STORE_INPUT } from "../store/validate.js";

@@ -7,6 +7,7 @@
 import type { Option } from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Message } from "@cc/messages";
+import type { InvalidInput } from "@cc/validate";
 
 /**
  * The id of a conversation stack (one agent session, or one branch of it). Any non-empty,
@@ -64,7 +65,8 @@ export type StoreError =
       /** Set when the backend's driver package could not be loaded: the package to install. */
       readonly missingPackage?: "better-sqlite3" | "pg";
     }
-  | { readonly _tag: "StoreInvalidInput"; readonly field: string; readonly message: string }
+  /** A rejected argument (stack id, clock, messages, draft, id): the problem names the field. */
+  | InvalidInput
   | {
       readonly _tag: "StoreCorruptRow";
       readonly backend: StoreBackend;

@@ -8,27 +8,30 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
 import { MessagesCodec } from "@cc/messages/internal";
 import { MessageCodec, type Message } from "@cc/messages";
-import { decodeWith, type Invalid } from "@cc/validate";
-import { describeErrors } from "../report.js";
+import { decodeWith, invalid as invalidShape, type Invalid } from "@cc/validate";
 import { MAX_STACK_ID_LENGTH, type StackId, type StoreError, type SummaryDraft } from "./store.js";
 
 const roles: readonly string[] = ["system", "user", "assistant", "tool"];
 
-const invalid = (field: string, message: string): StoreError => ({ _tag: "StoreInvalidInput", field, message });
+/** Subject of every rejected store argument. */
+export const STORE_INPUT = "store input";
+
+/** A rejected store argument: the @cc/validate `InvalidInput`, its one problem located at `field`. */
+const invalid = (field: string, message: string): StoreError => invalidShape("InvalidInput", STORE_INPUT, [{ path: field, field: field.replace(/^.*\./, ""), message }]);
 
 /** True when `s` has a UTF-16 surrogate that is not part of a pair. */
 export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 
 /** Accepts a non-empty, well-formed stack id of bounded length. */
 export function checkStackId(stackId: unknown): Either<StoreError, StackId> {
-  if (typeof stackId !== "string") return E.left(invalid("stackId", `stackId must be a string, got ${typeof stackId}`));
-  if (stackId.length === 0) return E.left(invalid("stackId", "stackId must not be empty"));
+  if (typeof stackId !== "string") return E.left(invalid("stackId", `stackId: expected a string, got ${typeof stackId}`));
+  if (stackId.length === 0) return E.left(invalid("stackId", "stackId: expected a non-empty string, got \"\""));
   if (stackId.length > MAX_STACK_ID_LENGTH) {
-    return E.left(invalid("stackId", `stackId is ${stackId.length} characters; at most ${MAX_STACK_ID_LENGTH} are allowed`));
+    return E.left(invalid("stackId", `stackId: expected at most ${MAX_STACK_ID_LENGTH} characters, got ${stackId.length}`));
   }
-  if (stackId.includes("\u0000")) return E.left(invalid("stackId", "stackId must not contain NUL characters"));
+  if (stackId.includes("\u0000")) return E.left(invalid("stackId", "stackId: expected no NUL characters, got one"));
   if (hasLoneSurrogate(stackId)) {
-    return E.left(invalid("stackId", "stackId contains a lone UTF-16 surrogate; databases would silently alter it"));
+    return E.left(invalid("stackId", "stackId: expected well-formed text, got a lone UTF-16 surrogate (databases would silently alter it)"));
   }
   return E.right(stackId);
 }
@@ -37,45 +40,51 @@ export function checkStackId(stackId: unknown): Either<StoreError, StackId> {
 export function checkNow(now: unknown): Either<StoreError, number> {
   return typeof now === "number" && Number.isFinite(now) && now >= 0
     ? E.right(now)
-    : E.left(invalid("now", `now must be a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
+    : E.left(invalid("now", `now: expected a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
 }
 
 /** Accepts a non-negative safe integer (an id or a watermark). */
 export function checkId(field: string, value: unknown): Either<StoreError, number> {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0
     ? E.right(value)
-    : E.left(invalid(field, `${field} must be a non-negative integer, got ${String(value)}`));
+    : E.left(invalid(field, `${field}: expected a non-negative integer, got ${String(value)}`));
 }
 
-/** Validates messages with the message codec; the message names the index and field at fault. */
+const decodeMessagesInput = decodeWith(MessagesCodec, "InvalidInput", STORE_INPUT);
+
+/**
+ * Validates messages with the message codec; each problem is located under `messages`
+ * (`messages[1].content: expected a string, got 42`).
+ */
 export function checkMessages(messages: unknown): Either<StoreError, readonly Message[]> {
-  if (Array.isArray(messages)) {
-    const bad = messages.findIndex((m: unknown) => typeof m !== "object" || m === null || !roles.includes((m as { role?: unknown }).role as string));
-    if (bad >= 0) {
-      const m: unknown = messages[bad];
-      const got = typeof m === "object" && m !== null ? JSON.stringify((m as { role?: unknown }).role) ?? "nothing" : String(m);
-      return E.left(invalid("messages", `messages[${bad}].role must be one of ${roles.join(", ")}, got ${got}`));
-    }
-  }
-  return E.mapLeft((errors: Parameters<typeof describeErrors>[0]) => invalid("messages", describeErrors(errors, "messages")))(
-    MessagesCodec.decode(messages),
-  );
+  return E.mapLeft((failure: Invalid<"InvalidInput">): StoreError =>
+    invalidShape(
+      "InvalidInput",
+      STORE_INPUT,
+      failure.problems.map((p) => ({
+        ...p,
+        path: `messages${p.path}`,
+        message: p.path === "" ? p.message.replace(/^value/, "messages") : `messages${p.message}`,
+      })),
+      failure.more,
+    ),
+  )(decodeMessagesInput(messages));
 }
 
 /** Validates a summary draft: string content (not blank), watermark ≥ 1, previous id null or ≥ 1. */
 export function checkDraft(draft: unknown): Either<StoreError, SummaryDraft> {
-  if (typeof draft !== "object" || draft === null) return E.left(invalid("draft", "draft must be an object"));
+  if (typeof draft !== "object" || draft === null) return E.left(invalid("draft", `draft: expected an object, got ${draft === null ? "null" : typeof draft}`));
   const d = draft as Record<string, unknown>;
   const content = d["content"];
-  if (typeof content !== "string") return E.left(invalid("draft.content", "draft.content must be a string"));
-  if (content.trim().length === 0) return E.left(invalid("draft.content", "draft.content is blank; an empty summary is never saved"));
+  if (typeof content !== "string") return E.left(invalid("draft.content", `draft.content: expected a string, got ${typeof content}`));
+  if (content.trim().length === 0) return E.left(invalid("draft.content", "draft.content: expected non-blank text, got a blank string (an empty summary is never saved)"));
   const coversUpTo = d["coversUpTo"];
   if (typeof coversUpTo !== "number" || !Number.isSafeInteger(coversUpTo) || coversUpTo < 1) {
-    return E.left(invalid("draft.coversUpTo", `draft.coversUpTo must be a message id (integer ≥ 1), got ${String(coversUpTo)}`));
+    return E.left(invalid("draft.coversUpTo", `draft.coversUpTo: expected a message id (integer ≥ 1), got ${String(coversUpTo)}`));
   }
   const previousId = d["previousId"];
   if (previousId !== null && (typeof previousId !== "number" || !Number.isSafeInteger(previousId) || previousId < 1)) {
-    return E.left(invalid("draft.previousId", `draft.previousId must be null or a summary id (integer ≥ 1), got ${String(previousId)}`));
+    return E.left(invalid("draft.previousId", `draft.previousId: expected null or a summary id (integer ≥ 1), got ${String(previousId)}`));
   }
   return E.right({ content, coversUpTo, previousId });
 }

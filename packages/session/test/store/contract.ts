@@ -98,24 +98,27 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
 
     it("rejects bad input with the field named and stores nothing", async () => {
       const s = fresh();
-      expect(await left(store.append("", [user("a")], 1))).toMatchObject({ _tag: "StoreInvalidInput", field: "stackId" });
-      expect(await left(store.append("bad \ud800", [user("a")], 1))).toMatchObject({ _tag: "StoreInvalidInput", field: "stackId" });
-      expect(await left(store.append("a\u0000b", [user("a")], 1))).toMatchObject({ _tag: "StoreInvalidInput", field: "stackId" });
-      expect(await left(store.append("x".repeat(513), [user("a")], 1))).toMatchObject({ _tag: "StoreInvalidInput" });
-      expect(await left(store.append(s, [user("a")], Number.NaN))).toMatchObject({ _tag: "StoreInvalidInput", field: "now" });
-      expect(await left(store.append(s, [user("a")], -1))).toMatchObject({ _tag: "StoreInvalidInput", field: "now" });
+      expect(await left(store.append("", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
+      expect(await left(store.append("bad \ud800", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
+      expect(await left(store.append("a\u0000b", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
+      expect(await left(store.append("x".repeat(513), [user("a")], 1))).toMatchObject({ _tag: "InvalidInput" });
+      expect(await left(store.append(s, [user("a")], Number.NaN))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "now" }] });
+      expect(await left(store.append(s, [user("a")], -1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "now" }] });
       const malformed = [user("ok"), { role: "user", content: 42 }] as unknown as Message[];
       const error = await left(store.append(s, malformed, 1));
-      expect(error).toMatchObject({ _tag: "StoreInvalidInput", field: "messages" });
-      expect(error._tag === "StoreInvalidInput" && error.message).toContain("messages[1]");
+      expect(error).toMatchObject({ _tag: "InvalidInput", subject: "store input", problems: [{ path: "messages[1].content" }] });
+      expect(error._tag === "InvalidInput" && error.message).toContain("messages[1]");
       expect(await left(store.append(s, [user("ok"), { role: "robot", content: "x" } as unknown as Message], 1))).toMatchObject({
-        _tag: "StoreInvalidInput",
-        message: 'messages[1].role must be one of system, user, assistant, tool, got "robot"',
+        _tag: "InvalidInput",
+        message: 'invalid store input: messages[1].role: expected one of system, user, assistant, tool, got "robot"',
       });
-      expect(await left(store.append(s, [null as unknown as Message], 1))).toMatchObject({ message: expect.stringContaining("messages[0].role") });
-      expect(await left(store.append(s, "nope" as unknown as Message[], 1))).toMatchObject({ field: "messages" });
-      expect(await left(store.messagesAfter(s, -1))).toMatchObject({ _tag: "StoreInvalidInput", field: "afterId" });
-      expect(await left(store.messagesAfter(s, 1.5))).toMatchObject({ _tag: "StoreInvalidInput", field: "afterId" });
+      expect(await left(store.append(s, [null as unknown as Message], 1))).toMatchObject({ message: expect.stringContaining("messages[0]") });
+      expect(await left(store.append(s, [user("ok"), { role: "user", content: "x", lang: "en" } as unknown as Message], 1))).toMatchObject({
+        message: expect.stringContaining("messages[1].lang: unknown field"),
+      });
+      expect(await left(store.append(s, "nope" as unknown as Message[], 1))).toMatchObject({ problems: [{ path: "messages" }] });
+      expect(await left(store.messagesAfter(s, -1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "afterId" }] });
+      expect(await left(store.messagesAfter(s, 1.5))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "afterId" }] });
       expect(await right(store.lastMessageId(s))).toBe(0);
     });
 
@@ -159,15 +162,9 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("refuses blank or malformed drafts", async () => {
       const s = fresh();
       await right(store.append(s, [user("a")], 1));
-      expect(await left(store.saveSummary(s, { content: "  \n", coversUpTo: 1, previousId: null }, 1))).toMatchObject({
-        field: "draft.content",
-      });
-      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: Number.NaN, previousId: null }, 1))).toMatchObject({
-        field: "draft.coversUpTo",
-      });
-      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 1, previousId: -3 }, 1))).toMatchObject({
-        field: "draft.previousId",
-      });
+      expect(await left(store.saveSummary(s, { content: "  \n", coversUpTo: 1, previousId: null }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.content" }] });
+      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: Number.NaN, previousId: null }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.coversUpTo" }] });
+      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 1, previousId: -3 }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.previousId" }] });
       expect(O.isNone(await right(store.latestSummary(s)))).toBe(true);
     });
 
@@ -231,7 +228,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
             const previousId = op.stale ? (latest === undefined ? 999_999 : null) : (latest?.id ?? null);
             const result = await store.saveSummary(s, { content: `c${op.covers}`, coversUpTo: op.covers, previousId }, 1)();
             const expected =
-              op.covers < 1 ? "StoreInvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
+              op.covers < 1 ? "InvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
             expect(result._tag === "Right" ? "ok" : result.left._tag).toBe(expected);
             if (result._tag === "Right") latest = { id: result.right.id, covers: op.covers };
           }

@@ -63,8 +63,8 @@ describe("memory store: records are frozen once at append and shared by reads", 
 
   it("unknown and invalid stack ids are still checked on reads", async () => {
     const store = memoryStore();
-    expect(await store.latestSummary("bad \ud800")()).toMatchObject({ _tag: "Left", left: { field: "stackId" } });
-    expect(await store.lastMessageId("")()).toMatchObject({ _tag: "Left", left: { field: "stackId" } });
+    expect(await store.latestSummary("bad \ud800")()).toMatchObject({ _tag: "Left", left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] } });
+    expect(await store.lastMessageId("")()).toMatchObject({ _tag: "Left", left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] } });
     expect(await right(store.lastMessageId("never-used"))).toBe(0);
     expect(await right(store.messagesAfter("never-used", 0))).toEqual([]);
   });
