@@ -5,8 +5,9 @@
  *
  * @module compact
  */
-import type { CompactResult, EvictionTarget, ImportanceOptions, InvalidInput, Segment } from "@cc/importance";
-import { compact, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
+import type { CompactResult, EvictionTarget, InvalidInput, InvalidOptions, ScoringOptions, Segment } from "@cc/importance";
+import { compact, ensureSegmentsValid, readClock, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
+import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import pLimit from "p-limit";
@@ -50,19 +51,27 @@ export interface HierarchicalResult<S extends Segment> extends CompactResult<S> 
   readonly evictedAt: number;
 }
 
-/** How to run the summary pass. */
+/**
+ * How to run the summary pass. Decoded by a closed codec (an unknown field gets a "did you mean").
+ *
+ * @example
+ * const run: RunOptions = { concurrency: 8, signal: AbortSignal.timeout(30_000) };
+ */
 export interface RunOptions {
-  /** Summaries in flight at once (integer 1..256, default 4). */
+  /**
+   * Summaries in flight at once (integer 1..256).
+   * @default 4
+   */
   readonly concurrency?: number;
-  /** Stops starting new summaries; in-flight work sees the signal too. */
+  /**
+   * Stops starting new summaries; in-flight work sees the signal too.
+   * @default none
+   */
   readonly signal?: AbortSignal;
 }
 
-/** Invalid run options (concurrency). */
-export interface InvalidRunOptions {
-  readonly _tag: "InvalidRunOptions";
-  readonly errors: readonly string[];
-}
+const Signal = leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => u instanceof AbortSignal);
+const decodeRun = decodeWith(objectCodec("RunOptions", {}, { concurrency: intIn(1, 256), signal: Signal }, { expected: "a run options object" }), "InvalidOptions", "run options");
 
 const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
@@ -100,17 +109,16 @@ function segmentsValid(segments: readonly Segment[]): E.Either<InvalidInput, voi
   return problems.length === 0 ? E.right(undefined) : E.left({ ...r.left, problems, message: problems.map((p) => p.message).join("; ") });
 }
 
-function validateRun(run: RunOptions): E.Either<InvalidRunOptions, number> {
-  const c = run.concurrency ?? 4;
-  return Number.isInteger(c) && c >= 1 && c <= 256
-    ? E.right(c)
-    : E.left({ _tag: "InvalidRunOptions", errors: [`concurrency: expected an integer in 1..256 (got ${String(c)})`] });
+function validateRun(run: RunOptions): E.Either<InvalidOptions, number> {
+  return E.map((r: RunOptions) => r.concurrency ?? 4)(decodeRun(run));
 }
 
 /**
  * Compacts `segments` to `target` with @cc/importance, then summarises each evicted segment and
  * writes the summary. Never rejects and never fails for summariser or writer problems: those are
- * reported per segment. `Left` only for invalid target, options or run options.
+ * reported per segment. `Left` only for invalid segments (`InvalidInput`), or an invalid target,
+ * importance options (a missing, throwing or non-finite clock included) or run options
+ * (`InvalidOptions`, subjects "eviction target", "importance options", "run options").
  *
  * @example
  * const r = await hierarchicalCompact(segments, { maxTokens: 8000 }, { now: () => Date.now() },
@@ -120,11 +128,11 @@ function validateRun(run: RunOptions): E.Either<InvalidRunOptions, number> {
 export function hierarchicalCompact<S extends Segment>(
   segments: readonly S[],
   target: EvictionTarget,
-  options: ImportanceOptions,
+  options: ScoringOptions,
   summarize: Summarizer<S>,
   writer: SummaryWriter<S>,
   run: RunOptions = {},
-): TE.TaskEither<InvalidInput | InvalidRunOptions, HierarchicalResult<S>> {
+): TE.TaskEither<InvalidInput | InvalidOptions, HierarchicalResult<S>> {
   return async () => {
     const seg = segmentsValid(segments);
     if (E.isLeft(seg)) return seg;
@@ -134,12 +142,10 @@ export function hierarchicalCompact<S extends Segment>(
     if (E.isLeft(o)) return o;
     const concurrency = validateRun(run);
     if (E.isLeft(concurrency)) return concurrency;
-    let evictedAt: number;
-    try {
-      evictedAt = (options.now ?? Date.now)();
-    } catch (e) {
-      return E.left({ _tag: "InvalidRunOptions", errors: [`now: the clock threw: ${messageOf(e)}`] });
-    }
+    // The clock is required: a missing, throwing or non-finite one is refused, never replaced by Date.now().
+    const clock = readClock(options.now);
+    if (E.isLeft(clock)) return E.left(invalid("InvalidOptions", "importance options", [{ path: "now", field: "now", message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}` }]));
+    const evictedAt = clock.right;
     const fixedNow = (): number => evictedAt;
     const result = compact(segments, target, { ...options, now: fixedNow });
     const controller = new AbortController();

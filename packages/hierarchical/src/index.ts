@@ -30,4 +30,4 @@ export { journalTools, type AgentTool, type JournalToolOptions } from "./tools.j
 export { prefetch, recordAccess } from "./prefetch.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
 export { reaccesses, references } from "./strategy/references.js";
-export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionDeps, type EvictionSettings, type StrategyCounter } from "./strategy/evict.js";
+export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type InvalidEviction, type StrategyCounter } from "./strategy/evict.js";

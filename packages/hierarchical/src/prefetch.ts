@@ -6,12 +6,20 @@
  */
 import type { Segment } from "@cc/importance";
 import * as E from "fp-ts/lib/Either.js";
+import { invalid, type InvalidInput, type Problem } from "@cc/validate";
 
-/** Why a prefetch helper refused its input. */
-export interface InvalidPrefetch {
-  readonly _tag: "InvalidPrefetch";
-  readonly errors: readonly string[];
-}
+/**
+ * Why a prefetch helper refused its input: the one failure shape of `@cc/validate`
+ * (`InvalidInput`, subject "prefetch arguments"), each problem naming the argument.
+ *
+ * @example
+ * const r: E.Either<InvalidPrefetch, readonly number[]> = neighbourPositions(0, 0, 1);
+ * // Left({ _tag: "InvalidInput", subject: "prefetch arguments", problems: [{ path: "length", … }], … })
+ */
+export type InvalidPrefetch = InvalidInput;
+
+const refused = (errors: readonly string[]): InvalidPrefetch =>
+  invalid("InvalidInput", "prefetch arguments", errors.map((m): Problem => ({ path: m.slice(0, m.indexOf(":")), field: m.slice(0, m.indexOf(":")), message: m })));
 
 const checkNow = (now: number, errors: string[]): void => {
   if (!Number.isFinite(now) || now < 0) errors.push(`now: expected a finite time ≥ 0 in epoch ms (got ${String(now)})`);
@@ -31,7 +39,7 @@ const checkPosition = (position: number, length: number, errors: string[]): void
 export function recordAccess<S extends Segment>(segment: S, now: number): E.Either<InvalidPrefetch, S> {
   const errors: string[] = [];
   checkNow(now, errors);
-  if (errors.length > 0) return E.left({ _tag: "InvalidPrefetch", errors });
+  if (errors.length > 0) return E.left(refused(errors));
   const last = segment.lastAccessed;
   const count = segment.accessCount;
   return E.right({
@@ -52,7 +60,7 @@ export function neighbourPositions(length: number, position: number, radius: num
   if (!Number.isInteger(length) || length < 1) errors.push(`length: expected an integer ≥ 1 (got ${String(length)})`);
   else checkPosition(position, length, errors);
   if (!Number.isInteger(radius) || radius < 0) errors.push(`radius: expected an integer ≥ 0 (got ${String(radius)})`);
-  if (errors.length > 0) return E.left({ _tag: "InvalidPrefetch", errors });
+  if (errors.length > 0) return E.left(refused(errors));
   const out: number[] = [];
   const reach = Math.min(radius, length);
   for (let d = 1; d <= reach; d++) {

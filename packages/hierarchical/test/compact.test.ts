@@ -2,7 +2,7 @@ import type { Segment } from "@cc/importance";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { HierarchicalResult, Summarizer } from "../src/compact.js";
+import type { HierarchicalResult, RunOptions, Summarizer } from "../src/compact.js";
 import { hierarchicalCompact } from "../src/compact.js";
 import { memoryIndex } from "../src/search/memory.js";
 import { openSqliteIndex } from "../src/search/sqlite.js";
@@ -156,6 +156,29 @@ describe("hierarchicalCompact", () => {
     await bad(hierarchicalCompact(four, { maxTokens: 10 }, { ...opts, recencyWeight: -1 }, () => "x", w)(), "recencyWeight");
     await bad(hierarchicalCompact([seg("a", Number.NaN)], { maxTokens: 10 }, opts, () => "x", w)(), "tokenCost");
     for (const concurrency of [0, -1, 1.5, Number.NaN, 1e9]) await bad(hierarchicalCompact(four, { maxTokens: 10 }, opts, () => "x", w, { concurrency })(), "concurrency");
+  });
+
+  it("every refusal has the one @cc/validate shape; run options are closed; the clock is required, never Date.now()", async () => {
+    const w = collect().writer;
+    const left = async (r: Promise<E.Either<unknown, unknown>>): Promise<unknown> => {
+      const x = await r;
+      if (E.isRight(x)) throw new Error("expected a refusal");
+      return x.left;
+    };
+    expect(await left(hierarchicalCompact(four, { maxTokens: 10 }, opts, () => "x", w, { concurrency: 0 })())).toMatchObject({
+      _tag: "InvalidOptions", subject: "run options", problems: [{ path: "concurrency", message: "concurrency: expected an integer in [1, 256], got 0" }],
+    });
+    const typo = await left(hierarchicalCompact(four, { maxTokens: 10 }, opts, () => "x", w, { concurency: 2 } as unknown as RunOptions)());
+    expect(typo).toMatchObject({ _tag: "InvalidOptions", subject: "run options", problems: [{ message: "concurency: unknown field (did you mean concurrency?)" }] });
+    expect(await left(hierarchicalCompact(four, { maxTokens: Number.NaN }, opts, () => "x", w)())).toMatchObject({ _tag: "InvalidOptions", subject: "eviction target" });
+    expect(await left(hierarchicalCompact([seg("a", -1)], { maxTokens: 10 }, opts, () => "x", w)())).toMatchObject({ _tag: "InvalidInput", subject: "segments" });
+    const boom = (): number => {
+      throw new Error("boom");
+    };
+    for (const [now, reason] of [[undefined, /no clock given/], [boom, /threw \(boom\)/], [() => Number.NaN, /NaN/], [() => Number.POSITIVE_INFINITY, /Infinity/]] as const) {
+      const r = await left(hierarchicalCompact(four, { maxTokens: 10 }, { ...opts, now } as unknown as typeof opts, () => "x", w)());
+      expect(r).toMatchObject({ _tag: "InvalidOptions", subject: "importance options", problems: [{ path: "now", message: expect.stringMatching(reason) }] });
+    }
   });
 
   it("end to end: evicted segments become searchable and expand to their originals (SQLite)", async () => {

@@ -59,3 +59,13 @@ describe("prefetch helpers", () => {
     );
   });
 });
+
+describe("prefetch refusals", () => {
+  it("have the one @cc/validate shape, each problem naming the argument", () => {
+    const r = neighbourPositions(0, 0, -1);
+    expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidInput", subject: "prefetch arguments" });
+    expect(r._tag === "Left" && r.left.problems.map((p) => p.path)).toEqual(["length", "radius"]);
+    const a = recordAccess({ id: "a", content: "" }, Number.NaN);
+    expect(a._tag === "Left" && a.left.message).toBe("invalid prefetch arguments: now: expected a finite time ≥ 0 in epoch ms (got NaN)");
+  });
+});

@@ -7,6 +7,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
+import { decodeWith, intIn, invalid, leaf, objectCodec, type InvalidInput, type InvalidOptions, type Problem } from "@cc/validate";
 
 /** Namespace used when none is given (one agent, one session). */
 export const DEFAULT_NAMESPACE = "default";
@@ -77,8 +78,11 @@ export type IndexBackend = "sqlite" | "postgres";
  * driver package (`missingPackage`) cannot be loaded: install it next to `@cc/hierarchical`.
  */
 export type IndexError =
-  | { readonly _tag: "InvalidEntry"; readonly errors: readonly string[] }
-  | { readonly _tag: "InvalidSearch"; readonly errors: readonly string[] }
+  /** A bad batch of entries (subject "index entries"), every problem naming `entries[i].field`. */
+  | InvalidInput
+  /** Bad search options (subject "search options"). */
+  | InvalidOptions
+  /** Bad open options of the SQLite and PostgreSQL backends (`errors` names each field). */
   | { readonly _tag: "InvalidOptions"; readonly errors: readonly string[] }
   | { readonly _tag: "IndexClosed"; readonly backend: string }
   | {
@@ -184,7 +188,7 @@ function describe(errors: t.Errors, prefix: string): string[] {
  * Messages name the index and the field, e.g. `entries[2].tokenCost: expected a finite number ≥ 0 (got NaN)`.
  */
 export function validateEntries(entries: unknown): E.Either<IndexError, readonly IndexEntry[]> {
-  if (!Array.isArray(entries)) return E.left({ _tag: "InvalidEntry", errors: ["entries: expected an array"] });
+  if (!Array.isArray(entries)) return E.left(invalid("InvalidInput", "index entries", [{ path: "entries", message: "entries: expected an array" }]));
   const errors: string[] = [];
   const seen = new Map<string, number>();
   const valid: IndexEntry[] = [];
@@ -203,7 +207,15 @@ export function validateEntries(entries: unknown): E.Either<IndexError, readonly
     seen.set(key, i);
     valid.push(r.right);
   });
-  return errors.length > 0 ? E.left({ _tag: "InvalidEntry", errors }) : E.right(valid);
+  return errors.length > 0 ? E.left(invalid("InvalidInput", "index entries", errors.map(entryProblem))) : E.right(valid);
+}
+
+/** A problem of an entry batch, located by the `entries[i].field` prefix of its message. */
+function entryProblem(message: string): Problem {
+  const m = /^entries\[(\d+)\]((?:\.[^:]+)?):/.exec(message);
+  if (m === null) return { path: "", message };
+  const field = m[2] === "" ? undefined : m[2]!.slice(1);
+  return { path: `entries[${m[1]}]${m[2]}`, index: Number(m[1]), ...(field === undefined ? {} : { field }), message };
 }
 
 /** One string per `(namespace, id)`, injective for any strings (NUL and surrogates included). */
@@ -218,19 +230,23 @@ export interface ResolvedSearch {
   readonly kinds: readonly string[] | undefined;
 }
 
-/** Validates search options: `k` an integer in 1..{@link MAX_K}, `namespace` a string, `kinds` strings. */
+const StringArray = leaf("Strings", "an array of strings", (u): u is readonly string[] => Array.isArray(u) && u.every((x) => typeof x === "string"));
+
+/** Closed codec of {@link SearchOptions}: an unknown field gets a "did you mean". */
+const SearchOptionsCodec = objectCodec("SearchOptions", {}, { k: intIn(1, MAX_K), namespace: t.string, kinds: StringArray }, { expected: "a search options object" });
+
+const decodeSearchOptions = decodeWith(SearchOptionsCodec, "InvalidOptions", "search options");
+
+/**
+ * Validates search options: `k` an integer in 1..{@link MAX_K}, `namespace` a string, `kinds`
+ * strings, no unknown field (closed codec).
+ *
+ * @example resolveSearchOptions({ k: 0 }) // Left({ _tag: "InvalidOptions", subject: "search options", … "k: expected an integer in [1, 1000], got 0" })
+ */
 export function resolveSearchOptions(options: SearchOptions | undefined): E.Either<IndexError, ResolvedSearch> {
-  const errors: string[] = [];
-  const k = options?.k ?? DEFAULT_K;
-  if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > MAX_K) errors.push(`k: expected an integer in 1..${MAX_K} (got ${String(k)})`);
-  const namespace = options?.namespace;
-  if (namespace !== undefined && typeof namespace !== "string") errors.push(`namespace: expected a string (got ${typeof namespace})`);
-  const kinds = options?.kinds;
-  if (kinds !== undefined) {
-    if (!Array.isArray(kinds)) errors.push("kinds: expected an array of strings");
-    else kinds.forEach((kind: unknown, i) => typeof kind !== "string" && errors.push(`kinds[${i}]: expected a string (got ${typeof kind})`));
-  }
-  return errors.length > 0 ? E.left({ _tag: "InvalidSearch", errors }) : E.right({ k, namespace, kinds });
+  const r = decodeSearchOptions(options ?? {});
+  if (E.isLeft(r)) return r;
+  return E.right({ k: r.right.k ?? DEFAULT_K, namespace: r.right.namespace, kinds: r.right.kinds });
 }
 
 /** Builds an entry with defaults (namespace "default", kind "segment", times 0, no metadata). */

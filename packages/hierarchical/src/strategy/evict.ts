@@ -7,6 +7,8 @@
  * @module strategy/evict
  */
 import { summaryMessage, type Message } from "@cc/messages";
+import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
+import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
@@ -15,34 +17,73 @@ import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
-/** Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens). */
+/**
+ * Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens).
+ *
+ * @example
+ * const counter: StrategyCounter = estimateCounter();
+ */
 export interface StrategyCounter {
   count(text: string): number;
   countMessages(messages: readonly Message[]): number;
 }
 
-/** Settings of one eviction pass (already validated). */
-export interface EvictionSettings {
-  /** Token target of the whole context after the pass, the note included. */
+/**
+ * What one eviction pass should do. Decoded by a closed codec (subject "eviction options").
+ *
+ * @example
+ * const options: EvictionOptions = { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 };
+ */
+export interface EvictionOptions {
+  /** Token target of the whole context after the pass, the note included (integer ≥ 0). */
   readonly targetTokens: number;
-  /** Trailing messages kept verbatim (adjusted by the lcm safe split). */
+  /** Trailing messages kept verbatim (adjusted by the lcm safe split; integer ≥ 0). */
   readonly preserveLast: number;
   /** Index namespace of evicted entries. */
   readonly namespace: string;
-  /** Tokens reserved for the note listing evicted entries. */
+  /** Tokens reserved for the note listing evicted entries, capped at a quarter of the target (integer ≥ 0). */
   readonly noteTokens: number;
-  /** Summaries written at once. */
+  /** Summaries written at once (integer 1..256). */
   readonly concurrency: number;
-  /** Prefix of index ids, so repeated passes over one session never collide. Default "". */
+  /**
+   * Prefix of index ids, so passes of different sessions sharing one namespace stay apart.
+   * @default ""
+   */
   readonly idPrefix?: string;
 }
 
-/** Effects of a pass. `now` is the pass's single clock reading (epoch ms). */
-export interface EvictionDeps {
+/**
+ * The effects and the clock of one pass: the index written to, the token counter and `now`, the
+ * pass's single clock reading (epoch ms). Decoded by a closed codec (subject "eviction run options").
+ *
+ * @example
+ * const run: EvictionRunOptions = { index: memoryIndex(), counter: estimateCounter(), now: Date.now() };
+ */
+export interface EvictionRunOptions {
   readonly index: SegmentIndex;
   readonly counter: StrategyCounter;
   readonly now: number;
 }
+
+const EvictionOptionsCodec = objectCodec("EvictionOptions", {
+  targetTokens: nonNegativeInt,
+  preserveLast: nonNegativeInt,
+  namespace: t.string,
+  noteTokens: nonNegativeInt,
+  concurrency: intIn(1, 256),
+}, { idPrefix: t.string }, { expected: "an eviction options object" });
+
+const withMethods = (name: string, methods: readonly string[]): t.Type<object, object, unknown> =>
+  leaf(name, `an object with ${methods.join(", ")}`, (u): u is object => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
+
+const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
+  index: withMethods("SegmentIndex", ["write", "search", "expand"]),
+  counter: withMethods("StrategyCounter", ["count", "countMessages"]),
+  now: finite,
+}, {}, { expected: "an eviction run options object" });
+
+const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
+const decodeRunOptions = decodeWith(EvictionRunOptionsCodec, "InvalidOptions", "eviction run options");
 
 /** One unit written to the index. */
 export interface EvictedEntry {
@@ -78,11 +119,15 @@ export interface Eviction {
   readonly aborted: boolean;
 }
 
-/** The pass could not run; `problems` says why. */
-export interface InvalidEviction {
-  readonly _tag: "InvalidEviction";
-  readonly problems: readonly string[];
-}
+/**
+ * The pass could not run: the one failure shape of `@cc/validate` — `InvalidOptions` (subjects
+ * "eviction options", "eviction run options", or those of `hierarchicalCompact`), or
+ * `InvalidInput` when the segments built from the messages are refused.
+ *
+ * @example
+ * // evictUnits(m, { ...options, targetTokns: 10 }, run) → Left({ _tag: "InvalidOptions", subject: "eviction options", … "did you mean targetTokens?" })
+ */
+export type InvalidEviction = InvalidOptions | InvalidInput;
 
 /** Prefix of the note that lists evicted entries. */
 export const EVICTION_NOTE_PREFIX = "Evicted to the journal (search or expand by id to bring one back):";
@@ -134,10 +179,18 @@ function describeFailure(e: SegmentFailure): string {
 
 /**
  * Runs one eviction pass. Never rejects: a summariser or index failure keeps its unit in context
- * and is listed in `failures`.
+ * and is listed in `failures`. `Left` only for invalid options (closed codecs: an unknown field
+ * gets a "did you mean").
+ *
+ * @example
+ * const r = await evictUnits(history, { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 }, { index, counter, now: Date.now() })();
  */
-export function evictUnits(messages: readonly Message[], settings: EvictionSettings, deps: EvictionDeps, signal?: AbortSignal): TaskEither<InvalidEviction, Eviction> {
+export function evictUnits(messages: readonly Message[], settings: EvictionOptions, deps: EvictionRunOptions, signal?: AbortSignal): TaskEither<InvalidEviction, Eviction> {
   return async () => {
+    const checked = decodeOptions(settings);
+    if (E.isLeft(checked)) return checked;
+    const checkedRun = decodeRunOptions(deps);
+    if (E.isLeft(checkedRun)) return checkedRun;
     const prefix = settings.idPrefix ?? "";
     const segments = buildSegments(messages, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
@@ -153,7 +206,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionSetti
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();
-    if (E.isLeft(r)) return E.left({ _tag: "InvalidEviction", problems: [r.left._tag === "InvalidRunOptions" ? r.left.errors.join("; ") : r.left.message] });
+    if (E.isLeft(r)) return r;
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
     const evicted = res.written.map((w): EvictedEntry => ({ id: w.segment.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));

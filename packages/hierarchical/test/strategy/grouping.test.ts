@@ -272,6 +272,22 @@ describe("evictUnits", () => {
   });
 });
 
+describe("evictUnits options", () => {
+  it("are decoded by closed codecs: a typo, NaN or a broken index is a typed InvalidOptions, not a throw", async () => {
+    const run = { index: memoryIndex(), counter, now: NOW };
+    const typo = await evictUnits(conversation(2), { ...settings, targetTokns: 10 } as unknown as typeof settings, run)();
+    expect(E.isLeft(typo) && typo.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction options", problems: [{ message: "targetTokns: unknown field (did you mean targetTokens?)" }] });
+    for (const bad of [{ targetTokens: Number.NaN }, { noteTokens: -1 }, { concurrency: 0 }, { preserveLast: Number.POSITIVE_INFINITY }]) {
+      const r = await evictUnits(conversation(2), { ...settings, ...bad }, run)();
+      expect(E.isLeft(r) && r.left.problems.map((p) => p.path)).toEqual(Object.keys(bad));
+    }
+    const noClock = await evictUnits(conversation(2), settings, { ...run, now: Number.NaN })();
+    expect(E.isLeft(noClock) && noClock.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction run options", problems: [{ path: "now" }] });
+    const noIndex = await evictUnits(conversation(2), settings, { ...run, index: {} } as unknown as typeof run)();
+    expect(E.isLeft(noIndex) && noIndex.left.problems.map((p) => p.path)).toEqual(["index"]);
+  });
+});
+
 describe("evictionNote", () => {
   it("lists entries and cuts to the token limit with a count of the rest", () => {
     const entries = Array.from({ length: 30 }, (_, i) => ({ id: `m${i}`, kind: "tool:bash", tokens: 100 + i, summary: `summary of unit ${i} with src/f${i}.py` }));

@@ -166,7 +166,7 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       const index = await seeded();
       for (const k of [0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY, 1e9]) {
         const err = left(await index.search("main", { k })());
-        expect(err._tag).toBe("InvalidSearch");
+        expect(err).toMatchObject({ _tag: "InvalidOptions", subject: "search options" });
         expect(JSON.stringify(err)).toContain("k:");
       }
       right(await index.close()());
@@ -186,7 +186,7 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
         { id: "shape" },
       ];
       const err = left(await index.write(bad as IndexEntry[])());
-      expect(err._tag).toBe("InvalidEntry");
+      expect(err).toMatchObject({ _tag: "InvalidInput", subject: "index entries" });
       const text = JSON.stringify(err);
       for (const needle of ["entries[1].id", "entries[2].tokenCost", "entries[3].createdAt", "entries[4].tokenCost", "entries[5].kind: expected a string", "entries[6].metadata.n", "entries[7].id: duplicate", "entries[8]"]) {
         expect(text).toContain(needle);
