@@ -19,12 +19,12 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { IndexEntry, SegmentIndex } from "@cc/hierarchical";
 import { entry } from "@cc/hierarchical";
 import { queryTerms, tokenize } from "@cc/hierarchical/internal";
 import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
 import pg from "pg";
+import { dataPath } from "../.ci/data.js";
 import { printTable, quick, writeResults } from "./harness.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";
 
@@ -142,7 +142,7 @@ async function dropTables(url: string, tables: readonly string[]): Promise<void>
 
 /** SWE-agent messages (content), repeated to `n` entries; empty when the data is not there. */
 function transcriptEntries(n: number): IndexEntry[] {
-  const dir = fileURLToPath(new URL("../../shared/data/swe-agent-trajectories/", import.meta.url));
+  const dir = dataPath("swe-agent-trajectories");
   if (!existsSync(dir)) return [];
   const texts: string[] = [];
   for (const f of readdirSync(dir).filter((x) => x.endsWith(".traj")).sort()) {

@@ -6,14 +6,14 @@
  * (@cc/context) with the offline summariser.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { estimateCounter } from "@cc/tokens";
 import { readTranscript } from "@cc/cli";
 import { createContextManager, type TurnResult } from "@cc/context";
 import { offlineProvider, serialiseTranscript, truncateToBudget } from "@cc/lcm";
 import { leadingSystemCount, safeSplit, SUMMARY_PREFIX, type Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
+import { dataPath } from "../.ci/data.js";
 import { measure, measureAsync, printTable, quick, writeResults } from "./harness.js";
 
 const counter = estimateCounter();
@@ -70,7 +70,7 @@ console.log(`fitted exponent: ours ${exponentOurs.toFixed(2)}, naive ${exponentN
 
 // End-to-end compaction of the shared trajectories, read with the CLI's transcript reader so tool
 // calls and tool results stay real messages (the tail holds the large tool outputs).
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "data", "swe-agent-trajectories");
+const dataDir = dataPath("swe-agent-trajectories");
 const trajectories = readdirSync(dataDir).filter((f) => f.endsWith(".traj")).sort();
 const e2e: (string | number)[][] = [];
 const e2eData: unknown[] = [];

@@ -9,19 +9,17 @@
  * the context and the share kept or recovered as a top-5 search hit; then the importance policy's
  * sensitivity to its cost weight and recency half-life. Writes bench/results/retention.json.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { memoryIndex } from "@cc/hierarchical";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
+import { dataPath } from "../.ci/data.js";
 import { printTable, quick, writeResults } from "./harness.js";
 import { aggregate, percent, percentWithRange, type RetentionRow } from "./retention/aggregate.js";
 import { COST_WEIGHTS, HALF_LIVES_MIN, headline, randomSeeds, sensitivity, type Configuration } from "./retention/configurations.js";
 import { replay, type ReplayOutcome, type Session } from "./retention/evaluate.js";
 import { generatedSessions, loadTrajectories, type GeneratedSpec } from "./retention/sessions.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = join(here, "..", "..", "shared", "data", "swe-agent-trajectories");
+const dataDir = dataPath("swe-agent-trajectories");
 const fractions = [0.3, 0.5, 0.7];
 const K = 5;
 const T0 = 1_700_000_000_000;

@@ -1,9 +1,9 @@
 // Locates the shared SWE-agent trajectories (read in place, never copied into the repository).
 import { readdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { dataPath } from "../../../.ci/data.js";
 
-/** Absolute path of the shared trajectories folder (`../shared/data/…` from the repository root). */
-export const trajectoriesDir = fileURLToPath(new URL("../../../../shared/data/swe-agent-trajectories/", import.meta.url));
+/** Absolute path of the shared trajectories folder, with a trailing slash (`$CC_DATA_DIR/swe-agent-trajectories/`). */
+export const trajectoriesDir = `${dataPath("swe-agent-trajectories")}/`;
 
 /** Every `.traj` file in the shared folder, sorted. */
 export const trajectoryFiles: readonly string[] = readdirSync(trajectoriesDir)

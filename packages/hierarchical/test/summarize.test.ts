@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Segment } from "@cc/importance";
 import type { CompletionRequest, Provider, ProviderError } from "@cc/messages";
 import * as fc from "fast-check";
@@ -12,8 +11,9 @@ import { memoryIndex } from "../src/search/memory.js";
 import { extractiveSummary, providerSummarizer } from "../src/summarize.js";
 import { summaryWriterFunc } from "../src/writer.js";
 import { right, runs } from "./support/contract.js";
+import { dataPath } from "../../../.ci/data.js";
 
-const dataDir = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/swe-agent-trajectories");
+const dataDir = dataPath("swe-agent-trajectories");
 
 describe("extractiveSummary", () => {
   const trace = [

@@ -1,9 +1,9 @@
 /** Loads the message texts of the shared SWE-agent trajectories (read in place, never copied). */
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { dataPath } from "../../../../.ci/data.js";
 
-/** Directory of the shared trajectories, resolved from this file (repo root's `../shared/data`). */
-export const trajectoryDir: string = fileURLToPath(new URL("../../../../../shared/data/swe-agent-trajectories/", import.meta.url));
+/** Directory of the shared trajectories, with a trailing slash (`$CC_DATA_DIR/swe-agent-trajectories/`). */
+export const trajectoryDir: string = `${dataPath("swe-agent-trajectories")}/`;
 
 /** One message text with where it came from. */
 export interface TrajectoryText {
