@@ -1,6 +1,11 @@
 // Test configuration shared by every package (run from the repository root).
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { plainWhenNotTTY } from "./plain-output.js";
+
+// Output to a file or a pipe carries no ANSI escapes (a terminal keeps its colours).
+if (plainWhenNotTTY(process.stdout)) process.env["NO_COLOR"] = "1";
+plainWhenNotTTY(process.stderr);
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
