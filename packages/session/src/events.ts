@@ -93,7 +93,7 @@ export interface EventBusOptions {
 }
 
 const reportToConsole = (failure: SubscriberFailure): void => {
-  console.warn(`[@cc/lcm] a ${failure.event._tag} subscriber failed:`, failure.error);
+  console.warn(`[@cc/session] a ${failure.event._tag} subscriber failed:`, failure.error);
 };
 
 /**
