@@ -16,7 +16,7 @@ describe("session README example", () => {
     const compactor = createSessionCompactor({
       store: store.right,
       provider: offlineProvider(), // any Provider: an OpenAI-compatible endpoint, or the offline summariser
-      config: { maxTokens: 400, threshold: 1, preserveLast: 4 },
+      config: { maxTokens: 500, threshold: 0.8, preserveLast: 4 }, // compact once the input reaches 400 tokens
     });
     if (E.isLeft(compactor)) throw new Error(compactor.left.message);
     compactor.right.events.subscribe((e) => {
