@@ -15,28 +15,53 @@ import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from
 import { loadContext, type InvalidContextOptions } from "./context.js";
 import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/store.js";
 
-/** What {@link createChatSession} needs. */
+/**
+ * What {@link createChatSession} needs.
+ *
+ * @example createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are terse.", prune: defaultPruneSettings })
+ */
 export interface ChatSessionOptions {
   readonly store: SummaryStore;
   readonly compactor: SessionCompactor;
   readonly stackId: StackId;
+  /**
+   * The live system prompt, put first in every prompt.
+   * @default none
+   */
   readonly systemPrompt?: string;
-  /** Short-lived sessions (cron, one-shot) are never compacted. Default false. */
+  /**
+   * Short-lived sessions (cron, one-shot) are never compacted.
+   * @default false
+   */
   readonly ephemeral?: boolean;
-  /** Prune oversized tool results of earlier turns in the prompt (stored data is untouched). */
+  /**
+   * Prune oversized tool results of earlier turns in the prompt (stored data is untouched).
+   * @default no pruning
+   */
   readonly prune?: PruneSettings;
-  /** The clock. Default `Date.now`. */
+  /**
+   * The clock (epoch ms).
+   * @default Date.now
+   */
   readonly now?: () => number;
 }
 
-/** The prompt of a turn and what compaction did before it was built. */
+/**
+ * The prompt of a turn and what compaction did before it was built.
+ *
+ * @example const { prompt, compaction } = await right(session.prepareTurn([{ role: "user", content: "next" }]));
+ */
 export interface PreparedTurn {
   readonly prompt: readonly Message[];
   readonly compaction: CompactionOutcome;
   readonly stored: readonly StoredMessage[];
 }
 
-/** A conversation driven turn by turn. */
+/**
+ * A conversation driven turn by turn.
+ *
+ * @example await session.finishTurn([{ role: "assistant", content: "done" }], usage.inputTokens)();
+ */
 export interface ChatSession {
   readonly stackId: StackId;
   /** Input tokens the provider reported for the previous turn (0 after a restart). */

@@ -39,7 +39,11 @@ import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } 
 import { checkStackId } from "./store/validate.js";
 import { summaryPrompt } from "./template.js";
 
-/** What a compaction call did. */
+/**
+ * What a compaction call did.
+ *
+ * @example const outcome = await right(compactor.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })); if (outcome._tag === "Skipped") console.log(outcome.reason);
+ */
 export type CompactionOutcome =
   | {
       readonly _tag: "Compacted";
@@ -62,10 +66,18 @@ export type CompactionOutcome =
 /** A compaction that did nothing, and why. */
 export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
 
-/** Why the summariser did not produce a summary: no model could be chosen, or the call failed. */
+/**
+ * Why the summariser did not produce a summary: no model could be chosen, or the call failed.
+ *
+ * @example if (error._tag === "SummariserFailed" && error.error._tag === "ProviderTimeout") retryLater();
+ */
 export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
 
-/** Why a compaction failed. The store is unchanged when any of these is returned. */
+/**
+ * Why a compaction failed. The store is unchanged when any of these is returned.
+ *
+ * @example const r = await compactor.tryCompact({ stackId: "chat-1", lastInputTokens: Number.NaN })(); // left({ _tag: "InvalidInput", subject: "compaction input", … })
+ */
 export type SessionCompactionError =
   | StoreError
   | SummariserError
@@ -95,19 +107,35 @@ const describeSummariserError = (error: SummariserError): string => {
   }
 };
 
-/** What the session compactor needs. */
+/**
+ * What the session compactor needs.
+ *
+ * @example createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 32000 }, now: () => 0 })
+ */
 export interface SessionCompactorDeps {
   readonly store: SummaryStore;
   readonly provider: Provider;
   /** Raw configuration; validated by {@link createSessionCompactor}. */
   readonly config: unknown;
-  /** Where events go. Default: a private bus (see `SessionCompactor.events`). */
+  /**
+   * Where events go.
+   * @default a private bus (see `SessionCompactor.events`)
+   */
   readonly events?: EventBus<SessionEvent>;
-  /** Token estimator for the fallback when no usage was reported. Default: the weighted estimate. */
+  /**
+   * Token estimator for the trigger when no usage was reported, and for the truncation fallback.
+   * @default estimateCounter() — the weighted estimate
+   */
   readonly counter?: TokenCounter;
-  /** The clock, read once per pass. Default `Date.now`. */
+  /**
+   * The clock, read once per pass.
+   * @default Date.now
+   */
   readonly now?: () => number;
-  /** Transcript clipping limits. Default 6000+1500 / 4000+1500 / 1200 characters. */
+  /**
+   * Transcript clipping limits.
+   * @default 6000+1500 / 4000+1500 / 1200 characters (`defaultTranscriptLimits`)
+   */
   readonly transcriptLimits?: TranscriptLimits;
 }
 
@@ -116,7 +144,12 @@ export interface TryCompactInput {
   readonly stackId: StackId;
   /** Input tokens the provider reported for the previous turn (0 when unknown). */
   readonly lastInputTokens: number;
+  /**
+   * Short-lived sessions are never compacted.
+   * @default false
+   */
   readonly ephemeral?: boolean;
+  /** Cancels the summary call; no fallback runs then. */
   readonly signal?: AbortSignal;
 }
 
@@ -127,7 +160,11 @@ export interface ForceCompactInput {
   readonly signal?: AbortSignal;
 }
 
-/** Compaction inside a running session. */
+/**
+ * Compaction inside a running session.
+ *
+ * @example await compactor.forceCompact({ stackId: "chat-1" })(); // a user's /compact
+ */
 export interface SessionCompactor {
   readonly config: SessionCompactionConfig;
   /** The bus `CompactionDone` / `CompactionWarning` / `CompactionFailed` are published on. */

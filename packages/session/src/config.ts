@@ -19,6 +19,10 @@ const isInt = (u: unknown): u is number => typeof u === "number" && Number.isSaf
  * Validated session-compaction settings (defaults applied). The vocabulary is the core's:
  * `maxTokens` is the budget (the model's input window), `threshold` the share of it at which
  * compaction starts, `preserveLast` the verbatim tail.
+ *
+ * @example
+ * const config = decodeSessionConfig({ maxTokens: 32000, threshold: 0.9, preserveLast: 8 });
+ * // right({ maxTokens: 32000, threshold: 0.9, preserveLast: 8, temperature: 0.3, maxSummaryTokens: 2048, fallback: "truncate" })
  */
 export interface SessionCompactionConfig {
   /** The input budget of the model, in tokens (e.g. 32000 for a 32k model). Required. */

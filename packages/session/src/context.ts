@@ -92,7 +92,11 @@ function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.T
   );
 }
 
-/** How {@link loadContext} assembles a prompt. */
+/**
+ * How {@link loadContext} assembles a prompt.
+ *
+ * @example loadContext(store, "chat-1", { compaction: false, maxHistoryMessages: 50, systemPrompt: "You are terse." })
+ */
 export type LoadContextOptions =
   | {
       /** Build from the active summary and the messages after its watermark. */

@@ -12,7 +12,11 @@ import type { StackId } from "./store/store.js";
 /** How a compaction was started. */
 export type CompactionTrigger = "threshold" | "manual";
 
-/** A new summary was saved and now covers the stack up to `coversUpTo`. */
+/**
+ * A new summary was saved and now covers the stack up to `coversUpTo`.
+ *
+ * @example bus.subscribe((e) => { if (e._tag === "CompactionDone") console.log(e.summaryId, e.coversUpTo, e.level); });
+ */
 export interface CompactionDone {
   readonly _tag: "CompactionDone";
   readonly stackId: StackId;
@@ -40,6 +44,8 @@ export interface CompactionDone {
  * The summariser did not deliver: it failed (`summariser_failed`, with its error) or returned an
  * empty summary. `fallback` says what followed: `truncate` = a truncated summary was saved
  * (a `CompactionDone` with `level: "truncate"` follows), `none` = nothing was saved.
+ *
+ * @example bus.subscribe((e) => { if (e._tag === "CompactionWarning") alert(e.reason, e.message); });
  */
 export interface CompactionWarning {
   readonly _tag: "CompactionWarning";
@@ -60,20 +66,36 @@ export interface CompactionFailed {
   readonly at: number;
 }
 
-/** Everything the session layer announces. */
+/**
+ * Everything the session layer announces.
+ *
+ * @example const bus = createEventBus<SessionEvent>();
+ */
 export type SessionEvent = CompactionDone | CompactionWarning | CompactionFailed;
 
-/** A subscriber; it may return a promise (its rejection is reported, not awaited by publishers). */
+/**
+ * A subscriber; it may return a promise (its rejection is reported, not awaited by publishers).
+ *
+ * @example const log: Subscriber<SessionEvent> = async (e) => { await audit.write(e); };
+ */
 export type Subscriber<Ev> = (event: Ev) => void | Promise<void>;
 
-/** A subscriber threw or rejected while handling `event`. */
+/**
+ * A subscriber threw or rejected while handling `event`.
+ *
+ * @example const failures = bus.publish(event); // [{ _tag: "SubscriberFailed", event, error }] when one threw
+ */
 export interface SubscriberFailure {
   readonly _tag: "SubscriberFailed";
   readonly event: { readonly _tag: string };
   readonly error: unknown;
 }
 
-/** A small synchronous broadcast bus. */
+/**
+ * A small synchronous broadcast bus.
+ *
+ * @example const off = bus.subscribe(handler); bus.publish(event); off();
+ */
 export interface EventBus<Ev extends { readonly _tag: string }> {
   /** Adds `handler`; returns a function that removes exactly this subscription (idempotent). */
   subscribe(handler: Subscriber<Ev>): () => void;
@@ -88,7 +110,10 @@ export interface EventBus<Ev extends { readonly _tag: string }> {
 
 /** Options of {@link createEventBus}. */
 export interface EventBusOptions {
-  /** Receives every subscriber failure (sync throws and async rejections). Default: `console.warn`. */
+  /**
+   * Receives every subscriber failure (sync throws and async rejections).
+   * @default console.warn
+   */
   readonly onSubscriberError?: (failure: SubscriberFailure) => void;
 }
 

@@ -11,7 +11,11 @@ import type { TokenCounter } from "@cc/tokens";
 import { truncateToBudget } from "@cc/lcm";
 import { summarySource, NEW_MESSAGES_HEADING } from "./template.js";
 
-/** How a compaction whose summariser failed continues: `none` = no summary, `truncate` = a truncated summary. */
+/**
+ * How a compaction whose summariser failed continues: `none` = no summary, `truncate` = a truncated summary.
+ *
+ * @example createSessionCompactor({ store, provider, config: { maxTokens: 32000, fallback: "none" } })
+ */
 export type SummaryFallback = "none" | "truncate";
 
 /** What produced a saved summary: the summariser (`detailed`) or the deterministic fallback (`truncate`). */

@@ -18,7 +18,11 @@ export type SessionSkipReason =
 /** Where the token figure that drove the trigger came from. */
 export type TokenSource = "reported" | "estimated";
 
-/** The trigger's verdict. */
+/**
+ * The trigger's verdict.
+ *
+ * @example decideTrigger({ lastInputTokens: 100, ephemeral: false, maxTokens: 32000, threshold: 0.8, estimate: () => 0 }) // { _tag: "Hold", reason: "below_threshold", … }
+ */
 export type TriggerDecision =
   | { readonly _tag: "Trigger"; readonly effectiveTokens: number; readonly source: TokenSource }
   | { readonly _tag: "Hold"; readonly reason: "ephemeral" | "below_threshold"; readonly effectiveTokens: number; readonly source: TokenSource };
@@ -52,7 +56,11 @@ export function decideTrigger(input: TriggerInput): TriggerDecision {
     : { _tag: "Hold", reason: "below_threshold", effectiveTokens, source };
 }
 
-/** Which messages a compaction folds in (`summarise`) and which stay verbatim (`keep`). */
+/**
+ * Which messages a compaction folds in (`summarise`) and which stay verbatim (`keep`).
+ *
+ * @example const plan = planCompaction(stored, 6); if (plan._tag === "Fold") console.log(plan.coversUpTo);
+ */
 export type CompactionPlan =
   | {
       readonly _tag: "Fold";

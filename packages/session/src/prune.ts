@@ -13,7 +13,11 @@ import type { Message, ToolCall, ToolMessage } from "@cc/messages";
 import type * as t from "io-ts";
 import { decodeWith, leaf, objectCodec, type InvalidOptions } from "@cc/validate";
 
-/** How aggressively to prune. Build it with {@link decodePruneOptions} from untrusted input. */
+/**
+ * How aggressively to prune. Build it with {@link decodePruneOptions} from untrusted input.
+ *
+ * @example const settings: PruneSettings = { maxChars: 4000, protectTurns: 0, protectResults: 5 };
+ */
 export interface PruneSettings {
   /**
    * Tool results longer than this many characters are pruned (≥ 200).
@@ -50,7 +54,11 @@ export interface PrunedResult {
   readonly line: string;
 }
 
-/** What {@link pruneToolResults} returns: new messages (pruned ones replaced) and what it pruned. */
+/**
+ * What {@link pruneToolResults} returns: new messages (pruned ones replaced) and what it pruned.
+ *
+ * @example const { messages, pruned } = pruneToolResults(history); // pruned[0].line: "[bash] ran `npm test` → exit 0, 47 lines output"
+ */
 export interface PruneResult {
   readonly messages: readonly Message[];
   readonly pruned: readonly PrunedResult[];

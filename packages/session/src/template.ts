@@ -82,7 +82,11 @@ export function summaryPrompt(input: SummaryPromptInput): readonly Message[] {
   return [{ role: "user", content: `${OPENING}\n\n${wrapTranscript(body)}\n\n${task}\n\n${SUMMARY_TEMPLATE}` }];
 }
 
-/** Header put before a summary when it is injected into a prompt: it is reference, not instruction. */
+/**
+ * Header put before a summary when it is injected into a prompt: it is reference, not instruction.
+ *
+ * @example prompt.find((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX)) // the injected summary, if any
+ */
 export const SESSION_SUMMARY_PREFIX = [
   "[Summary of earlier turns — reference only]",
   "The earlier part of this conversation was condensed into the note below and is no longer shown.",

@@ -62,6 +62,9 @@ const SCHEMA_LOCK_KEY = 0x63635f73; // "cc_s"
 /**
  * Where the store connects: a connection string (the store owns its pool) or a pool you own — a
  * `pg.Pool` or anything of the same shape ({@link PgPoolLike}; no `pg` types needed to compile).
+ * `maxConnections` is the size of the store's own pool (default 4).
+ *
+ * @example openPostgresStore({ connectionString: "postgres://app@127.0.0.1/agent", maxConnections: 4 })
  */
 export type PostgresStoreConfig =
   | { readonly connectionString: string; readonly maxConnections?: number }

@@ -53,14 +53,22 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX uq_cc_chat_summaries_chain ON cc_chat_summaries (stack_id, coalesce(previous_id, 0));`,
 ];
 
-/** Options of {@link openSqliteStore}. */
+/**
+ * Options of {@link openSqliteStore}.
+ *
+ * @example openSqliteStore("agent.db", { busyTimeoutMs: 10000, mmapSizeBytes: 0 })
+ */
 export interface SqliteStoreOptions {
-  /** How long a writer waits for another process's lock, in ms. Default 5000. */
+  /**
+   * How long a writer waits for another process's lock, in ms.
+   * @default 5000
+   */
   readonly busyTimeoutMs?: number;
   /**
    * How much of the file reads may map into memory (`PRAGMA mmap_size`), in bytes; 0 turns
    * mapping off. Default 256 MiB. Mapped reads skip a system call and a copy per page: a
    * prompt-building read of a long stack is several times faster. Ignored for `":memory:"`.
+   * @default 268435456 (256 MiB)
    */
   readonly mmapSizeBytes?: number;
 }

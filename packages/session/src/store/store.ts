@@ -18,7 +18,11 @@ export type StackId = string;
 /** Longest accepted stack id, in UTF-16 code units. */
 export const MAX_STACK_ID_LENGTH = 512;
 
-/** A message as stored: `id` is 1, 2, 3 … within its stack, in append order. */
+/**
+ * A message as stored: `id` is 1, 2, 3 … within its stack, in append order.
+ *
+ * @example const [first] = await right(store.append("chat-1", [{ role: "user", content: "hi" }], Date.now())); // { stackId: "chat-1", id: 1, message, createdAt }
+ */
 export interface StoredMessage {
   readonly stackId: StackId;
   readonly id: number;
@@ -30,6 +34,8 @@ export interface StoredMessage {
 /**
  * A summary of every message of its stack with `id <= coversUpTo`. The newest summary of a stack
  * is the active one; it supersedes `previousId` (there are no nested summaries).
+ *
+ * @example const latest = await store.latestSummary("chat-1")(); // right(some({ id: 2, coversUpTo: 9, previousId: 1, … }))
  */
 export interface StoredSummary {
   readonly stackId: StackId;
@@ -41,7 +47,11 @@ export interface StoredSummary {
   readonly createdAt: number;
 }
 
-/** What a caller asks the store to save. */
+/**
+ * What a caller asks the store to save.
+ *
+ * @example store.saveSummary("chat-1", { content: "## Goal\nship it", coversUpTo: 4, previousId: null }, Date.now())
+ */
 export interface SummaryDraft {
   readonly content: string;
   readonly coversUpTo: number;
@@ -56,7 +66,11 @@ export interface SummaryDraft {
 /** The storage backend an error came from. */
 export type StoreBackend = "memory" | "sqlite" | "postgres";
 
-/** Why a store operation failed. Nothing is half-written when any of these is returned. */
+/**
+ * Why a store operation failed. Nothing is half-written when any of these is returned.
+ *
+ * @example const r = await store.append("", [], 0)(); // left({ _tag: "InvalidInput", subject: "store input", problems: [{ path: "stackId", … }] })
+ */
 export type StoreError =
   | {
       readonly _tag: "StoreUnavailable";
