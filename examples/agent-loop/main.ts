@@ -45,7 +45,9 @@ async function main(): Promise<number> {
   const counter = tiktokenCounter();
   const url = process.env["CC_PROVIDER_URL"];
   const key = process.env["CC_PROVIDER_KEY"];
-  const provider: Provider = url !== undefined && key !== undefined ? openAICompatibleProvider({ baseUrl: url, apiKey: key }) : offlineProvider({ counter });
+  const remote = url !== undefined && key !== undefined ? openAICompatibleProvider({ baseUrl: url, apiKey: key }) : undefined;
+  if (remote !== undefined && E.isLeft(remote)) throw new Error(remote.left.problems.join("; "));
+  const provider: Provider = remote === undefined ? offlineProvider({ counter }) : remote.right;
   const options = decodeCompactOptions({ maxTokens: BUDGET, preserveLast: 4, softThreshold: 0.6, hardThreshold: 0.9 });
   if (E.isLeft(options)) throw new Error(options.left.problems.join("; "));
   const dir = mkdtempSync(join(tmpdir(), "cc-demo-"));

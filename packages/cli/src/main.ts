@@ -72,7 +72,12 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
     let provider: Provider = offlineProvider({ counter });
     if (cmd.providerUrl !== undefined) {
       const key = io.env["CC_PROVIDER_KEY"];
-      provider = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+      const made = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+      if (E.isLeft(made)) {
+        io.stderr(`cc-compact: --provider-url: ${made.left.problems.join("; ")}\n`);
+        return ExitCode.usage;
+      }
+      provider = made.right;
     }
     const index = cmd.strategy === "hierarchical" ? await openIndex(cmd.index) : E.right(undefined);
     if (E.isLeft(index)) {

@@ -18,5 +18,6 @@ export * from "./model-choice.js";
 export * from "./compactor.js";
 export * from "./providers/guard.js";
 export * from "./providers/http.js";
+export { redactSecrets, REDACTED, MIN_LITERAL_SECRET_LENGTH } from "./providers/redact.js";
 export * from "./adapters/agent.js";
 export * from "./adapters/prompt.js";
