@@ -11,6 +11,7 @@
  */
 export * from "./formats/index.js";
 export * from "./compaction/run.js";
+export { stagedIndex, type StagedIndex } from "./compaction/staged-index.js";
 export { main, processIo, type CliIo } from "./main.js";
 export { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
 export { parseCommand, HELP, type Command, type CompactCommand, type SearchCommand, type ExpandCommand, type UsageError } from "./command/args.js";

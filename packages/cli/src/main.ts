@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
-import { offlineProvider, openAICompatibleProvider, toOpenAIMessages, type Provider } from "@cc/lcm";
+import { offlineProvider, openAICompatibleProvider, redactSecrets, toOpenAIMessages, type Provider } from "@cc/lcm";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type SearchCommand } from "./command/args.js";
@@ -89,8 +89,18 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
         counter, now: io.now, provider, ...(index.right === undefined ? {} : { index: index.right }),
       })();
       if (E.isLeft(run)) {
-        io.stderr(`cc-compact: ${run.left._tag === "InvalidRunConfig" ? run.left.problems.join("; ") : "aborted"}\n`);
-        return run.left._tag === "InvalidRunConfig" ? ExitCode.usage : ExitCode.internal;
+        const failure = run.left;
+        switch (failure._tag) {
+          case "InvalidRunConfig":
+            io.stderr(`cc-compact: ${failure.problems.join("; ")}\n`);
+            return ExitCode.usage;
+          case "IndexCommitFailed":
+            io.stderr(`cc-compact: cannot write the index ${cmd.index ?? "(memory)"}: ${failure.error._tag}${"message" in failure.error ? `: ${failure.error.message}` : ""} (none of the run's ${failure.entries} entries was written)\n`);
+            return ExitCode.index;
+          case "RunAborted":
+            io.stderr("cc-compact: aborted\n");
+            return ExitCode.internal;
+        }
       }
       if (run.right.providerFailed && cmd.providerUrl !== undefined) {
         io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${run.right.attempts.map((a) => `  ${a}`).join("\n")}\n`);
@@ -153,8 +163,12 @@ async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeVal
 /**
  * Runs `cc-compact` with `argv` (arguments after the script) and returns the exit code.
  * Never rejects: unexpected exceptions become {@link ExitCode.internal} with a message on stderr.
+ * Everything written to stderr passes through `redactSecrets` (the `CC_PROVIDER_KEY` value, bearer
+ * tokens, `sk-…` keys, URL credentials).
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCodeValue> {
+  const secrets = [rawIo.env["CC_PROVIDER_KEY"]];
+  const io: CliIo = { ...rawIo, stderr: (s) => rawIo.stderr(redactSecrets(s, secrets)) };
   try {
     const cmd = parseCommand(argv);
     if (E.isLeft(cmd)) {
@@ -181,8 +195,30 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   }
 }
 
-/** The process's real effects. */
+/**
+ * Keeps a closed pipe on `stream` (the reader left, as `cc-compact … | head -c 10` does) from
+ * ending the process with an unhandled `EPIPE`: later writes are dropped and the exit status stays
+ * the command's own. Any other write error is reported once on stderr and sets exit status 1
+ * (later errors of the same stream are those of writes after the first failure).
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream, name: string): void {
+  let done = false;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (done) return;
+    done = true;
+    if (e.code === "EPIPE") return;
+    process.exitCode = ExitCode.internal;
+    if (stream !== process.stderr) process.stderr.write(`cc-compact: cannot write to ${name}: ${e.message}\n`);
+  });
+}
+
+/**
+ * The process's real effects. A reader that closes stdout early is not an error: output stops,
+ * the run completes (the index is written) and the exit status is the command's own (0 on success).
+ */
 export function processIo(): CliIo {
+  quietOnClosedPipe(process.stdout, "stdout");
+  quietOnClosedPipe(process.stderr, "stderr");
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];

@@ -8,7 +8,7 @@
  *
  * @module compaction/run
  */
-import { evictUnits, withNote, type Eviction, type SegmentIndex } from "@cc/hierarchical";
+import { evictUnits, withNote, type Eviction, type IndexError, type SegmentIndex } from "@cc/hierarchical";
 import {
   createLcmCompactor,
   decodeCompactOptions,
@@ -24,6 +24,7 @@ import {
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
+import { stagedIndex } from "./staged-index.js";
 
 /** The two strategies an agent can pick by configuration. */
 export type StrategyName = "lcm" | "hierarchical";
@@ -48,7 +49,10 @@ export interface RunDeps {
   readonly now: () => number;
   /** Summariser for lcm levels 1–2 (none → truncation only). */
   readonly provider?: Provider;
-  /** Where hierarchical eviction writes (required for `hierarchical`). */
+  /**
+   * Where hierarchical eviction writes (required for `hierarchical`). The entries of one run are
+   * written in one atomic batch at its end: an aborted or interrupted run writes nothing.
+   */
   readonly index?: SegmentIndex;
 }
 
@@ -75,10 +79,11 @@ export interface RunResult extends Pick<Eviction, "evicted" | "failures"> {
   readonly providerFailed: boolean;
 }
 
-/** Why a run could not start. */
+/** Why a run could not start or finish (`IndexCommitFailed`: the run's entries were not written, none of them). */
 export type RunError =
   | { readonly _tag: "InvalidRunConfig"; readonly problems: readonly string[] }
-  | { readonly _tag: "RunAborted" };
+  | { readonly _tag: "RunAborted" }
+  | { readonly _tag: "IndexCommitFailed"; readonly entries: number; readonly error: IndexError };
 
 async function runLcm(messages: readonly Message[], config: RunConfig, deps: RunDeps, usage: ContextUsage, signal?: AbortSignal): Promise<E.Either<RunError, RunResult>> {
   const compactor = createLcmCompactor({ counter: deps.counter, now: deps.now, ...(deps.provider === undefined ? {} : { provider: deps.provider }) });
@@ -106,9 +111,14 @@ async function runHierarchical(messages: readonly Message[], config: RunConfig, 
     concurrency: 4,
     ...(config.idPrefix === undefined ? {} : { idPrefix: config.idPrefix }),
   };
-  const r = await evictUnits(messages, settings, { index: deps.index, counter: deps.counter, now: deps.now() }, signal)();
+  // Writes wait in a staging index and reach the real one in one batch, after the whole pass.
+  const staged = stagedIndex(deps.index);
+  const r = await evictUnits(messages, settings, { index: staged, counter: deps.counter, now: deps.now() }, signal)();
   if (E.isLeft(r)) return E.left({ _tag: "InvalidRunConfig", problems: r.left.problems });
-  if (r.right.aborted) return E.left({ _tag: "RunAborted" });
+  if (r.right.aborted || signal?.aborted === true) return E.left({ _tag: "RunAborted" });
+  const entries = staged.pending();
+  const committed = await staged.commit()();
+  if (E.isLeft(committed)) return E.left({ _tag: "IndexCommitFailed", entries, error: committed.left });
   const { evicted, failures, skipped, budgetMet } = r.right;
   const out = withNote(r.right.kept, r.right.note);
   const tokensAfter = deps.counter.countMessages(out);
