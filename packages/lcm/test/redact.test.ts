@@ -17,7 +17,8 @@ describe("redactSecrets", () => {
     expect(redactSecrets("http://u:p@ss:w@127.0.0.1:8080/v1 and ok@example.org")).toBe("http://***@127.0.0.1:8080/v1 and ok@example.org");
     expect(redactSecrets("key my-own-secret-42 and \"my-own-secret-42\"", ["my-own-secret-42"])).toBe("key *** and \"***\"");
     expect(redactSecrets("short k stays", ["k"])).toBe("short k stays");
-    expect(redactSecrets("a task-management-system")).toBe("a task-management-system");
+    expect(redactSecrets("a task-manager; risk-assessed")).toBe("a task-manager; risk-assessed");
+    expect(redactSecrets("key=0sk-abcdefghijklmnopqrst.")).toBe("key=0sk-***.");
   });
 
   it("property: a configured key (any characters, ≥ 6) never survives, as is, URL-encoded or JSON-escaped", () => {

@@ -330,29 +330,25 @@ async function readBounded(response: Response, limit: number): Promise<BoundedBo
   }
   if (response.body === null) return { text: "", truncated: false };
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // Decoded chunk by chunk: no copy of the raw bytes is kept beside the text.
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
   let size = 0;
   let truncated = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     if (size + value.byteLength > limit) {
-      chunks.push(value.subarray(0, limit - size));
-      size = limit;
+      parts.push(decoder.decode(value.subarray(0, limit - size), { stream: true }));
       truncated = true;
       await reader.cancel().catch(() => undefined);
       break;
     }
-    chunks.push(value);
+    parts.push(decoder.decode(value, { stream: true }));
     size += value.byteLength;
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { text: new TextDecoder().decode(bytes), truncated };
+  parts.push(decoder.decode());
+  return { text: parts.join(""), truncated };
 }
 
 /**

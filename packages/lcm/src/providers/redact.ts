@@ -16,8 +16,12 @@ export const MIN_LITERAL_SECRET_LENGTH = 6;
 
 /** `Bearer <token68>` (RFC 6750), case-insensitive. */
 const BEARER = /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]+/gi;
-/** OpenAI-style keys: `sk-` followed by at least 8 key characters (`sk-proj-…`, `sk-ant-…` included). */
-const SK_KEY = /(^|[^A-Za-z0-9])sk-[A-Za-z0-9_-]{8,}/g;
+/**
+ * OpenAI-style keys (`sk-proj-…`, `sk-ant-…` included): `sk-` and at least 8 key characters after
+ * a non-alphanumeric (or the start), or at least 16 anywhere (real keys are far longer; the
+ * shorter form inside a word, as in "task-manager", is left alone).
+ */
+const SK_KEY = /(^|[^A-Za-z0-9])sk-[A-Za-z0-9_-]{8,}|sk-[A-Za-z0-9_-]{16,}/g;
 /** The userinfo of a URL: `scheme://user:pass@` up to the last `@` before a `/` or white space. */
 const URL_CREDENTIALS = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/]*@/g;
 
@@ -62,6 +66,6 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     literal(text)
       .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
       .replace(BEARER, `$1$2${REDACTED}`)
-      .replace(SK_KEY, `$1sk-${REDACTED}`),
+      .replace(SK_KEY, (_match: string, before: string | undefined) => `${before ?? ""}sk-${REDACTED}`),
   );
 }
