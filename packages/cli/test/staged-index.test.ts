@@ -1,5 +1,5 @@
 // One run's index entries reach the index in one batch at its end: an interrupted run writes none.
-import { memoryIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
+import { EVICTION_NOTE_PREFIX, memoryIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
 import { decodeCompactOptions, type Message } from "@cc/lcm";
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
@@ -47,7 +47,7 @@ describe("index writes of one run", () => {
     const interrupting = {
       ...counter,
       count: (text: string) => {
-        if (evictionStarted || text.startsWith("Evicted to the journal")) controller.abort();
+        if (evictionStarted || text.startsWith(EVICTION_NOTE_PREFIX)) controller.abort();
         return counter.count(text);
       },
     };
