@@ -152,10 +152,19 @@ describe("provider options", () => {
 describe("provider bounds on loopback", () => {
   it("stops retrying when the total time budget (maxTotalMs) is spent", async () => {
     handlers = Array.from({ length: 30 }, () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 503, "down"));
-    const r = await provider({ maxRetries: 20, backoffMs: 100, maxBackoffMs: 100, maxTotalMs: 350 }).complete(request)();
+    let clock = 0;
+    const now = (): number => (clock += 100); // every reading of the clock is 100 ms later
+    const r = await provider({ maxRetries: 20, backoffMs: 1, maxBackoffMs: 1, maxTotalMs: 1000, now }).complete(request)();
     expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "ProviderTransientError", status: 503 });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.length).toBeLessThan(21);
+  });
+
+  it("cuts an attempt's timeout to what remains of maxTotalMs", async () => {
+    handlers = [() => undefined];
+    const r = await provider({ timeoutMs: 600_000, maxTotalMs: 80, maxRetries: 0 }).complete(request)();
+    expect(E.isLeft(r) && r.left._tag).toBe("ProviderTimeout");
+    expect(E.isLeft(r) && r.left._tag === "ProviderTimeout" && r.left.timeoutMs).toBeLessThanOrEqual(80);
   });
 
   it("reads at most maxResponseBytes of a streamed body and drops the connection", async () => {

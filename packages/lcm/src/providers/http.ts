@@ -408,11 +408,14 @@ function httpProvider(config: HttpProviderConfig): Provider {
   /** Attempts with retries on transient errors, all within `maxTotalMs`. */
   async function call(path: string, init: { method: string; body?: string }, signal: AbortSignal | undefined): Promise<Attempt<unknown>> {
     const deadline = now() + maxTotalMs;
+    let last: Attempt<unknown> | undefined;
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted === true) return E.left({ _tag: "ProviderAborted" });
       const remaining = deadline - now();
+      if (last !== undefined && remaining <= 0) return last;
       const { result, retryAfter } = await once(path, init, signal, Math.max(1, Math.min(timeoutMs, remaining)));
       if (E.isRight(result) || result.left._tag !== "ProviderTransientError" || attempt >= maxRetries) return result;
+      last = result;
       const delay = Math.min(maxBackoffMs, retryAfter ?? backoffMs * 2 ** attempt);
       // No retry that could not even start before the deadline.
       if (now() + delay >= deadline) return result;
