@@ -126,6 +126,13 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
     expect(run.stderr()).toContain("801 messages");
   });
 
+  it("bin/cc-compact.js runs from any working directory (tsx is resolved from the package, not the cwd)", async () => {
+    const run = spawnBin(["--version"], {}, dir);
+    expect(await run.exited).toEqual({ code: ExitCode.ok, signal: null });
+    await run.closed;
+    expect(run.stdout()).toBe("0.1.0\n");
+  });
+
   it("never prints the key or URL credentials on stderr, even when the server echoes the key", async () => {
     const key = "sk-live-0123456789abcdefghij";
     const server = createServer((req, res) => {

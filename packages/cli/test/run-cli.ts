@@ -39,9 +39,9 @@ export interface BinProcess {
   readonly closed: Promise<void>;
 }
 
-/** Starts `bin/cc-compact.js args…` as a real process, stdin closed at once. */
-export function spawnBin(args: readonly string[], env: Record<string, string> = {}): BinProcess {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+/** Starts `bin/cc-compact.js args…` as a real process (in `cwd`, the repository root by default), stdin closed at once. */
+export function spawnBin(args: readonly string[], env: Record<string, string> = {}, cwd: string = root): BinProcess {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
