@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { decodeContextManager, type ContextError } from "@cc/context";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
-import { offlineProvider, openAICompatibleProvider, pressureOf } from "@cc/lcm";
+import { offlineProvider, openAICompatibleProvider, pressureOf, redactSecrets } from "@cc/lcm";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
@@ -73,7 +73,12 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
     let provider: Provider = offlineProvider({ counter });
     if (cmd.providerUrl !== undefined) {
       const key = io.env["CC_PROVIDER_KEY"];
-      provider = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+      const made = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+      if (E.isLeft(made)) {
+        io.stderr(`cc-compact: --provider-url: ${made.left.message}\n`);
+        return ExitCode.usage;
+      }
+      provider = made.right;
     }
     const index = cmd.strategy === "hierarchical" ? await openIndex(cmd.index) : E.right(undefined);
     if (E.isLeft(index)) {
@@ -119,6 +124,7 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
 /** Exit code of a turn that produced no prompt: bad settings are usage errors, bad messages input errors. */
 function exitCodeOf(e: ContextError): ExitCodeValue {
   if (e._tag === "InvalidOptions") return ExitCode.usage;
+  if (e._tag === "IndexWriteFailed") return ExitCode.index;
   if (e._tag === "InvalidInput" && e.subject !== "turn") return ExitCode.input;
   return ExitCode.internal;
 }
@@ -168,8 +174,12 @@ async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeVal
 /**
  * Runs `cc-compact` with `argv` (arguments after the script) and returns the exit code.
  * Never rejects: unexpected exceptions become {@link ExitCode.internal} with a message on stderr.
+ * Everything written to stderr passes through `redactSecrets` (the `CC_PROVIDER_KEY` value, bearer
+ * tokens, `sk-…` keys, URL credentials).
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCodeValue> {
+  const secrets = [rawIo.env["CC_PROVIDER_KEY"]];
+  const io: CliIo = { ...rawIo, stderr: (s) => rawIo.stderr(redactSecrets(s, secrets)) };
   try {
     const cmd = parseCommand(argv);
     if (E.isLeft(cmd)) {
@@ -196,8 +206,30 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   }
 }
 
-/** The process's real effects. */
+/**
+ * Keeps a closed pipe on `stream` (the reader left, as `cc-compact … | head -c 10` does) from
+ * ending the process with an unhandled `EPIPE`: later writes are dropped and the exit status stays
+ * the command's own. Any other write error is reported once on stderr and sets exit status 1
+ * (later errors of the same stream are those of writes after the first failure).
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream, name: string): void {
+  let done = false;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (done) return;
+    done = true;
+    if (e.code === "EPIPE") return;
+    process.exitCode = ExitCode.internal;
+    if (stream !== process.stderr) process.stderr.write(`cc-compact: cannot write to ${name}: ${e.message}\n`);
+  });
+}
+
+/**
+ * The process's real effects. A reader that closes stdout early is not an error: output stops,
+ * the run completes (the index is written) and the exit status is the command's own (0 on success).
+ */
 export function processIo(): CliIo {
+  quietOnClosedPipe(process.stdout, "stdout");
+  quietOnClosedPipe(process.stderr, "stderr");
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];

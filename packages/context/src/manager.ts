@@ -14,6 +14,7 @@ import { createLcmCompactor, describeWarnings, nextContext, offlineProvider, typ
 import { describeRejection } from "@cc/lcm/internal";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
+import { stagedIndex } from "./staged-index.js";
 import { invalid, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -58,8 +59,15 @@ export interface TurnResult {
   readonly warnings: readonly TurnWarning[];
 }
 
-/** Why a turn produced no prompt. */
-export type ContextError = InvalidOptions | InvalidInput | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] };
+/**
+ * Why a turn produced no prompt. `IndexWriteFailed`: the index refused the turn's batch of
+ * evicted units — none of them was written and the history is unchanged.
+ */
+export type ContextError =
+  | InvalidOptions
+  | InvalidInput
+  | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] }
+  | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number };
 
 /** The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}. */
 export class ContextManagerError extends Error {
@@ -148,14 +156,23 @@ async function runLcm(history: readonly Message[], maxTokens: number, target: nu
 }
 
 async function runHierarchical(history: readonly Message[], tokensBefore: number, maxTokens: number, target: number, o: Resolved, signal: AbortSignal | undefined): Promise<E.Either<ContextError, TurnResult>> {
+  // The turn's entries wait in a staging index and reach the real one in one batch at its end:
+  // an aborted or interrupted turn writes none of them, a finished one all of them.
+  const staged = stagedIndex(o.index);
   const r = await evictUnits(
     history,
     { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency },
-    { index: o.index, counter: o.counter, now: o.now() },
+    { index: staged, counter: o.counter, now: o.now() },
     signal,
   )();
   if (E.isLeft(r)) return E.left(invalid("InvalidOptions", "eviction settings", r.left.problems));
-  if (r.right.aborted) return E.left(aborted);
+  if (r.right.aborted || signal?.aborted === true) return E.left(aborted);
+  const entries = staged.pending();
+  const committed = await staged.commit()();
+  if (E.isLeft(committed)) {
+    const why = `${committed.left._tag}${"message" in committed.left ? `: ${String(committed.left.message)}` : ""}`;
+    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the index refused the turn's ${entries} evicted units (none was written): ${why}`, entries });
+  }
   const ev = r.right;
   const out = withNote(ev.kept, ev.note);
   const tokensAfter = o.counter.countMessages(out);

@@ -26,7 +26,7 @@ export { snippet } from "./search/query.js";
 export { hierarchicalCompact, type HierarchicalResult, type RunOptions, type SegmentFailure, type Summarizer } from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
-export { journalTools, type AgentTool, type JournalToolOptions } from "./tools.js";
+export { journalTools, type AgentTool, type JournalToolOptions, type JournalTools } from "./tools.js";
 export { prefetch, recordAccess } from "./prefetch.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
 export { reaccesses, references } from "./strategy/references.js";

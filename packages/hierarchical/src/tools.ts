@@ -6,6 +6,7 @@
  * @module tools
  */
 import * as E from "fp-ts/lib/Either.js";
+import { invalid, type InvalidOptions } from "@cc/validate";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
 import type { IndexError, SearchHit, SegmentIndex } from "./search/index.js";
@@ -55,14 +56,39 @@ export interface JournalExpandResult {
   readonly nextOffset?: number;
 }
 
-/** Options of {@link journalTools}. */
+/** Options of {@link journalTools} (validated by {@link decodeJournalToolOptions}; unknown keys are refused). */
 export interface JournalToolOptions {
-  /** Namespace the tools read (fixed by the host, not chosen by the model). Default "default". */
+  /**
+   * Namespace the tools read (fixed by the host, not chosen by the model; non-empty).
+   * @default "default"
+   */
   readonly namespace?: string;
-  /** Largest page `journal_expand` returns, in characters (default 8000). */
+  /**
+   * Largest page `journal_expand` returns, in UTF-16 code units (integer 1..10000000).
+   * @default 8000
+   */
   readonly maxExpandChars?: number;
-  /** Most hits `journal_search` returns (default 20). */
+  /**
+   * Most hits `journal_search` returns (integer 1..1000).
+   * @default 20
+   */
   readonly maxHits?: number;
+}
+
+/** {@link JournalToolOptions} with the defaults applied. */
+export interface JournalToolConfig {
+  readonly namespace: string;
+  readonly maxExpandChars: number;
+  readonly maxHits: number;
+}
+
+/** Tool options were rejected; `problems` has one line per field. */
+export type InvalidToolOptions = InvalidOptions;
+
+/** The two journal tools. */
+export interface JournalTools {
+  readonly search: AgentTool<JournalSearchResult>;
+  readonly expand: AgentTool<JournalExpandResult>;
 }
 
 const int = (min: number, max: number): t.Type<number, number, unknown> =>
@@ -73,6 +99,83 @@ const int = (min: number, max: number): t.Type<number, number, unknown> =>
       typeof u === "number" && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`),
     t.identity,
   );
+
+const NonEmptyString = new t.Type<string, string, unknown>(
+  "NonEmptyString",
+  (u): u is string => typeof u === "string" && u !== "",
+  (u, c) => (typeof u === "string" && u !== "" ? t.success(u) : t.failure(u, c, "expected a non-empty string")),
+  t.identity,
+);
+
+/** io-ts codec of {@link JournalToolOptions} (unknown keys are checked by {@link decodeJournalToolOptions}). */
+export const JournalToolOptionsCodec = t.partial({ namespace: NonEmptyString, maxExpandChars: int(1, 10_000_000), maxHits: int(1, 1000) });
+
+const toolOptionKeys: readonly string[] = ["namespace", "maxExpandChars", "maxHits"];
+
+const showValue = (u: unknown): string => (typeof u === "string" ? JSON.stringify(u.slice(0, 80)) : typeof u === "object" && u !== null ? "an object" : String(u));
+
+/**
+ * Validates tool options and applies the defaults: a page size or hit count that is 0, negative,
+ * fractional, NaN or infinite is refused (it would make paging stall), as is an unknown key.
+ *
+ * @example
+ * decodeJournalToolOptions({ maxExpandChars: 0 });
+ * // left({ _tag: "InvalidOptions", subject: "journal tool options", problems: ["maxExpandChars: expected an integer in 1..10000000, got 0"] })
+ */
+export function decodeJournalToolOptions(input: unknown): E.Either<InvalidToolOptions, JournalToolConfig> {
+  const fail = (problems: readonly string[]): E.Either<InvalidToolOptions, JournalToolConfig> => E.left(invalid("InvalidOptions", "journal tool options", problems));
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return fail([`options: expected an object, got ${showValue(input)}`]);
+  const record = input as Readonly<Record<string, unknown>>;
+  const problems: string[] = [];
+  for (const key of Object.keys(record)) {
+    if (toolOptionKeys.includes(key)) continue;
+    const near = toolOptionKeys.find((k) => k.toLowerCase() === key.replace(/[_-]/g, "").toLowerCase() || (key.length >= 4 && k.toLowerCase().startsWith(key.toLowerCase().slice(0, 6))));
+    problems.push(`${key} is not an option${near === undefined ? ` (known: ${toolOptionKeys.join(", ")})` : `; did you mean ${near}?`}`);
+  }
+  const defined = Object.fromEntries(Object.entries(record).filter(([k, v]) => v !== undefined && toolOptionKeys.includes(k)));
+  const decoded = JournalToolOptionsCodec.decode(defined);
+  if (E.isLeft(decoded)) {
+    for (const error of decoded.left) {
+      const field = error.context.map((c) => c.key).filter((k) => k !== "")[0] ?? "options";
+      problems.push(`${field}: ${error.message ?? "invalid value"}, got ${showValue(error.value)}`);
+    }
+  }
+  if (problems.length > 0 || E.isLeft(decoded)) return fail([...new Set(problems)]);
+  return E.right({ namespace: decoded.right.namespace ?? DEFAULT_NAMESPACE, maxExpandChars: decoded.right.maxExpandChars ?? 8000, maxHits: decoded.right.maxHits ?? 20 });
+}
+
+/** One page of a text. */
+export interface TextPage {
+  readonly content: string;
+  /** Where the page starts (the requested offset, moved back onto a code point boundary). */
+  readonly offset: number;
+  /** Where the next page starts; absent when this page reaches the end. */
+  readonly nextOffset?: number;
+}
+
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+/** True when `at` falls between the two halves of a surrogate pair of `text`. */
+const splitsPair = (text: string, at: number): boolean => at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
+
+/**
+ * The page of `text` from `offset` holding at most `maxChars` UTF-16 code units (pure). Pages
+ * never split a surrogate pair (lone surrogates are ordinary units): an offset inside a pair moves
+ * back to its start, a page end inside one moves back before it — or, when the pair is the page's
+ * only code point, past it, so a page always advances by at least one whole code point (it is
+ * then one unit over `maxChars`). Following `nextOffset` from 0 visits `text` exactly once.
+ *
+ * @example textPage("a😀b", 1, 1) // { content: "😀", offset: 1, nextOffset: 3 }
+ */
+export function textPage(text: string, offset: number, maxChars: number): TextPage {
+  const total = text.length;
+  const step = Number.isSafeInteger(maxChars) && maxChars >= 1 ? maxChars : 1;
+  let from = Number.isSafeInteger(offset) && offset > 0 ? Math.min(offset, total) : 0;
+  if (splitsPair(text, from)) from--;
+  let to = Math.min(total, from + step);
+  if (splitsPair(text, to)) to = to - 1 > from ? to - 1 : to + 1;
+  return { content: text.slice(from, to), offset: from, ...(to < total ? { nextOffset: to } : {}) };
+}
 
 function parseArgs<A>(codec: t.Type<A, A, unknown>, raw: unknown): E.Either<ToolError, A> {
   let value: unknown = raw;
@@ -95,17 +198,20 @@ function parseArgs<A>(codec: t.Type<A, A, unknown>, raw: unknown): E.Either<Tool
 const indexFailed = (error: IndexError): ToolError => ({ _tag: "IndexFailed", message: `the journal is unavailable (${error._tag})`, error });
 
 /**
- * The `journal_search` and `journal_expand` tools bound to one index and namespace.
+ * The `journal_search` and `journal_expand` tools bound to one index and namespace, or the
+ * problems of `options` (see {@link decodeJournalToolOptions}).
  *
  * @example
- * const { search, expand } = journalTools(index, { namespace: "session-42" });
- * const tools = [search, expand].map(({ type, function: f }) => ({ type, function: f })); // for the API
+ * const tools = journalTools(index, { namespace: "session-42" });
+ * if (E.isLeft(tools)) throw new Error(tools.left.problems.join("; "));
+ * const { search, expand } = tools.right;
+ * const forApi = [search, expand].map(({ type, function: f }) => ({ type, function: f })); // for the API
  * const r = await search.execute('{"query":"ValueError in src/app.py"}')();
  */
-export function journalTools(index: SegmentIndex, options: JournalToolOptions = {}): { readonly search: AgentTool<JournalSearchResult>; readonly expand: AgentTool<JournalExpandResult> } {
-  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
-  const maxPage = options.maxExpandChars ?? 8000;
-  const maxHits = options.maxHits ?? 20;
+export function journalTools(index: SegmentIndex, options: JournalToolOptions = {}): E.Either<InvalidToolOptions, JournalTools> {
+  const config = decodeJournalToolOptions(options);
+  if (E.isLeft(config)) return config;
+  const { namespace, maxExpandChars: maxPage, maxHits } = config.right;
   const SearchArgs = t.intersection([t.type({ query: t.string }), t.partial({ k: int(1, maxHits), kinds: t.array(t.string) })]);
   const ExpandArgs = t.intersection([t.type({ id: t.string }), t.partial({ offset: int(0, Number.MAX_SAFE_INTEGER), maxChars: int(1, maxPage) })]);
 
@@ -130,7 +236,7 @@ export function journalTools(index: SegmentIndex, options: JournalToolOptions = 
     execute: (args) => async () => {
       const a = parseArgs(SearchArgs, args);
       if (E.isLeft(a)) return a;
-      const r = await index.search(a.right.query, { k: a.right.k ?? 5, namespace, ...(a.right.kinds === undefined ? {} : { kinds: a.right.kinds }) })();
+      const r = await index.search(a.right.query, { k: a.right.k ?? Math.min(5, maxHits), namespace, ...(a.right.kinds === undefined ? {} : { kinds: a.right.kinds }) })();
       if (E.isLeft(r)) return E.left(indexFailed(r.left));
       return E.right({ hits: r.right.map(({ id, kind, summary, snippet, tokenCost }) => ({ id, kind, summary, snippet, tokenCost })) });
     },
@@ -159,24 +265,9 @@ export function journalTools(index: SegmentIndex, options: JournalToolOptions = 
       if (E.isLeft(r)) return E.left(indexFailed(r.left));
       const entry = r.right;
       if (entry === undefined) return E.left({ _tag: "NotFound", message: `no journal entry with id ${JSON.stringify(a.right.id)}` });
-      const total = entry.content.length;
-      let from = Math.min(a.right.offset ?? 0, total);
-      if (from > 0 && from < total && isLow(entry.content.charCodeAt(from))) from--;
-      let to = Math.min(total, from + (a.right.maxChars ?? maxPage));
-      if (to < total && to > from + 1 && isLow(entry.content.charCodeAt(to))) to--;
-      return E.right({
-        id: entry.id,
-        kind: entry.kind,
-        content: entry.content.slice(from, to),
-        offset: from,
-        totalChars: total,
-        ...(to < total ? { nextOffset: to } : {}),
-      });
+      const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? maxPage);
+      return E.right({ id: entry.id, kind: entry.kind, ...page, totalChars: entry.content.length });
     },
   };
-  return { search, expand };
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+  return E.right({ search, expand });
 }

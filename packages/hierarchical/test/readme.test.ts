@@ -34,7 +34,9 @@ describe("README example", () => {
     log("kept", keep.map((s) => s.id), "written", written.length, "skipped", skipped.length, "failed", failed.length);
 
     // The agent gets two tools; execute takes the model's raw JSON arguments.
-    const { search, expand } = journalTools(index, { namespace: "session-1" });
+    const tools = journalTools(index, { namespace: "session-1" }); // Left({ _tag: "InvalidOptions", … }) on bad options
+    if (E.isLeft(tools)) throw new Error(tools.left.problems.join("; "));
+    const { search, expand } = tools.right;
     const found = await search.execute('{"query": "KeyError reader.py"}')();
     if (E.isRight(found)) log("hit", found.right.hits[0]?.id, found.right.hits[0]?.summary);
     const original = await expand.execute({ id: "t1" })();

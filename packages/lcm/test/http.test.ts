@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chooseCompactionModel } from "../src/model-choice.js";
-import { classifyStatus, openAICompatibleProvider, retryAfterMs } from "../src/providers/http.js";
+import { classifyStatus, decodeHttpProviderOptions, openAICompatibleProvider, retryAfterMs, type HttpProviderOptions } from "../src/providers/http.js";
+import type { Provider } from "@cc/messages";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 let server: Server;
@@ -38,7 +39,12 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const provider = (extra = {}) => openAICompatibleProvider({ baseUrl: base, apiKey: "k", backoffMs: 1, timeoutMs: 500, ...extra });
+const made = (options: HttpProviderOptions): Provider => {
+  const r = openAICompatibleProvider(options);
+  if (E.isLeft(r)) throw new Error(r.left.message);
+  return r.right;
+};
+const provider = (extra: Partial<HttpProviderOptions> = {}) => made({ baseUrl: base, apiKey: "k", backoffMs: 1, timeoutMs: 500, ...extra });
 const request = { model: "m", messages: [{ role: "user" as const, content: "hi" }], maxTokens: 5, temperature: 0 };
 
 describe("openAICompatibleProvider on loopback", () => {
@@ -85,7 +91,7 @@ describe("openAICompatibleProvider on loopback", () => {
     expect(await pending).toEqual(E.left({ _tag: "ProviderAborted" }));
   });
   it("reports a refused connection as transient", async () => {
-    const r = await openAICompatibleProvider({ baseUrl: "http://127.0.0.1:1/v1", maxRetries: 0 }).complete(request)();
+    const r = await made({ baseUrl: "http://127.0.0.1:1/v1", maxRetries: 0 }).complete(request)();
     expect(E.isLeft(r) && r.left._tag).toBe("ProviderTransientError");
   });
   it("lists models with prices and picks the cheapest by output cost", async () => {
@@ -94,6 +100,124 @@ describe("openAICompatibleProvider on loopback", () => {
     const listed = await provider({ catalogue: [{ id: "unpriced", outputCostPerMTok: 100, strength: "very_high" }] }).listModels()();
     expect(E.isRight(listed) && listed.right.map((m) => [m.id, m.outputCostPerMTok])).toEqual([["big", 15], ["small", 0.4], ["unpriced", 100]]);
     expect(await chooseCompactionModel(provider(), "")()).toEqual(E.right("small"));
+  });
+});
+
+describe("provider options", () => {
+  const problems = (input: unknown): readonly string[] => {
+    const r = decodeHttpProviderOptions(input);
+    return E.isLeft(r) ? r.left.problems.map((p) => p.message) : [];
+  };
+
+  it("rejects NaN, infinities, fractions and out-of-range numbers with a typed error, before any request", () => {
+    const bad: [keyof HttpProviderOptions, number][] = [
+      ["maxRetries", Number.NaN], ["maxRetries", Infinity], ["maxRetries", -1], ["maxRetries", 21], ["maxRetries", 1.5],
+      ["timeoutMs", Number.NaN], ["timeoutMs", 0], ["timeoutMs", -1], ["timeoutMs", 600_001], ["timeoutMs", -Infinity],
+      ["backoffMs", Number.NaN], ["backoffMs", -5], ["maxBackoffMs", Infinity], ["maxTotalMs", 0], ["maxResponseBytes", 0], ["maxResponseBytes", Number.NaN],
+    ];
+    for (const [field, value] of bad) {
+      const r = openAICompatibleProvider({ baseUrl: base, [field]: value });
+      expect(r, `${field}=${value}`).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider options", problems: [{ message: expect.stringMatching(new RegExp(`^${field}: expected an integer in \\d+\\.\\.\\d+, got ${String(value)}$`)) }] }));
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it("accepts the bounds and applies the defaults", () => {
+    const r = decodeHttpProviderOptions({ baseUrl: base, maxRetries: 0, timeoutMs: 600_000, apiKey: undefined });
+    expect(E.isRight(r) && { ...r.right, now: undefined }).toEqual({ baseUrl: base, maxRetries: 0, timeoutMs: 600_000, backoffMs: 500, maxBackoffMs: 30_000, maxTotalMs: 300_000, maxResponseBytes: 8 * 1024 * 1024, catalogue: [], now: undefined, name: "openai-compatible" });
+    expect(problems({ baseUrl: base, maxRetries: 20, timeoutMs: 1 })).toEqual([]);
+  });
+
+  it("rejects unknown keys, naming the closest known one", () => {
+    expect(problems({ baseUrl: base, maxRetry: 2, timeout: 5, retries: 1, wibble: true })).toEqual([
+      "maxRetry is not an option; did you mean maxRetries?",
+      "timeout is not an option; did you mean timeoutMs?",
+      "retries is not an option (known: baseUrl, apiKey, timeoutMs, maxRetries, backoffMs, maxBackoffMs, maxTotalMs, maxResponseBytes, catalogue, now, name)",
+      "wibble is not an option (known: baseUrl, apiKey, timeoutMs, maxRetries, backoffMs, maxBackoffMs, maxTotalMs, maxResponseBytes, catalogue, now, name)",
+    ]);
+    expect(problems({ baseUrl: base, base_url: "x" })).toEqual(["base_url is not an option; did you mean baseUrl?"]);
+  });
+
+  it("rejects a base URL that is not http(s) or carries credentials, without echoing them", () => {
+    expect(problems({ baseUrl: "ftp://127.0.0.1/v1" })).toEqual([expect.stringContaining("baseUrl: expected an http(s) URL")]);
+    expect(problems({ baseUrl: "not a url" })).toEqual([expect.stringContaining("baseUrl: expected an absolute http(s) URL")]);
+    expect(problems(null)).toEqual([expect.stringContaining("options: expected an object")]);
+    const leaked = problems({ baseUrl: "http://user:hunter2-secret@127.0.0.1/v1" });
+    expect(leaked).toEqual([expect.stringContaining("credentials in the URL are never sent")]);
+    expect(leaked.join("")).not.toContain("hunter2-secret");
+    expect(problems({ baseUrl: base, apiKey: "sk-abcdefghijkl\nx" }).join("")).not.toContain("abcdefghijkl");
+  });
+});
+
+describe("provider bounds on loopback", () => {
+  it("stops retrying when the total time budget (maxTotalMs) is spent", async () => {
+    handlers = Array.from({ length: 30 }, () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 503, "down"));
+    let clock = 0;
+    const now = (): number => (clock += 100); // every reading of the clock is 100 ms later
+    const r = await provider({ maxRetries: 20, backoffMs: 1, maxBackoffMs: 1, maxTotalMs: 1000, now }).complete(request)();
+    expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "ProviderTransientError", status: 503 });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.length).toBeLessThan(21);
+  });
+
+  it("cuts an attempt's timeout to what remains of maxTotalMs", async () => {
+    handlers = [() => undefined];
+    const r = await provider({ timeoutMs: 600_000, maxTotalMs: 80, maxRetries: 0 }).complete(request)();
+    expect(E.isLeft(r) && r.left._tag).toBe("ProviderTimeout");
+    expect(E.isLeft(r) && r.left._tag === "ProviderTimeout" && r.left.timeoutMs).toBeLessThanOrEqual(80);
+  });
+
+  it("reads at most maxResponseBytes of a streamed body and drops the connection", async () => {
+    const total = 50 * 1024 * 1024;
+    let sent = 0;
+    const finished = new Promise<void>((resolve) => {
+      handlers = [
+        (_q, _b, res) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          const chunk = Buffer.alloc(64 * 1024, 0x61);
+          res.on("close", () => resolve());
+          const pump = (): void => {
+            while (sent < total && !res.destroyed) {
+              sent += chunk.length;
+              if (!res.write(chunk)) {
+                res.once("drain", pump);
+                return;
+              }
+            }
+            res.end();
+          };
+          pump();
+        },
+      ];
+    });
+    const r = await provider({ maxResponseBytes: 1024 * 1024, timeoutMs: 30_000 }).complete(request)();
+    await finished;
+    expect(r).toEqual(E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1048576 bytes)" }));
+    expect(sent).toBeLessThan(total / 2);
+  });
+
+  it("refuses a declared Content-Length above the bound without reading it", async () => {
+    handlers = [(_q, _b, res) => json(res, 200, { choices: [{ message: { content: "x".repeat(5000) } }] })];
+    const r = await provider({ maxResponseBytes: 1000 }).complete(request)();
+    expect(r).toEqual(E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1000 bytes)" }));
+    handlers = [ok("small")];
+    expect(await provider({ maxResponseBytes: 1000 }).complete(request)()).toMatchObject(E.right({ text: "small" }));
+  });
+
+  it("never puts the key into an error message, even when the server echoes it", async () => {
+    const key = "sk-test-0123456789abcdefXYZ";
+    handlers = [
+      (q, _b, res) => json(res, 401, { error: `invalid api key ${key}`, header: q.headers.authorization }),
+      (_q, _b, res) => json(res, 200, `not json ${key}`),
+      (_q, _b, res) => json(res, 404, { detail: "Authorization: Bearer other.token-value_123" }),
+    ];
+    const p = provider({ apiKey: key, maxRetries: 0 });
+    const results = [await p.complete(request)(), await p.complete(request)(), await p.complete(request)()];
+    expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual(["ProviderAuthError", "ProviderInvalidResponse", "ProviderRequestError"]);
+    const text = JSON.stringify(results);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain("other.token-value_123");
+    expect(text).toContain("invalid api key ***");
   });
 });
 
