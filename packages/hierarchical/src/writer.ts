@@ -27,6 +27,9 @@ export type WriteError =
  * Persists the summary of one evicted segment (the hook of hierarchical compaction).
  * Implementations return `Left` for failures; a writer that throws or rejects anyway is caught
  * and reported by `hierarchicalCompact`.
+ *
+ * @example
+ * const writer: SummaryWriter = summaryWriterFunc(async (segment, summary) => { await journal.append(segment.id, summary); });
  */
 export interface SummaryWriter<S extends Segment = Segment> {
   writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, void>;
@@ -56,11 +59,20 @@ export function summaryWriterFunc<S extends Segment = Segment>(
 
 /** Options of {@link indexWriter}. */
 export interface IndexWriterOptions<S extends Segment> {
-  /** Namespace of every entry (session, agent or tenant). Default "default". */
+  /**
+   * Namespace of every entry (session, agent or tenant).
+   * @default "default"
+   */
   readonly namespace?: string;
-  /** Kind when the segment has none. Default "segment". */
+  /**
+   * Kind when the segment has none.
+   * @default "segment"
+   */
   readonly defaultKind?: string;
-  /** Extra JSON metadata per segment (e.g. the turn number). Default none. */
+  /**
+   * Extra JSON metadata per segment (e.g. the turn number).
+   * @default none
+   */
   readonly metadata?: (segment: S) => { readonly [key: string]: Json };
 }
 

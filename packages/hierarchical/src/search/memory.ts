@@ -21,9 +21,17 @@ interface Doc {
 }
 
 
-/** Options of {@link memoryIndex}. */
+/**
+ * Options of {@link memoryIndex}.
+ *
+ * @example
+ * const index = memoryIndex({ summaryBoost: 3 } satisfies MemoryIndexOptions);
+ */
 export interface MemoryIndexOptions {
-  /** Weight of a summary match relative to a content match (default 2). */
+  /**
+   * Weight of a summary match relative to a content match.
+   * @default 2
+   */
   readonly summaryBoost?: number;
 }
 
