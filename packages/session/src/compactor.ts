@@ -23,7 +23,9 @@ import type { Message, Provider, ProviderError } from "@cc/messages";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
-import { invalid, type InvalidInput } from "@cc/validate";
+import * as t from "io-ts";
+import { decodeWith, fn, invalid, objectCodec, type InvalidInput } from "@cc/validate";
+import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
 import {
   createEventBus,
   type CompactionDone,
@@ -183,15 +185,29 @@ const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: nu
 });
 
 /**
- * Validates `deps.config` and creates the compactor.
+ * Validates `deps` (closed: a typo'd key, a store or provider without its methods, a bad
+ * transcript limit are refused) and `deps.config`, and creates the compactor.
  *
  * @example
  * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
  * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
 export function createSessionCompactor(deps: SessionCompactorDeps): E.Either<InvalidSessionConfig, SessionCompactor> {
-  return E.map((config: SessionCompactionConfig) => build(deps, config))(decodeSessionConfig(deps.config));
+  return pipe(
+    decodeDeps(deps),
+    E.chain(() => decodeSessionConfig(deps.config)),
+    E.map((config: SessionCompactionConfig) => build(deps, config)),
+  );
 }
+
+/** io-ts codec of {@link SessionCompactorDeps} (closed; `config` is decoded by {@link decodeSessionConfig}). */
+export const SessionCompactorDepsCodec = objectCodec(
+  "SessionCompactorDeps",
+  { store: StoreShape, provider: ProviderShape, config: t.unknown },
+  { events: EventBusShape, counter: CounterShape, now: fn, transcriptLimits: TranscriptLimitsCodec },
+);
+
+const decodeDeps = decodeWith(SessionCompactorDepsCodec, "InvalidOptions", "session compactor deps");
 
 /** What a pass read from the store: the active summary and the messages past its watermark. */
 export interface Loaded {

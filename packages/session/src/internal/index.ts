@@ -28,3 +28,5 @@ export {
 } from "../compactor.js";
 export { PruneOptionsCodec, PruneSettingsCodec } from "../prune.js";
 export { STORE_INPUT } from "../store/validate.js";
+export { ChatSessionOptionsCodec } from "../chat-session.js";
+export { SessionCompactorDepsCodec } from "../compactor.js";
