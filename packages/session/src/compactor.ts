@@ -24,7 +24,7 @@ import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
 import * as t from "io-ts";
-import { decodeWith, fn, invalid, objectCodec, type InvalidInput } from "@cc/validate";
+import { decodeWith, fn, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
 import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
 import {
   createEventBus,
@@ -407,20 +407,35 @@ export function saveSummary(
   );
 }
 
-/** Checks the arguments of a compaction call: a stack id and a finite, non-negative token count. */
-function checkInput(stackId: unknown, lastInputTokens: unknown): E.Either<SessionCompactionError, StackId> {
-  if (typeof lastInputTokens !== "number" || !Number.isFinite(lastInputTokens) || lastInputTokens < 0) {
-    return E.left(
-      invalid("InvalidInput", "compaction input", [
-        {
-          path: "lastInputTokens",
-          field: "lastInputTokens",
-          message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(lastInputTokens)}`,
-        },
-      ]),
-    );
-  }
-  return checkStackId(stackId);
+const callFields = {
+  ephemeral: leaf("Ephemeral", "true or false", (u): u is boolean => typeof u === "boolean"),
+  signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => isRecord(u) && typeof u["aborted"] === "boolean"),
+};
+
+/** io-ts codec of {@link TryCompactInput} (closed: `ephemral: true` is refused, not ignored). */
+export const TryCompactInputCodec = objectCodec(
+  "TryCompactInput",
+  {
+    stackId: t.unknown,
+    lastInputTokens: leaf(
+      "LastInputTokens",
+      "a finite number ≥ 0 (0 when the provider reported no usage)",
+      (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
+    ),
+  },
+  callFields,
+);
+
+/** io-ts codec of {@link ForceCompactInput} (closed). */
+export const ForceCompactInputCodec = objectCodec("ForceCompactInput", { stackId: t.unknown }, callFields);
+
+const decodeTryInput = decodeWith(TryCompactInputCodec, "InvalidInput", "compaction input");
+const decodeForceInput = decodeWith(ForceCompactInputCodec, "InvalidInput", "compaction input");
+
+/** Checks the arguments of a compaction call: known keys, a finite non-negative token count, a valid stack id. */
+function checkInput(input: unknown, trigger: CompactionTrigger): E.Either<SessionCompactionError, StackId> {
+  const checked: E.Either<InvalidInput, { readonly stackId: unknown }> = trigger === "manual" ? decodeForceInput(input) : decodeTryInput(input);
+  return E.isLeft(checked) ? checked : checkStackId(checked.right.stackId);
 }
 
 function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): SessionCompactor {
@@ -466,7 +481,7 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
   ): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
     const at = clock();
     return pipe(
-      TE.fromEither(checkInput(input.stackId, lastInputTokens)),
+      TE.fromEither(checkInput(input, trigger)),
       TE.chain((stackId) => {
         if (input.ephemeral === true) return TE.right(skipped("ephemeral", "ephemeral sessions are never compacted", 0));
         return pipe(

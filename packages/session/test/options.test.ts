@@ -66,3 +66,22 @@ describe("createChatSession options", () => {
     expect(await left(createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "" }).compactNow())).toMatchObject({ problems: [{ path: "stackId" }] });
   });
 });
+
+describe("tryCompact / forceCompact input", () => {
+  it("refuses a typo'd key instead of ignoring it (an ignored ephemral: true would compact an ephemeral session)", async () => {
+    const made = createSessionCompactor(base());
+    if (E.isLeft(made)) return expect.fail(made.left.message);
+    const store = made.right;
+    expect(await left(store.tryCompact({ stackId: "s", lastInputTokens: 1, ephemral: true } as never))).toMatchObject({
+      _tag: "InvalidInput",
+      subject: "compaction input",
+      problems: [{ message: "ephemral: unknown field (did you mean ephemeral?)" }],
+    });
+    expect(await left(store.forceCompact({ stackId: "s", ephemeral: "yes" } as never))).toMatchObject({ problems: [{ path: "ephemeral" }] });
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
+      expect(await left(store.tryCompact({ stackId: "s", lastInputTokens: bad }))).toMatchObject({
+        problems: [{ path: "lastInputTokens", message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(bad)}` }],
+      });
+    }
+  });
+});

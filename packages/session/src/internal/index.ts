@@ -29,4 +29,4 @@ export {
 export { PruneOptionsCodec, PruneSettingsCodec } from "../prune.js";
 export { STORE_INPUT } from "../store/validate.js";
 export { ChatSessionOptionsCodec } from "../chat-session.js";
-export { SessionCompactorDepsCodec } from "../compactor.js";
+export { ForceCompactInputCodec, SessionCompactorDepsCodec, TryCompactInputCodec } from "../compactor.js";
