@@ -13,7 +13,8 @@ import type { Message } from "@cc/messages";
 import { decodeWith, fn, invalid, leaf, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import { PruneSettingsCodec, type PruneSettings } from "./prune.js";
 import { StoreShape, withMethods } from "./shape.js";
-import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from "./compactor.js";
+import type { CompactionOutcome, SessionCompactor } from "./compactor.js";
+import type { SessionCompactionError } from "./errors.js";
 import { loadContext, type InvalidContextOptions } from "./context.js";
 import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/store.js";
 

@@ -17,9 +17,9 @@ import * as O from "fp-ts/lib/Option.js";
 import * as T from "fp-ts/lib/Task.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
-import { chooseCompactionModel, type ModelChoiceError } from "@cc/lcm";
+import { chooseCompactionModel } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
-import type { Message, Provider, ProviderError } from "@cc/messages";
+import type { Message, Provider } from "@cc/messages";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
@@ -39,6 +39,7 @@ import { truncatedSummary, type SummaryFallback, type SummaryLevel } from "./fal
 import { decideTrigger, planCompaction, type CompactionPlan, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
 import { checkStackId } from "./store/validate.js";
+import type { SessionCompactionError, SummariserError } from "./errors.js";
 import { summaryPrompt } from "./template.js";
 
 /**
@@ -68,24 +69,6 @@ export type CompactionOutcome =
 /** A compaction that did nothing, and why. */
 export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
 
-/**
- * Why the summariser did not produce a summary: no model could be chosen, or the call failed.
- *
- * @example if (error._tag === "SummariserFailed" && error.error._tag === "ProviderTimeout") retryLater();
- */
-export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
-
-/**
- * Why a compaction failed. The store is unchanged when any of these is returned.
- *
- * @example const r = await compactor.tryCompact({ stackId: "chat-1", lastInputTokens: Number.NaN })(); // left({ _tag: "InvalidInput", subject: "compaction input", … })
- */
-export type SessionCompactionError =
-  | StoreError
-  | SummariserError
-  /** A bad argument of `tryCompact` (e.g. `lastInputTokens` NaN or negative). */
-  | InvalidInput;
-
 /** The summariser's result before saving: a summary, or why there is none. */
 type Summarised =
   | { readonly _tag: "Summary"; readonly text: string; readonly model: string }
@@ -114,7 +97,7 @@ const describeSummariserError = (error: SummariserError): string => {
  *
  * @example createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 32000 }, now: () => 0 })
  */
-export interface SessionCompactorDeps {
+export interface SessionCompactorOptions {
   readonly store: SummaryStore;
   readonly provider: Provider;
   /** Raw configuration; validated by {@link createSessionCompactor}. */
@@ -192,7 +175,7 @@ const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: nu
  * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
  * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
-export function createSessionCompactor(deps: SessionCompactorDeps): E.Either<InvalidSessionConfig, SessionCompactor> {
+export function createSessionCompactor(deps: SessionCompactorOptions): E.Either<InvalidSessionConfig, SessionCompactor> {
   return pipe(
     decodeDeps(deps),
     E.chain(() => decodeSessionConfig(deps.config)),
@@ -200,14 +183,14 @@ export function createSessionCompactor(deps: SessionCompactorDeps): E.Either<Inv
   );
 }
 
-/** io-ts codec of {@link SessionCompactorDeps} (closed; `config` is decoded by {@link decodeSessionConfig}). */
-export const SessionCompactorDepsCodec = objectCodec(
-  "SessionCompactorDeps",
+/** io-ts codec of {@link SessionCompactorOptions} (closed; `config` is decoded by {@link decodeSessionConfig}). */
+export const SessionCompactorOptionsCodec = objectCodec(
+  "SessionCompactorOptions",
   { store: StoreShape, provider: ProviderShape, config: t.unknown },
   { events: EventBusShape, counter: CounterShape, now: fn, transcriptLimits: TranscriptLimitsCodec },
 );
 
-const decodeDeps = decodeWith(SessionCompactorDepsCodec, "InvalidOptions", "session compactor deps");
+const decodeDeps = decodeWith(SessionCompactorOptionsCodec, "InvalidOptions", "session compactor deps");
 
 /** What a pass read from the store: the active summary and the messages past its watermark. */
 export interface Loaded {
@@ -438,7 +421,7 @@ function checkInput(input: unknown, trigger: CompactionTrigger): E.Either<Sessio
   return E.isLeft(checked) ? checked : checkStackId(checked.right.stackId);
 }
 
-function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): SessionCompactor {
+function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): SessionCompactor {
   const { store } = deps;
   const events = deps.events ?? createEventBus<SessionEvent>();
   const counter = deps.counter ?? estimateCounter();
