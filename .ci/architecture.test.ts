@@ -40,8 +40,9 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 
 const pkgDeps = new Map(
   packages.map((p) => {
-    const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
-    return [json.name, Object.keys(json.dependencies ?? {})] as const;
+    const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    // What an installed package may import: its dependencies and its peers (fp-ts and io-ts are peers).
+    return [json.name, Object.keys({ ...json.dependencies, ...json.peerDependencies })] as const;
   }),
 );
 

@@ -20,13 +20,21 @@ export type SummaryResult = string | E.Either<unknown, string>;
 /**
  * Produces a short summary of one evicted segment. Returning "" (or only whitespace) skips the
  * segment on purpose. Throws, rejections and `Left`s are caught and reported per segment.
+ *
+ * @example
+ * const summarize: Summarizer = (segment) => segment.content.split("\n")[0] ?? "";
  */
 export type Summarizer<S extends Segment = Segment> = (
   segment: S,
   context: { readonly signal: AbortSignal },
 ) => SummaryResult | Promise<SummaryResult>;
 
-/** Why one evicted segment was not written. */
+/**
+ * Why one evicted segment was not written.
+ *
+ * @example
+ * for (const f of result.failed) if (f.error._tag === "WriteFailed") console.warn(f.segment.id, f.error.error);
+ */
 export type SegmentFailure =
   | { readonly _tag: "SummarizeFailed"; readonly message: string; readonly cause: unknown }
   | { readonly _tag: "InvalidSummary"; readonly message: string }
@@ -40,7 +48,13 @@ export type SegmentOutcome<S extends Segment> =
   | { readonly _tag: "Skipped"; readonly segment: S; readonly position: number; readonly reason: "EmptySummary" }
   | { readonly _tag: "Failed"; readonly segment: S; readonly position: number; readonly error: SegmentFailure };
 
-/** The compaction result plus what became of every evicted segment. */
+/**
+ * The compaction result plus what became of every evicted segment.
+ *
+ * @example
+ * const r = await hierarchicalCompact(segments, { maxTokens: 8000 }, { now: () => Date.now() }, extractiveSummarizer(), indexWriter(index))();
+ * if (r._tag === "Right") console.log(r.right.written.length, "summaries written at", r.right.evictedAt);
+ */
 export interface HierarchicalResult<S extends Segment> extends CompactResult<S> {
   readonly written: readonly Extract<SegmentOutcome<S>, { _tag: "Written" }>[];
   readonly skipped: readonly Extract<SegmentOutcome<S>, { _tag: "Skipped" }>[];

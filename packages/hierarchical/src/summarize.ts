@@ -8,10 +8,19 @@ import type { Segment } from "@cc/importance";
 import type { CompletionRequest, Provider, ProviderError } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import type { Summarizer } from "./compact.js";
+import { decodeWith, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import * as t from "io-ts";
 
-/** Options of {@link extractiveSummary}. */
+/**
+ * Options of {@link extractiveSummary} and {@link extractiveSummarizer}.
+ *
+ * @example extractiveSummarizer({ maxChars: 200 } satisfies ExtractiveOptions)
+ */
 export interface ExtractiveOptions {
-  /** Longest summary in characters (default 480, minimum 40). */
+  /**
+   * Longest summary in characters (minimum 40).
+   * @default 480
+   */
   readonly maxChars?: number;
 }
 
@@ -75,23 +84,46 @@ export function extractiveSummary(content: string, options: ExtractiveOptions = 
  * @example hierarchicalCompact(segments, target, opts, extractiveSummarizer(), writer)
  */
 export function extractiveSummarizer<S extends Segment>(options: ExtractiveOptions = {}): Summarizer<S> {
+  // Closed options: a typo or a bad value fails every segment with InvalidOptions (reported per segment).
+  const checked = decodeExtractive(options);
   return (segment) => {
+    if (E.isLeft(checked)) return checked;
     const body = extractiveSummary(segment.content, options);
     return body === "" || segment.kind === undefined ? body : `[${segment.kind}] ${body}`;
   };
 }
 
-/** Options of {@link providerSummarizer}. */
+/**
+ * Options of {@link providerSummarizer}. Decoded by a closed codec (subject "provider summarizer options").
+ *
+ * @example providerSummarizer(provider, { model: "gpt-4o-mini", maxTokens: 120 } satisfies ProviderSummarizerOptions)
+ */
 export interface ProviderSummarizerOptions {
   /** Model id passed to the provider. */
   readonly model: string;
-  /** Most tokens of the summary (default 200). */
+  /**
+   * Most tokens of the summary (integer ≥ 1).
+   * @default 200
+   */
   readonly maxTokens?: number;
-  /** Longest content sent, in characters; longer content keeps its head and tail (default 24 000). */
+  /**
+   * Longest content sent, in characters; longer content keeps its head and tail (integer ≥ 1).
+   * @default 24000
+   */
   readonly maxInputChars?: number;
-  /** System prompt (default: a terse, search-friendly summary instruction). */
+  /**
+   * System prompt.
+   * @default DEFAULT_SUMMARY_PROMPT (a terse, search-friendly summary instruction)
+   */
   readonly prompt?: string;
 }
+
+const decodeExtractive = decodeWith(objectCodec("ExtractiveOptions", {}, { maxChars: positiveInt }, { expected: "an options object" }), "InvalidOptions", "extractive summarizer options");
+const decodeProviderSummarizer = decodeWith(
+  objectCodec("ProviderSummarizerOptions", { model: t.string }, { maxTokens: positiveInt, maxInputChars: positiveInt, prompt: t.string }, { expected: "an options object" }),
+  "InvalidOptions",
+  "provider summarizer options",
+);
 
 /** The default instruction for LLM summaries of evicted segments. */
 export const DEFAULT_SUMMARY_PROMPT =
@@ -113,8 +145,10 @@ function fitInput(content: string, max: number): string {
  * @example const summarize = providerSummarizer(provider, { model: "gpt-4o-mini" });
  */
 export function providerSummarizer<S extends Segment>(provider: Provider, options: ProviderSummarizerOptions): Summarizer<S> {
+  const checked = decodeProviderSummarizer(options);
   const max = options.maxInputChars ?? 24_000;
-  return async (segment, { signal }): Promise<E.Either<ProviderError, string>> => {
+  return async (segment, { signal }): Promise<E.Either<ProviderError | InvalidOptions, string>> => {
+    if (E.isLeft(checked)) return checked;
     const request: CompletionRequest = {
       model: options.model,
       maxTokens: options.maxTokens ?? 200,

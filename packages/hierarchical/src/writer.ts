@@ -9,6 +9,8 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexError, Json, SegmentIndex } from "./search/index.js";
 import { DEFAULT_NAMESPACE, messageOf } from "./search/index.js";
+import { decodeWith, fn, objectCodec } from "@cc/validate";
+import * as t from "io-ts";
 
 /** What a writer learns about the pass besides the segment and its summary. */
 export interface WriteContext {
@@ -27,6 +29,9 @@ export type WriteError =
  * Persists the summary of one evicted segment (the hook of hierarchical compaction).
  * Implementations return `Left` for failures; a writer that throws or rejects anyway is caught
  * and reported by `hierarchicalCompact`.
+ *
+ * @example
+ * const writer: SummaryWriter = summaryWriterFunc(async (segment, summary) => { await journal.append(segment.id, summary); });
  */
 export interface SummaryWriter<S extends Segment = Segment> {
   writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, void>;
@@ -56,13 +61,28 @@ export function summaryWriterFunc<S extends Segment = Segment>(
 
 /** Options of {@link indexWriter}. */
 export interface IndexWriterOptions<S extends Segment> {
-  /** Namespace of every entry (session, agent or tenant). Default "default". */
+  /**
+   * Namespace of every entry (session, agent or tenant).
+   * @default "default"
+   */
   readonly namespace?: string;
-  /** Kind when the segment has none. Default "segment". */
+  /**
+   * Kind when the segment has none.
+   * @default "segment"
+   */
   readonly defaultKind?: string;
-  /** Extra JSON metadata per segment (e.g. the turn number). Default none. */
+  /**
+   * Extra JSON metadata per segment (e.g. the turn number).
+   * @default none
+   */
   readonly metadata?: (segment: S) => { readonly [key: string]: Json };
 }
+
+const decodeWriterOptions = decodeWith(
+  objectCodec("IndexWriterOptions", {}, { namespace: t.string, defaultKind: t.string, metadata: fn }, { expected: "an options object" }),
+  "InvalidOptions",
+  "index writer options",
+);
 
 /**
  * A writer that stores each summary with its original in a `SegmentIndex`, so the agent can
@@ -72,10 +92,13 @@ export interface IndexWriterOptions<S extends Segment> {
  * const writer = indexWriter(index, { namespace: "session-42" });
  */
 export function indexWriter<S extends Segment>(index: SegmentIndex, options: IndexWriterOptions<S> = {}): SummaryWriter<S> {
+  // Closed options: a typo or a bad value fails every write with Left(InvalidOptions), never a silent default.
+  const checked = decodeWriterOptions(options);
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;
   const defaultKind = options.defaultKind ?? "segment";
   return {
     writeSummary: (segment, summary, context) => async () => {
+      if (E.isLeft(checked)) return E.left({ _tag: "IndexWriteFailed", error: checked.left });
       const entry = {
         id: segment.id,
         namespace,

@@ -69,3 +69,18 @@ describe("prefetch refusals", () => {
     expect(a._tag === "Left" && a.left.message).toBe("invalid prefetch arguments: now: expected a finite time ≥ 0 in epoch ms (got NaN)");
   });
 });
+
+describe("memory index and index writer options", () => {
+  it("are closed: a typo or a bad value makes every operation a typed InvalidOptions, not a silent default", async () => {
+    const { memoryIndex } = await import("../src/search/memory.js");
+    const { indexWriter } = await import("../src/writer.js");
+    const typo = memoryIndex({ summaryBost: 3 } as unknown as Parameters<typeof memoryIndex>[0]);
+    const c = await typo.count()();
+    expect(E.isLeft(c) && c.left).toMatchObject({ _tag: "InvalidOptions", subject: "memory index options", problems: [{ message: "summaryBost: unknown field (did you mean summaryBoost?)" }] });
+    expect(E.isLeft(await memoryIndex({ summaryBoost: Number.NaN }).search("x")())).toBe(true);
+    expect(E.isRight(await memoryIndex({ summaryBoost: 3 }).count()())).toBe(true);
+    const writer = indexWriter(memoryIndex(), { namespce: "x" } as unknown as Parameters<typeof indexWriter>[1]);
+    const w = await writer.writeSummary({ id: "a", content: "x" }, "s", { evictedAt: 0, signal: new AbortController().signal })();
+    expect(E.isLeft(w) && w.left).toMatchObject({ _tag: "IndexWriteFailed", error: { _tag: "InvalidOptions", subject: "index writer options" } });
+  });
+});

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { hierarchicalCompact } from "../src/compact.js";
 import { entry } from "../src/search/index.js";
 import { memoryIndex } from "../src/search/memory.js";
-import { extractiveSummary, providerSummarizer } from "../src/summarize.js";
+import { extractiveSummarizer, extractiveSummary, providerSummarizer } from "../src/summarize.js";
 import { summaryWriterFunc } from "../src/writer.js";
 import { right, runs } from "./support/contract.js";
 import { dataPath } from "../../../.ci/data.js";
@@ -118,5 +118,29 @@ describe("providerSummarizer", () => {
     if (E.isLeft(r)) throw new Error("unexpected Left");
     expect(r.right.written.map((o) => o.segment.id)).toEqual(["a"]);
     expect(r.right.failed.map((o) => o.error)).toMatchObject([{ _tag: "SummarizeFailed", cause: { _tag: "ProviderTimeout" } }]);
+  });
+});
+
+describe("summarizer options", () => {
+  it("are closed: a typo or a bad value fails each segment with a typed InvalidOptions, reported per segment", async () => {
+    const seg: Segment = { id: "a", content: "Traceback: boom" };
+    const signal = new AbortController().signal;
+    const extractive = await extractiveSummarizer({ maxChar: 100 } as unknown as Parameters<typeof extractiveSummarizer>[0])(seg, { signal });
+    expect(extractive).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "extractive summarizer options", problems: [{ message: "maxChar: unknown field (did you mean maxChars?)" }] }));
+    expect(await extractiveSummarizer({ maxChars: Number.NaN })(seg, { signal })).toMatchObject(E.left({ _tag: "InvalidOptions" }));
+    let calls = 0;
+    const p: Provider = {
+      name: "p",
+      complete: () => async () => (calls++, E.right({ text: "s", model: "m", usage: { inputTokens: 1, outputTokens: 1 } })),
+      listModels: () => async () => E.right([]),
+    };
+    const bad = await providerSummarizer(p, { model: "m", maxTokens: 0 })(seg, { signal });
+    expect(bad).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider summarizer options", problems: [{ path: "maxTokens" }] }));
+    expect(calls).toBe(0);
+    const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], { maxTokens: 1 }, { now: () => 1 }, providerSummarizer(p, { model: "m", promt: "x" } as unknown as { model: string }), summaryWriterFunc(() => undefined))();
+    expect(E.isRight(r) && r.right.evict.length).toBeGreaterThan(0);
+    expect(E.isRight(r) && r.right.failed.map((f) => f.error._tag)).toEqual(E.isRight(r) ? r.right.evict.map(() => "SummarizeFailed") : []);
+    expect(E.isRight(r) && r.right.written).toEqual([]);
+    expect(E.isRight(r) && JSON.stringify(r.right.failed[0]!.error)).toContain("did you mean prompt?");
   });
 });

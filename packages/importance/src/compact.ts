@@ -14,7 +14,13 @@ import { bucketOf, bucketing, sortRange } from "./order.js";
 import { measure } from "./score.js";
 import type { EvictionTarget, ScoringOptions, Segment } from "./segment.js";
 
-/** Outcome of {@link compact}: the caller's own objects, split by position, in input order. */
+/**
+ * Outcome of {@link compact}: the caller's own objects, split by position, in input order.
+ *
+ * @example
+ * const r: CompactResult<Segment> = compact(segments, { maxTokens: 8000 }, { now: () => Date.now() });
+ * if (r.clock !== undefined) console.warn(r.clock.message);
+ */
 export interface CompactResult<S extends Segment> {
   /** Survivors, in input order. */
   readonly keep: readonly S[];

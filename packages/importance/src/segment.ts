@@ -37,13 +37,25 @@ export interface Segment {
  * const opts: ImportanceOptions = { recencyHalfLifeMs: 10 * 60_000, costWeight: 0, now: () => 1_700_000_000_000 };
  */
 export interface ImportanceOptions {
-  /** Age after which the recency axis halves. Default 30 minutes. Must be > 0. */
+  /**
+   * Age after which the recency axis halves. Must be > 0.
+   * @default 1800000 (30 minutes, {@link DEFAULT_HALF_LIFE_MS})
+   */
   readonly recencyHalfLifeMs?: number | undefined;
-  /** Weight of the recency axis `2^(-age/halfLife)`. Default 1.0. */
+  /**
+   * Weight of the recency axis `2^(-age/halfLife)`.
+   * @default 1.0
+   */
   readonly recencyWeight?: number | undefined;
-  /** Weight of the reuse axis `1 - 1/(1+accessCount)`. Default 0.7. */
+  /**
+   * Weight of the reuse axis `1 - 1/(1+accessCount)`.
+   * @default 0.7
+   */
   readonly reuseWeight?: number | undefined;
-  /** Weight of the inverted cost axis `100/(100+tokens)`. Default 0.5. */
+  /**
+   * Weight of the inverted cost axis `100/(100+tokens)`.
+   * @default 0.5
+   */
   readonly costWeight?: number | undefined;
   /**
    * The clock (epoch ms), read once per call. Required by `score`, `rank` and `compact` (see
@@ -53,7 +65,10 @@ export interface ImportanceOptions {
    * @default none — required where scores depend on it
    */
   readonly now?: (() => number) | undefined;
-  /** Token estimator used when a segment has no `tokenCost`. Default `ceil(content.length / 4)`. */
+  /**
+   * Token estimator used when a segment has no `tokenCost`.
+   * @default ceil(content.length / 4)
+   */
   readonly estimateTokens?: ((content: string) => number) | undefined;
 }
 
@@ -69,6 +84,9 @@ export type ScoringOptions = ImportanceOptions & { readonly now: () => number };
 /**
  * How far to compact: evict until the total is at most `maxTokens`, but keep at least `minKeep`
  * segments. `maxTokens <= 0` means "no budget" (nothing is evicted).
+ *
+ * @example
+ * const target: EvictionTarget = { maxTokens: 8000, minKeep: 4 };
  */
 export interface EvictionTarget {
   /** Token budget after eviction. */
@@ -77,13 +95,33 @@ export interface EvictionTarget {
   readonly minKeep?: number | undefined;
 }
 
-/** Default half-life of the recency axis: 30 minutes. */
+/**
+ * Default half-life of the recency axis: 30 minutes.
+ *
+ * @example score(seg, { now, recencyHalfLifeMs: 2 * DEFAULT_HALF_LIFE_MS }) // recency decays half as fast
+ */
 export const DEFAULT_HALF_LIFE_MS = 30 * 60 * 1000;
-/** Default weight of the recency axis. */
+/**
+ * Default weight of the recency axis.
+ *
+ * @example score(seg, { now, recencyWeight: 2 * DEFAULT_RECENCY_WEIGHT }) // recency counts twice
+ */
 export const DEFAULT_RECENCY_WEIGHT = 1.0;
-/** Default weight of the reuse axis. */
+/**
+ * Default weight of the reuse axis.
+ *
+ * @example score(seg, { now, reuseWeight: DEFAULT_REUSE_WEIGHT / 2 })
+ */
 export const DEFAULT_REUSE_WEIGHT = 0.7;
-/** Default weight of the inverted cost axis. */
+/**
+ * Default weight of the inverted cost axis.
+ *
+ * @example score(seg, { now, costWeight: 0 }) // cost ignored (default DEFAULT_COST_WEIGHT)
+ */
 export const DEFAULT_COST_WEIGHT = 0.5;
-/** Largest accepted weight; keeps every score finite (three axes, each at most 1). */
+/**
+ * Largest accepted weight; keeps every score finite (three axes, each at most 1).
+ *
+ * @example validateImportanceOptions({ costWeight: MAX_WEIGHT + 1 }) // Left: "costWeight: expected a finite number in [0, 1000000], …"
+ */
 export const MAX_WEIGHT = 1e6;

@@ -47,17 +47,29 @@ export function ensureSegmentsValid(input: unknown): E.Either<InvalidInput, read
   return decodeSegments(input);
 }
 
-/** Checks importance options (weights in [0, 1e6], half-life > 0, no unknown fields). */
+/**
+ * Checks importance options (weights in [0, 1e6], half-life > 0, no unknown fields).
+ *
+ * @example validateImportanceOptions({ recencyWeigth: 1 }) // Left: "invalid importance options: recencyWeigth: unknown field (did you mean recencyWeight?)"
+ */
 export function validateImportanceOptions(input: unknown): E.Either<InvalidOptions, ImportanceOptions> {
   return decodeImportanceOptions(input);
 }
 
-/** Checks an eviction target (finite maxTokens, integer minKeep ≥ 0, no unknown fields). */
+/**
+ * Checks an eviction target (finite maxTokens, integer minKeep ≥ 0, no unknown fields).
+ *
+ * @example validateEvictionTarget({ maxTokens: Number.NaN }) // Left: "invalid eviction target: maxTokens: expected a finite number, got NaN"
+ */
 export function validateEvictionTarget(input: unknown): E.Either<InvalidOptions, EvictionTarget> {
   return decodeEvictionTarget(input);
 }
 
-/** Expected failure of {@link decodeSegmentsJson} when the text is not JSON at all. */
+/**
+ * Expected failure of {@link decodeSegmentsJson} when the text is not JSON at all.
+ *
+ * @example decodeSegmentsJson("[{") // Left({ _tag: "MalformedJson", subject: "segments", message: "…" })
+ */
 export interface MalformedJson {
   readonly _tag: "MalformedJson";
   /** What was being parsed ("segments"). */

@@ -9,7 +9,14 @@
  */
 import type { Attempt } from "./escalation.js";
 
-/** Raised when compaction falls to level-3 truncation. */
+/**
+ * Raised when compaction falls to level-3 truncation.
+ *
+ * @example
+ * const sink = memoryAlertSink();
+ * // after a compaction that fell to truncation:
+ * sink.alerts.filter((a) => a.kind === "compaction_skip");
+ */
 export interface CompactionSkipAlert {
   readonly kind: "compaction_skip";
   /** The session the compactor was created with (`sessionId`) ("" when none). */
@@ -27,6 +34,8 @@ export interface CompactionSkipAlert {
 /**
  * Raised whenever a compaction result has `budgetMet: false` (`compactedTokens > maxTokens`),
  * whatever the level; after any `compaction_skip` alert of the same compaction.
+ *
+ * @example sink.alerts.filter((a): a is BudgetExceededAlert => a.kind === "budget_exceeded").map((a) => a.reason)
  */
 export interface BudgetExceededAlert {
   readonly kind: "budget_exceeded";
@@ -44,10 +53,18 @@ export interface BudgetExceededAlert {
   readonly reason: string;
 }
 
-/** Any alert the compactor raises; switch on `kind`. */
+/**
+ * Any alert the compactor raises; switch on `kind`.
+ *
+ * @example const sink: AlertSink = { alert: (a: CompactionAlert) => console.warn(a.kind, a.sessionId) };
+ */
 export type CompactionAlert = CompactionSkipAlert | BudgetExceededAlert;
 
-/** Receives compaction alerts (e.g. writes them to a journal or a metrics system). */
+/**
+ * Receives compaction alerts (e.g. writes them to a journal or a metrics system).
+ *
+ * @example createLcmCompactor({ alertSink: { alert: (a) => metrics.increment(a.kind) }, sessionId: "s1" })
+ */
 export interface AlertSink {
   alert(alert: CompactionAlert): void | Promise<void>;
 }
@@ -83,7 +100,11 @@ export async function deliverAlert(sink: AlertSink, alert: CompactionAlert, time
   }
 }
 
-/** An in-memory sink that records every alert (for tests and dashboards). */
+/**
+ * An in-memory sink that records every alert (for tests and dashboards).
+ *
+ * @example const sink: MemoryAlertSink = memoryAlertSink(); sink.alerts.length // 0
+ */
 export interface MemoryAlertSink extends AlertSink {
   readonly alerts: readonly CompactionAlert[];
 }

@@ -19,7 +19,13 @@ import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
 import { leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
 
-/** The outcome of one compaction. The caller's `messages` array is never modified. */
+/**
+ * The outcome of one compaction. The caller's `messages` array is never modified.
+ *
+ * @example
+ * const r = await compactor.compact(history, { maxTokens: 8000 })();
+ * if (r._tag === "Right" && r.right.warnings.length > 0) console.warn(describeWarnings(r.right.warnings));
+ */
 export interface CompactionResult {
   /** The summary of the compacted head ("" when nothing was compacted). */
   readonly summary: string;
@@ -60,6 +66,9 @@ export interface CompactionResult {
  * - `TailExceedsBudget`: even the last step alone (system + tail + summary overhead =
  *   `tailTokens`) leaves less than the minimum summary budget; the summary was given that minimum
  *   anyway and the result misses `maxTokens` (`budgetMet` is false).
+ *
+ * @example
+ * if (result.tail._tag === "TailExceedsBudget") console.warn(`the last step alone takes ${result.tail.tailTokens} of ${result.tail.maxTokens} tokens`);
  */
 export type TailDecision =
   | { readonly _tag: "TailKept"; readonly requested: number; readonly preserved: number }
@@ -83,7 +92,13 @@ export function minSummaryBudget(maxTokens: number): number {
   return Math.max(1, Math.min(Math.max(256, Math.ceil(maxTokens / 10)), Math.floor(maxTokens / 2)));
 }
 
-/** Why compaction returned no result. */
+/**
+ * Why compaction returned no result.
+ *
+ * @example
+ * const r = await compactor.compact(history, { maxTokns: 8000 } as never)();
+ * if (r._tag === "Left" && r.left._tag === "InvalidOptions") console.error(r.left.message);
+ */
 export type CompactError = InvalidOptions | CompactionAborted;
 
 /**
@@ -148,7 +163,13 @@ const LcmCompactorOptionsCodec = objectCodec("LcmCompactorOptions", {}, {
 
 const decodeCompactorOptions = decodeWith(LcmCompactorOptionsCodec, "InvalidOptions", "compactor options");
 
-/** The compactor's public surface. */
+/**
+ * The compactor's public surface.
+ *
+ * @example
+ * const lcm: LcmCompactor = createLcmCompactor({ provider: offlineProvider() });
+ * if (E.isRight(lcm.shouldCompact(history, { maxTokens: 8000 }))) await lcm.compact(history, { maxTokens: 8000 })();
+ */
 export interface LcmCompactor {
   /** Compacts `messages` under `options` (partial, merged over the defaults and validated). */
   compact(messages: readonly Message[], options?: Partial<CompactOptions>, signal?: AbortSignal): TaskEither<CompactError, CompactionResult>;
@@ -158,7 +179,13 @@ export interface LcmCompactor {
   shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions, ContextUsage>;
 }
 
-/** The next prompt after `result`: system messages, the summary message (if any), the preserved tail. */
+/**
+ * The next prompt after `result`: system messages, the summary message (if any), the preserved tail.
+ *
+ * @example
+ * const r = await compactor.compact(history, { maxTokens: 8000 })();
+ * if (r._tag === "Right") history = [...nextContext(r.right)];
+ */
 export function nextContext(result: CompactionResult): readonly Message[] {
   return result.summary === "" ? [...result.system, ...result.messages] : [...result.system, summaryMessage(result.summary), ...result.messages];
 }

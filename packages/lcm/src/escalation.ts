@@ -15,10 +15,18 @@ import type { Provider, ProviderError } from "@cc/messages";
 import { serialiseTranscript } from "./transcript.js";
 import { truncateToBudget } from "./truncate.js";
 
-/** The compaction level reached: `none` when nothing was compacted. */
+/**
+ * The compaction level reached: `none` when nothing was compacted.
+ *
+ * @example if (result.level === "truncate") console.warn("every summary was rejected; the head was truncated");
+ */
 export type Level = "none" | "detailed" | "bullet" | "truncate";
 
-/** Why a level's output was not accepted. */
+/**
+ * Why a level's output was not accepted.
+ *
+ * @example for (const a of result.attempts) if (a.rejection?._tag === "ProviderFailed") console.warn(a.level, a.rejection.error._tag);
+ */
 export type Rejection =
   | { readonly _tag: "Empty" }
   | { readonly _tag: "OverTarget"; readonly tokens: number; readonly target: number }
@@ -26,7 +34,11 @@ export type Rejection =
   | { readonly _tag: "ProviderFailed"; readonly error: ProviderError }
   | { readonly _tag: "Skipped"; readonly reason: string };
 
-/** One level attempted: accepted, or rejected with the reason. */
+/**
+ * One level attempted: accepted, or rejected with the reason.
+ *
+ * @example result.attempts.map((a) => `${a.level}: ${a.accepted ? "accepted" : a.rejection?._tag}`)
+ */
 export interface Attempt {
   readonly level: Exclude<Level, "none">;
   readonly target: number;
@@ -44,7 +56,13 @@ export interface Escalated {
   readonly attempts: readonly Attempt[];
 }
 
-/** Compaction was aborted by the caller's signal. */
+/**
+ * Compaction was aborted by the caller's signal.
+ *
+ * @example
+ * const r = await compactor.compact(history, {}, AbortSignal.abort())();
+ * // Left({ _tag: "CompactionAborted" })
+ */
 export interface CompactionAborted {
   readonly _tag: "CompactionAborted";
 }

@@ -8,7 +8,8 @@ import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { guardProvider } from "./providers/guard.js";
-import type { ModelInfo, Provider, ProviderError, Strength } from "@cc/messages";
+import type { ModelInfo, Provider, ProviderError } from "@cc/messages";
+import type { Strength } from "@cc/messages/internal";
 
 /** Strength tiers, weakest first (seed 000: very_low/low = cheapest, average = recommended). */
 export const strengthTiers: readonly Strength[] = ["very_low", "low", "average", "high", "very_high"];
@@ -18,7 +19,13 @@ export function strengthRank(strength: Strength): number {
   return strengthTiers.indexOf(strength);
 }
 
-/** Why no compaction model could be chosen. */
+/**
+ * Why no compaction model could be chosen.
+ *
+ * @example
+ * const r = await chooseCompactionModel(provider, "")();
+ * if (r._tag === "Left" && r.left._tag === "NoCompactionModel") console.warn(r.left.message);
+ */
 export type ModelChoiceError =
   | { readonly _tag: "NoCompactionModel"; readonly message: string }
   | { readonly _tag: "ModelListFailed"; readonly error: ProviderError };
@@ -50,6 +57,8 @@ export function cheapestModel(models: readonly ModelInfo[], minStrength?: Streng
 /**
  * `compactionModel` when non-empty; otherwise the {@link cheapestModel} the provider lists;
  * otherwise a typed error.
+ *
+ * @example await chooseCompactionModel(offlineProvider(), "")() // Right("offline-extractive")
  */
 export function chooseCompactionModel(
   provider: Provider,

@@ -5,10 +5,18 @@
  */
 import type { CompactOptions } from "./options.js";
 
-/** `none` below the soft threshold, `soft` from it, `hard` from the hard threshold. */
+/**
+ * `none` below the soft threshold, `soft` from it, `hard` from the hard threshold.
+ *
+ * @example pressureOf(9_600, { maxTokens: 10_000, softThreshold: 0.5, hardThreshold: 0.95 }).pressure // "hard"
+ */
 export type Pressure = "none" | "soft" | "hard";
 
-/** The usage of a context window. */
+/**
+ * The usage of a context window.
+ *
+ * @example const usage: ContextUsage = pressureOf(6_000, defaultCompactOptions()); // { tokens, fraction, pressure, shouldCompact }
+ */
 export interface ContextUsage {
   /** Tokens in use. */
   readonly tokens: number;

@@ -8,7 +8,11 @@
 import { clipHeadTail, headOf, omissionMarker } from "./clip.js";
 import type { Message } from "@cc/messages";
 
-/** Character limits used when serialising a transcript. */
+/**
+ * Character limits used when serialising a transcript.
+ *
+ * @example serialiseTranscript(history, { ...defaultTranscriptLimits, toolResultHead: 1000 } satisfies TranscriptLimits)
+ */
 export interface TranscriptLimits {
   /** Characters kept from the start of a system/user/assistant message. Default 6000. */
   readonly messageHead: number;

@@ -7,7 +7,11 @@
 import type { TokenCounter } from "@cc/tokens";
 import { headOf, omissionMarker, tailOf } from "./clip.js";
 
-/** The outcome of {@link truncateToBudget}. */
+/**
+ * The outcome of {@link truncateToBudget}.
+ *
+ * @example const t: Truncation = truncateToBudget(longLog, 200, counter); // t.text fits 200 tokens
+ */
 export interface Truncation {
   /** The kept text: a prefix of the source, a marker, and a suffix of the source (or the source). */
   readonly text: string;
@@ -19,11 +23,21 @@ export interface Truncation {
   readonly tokens: number;
 }
 
-/** Options of {@link truncateToBudget}. */
+/**
+ * Options of {@link truncateToBudget}.
+ *
+ * @example truncateToBudget(longLog, 200, counter, { headShare: 0.3 } satisfies TruncateOptions)
+ */
 export interface TruncateOptions {
-  /** Share of the kept characters taken from the start (the rest from the end). Default 0.5. */
+  /**
+   * Share of the kept characters taken from the start (the rest from the end).
+   * @default 0.5
+   */
   readonly headShare?: number;
-  /** Token count of `source` when the caller already knows it (saves one count). */
+  /**
+   * Token count of `source` when the caller already knows it (saves one count).
+   * @default counted from `source`
+   */
   readonly sourceTokens?: number;
 }
 

@@ -5,7 +5,8 @@ describe("README example", () => {
   it("compacts an OpenAI-format conversation with the offline summariser", async () => {
     // --- README example start ---
     const { estimateCounter } = await import("@cc/tokens");
-    const { createLcmCompactor, fromOpenAIMessages, memoryAlertSink, nextContext, offlineProvider } = await import("@cc/lcm");
+    const { createLcmCompactor, memoryAlertSink, nextContext, offlineProvider } = await import("@cc/lcm");
+    const { fromOpenAIMessages } = await import("@cc/messages");
     const E = await import("fp-ts/Either");
 
     const chat = [
@@ -17,14 +18,13 @@ describe("README example", () => {
       ]).flat(),
     ];
     const messages = fromOpenAIMessages(chat);
-    if (E.isLeft(messages)) throw new Error(messages.left.problems.join("\n"));
+    if (E.isLeft(messages)) throw new Error(messages.left.message);
 
-    const compactor = createLcmCompactor({ provider: offlineProvider(), counter: estimateCounter() });
     const alerts = memoryAlertSink();
-    compactor.setAlertSink(alerts, "session-1");
+    const compactor = createLcmCompactor({ provider: offlineProvider(), counter: estimateCounter(), alertSink: alerts, sessionId: "session-1" });
 
-    const usage = compactor.shouldCompact(messages.right, { maxTokens: 4000 }); // Right({ fraction, pressure: "hard", … })
-    const result = await compactor.compact(messages.right, { maxTokens: 4000, preserveLast: 6 })();
+    const usage = compactor.shouldCompact(messages.right.messages, { maxTokens: 4000 }); // Right({ fraction, pressure: "hard", … })
+    const result = await compactor.compact(messages.right.messages, { maxTokens: 4000, preserveLast: 6 })();
     if (E.isRight(result)) {
       const next = nextContext(result.right); // system + summary + the last messages, verbatim
       console.log(result.right.level, result.right.originalTokens, "→", result.right.compactedTokens, next.length);

@@ -6,12 +6,15 @@
  *
  * @module session/chat-session
  */
+import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import { invalid } from "@cc/validate";
-import type { PruneSettings } from "./prune.js";
-import type { CompactionOutcome, SessionCompactionError, SessionCompactor } from "./compactor.js";
+import { decodeWith, fn, invalid, leaf, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import { PruneSettingsCodec, type PruneSettings } from "./prune.js";
+import { StoreShape, withMethods } from "./shape.js";
+import type { CompactionOutcome, SessionCompactor } from "./compactor.js";
+import type { SessionCompactionError } from "./errors.js";
 import { loadContext, type InvalidContextOptions } from "./context.js";
 import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/store.js";
 
@@ -46,6 +49,35 @@ export interface ChatSessionOptions {
   readonly now?: () => number;
 }
 
+/** io-ts codec of {@link ChatSessionOptions} (closed, so a typo'd key is named). */
+export const ChatSessionOptionsCodec = objectCodec(
+  "ChatSessionOptions",
+  {
+    store: StoreShape,
+    compactor: withMethods("SessionCompactor", "a SessionCompactor (createSessionCompactor(…))", ["tryCompact", "forceCompact"]),
+    stackId: nonEmptyString,
+  },
+  {
+    systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"),
+    ephemeral: leaf("Ephemeral", "true or false", (u): u is boolean => typeof u === "boolean"),
+    prune: PruneSettingsCodec,
+    now: fn,
+  },
+);
+
+const decodeChatSessionOptions = decodeWith(ChatSessionOptionsCodec, "InvalidOptions", "chat session options");
+
+/** A session whose options were refused: every call returns that refusal, nothing is stored. */
+function refused(options: ChatSessionOptions, error: InvalidOptions): ChatSession {
+  return {
+    stackId: typeof options.stackId === "string" ? options.stackId : "",
+    lastInputTokens: 0,
+    prepareTurn: () => TE.left(error),
+    finishTurn: () => TE.left(error),
+    compactNow: () => TE.left(error),
+  };
+}
+
 /**
  * The prompt of a turn and what compaction did before it was built.
  *
@@ -66,23 +98,30 @@ export interface ChatSession {
   readonly stackId: StackId;
   /** Input tokens the provider reported for the previous turn (0 after a restart). */
   readonly lastInputTokens: number;
-  /** Stores `incoming`, compacts when due, returns the prompt to send. */
+  /**
+   * Stores `incoming`, compacts when due, returns the prompt to send. Every method returns the
+   * options' `InvalidOptions` when {@link createChatSession} refused them.
+   */
   prepareTurn(incoming: readonly Message[]): TE.TaskEither<SessionCompactionError | InvalidContextOptions, PreparedTurn>;
   /** Stores the reply messages and the input tokens the provider reported for this turn (0 if none). */
-  finishTurn(reply: readonly Message[], reportedInputTokens: number): TE.TaskEither<StoreError, readonly StoredMessage[]>;
+  finishTurn(reply: readonly Message[], reportedInputTokens: number): TE.TaskEither<StoreError | InvalidOptions, readonly StoredMessage[]>;
   /** Compacts now (e.g. a user's `/compact` command). */
-  compactNow(): TE.TaskEither<SessionCompactionError, CompactionOutcome>;
+  compactNow(): TE.TaskEither<SessionCompactionError | InvalidOptions, CompactionOutcome>;
 }
 
 /**
  * Creates a session. The last reported input tokens live in memory, as in the trigger design;
- * after a restart they are 0, so the first turn uses the weighted estimate instead.
+ * after a restart they are 0, so the first turn uses the weighted estimate instead. The options
+ * are validated ({@link ChatSessionOptionsCodec}); when they are refused, every method of the
+ * session returns that `InvalidOptions` and touches nothing.
  *
  * @example
  * const session = createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are helpful." });
  * const turn = await session.prepareTurn([{ role: "user", content: "hi" }])();
  */
 export function createChatSession(options: ChatSessionOptions): ChatSession {
+  const checked = decodeChatSessionOptions(options);
+  if (E.isLeft(checked)) return refused(options, checked.left);
   const { store, compactor, stackId } = options;
   const clock = options.now ?? Date.now;
   const ephemeral = options.ephemeral ?? false;

@@ -17,13 +17,15 @@ import * as O from "fp-ts/lib/Option.js";
 import * as T from "fp-ts/lib/Task.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
-import { chooseCompactionModel, type ModelChoiceError } from "@cc/lcm";
+import { chooseCompactionModel } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
-import type { Message, Provider, ProviderError } from "@cc/messages";
+import type { Message, Provider } from "@cc/messages";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
-import { invalid, type InvalidInput } from "@cc/validate";
+import * as t from "io-ts";
+import { decodeWith, fn, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
+import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
 import {
   createEventBus,
   type CompactionDone,
@@ -37,6 +39,7 @@ import { truncatedSummary, type SummaryFallback, type SummaryLevel } from "./fal
 import { decideTrigger, planCompaction, type CompactionPlan, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
 import { checkStackId } from "./store/validate.js";
+import type { SessionCompactionError, SummariserError } from "./errors.js";
 import { summaryPrompt } from "./template.js";
 
 /**
@@ -66,24 +69,6 @@ export type CompactionOutcome =
 /** A compaction that did nothing, and why. */
 export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
 
-/**
- * Why the summariser did not produce a summary: no model could be chosen, or the call failed.
- *
- * @example if (error._tag === "SummariserFailed" && error.error._tag === "ProviderTimeout") retryLater();
- */
-export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
-
-/**
- * Why a compaction failed. The store is unchanged when any of these is returned.
- *
- * @example const r = await compactor.tryCompact({ stackId: "chat-1", lastInputTokens: Number.NaN })(); // left({ _tag: "InvalidInput", subject: "compaction input", … })
- */
-export type SessionCompactionError =
-  | StoreError
-  | SummariserError
-  /** A bad argument of `tryCompact` (e.g. `lastInputTokens` NaN or negative). */
-  | InvalidInput;
-
 /** The summariser's result before saving: a summary, or why there is none. */
 type Summarised =
   | { readonly _tag: "Summary"; readonly text: string; readonly model: string }
@@ -112,7 +97,7 @@ const describeSummariserError = (error: SummariserError): string => {
  *
  * @example createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 32000 }, now: () => 0 })
  */
-export interface SessionCompactorDeps {
+export interface SessionCompactorOptions {
   readonly store: SummaryStore;
   readonly provider: Provider;
   /** Raw configuration; validated by {@link createSessionCompactor}. */
@@ -183,15 +168,29 @@ const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: nu
 });
 
 /**
- * Validates `deps.config` and creates the compactor.
+ * Validates `deps` (closed: a typo'd key, a store or provider without its methods, a bad
+ * transcript limit are refused) and `deps.config`, and creates the compactor.
  *
  * @example
  * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
  * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
-export function createSessionCompactor(deps: SessionCompactorDeps): E.Either<InvalidSessionConfig, SessionCompactor> {
-  return E.map((config: SessionCompactionConfig) => build(deps, config))(decodeSessionConfig(deps.config));
+export function createSessionCompactor(deps: SessionCompactorOptions): E.Either<InvalidSessionConfig, SessionCompactor> {
+  return pipe(
+    decodeDeps(deps),
+    E.chain(() => decodeSessionConfig(deps.config)),
+    E.map((config: SessionCompactionConfig) => build(deps, config)),
+  );
 }
+
+/** io-ts codec of {@link SessionCompactorOptions} (closed; `config` is decoded by {@link decodeSessionConfig}). */
+export const SessionCompactorOptionsCodec = objectCodec(
+  "SessionCompactorOptions",
+  { store: StoreShape, provider: ProviderShape, config: t.unknown },
+  { events: EventBusShape, counter: CounterShape, now: fn, transcriptLimits: TranscriptLimitsCodec },
+);
+
+const decodeDeps = decodeWith(SessionCompactorOptionsCodec, "InvalidOptions", "session compactor deps");
 
 /** What a pass read from the store: the active summary and the messages past its watermark. */
 export interface Loaded {
@@ -391,23 +390,38 @@ export function saveSummary(
   );
 }
 
-/** Checks the arguments of a compaction call: a stack id and a finite, non-negative token count. */
-function checkInput(stackId: unknown, lastInputTokens: unknown): E.Either<SessionCompactionError, StackId> {
-  if (typeof lastInputTokens !== "number" || !Number.isFinite(lastInputTokens) || lastInputTokens < 0) {
-    return E.left(
-      invalid("InvalidInput", "compaction input", [
-        {
-          path: "lastInputTokens",
-          field: "lastInputTokens",
-          message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(lastInputTokens)}`,
-        },
-      ]),
-    );
-  }
-  return checkStackId(stackId);
+const callFields = {
+  ephemeral: leaf("Ephemeral", "true or false", (u): u is boolean => typeof u === "boolean"),
+  signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => isRecord(u) && typeof u["aborted"] === "boolean"),
+};
+
+/** io-ts codec of {@link TryCompactInput} (closed: `ephemral: true` is refused, not ignored). */
+export const TryCompactInputCodec = objectCodec(
+  "TryCompactInput",
+  {
+    stackId: t.unknown,
+    lastInputTokens: leaf(
+      "LastInputTokens",
+      "a finite number ≥ 0 (0 when the provider reported no usage)",
+      (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
+    ),
+  },
+  callFields,
+);
+
+/** io-ts codec of {@link ForceCompactInput} (closed). */
+export const ForceCompactInputCodec = objectCodec("ForceCompactInput", { stackId: t.unknown }, callFields);
+
+const decodeTryInput = decodeWith(TryCompactInputCodec, "InvalidInput", "compaction input");
+const decodeForceInput = decodeWith(ForceCompactInputCodec, "InvalidInput", "compaction input");
+
+/** Checks the arguments of a compaction call: known keys, a finite non-negative token count, a valid stack id. */
+function checkInput(input: unknown, trigger: CompactionTrigger): E.Either<SessionCompactionError, StackId> {
+  const checked: E.Either<InvalidInput, { readonly stackId: unknown }> = trigger === "manual" ? decodeForceInput(input) : decodeTryInput(input);
+  return E.isLeft(checked) ? checked : checkStackId(checked.right.stackId);
 }
 
-function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): SessionCompactor {
+function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): SessionCompactor {
   const { store } = deps;
   const events = deps.events ?? createEventBus<SessionEvent>();
   const counter = deps.counter ?? estimateCounter();
@@ -450,7 +464,7 @@ function build(deps: SessionCompactorDeps, config: SessionCompactionConfig): Ses
   ): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
     const at = clock();
     return pipe(
-      TE.fromEither(checkInput(input.stackId, lastInputTokens)),
+      TE.fromEither(checkInput(input, trigger)),
       TE.chain((stackId) => {
         if (input.ephemeral === true) return TE.right(skipped("ephemeral", "ephemeral sessions are never compacted", 0));
         return pipe(

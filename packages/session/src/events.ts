@@ -5,7 +5,7 @@
  *
  * @module session/events
  */
-import type { SessionCompactionError, SummariserError } from "./compactor.js";
+import type { SessionCompactionError, SummariserError } from "./errors.js";
 import type { SummaryFallback, SummaryLevel } from "./fallback.js";
 import type { StackId } from "./store/store.js";
 

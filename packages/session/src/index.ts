@@ -19,16 +19,14 @@ export { openPostgresStore, type PostgresStoreConfig } from "./store/postgres.js
 export {
   createSessionCompactor,
   type CompactionOutcome,
-  type SessionCompactionError,
   type SessionCompactor,
-  type SessionCompactorDeps,
-  type SummariserError,
+  type SessionCompactorOptions,
 } from "./compactor.js";
+export type { SessionCompactionError, SummariserError } from "./errors.js";
 export { decodeSessionConfig, sessionConfigDefaults, type SessionCompactionConfig } from "./config.js";
 export { buildContext, decodeContextOptions, loadContext, type LoadContextOptions } from "./context.js";
 export { createChatSession, type ChatSession, type ChatSessionOptions, type PreparedTurn } from "./chat-session.js";
 export { createEventBus, type EventBus, type SessionEvent, type Subscriber, type SubscriberFailure } from "./events.js";
-export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "./plan.js";
 export type { SummaryFallback } from "./fallback.js";
 export { SESSION_SUMMARY_PREFIX, summaryPrompt } from "./template.js";
 export { decodePruneOptions, pruneToolResults, type PruneResult, type PruneSettings } from "./prune.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideTrigger, planCompaction, type StoredMessage } from "@cc/session";
+import { decideTrigger, planCompaction } from "@cc/session/internal";
+import { type StoredMessage } from "@cc/session";
 import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { runs } from "./support.js";

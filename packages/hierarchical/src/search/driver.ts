@@ -7,7 +7,8 @@
  *
  * @module search/driver
  */
-import { installCommand, loadOptionalDriver, type DriverPackage } from "@cc/messages";
+import { installCommand } from "@cc/messages/internal";
+import { loadOptionalDriver, type DriverPackage } from "@cc/messages";
 import { pipe } from "fp-ts/lib/function.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexBackend, IndexError } from "./index.js";

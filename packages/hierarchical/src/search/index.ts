@@ -9,7 +9,11 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
 import { decodeWith, intIn, invalid, leaf, objectCodec, type InvalidInput, type InvalidOptions, type Problem } from "@cc/validate";
 
-/** Namespace used when none is given (one agent, one session). */
+/**
+ * Namespace used when none is given (one agent, one session).
+ *
+ * @example await index.expand("s1")() // looks in DEFAULT_NAMESPACE ("default")
+ */
 export const DEFAULT_NAMESPACE = "default";
 /** Hits returned when `k` is not given. */
 export const DEFAULT_K = 10;
@@ -22,6 +26,9 @@ export type Json = null | boolean | number | string | readonly Json[] | { readon
 /**
  * One evicted segment as the index stores it. Identity is `(namespace, id)`: writing the same
  * pair again replaces the entry (a segment re-evicted later carries its newest content).
+ *
+ * @example
+ * const e: IndexEntry = entry({ id: "s1", summary: "pytest: 2 failed", content: "…full output…", tokenCost: 812 });
  */
 export interface IndexEntry {
   readonly id: string;
@@ -41,17 +48,37 @@ export interface IndexEntry {
   readonly metadata: { readonly [key: string]: Json };
 }
 
-/** Options of `SegmentIndex.search`. */
+/**
+ * Options of `SegmentIndex.search`.
+ *
+ * @example
+ * const hits = await index.search("KeyError reader.py", { k: 5, namespace: "run-1", kinds: ["tool:bash"] } satisfies SearchOptions)();
+ */
 export interface SearchOptions {
-  /** Most hits to return (1..{@link MAX_K}, default {@link DEFAULT_K}). */
+  /**
+   * Most hits to return (1..{@link MAX_K}).
+   * @default 10 ({@link DEFAULT_K})
+   */
   readonly k?: number;
-  /** Only this namespace (default: every namespace). */
+  /**
+   * Only this namespace.
+   * @default every namespace
+   */
   readonly namespace?: string;
-  /** Only these kinds (default: every kind; an empty list matches nothing). */
+  /**
+   * Only these kinds (an empty list matches nothing).
+   * @default every kind
+   */
   readonly kinds?: readonly string[];
 }
 
-/** One search result, best first. `score` is backend-specific: higher is better. */
+/**
+ * One search result, best first. `score` is backend-specific: higher is better.
+ *
+ * @example
+ * const r = await index.search("app.py")();
+ * if (r._tag === "Right") for (const hit of r.right) console.log(hit.id, hit.snippet);
+ */
 export interface SearchHit {
   readonly id: string;
   readonly namespace: string;
@@ -65,7 +92,12 @@ export interface SearchHit {
   readonly evictedAt: number;
 }
 
-/** What a write did. */
+/**
+ * What a write did.
+ *
+ * @example
+ * const r = await index.write([entry({ id: "s1", summary: "read src/app.py" })])(); // Right({ written: 1 })
+ */
 export interface WriteReceipt {
   readonly written: number;
 }
@@ -76,6 +108,10 @@ export type IndexBackend = "sqlite" | "postgres";
 /**
  * Why an index operation failed. `IndexUnavailable` comes from opening a persistent index whose
  * driver package (`missingPackage`) cannot be loaded: install it next to `@cc/hierarchical`.
+ *
+ * @example
+ * const r = await index.search("x", { k: 0 })();
+ * if (r._tag === "Left" && r.left._tag === "InvalidOptions") console.error("problems" in r.left ? r.left.message : r.left.errors.join("; "));
  */
 export type IndexError =
   /** A bad batch of entries (subject "index entries"), every problem naming `entries[i].field`. */
@@ -249,7 +285,11 @@ export function resolveSearchOptions(options: SearchOptions | undefined): E.Eith
   return E.right({ k: r.right.k ?? DEFAULT_K, namespace: r.right.namespace, kinds: r.right.kinds });
 }
 
-/** Builds an entry with defaults (namespace "default", kind "segment", times 0, no metadata). */
+/**
+ * Builds an entry with defaults (namespace "default", kind "segment", times 0, no metadata).
+ *
+ * @example entry({ id: "s1", summary: "read src/app.py" }) // namespace "default", kind "segment", times 0
+ */
 export function entry(fields: Pick<IndexEntry, "id"> & Partial<IndexEntry>): IndexEntry {
   return {
     namespace: DEFAULT_NAMESPACE,

@@ -10,6 +10,7 @@ import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
 import { searchable } from "./lossless.js";
+import { decodeWith, numberIn, objectCodec } from "@cc/validate";
 import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms } from "./query.js";
 
 interface Doc {
@@ -21,11 +22,21 @@ interface Doc {
 }
 
 
-/** Options of {@link memoryIndex}. */
+/**
+ * Options of {@link memoryIndex}.
+ *
+ * @example
+ * const index = memoryIndex({ summaryBoost: 3 } satisfies MemoryIndexOptions);
+ */
 export interface MemoryIndexOptions {
-  /** Weight of a summary match relative to a content match (default 2). */
+  /**
+   * Weight of a summary match relative to a content match.
+   * @default 2
+   */
   readonly summaryBoost?: number;
 }
+
+const decodeMemoryOptions = decodeWith(objectCodec("MemoryIndexOptions", {}, { summaryBoost: numberIn(0, 1e6) }, { expected: "an options object" }), "InvalidOptions", "memory index options");
 
 /**
  * Creates an empty in-memory index. Terms match exactly (no prefix or fuzzy search), ORed,
@@ -36,7 +47,9 @@ export interface MemoryIndexOptions {
  * await index.write([entry({ id: "a", summary: "pytest failed in tests/test_io.py" })])();
  */
 export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
-  const boost = options.summaryBoost ?? 2;
+  // Closed options: a typo or a bad value makes every operation Left(InvalidOptions), never a silent default.
+  const checked = decodeMemoryOptions(options);
+  const boost = (E.isRight(checked) ? checked.right.summaryBoost : undefined) ?? 2;
   const entries = new Map<string, IndexEntry>();
   let closed = false;
   const mini = new MiniSearch<Doc>({
@@ -58,6 +71,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
   const run =
     <A>(fn: () => E.Either<IndexError, A>, vacuum = false): TE.TaskEither<IndexError, A> =>
     async () => {
+      if (E.isLeft(checked)) return checked;
       if (closed) return E.left({ _tag: "IndexClosed", backend: "memory" });
       try {
         const out = fn();

@@ -85,7 +85,12 @@ const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
 const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
 const decodeRunOptions = decodeWith(EvictionRunOptionsCodec, "InvalidOptions", "eviction run options");
 
-/** One unit written to the index. */
+/**
+ * One unit written to the index.
+ *
+ * @example
+ * for (const e of eviction.evicted) console.log(`${e.id} (${e.kind}, ${e.tokens} tokens): ${e.summary}`);
+ */
 export interface EvictedEntry {
   readonly id: string;
   readonly kind: string;
@@ -93,7 +98,13 @@ export interface EvictedEntry {
   readonly summary: string;
 }
 
-/** What a pass did. Only what reached the index left the context. */
+/**
+ * What a pass did. Only what reached the index left the context.
+ *
+ * @example
+ * const r = await evictUnits(history, options, { index, counter, now: Date.now() })();
+ * if (r._tag === "Right" && !r.right.noteFits) console.warn("the target cannot hold the eviction note");
+ */
 export interface Eviction {
   /** The units the pass ranked, with their token costs and access statistics. */
   readonly segments: readonly MessageSegment[];
@@ -106,7 +117,10 @@ export interface Eviction {
   readonly failures: readonly { readonly id: string; readonly reason: string }[];
   /** Evicted units with nothing to summarise (empty). */
   readonly skipped: number;
-  /** False when pinned units alone exceed the target. */
+  /**
+   * True exactly when the note plus the kept messages fit the target (measured with the counter);
+   * false when pinned units alone exceed it, or the note cannot fit.
+   */
   readonly budgetMet: boolean;
   /**
    * False when the target cannot hold even the note's reservation (the summary-message overhead
@@ -154,6 +168,9 @@ export function evictionNote(evicted: readonly EvictedEntry[], maxTokens: number
 /**
  * `messages` with the note placed after the leading system messages (as a summary message), or
  * unchanged when the note is "".
+ *
+ * @example
+ * const next = withNote(eviction.kept, eviction.note); // system messages, the note, the kept messages
  */
 export function withNote(messages: readonly Message[], note: string): readonly Message[] {
   if (note === "") return messages;
@@ -195,7 +212,9 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const segments = buildSegments(messages, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
-    const noteTokens = Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4));
+    // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
+    const shortest = deps.counter.count(`${EVICTION_NOTE_PREFIX}\n… ${segments.length} more in the journal`);
+    const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
     const reserved = deps.counter.countMessages([summaryMessage("")]) + noteTokens;
     const maxTokens = settings.targetTokens - reserved;
     // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
@@ -210,14 +229,18 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
     const evicted = res.written.map((w): EvictedEntry => ({ id: w.segment.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
+    const kept = segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
+    const note = evicted.length === 0 ? "" : evictionNote(evicted, noteTokens, deps.counter);
+    // budgetMet is measured on what the caller will send, never assumed from the per-unit costs.
+    const fits = deps.counter.countMessages(withNote(kept, note)) <= settings.targetTokens;
     return E.right({
       segments,
-      kept: segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages),
+      kept,
       evicted,
-      note: evicted.length === 0 ? "" : evictionNote(evicted, noteTokens, deps.counter),
+      note,
       failures: res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
       skipped: res.skipped.length,
-      budgetMet: res.budgetMet,
+      budgetMet: res.budgetMet && fits,
       noteFits: true,
       reservedTokens: reserved,
       aborted: res.aborted,

@@ -9,7 +9,13 @@ import { createHash } from "node:crypto";
 import { reaccesses, references } from "./references.js";
 import { leadingSystemCount, messageUnits, safeSplit, unitKind, unitText, type Message, type MessageUnit } from "@cc/messages";
 
-/** A segment that remembers which messages it stands for. */
+/**
+ * A segment that remembers which messages it stands for.
+ *
+ * @example
+ * const [first] = buildSegments(history, { counter, now: Date.now(), preserveLast: 6 });
+ * first?.unit.messages; // the messages this segment stands for
+ */
 export interface MessageSegment extends Segment {
   readonly unit: MessageUnit;
 }
@@ -22,7 +28,10 @@ export interface BuildOptions {
   readonly now: number;
   /** Trailing messages that stay verbatim (pinned), adjusted by the lcm safe split. */
   readonly preserveLast: number;
-  /** Spacing of synthetic timestamps for messages without one (ms per unit). Default 60 000. */
+  /**
+   * Spacing of synthetic timestamps for messages without one (ms per unit).
+   * @default 60 000
+   */
   readonly stepMs?: number;
 }
 
@@ -35,6 +44,10 @@ export interface BuildOptions {
  * same unit gets the same id in every pass and every session, and an id a note names always
  * expands to the text it named: a later pass or another transcript can never overwrite it with a
  * different original. A unit whose content repeats within one conversation gets `.2`, `.3`, ….
+ *
+ * @example
+ * const segments = buildSegments(history, { counter: estimateCounter(), now: Date.now(), preserveLast: 6 });
+ * segments[0]?.id; // "u" + 16 hex digits
  */
 export function buildSegments(messages: readonly Message[], options: BuildOptions): readonly MessageSegment[] {
   const units = messageUnits(messages);

@@ -23,7 +23,11 @@ function objectCodec<A>(name: string, expected: string, required: t.Props, optio
   return validateObject(name, required, optional, { closed, expected }) as unknown as t.Type<A, A, unknown>;
 }
 
-/** Codec of one {@link Segment}; extra fields are allowed (callers pass their own objects). */
+/**
+ * Codec of one {@link Segment}; extra fields are allowed (callers pass their own objects).
+ *
+ * @example SegmentCodec.is({ id: "a", content: "" }) // true
+ */
 export const SegmentCodec: t.Type<Segment, Segment, unknown> = objectCodec<Segment>(
   "Segment",
   "a segment object",
@@ -39,7 +43,11 @@ export const SegmentCodec: t.Type<Segment, Segment, unknown> = objectCodec<Segme
   false,
 );
 
-/** Codec of a segment list: every segment valid and every id unique (duplicates name both indices). */
+/**
+ * Codec of a segment list: every segment valid and every id unique (duplicates name both indices).
+ *
+ * @example SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }]) // false: duplicate id
+ */
 export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unknown> = new t.Type<
   readonly Segment[],
   readonly Segment[],
@@ -77,7 +85,11 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
   t.identity,
 );
 
-/** The value of the one summary error of {@link SegmentsCodec}: how many invalid segments were only counted. */
+/**
+ * The value of the one summary error of {@link SegmentsCodec}: how many invalid segments were only counted.
+ *
+ * @example moreInvalidOf(error) // 199900 for the summary error of 200000 bad segments
+ */
 export interface MoreInvalid {
   readonly _tag: "MoreInvalid";
   readonly count: number;
@@ -85,7 +97,11 @@ export interface MoreInvalid {
 
 const moreInvalid = (count: number): MoreInvalid => ({ _tag: "MoreInvalid", count });
 
-/** The count of a {@link MoreInvalid} summary error, or `undefined` for any other error. */
+/**
+ * The count of a {@link MoreInvalid} summary error, or `undefined` for any other error.
+ *
+ * @example const counted = errors.map(moreInvalidOf).find((n) => n !== undefined) ?? 0;
+ */
 export function moreInvalidOf(e: t.ValidationError): number | undefined {
   const v: unknown = e.value;
   return isRecord(v) && v["_tag"] === "MoreInvalid" && typeof v["count"] === "number" ? v["count"] : undefined;
@@ -111,7 +127,11 @@ function duplicateAt(items: readonly unknown[]): readonly (readonly [number, num
   return out;
 }
 
-/** Codec of {@link ImportanceOptions}: weights in [0, 1e6], half-life > 0, functions for `now`/`estimateTokens`; unknown fields rejected. */
+/**
+ * Codec of {@link ImportanceOptions}: weights in [0, 1e6], half-life > 0, functions for `now`/`estimateTokens`; unknown fields rejected.
+ *
+ * @example ImportanceOptionsCodec.is({ costWeight: 0 }) // true; { costWeigth: 0 } → false
+ */
 export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions, unknown> = objectCodec<ImportanceOptions>(
   "ImportanceOptions",
   "an options object",
@@ -127,7 +147,11 @@ export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions
   true,
 );
 
-/** Codec of {@link EvictionTarget}: finite `maxTokens` (≤ 0 = no budget), integer `minKeep` ≥ 0; unknown fields rejected. */
+/**
+ * Codec of {@link EvictionTarget}: finite `maxTokens` (≤ 0 = no budget), integer `minKeep` ≥ 0; unknown fields rejected.
+ *
+ * @example EvictionTargetCodec.is({ maxTokens: 8000, minKeep: 2 }) // true
+ */
 export const EvictionTargetCodec: t.Type<EvictionTarget, EvictionTarget, unknown> = objectCodec<EvictionTarget>(
   "EvictionTarget",
   "an eviction target object",

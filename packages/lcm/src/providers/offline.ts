@@ -17,19 +17,41 @@ import type { Completion, ModelInfo, Provider, ProviderError } from "@cc/message
 
 export type { SummaryStyle } from "./offline/parse.js";
 
-/** Options of {@link offlineProvider} and {@link extractiveSummary}. */
+/**
+ * Options of {@link offlineProvider} and {@link extractiveSummary}.
+ *
+ * @example const provider = offlineProvider({ detailedShare: 0.3, maxLineChars: 160 } satisfies OfflineProviderOptions);
+ */
 export interface OfflineProviderOptions {
-  /** Counts tokens to honour `maxTokens`. Default: the weighted estimate counter of `@cc/tokens`. */
+  /**
+   * Counts tokens to honour `maxTokens`.
+   * @default the weighted estimate counter of `@cc/tokens`
+   */
   readonly counter?: TokenCounter;
-  /** Output budget when a request sets no `maxTokens`. Default 1024. */
+  /**
+   * Output budget when a request sets no `maxTokens`.
+   * @default 1024
+   */
   readonly defaultMaxTokens?: number;
-  /** Longest line kept, in characters (longer lines are cut with "…"). Default 240. */
+  /**
+   * Longest line kept, in characters (longer lines are cut with "…").
+   * @default 240
+   */
   readonly maxLineChars?: number;
-  /** A detailed summary aims at this share of the source's tokens (never above `maxTokens`). Default 0.25. */
+  /**
+   * A detailed summary aims at this share of the source's tokens (never above `maxTokens`).
+   * @default 0.25
+   */
   readonly detailedShare?: number;
-  /** A bullet summary aims at this share of the source's tokens (never above `maxTokens`). Default 0.12. */
+  /**
+   * A bullet summary aims at this share of the source's tokens (never above `maxTokens`).
+   * @default 0.12
+   */
   readonly bulletShare?: number;
-  /** The share-based aim is never below this many tokens (still capped by `maxTokens`). Default 128. */
+  /**
+   * The share-based aim is never below this many tokens (still capped by `maxTokens`).
+   * @default 128
+   */
   readonly minTokens?: number;
 }
 

@@ -28,3 +28,6 @@ export {
 } from "../compactor.js";
 export { PruneOptionsCodec, PruneSettingsCodec } from "../prune.js";
 export { STORE_INPUT } from "../store/validate.js";
+export { ChatSessionOptionsCodec } from "../chat-session.js";
+export { ForceCompactInputCodec, SessionCompactorOptionsCodec, TryCompactInputCodec } from "../compactor.js";
+export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "../plan.js";

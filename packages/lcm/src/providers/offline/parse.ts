@@ -7,7 +7,11 @@
 import type { Message } from "@cc/messages";
 import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "../../transcript.js";
 
-/** The summary style a request asks for: `bullet` when its instructions mention bullet points. */
+/**
+ * The summary style a request asks for: `bullet` when its instructions mention bullet points.
+ *
+ * @example styleOf(messages) // "bullet" when the prompt asks for bullet points, else "detailed"
+ */
 export type SummaryStyle = "detailed" | "bullet";
 
 /** The role of a transcript block. */
