@@ -20,3 +20,4 @@ export * from "./providers/guard.js";
 export * from "./providers/http.js";
 export * from "./adapters/agent.js";
 export * from "./adapters/prompt.js";
+export { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS, PG_TRANSACTION_ATTEMPTS, checkoutGuarded, classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, resolvePgTimeouts, unknownOptionKeys, type OwnedPgPool, type PgFailureKind, type PgPoolEvents, type PgTimeoutOptions, type PgTimeouts } from "./pg-resilience.js";

@@ -10,7 +10,7 @@ import MiniSearch from "minisearch";
 import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
 import { searchable } from "./lossless.js";
-import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms } from "./query.js";
+import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 
 interface Doc {
   readonly key: string;
@@ -45,7 +45,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     // Distinct terms per field, capped, like the SQLite and PostgreSQL backends index them: same
     // matching and term weighting everywhere, and MiniSearch does one insertion per distinct term
     // instead of one per occurrence.
-    tokenize: (text) => distinctTerms(text, MAX_FIELD_TERMS),
+    tokenize: (text) => indexedTerms(text),
     processTerm: (term) => term,
     // Vacuuming runs only when this module asks for it and awaits it: MiniSearch's background
     // auto-vacuum can race with removeAll() on close and crash the process.

@@ -64,6 +64,24 @@ export type StoreError =
       /** Set when the backend's driver package could not be loaded: the package to install. */
       readonly missingPackage?: "better-sqlite3" | "pg";
     }
+  | {
+      /**
+       * The connection broke while the call ran (server restarted, backend terminated); the pool
+       * reconnects for the next call. Nothing is half-written, but a write whose connection broke
+       * while its commit was on the way may have been applied: read back before writing it again.
+       */
+      readonly _tag: "StoreConnectionLost";
+      readonly backend: StoreBackend;
+      /** SQLSTATE or socket error code, when known (e.g. 57P01). */
+      readonly code?: string;
+      readonly message: string;
+    }
+  | {
+      /** Connecting or a statement took longer than its timeout (see `PostgresStoreConfig`). */
+      readonly _tag: "StoreTimeout";
+      readonly backend: StoreBackend;
+      readonly message: string;
+    }
   | { readonly _tag: "StoreInvalidInput"; readonly field: string; readonly message: string }
   | {
       readonly _tag: "StoreCorruptRow";
