@@ -8,7 +8,7 @@ import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../.
 import { openPostgresIndex } from "../../src/search/postgres.js";
 import { right } from "../support/contract.js";
 import { databaseOf, lockWaiters, silentServer, sleep, terminateBackends, waitFor } from "../support/pg-faults.js";
-import { guardedClient, testDatabase, type TestDatabase } from "../support/postgres.js";
+import { guardedClient, guardedPool, testDatabase, type TestDatabase } from "../support/postgres.js";
 
 let db: TestDatabase;
 let admin: ReturnType<typeof guardedClient>;
@@ -171,7 +171,36 @@ describe("postgres index: concurrent writers", () => {
   });
 });
 
+/** Whether a pg client's socket is closed (read from pg's internals: the test needs the socket itself). */
+const socketClosed = (client: unknown): boolean => {
+  const stream = (client as { connection?: { stream?: { destroyed?: boolean; readyState?: string } } }).connection?.stream;
+  return stream?.destroyed === true || stream?.readyState === "closed";
+};
+
+/** Backends connected to the test database (the admin's included). */
+const backends = async (): Promise<number> =>
+  Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [databaseOf(db.url)])).rows[0]?.n);
+
 describe("test databases", () => {
+  it("a test pool's end resolves only when every socket is closed (pg's own end resolves earlier)", async () => {
+    const owned = guardedPool(db.url, 4);
+    const clients: unknown[] = [];
+    owned.pool.on("connect", (c) => void clients.push(c));
+    await Promise.all(Array.from({ length: 4 }, () => owned.pool.query("SELECT pg_sleep(0.01)")));
+    expect(clients.length).toBeGreaterThan(1);
+    await owned.end();
+    expect(clients.map(socketClosed)).toEqual(clients.map(() => true));
+  });
+
+  it("an index opened from a URL closes its pool completely", async () => {
+    const index = await open();
+    await Promise.all([index.count()(), index.count()(), index.count()()]);
+    expect(await backends()).toBeGreaterThan(1);
+    right(await index.close()());
+    // Only the admin connection is left soon after close resolves (backends exit as their sockets close).
+    await waitFor("the backends to exit", async () => (await backends()) === 1, 2000);
+  });
+
   it("dropping a database right after its pools were busy raises no uncaught error", async () => {
     for (let round = 0; round < 3; round++) {
       const scratch = await testDatabase();
