@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { ownPgPool, type OwnedPgPool } from "@cc/lcm";
+import { ownPgPool } from "@cc/lcm";
 import { pgClient } from "../../src/search/postgres.js";
 import type { SqlClient, SqlRunner } from "../../src/search/postgres.js";
 
@@ -46,7 +46,7 @@ export async function testDatabase(): Promise<TestDatabase> {
   await root.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  const pools: OwnedPgPool[] = [];
+  const pools: { readonly end: () => Promise<void> }[] = [];
   return {
     kind: "server",
     url: url.toString(),
@@ -76,6 +76,8 @@ export function guardedClient(connectionString: string): pg.Client {
 }
 
 /** A pg pool with an 'error' listener on the pool and on each of its clients, whose `end` waits for the sockets to close. */
-export function guardedPool(connectionString: string, max: number): OwnedPgPool {
-  return ownPgPool(new pg.Pool({ connectionString, max }));
+export function guardedPool(connectionString: string, max: number): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max });
+  const owned = ownPgPool(pool);
+  return { pool, end: () => owned.end() };
 }
