@@ -64,6 +64,8 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
 /** Runs `sql` on the admin URL. */
 async function admin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  // A connection the server ends (a dropped database) is an error of the next query, not an uncaught event.
+  client.on("error", () => undefined);
   await client.connect();
   try {
     await client.query(sql);

@@ -70,9 +70,13 @@ export interface PgQueryable {
   query<R>(text: string, values?: unknown[]): Promise<PgResultLike<R>>;
 }
 
-/** A connection checked out of a {@link PgPoolLike}; `release()` returns it to the pool. */
+/**
+ * A connection checked out of a {@link PgPoolLike}; `release()` returns it to the pool, and
+ * `release(error)` destroys it (a connection that broke). When it is an event emitter (a pg
+ * client is), the library listens for its `'error'` events while it is checked out.
+ */
 export interface PgPoolClientLike extends PgQueryable {
-  release(): void;
+  release(destroy?: Error | boolean): void;
 }
 
 /**
@@ -89,6 +93,10 @@ export interface PgPoolLike extends PgQueryable {
   connect(): Promise<PgPoolClientLike>;
   /** Closes every connection. */
   end(): Promise<void>;
-  /** Listens for idle-client errors (a pool without a listener crashes the process on one). */
+  /**
+   * Listens for idle-client errors. A pool without an `'error'` listener crashes the process when
+   * an idle connection is lost (server restart, `pg_terminate_backend`): attach one to a pool you
+   * pass in, e.g. `pool.on("error", (e) => log(e))`.
+   */
   on(event: "error", listener: (error: Error) => void): unknown;
 }

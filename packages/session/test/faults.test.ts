@@ -6,13 +6,12 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEventBus, createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore, type SessionEvent, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
-import { freshDatabase, left, right } from "./support.js";
+import { freshDatabase, guardedClient, left, right } from "./support.js";
 
 function compactorFor(store: SummaryStore, provider: Provider, config: unknown = { maxTokens: 100, threshold: 1, preserveLast: 4 }) {
   const seen: SessionEvent[] = [];
@@ -150,7 +149,7 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     const store = await right(openPostgresStore({ connectionString: db.url }));
     const { compactor } = compactorFor(store, scriptedProvider([{ text: "P1" }]));
     await right(store.append("p", chat(10), 1));
-    const admin = new pg.Client({ connectionString: db.url });
+    const admin = guardedClient(db.url);
     await admin.connect();
     await admin.query(`CREATE FUNCTION cc_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
     await admin.query("CREATE TRIGGER cc_fault BEFORE INSERT ON cc_chat_summaries FOR EACH ROW EXECUTE FUNCTION cc_fault()");

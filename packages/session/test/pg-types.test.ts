@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PgPoolClientLike } from "@cc/messages/internal";
 import type { PgPoolLike } from "@cc/messages";
 import { openPostgresStore, type PostgresStoreConfig } from "../src/store/postgres.js";
-import { freshDatabase, right } from "./support.js";
+import { freshDatabase, guardedPool, right } from "./support.js";
 
 // Type level: a real pg.Pool and its pooled client fit the structural types the published
 // declarations use, and something that is not a pool does not.
@@ -51,7 +51,8 @@ describe("PgPoolLike", () => {
   });
 
   it("openPostgresStore works on a pool typed only as PgPoolLike, and leaves a pool it does not own open", async () => {
-    const inner = new pg.Pool({ connectionString: db.url, max: 2 });
+    const guarded = guardedPool(db.url, 2);
+    const inner = guarded.pool;
     const pool = forwardingPool(inner);
     pool.on("error", () => undefined);
     const store = await right(openPostgresStore({ pool }));
@@ -64,6 +65,6 @@ describe("PgPoolLike", () => {
     await right(store.close());
     // The caller still owns the pool: it answers after the store is closed.
     expect((await pool.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
-    await pool.end();
+    await guarded.end();
   });
 });

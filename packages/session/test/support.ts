@@ -4,6 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import pg from "pg";
 import { expect, inject } from "vitest";
+import { ownPgPool } from "@cc/messages/internal";
 
 /** Runs `te` and returns its Right value, failing the test with the Left otherwise. */
 export async function right<L, A>(te: TaskEither<L, A>): Promise<A> {
@@ -26,11 +27,28 @@ export function pgAdminUrl(): string {
   return url;
 }
 
+/**
+ * A pg client with an 'error' listener: a connection the server ends (a dropped database, a
+ * terminated backend) is then an error of its next query, never an uncaught exception.
+ */
+export function guardedClient(connectionString: string): pg.Client {
+  const client = new pg.Client({ connectionString });
+  client.on("error", () => undefined);
+  return client;
+}
+
+/** A pg pool with an 'error' listener on the pool and on every client, and an `end` that waits for the sockets to close. */
+export function guardedPool(connectionString: string, max: number): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max });
+  const owned = ownPgPool(pool);
+  return { pool, end: () => owned.end() };
+}
+
 /** A fresh database on the test server and a function that drops it. */
 export async function freshDatabase(): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> {
   const admin = pgAdminUrl();
   const name = `cc_test_${randomBytes(6).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
+  const client = guardedClient(admin);
   await client.connect();
   try {
     await client.query(`CREATE DATABASE ${name}`);
@@ -42,7 +60,7 @@ export async function freshDatabase(): Promise<{ readonly url: string; readonly 
   return {
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: admin });
+      const c = guardedClient(admin);
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -127,7 +127,34 @@ export type IndexError =
       readonly missingPackage: "better-sqlite3" | "pg";
       readonly message: string;
     }
-  | { readonly _tag: "StorageError"; readonly backend: string; readonly operation: string; readonly message: string };
+  | {
+      /**
+       * The connection to the server broke during the call (server restarted, backend
+       * terminated); the pool reconnects for the next call. A write that returned this was
+       * rolled back, or committed just before the break: writing it again is safe (writes upsert).
+       */
+      readonly _tag: "ConnectionLost";
+      readonly backend: IndexBackend;
+      readonly operation: string;
+      /** SQLSTATE or socket error code, when known (e.g. 57P01). */
+      readonly code?: string;
+      readonly message: string;
+    }
+  | {
+      /** Connecting or a statement took longer than its timeout (see `PostgresIndexOptions`). */
+      readonly _tag: "Timeout";
+      readonly backend: IndexBackend;
+      readonly operation: string;
+      readonly message: string;
+    }
+  | {
+      readonly _tag: "StorageError";
+      readonly backend: string;
+      readonly operation: string;
+      readonly message: string;
+      /** The driver's error code when it has one (e.g. `SQLITE_FULL`, a PostgreSQL SQLSTATE). */
+      readonly code?: string;
+    };
 
 /**
  * A searchable, durable store of evicted segments. Every method returns a `TaskEither` that

@@ -11,7 +11,7 @@ import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } f
 import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
 import { searchable } from "./lossless.js";
 import { decodeWith, numberIn, objectCodec } from "@cc/validate";
-import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms } from "./query.js";
+import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 
 interface Doc {
   readonly key: string;
@@ -58,7 +58,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     // Distinct terms per field, capped, like the SQLite and PostgreSQL backends index them: same
     // matching and term weighting everywhere, and MiniSearch does one insertion per distinct term
     // instead of one per occurrence.
-    tokenize: (text) => distinctTerms(text, MAX_FIELD_TERMS),
+    tokenize: (text) => indexedTerms(text),
     processTerm: (term) => term,
     // Vacuuming runs only when this module asks for it and awaits it: MiniSearch's background
     // auto-vacuum can race with removeAll() on close and crash the process.

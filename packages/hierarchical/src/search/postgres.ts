@@ -15,12 +15,23 @@
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { PgPoolLike } from "@cc/messages";
+import {
+  classifyPgError,
+  ownPgPool,
+  pgErrorCode,
+  pgPoolTimeoutSettings,
+  pgTransaction,
+  PG_TRANSACTION_ATTEMPTS,
+  resolvePgTimeouts,
+  unknownOptionKeys,
+} from "@cc/messages/internal";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { ESCAPED, encodeText, entryFromRow, type StoredEntryRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
-import { MAX_FIELD_TERMS, bestSnippet, distinctTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
+import type { PgTimeouts } from "@cc/messages/internal";
+import { bestSnippet, indexedTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
 
 /** Something that runs one parameterised statement (a pool, a client, a transaction). */
 export interface SqlRunner {
@@ -37,8 +48,15 @@ export interface SqlClient extends SqlRunner {
 
 /**
  * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/messages`) to {@link SqlClient}.
+ * Every client checked out for a transaction has an `'error'` listener while it is out, and one
+ * whose connection broke is destroyed rather than returned. The pool itself is yours: give it an
+ * `'error'` listener (an idle connection that is lost raises `'error'` on the pool, and an event
+ * nobody listens to ends the process).
  *
- * @example const client = pgClient(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * pool.on("error", (e) => console.warn("idle PostgreSQL connection lost", e.message));
+ * const client = pgClient(pool);
  */
 export function pgClient(pool: PgPoolLike): SqlClient {
   return {
@@ -46,23 +64,16 @@ export function pgClient(pool: PgPoolLike): SqlClient {
       const r = await pool.query(text, [...params]);
       return { rows: r.rows as R[] };
     },
-    transaction: async <A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A> => {
-      const c = await pool.connect();
-      try {
-        await c.query("BEGIN");
-        const tx: SqlRunner = {
-          query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await c.query(text, [...params])).rows as R[] }),
-        };
-        const out = await fn(tx);
-        await c.query("COMMIT");
-        return out;
-      } catch (e) {
-        await c.query("ROLLBACK").catch(() => undefined);
-        throw e;
-      } finally {
-        c.release();
-      }
-    },
+    // One attempt: the index retries whole operations (see `make`), for any SqlClient.
+    transaction: <A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A> =>
+      pgTransaction(
+        pool,
+        (c) =>
+          fn({
+            query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await c.query(text, [...params])).rows as R[] }),
+          }),
+        1,
+      ),
     end: () => pool.end(),
   };
 }
@@ -75,7 +86,20 @@ export interface PostgresIndexOptions {
   readonly table?: string;
   /** Rows per INSERT statement when writing a batch (default 500). */
   readonly chunkSize?: number;
+  /**
+   * With a URL: longest wait for a connection in ms, 0 for none (else `connect_timeout` of the
+   * URL, in seconds). A client you pass in keeps its own settings.
+   * @default 10000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * With a URL: longest run of one statement in ms, 0 for none (else `statement_timeout` of the URL).
+   * @default 30000
+   */
+  readonly statementTimeoutMs?: number;
 }
+
+const OPTION_KEYS = ["connection", "table", "chunkSize", "connectTimeoutMs", "statementTimeoutMs"] as const;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
 const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
@@ -102,12 +126,22 @@ function toEntry(r: Row): IndexEntry {
   return entryFromRow(r, metadataOf(r.metadata));
 }
 
+/** A caught error as an `IndexError`: a lost connection, a timeout, or a storage error with its SQLSTATE. */
 function storageError(operation: string, e: unknown): IndexError {
-  return { _tag: "StorageError", backend: "postgres", operation, message: messageOf(e) };
+  const code = pgErrorCode(e);
+  const message = messageOf(e);
+  switch (classifyPgError(e)) {
+    case "connectionLost":
+      return { _tag: "ConnectionLost", backend: "postgres", operation, ...(code === undefined ? {} : { code }), message };
+    case "timeout":
+      return { _tag: "Timeout", backend: "postgres", operation, message };
+    default:
+      return { _tag: "StorageError", backend: "postgres", operation, message, ...(code === undefined ? {} : { code }) };
+  }
 }
 
 /** How to get the client: a pool on pg (loaded now) for a URL, or the caller's own client as it is. */
-function clientFactory(connection: string | SqlClient): TE.TaskEither<IndexError, () => SqlClient> {
+function clientFactory(connection: string | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
   if (typeof connection !== "string") return async () => E.right(() => connection);
   return async () => {
     const driver = await loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) =>
@@ -115,7 +149,11 @@ function clientFactory(connection: string | SqlClient): TE.TaskEither<IndexError
     )();
     if (E.isLeft(driver)) return driver;
     const Pool = driver.right;
-    return E.right(() => pgClient(new Pool({ connectionString: connection, max: 4 })));
+    return E.right(() => {
+      // The pool and every client it opens get an 'error' listener; `end` waits for the sockets.
+      const owned = ownPgPool(new Pool({ connectionString: connection, max: 4, ...pgPoolTimeoutSettings(timeouts) }));
+      return { ...pgClient(owned.pool), end: () => owned.end() };
+    });
   };
 }
 
@@ -135,15 +173,18 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     if (!IDENT.test(table)) errors.push(`table: expected lower-case letters, digits and underscores (got ${JSON.stringify(table)})`);
     if (!Number.isInteger(chunk) || chunk < 1 || chunk > 10_000) errors.push(`chunkSize: expected an integer in 1..10000 (got ${String(chunk)})`);
     if (typeof options.connection === "string" && options.connection === "") errors.push("connection: expected a non-empty URL");
-    if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
+    errors.push(...unknownOptionKeys(options, OPTION_KEYS));
+    const timeouts = resolvePgTimeouts(options, typeof options.connection === "string" ? options.connection : "");
+    if (E.isLeft(timeouts)) errors.push(...timeouts.left);
+    if (errors.length > 0 || E.isLeft(timeouts)) return E.left({ _tag: "InvalidOptions", errors });
     const owned = typeof options.connection === "string";
-    const connect = await clientFactory(options.connection)();
+    const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;
     let client: SqlClient | undefined;
     try {
       client = connect.right();
       const c = client;
-      await c.transaction((tx) => prepareSchema(tx, table));
+      await withRetries(() => c.transaction((tx) => prepareSchema(tx, table)), true);
       return E.right(make(c, table, chunk, owned));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
@@ -152,14 +193,45 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
   };
 }
 
+/**
+ * Runs `fn` again when it fails with a deadlock or a serialization failure (up to
+ * `PG_TRANSACTION_ATTEMPTS` in all: the server rolled the transaction back), and once more after a
+ * lost connection when `idempotent` (the pool has dropped the broken connection by then).
+ */
+async function withRetries<A>(fn: () => Promise<A>, idempotent: boolean): Promise<A> {
+  let reconnected = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const kind = classifyPgError(e);
+      if (kind === "retryable" && attempt < PG_TRANSACTION_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        continue;
+      }
+      if (kind === "connectionLost" && idempotent && !reconnected) {
+        reconnected = true;
+        continue;
+      }
+      throw e;
+    }
+  }
+}
+
+/** Orders a batch by (namespace, id), so concurrent writers lock shared rows in the same order. */
+function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
+}
+
 function make(client: SqlClient, table: string, chunk: number, owned: boolean): SegmentIndex {
   let closed = false;
   const run =
-    <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>): TE.TaskEither<IndexError, A> =>
+    <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>, idempotent = true): TE.TaskEither<IndexError, A> =>
     async () => {
       if (closed) return E.left({ _tag: "IndexClosed", backend: "postgres" });
       try {
-        return await fn();
+        return await withRetries(fn, idempotent);
       } catch (e) {
         return E.left(storageError(operation, e));
       }
@@ -184,8 +256,8 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
     batch.map((e) => e.createdAt),
     batch.map((e) => e.evictedAt),
     batch.map((e) => metadataParam(e.metadata)),
-    batch.map((e) => tsvectorLiteral(distinctTerms(e.summary, MAX_FIELD_TERMS), "A")),
-    batch.map((e) => tsvectorLiteral(distinctTerms(e.content, MAX_FIELD_TERMS))),
+    batch.map((e) => tsvectorLiteral(indexedTerms(e.summary), "A")),
+    batch.map((e) => tsvectorLiteral(indexedTerms(e.content))),
   ];
 
   const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
@@ -225,7 +297,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       run("write", async () => {
         const valid = validateEntries(batch);
         if (E.isLeft(valid)) return valid;
-        const all = valid.right;
+        const all = lockOrder(valid.right);
         if (all.length === 0) return E.right({ written: 0 });
         await client.transaction(async (tx) => {
           for (let i = 0; i < all.length; i += chunk) await tx.query(upsert, params(all.slice(i, i + chunk)));
@@ -249,7 +321,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
           [encodeText(namespace)],
         );
         return E.right(Number(rows[0]?.n ?? 0));
-      }),
+      }, false),
     count: (namespace?: string) =>
       run("count", async () => {
         const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [
@@ -258,10 +330,14 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         return E.right(Number(rows[0]?.n ?? 0));
       }),
     close: () =>
-      run("close", async () => {
-        closed = true;
-        if (owned) await client.end();
-        return E.right(undefined);
-      }),
+      run(
+        "close",
+        async () => {
+          closed = true;
+          if (owned) await client.end();
+          return E.right(undefined);
+        },
+        false,
+      ),
   };
 }

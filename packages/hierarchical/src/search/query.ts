@@ -16,6 +16,27 @@ export const MAX_TERM_LENGTH = 64;
 export const MAX_QUERY_TERMS = 32;
 /** Most distinct terms indexed per field of one entry. */
 export const MAX_FIELD_TERMS = 20_000;
+/**
+ * Most bytes of distinct terms indexed per field of one entry (UTF-8 bytes of each term plus 5
+ * for its position and alignment in a tsvector): two fields stay well under PostgreSQL's 1 MB
+ * tsvector limit, and every backend indexes the same terms. The stored entry is never cut.
+ */
+export const MAX_FIELD_TERM_BYTES = 256 * 1024;
+
+/** UTF-8 length of a string (a lone surrogate counts 3, as U+FFFD). */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
@@ -87,9 +108,26 @@ export function queryTerms(query: string): string[] {
   return distinctTerms(query, MAX_QUERY_TERMS);
 }
 
+/**
+ * The distinct terms of a document field that every backend indexes, in first-seen order: at most
+ * {@link MAX_FIELD_TERMS} terms and {@link MAX_FIELD_TERM_BYTES} bytes.
+ */
+export function indexedTerms(text: string): string[] {
+  const seen = new Set<string>();
+  let bytes = 0;
+  for (const term of tokenize(text)) {
+    if (seen.size >= MAX_FIELD_TERMS) break;
+    if (seen.has(term)) continue;
+    bytes += utf8Length(term) + 5;
+    if (bytes > MAX_FIELD_TERM_BYTES) break;
+    seen.add(term);
+  }
+  return [...seen];
+}
+
 /** A document field as space-separated terms (the text the FTS engines index). */
 export function indexedText(text: string): string {
-  return distinctTerms(text, MAX_FIELD_TERMS).join(" ");
+  return indexedTerms(text).join(" ");
 }
 
 /**

@@ -36,8 +36,10 @@ interface Row extends StoredEntryRow {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
 
+/** A caught error as a `StorageError`, with SQLite's code when it has one (e.g. `SQLITE_FULL`). */
 function storageError(operation: string, e: unknown): IndexError {
-  return { _tag: "StorageError", backend: "sqlite", operation, message: messageOf(e) };
+  const code = typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
+  return { _tag: "StorageError", backend: "sqlite", operation, message: messageOf(e), ...(code === undefined ? {} : { code }) };
 }
 
 function toEntry(r: Row): IndexEntry {

@@ -209,6 +209,26 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       right(await index.close()());
     });
 
+    it("indexes an entry of many distinct long terms (past PostgreSQL's 1 MB tsvector) like every backend: terms capped, original kept whole", async () => {
+      const index = await makeIndex();
+      // 30,000 distinct 60-letter terms (about 1.8 MB): more than any backend indexes in one field.
+      const term = (i: number): string => `w${i.toString(36).padStart(4, "0")}${"x".repeat(55)}`;
+      const content = Array.from({ length: 30_000 }, (_, i) => term(i)).join(" ");
+      const summary = Array.from({ length: 20_000 }, (_, i) => term(i + 100_000)).join(" ");
+      const big = entry({ id: "many-terms", summary, content });
+      right(await index.write([big, entry({ id: "small", summary: "small neighbour", content: term(0) })])());
+      expect(right(await index.expand("many-terms")())).toEqual(big);
+      // An early term is indexed in both fields; a term past the cap is not, on every backend alike.
+      expect(right(await index.search(term(0))()).map((h) => h.id).sort()).toEqual(["many-terms", "small"]);
+      expect(right(await index.search(term(100_001))()).map((h) => h.id)).toEqual(["many-terms"]);
+      expect(right(await index.search(term(29_999))())).toEqual([]);
+      expect(right(await index.search(term(119_999))())).toEqual([]);
+      // Rewriting it (an upsert of the same size) works too.
+      right(await index.write([big])());
+      expect(right(await index.count()())).toBe(2);
+      right(await index.close()());
+    });
+
     it("returns no hits for an empty or punctuation-only query, and writes an empty batch as 0", async () => {
       const index = await seeded();
       for (const q of ["", "   ", "*", '"', "()", ":"]) expect(right(await index.search(q)())).toEqual([]);

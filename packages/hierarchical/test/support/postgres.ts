@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
+import { ownPgPool } from "@cc/messages/internal";
 import { pgClient } from "../../src/search/postgres.js";
 import type { SqlClient, SqlRunner } from "../../src/search/postgres.js";
 
@@ -39,28 +40,44 @@ export async function testDatabase(): Promise<TestDatabase> {
     return { kind: "pglite", client: () => client, url: "", drop: () => db.close() };
   }
   const name = `cc_test_${randomBytes(6).toString("hex")}`;
-  const root = new pg.Client({ connectionString: admin });
+  const root = guardedClient(admin);
   await root.connect();
   await root.query(`CREATE DATABASE ${name}`);
   await root.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  const pools: pg.Pool[] = [];
+  const pools: { readonly end: () => Promise<void> }[] = [];
   return {
     kind: "server",
     url: url.toString(),
     client: () => {
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
-      pools.push(pool);
-      const c = pgClient(pool);
+      const owned = guardedPool(url.toString(), 4);
+      pools.push(owned);
+      const c = pgClient(owned.pool);
       return { ...c, end: async () => undefined };
     },
     drop: async () => {
+      // Every pool ended and its sockets closed before the database goes: a connection still
+      // closing when DROP … WITH (FORCE) terminates it would otherwise be an uncaught error.
       await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
-      const r = new pg.Client({ connectionString: admin });
+      const r = guardedClient(admin);
       await r.connect();
       await r.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await r.end();
     },
   };
+}
+
+/** A pg client with an 'error' listener (a connection the server ends is an error of its next query, never an uncaught exception). */
+export function guardedClient(connectionString: string): pg.Client {
+  const client = new pg.Client({ connectionString });
+  client.on("error", () => undefined);
+  return client;
+}
+
+/** A pg pool with an 'error' listener on the pool and on each of its clients, whose `end` waits for the sockets to close. */
+export function guardedPool(connectionString: string, max: number): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max });
+  const owned = ownPgPool(pool);
+  return { pool, end: () => owned.end() };
 }

@@ -15,6 +15,17 @@ import { pipe } from "fp-ts/lib/function.js";
 import type { PgPoolClientLike } from "@cc/messages/internal";
 import type { PgPoolLike } from "@cc/messages";
 import type { Message } from "@cc/messages";
+import {
+  classifyPgError,
+  ownPgPool,
+  pgErrorCode,
+  pgPoolTimeoutSettings,
+  pgTransaction,
+  resolvePgTimeouts,
+  unknownOptionKeys,
+  type OwnedPgPool,
+} from "@cc/messages/internal";
+import { invalid } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
 import {
@@ -63,12 +74,25 @@ const SCHEMA_LOCK_KEY = 0x63635f73; // "cc_s"
  * Where the store connects: a connection string (the store owns its pool) or a pool you own — a
  * `pg.Pool` or anything of the same shape ({@link PgPoolLike}; no `pg` types needed to compile).
  * `maxConnections` is the size of the store's own pool (default 4).
+ * A pool you own must have an `'error'` listener (`pool.on("error", …)`): pg raises an `'error'`
+ * event on the pool when an idle connection is lost, and an event nobody listens to ends the
+ * process. The store listens on every client it checks out itself.
  *
  * @example openPostgresStore({ connectionString: "postgres://app@127.0.0.1/agent", maxConnections: 4 })
  */
 export type PostgresStoreConfig =
-  | { readonly connectionString: string; readonly maxConnections?: number }
+  | {
+      readonly connectionString: string;
+      /** Most connections of the pool. @default 4 */
+      readonly maxConnections?: number;
+      /** Longest wait for a connection in ms, 0 for none (else `connect_timeout` of the URL, in seconds). @default 10000 */
+      readonly connectTimeoutMs?: number;
+      /** Longest run of one statement in ms, 0 for none (else `statement_timeout` of the URL). @default 30000 */
+      readonly statementTimeoutMs?: number;
+    }
   | { readonly pool: PgPoolLike };
+
+const CONNECTION_KEYS = ["connectionString", "maxConnections", "connectTimeoutMs", "statementTimeoutMs"] as const;
 
 interface SummaryRow {
   readonly id: string;
@@ -79,27 +103,22 @@ interface SummaryRow {
 }
 
 const unavailable = (e: unknown): StoreError => {
-  const code = typeof e === "object" && e !== null && "code" in e ? ` (${String((e as { code: unknown }).code)})` : "";
-  return { _tag: "StoreUnavailable", backend: "postgres", message: `${e instanceof Error ? e.message : String(e)}${code}` };
+  const code = pgErrorCode(e);
+  const message = e instanceof Error ? e.message : String(e);
+  switch (classifyPgError(e)) {
+    case "connectionLost":
+      return { _tag: "StoreConnectionLost", backend: "postgres", ...(code === undefined ? {} : { code }), message };
+    case "timeout":
+      return { _tag: "StoreTimeout", backend: "postgres", message };
+    default:
+      return { _tag: "StoreUnavailable", backend: "postgres", message: `${message}${code === undefined ? "" : ` (${code})`}` };
+  }
 };
 
-const isUniqueViolation = (e: unknown): boolean =>
-  typeof e === "object" && e !== null && "code" in e && (e as { code: unknown }).code === "23505";
+const isUniqueViolation = (e: unknown): boolean => pgErrorCode(e) === "23505";
 
-async function inTransaction<A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>): Promise<A> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await body(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
-}
+/** One transaction on a guarded client; deadlocks and serialization failures are run again (see `pg-resilience`). */
+const inTransaction = <A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>): Promise<A> => pgTransaction(pool, body);
 
 async function migrate(pool: PgPoolLike): Promise<void> {
   await inTransaction(pool, async (client) => {
@@ -129,29 +148,37 @@ async function migrate(pool: PgPoolLike): Promise<void> {
  * const store = await openPostgresStore({ connectionString: "postgres://app@db/agents" })();
  */
 export function openPostgresStore(config: PostgresStoreConfig): TE.TaskEither<StoreError, SummaryStore> {
-  if ("pool" in config) return openWithPool(config.pool, false);
+  if ("pool" in config) return openWithPool(config.pool, undefined);
   const { connectionString, maxConnections } = config;
+  const problems = [
+    ...unknownOptionKeys(config, CONNECTION_KEYS),
+    ...(maxConnections === undefined || (Number.isInteger(maxConnections) && maxConnections >= 1 && maxConnections <= 1000)
+      ? []
+      : [`maxConnections: expected an integer in 1..1000 (got ${String(maxConnections)})`]),
+  ];
+  const timeouts = resolvePgTimeouts(config, connectionString);
+  if (problems.length > 0 || E.isLeft(timeouts)) {
+    const all = [...problems, ...(E.isLeft(timeouts) ? timeouts.left : [])];
+    return TE.left(invalid("InvalidInput", "store input", all.map((message) => ({ path: message.split(":")[0]!, message }))));
+  }
   return pipe(
     loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined)),
     TE.chainEitherK((Pool) =>
-      E.tryCatch(() => {
-        const pool = new Pool({ connectionString, max: maxConnections ?? 4 });
-        // An idle client that loses its connection must not crash the process; the next query reports it.
-        pool.on("error", () => undefined);
-        return pool;
-      }, unavailable),
+      // Every pool and client gets an 'error' listener: a lost connection is a typed error of the
+      // next call, never an unhandled event.
+      E.tryCatch(() => ownPgPool(new Pool({ connectionString, max: maxConnections ?? 4, ...pgPoolTimeoutSettings(timeouts.right) })), unavailable),
     ),
-    TE.chain((pool) => openWithPool(pool, true)),
+    TE.chain((owned) => openWithPool(owned.pool, owned)),
   );
 }
 
-function openWithPool(pool: PgPoolLike, owned: boolean): TE.TaskEither<StoreError, SummaryStore> {
+function openWithPool(pool: PgPoolLike, owned: OwnedPgPool | undefined): TE.TaskEither<StoreError, SummaryStore> {
   return async () => {
     try {
       await migrate(pool);
       return E.right(postgresStore(pool, owned));
     } catch (e) {
-      if (owned) await pool.end().catch(() => undefined);
+      if (owned !== undefined) await owned.end().catch(() => undefined);
       return E.left(unavailable(e));
     }
   };
@@ -204,7 +231,7 @@ function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<Sto
 const SELECT_LATEST = `SELECT id, content, covers_up_to_message_id, previous_id, created_at
   FROM cc_chat_summaries WHERE stack_id = $1 ORDER BY id DESC LIMIT 1`;
 
-function postgresStore(pool: PgPoolLike, owned: boolean): SummaryStore {
+function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): SummaryStore {
   let closed = false;
   const run = <A>(body: () => Promise<E.Either<StoreError, A>>): TE.TaskEither<StoreError, A> =>
     closed
@@ -308,7 +335,7 @@ function postgresStore(pool: PgPoolLike, owned: boolean): SummaryStore {
       TE.tryCatch(async () => {
         if (closed) return;
         closed = true;
-        if (owned) await pool.end();
+        if (owned !== undefined) await owned.end();
       }, unavailable),
   };
 }

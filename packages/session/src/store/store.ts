@@ -82,6 +82,24 @@ export type StoreError =
   /** A rejected argument (stack id, clock, messages, draft, id): the problem names the field. */
   | InvalidInput
   | {
+      /**
+       * The connection broke while the call ran (server restarted, backend terminated); the pool
+       * reconnects for the next call. Nothing is half-written, but a write whose connection broke
+       * while its commit was on the way may have been applied: read back before writing it again.
+       */
+      readonly _tag: "StoreConnectionLost";
+      readonly backend: StoreBackend;
+      /** SQLSTATE or socket error code, when known (e.g. 57P01). */
+      readonly code?: string;
+      readonly message: string;
+    }
+  | {
+      /** Connecting or a statement took longer than its timeout (see `PostgresStoreConfig`). */
+      readonly _tag: "StoreTimeout";
+      readonly backend: StoreBackend;
+      readonly message: string;
+    }
+  | {
       readonly _tag: "StoreCorruptRow";
       readonly backend: StoreBackend;
       readonly stackId: StackId;

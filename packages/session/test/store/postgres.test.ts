@@ -1,7 +1,6 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type SummaryStore } from "@cc/session";
-import { freshDatabase, left, right } from "../support.js";
+import { freshDatabase, guardedClient, guardedPool, left, right } from "../support.js";
 import { storeContract } from "./contract.js";
 
 storeContract("postgres", async () => {
@@ -56,7 +55,7 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("a failure in the middle of an append rolls the batch and the counter back", async () => {
-    const admin = new pg.Client({ connectionString: db.url });
+    const admin = guardedClient(db.url);
     await admin.connect();
     const store = await right(openPostgresStore({ connectionString: db.url }));
     try {
@@ -77,7 +76,7 @@ describe("PostgreSQL store specifics", () => {
 
   it("a corrupt row is reported with its id", async () => {
     const store = await right(openPostgresStore({ connectionString: db.url }));
-    const admin = new pg.Client({ connectionString: db.url });
+    const admin = guardedClient(db.url);
     await admin.connect();
     try {
       await right(store.append("corrupt", [{ role: "user", content: "x" }], 1));
@@ -97,7 +96,7 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("a pool the caller owns is used as is and stays open after close", async () => {
-    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    const { pool, end } = guardedPool(db.url, 2);
     try {
       const store = await right(openPostgresStore({ pool }));
       expect((await right(store.append("owned-pool", [{ role: "user", content: "hi" }], 1))).map((m) => m.id)).toEqual([1]);
@@ -106,7 +105,7 @@ describe("PostgreSQL store specifics", () => {
       const rows = await pool.query<{ n: string }>("SELECT count(*) AS n FROM cc_chat_history WHERE stack_id = 'owned-pool'");
       expect(rows.rows[0]?.n).toBe("1");
     } finally {
-      await pool.end();
+      await end();
     }
   });
 
