@@ -13,7 +13,7 @@
  * @module search/postgres-schema
  */
 import { ESCAPED, encodeText } from "./lossless.js";
-import type { SqlRunner } from "./postgres.js";
+import type { SqlRunner } from "./sql.js";
 
 /** Schema version this library writes; a table with a newer one is refused. */
 export const POSTGRES_SCHEMA_VERSION = 1;

@@ -30,21 +30,10 @@ import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentInd
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { ESCAPED, encodeText, entryFromRow, type StoredEntryRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
+import type { SqlClient, SqlRunner } from "./sql.js";
+export type { SqlClient, SqlRunner } from "./sql.js";
 import type { PgTimeouts } from "@cc/messages/internal";
 import { bestSnippet, indexedTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
-
-/** Something that runs one parameterised statement (a pool, a client, a transaction). */
-export interface SqlRunner {
-  query<R>(text: string, params?: readonly unknown[]): Promise<{ readonly rows: readonly R[] }>;
-}
-
-/** The small SQL surface the backend needs: statements, transactions, shutdown. */
-export interface SqlClient extends SqlRunner {
-  /** Runs `fn` in one transaction (BEGIN … COMMIT, ROLLBACK on rejection). */
-  transaction<A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A>;
-  /** Releases connections. */
-  end(): Promise<void>;
-}
 
 /**
  * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/messages`) to {@link SqlClient}.
