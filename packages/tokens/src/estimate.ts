@@ -4,8 +4,10 @@
  *
  * @module estimate
  */
+import * as E from "fp-ts/lib/Either.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
+import { decodeEstimateOptions, formatInvalid } from "./options.js";
 
 /** How many code points of each class a text holds. */
 export interface ClassCounts {
@@ -101,19 +103,26 @@ export function estimateTokens(text: string): number {
 
 /** Options of {@link estimateCounter}. */
 export interface EstimateOptions {
-  /** Which encoding's weights to use. Default `o200k_base`. */
+  /**
+   * Which encoding's weights to use.
+   * @default "o200k_base"
+   */
   readonly encoding?: Encoding;
 }
 
 /**
  * A {@link TokenCounter} backed by the estimate: no dependency, no WASM, nothing to dispose.
+ * Invalid options (an unknown key or encoding) throw a `RangeError` naming the field; validate
+ * untrusted configuration with `decodeEstimateOptions` first.
  *
  * @example
  * const counter = estimateCounter({ encoding: "cl100k_base" });
  * counter.countMessages([{ role: "user", content: "hi" }]);
  */
 export function estimateCounter(options: EstimateOptions = {}): TokenCounter {
-  const encoding = options.encoding ?? "o200k_base";
+  const decoded = decodeEstimateOptions(options);
+  if (E.isLeft(decoded)) throw new RangeError(formatInvalid(decoded.left));
+  const encoding = decoded.right.encoding ?? "o200k_base";
   const weights = estimateWeights[encoding];
   const count = (text: string): number => weighTokens(classCounts(text), weights);
   return {

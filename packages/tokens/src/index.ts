@@ -20,3 +20,11 @@ export type { BackendUnavailable, GptTokenizerOptions } from "./gpt-tokenizer.js
 export { decodeOptions, MemoOptionsCodec, PositiveInt } from "./options.js";
 export type { InvalidOptions } from "./options.js";
 export { decodeMessages, CountableMessageCodec, CountableMessagesCodec, CountableToolCallCodec } from "./codec.js";
+export { decodeTiktokenOptions, decodeEstimateOptions, decodeChunkLimits, decodeGptTokenizerOptions, decodeCountAsyncOptions, formatInvalid, suggestKey, strictOptions, EncodingCodec, TiktokenOptionsCodec, EstimateOptionsCodec, ChunkLimitsCodec, GptTokenizerOptionsCodec, CountAsyncOptionsCodec, maxLimitChars } from "./options.js";
+export { assertChunkLimits } from "./chunking/plan.js";
+export { bpeEngine, utf8Binary, pieceCacheEntries, pieceCacheMaxChars } from "./bpe/count.js";
+export type { BpeEngine } from "./bpe/count.js";
+export { mergeCount, mergeCountScan, mergeCountHeap, heapThresholdBytes } from "./bpe/merge.js";
+export { loadRanks, parseRanks } from "./bpe/ranks.js";
+export type { RankTable } from "./bpe/ranks.js";
+export { pretokenizer, patternSource, whiteSpace } from "./bpe/pretokenize.js";
