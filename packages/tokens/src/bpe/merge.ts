@@ -2,76 +2,78 @@
  * Byte-pair merging of one pre-tokenised piece, counting the tokens it becomes.
  *
  * The rule is tiktoken's: repeatedly merge the adjacent pair whose concatenation has the lowest
- * rank, the leftmost one among equal ranks, until no adjacent pair is a token. Short pieces use
- * tiktoken's own loop (a scan for the minimum per merge, quadratic but tiny); long pieces use a
- * binary heap of candidate pairs over a linked list of parts, O(n log n), with stale heap entries
- * skipped when popped. Both give the same merges, so the count is exact at any length.
+ * rank, the leftmost one among equal ranks, until no adjacent pair is a token. Every part is a
+ * token at every step, so a merge is looked up by the pair of ranks in the token trie
+ * (`TokenTrie.pair`) rather than by building the bytes. Short pieces use tiktoken's own loop
+ * (a scan for the minimum per merge, quadratic but tiny); long pieces a binary heap of candidate
+ * pairs over a linked list of parts, O(n log n), with stale heap entries skipped when popped. Both
+ * make the same merges, so the count is exact at any length.
  *
  * @module bpe/merge
  */
+import type { RankTable } from "./ranks.js";
+import { NO_RANK, type TokenTrie } from "./trie.js";
 
-const NONE = 0x7fffffff;
+const NONE = NO_RANK;
 
 /** Pieces up to this many bytes are merged with the scan loop; longer ones with the heap. */
-export const heapThresholdBytes = 96;
+export const heapThresholdBytes = 128;
 
-let starts = new Int32Array(256);
-let pairRanks = new Int32Array(256);
+let toks = new Int32Array(256);
+let pairs = new Int32Array(256);
 
 /**
- * Tokens of the piece whose UTF-8 bytes are `bin` (one char per byte), by tiktoken's scan loop.
- * Quadratic in the number of bytes: use for short pieces only.
+ * Tokens of the piece whose UTF-8 bytes are `bytes[0..n)`, by tiktoken's scan loop. Quadratic in
+ * `n`: for short pieces only.
  */
-export function mergeCountScan(bin: string, ranks: ReadonlyMap<string, number>): number {
-  const n = bin.length;
+export function mergeCountScan(bytes: Uint8Array, n: number, table: RankTable, pr: TokenTrie): number {
   if (n <= 1) return n;
-  if (starts.length < n + 1) {
-    starts = new Int32Array(2 * n + 2);
-    pairRanks = new Int32Array(2 * n + 2);
+  if (toks.length < n) {
+    toks = new Int32Array(2 * n);
+    pairs = new Int32Array(2 * n);
   }
-  // parts: starts[0..m]; part k is bin[starts[k], starts[k+1]); pairRanks[k] is the rank of part k + k+1.
+  const byteTokens = table.byteTokens;
+  for (let k = 0; k < n; k++) toks[k] = byteTokens[bytes[k]!]!;
+  for (let k = 0; k < n - 1; k++) pairs[k] = pr.pair(toks[k]!, toks[k + 1]!);
   let m = n;
-  for (let k = 0; k <= n; k++) starts[k] = k;
-  for (let k = 0; k < n - 1; k++) pairRanks[k] = ranks.get(bin.slice(k, k + 2)) ?? NONE;
   while (m > 1) {
     let best = NONE;
     let at = -1;
     for (let k = 0; k < m - 1; k++) {
-      const r = pairRanks[k]!;
+      const r = pairs[k]!;
       if (r < best) {
         best = r;
         at = k;
       }
     }
     if (at < 0) break;
-    // Merge parts at and at+1: drop boundary at+1.
-    starts.copyWithin(at + 1, at + 2, m + 1);
-    pairRanks.copyWithin(at + 1, at + 2, m - 1);
+    toks[at] = best;
+    toks.copyWithin(at + 1, at + 2, m);
+    pairs.copyWithin(at + 1, at + 2, m - 1);
     m--;
-    if (at + 1 < m) pairRanks[at] = ranks.get(bin.slice(starts[at]!, starts[at + 2]!)) ?? NONE;
-    else pairRanks[at] = NONE;
-    if (at > 0) pairRanks[at - 1] = ranks.get(bin.slice(starts[at - 1]!, starts[at + 1]!)) ?? NONE;
+    pairs[at] = at + 1 < m ? pr.pair(best, toks[at + 1]!) : NONE;
+    if (at > 0) pairs[at - 1] = pr.pair(toks[at - 1]!, best);
   }
   return m;
 }
 
 /**
- * Tokens of the piece whose UTF-8 bytes are `bin`, by heap-ordered merging over a linked list:
- * O(n log n) in the number of bytes, the same merges as {@link mergeCountScan}.
+ * Tokens of the piece whose UTF-8 bytes are `bytes[0..n)`, by heap-ordered merging over a linked
+ * list: O(n log n), the same merges as {@link mergeCountScan}.
  */
-export function mergeCountHeap(bin: string, ranks: ReadonlyMap<string, number>): number {
-  const n = bin.length;
+export function mergeCountHeap(bytes: Uint8Array, n: number, table: RankTable, pr: TokenTrie): number {
   if (n <= 1) return n;
   // Parts are named by their start byte; next[s] is the start of the following part (n at the end).
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
-  const alive = new Uint8Array(n);
+  const tok = new Int32Array(n);
+  const byteTokens = table.byteTokens;
   for (let s = 0; s < n; s++) {
     next[s] = s + 1;
     prev[s] = s - 1;
-    alive[s] = 1;
+    tok[s] = byteTokens[bytes[s]!]!;
   }
-  // Heap of candidate pairs: key = rank * 2^32 + left start (so ties go to the leftmost), plus the
+  // Heap of candidate pairs: key = rank * 2^32 + left start (ties go to the leftmost), plus the
   // end of the right part when the candidate was made (a changed end marks the entry stale).
   let size = 0;
   let keys = new Float64Array(n);
@@ -115,9 +117,8 @@ export function mergeCountHeap(bin: string, ranks: ReadonlyMap<string, number>):
   const candidate = (left: number): void => {
     const mid = next[left]!;
     if (mid >= n) return;
-    const end = next[mid]!;
-    const rank = ranks.get(bin.slice(left, end));
-    if (rank !== undefined) push(rank * 4294967296 + left, end);
+    const rank = pr.pair(tok[left]!, tok[mid]!);
+    if (rank !== NONE) push(rank * 4294967296 + left, next[mid]!);
   };
   for (let s = 0; s < n - 1; s++) candidate(s);
   let parts = n;
@@ -126,11 +127,11 @@ export function mergeCountHeap(bin: string, ranks: ReadonlyMap<string, number>):
     const end = ends[0]!;
     pop();
     const left = key % 4294967296;
-    if (alive[left] === 0) continue;
+    if (prev[left] === -2) continue; // merged into its left neighbour
     const mid = next[left]!;
     if (mid >= n || next[mid] !== end) continue; // stale: a neighbour merged since
-    // Merge left and mid.
-    alive[mid] = 0;
+    tok[left] = (key - left) / 4294967296;
+    prev[mid] = -2;
     next[left] = end;
     if (end < n) prev[end] = left;
     parts--;
@@ -141,7 +142,7 @@ export function mergeCountHeap(bin: string, ranks: ReadonlyMap<string, number>):
   return parts;
 }
 
-/** Tokens of the piece whose UTF-8 bytes are `bin`: the scan loop when short, the heap when long. */
-export function mergeCount(bin: string, ranks: ReadonlyMap<string, number>): number {
-  return bin.length <= heapThresholdBytes ? mergeCountScan(bin, ranks) : mergeCountHeap(bin, ranks);
+/** Tokens of the piece with UTF-8 bytes `bytes[0..n)`: the scan loop when short, the heap when long. */
+export function mergeCount(bytes: Uint8Array, n: number, table: RankTable, pr: TokenTrie): number {
+  return n <= heapThresholdBytes ? mergeCountScan(bytes, n, table, pr) : mergeCountHeap(bytes, n, table, pr);
 }

@@ -15,6 +15,10 @@ export interface RankTable {
   readonly byteRanks: ReadonlyMap<string, number>;
   /** Rank of every token whose bytes are valid UTF-8, keyed by its decoded text. */
   readonly textRanks: ReadonlyMap<string, number>;
+  /** The bytes of the token of each rank as a binary string (`""` for an unused rank). */
+  readonly tokens: readonly string[];
+  /** The rank of each single byte (every byte is a token in o200k and cl100k). */
+  readonly byteTokens: Int32Array;
   /** The encoding's pre-tokeniser pattern, as published (Rust regex syntax). */
   readonly pattern: string;
 }
@@ -33,6 +37,7 @@ const require = createRequire(import.meta.url);
 export function parseRanks(bpeRanks: string, pattern: string): RankTable {
   const byteRanks = new Map<string, number>();
   const textRanks = new Map<string, number>();
+  const tokens: string[] = [];
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const words = bpeRanks.split(/\s+/);
   let rank = 0;
@@ -44,7 +49,10 @@ export function parseRanks(bpeRanks: string, pattern: string): RankTable {
       continue;
     }
     const bytes = Buffer.from(word, "base64");
-    byteRanks.set(bytes.toString("latin1"), rank);
+    const bin = bytes.toString("latin1");
+    byteRanks.set(bin, rank);
+    while (tokens.length < rank) tokens.push("");
+    tokens[rank] = bin;
     try {
       textRanks.set(utf8.decode(bytes), rank);
     } catch {
@@ -52,7 +60,13 @@ export function parseRanks(bpeRanks: string, pattern: string): RankTable {
     }
     rank++;
   }
-  return { byteRanks, textRanks, pattern };
+  const byteTokens = new Int32Array(256);
+  for (let b = 0; b < 256; b++) {
+    const r = byteRanks.get(String.fromCharCode(b));
+    if (r === undefined) throw new Error(`rank table has no token for byte ${b}`);
+    byteTokens[b] = r;
+  }
+  return { byteRanks, textRanks, tokens, byteTokens, pattern };
 }
 
 /** Reads the rank table of `encoding` from @dqbd/tiktoken's encoder JSON (2–4 MB, 0.2–0.4 s). */
