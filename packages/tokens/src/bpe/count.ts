@@ -79,7 +79,7 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
   };
   const count = (text: string): number => {
     if (text.length === 0) return 0;
-    if (whole[text] !== undefined) return 1;
+    if (text.length <= 32 && whole[text] !== undefined) return 1;
     re.lastIndex = 0;
     let total = 0;
     let m: RegExpExecArray | null;
