@@ -90,9 +90,6 @@ export const EstimateOptionsCodec = strictOptions({ encoding: EncodingCodec }, "
 /** The largest chunk or piece limit accepted (2³⁰ UTF-16 units, 2 GiB of text). */
 export const maxLimitChars = 2 ** 30;
 
-interface ChunkLimitsBrand {
-  readonly ChunkLimits: unique symbol;
-}
 
 /**
  * Chunk limits: `maxPieceChars` and `maxChunkChars` both required, integers in [1, 2³⁰]; no
@@ -105,7 +102,12 @@ export const ChunkLimitsCodec = new t.Type<{ readonly maxPieceChars: number; rea
   (a) => a,
 );
 
-const limitInt = t.brand(t.number, (n): n is t.Branded<number, ChunkLimitsBrand> => Number.isSafeInteger(n) && n >= 1 && n <= maxLimitChars, "integer in [1, 2^30]");
+const limitInt = new t.Type<number, number, unknown>(
+  "integer in [1, 2^30]",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars,
+  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
 const limitsShape = strictOptions({ maxPieceChars: limitInt, maxChunkChars: limitInt }, "ChunkLimits");
 
 function ChunkLimitsCodecValidate(u: unknown, c: t.Context): t.Validation<{ readonly maxPieceChars: number; readonly maxChunkChars: number }> {
