@@ -25,7 +25,10 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 /**
  * Tokens of `text`, counted in slices cut at safe positions (see `planChunks`) with a yield to
  * the event loop before each slice. Texts no longer than one slice are counted at once. For the
- * exact counters the result equals `counter.count(text)`; for the estimate it may be a few tokens
+ * exact counter the result equals `counter.count(text)` unless the text holds a run of more than
+ * 256 units with no safe cut (base64 without line breaks, a long digit run): such a run is cut to
+ * keep slices bounded, about ±1 token per cut; `counter.count` itself never cuts. For the
+ * estimate it may be a few tokens
  * higher (each slice is rounded up). Invalid options (an unknown key, a bad `sliceChars`) reject
  * with a `RangeError` naming the field.
  *
