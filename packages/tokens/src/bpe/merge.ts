@@ -57,36 +57,47 @@ export function mergeCountScan(bytes: Uint8Array, n: number, table: RankTable, p
   return m;
 }
 
+let hNext = new Int32Array(256);
+let hPrev = new Int32Array(256);
+let hTok = new Int32Array(256);
+let hKeys = new Float64Array(768);
+let hEnds = new Int32Array(768);
+
 /**
  * Tokens of the piece whose UTF-8 bytes are `bytes[0..n)`, by heap-ordered merging over a linked
- * list: O(n log n), the same merges as {@link mergeCountScan}.
+ * list: O(n log n), the same merges as {@link mergeCountScan}. The heap operations are written
+ * out inline over preallocated typed arrays (at most n initial candidates and two per merge).
  */
 export function mergeCountHeap(bytes: Uint8Array, n: number, table: RankTable, pr: TokenTrie): number {
   if (n <= 1) return n;
-  // Parts are named by their start byte; next[s] is the start of the following part (n at the end).
-  const next = new Int32Array(n);
-  const prev = new Int32Array(n);
-  const tok = new Int32Array(n);
+  if (hNext.length < n) {
+    hNext = new Int32Array(2 * n);
+    hPrev = new Int32Array(2 * n);
+    hTok = new Int32Array(2 * n);
+    hKeys = new Float64Array(6 * n);
+    hEnds = new Int32Array(6 * n);
+  }
+  // Parts are named by their start byte; next[s] is the start of the following part (n at the end);
+  // prev[s] is -2 once part s has been merged into its left neighbour.
+  const next = hNext;
+  const prev = hPrev;
+  const tok = hTok;
+  const keys = hKeys;
+  const ends = hEnds;
   const byteTokens = table.byteTokens;
   for (let s = 0; s < n; s++) {
     next[s] = s + 1;
     prev[s] = s - 1;
     tok[s] = byteTokens[bytes[s]!]!;
   }
-  // Heap of candidate pairs: key = rank * 2^32 + left start (ties go to the leftmost), plus the
-  // end of the right part when the candidate was made (a changed end marks the entry stale).
+  // Heap entries: key = rank * 2^32 + left start (ties go to the leftmost), and the end of the
+  // right part when the entry was made (a changed end marks it stale).
   let size = 0;
-  let keys = new Float64Array(n);
-  let ends = new Int32Array(n);
-  const push = (key: number, end: number): void => {
-    if (size === keys.length) {
-      const k2 = new Float64Array(size * 2);
-      k2.set(keys);
-      keys = k2;
-      const e2 = new Int32Array(size * 2);
-      e2.set(ends);
-      ends = e2;
-    }
+  for (let left = 0; left < n - 1; left++) {
+    const rank = pr.pair(tok[left]!, tok[left + 1]!);
+    if (rank === NONE) continue;
+    const key = rank * 4294967296 + left;
+    const end = left + 2;
     let i = size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -97,47 +108,60 @@ export function mergeCountHeap(bytes: Uint8Array, n: number, table: RankTable, p
     }
     keys[i] = key;
     ends[i] = end;
-  };
-  const pop = (): void => {
-    const key = keys[--size]!;
-    const end = ends[size]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= size) break;
-      if (c + 1 < size && keys[c + 1]! < keys[c]!) c++;
-      if (keys[c]! >= key) break;
-      keys[i] = keys[c]!;
-      ends[i] = ends[c]!;
-      i = c;
-    }
-    keys[i] = key;
-    ends[i] = end;
-  };
-  const candidate = (left: number): void => {
-    const mid = next[left]!;
-    if (mid >= n) return;
-    const rank = pr.pair(tok[left]!, tok[mid]!);
-    if (rank !== NONE) push(rank * 4294967296 + left, next[mid]!);
-  };
-  for (let s = 0; s < n - 1; s++) candidate(s);
+  }
   let parts = n;
   while (size > 0) {
-    const key = keys[0]!;
-    const end = ends[0]!;
-    pop();
-    const left = key % 4294967296;
-    if (prev[left] === -2) continue; // merged into its left neighbour
+    const top = keys[0]!;
+    const topEnd = ends[0]!;
+    // Pop.
+    size--;
+    if (size > 0) {
+      const key = keys[size]!;
+      const end = ends[size]!;
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && keys[c + 1]! < keys[c]!) c++;
+        if (keys[c]! >= key) break;
+        keys[i] = keys[c]!;
+        ends[i] = ends[c]!;
+        i = c;
+      }
+      keys[i] = key;
+      ends[i] = end;
+    }
+    const left = top % 4294967296;
+    if (prev[left] === -2) continue;
     const mid = next[left]!;
-    if (mid >= n || next[mid] !== end) continue; // stale: a neighbour merged since
-    tok[left] = (key - left) / 4294967296;
+    if (mid >= n || next[mid] !== topEnd) continue; // stale: a neighbour merged since
+    const merged = (top - left) / 4294967296;
+    tok[left] = merged;
     prev[mid] = -2;
-    next[left] = end;
-    if (end < n) prev[end] = left;
+    next[left] = topEnd;
+    if (topEnd < n) prev[topEnd] = left;
     parts--;
-    candidate(left);
-    const before = prev[left]!;
-    if (before >= 0) candidate(before);
+    // New candidates: (left, right of it) and (before, left).
+    for (let side = 0; side < 2; side++) {
+      const l = side === 0 ? left : prev[left]!;
+      if (l < 0) continue;
+      const m = next[l]!;
+      if (m >= n) continue;
+      const rank = pr.pair(tok[l]!, tok[m]!);
+      if (rank === NONE) continue;
+      const key = rank * 4294967296 + l;
+      const end = next[m]!;
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (keys[p]! <= key) break;
+        keys[i] = keys[p]!;
+        ends[i] = ends[p]!;
+        i = p;
+      }
+      keys[i] = key;
+      ends[i] = end;
+    }
   }
   return parts;
 }
