@@ -1,124 +1,191 @@
 /**
- * @cc/tokens throughput: the chunked exact counter, the memo (cold and hit), the estimate and
- * gpt-tokenizer, each against raw @dqbd/tiktoken `encode_ordinary` measured in the same run; and
- * the pathological inputs (time and count at 1 MB, count vs raw at a size raw finishes quickly).
+ * @cc/tokens throughput against the JavaScript tokenizers in the same run: ai-tokenizer,
+ * gpt-tokenizer, raw @dqbd/tiktoken (WASM), this package's exact counter, its estimate and its
+ * memo (hits). Every figure is a ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer,
+ * raw tiktoken) on the same input (lower is faster), per input class, on the shared transcripts
+ * (a ~10 MB corpus and message by message), plus exactness of each peer on generated strings and
+ * the exact counter's speed on pathological single-piece input (which the peers cannot finish).
  *
  * `node --import tsx --conditions=development bench/tokens.bench.ts` (CC_BENCH_QUICK=1 for quick).
+ * The transcripts are read from `CC_DATA_DIR` (default `../shared/data` beside the repository).
  */
-import { estimateTokens, gptTokenizerCounter, memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
+import fc from "fast-check";
+import Tokenizer from "ai-tokenizer";
+import * as aiO200k from "ai-tokenizer/encoding/o200k_base";
+import { encode as gptEncode } from "gpt-tokenizer/encoding/o200k_base";
+import { estimateTokens, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { rawTiktoken } from "@cc/tokens/internal";
 import { measure, printTable, quick, writeResults } from "./harness.js";
-import { cjkText, codeText, emojiText, pathological } from "./fixtures/corpus/generate.js";
-import { samples } from "./fixtures/corpus/corpora.js";
-import { trajectoryTexts } from "./fixtures/corpus/trajectories.js";
+import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
+import { exactnessText } from "../packages/tokens/test/corpus/exactness.js";
+import { rng } from "../packages/tokens/test/corpus/random.js";
+import { trajectoryTexts } from "../packages/tokens/test/corpus/trajectories.js";
 
 const encoding = "o200k_base" as const;
 const scale = quick ? 0.1 : 1;
+const rounds = quick ? 3 : 5;
 
-// Mixed corpus in 1–4 KB chunks: shared trajectories, generated code, CJK and emoji chat.
-const corpus: string[] = [
-  ...trajectoryTexts().flatMap((t) => samples(t.text, 3000)),
-  ...samples(codeText(21, 1_500_000 * scale), 2500),
-  ...samples(cjkText(22, 300_000 * scale), 1500),
-  ...samples(emojiText(23, 300_000 * scale), 2000),
-].filter((t) => t.length > 0);
-const bytes = corpus.reduce((s, t) => s + Buffer.byteLength(t, "utf8"), 0);
-const mb = bytes / 1e6;
+let messages: readonly string[];
+try {
+  messages = trajectoryTexts()
+    .map((t) => t.text)
+    .filter((t) => t.length > 0);
+} catch (error: unknown) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+/** Lines of generated text of one class, about `chars` UTF-16 units in all. */
+function lines(seed: number, chars: number, line: (r: ReturnType<typeof rng>) => string): string {
+  const r = rng(seed);
+  const out: string[] = [];
+  let n = 0;
+  while (n < chars) {
+    const l = line(r);
+    out.push(l);
+    n += l.length + 1;
+  }
+  return out.join("\n");
+}
+const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const hex = "0123456789abcdef";
+const pick = (r: ReturnType<typeof rng>, alphabet: string, n: number): string => Array.from({ length: n }, () => alphabet[r.int(alphabet.length)]).join("");
+const classSize = quick ? 60_000 : 400_000;
+
+// Each class as one text of independent lines (so raw tiktoken, whose merge is quadratic in a
+// piece, finishes). Every round counts a fresh variant (new seed) so no backend's merge cache has
+// seen it: the per-class ratios compare first sight with first sight.
+const prose = messages.join("\n\n").slice(0, classSize);
+const classes = new Map<string, (seed: number) => string>([
+  ["prose (transcripts)", (seed) => `${seed}\n${prose}`],
+  ["code", (seed) => codeText(41 + seed, classSize)],
+  ["digits", (seed) => lines(42 + seed, classSize, (r) => pick(r, "0123456789", 1 + r.int(120)))],
+  ["whitespace+newlines", (seed) => lines(43 + seed, classSize, (r) => `${" ".repeat(r.int(40))}${"\n".repeat(r.int(3))}${"\t".repeat(r.int(4))}x`)],
+  ["letters without whitespace", (seed) => lines(44 + seed, classSize, (r) => pick(r, "abcdefghijklmnopqrstuvwxyz", 40 + r.int(200)))],
+  ["CJK", (seed) => cjkText(45 + seed, classSize / 2)],
+  ["emoji", (seed) => emojiText(46 + seed, classSize / 2)],
+  ["base64", (seed) => lines(47 + seed, classSize, (r) => pick(r, b64, 76))],
+  ["hex", (seed) => lines(48 + seed, classSize, (r) => `${pick(r, hex, 8)}: ${Array.from({ length: 16 }, () => pick(r, hex, 2)).join(" ")}`)],
+]);
+
+// The transcript corpus: every message, repeated to ~10 MB (1 MB quick), each copy behind a
+// distinct line so no backend sees the same whole text twice.
+const corpus: string[] = [];
+let corpusBytes = 0;
+for (let copy = 0; corpusBytes < 10e6 * scale; copy++) {
+  for (const m of messages) {
+    const text = `#${copy}\n${m}`;
+    corpus.push(text);
+    corpusBytes += Buffer.byteLength(text, "utf8");
+  }
+}
 
 const raw = rawTiktoken(encoding);
-const exact = tiktokenCounter({ encoding });
-const gpt = await gptTokenizerCounter({ encoding })();
-if (gpt._tag === "Left") throw new Error(`gpt-tokenizer unavailable: ${gpt.left.message}`);
-const gptCounter: TokenCounter = gpt.right;
+const ours = tiktokenCounter({ encoding });
+const ai = new Tokenizer(aiO200k);
+// encodeOrdinary is public at run time (its type marks it private): the special-token-free path, as for the others.
+const aiOrdinary = (ai as unknown as { encodeOrdinary(text: string): readonly number[] }).encodeOrdinary.bind(ai);
+const ordinary = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
-const sum = (f: (t: string) => number): number => corpus.reduce((s, t) => s + f(t), 0);
-const rawTotal = sum(raw.count);
-const once = { runs: 1, warmup: 0 };
-const bigMemo = { maxEntries: 100_000, maxBytes: 64 * 1024 * 1024 };
-
-// Warm every backend (JIT, lazy tables, gpt-tokenizer's rank load) on text outside the corpus.
-const warmText = samples(codeText(99, 200_000 * scale), 2500);
-for (const f of [raw.count, exact.count, estimateTokens, gptCounter.count]) for (const t of warmText) f(t);
-
-// The machine is shared: backends are interleaved round by round, so load spikes hit all of them,
-// and each figure is the median over rounds (ratios are medians of per-round ratios).
-const names = ["raw @dqbd/tiktoken encode_ordinary", "tiktokenCounter (chunked)", "memoCounter, cold (all misses)", "memoCounter, hits", "estimateTokens", "gpt-tokenizer, unseen variant of the corpus", "gpt-tokenizer, seen text (merge cache)"] as const;
-const times: number[][] = names.map(() => []);
-const tokens: number[] = names.map(() => 0);
-const rounds = quick ? 1 : 5;
-for (let round = 0; round < rounds; round++) {
-  // gpt-tokenizer caches merges: give it a corpus variant it has not seen for its "unseen" figure.
-  const unseen = corpus.map((t) => `${round}${t}`);
-  const memo = memoCounter(tiktokenCounter({ encoding }), bigMemo);
-  const steps: (() => number)[] = [
-    () => sum(raw.count),
-    () => sum(exact.count),
-    () => sum(memo.count),
-    () => sum(memo.count),
-    () => sum(estimateTokens),
-    () => unseen.reduce((s, t) => s + gptCounter.count(t), 0),
-    () => sum(gptCounter.count),
-  ];
-  steps.forEach((step, i) => {
-    let n = 0;
-    times[i]!.push(measure(() => (n = step()), once).medianMs);
-    tokens[i] = n;
-  });
-  memo.dispose();
+interface Backend {
+  readonly name: string;
+  /** A peer tokenizer: the ratios are to the fastest of these. */
+  readonly peer: boolean;
+  readonly exact: boolean;
+  readonly count: (text: string) => number;
 }
+const memo = memoCounter(tiktokenCounter({ encoding }), { maxEntries: 1_000_000, maxBytes: 512 * 1024 * 1024 });
+const backends: readonly Backend[] = [
+  { name: "ai-tokenizer 1.0.6", peer: true, exact: true, count: (t) => aiOrdinary(t).length },
+  { name: "gpt-tokenizer 3.4.0", peer: true, exact: true, count: (t) => gptEncode(t, ordinary).length },
+  { name: "@dqbd/tiktoken 1.0.22 (WASM)", peer: true, exact: true, count: raw.count },
+  { name: "@cc/tokens exact", peer: false, exact: true, count: ours.count },
+  { name: "@cc/tokens estimate", peer: false, exact: false, count: estimateTokens },
+  { name: "@cc/tokens memo, hits", peer: false, exact: false, count: memo.count },
+];
+
+// Exactness of each backend against raw encode_ordinary on the property generators.
+const samples = fc.sample(exactnessText, { numRuns: quick ? 100 : 1000, seed: 7 });
+const mismatches = backends.filter((b) => b.exact).map((b) => ({ name: b.name, mismatches: samples.filter((s) => b.count(s) !== raw.count(s)).length, samples: samples.length }));
+printTable("Exactness vs raw encode_ordinary on generated strings (digits, whitespace, letters, scripts, emoji, surrogates, special-token text)", ["backend", "strings that differ", "of"], mismatches.map((m) => [m.name, m.mismatches, m.samples]));
+
+// Warm every backend (on variants never measured) and fill the memo with everything it will be asked.
+for (const b of backends) for (const t of [...[...classes.values()].map((make) => make(1000)), ...messages]) b.count(t);
+for (const t of corpus) memo.count(t);
+for (const make of classes.values()) for (let round = 0; round < rounds; round++) memo.count(make(round));
+
+const once = { runs: 1, warmup: 0 };
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const throughput = names.map((name, i) => ({
-  name,
-  ms: median(times[i]!),
-  mbPerS: mb / (median(times[i]!) / 1000),
-  speedVsRaw: median(times[i]!.map((t, r) => times[0]![r]! / t)),
-  tokens: tokens[i]!,
-  rounds,
-}));
-console.log(`raw total ${rawTotal} tokens`);
-printTable(
-  `Counting ${corpus.length} chunks, ${mb.toFixed(2)} MB UTF-8 (o200k, median of ${rounds} interleaved rounds)`,
-  ["backend", "ms", "MB/s", "speed vs raw", "tokens"],
-  throughput.map((r) => [r.name, r.ms, r.mbPerS, r.speedVsRaw, r.tokens]),
-);
 
-// Pathological inputs: chunked at full size, and chunked vs raw at a size raw finishes quickly.
-const bigSize = quick ? 100_000 : 1_000_000;
-const rawSize = quick ? 4096 : 16_384;
-const big = pathological(31, bigSize);
-const small = pathological(31, rawSize);
-const patho = [...big.keys()].map((name) => {
-  const text = big.get(name)!;
-  const t = measure(() => exact.count(text), { runs: 1, warmup: 0 });
-  const s = small.get(name)!;
-  const tr = measure(() => raw.count(s), { runs: 1, warmup: 0 });
-  const rawCount = raw.count(s);
-  const chunkedSmall = exact.count(s);
-  return {
-    name,
-    chars: text.length,
-    ms: t.medianMs,
-    mbPerS: Buffer.byteLength(text, "utf8") / 1e6 / (t.medianMs / 1000),
-    tokens: exact.count(text),
-    rawChars: s.length,
-    rawMs: tr.medianMs,
-    rawTokens: rawCount,
-    chunkedTokens: chunkedSmall,
-    countErrorPct: ((chunkedSmall - rawCount) / rawCount) * 100,
-  };
+/**
+ * Times every backend on `work(count, round)`, interleaved round by round; returns ms, MB/s and
+ * the ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer, raw tiktoken).
+ */
+function race(work: (count: (t: string) => number, round: number) => number, bytes: number): { name: string; ms: number; mbPerS: number; vsFastestPeer: number; tokens: number }[] {
+  const times = backends.map(() => [] as number[]);
+  const tokens = backends.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    backends.forEach((b, i) => {
+      let n = 0;
+      times[i]!.push(measure(() => (n = work(b.count, round)), once).medianMs);
+      tokens[i] = n;
+    });
+  }
+  const ms = times.map(median);
+  const fastestPeer = Math.min(...ms.filter((_, i) => backends[i]!.peer));
+  return backends.map((b, i) => ({ name: b.name, ms: ms[i]!, mbPerS: bytes / 1e6 / (ms[i]! / 1000), vsFastestPeer: ms[i]! / fastestPeer, tokens: tokens[i]! }));
+}
+
+const perClass = [...classes].map(([name, make]) => {
+  const texts = Array.from({ length: rounds }, (_, round) => make(round));
+  const bytes = Buffer.byteLength(texts[0]!, "utf8");
+  return { input: name, bytes, results: race((count, round) => count(texts[round]!), bytes) };
+});
+const corpusRun = race((count) => corpus.reduce((s, t) => s + count(t), 0), corpusBytes);
+const messageBytes = messages.reduce((s, t) => s + Buffer.byteLength(t, "utf8"), 0);
+const perMessage = race((count) => messages.reduce((s, t) => s + count(t), 0), messageBytes);
+
+const header = ["input", ...backends.map((b) => b.name)];
+printTable(
+  `Time / fastest peer (ai-tokenizer, gpt-tokenizer, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`,
+  header,
+  [
+    [`transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`, ...corpusRun.map((r) => r.vsFastestPeer)],
+    [`transcripts, message by message (${messages.length})`, ...perMessage.map((r) => r.vsFastestPeer)],
+    ...perClass.map((c) => [c.input, ...c.results.map((r) => r.vsFastestPeer)]),
+  ],
+);
+printTable("MB/s", header, [["transcripts corpus", ...corpusRun.map((r) => r.mbPerS)], ...perClass.map((c) => [c.input, ...c.results.map((r) => r.mbPerS)])]);
+
+// Pathological single pieces: only the exact counter (the peers are quadratic on them).
+const proseMbPerS = perMessage.find((r) => r.name === "@cc/tokens exact")!.mbPerS;
+const pathoSize = quick ? 100_000 : 1_000_000;
+const patho = [...pathological(31, pathoSize)].map(([name, text]) => {
+  let n = 0;
+  const t = measure(() => (n = ours.count(text)), once);
+  const mbPerS = Buffer.byteLength(text, "utf8") / 1e6 / (t.medianMs / 1000);
+  return { name, chars: text.length, ms: t.medianMs, mbPerS, slowdownVsProsePerByte: proseMbPerS / mbPerS, tokens: n };
 });
 printTable(
-  `Pathological inputs: chunked at ${bigSize.toLocaleString("en-US")} chars; raw vs chunked at ${rawSize.toLocaleString("en-US")} chars`,
-  ["input", "chunked ms", "MB/s", "tokens", "raw ms (small)", "count err % (small)"],
-  patho.map((p) => [p.name, p.ms, p.mbPerS, p.tokens, p.rawMs, p.countErrorPct]),
+  `Pathological input, one piece of ${pathoSize.toLocaleString("en-US")} units, @cc/tokens exact (no cut, exact)`,
+  ["input", "ms", "MB/s", "× slower per byte than prose", "tokens"],
+  patho.map((p) => [p.name, p.ms, p.mbPerS, p.slowdownVsProsePerByte, p.tokens]),
 );
 
-const path = writeResults("tokens", { encoding, corpus: { chunks: corpus.length, mb }, throughput, pathological: patho });
+const path = writeResults("tokens", {
+  encoding,
+  rounds,
+  exactness: mismatches,
+  corpus: { messages: corpus.length, mb: corpusBytes / 1e6, results: corpusRun },
+  perMessage: { messages: messages.length, mb: messageBytes / 1e6, results: perMessage },
+  perClass,
+  pathological: patho,
+});
 console.log(`\nwrote ${path}`);
-exact.dispose();
-gptCounter.dispose();
+ours.dispose();
+memo.dispose();
 raw.dispose();

@@ -3,14 +3,17 @@
  *
  * @module async
  */
+import * as E from "fp-ts/lib/Either.js";
 import type { TokenCounter } from "./counter.js";
 import { defaultChunkLimits, planChunks } from "./chunking/plan.js";
+import { decodeCountAsyncOptions, formatInvalid } from "./options.js";
 
 /** Options of {@link countAsync}. */
 export interface CountAsyncOptions {
   /**
    * Largest slice counted between two yields, in UTF-16 units: a safe integer ≥ 1, raised to 258
-   * if smaller (a slice must hold a whole bounded piece). Default 16 384 (a few ms of BPE).
+   * if smaller (a slice must hold a whole bounded piece).
+   * @default 16384
    */
   readonly sliceChars?: number;
   /** Stops between slices; the promise then rejects with `signal.reason`. */
@@ -22,15 +25,20 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 /**
  * Tokens of `text`, counted in slices cut at safe positions (see `planChunks`) with a yield to
  * the event loop before each slice. Texts no longer than one slice are counted at once. For the
- * exact counters the result equals `counter.count(text)`; for the estimate it may be a few tokens
- * higher (each slice is rounded up). An invalid `sliceChars` rejects with a `RangeError`.
+ * exact counter the result equals `counter.count(text)` unless the text holds a run of more than
+ * 256 units with no safe cut (base64 without line breaks, a long digit run): such a run is cut to
+ * keep slices bounded, about ±1 token per cut; `counter.count` itself never cuts. For the
+ * estimate it may be a few tokens
+ * higher (each slice is rounded up). Invalid options (an unknown key, a bad `sliceChars`) reject
+ * with a `RangeError` naming the field.
  *
  * @example
  * const n = await countAsync(counter, hugeToolOutput);
  */
 export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
-  const asked = options.sliceChars ?? defaultChunkLimits.maxChunkChars;
-  if (!Number.isSafeInteger(asked) || asked < 1) throw new RangeError(`countAsync: sliceChars must be a safe integer >= 1, got ${String(asked)}`);
+  const decoded = decodeCountAsyncOptions(options);
+  if (E.isLeft(decoded)) throw new RangeError(`countAsync: ${formatInvalid(decoded.left)}`);
+  const asked = decoded.right.sliceChars ?? defaultChunkLimits.maxChunkChars;
   const slice = Math.max(asked, defaultChunkLimits.maxPieceChars + 2);
   options.signal?.throwIfAborted();
   if (text.length <= slice) return counter.count(text);

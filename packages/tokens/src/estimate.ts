@@ -4,8 +4,10 @@
  *
  * @module estimate
  */
+import * as E from "fp-ts/lib/Either.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
+import { decodeEstimateOptions, formatInvalid } from "./options.js";
 
 /** How many code points of each class a text holds. */
 export interface ClassCounts {
@@ -23,6 +25,23 @@ export interface ClassCounts {
   readonly otherBmp: number;
   /** Code points above U+FFFF (emoji, rare Han). */
   readonly astral: number;
+  /**
+   * Seams between an ASCII letter and an ASCII digit, either way round (`a1`, `9f`). Prose has
+   * almost none; hex, digests and leetspeak have one every two or three characters, and each
+   * starts a new pre-tokenised piece. Not a class of code points: it adds to them.
+   */
+  readonly mixes: number;
+  /**
+   * Case changes between adjacent ASCII letters (`xQ`, `Qx`): one every two characters in base64,
+   * rare in prose and code. Not a class of code points either.
+   */
+  readonly caseChanges: number;
+  /**
+   * ASCII spaces directly before an ASCII digit: the space is then a token of its own (digits
+   * never take a leading space), which hex dumps and number tables have on every column. Not a
+   * class of code points either: it adds to them.
+   */
+  readonly spaceDigits: number;
 }
 
 /** Tokens per code point of each class. */
@@ -30,11 +49,14 @@ export type ClassWeights = { readonly [K in keyof ClassCounts]: number };
 
 /**
  * Weights fitted against `encode_ordinary` on the shared trajectories and generated CJK, emoji and
- * code text, then raised so no corpus is counted low in total (see the README for the errors).
+ * code text, then raised so no corpus is counted low in total; the seam weights (`mixes`,
+ * `caseChanges`, `spaceDigits`, each ≤ 1 so joining two texts adds at most one token) fitted on
+ * generated base64, hex dumps, digests, binary digits and leetspeak, then raised (with the digit
+ * weight) until no such text of 20 tokens or more is over 9 % low (see the README for the errors).
  */
 export const estimateWeights: { readonly [E in Encoding]: ClassWeights } = {
-  o200k_base: { letters: 0.232, digits: 0.548, punct: 0.696, space: 0.098, cjk: 1.029, otherBmp: 1.174, astral: 2.093 },
-  cl100k_base: { letters: 0.232, digits: 0.494, punct: 0.679, space: 0.123, cjk: 1.152, otherBmp: 1.904, astral: 2.983 },
+  o200k_base: { letters: 0.227, digits: 0.543, punct: 0.682, space: 0.097, cjk: 1.009, otherBmp: 1.151, astral: 2.052, mixes: 1, caseChanges: 0.901, spaceDigits: 0.877 },
+  cl100k_base: { letters: 0.227, digits: 0.489, punct: 0.665, space: 0.121, cjk: 1.129, otherBmp: 1.867, astral: 2.924, mixes: 0.969, caseChanges: 0.996, spaceDigits: 1 },
 };
 
 // 0 letter, 1 digit, 2 punct, 3 space (ASCII table).
@@ -56,23 +78,39 @@ function isCjk(cu: number): boolean {
 
 /** Counts the code points of `text` by class. Linear, one pass, no allocation per character. */
 export function classCounts(text: string): ClassCounts {
-  let letters = 0, digits = 0, punct = 0, space = 0, cjk = 0, otherBmp = 0, astral = 0;
+  let letters = 0, digits = 0, punct = 0, space = 0, cjk = 0, otherBmp = 0, astral = 0, mixes = 0, caseChanges = 0, spaceDigits = 0;
+  // Kind of the previous code unit when it was an ASCII letter or digit: 1 lower, 2 upper, 3 digit; else 0.
+  let prevKind = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const cu = text.charCodeAt(i);
     if (cu < 128) {
       const k = ascii[cu];
-      if (k === 0) letters++;
-      else if (k === 1) digits++;
-      else if (k === 2) punct++;
+      let kind = 0;
+      if (k === 0) {
+        letters++;
+        kind = cu >= 97 ? 1 : 2;
+      } else if (k === 1) {
+        digits++;
+        kind = 3;
+        if (i > 0 && text.charCodeAt(i - 1) === 0x20) spaceDigits++;
+      } else if (k === 2) punct++;
       else space++;
-    } else if (cu >= 0xd800 && cu <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      if (kind !== 0 && prevKind !== 0 && kind !== prevKind) {
+        if (kind === 3 || prevKind === 3) mixes++;
+        else caseChanges++;
+      }
+      prevKind = kind;
+      continue;
+    }
+    prevKind = 0;
+    if (cu >= 0xd800 && cu <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       astral++;
       i++;
     } else if (isCjk(cu)) cjk++;
     else otherBmp++;
   }
-  return { letters, digits, punct, space, cjk, otherBmp, astral };
+  return { letters, digits, punct, space, cjk, otherBmp, astral, mixes, caseChanges, spaceDigits };
 }
 
 /** The weighted sum of `counts` under `weights`, rounded up. */
@@ -84,7 +122,10 @@ export function weighTokens(counts: ClassCounts, weights: ClassWeights): number 
     counts.space * weights.space +
     counts.cjk * weights.cjk +
     counts.otherBmp * weights.otherBmp +
-    counts.astral * weights.astral;
+    counts.astral * weights.astral +
+    counts.mixes * weights.mixes +
+    counts.caseChanges * weights.caseChanges +
+    counts.spaceDigits * weights.spaceDigits;
   return Math.ceil(raw);
 }
 
@@ -101,19 +142,26 @@ export function estimateTokens(text: string): number {
 
 /** Options of {@link estimateCounter}. */
 export interface EstimateOptions {
-  /** Which encoding's weights to use. Default `o200k_base`. */
+  /**
+   * Which encoding's weights to use.
+   * @default "o200k_base"
+   */
   readonly encoding?: Encoding;
 }
 
 /**
  * A {@link TokenCounter} backed by the estimate: no dependency, no WASM, nothing to dispose.
+ * Invalid options (an unknown key or encoding) throw a `RangeError` naming the field; validate
+ * untrusted configuration with `decodeEstimateOptions` first.
  *
  * @example
  * const counter = estimateCounter({ encoding: "cl100k_base" });
  * counter.countMessages([{ role: "user", content: "hi" }]);
  */
 export function estimateCounter(options: EstimateOptions = {}): TokenCounter {
-  const encoding = options.encoding ?? "o200k_base";
+  const decoded = decodeEstimateOptions(options);
+  if (E.isLeft(decoded)) throw new RangeError(formatInvalid(decoded.left));
+  const encoding = decoded.right.encoding ?? "o200k_base";
   const weights = estimateWeights[encoding];
   const count = (text: string): number => weighTokens(classCounts(text), weights);
   return {

@@ -9,6 +9,7 @@ import { countChunked } from "./chunking/count.js";
 import { defaultChunkLimits, type ChunkLimits } from "./chunking/plan.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
+import { decodeGptTokenizerOptions, type InvalidOptions } from "./options.js";
 
 /** gpt-tokenizer could not be loaded (not installed, or an incompatible version). */
 export interface BackendUnavailable {
@@ -19,9 +20,16 @@ export interface BackendUnavailable {
 
 /** Options of {@link gptTokenizerCounter}. */
 export interface GptTokenizerOptions {
-  /** Default `o200k_base`. */
+  /**
+   * The encoding counted.
+   * @default "o200k_base"
+   */
   readonly encoding?: Encoding;
-  /** Chunking limits, as for `tiktokenCounter`. */
+  /**
+   * Chunking limits (see `planChunks`): gpt-tokenizer's merge is quadratic on long pieces, so
+   * they are cut; a forced cut may change the count by about one token.
+   * @default defaultChunkLimits
+   */
   readonly limits?: ChunkLimits;
 }
 
@@ -34,16 +42,19 @@ function hasEncode(mod: unknown): mod is { readonly encode: EncodeFn } {
 /**
  * A counter on gpt-tokenizer, behind the same interface and chunking as the tiktoken counter
  * (identical counts, measured faster on this library's benchmark). A `TaskEither`: run it to load
- * the module; a missing package is a `BackendUnavailable` value, never a throw.
+ * the module; a missing package is a `BackendUnavailable` value and invalid options an
+ * `InvalidOptions` value, never a throw.
  *
  * @example
  * const result = await gptTokenizerCounter({ encoding: "o200k_base" })();
  * if (result._tag === "Right") result.right.count("hello world"); // 2
  */
-export function gptTokenizerCounter(options: GptTokenizerOptions = {}): TE.TaskEither<BackendUnavailable, TokenCounter> {
-  const encoding = options.encoding ?? "o200k_base";
-  const limits = options.limits ?? defaultChunkLimits;
+export function gptTokenizerCounter(options: GptTokenizerOptions = {}): TE.TaskEither<BackendUnavailable | InvalidOptions, TokenCounter> {
   return async () => {
+    const decoded = decodeGptTokenizerOptions(options);
+    if (decoded._tag === "Left") return decoded;
+    const encoding = decoded.right.encoding ?? "o200k_base";
+    const limits = decoded.right.limits ?? defaultChunkLimits;
     let mod: unknown;
     try {
       mod = encoding === "cl100k_base" ? await import("gpt-tokenizer/encoding/cl100k_base") : await import("gpt-tokenizer/encoding/o200k_base");

@@ -8,13 +8,19 @@ import * as E from "fp-ts/lib/Either.js";
 import { LRUCache } from "lru-cache";
 import type { TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
-import { decodeOptions, MemoOptionsCodec, type InvalidOptions } from "./options.js";
+import { decodeOptions, formatInvalid, MemoOptionsCodec, type InvalidOptions } from "./options.js";
 
 /** Bounds of a memo. */
 export interface MemoOptions {
-  /** Most entries kept. Default 10 000. */
+  /**
+   * Most entries kept: an integer ≥ 1.
+   * @default 10000
+   */
   readonly maxEntries?: number;
-  /** Most bytes kept, as counted by {@link memoEntryBytes}. Default 4 MiB. */
+  /**
+   * Most bytes kept, as counted by {@link memoEntryBytes}: an integer ≥ 1.
+   * @default 4194304 (4 MiB)
+   */
   readonly maxBytes?: number;
 }
 
@@ -52,7 +58,7 @@ export function memoEntryBytes(key: string): number {
   return key.length * 2 + entryOverheadBytes;
 }
 
-/** Validates memo options from configuration (finite integers ≥ 1). */
+/** Validates memo options from configuration (finite integers ≥ 1, no unknown key). */
 export function decodeMemoOptions(input: unknown): E.Either<InvalidOptions, MemoOptions> {
   return decodeOptions(MemoOptionsCodec, input);
 }
@@ -71,7 +77,7 @@ export function decodeMemoOptions(input: unknown): E.Either<InvalidOptions, Memo
  */
 export function memoCounter(counter: TokenCounter, options: MemoOptions = {}): MemoCounter {
   const decoded = decodeMemoOptions(options);
-  if (E.isLeft(decoded)) throw new RangeError(`memoCounter: ${decoded.left.errors.join("; ")}`);
+  if (E.isLeft(decoded)) throw new RangeError(`memoCounter: ${formatInvalid(decoded.left)}`);
   const cache = new LRUCache<string, number>({
     max: decoded.right.maxEntries ?? 10_000,
     maxSize: decoded.right.maxBytes ?? 4 * 1024 * 1024,

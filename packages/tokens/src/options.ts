@@ -1,5 +1,7 @@
 /**
- * io-ts codecs for the options that arrive from configuration, with messages that name the field.
+ * io-ts codecs for every options object of this package, with messages that name the field.
+ * Options objects are strict: an unknown key is refused (with the closest known key suggested),
+ * and so are non-finite and out-of-range numbers.
  *
  * @module options
  */
@@ -18,36 +20,198 @@ export const PositiveInt = t.brand(
   "PositiveInt",
 );
 
+/** Edit distance between two short strings (for "did you mean"). */
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = row[j]!;
+      row[j] = Math.min(up + 1, row[j - 1]! + 1, diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      diag = up;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known key closest to `key`, if close enough to be a typo. */
+export function suggestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = editDistance(key, k);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = k;
+    }
+  }
+  return bestDistance <= Math.max(3, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/**
+ * A strict options codec: an object whose keys are all optional and all listed in `props`.
+ * Unknown keys fail with a message naming the key and the closest known one.
+ */
+export function strictOptions<P extends t.Props>(props: P, name: string): t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown> {
+  const inner = t.partial(props);
+  const known = Object.keys(props);
+  return new t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown>(
+    name,
+    (u): u is t.TypeOf<t.PartialC<P>> => inner.is(u) && Object.keys(u as object).every((k) => known.includes(k)),
+    (u, c) => {
+      if (typeof u !== "object" || u === null || Array.isArray(u)) return t.failure(u, c, "expected an options object");
+      const unknownKeys = Object.keys(u).filter((k) => !known.includes(k));
+      const checked = inner.validate(u, c);
+      if (unknownKeys.length === 0) return checked;
+      const unknownErrors: t.ValidationError[] = unknownKeys.map((k) => {
+        const hint = suggestKey(k, known);
+        const value = (u as Record<string, unknown>)[k];
+        return { value, context: [...c, { key: k, type: t.never, actual: value }], message: `unknown option${hint === undefined ? ` (known: ${known.join(", ")})` : ` (did you mean "${hint}"?)`}` };
+      });
+      return t.failures(E.isLeft(checked) ? [...unknownErrors, ...checked.left] : unknownErrors);
+    },
+    (a) => inner.encode(a),
+  );
+}
+
+/** An encoding name: `o200k_base` or `cl100k_base`. */
+export const EncodingCodec = t.keyof({ o200k_base: null, cl100k_base: null }, "Encoding");
+
 /** Options of `memoCounter`, as a codec. */
-export const MemoOptionsCodec = t.exact(
-  t.partial({
-    maxEntries: PositiveInt,
-    maxBytes: PositiveInt,
-  }),
+export const MemoOptionsCodec = strictOptions({ maxEntries: PositiveInt, maxBytes: PositiveInt }, "MemoOptions");
+
+/** Options of `tiktokenCounter`, as a codec. */
+export const TiktokenOptionsCodec = strictOptions({ encoding: EncodingCodec }, "TiktokenOptions");
+
+/** Options of `estimateCounter`, as a codec. */
+export const EstimateOptionsCodec = strictOptions({ encoding: EncodingCodec }, "EstimateOptions");
+
+/** The largest chunk or piece limit accepted (2³⁰ UTF-16 units, 2 GiB of text). */
+export const maxLimitChars = 2 ** 30;
+
+
+/**
+ * Chunk limits: `maxPieceChars` and `maxChunkChars` both required, integers in [1, 2³⁰]; no
+ * other key.
+ */
+export const ChunkLimitsCodec = new t.Type<{ readonly maxPieceChars: number; readonly maxChunkChars: number }, unknown, unknown>(
+  "ChunkLimits",
+  (u): u is { readonly maxPieceChars: number; readonly maxChunkChars: number } => E.isRight(ChunkLimitsCodecValidate(u, [])),
+  (u, c) => ChunkLimitsCodecValidate(u, c),
+  (a) => a,
 );
 
-/** Options rejected by a codec: one message per problem, each naming the field and the value. */
+const limitInt = new t.Type<number, number, unknown>(
+  "integer in [1, 2^30]",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars,
+  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+const limitsShape = strictOptions({ maxPieceChars: limitInt, maxChunkChars: limitInt }, "ChunkLimits");
+
+function ChunkLimitsCodecValidate(u: unknown, c: t.Context): t.Validation<{ readonly maxPieceChars: number; readonly maxChunkChars: number }> {
+  const shaped = limitsShape.validate(u, c);
+  if (E.isLeft(shaped)) return shaped;
+  const { maxPieceChars, maxChunkChars } = shaped.right;
+  if (maxPieceChars === undefined || maxChunkChars === undefined) {
+    const missing = maxPieceChars === undefined ? "maxPieceChars" : "maxChunkChars";
+    return t.failure(undefined, [...c, { key: missing, type: limitInt, actual: undefined }], "required");
+  }
+  return t.success({ maxPieceChars, maxChunkChars });
+}
+
+/** Options of `gptTokenizerCounter`, as a codec. */
+export const GptTokenizerOptionsCodec = strictOptions({ encoding: EncodingCodec, limits: ChunkLimitsCodec }, "GptTokenizerOptions");
+
+/** An `AbortSignal`. */
+const AbortSignalCodec = new t.Type<AbortSignal, AbortSignal, unknown>(
+  "AbortSignal",
+  (u): u is AbortSignal => u instanceof AbortSignal,
+  (u, c) => (u instanceof AbortSignal ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+
+/** Options of `countAsync`, as a codec. */
+export const CountAsyncOptionsCodec = strictOptions({ sliceChars: PositiveInt, signal: AbortSignalCodec }, "CountAsyncOptions");
+
+/**
+ * Options rejected by a codec. `subject` names which options (`"TiktokenOptions"`, …);
+ * `problems` holds one message per problem, each starting with the field at fault.
+ */
 export interface InvalidOptions {
   readonly _tag: "InvalidOptions";
+  /** Which options object was rejected. */
+  readonly subject: string;
+  /** One message per problem, `field: what was wrong`. */
+  readonly problems: readonly string[];
+  /** The same messages as `problems` (kept for existing callers). */
   readonly errors: readonly string[];
 }
 
+function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "an array" : "an object";
+  return String(value);
+}
+
 function describe(errors: t.Errors): readonly string[] {
-  return errors.map((e) => {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const e of errors) {
     // An intersection adds its member index to the path; it names no field, so drop it.
     const path = e.context
       .filter((c, j) => c.key !== "" && !(e.context[j - 1]?.type instanceof t.IntersectionType))
       .map((c) => c.key)
       .join(".");
     const expected = e.context[e.context.length - 1]?.type.name ?? "value";
-    return `${path === "" ? "options" : path}: expected ${expected}, got ${String(e.value)}`;
-  });
+    const line = `${path === "" ? "options" : path}: ${e.message ?? `expected ${expected}`}, got ${show(e.value)}`;
+    if (!seen.has(line)) {
+      seen.add(line);
+      out.push(line);
+    }
+  }
+  return out;
 }
 
-/** Decodes `input` with `codec`, mapping failures to {@link InvalidOptions}. */
-export function decodeOptions<A, O>(codec: t.Type<A, O, unknown>, input: unknown): E.Either<InvalidOptions, A> {
+/** Decodes `input` with `codec`, mapping failures to {@link InvalidOptions} about `subject`. */
+export function decodeOptions<A, O>(codec: t.Type<A, O, unknown>, input: unknown, subject: string = codec.name): E.Either<InvalidOptions, A> {
   return pipe(
     codec.decode(input),
-    E.mapLeft((errors) => ({ _tag: "InvalidOptions" as const, errors: describe(errors) })),
+    E.mapLeft((errors) => {
+      const problems = describe(errors);
+      return { _tag: "InvalidOptions" as const, subject, problems, errors: problems };
+    }),
   );
+}
+
+/** One line for a `RangeError`: the subject and every problem. */
+export function formatInvalid(invalid: InvalidOptions): string {
+  return `invalid ${invalid.subject}: ${invalid.problems.join("; ")}`;
+}
+
+/** Validates `tiktokenCounter` options from configuration. */
+export function decodeTiktokenOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof TiktokenOptionsCodec>> {
+  return decodeOptions(TiktokenOptionsCodec, input);
+}
+
+/** Validates `estimateCounter` options from configuration. */
+export function decodeEstimateOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof EstimateOptionsCodec>> {
+  return decodeOptions(EstimateOptionsCodec, input);
+}
+
+/** Validates chunk limits (see `planChunks`). */
+export function decodeChunkLimits(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof ChunkLimitsCodec>> {
+  return decodeOptions(ChunkLimitsCodec, input);
+}
+
+/** Validates `gptTokenizerCounter` options. */
+export function decodeGptTokenizerOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof GptTokenizerOptionsCodec>> {
+  return decodeOptions(GptTokenizerOptionsCodec, input);
+}
+
+/** Validates `countAsync` options. */
+export function decodeCountAsyncOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof CountAsyncOptionsCodec>> {
+  return decodeOptions(CountAsyncOptionsCodec, input);
 }

@@ -1,19 +1,22 @@
 /**
- * The exact backend: @dqbd/tiktoken (lite build + encoder JSON), one encoder per encoding per
- * process, created on first use and freed when the last counter using it is disposed.
+ * The exact backend: this package's own BPE counter (see `bpe/count`) over the rank tables that
+ * ship with @dqbd/tiktoken, one table per encoding per process, loaded on first use and dropped
+ * when the last counter using it is disposed. The @dqbd/tiktoken WASM module is not needed to
+ * count; {@link rawTiktoken} loads it as the reference the counter is tested against.
  *
- * The tiktoken module (WASM) is itself loaded on the first exact count, not when this module is
- * imported: a caller that only estimates never pays for it. `createRequire` keeps the load
- * synchronous, so `count()` stays synchronous too.
+ * Both are loaded on first use, not when this module is imported: a caller that only estimates
+ * never pays for them. `createRequire` keeps the load synchronous, so `count()` stays synchronous.
  *
  * @module tiktoken
  */
 import { createRequire } from "node:module";
 import type * as TiktokenLite from "@dqbd/tiktoken/lite";
-import { countChunked } from "./chunking/count.js";
-import { defaultChunkLimits, type ChunkLimits } from "./chunking/plan.js";
+import * as E from "fp-ts/lib/Either.js";
+import { bpeEngine, type BpeEngine } from "./bpe/count.js";
+import { loadRanks } from "./bpe/ranks.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
+import { decodeTiktokenOptions, formatInvalid } from "./options.js";
 
 interface EncoderJson {
   readonly bpe_ranks: string;
@@ -72,23 +75,54 @@ function release(encoding: Encoding): void {
   }
 }
 
-/** How many live encoders this process holds (one per encoding at most). */
+/** How many live encoders this process holds (one per encoding at most): counting tables and reference encoders. */
 export function liveEncoders(): readonly Encoding[] {
-  return [...shared.keys()];
+  return [...new Set([...engines.keys(), ...shared.keys()])];
+}
+
+interface SharedEngine {
+  readonly engine: BpeEngine;
+  refs: number;
+}
+
+const engines = new Map<Encoding, SharedEngine>();
+
+/** Takes a reference on the process-wide counting engine of `encoding`, loading its ranks on first use. */
+function acquireEngine(encoding: Encoding): BpeEngine {
+  const existing = engines.get(encoding);
+  if (existing !== undefined) {
+    existing.refs++;
+    return existing.engine;
+  }
+  const engine = bpeEngine(encoding, loadRanks(encoding));
+  engines.set(encoding, { engine, refs: 1 });
+  return engine;
+}
+
+/** Drops a reference; the rank tables are released with the last one. */
+function releaseEngine(encoding: Encoding): void {
+  const entry = engines.get(encoding);
+  if (entry === undefined) return;
+  entry.refs--;
+  if (entry.refs <= 0) engines.delete(encoding);
 }
 
 /** Options of {@link tiktokenCounter}. */
 export interface TiktokenOptions {
-  /** Default `o200k_base`. */
+  /**
+   * The encoding counted.
+   * @default "o200k_base"
+   */
   readonly encoding?: Encoding;
-  /** Chunking limits (see `planChunks`); the defaults keep ordinary text exact. */
-  readonly limits?: ChunkLimits;
 }
 
 /**
- * Exact counter on @dqbd/tiktoken. Special-token strings such as `<|endoftext|>` are counted as
- * ordinary text (`encode_ordinary`). Cheap to create: the encoder is built on the first count
- * (0.3–1 s) and shared by every counter of the same encoding in the process.
+ * Exact counter: equals @dqbd/tiktoken's `encode_ordinary(text).length` on every string (no piece
+ * is ever cut; long pieces are merged in O(n log n)). Special-token strings such as
+ * `<|endoftext|>` count as ordinary text. Cheap to create: the rank table is loaded on the first
+ * count (0.2–0.6 s) and shared by every counter of the same encoding in the process. Invalid
+ * options (an unknown key or encoding) are a programming error and throw a `RangeError` naming the
+ * field; use `decodeTiktokenOptions` to validate untrusted configuration first.
  *
  * @example
  * const counter = tiktokenCounter();
@@ -96,25 +130,25 @@ export interface TiktokenOptions {
  * counter.dispose();
  */
 export function tiktokenCounter(options: TiktokenOptions = {}): TokenCounter {
-  const encoding = options.encoding ?? "o200k_base";
-  const limits = options.limits ?? defaultChunkLimits;
-  let encoder: Tiktoken | undefined;
+  const decoded = decodeTiktokenOptions(options);
+  if (E.isLeft(decoded)) throw new RangeError(formatInvalid(decoded.left));
+  const encoding = decoded.right.encoding ?? "o200k_base";
+  let engine: BpeEngine | undefined;
   let disposed = false;
-  const encode = (chunk: string): number => {
-    if (encoder === undefined) {
+  const count = (text: string): number => {
+    if (engine === undefined) {
       if (disposed) throw new Error(`tiktokenCounter(${encoding}) used after dispose()`);
-      encoder = acquire(encoding);
+      engine = acquireEngine(encoding);
     }
-    return encoder.encode_ordinary(chunk).length;
+    return engine.count(text);
   };
-  const count = (text: string): number => countChunked(encode, text, limits);
   return {
     encoding,
     count,
     countMessages: (messages) => countMessagesWith(count, messages),
     dispose: () => {
-      if (encoder !== undefined) release(encoding);
-      encoder = undefined;
+      if (engine !== undefined) releaseEngine(encoding);
+      engine = undefined;
       disposed = true;
     },
   };
@@ -129,8 +163,8 @@ export interface RawTiktoken {
 }
 
 /**
- * Raw `encode_ordinary` on the shared encoder of `encoding`, with no chunking: the reference the
- * chunked counter is tested and benchmarked against.
+ * Raw `encode_ordinary` on the shared @dqbd/tiktoken (WASM) encoder of `encoding`: the reference
+ * the exact counter is tested and benchmarked against.
  */
 export function rawTiktoken(encoding: Encoding): RawTiktoken {
   const encoder = acquire(encoding);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { gptTokenizerCounter, tiktokenCounter, type Encoding, type TokenCounter } from "@cc/tokens";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { planChunks, rawTiktoken } from "@cc/tokens/internal";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 import { trajectoryTexts } from "./corpus/trajectories.js";
@@ -15,7 +15,7 @@ describe.each(["o200k_base", "cl100k_base"] as const satisfies readonly Encoding
   });
   const load = async (): Promise<TokenCounter> => {
     const result = await gptTokenizerCounter({ encoding })();
-    if (result._tag === "Left") throw new Error(result.left.message);
+    if (result._tag === "Left") throw new Error(result.left._tag === "BackendUnavailable" ? result.left.message : result.left.problems.join("; "));
     return result.right;
   };
 
@@ -26,6 +26,7 @@ describe.each(["o200k_base", "cl100k_base"] as const satisfies readonly Encoding
     fc.assert(
       fc.property(anyText, (text) => {
         fc.pre(!/[\ufeff\u0085]/.test(text)); // see the divergence pinned below
+        fc.pre(planChunks(text).forced.length === 0); // forced cuts (gpt-tokenizer only) may change a count
         expect(counter.count(text)).toBe(exact.count(text));
       }),
       { numRuns },

@@ -3,7 +3,7 @@
  *
  * @module chunking/count
  */
-import { defaultChunkLimits, planChunks, type ChunkLimits } from "./plan.js";
+import { assertChunkLimits, defaultChunkLimits, planChunks, type ChunkLimits } from "./plan.js";
 
 const longRunPatterns = new Map<number, RegExp>();
 
@@ -32,9 +32,10 @@ export type ChunkEncoder = (chunk: string) => number;
 
 /**
  * Tokens of `text`, encoding it chunk by chunk under `limits` (see `planChunks`). Exact when the
- * plan forces no cut; bounded near-linear time on any input.
+ * plan forces no cut; bounded near-linear time on any input. Invalid limits throw a `RangeError`.
  */
 export function countChunked(encode: ChunkEncoder, text: string, limits: ChunkLimits = defaultChunkLimits): number {
+  assertChunkLimits(limits);
   if (text.length <= limits.maxPieceChars) return text.length === 0 ? 0 : encode(text);
   if (text.length <= limits.maxChunkChars && !hasLongRun(text, limits.maxPieceChars)) return encode(text);
   const { bounds } = planChunks(text, limits);

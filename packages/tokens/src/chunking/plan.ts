@@ -15,14 +15,30 @@
  *
  * @module chunking/plan
  */
+import * as E from "fp-ts/lib/Either.js";
+import { decodeChunkLimits, formatInvalid } from "../options.js";
 import { bmpClasses, classifyCodePoint, safeCutTable, type CodeClass } from "./classes.js";
 
 /** Limits of a {@link ChunkPlan}. Both are counts of UTF-16 code units. */
 export interface ChunkLimits {
-  /** Longest run without a cut before one is forced. */
+  /**
+   * Longest run without a cut before one is forced: an integer in [1, 2³⁰].
+   * @default 256
+   */
   readonly maxPieceChars: number;
-  /** Longest chunk handed to the encoder in one call (must be > `maxPieceChars`). */
+  /**
+   * Longest chunk handed to the encoder in one call: an integer in [1, 2³⁰] (normally larger
+   * than `maxPieceChars`; a smaller one makes every safe cut a chunk boundary).
+   * @default 16384
+   */
   readonly maxChunkChars: number;
+}
+
+/** Throws a `RangeError` naming the field when `limits` are not valid {@link ChunkLimits}. */
+export function assertChunkLimits(limits: ChunkLimits): void {
+  if (limits === defaultChunkLimits) return;
+  const decoded = decodeChunkLimits(limits);
+  if (E.isLeft(decoded)) throw new RangeError(formatInvalid(decoded.left));
 }
 
 /** Default limits: no shared trajectory and no ordinary prose or code comes near a forced cut. */
@@ -37,12 +53,14 @@ export interface ChunkPlan {
 }
 
 /**
- * Cuts `text` into chunks under `limits`. Pure and linear in `text.length`.
+ * Cuts `text` into chunks under `limits`. Pure and linear in `text.length`. Invalid limits (not
+ * integers in [1, 2³⁰], or an unknown key) are a programming error: `RangeError`.
  *
  * @example
  * planChunks("a".repeat(600), defaultChunkLimits).forced; // [256, 512]
  */
 export function planChunks(text: string, limits: ChunkLimits = defaultChunkLimits): ChunkPlan {
+  assertChunkLimits(limits);
   const n = text.length;
   const { maxPieceChars: piece, maxChunkChars: chunk } = limits;
   if (n === 0) return { bounds: [0], forced: [] };

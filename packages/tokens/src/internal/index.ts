@@ -10,3 +10,26 @@ export { chunksOf, defaultChunkLimits, planChunks, type ChunkLimits, type ChunkP
 export { countChunked, hasLongRun, type ChunkEncoder } from "../chunking/count.js";
 export { decodeMemoOptions, entryOverheadBytes, inlineKeyChars, memoEntryBytes, memoKey } from "../memo.js";
 export { MemoOptionsCodec, PositiveInt } from "../options.js";
+export {
+  ChunkLimitsCodec,
+  CountAsyncOptionsCodec,
+  decodeChunkLimits,
+  decodeCountAsyncOptions,
+  decodeEstimateOptions,
+  decodeGptTokenizerOptions,
+  decodeTiktokenOptions,
+  EncodingCodec,
+  EstimateOptionsCodec,
+  formatInvalid,
+  GptTokenizerOptionsCodec,
+  maxLimitChars,
+  strictOptions,
+  suggestKey,
+  TiktokenOptionsCodec,
+} from "../options.js";
+export { assertChunkLimits } from "../chunking/plan.js";
+export { bpeEngine, pieceCacheEntries, pieceCacheMaxChars, utf8Bytes, type BpeEngine } from "../bpe/count.js";
+export { heapThresholdBytes, mergeCount, mergeCountHeap, mergeCountScan } from "../bpe/merge.js";
+export { NO_RANK, TokenTrie } from "../bpe/trie.js";
+export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
+export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";

@@ -1,5 +1,5 @@
 /** The corpora the estimate is calibrated and tested on, as lists of sample texts. */
-import { cjkText, codeText, emojiText } from "./generate.js";
+import { cjkText, codeText, emojiText, encodedKinds, encodedText } from "./generate.js";
 import { trajectoryTexts } from "./trajectories.js";
 
 /** Splits `text` into samples of about `size` UTF-16 units without splitting a surrogate pair. */
@@ -23,4 +23,9 @@ export function calibrationCorpora(): ReadonlyMap<string, readonly string[]> {
     ["emoji", samples(emojiText(2, 200_000), 2000)],
     ["code", samples(codeText(3, 200_000), 2000)],
   ]);
+}
+
+/** Encoded-data class → sample texts of about 150 units (two lines) (base64, hex dumps, digests, binary digits, leetspeak). */
+export function encodedCorpora(): ReadonlyMap<string, readonly string[]> {
+  return new Map(encodedKinds.map((kind, k): [string, readonly string[]] => [kind, samples(encodedText(kind, 10 + k, 60_000), 150)]));
 }

@@ -120,3 +120,47 @@ export function pathological(seed: number, size: number): ReadonlyMap<string, st
     ["spaces", " ".repeat(size)],
   ]);
 }
+
+const leetMap: Readonly<Record<string, string>> = { a: "4", e: "3", o: "0", i: "1", s: "5", t: "7", l: "1", g: "9", b: "8" };
+const leetWords = ["hacker", "elite", "speak", "noob", "owned", "leet", "password", "admin", "root", "secret", "gamer", "pro", "skills", "totally", "epic", "fail", "the", "best"];
+
+/** Encoded-data classes the estimate must not under-count, by name. */
+export const encodedKinds = ["base64", "hex dump", "hex digests", "binary digits", "leetspeak"] as const;
+
+/** One of the encoded-data classes, about `chars` UTF-16 units, as lines like real tool output. */
+export function encodedText(kind: (typeof encodedKinds)[number], seed: number, chars: number): string {
+  const r = rng(seed);
+  const hexDigits = "0123456789abcdef";
+  const out: string[] = [];
+  let n = 0;
+  let offset = 0;
+  while (n < chars) {
+    let line: string;
+    switch (kind) {
+      case "base64":
+        line = Array.from({ length: 20 + r.int(57) }, () => b64[r.int(64)]).join("") + (r.int(4) === 0 ? "==" : "");
+        break;
+      case "hex dump": {
+        const bytes = Array.from({ length: 16 }, () => r.int(256));
+        const hex = bytes.map((b) => b.toString(16).padStart(2, "0"));
+        const ascii = bytes.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("");
+        line = `${offset.toString(16).padStart(8, "0")}: ${hex.slice(0, 8).join(" ")}  ${hex.slice(8).join(" ")}  |${ascii}|`;
+        offset += 16;
+        break;
+      }
+      case "hex digests":
+        line = `${Array.from({ length: 64 }, () => hexDigits[r.int(16)]).join("")}  ${r.pick(["src/index.ts", "README.md", "package.json", "dist/app.js"])}`;
+        break;
+      case "binary digits":
+        line = Array.from({ length: 1 + r.int(8) }, () => Array.from({ length: 8 }, () => String(r.int(2))).join("")).join(" ");
+        break;
+      default:
+        line = Array.from({ length: 3 + r.int(8) }, () =>
+          Array.from(r.pick(leetWords), (c) => (r.int(3) > 0 && leetMap[c] !== undefined ? leetMap[c] : r.int(5) === 0 ? c.toUpperCase() : c)).join(""),
+        ).join(" ");
+    }
+    out.push(line);
+    n += line.length + 1;
+  }
+  return out.join("\n");
+}

@@ -3,7 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dataPath } from "../../../../.ci/data.js";
 
 /** Directory of the shared trajectories, with a trailing slash (`$CC_DATA_DIR/swe-agent-trajectories/`). */
-export const trajectoryDir: string = `${dataPath("swe-agent-trajectories")}/`;
+export function trajectoryDir(): string {
+  return `${dataPath("swe-agent-trajectories")}/`;
+}
 
 /** One message text with where it came from. */
 export interface TrajectoryText {
@@ -20,8 +22,9 @@ function isRecord(u: unknown): u is Record<string, unknown> {
 /** Every string `content` of every `history` message of every `.traj` file, in file order. */
 export function trajectoryTexts(): readonly TrajectoryText[] {
   const out: TrajectoryText[] = [];
-  for (const file of readdirSync(trajectoryDir).filter((f) => f.endsWith(".traj")).sort()) {
-    const doc: unknown = JSON.parse(readFileSync(trajectoryDir + file, "utf8"));
+  const dir = trajectoryDir();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".traj")).sort()) {
+    const doc: unknown = JSON.parse(readFileSync(dir + file, "utf8"));
     const history = isRecord(doc) && Array.isArray(doc["history"]) ? (doc["history"] as unknown[]) : [];
     history.forEach((m, index) => {
       if (!isRecord(m)) return;

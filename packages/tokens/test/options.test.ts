@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { countAsync, estimateCounter, gptTokenizerCounter, memoCounter, tiktokenCounter, type InvalidOptions } from "@cc/tokens";
+import { countChunked, decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeMemoOptions, decodeTiktokenOptions, planChunks, suggestKey } from "@cc/tokens/internal";
+
+const left = (result: { readonly _tag: string; readonly left?: InvalidOptions }): InvalidOptions => {
+  expect(result._tag).toBe("Left");
+  return result.left!;
+};
+
+describe("options are decoded strictly", () => {
+  it("chunk limits of 0 are refused (they made \"hello world\" count 11)", () => {
+    const invalid = left(decodeChunkLimits({ maxPieceChars: 0, maxChunkChars: 0 }));
+    expect(invalid).toMatchObject({ _tag: "InvalidOptions", subject: "ChunkLimits" });
+    expect(invalid.problems.join("\n")).toMatch(/maxPieceChars/);
+    expect(invalid.problems.join("\n")).toMatch(/maxChunkChars/);
+    expect(() => countChunked((c) => c.length, "hello world", { maxPieceChars: 0, maxChunkChars: 0 })).toThrow(RangeError);
+    expect(() => planChunks("hello world", { maxPieceChars: 1, maxChunkChars: Number.NaN })).toThrow(/maxChunkChars/);
+  });
+
+  it("an unknown encoding is refused (it counted as o200k)", () => {
+    expect(left(decodeTiktokenOptions({ encoding: "bogus" })).problems[0]).toMatch(/^encoding: .*"bogus"/);
+    expect(() => tiktokenCounter({ encoding: "bogus" as "o200k_base" })).toThrow(/encoding/);
+    expect(() => estimateCounter({ encoding: "bogus" as "o200k_base" })).toThrow(/encoding/);
+    expect(left(decodeEstimateOptions({ encoding: "p50k_base" })).subject).toBe("EstimateOptions");
+  });
+
+  it("a typo is refused with a suggestion (it returned Right {})", () => {
+    const invalid = left(decodeTiktokenOptions({ encodng: "cl100k_base" }));
+    expect(invalid.subject).toBe("TiktokenOptions");
+    expect(invalid.problems).toEqual([expect.stringMatching(/^encodng: unknown option \(did you mean "encoding"\?\)/)]);
+    expect(left(decodeMemoOptions({ maxEntry: 10 })).problems[0]).toMatch(/did you mean "maxEntries"/);
+    expect(left(decodeCountAsyncOptions({ slicechars: 10 })).problems[0]).toMatch(/did you mean "sliceChars"/);
+    expect(left(decodeTiktokenOptions({ zzzzzzzz: 1 })).problems[0]).toMatch(/known: encoding/);
+    expect(suggestKey("maxbytes", ["maxEntries", "maxBytes"])).toBe("maxBytes");
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 1.5, 2 ** 31])("non-finite and out-of-range numbers are refused: %s", async (n) => {
+    expect(left(decodeChunkLimits({ maxPieceChars: n, maxChunkChars: 100 })).problems[0]).toMatch(/^maxPieceChars/);
+    expect(left(decodeMemoOptions({ maxBytes: n === 2 ** 31 ? 2 ** 60 : n })).problems[0]).toMatch(/^maxBytes/);
+    expect(left(decodeGptTokenizerOptions({ limits: { maxPieceChars: 10, maxChunkChars: n } })).problems[0]).toMatch(/^limits\.maxChunkChars/);
+    if (n !== 2 ** 31) await expect(countAsync(estimateCounter(), "x", { sliceChars: n })).rejects.toThrow(/sliceChars/);
+  });
+
+  it("unknown keys and bad values are all reported together, and non-objects are refused", () => {
+    const invalid = left(decodeMemoOptions({ maxEntries: Number.NaN, maxByte: 3 }));
+    expect(invalid.problems).toHaveLength(2);
+    expect(left(decodeTiktokenOptions(null)).problems[0]).toMatch(/^options: expected an options object/);
+    expect(left(decodeTiktokenOptions([])).problems[0]).toMatch(/^options/);
+    expect(() => memoCounter(estimateCounter(), { maxEntrys: 5 } as never)).toThrow(/maxEntries/);
+  });
+
+  it("gptTokenizerCounter returns invalid options as a Left value, never a throw", async () => {
+    const result = await gptTokenizerCounter({ encoding: "o200k_base", limits: { maxPieceChars: 0, maxChunkChars: 0 } })();
+    expect(result._tag).toBe("Left");
+    if (result._tag === "Left") expect(result.left).toMatchObject({ _tag: "InvalidOptions", subject: "GptTokenizerOptions" });
+  });
+
+  it("valid options decode to themselves", () => {
+    expect(decodeTiktokenOptions({ encoding: "cl100k_base" })).toEqual({ _tag: "Right", right: { encoding: "cl100k_base" } });
+    expect(decodeChunkLimits({ maxPieceChars: 256, maxChunkChars: 16_384 })._tag).toBe("Right");
+    expect(decodeTiktokenOptions({})._tag).toBe("Right");
+  });
+});
