@@ -2,12 +2,17 @@
 // .ci/public-api.json is updated on purpose (`npx tsx .ci/public-api.ts --write`).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAX_PUBLIC_NAMES, PINNED, publicApi } from "./public-api.js";
+import { MAX_PUBLIC_NAMES, PINNED, publicApi, README, table, withReadmeTable } from "./public-api.js";
 
 const apis = publicApi();
 const pinned = JSON.parse(readFileSync(PINNED, "utf8")) as Record<string, readonly string[]>;
 
 describe("public API", () => {
+  it("the README's table is the measured one", () => {
+    const readme = readFileSync(README, "utf8");
+    expect(withReadmeTable(readme, table(apis))).toBe(readme);
+  });
+
   it("every package is pinned and no pinned package is gone", () => {
     expect(apis.map((a) => a.name).sort()).toEqual(Object.keys(pinned).sort());
   });

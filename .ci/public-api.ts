@@ -1,7 +1,7 @@
 // Counts and documents each package's public names (the exports of packages/<name>/src/index.ts,
 // types included), using the TypeScript compiler. `--table` prints the README table; the
 // public-api test compares the lists with .ci/public-api.json and checks every name has a doc comment.
-//   npx tsx .ci/public-api.ts --table | --write
+//   npx tsx .ci/public-api.ts [--write] [--readme]   (--write pins the lists, --readme updates the README table)
 import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,19 @@ export function publicApi(): readonly PackageApi[] {
   });
 }
 
+/** Markers of the generated table in the root README. */
+export const README = join(root, "README.md");
+export const README_START = "<!-- public-api:start (npx tsx .ci/public-api.ts --readme) -->";
+export const README_END = "<!-- public-api:end -->";
+
+/** The README text with the block between the markers replaced by `block`. */
+export function withReadmeTable(readme: string, block: string): string {
+  const a = readme.indexOf(README_START);
+  const b = readme.indexOf(README_END);
+  if (a === -1 || b === -1 || b < a) throw new Error(`README.md has no ${README_START} … ${README_END} block`);
+  return `${readme.slice(0, a + README_START.length)}\n${block}\n${readme.slice(b)}`;
+}
+
 export function table(apis: readonly PackageApi[]): string {
   const rows = apis.map((a) => `| \`${a.name}\` | ${a.exports.length} |`);
   return ["| package | public names |", "|---|---|", ...rows].join("\n");
@@ -58,6 +71,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--write")) {
     writeFileSync(PINNED, `${JSON.stringify(Object.fromEntries(apis.map((a) => [a.name, a.exports])), null, 2)}\n`);
     console.log(`wrote ${PINNED}`);
+  }
+  if (process.argv.includes("--readme")) {
+    writeFileSync(README, withReadmeTable(readFileSync(README, "utf8"), table(apis)));
+    console.log(`updated ${README}`);
   }
   console.log(table(apis));
   for (const a of apis) if (a.undocumented.length > 0) console.log(`${a.name}: undocumented: ${a.undocumented.join(", ")}`);

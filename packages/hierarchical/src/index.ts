@@ -10,7 +10,6 @@
  * @module @cc/hierarchical
  */
 export {
-  DEFAULT_NAMESPACE,
   entry,
   type IndexEntry,
   type IndexError,
@@ -22,12 +21,10 @@ export {
 export { memoryIndex, type MemoryIndexOptions } from "./search/memory.js";
 export { openSqliteIndex, type SqliteIndexOptions } from "./search/sqlite.js";
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./search/postgres.js";
-export { snippet } from "./search/query.js";
 export { hierarchicalCompact, type HierarchicalResult, type RunOptions, type SegmentFailure, type Summarizer } from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { journalTools, type AgentTool, type JournalToolOptions, type JournalTools } from "./tools.js";
 export { prefetch, recordAccess } from "./prefetch.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
-export { reaccesses, references } from "./strategy/references.js";
-export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type InvalidEviction, type StrategyCounter } from "./strategy/evict.js";
+export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type StrategyCounter } from "./strategy/evict.js";

@@ -21,10 +21,10 @@ export {
   type LcmCompactorOptions,
   type TailDecision,
 } from "./compactor.js";
-export { decodeCompactOptions, defaultCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
+export { decodeCompactOptions, defaultCompactOptions, type CompactOptions } from "./options.js";
 export { describeWarnings, type CompactionWarning } from "./warnings.js";
 export { pressureOf, type ContextUsage, type Pressure } from "./pressure.js";
-export type { Attempt, CompactionAborted, Level, Rejection } from "./escalation.js";
+export type { Attempt, Level } from "./escalation.js";
 export { truncateToBudget, type TruncateOptions, type Truncation } from "./truncate.js";
 export { memoryAlertSink, type AlertSink, type BudgetExceededAlert, type CompactionAlert, type CompactionSkipAlert, type MemoryAlertSink } from "./alerts.js";
 export { offlineProvider, type OfflineProviderOptions, type SummaryStyle } from "./providers/offline.js";

@@ -19,3 +19,6 @@ export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetc
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
 export { EVICTION_NOTE_PREFIX, evictionNote } from "../strategy/evict.js";
 export { unitId, type BuildOptions } from "../strategy/segments.js";
+export { DEFAULT_NAMESPACE } from "../search/index.js";
+export { snippet } from "../search/query.js";
+export { reaccesses, references } from "../strategy/references.js";

@@ -17,3 +17,4 @@ export { extractiveSummary, OFFLINE_MIN_BUDGET, OFFLINE_MODEL, summaryBudget } f
 export { renderSummary } from "../providers/offline/render.js";
 export { ERROR_LINE, isErrorLine, type Step } from "../providers/offline/facts.js";
 export { defaultTranscriptLimits, serialiseMessage, TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN, wrapTranscript } from "../transcript.js";
+export type { CompactionAborted, Rejection } from "../escalation.js";
