@@ -159,7 +159,7 @@ export function openPostgresStore(config: PostgresStoreConfig): TE.TaskEither<St
   const timeouts = resolvePgTimeouts(config, connectionString);
   if (problems.length > 0 || E.isLeft(timeouts)) {
     const all = [...problems, ...(E.isLeft(timeouts) ? timeouts.left : [])];
-    return TE.left(invalid("InvalidInput", "store input", all.map((message) => ({ path: message.split(":")[0]!, message }))));
+    return TE.left(invalid("InvalidOptions", "store options", all.map((message) => ({ path: message.split(":")[0]!, message }))));
   }
   return pipe(
     loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined)),

@@ -7,7 +7,7 @@
 import type { Option } from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import type { Message } from "@cc/messages";
-import type { InvalidInput } from "@cc/validate";
+import type { InvalidInput, InvalidOptions } from "@cc/validate";
 
 /**
  * The id of a conversation stack (one agent session, or one branch of it). Any non-empty,
@@ -79,6 +79,8 @@ export type StoreError =
       /** Set when the backend's driver package could not be loaded: the package to install. */
       readonly missingPackage?: "better-sqlite3" | "pg";
     }
+  /** Rejected store options (a timeout, the pool size, an unknown key): the problem names the field. */
+  | InvalidOptions
   /** A rejected argument (stack id, clock, messages, draft, id): the problem names the field. */
   | InvalidInput
   | {

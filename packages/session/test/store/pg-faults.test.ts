@@ -161,13 +161,13 @@ describe("postgres store: timeouts and options", () => {
     const config = (extra: Record<string, unknown>): PostgresStoreConfig => ({ connectionString: db.url, ...extra }) as PostgresStoreConfig;
     for (const value of [Number.NaN, -1, Number.POSITIVE_INFINITY, 2.5, "100"]) {
       for (const field of ["connectTimeoutMs", "statementTimeoutMs"]) {
-        expect(await left(openPostgresStore(config({ [field]: value })))).toMatchObject({ _tag: "StoreInvalidInput", field });
+        expect(await left(openPostgresStore(config({ [field]: value })))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: field }] });
       }
     }
-    expect(await left(openPostgresStore(config({ maxConnections: 0 })))).toMatchObject({ _tag: "StoreInvalidInput", field: "maxConnections" });
+    expect(await left(openPostgresStore(config({ maxConnections: 0 })))).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "maxConnections" }] });
     expect(await left(openPostgresStore(config({ statementTimeout: 5 })))).toMatchObject({
-      _tag: "StoreInvalidInput",
-      field: "statementTimeout",
+      _tag: "InvalidOptions",
+      problems: [{ path: "statementTimeout" }],
       message: expect.stringContaining("unknown option"),
     });
   });
