@@ -42,7 +42,9 @@ describe("fromOpenAIMessages", () => {
     expect(text).toMatch(/\[3\]\.tool_calls\[0\]/);
     expect(text).toMatch(/\[4\]\.content\[0\]\.text: expected a string, got 42/);
     expect(E.isLeft(fromOpenAIMessages("nope"))).toBe(true);
-    expect(E.isLeft(fromOpenAIMessages([, { role: "user", content: "x" }]))).toBe(true);
+    const sparse: unknown[] = [];
+    sparse[1] = { role: "user", content: "x" };
+    expect(E.isLeft(fromOpenAIMessages(sparse))).toBe(true);
   });
 
   it("repairs an orphaned tool result into a user message, with a warning", () => {
