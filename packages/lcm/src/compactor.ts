@@ -4,7 +4,7 @@
  *
  * @module compactor
  */
-import { estimateCounter, type TokenCounter } from "@cc/tokens";
+import { tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { deliverAlert, type AlertDeliveryFailure, type AlertSink } from "./alerts.js";
@@ -13,11 +13,11 @@ import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { describeWarnings, type CompactionWarning } from "./warnings.js";
-import { decodeWith, fn, isRecord, leaf, numberIn, objectCodec, positiveInt } from "@cc/validate";
+import { decodeWith, fn, isRecord, leaf, numberIn, objectCodec, positiveInt, type InvalidInput } from "@cc/validate";
 import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
-import { leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
+import { decodeMessages, leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
 
 /**
  * The outcome of one compaction. The caller's `messages` array is never modified.
@@ -93,13 +93,15 @@ export function minSummaryBudget(maxTokens: number): number {
 }
 
 /**
- * Why compaction returned no result.
+ * Why compaction returned no result: bad options (`InvalidOptions`), messages that are not a
+ * message array (`InvalidInput`, subject "messages": null, a message without content, a hole in a
+ * sparse array), or an abort.
  *
  * @example
  * const r = await compactor.compact(history, { maxTokns: 8000 } as never)();
  * if (r._tag === "Left" && r.left._tag === "InvalidOptions") console.error(r.left.message);
  */
-export type CompactError = InvalidOptions | CompactionAborted;
+export type CompactError = InvalidOptions | InvalidInput | CompactionAborted;
 
 /**
  * Options of {@link createLcmCompactor}; only `provider` is commonly set. Decoded by a closed codec:
@@ -116,8 +118,9 @@ export interface LcmCompactorOptions {
    */
   readonly provider?: Provider;
   /**
-   * Token counter.
-   * @default the weighted estimate of `@cc/tokens` (fast, no WASM)
+   * Token counter. `budgetMet` is only as exact as this counter: with the default it means the
+   * next context's exact count is within `maxTokens`.
+   * @default `tiktokenCounter()` of `@cc/tokens` (the exact count, pure TypeScript)
    */
   readonly counter?: TokenCounter;
   /**
@@ -171,12 +174,16 @@ const decodeCompactorOptions = decodeWith(LcmCompactorOptionsCodec, "InvalidOpti
  * if (E.isRight(lcm.shouldCompact(history, { maxTokens: 8000 }))) await lcm.compact(history, { maxTokens: 8000 })();
  */
 export interface LcmCompactor {
-  /** Compacts `messages` under `options` (partial, merged over the defaults and validated). */
+  /**
+   * Compacts `messages` under `options` (partial, merged over the defaults and validated). The
+   * messages are decoded first: anything that is not a message array resolves to
+   * `Left(InvalidInput)` with subject "messages" (never a rejection).
+   */
   compact(messages: readonly Message[], options?: Partial<CompactOptions>, signal?: AbortSignal): TaskEither<CompactError, CompactionResult>;
-  /** Tokens `messages` occupy in context. */
+  /** Tokens `messages` occupy in context (the messages must be valid, e.g. from `decodeMessages`). */
   estimateUsage(messages: readonly Message[]): number;
-  /** Usage as a fraction of `maxTokens` and the pressure it represents. */
-  shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions, ContextUsage>;
+  /** Usage as a fraction of `maxTokens` and the pressure it represents; invalid messages are `Left(InvalidInput)`. */
+  shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions | InvalidInput, ContextUsage>;
 }
 
 /**
@@ -200,7 +207,7 @@ export function nextContext(result: CompactionResult): readonly Message[] {
 export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompactor {
   const checked = decodeCompactorOptions(options);
   const deps: LcmCompactorOptions = E.isRight(checked) ? options : {};
-  const counter = deps.counter ?? estimateCounter();
+  const counter = deps.counter ?? tiktokenCounter();
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.timeoutMs ?? 60_000;
   const temperature = deps.temperature ?? 0.2;
@@ -210,10 +217,13 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
   // Per-request overhead (reply priming) is counted once per request, not once per part.
   const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
 
-  const compact = (messages: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
+  const compact = (raw: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
     if (E.isLeft(checked)) return checked;
     const decoded = decodeCompactOptions(input);
     if (E.isLeft(decoded)) return decoded;
+    const valid = decodeMessages(raw);
+    if (E.isLeft(valid)) return valid;
+    const messages = valid.right;
     const options = decoded.right;
     if (signal?.aborted === true) return E.left({ _tag: "CompactionAborted" });
     const at = now();
@@ -320,8 +330,13 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
   return {
     compact,
     estimateUsage: tokensOf,
-    shouldCompact: (messages, input = {}) =>
-      E.isLeft(checked) ? checked : E.map((o: CompactOptions) => pressureOf(tokensOf(messages), o))(decodeCompactOptions(input)),
+    shouldCompact: (messages, input = {}) => {
+      if (E.isLeft(checked)) return checked;
+      const options = decodeCompactOptions(input);
+      if (E.isLeft(options)) return options;
+      const valid = decodeMessages(messages);
+      return E.isLeft(valid) ? valid : E.right(pressureOf(tokensOf(valid.right), options.right));
+    },
   };
 }
 
