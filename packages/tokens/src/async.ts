@@ -6,7 +6,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { TokenCounter } from "./counter.js";
 import { defaultChunkLimits, planChunks } from "./chunking/plan.js";
-import { decodeCountAsyncOptions, formatInvalid } from "./options.js";
+import { decodeCountAsyncOptions, TokensOptionsError } from "./options.js";
 
 /** Options of {@link countAsync}. */
 export interface CountAsyncOptions {
@@ -30,14 +30,14 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * keep slices bounded, about ±1 token per cut; `counter.count` itself never cuts. For the
  * estimate it may be a few tokens
  * higher (each slice is rounded up). Invalid options (an unknown key, a bad `sliceChars`) reject
- * with a `RangeError` naming the field.
+ * with a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the field.
  *
  * @example
  * const n = await countAsync(counter, hugeToolOutput);
  */
 export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
   const decoded = decodeCountAsyncOptions(options);
-  if (E.isLeft(decoded)) throw new RangeError(`countAsync: ${formatInvalid(decoded.left)}`);
+  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left, "countAsync: ");
   const asked = decoded.right.sliceChars ?? defaultChunkLimits.maxChunkChars;
   const slice = Math.max(asked, defaultChunkLimits.maxPieceChars + 2);
   options.signal?.throwIfAborted();

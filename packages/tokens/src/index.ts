@@ -20,4 +20,4 @@ export { memoCounter, type MemoCounter, type MemoOptions, type MemoStats } from 
 export { countAsync, type CountAsyncOptions } from "./async.js";
 export { isValidTokenCost, withTokenCost, type Costable } from "./cost.js";
 export { gptTokenizerCounter, type BackendUnavailable, type GptTokenizerOptions } from "./gpt-tokenizer.js";
-export { decodeOptions, type InvalidOptions } from "./options.js";
+export { decodeOptions, TokensOptionsError, type InvalidOptions } from "./options.js";

@@ -8,6 +8,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
+import { invalid, type InvalidOptions, type Problem } from "@cc/validate";
 
 interface PositiveIntBrand {
   readonly PositiveInt: unique symbol;
@@ -136,18 +137,11 @@ const AbortSignalCodec = new t.Type<AbortSignal, AbortSignal, unknown>(
 export const CountAsyncOptionsCodec = strictOptions({ sliceChars: PositiveInt, signal: AbortSignalCodec }, "CountAsyncOptions");
 
 /**
- * Options rejected by a codec. `subject` names which options (`"TiktokenOptions"`, …);
- * `problems` holds one message per problem, each starting with the field at fault.
+ * Options rejected by a codec: the `InvalidOptions` of `@cc/validate`. `subject` names which
+ * options (`"TiktokenOptions"`, …); each problem's `message` starts with the field at fault and its
+ * `path` names the field (`limits.maxChunkChars`; "" for the whole object).
  */
-export interface InvalidOptions {
-  readonly _tag: "InvalidOptions";
-  /** Which options object was rejected. */
-  readonly subject: string;
-  /** One message per problem, `field: what was wrong`. */
-  readonly problems: readonly string[];
-  /** The same messages as `problems` (kept for existing callers). */
-  readonly errors: readonly string[];
-}
+export type { InvalidOptions } from "@cc/validate";
 
 function show(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
@@ -156,9 +150,9 @@ function show(value: unknown): string {
   return String(value);
 }
 
-function describe(errors: t.Errors): readonly string[] {
+function describe(errors: t.Errors): readonly Problem[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: Problem[] = [];
   for (const e of errors) {
     // An intersection adds its member index to the path; it names no field, so drop it.
     const path = e.context
@@ -169,7 +163,8 @@ function describe(errors: t.Errors): readonly string[] {
     const line = `${path === "" ? "options" : path}: ${e.message ?? `expected ${expected}`}, got ${show(e.value)}`;
     if (!seen.has(line)) {
       seen.add(line);
-      out.push(line);
+      const field = path.split(".").pop() ?? "";
+      out.push(field === "" ? { path, message: line } : { path, field, message: line });
     }
   }
   return out;
@@ -179,16 +174,34 @@ function describe(errors: t.Errors): readonly string[] {
 export function decodeOptions<A, O>(codec: t.Type<A, O, unknown>, input: unknown, subject: string = codec.name): E.Either<InvalidOptions, A> {
   return pipe(
     codec.decode(input),
-    E.mapLeft((errors) => {
-      const problems = describe(errors);
-      return { _tag: "InvalidOptions" as const, subject, problems, errors: problems };
-    }),
+    E.mapLeft((errors) => invalid("InvalidOptions", subject, describe(errors))),
   );
 }
 
-/** One line for a `RangeError`: the subject and every problem. */
-export function formatInvalid(invalid: InvalidOptions): string {
-  return `invalid ${invalid.subject}: ${invalid.problems.join("; ")}`;
+/** One line for a thrown error: the subject and every problem (the `message` of the {@link InvalidOptions}). */
+export function formatInvalid(failure: InvalidOptions): string {
+  return failure.message;
+}
+
+/**
+ * Thrown by the synchronous factories (`tiktokenCounter`, `estimateCounter`, `memoCounter`,
+ * `countAsync`, `planChunks`) when their options are invalid: they return a counter, not an
+ * `Either`, so a programming error in their options cannot be a value. It is a `RangeError` (its
+ * message names every field at fault) that carries the typed failure in `error`. Decode untrusted
+ * options first (`decodeOptions`) to get the same failure as a `Left`.
+ *
+ * @example
+ * try { tiktokenCounter({ encodng: "o200k_base" } as never); }
+ * catch (e) { if (e instanceof TokensOptionsError) console.error(e.error.problems[0]?.message); }
+ */
+export class TokensOptionsError extends RangeError {
+  /** The typed failure: `_tag` "InvalidOptions", `subject`, `problems`. */
+  readonly error: InvalidOptions;
+  constructor(error: InvalidOptions, prefix = "") {
+    super(`${prefix}${error.message}`);
+    this.name = "TokensOptionsError";
+    this.error = error;
+  }
 }
 
 /** Validates `tiktokenCounter` options from configuration. */

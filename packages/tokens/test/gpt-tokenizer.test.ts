@@ -15,7 +15,7 @@ describe.each(["o200k_base", "cl100k_base"] as const satisfies readonly Encoding
   });
   const load = async (): Promise<TokenCounter> => {
     const result = await gptTokenizerCounter({ encoding })();
-    if (result._tag === "Left") throw new Error(result.left._tag === "BackendUnavailable" ? result.left.message : result.left.problems.join("; "));
+    if (result._tag === "Left") throw new Error(result.left._tag === "BackendUnavailable" ? result.left.message : result.left.message);
     return result.right;
   };
 

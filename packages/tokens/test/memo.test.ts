@@ -71,7 +71,7 @@ describe("memoCounter", () => {
   ])("rejects %o naming %s", (options, field) => {
     const decoded = decodeMemoOptions(options);
     expect(decoded._tag).toBe("Left");
-    if (decoded._tag === "Left") expect(decoded.left.errors.join()).toContain(field);
+    if (decoded._tag === "Left") expect(decoded.left.message).toContain(field);
     expect(() => memoCounter(estimateCounter(), options)).toThrow(new RegExp(field));
   });
 
