@@ -111,15 +111,16 @@ export type IndexBackend = "sqlite" | "postgres";
  *
  * @example
  * const r = await index.search("x", { k: 0 })();
- * if (r._tag === "Left" && r.left._tag === "InvalidOptions") console.error("problems" in r.left ? r.left.message : r.left.errors.join("; "));
+ * if (r._tag === "Left" && r.left._tag === "InvalidOptions") console.error(r.left.message);
  */
 export type IndexError =
   /** A bad batch of entries (subject "index entries"), every problem naming `entries[i].field`. */
   | InvalidInput
-  /** Bad search options (subject "search options"). */
+  /**
+   * Bad options: of a search (subject "search options"), or of opening an index ("sqlite index
+   * options", "postgres index options"); each problem names its field.
+   */
   | InvalidOptions
-  /** Bad open options of the SQLite and PostgreSQL backends (`errors` names each field). */
-  | { readonly _tag: "InvalidOptions"; readonly errors: readonly string[] }
   | { readonly _tag: "IndexClosed"; readonly backend: string }
   | {
       readonly _tag: "IndexUnavailable";

@@ -23,8 +23,8 @@ import {
   pgTransaction,
   PG_TRANSACTION_ATTEMPTS,
   resolvePgTimeouts,
-  unknownOptionKeys,
 } from "@cc/messages/internal";
+import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
@@ -67,13 +67,17 @@ export function pgClient(pool: PgPoolLike): SqlClient {
   };
 }
 
-/** Options of {@link openPostgresIndex}. */
+/**
+ * Options of {@link openPostgresIndex}, decoded by a closed codec: an unknown key (with a "did you
+ * mean"), NaN, ±Infinity or an out-of-range value is `Left(InvalidOptions)` with subject
+ * "postgres index options", each problem naming its field.
+ */
 export interface PostgresIndexOptions {
   /** A connection URL (a pool is created and owned) or a ready {@link SqlClient} (not ended on close). */
   readonly connection: string | SqlClient;
   /** Table name: lower-case letters, digits, underscores (default "cc_segments"). */
   readonly table?: string;
-  /** Rows per INSERT statement when writing a batch (default 500). */
+  /** Rows per INSERT statement when writing a batch: an integer in [1, 10 000] (default 500). */
   readonly chunkSize?: number;
   /**
    * With a URL: longest wait for a connection in ms, 0 for none (else `connect_timeout` of the
@@ -88,9 +92,24 @@ export interface PostgresIndexOptions {
   readonly statementTimeoutMs?: number;
 }
 
-const OPTION_KEYS = ["connection", "table", "chunkSize", "connectTimeoutMs", "statementTimeoutMs"] as const;
-
 const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
+
+/** The longest timeout accepted, in ms (as `resolvePgTimeouts`). */
+const MAX_TIMEOUT = 2_147_483_647;
+
+/** Closed codec of {@link PostgresIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
+const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
+  connection: leaf("Connection", "a non-empty URL or a SqlClient (query, transaction, end)", (u): u is string | SqlClient =>
+    (typeof u === "string" && u !== "") ||
+    (typeof u === "object" && u !== null && ["query", "transaction", "end"].every((m) => typeof (u as Record<string, unknown>)[m] === "function"))),
+}, {
+  table: leaf("PostgresTable", "lower-case letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+  chunkSize: intIn(1, 10_000),
+  connectTimeoutMs: intIn(0, MAX_TIMEOUT),
+  statementTimeoutMs: intIn(0, MAX_TIMEOUT),
+}, { expected: "an options object" });
+
+const decodePostgresOptions = decodeWith(PostgresIndexOptionsCodec, "InvalidOptions", "postgres index options");
 const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
 
 interface Row extends StoredEntryRow {
@@ -156,16 +175,12 @@ function clientFactory(connection: string | SqlClient, timeouts: PgTimeouts): TE
  */
 export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<IndexError, SegmentIndex> {
   return async () => {
-    const table = options.table ?? "cc_segments";
-    const chunk = options.chunkSize ?? 500;
-    const errors: string[] = [];
-    if (!IDENT.test(table)) errors.push(`table: expected lower-case letters, digits and underscores (got ${JSON.stringify(table)})`);
-    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 10_000) errors.push(`chunkSize: expected an integer in 1..10000 (got ${String(chunk)})`);
-    if (typeof options.connection === "string" && options.connection === "") errors.push("connection: expected a non-empty URL");
-    errors.push(...unknownOptionKeys(options, OPTION_KEYS));
-    const timeouts = resolvePgTimeouts(options, typeof options.connection === "string" ? options.connection : "");
-    if (E.isLeft(timeouts)) errors.push(...timeouts.left);
-    if (errors.length > 0 || E.isLeft(timeouts)) return E.left({ _tag: "InvalidOptions", errors });
+    const decoded = decodePostgresOptions(options);
+    if (E.isLeft(decoded)) return decoded;
+    const table = decoded.right.table ?? "cc_segments";
+    const chunk = decoded.right.chunkSize ?? 500;
+    const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
+    if (E.isLeft(timeouts)) return E.left(invalid("InvalidOptions", "postgres index options", timeouts.left.map((message) => ({ path: message.split(":")[0]!, message }))));
     const owned = typeof options.connection === "string";
     const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;

@@ -15,16 +15,22 @@ import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } f
 import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
 import { prepareSchema } from "./sqlite-schema.js";
+import { decodeWith, intIn, leaf, numberIn, objectCodec } from "@cc/validate";
+import * as t from "io-ts";
 
-/** Options of {@link openSqliteIndex}. */
+/**
+ * Options of {@link openSqliteIndex}, decoded by a closed codec: an unknown key (with a "did you
+ * mean"), NaN, ±Infinity or an out-of-range value is `Left(InvalidOptions)` with subject
+ * "sqlite index options", each problem naming its field.
+ */
 export interface SqliteIndexOptions {
   /** Database file, or ":memory:" (default). */
   readonly path?: string;
   /** Table name prefix: letters, digits, underscores (default "cc_segments"). */
   readonly table?: string;
-  /** How long a writer waits for another process's lock, in ms (default 10 000). */
+  /** How long a writer waits for another process's lock, in ms: an integer in [0, 2³¹ − 1] (default 10 000). */
   readonly busyTimeoutMs?: number;
-  /** bm25 weight of the summary column relative to content (default 2). */
+  /** bm25 weight of the summary column relative to content: a finite number in (0, 10⁶] (default 2). */
   readonly summaryWeight?: number;
 }
 
@@ -35,6 +41,16 @@ interface Row extends StoredEntryRow {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
+
+/** Closed codec of {@link SqliteIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
+const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
+  path: t.string,
+  table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+  busyTimeoutMs: intIn(0, 2_147_483_647),
+  summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
+}, { expected: "an options object" });
+
+const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions", "sqlite index options");
 
 /** A caught error as a `StorageError`, with SQLite's code when it has one (e.g. `SQLITE_FULL`). */
 function storageError(operation: string, e: unknown): IndexError {
@@ -57,14 +73,11 @@ function toEntry(r: Row): IndexEntry {
  */
 export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither<IndexError, SegmentIndex> {
   return async () => {
-    const table = options.table ?? "cc_segments";
-    const busy = options.busyTimeoutMs ?? 10_000;
-    const weight = options.summaryWeight ?? 2;
-    const errors: string[] = [];
-    if (!IDENT.test(table)) errors.push(`table: expected letters, digits and underscores (got ${JSON.stringify(table)})`);
-    if (!Number.isInteger(busy) || busy < 0) errors.push(`busyTimeoutMs: expected an integer ≥ 0 (got ${String(busy)})`);
-    if (!Number.isFinite(weight) || weight <= 0) errors.push(`summaryWeight: expected a finite number > 0 (got ${String(weight)})`);
-    if (errors.length > 0) return E.left({ _tag: "InvalidOptions", errors });
+    const decoded = decodeSqliteOptions(options);
+    if (E.isLeft(decoded)) return decoded;
+    const table = decoded.right.table ?? "cc_segments";
+    const busy = decoded.right.busyTimeoutMs ?? 10_000;
+    const weight = decoded.right.summaryWeight ?? 2;
     const driver = await loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) =>
       typeof mod.default === "function" ? mod.default : undefined,
     )();

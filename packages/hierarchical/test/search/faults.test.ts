@@ -147,11 +147,16 @@ describe("postgres index: timeouts", () => {
     for (const value of bad) {
       for (const key of ["connectTimeoutMs", "statementTimeoutMs"]) {
         const r = await openPostgresIndex({ connection: db.url, [key]: value } as unknown as Parameters<typeof openPostgresIndex>[0])();
-        expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", errors: [expect.stringContaining(key)] });
+        expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: key, message: expect.stringContaining(key) }] });
       }
     }
     const unknown = await openPostgresIndex({ connection: db.url, conectTimeoutMs: 5 } as unknown as Parameters<typeof openPostgresIndex>[0])();
-    expect(E.isLeft(unknown) && unknown.left).toMatchObject({ _tag: "InvalidOptions", errors: [expect.stringContaining("conectTimeoutMs: unknown option")] });
+    expect(E.isLeft(unknown) && unknown.left).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "conectTimeoutMs", message: "conectTimeoutMs: unknown field (did you mean connectTimeoutMs?)" }] });
+    for (const [field, value] of [["chunkSize", Number.NaN], ["chunkSize", 10_001], ["chunkSize", Number.NEGATIVE_INFINITY], ["table", "Bad-Name"], ["connection", ""]] as const) {
+      const r = await openPostgresIndex({ connection: db.url, [field]: value } as unknown as Parameters<typeof openPostgresIndex>[0])();
+      expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: field }] });
+      expect(E.isLeft(r) && "errors" in r.left).toBe(false);
+    }
   });
 });
 

@@ -108,7 +108,18 @@ describe("options are checked before any driver is loaded", () => {
   it("bad SQLite options are InvalidOptions even where better-sqlite3 would load", async () => {
     const { openSqliteIndex } = await import("@cc/hierarchical");
     const r = await openSqliteIndex({ table: "bad-name", busyTimeoutMs: Number.NaN })();
-    expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions" } });
+    expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "table" }, { path: "busyTimeoutMs" }] } });
+  });
+
+  it("SQLite options are decoded by a closed codec into the @cc/validate shape", async () => {
+    const { openSqliteIndex } = await import("@cc/hierarchical");
+    const typo = await openSqliteIndex({ busyTimeout: 5 } as never)();
+    expect(typo).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "busyTimeout", message: "busyTimeout: unknown field (did you mean busyTimeoutMs?)" }] } });
+    expect(typo._tag === "Left" && "errors" in typo.left).toBe(false);
+    for (const [field, value] of [["summaryWeight", Number.NaN], ["summaryWeight", Number.POSITIVE_INFINITY], ["summaryWeight", 0], ["busyTimeoutMs", -1], ["busyTimeoutMs", 2 ** 31], ["busyTimeoutMs", 1.5]] as const) {
+      const r = await openSqliteIndex({ [field]: value })();
+      expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: field }] } });
+    }
   });
 
   it("a ready SqlClient is used as it is: pg is not needed for it", async () => {
