@@ -217,7 +217,7 @@ const unavailable: { backend: string; why: string }[] = [];
 let prune: Record<string, unknown> | undefined;
 try {
   rows.push(...(await storeRows("memory", async () => memoryStore())));
-  rows.push(...(await storeRows("sqlite file", () => ok(openSqliteStore(join(dir, "session.db"))()))));
+  rows.push(...(await storeRows("sqlite file", () => ok(openSqliteStore({ path: join(dir, "session.db") })()))));
   if (server.url === undefined) unavailable.push({ backend: "postgres", why: server.why });
   else {
     const adminUrl = server.url;

@@ -33,10 +33,10 @@ describe("ChatSession", () => {
     const dir = mkdtempSync(join(tmpdir(), "cc-lcm-session-"));
     try {
       const path = join(dir, "a.db");
-      const first = await right(openSqliteStore(path));
+      const first = await right(openSqliteStore({ path }));
       await right(first.append("c", chat(40).map((m) => ({ ...m, content: `${m.content} ${"context ".repeat(30)}` })), 1));
       await right(first.close());
-      const reopened = await right(openSqliteStore(path));
+      const reopened = await right(openSqliteStore({ path }));
       const session = sessionOn(reopened, scriptedProvider([{ text: "CK" }]), { maxTokens: 2000, threshold: 1 });
       expect(session.lastInputTokens).toBe(0);
       const turn = await right(session.prepareTurn([{ role: "user", content: "where were we?" }]));

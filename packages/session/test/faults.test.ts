@@ -102,7 +102,7 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
 
   it("keeps everything, duplicates nothing, and compacts correctly on the next turns", async () => {
     const path = join(dir, "agent.db");
-    const store = await right(openSqliteStore(path));
+    const store = await right(openSqliteStore({ path }));
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: "S1" }, { text: "S1 again" }, { text: "S2" }]));
     await right(store.append("s", chat(10), 1));
     const raw = new Database(path);
@@ -123,7 +123,7 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
 
     // The process restarts: a new handle on the same file, a new compactor, the first turn has
     // no reported usage (0) — the estimate drives the trigger.
-    const reopened = await right(openSqliteStore(path));
+    const reopened = await right(openSqliteStore({ path }));
     expect(await snapshot(reopened, "s")).toEqual(beforeRestart);
     await right(reopened.append("s", chat(4, 11), 2));
     const after = compactorFor(reopened, scriptedProvider([{ text: "S2" }]), { maxTokens: 10, threshold: 1, preserveLast: 4 });

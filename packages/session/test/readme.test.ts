@@ -11,7 +11,7 @@ describe("session README example", () => {
     const log: string[] = [];
     const console = { log: (line: string) => void log.push(line) };
     // --- example start
-    const store = await openSqliteStore(":memory:")(); // or a file path such as "agent.db"
+    const store = await openSqliteStore({ path: ":memory:" })(); // or a file path such as "agent.db"
     if (E.isLeft(store)) throw new Error(store.left._tag);
     const compactor = createSessionCompactor({
       store: store.right,

@@ -56,12 +56,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 /**
  * Options of {@link openSqliteStore}.
  *
- * @example openSqliteStore("agent.db", { busyTimeoutMs: 10000, mmapSizeBytes: 0 })
+ * @example openSqliteStore({ path: "agent.db", busyTimeoutMs: 10000, mmapSizeBytes: 0 })
  */
 export interface SqliteStoreOptions {
+  /** The database file, or `":memory:"` for a private in-memory database. */
+  readonly path: string;
   /**
-   * How long a writer waits for another process's lock, in ms.
-   * @default 5000
+   * How long a writer waits for another process's lock, in ms (the same default as the SQLite index).
+   * @default 10000
    */
   readonly busyTimeoutMs?: number;
   /**
@@ -116,14 +118,15 @@ function migrate(db: Database.Database): void {
  * result is a `StoreUnavailable` whose `missingPackage` is `"better-sqlite3"`.
  *
  * @example
- * const store = await openSqliteStore("agent.db")();
+ * const store = await openSqliteStore({ path: "agent.db" })();
  */
-export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): TE.TaskEither<StoreError, SummaryStore> {
+export function openSqliteStore(options: SqliteStoreOptions): TE.TaskEither<StoreError, SummaryStore> {
+  const { path } = options;
   return pipe(
     loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) => (typeof mod.default === "function" ? mod.default : undefined)),
     TE.chainEitherK((Driver) =>
       E.tryCatch(() => {
-        const db = new Driver(path, { timeout: options.busyTimeoutMs ?? 5000 });
+        const db = new Driver(path, { timeout: options.busyTimeoutMs ?? 10_000 });
         try {
           if (path !== ":memory:") {
             db.pragma("journal_mode = WAL");

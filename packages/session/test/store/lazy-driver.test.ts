@@ -30,17 +30,19 @@ async function probe(...flags: readonly string[]): Promise<Probe> {
 }
 
 describe("database drivers are loaded when a store is opened, not on import", () => {
-  it("importing @cc/lcm and @cc/session and compacting in memory loads no driver and no tiktoken; each open loads only its driver", async () => {
+  it("importing @cc/lcm and @cc/session loads nothing; compacting in memory loads no driver (only the exact counter's ranks); each open loads only its driver", async () => {
     const seen = await probe();
     expect(seen.steps.before).toEqual([]);
     expect(seen.steps.afterImport).toEqual([]);
-    expect(seen.steps.afterMemory).toEqual([]);
+    // Exact counts are the compactor's default: the encoding's ranks may load, a driver never.
+    const drivers = (step: readonly string[] | undefined): readonly string[] => (step ?? []).filter((name) => name !== "tiktoken");
+    expect(drivers(seen.steps.afterMemory)).toEqual([]);
     expect(seen.compacted).toBeGreaterThan(0);
     expect(seen.appended).toBe(12);
     // The detector sees real loads: each open pulls in its own driver and nothing else.
-    expect(seen.steps.afterSqlite).toEqual(["sqlite"]);
+    expect(drivers(seen.steps.afterSqlite)).toEqual(["sqlite"]);
     expect(seen.sqlite).toEqual({ tag: "Right" });
-    expect(seen.steps.afterPostgres).toEqual(["sqlite", "pg"]);
+    expect(drivers(seen.steps.afterPostgres)).toEqual(["sqlite", "pg"]);
     expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "StoreUnavailable", backend: "postgres", message: expect.stringContaining("ECONNREFUSED") } });
     expect(seen.postgres.tag === "Left" && "missingPackage" in seen.postgres.error).toBe(false);
   });
@@ -57,7 +59,7 @@ describe("database drivers are loaded when a store is opened, not on import", ()
       tag: "Left",
       error: { _tag: "StoreUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("npm install pg@8.23.1") },
     });
-    expect(seen.steps.afterPostgres).toEqual([]);
+    expect((seen.steps.afterPostgres ?? []).filter((name) => name !== "tiktoken")).toEqual([]);
   });
 });
 

@@ -56,7 +56,7 @@ const memory = session.memoryStore();
 const appended = await memory.append("probe", conversation, 1)();
 steps["afterMemory"] = loaded();
 
-const sqlite = await session.openSqliteStore(":memory:")();
+const sqlite = await session.openSqliteStore({ path: ":memory:" })();
 const sqliteOutcome = await outcome(sqlite);
 steps["afterSqlite"] = loaded();
 

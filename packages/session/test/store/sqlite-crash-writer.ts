@@ -5,7 +5,7 @@ import { openSqliteStore } from "@cc/session";
 
 const [path, firstText, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
-const opened = await openSqliteStore(path ?? "", { busyTimeoutMs: 30_000 })();
+const opened = await openSqliteStore({ path: path ?? "", busyTimeoutMs: 30_000 })();
 if (opened._tag === "Left") {
   console.error(JSON.stringify(opened.left));
   process.exit(2);

@@ -28,7 +28,7 @@ describe("SQLite store: a writer killed mid-batch", () => {
       expect(acks.length).toBeGreaterThanOrEqual(3);
       for (const a of acks) acknowledged.add(a);
       next = Math.max(...acks) + 2;
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       const stored = await right(store.messagesAfter("crash", 0));
       expect(stored.map((m) => m.id)).toEqual(stored.map((_, i) => i + 1));
       const byBatch = new Map<number, string[]>();
@@ -48,7 +48,7 @@ describe("SQLite store: a full disk", () => {
   it("the append is a typed error, earlier data is intact, and appending works again once space is freed", async () => {
     const fs = tinyFs(512, 320);
     try {
-      const store = await right(openSqliteStore(join(fs.dir, "full.db"), { mmapSizeBytes: 0 }));
+      const store = await right(openSqliteStore({ path: join(fs.dir, "full.db"), mmapSizeBytes: 0 }));
       const filler = "y".repeat(4000);
       const acknowledged: string[] = [];
       let failure: StoreError | undefined;

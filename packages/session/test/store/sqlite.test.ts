@@ -15,7 +15,7 @@ const tempDir = (): string => mkdtempSync(join(tmpdir(), "cc-lcm-sqlite-"));
 
 storeContract("sqlite", async () => {
   const dir = tempDir();
-  const store = await right(openSqliteStore(join(dir, "session.db")));
+  const store = await right(openSqliteStore({ path: join(dir, "session.db") }));
   return {
     store,
     cleanup: async () => {
@@ -30,7 +30,7 @@ describe("SQLite store specifics", () => {
     const dir = tempDir();
     const path = join(dir, "s.db");
     try {
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       await right(store.append("s", [{ role: "user", content: "kept" }], 1));
       await right(store.saveSummary("s", { content: "sum", coversUpTo: 1, previousId: null }, 2));
       await right(store.close());
@@ -38,7 +38,7 @@ describe("SQLite store specifics", () => {
       expect(raw.pragma("user_version", { simple: true })).toBe(SQLITE_MIGRATIONS.length);
       expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
       raw.close();
-      const reopened = await right(openSqliteStore(path));
+      const reopened = await right(openSqliteStore({ path }));
       expect((await right(reopened.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["kept"]);
       expect((await right(reopened.append("s", [{ role: "user", content: "next" }], 3))).map((m) => m.id)).toEqual([2]);
       await right(reopened.close());
@@ -54,7 +54,7 @@ describe("SQLite store specifics", () => {
       const raw = new Database(path);
       raw.pragma(`user_version = ${SQLITE_MIGRATIONS.length + 1}`);
       raw.close();
-      const error = await left(openSqliteStore(path));
+      const error = await left(openSqliteStore({ path }));
       expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
       expect(error._tag === "StoreUnavailable" && error.message).toContain("newer");
     } finally {
@@ -66,7 +66,7 @@ describe("SQLite store specifics", () => {
     const dir = tempDir();
     const path = join(dir, "fault.db");
     try {
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       await right(store.append("s", [{ role: "user", content: "before" }], 1));
       const raw = new Database(path);
       raw.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON cc_chat_history WHEN NEW.body LIKE '%boom%'
@@ -87,7 +87,7 @@ describe("SQLite store specifics", () => {
     const dir = tempDir();
     const path = join(dir, "corrupt.db");
     try {
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       await right(store.append("s", [{ role: "user", content: "fine" }, { role: "user", content: "soon bad" }], 1));
       const raw = new Database(path);
       raw.prepare("UPDATE cc_chat_history SET body = '{not json' WHERE id = 2").run();
@@ -104,7 +104,7 @@ describe("SQLite store specifics", () => {
     const dir = tempDir();
     const path = join(dir, "shape.db");
     try {
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       await right(store.append("s", [{ role: "user", content: "fine" }, { role: "tool", toolCallId: "c", content: "soon bad" }, { role: "user", content: "tail" }], 1));
       const raw = new Database(path);
       const set = raw.prepare<[string]>("UPDATE cc_chat_history SET body = ? WHERE id = 2");
@@ -131,11 +131,11 @@ describe("SQLite store specifics", () => {
     const path = join(dir, "mmap.db");
     try {
       const messages = Array.from({ length: 50 }, (_, i) => ({ role: "user" as const, content: `message ${i} 中文 🙂 ${"x".repeat(i * 100)}` }));
-      const writer = await right(openSqliteStore(path, { mmapSizeBytes: 0 }));
+      const writer = await right(openSqliteStore({ path, mmapSizeBytes: 0 }));
       await right(writer.append("s", messages, 1));
       await right(writer.close());
       for (const mmapSizeBytes of [0, 4096, 256 * 1024 * 1024, Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
-        const store = await right(openSqliteStore(path, { mmapSizeBytes }));
+        const store = await right(openSqliteStore({ path, mmapSizeBytes }));
         expect((await right(store.messagesAfter("s", 0))).map((m) => m.message)).toEqual(messages);
         await right(store.close());
       }
@@ -145,7 +145,7 @@ describe("SQLite store specifics", () => {
   });
 
   it("an unopenable path is a typed error", async () => {
-    expect(await left(openSqliteStore("/nonexistent-dir/x/y.db"))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
+    expect(await left(openSqliteStore({ path: "/nonexistent-dir/x/y.db" }))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
   });
 
   it("several OS processes creating and appending to one file get unique, consecutive ids (WAL + BEGIN IMMEDIATE)", async () => {
@@ -165,7 +165,7 @@ describe("SQLite store specifics", () => {
       const batches = outputs.flatMap((o) => JSON.parse(o.stdout) as number[][]);
       for (const batch of batches) expect(batch[1]).toBe(batch[0]! + 1);
       expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
-      const store = await right(openSqliteStore(path));
+      const store = await right(openSqliteStore({ path }));
       const stored = await right(store.messagesAfter("shared", 0));
       expect(stored.map((m) => m.id)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
       expect(new Set(stored.map((m) => m.message.content)).size).toBe(240);
