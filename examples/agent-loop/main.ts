@@ -5,10 +5,12 @@
  *
  * Run: npx tsx --conditions=development examples/agent-loop/main.ts [transcript]
  * Offline: summaries are extractive, written by the index.
+ * Environment: CC_DEMO_BUDGET (tokens, default 8000), CC_DEMO_QUERY (the search at the end),
+ * CC_DEMO_INDEX (a SQLite file to use and keep; default a temp dir removed at exit).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { createContextManager } from "@cc/context";
 import { openSqliteIndex } from "@cc/hierarchical";
@@ -16,9 +18,15 @@ import { reaccesses, references } from "@cc/hierarchical/internal";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
+import { parseBudget } from "./src/settings.js";
 import { generateSession, type Turn } from "./src/session-generator.js";
 
-const BUDGET = Number(process.env["CC_DEMO_BUDGET"] ?? 8000);
+const budget = parseBudget(process.env["CC_DEMO_BUDGET"]);
+if (E.isLeft(budget)) {
+  console.error(`agent-loop demo: ${budget.left}`);
+  process.exit(2);
+}
+const BUDGET = budget.right;
 /** Compaction starts at this share of the budget and brings the prompt back down to it. */
 const SOFT = 0.6;
 /** Above this share of the budget the pressure is reported as hard. */
@@ -56,21 +64,31 @@ async function main(): Promise<number> {
   const source = process.argv[2];
   const turns = loadTurns(source);
   const counter = tiktokenCounter();
-  const dir = mkdtempSync(join(tmpdir(), "cc-demo-"));
-  const opened = await openSqliteIndex({ path: join(dir, "journal.db") })();
-  if (E.isLeft(opened)) throw new Error(opened.left._tag);
+  const kept = process.env["CC_DEMO_INDEX"];
+  const dir = kept === undefined || kept === "" ? mkdtempSync(join(tmpdir(), "cc-demo-")) : undefined;
+  const indexPath = dir === undefined ? resolve(kept!) : join(dir, "journal.db");
+  const opened = await openSqliteIndex({ path: indexPath })();
+  if (E.isLeft(opened)) {
+    console.error(`agent-loop demo: cannot open the index ${indexPath}: ${opened.left._tag}${"message" in opened.left ? `: ${String(opened.left.message)}` : ""}`);
+    counter.dispose();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    return 5;
+  }
   const index = opened.right;
   const clock = { t: 1_700_000_000_000 };
   // One manager for the whole session: budget, strategy and every effect are given once.
   const manager = createContextManager({
     maxTokens: BUDGET, strategy: "hierarchical", threshold: SOFT, preserveLast: 4, counter, index, namespace: "demo", noteTokens: 300, now: () => clock.t,
   });
-  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${join(dir, "journal.db")}`);
+  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath}${dir === undefined ? " (kept)" : " (temporary)"}`);
   let context: readonly Message[] = [];
+  // Everything the session has said so far: what the context would be without compaction.
+  let uncompacted: readonly Message[] = [];
   let compactions = 0;
   try {
     for (let t = 0; t < turns.length; t++) {
       context = [...context, ...turns[t]!];
+      uncompacted = [...uncompacted, ...turns[t]!];
       clock.t += 60_000;
       const turn = await manager.compact(context);
       if (!turn.compacted && turn.warnings.length === 0) {
@@ -82,16 +100,18 @@ async function main(): Promise<number> {
       const pressure = fraction >= HARD ? "hard" : fraction >= SOFT ? "soft" : "none";
       // Access statistics come from the context as it stands at this turn: the loop cannot see later turns.
       const stats = unitStats(context);
+      const full = manager.count(uncompacted);
       console.log(`\nturn ${t}: ${turn.tokensBefore} tokens (${(fraction * 100).toFixed(0)}%) → ${pressure} pressure; ${count(stats.units, "segment")}, ${stats.reaccessed} re-accessed so far`);
       const top = [...turn.evicted].sort((a, b) => b.tokens - a.tokens)[0];
-      console.log(`  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens)${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
+      console.log(`  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens; uncompacted ${full})${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
       if (top !== undefined) console.log(`  summary  ${top.id}: ${top.summary.replace(/\s+/g, " ").slice(0, 80)}`);
       for (const w of turn.warnings) console.log(`  warning  ${w._tag}`);
       context = turn.messages;
-      console.log(`  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens; note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`);
+      console.log(`  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens (uncompacted ${full}); note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`);
     }
-    console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (budget ${BUDGET})`);
-    const query = source === undefined ? "compute_total rounding" : "error";
+    console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (uncompacted ${manager.count(uncompacted)}; budget ${BUDGET})`);
+    const chosen = process.env["CC_DEMO_QUERY"];
+    const query = chosen !== undefined && chosen.trim() !== "" ? chosen : source === undefined ? "compute_total rounding" : "error";
     const hits = await manager.search(query, 3);
     console.log(`search "${query}": ${hits.length} hits`);
     for (const h of hits) console.log(`  ${h.id.padEnd(18)} ${h.kind.padEnd(15)} ${h.snippet.replace(/\s+/g, " ").slice(0, 60)}`);
@@ -99,14 +119,15 @@ async function main(): Promise<number> {
     if (best !== undefined) {
       const original = await manager.expand(best.id);
       if (original === undefined) throw new Error(`expand ${best.id}: not in the index`);
-      context = [...context, { role: "user", content: `Recovered from the journal (${best.id}):\n${original}` }];
-      console.log(`expand ${best.id}: ${original.length} chars of the original back in context (${manager.count(context)} tokens)`);
+      const recovered: Message = { role: "user", content: `Recovered from the journal (${best.id}):\n${original}` };
+      context = [...context, recovered];
+      console.log(`expand ${best.id}: restored ${original.length} chars / ${manager.count([recovered])} tokens; context now ${manager.count(context)} tokens`);
     }
     return 0;
   } finally {
     await index.close()();
     counter.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,12 @@
 import { describe, it, expect } from "vitest";
+import { fc, test } from "@fast-check/vitest";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateSession } from "../src/index.js";
+import * as E from "fp-ts/lib/Either.js";
+import { generateSession, parseBudget } from "../src/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -33,6 +38,67 @@ describe("agent-loop demo", () => {
     expect(out).not.toMatch(/\b1 units\b|\b1 segments\b/);
     expect(out).toMatch(/summary {2}u[0-9a-f]{16}(\.\d+)?: \[tool:\w+\] \S/);
     expect(out).toMatch(/search "compute_total rounding": [1-9]\d* hits/);
-    expect(out).toMatch(/expand \S+: \d+ chars of the original back in context/);
+    expect(out).toMatch(/expand \S+: restored \d+ chars \/ \d+ tokens; context now \d+ tokens/);
+    // Beside each compacted size, the size without compaction at that turn.
+    expect(out).toMatch(/evict {4}.* \(\d+ → \d+ tokens; uncompacted \d+\)/);
+    expect(out).toMatch(/next prompt: \d+ messages, \d+ tokens \(uncompacted \d+\)/);
+    // The default index lives in a temp dir that is removed at the end.
+    const index = /index (\S+) \(temporary\)/.exec(out)?.[1];
+    expect(index).toBeDefined();
+    expect(existsSync(index!)).toBe(false);
+  }, 300_000);
+
+  it("the expand line's numbers: restored chars and tokens of the recovered message, then the context size", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const m = /expand \S+: restored (\d+) chars \/ (\d+) tokens; context now (\d+) tokens/.exec(r.stdout);
+    const final = /final context \d+ messages, (\d+) tokens \(uncompacted (\d+); budget 8000\)/.exec(r.stdout);
+    expect(m).not.toBeNull();
+    expect(final).not.toBeNull();
+    const [chars, tokens, now] = [Number(m![1]), Number(m![2]), Number(m![3])];
+    expect(tokens).toBeLessThan(chars); // tokens of the recovered text, not the whole context
+    expect(now).toBeGreaterThan(Number(final![1]));
+    expect(now - Number(final![1])).toBeLessThanOrEqual(tokens + 3);
+    expect(Number(final![2])).toBeGreaterThan(Number(final![1]));
+  }, 300_000);
+
+  it("a bad CC_DEMO_BUDGET is one line on stderr and exit code 2", () => {
+    for (const bad of ["abc", "-5", "0", "1e99", "NaN", "12.5", "99999999999999999999"]) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], { cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_BUDGET: bad } });
+      expect(r.status, `${bad}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toBe(`agent-loop demo: CC_DEMO_BUDGET: expected a positive integer (tokens), got ${JSON.stringify(bad)}\n`);
+      expect(r.stdout).toBe("");
+    }
+  }, 300_000);
+
+  test.prop([fc.string()])("parseBudget accepts exactly the positive safe integers written in digits", (raw) => {
+    const r = parseBudget(raw);
+    const t = raw.trim();
+    const n = Number(t);
+    const ok = t === "" || (/^\d+$/.test(t) && Number.isSafeInteger(n) && n >= 1);
+    expect(E.isRight(r)).toBe(ok);
+  });
+
+  test.prop([fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })])("parseBudget reads every positive integer back", (n) => {
+    expect(parseBudget(String(n))).toEqual(E.right(n));
+  });
+
+  it("`pnpm demo` in examples/agent-loop runs the same demo; CC_DEMO_QUERY chooses the search and CC_DEMO_INDEX keeps the index", () => {
+    const own = JSON.parse(readFileSync(join(root, "examples/agent-loop/package.json"), "utf8")) as { scripts: { demo: string } };
+    const top = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { demo: string } };
+    expect(top.scripts.demo).toBe(own.scripts.demo.replace("main.ts", "examples/agent-loop/main.ts"));
+    const dir = mkdtempSync(join(tmpdir(), "cc-demo-test-"));
+    try {
+      const kept = join(dir, "kept.db");
+      const r = spawnSync("npx", ["-y", "pnpm@12.4.2", "demo"], {
+        cwd: join(root, "examples/agent-loop"), encoding: "utf8", env: { ...process.env, CC_DEMO_QUERY: "invoice total", CC_DEMO_INDEX: kept },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`index ${kept} (kept)`);
+      expect(r.stdout).toMatch(/search "invoice total": [1-9]\d* hits/);
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 });

@@ -5,6 +5,7 @@
  *
  * @module main
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { decodeContextManager, type ContextError } from "@cc/context";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
@@ -18,10 +19,15 @@ import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";
 import { formatReport } from "./command/report.js";
 import { formatTranscriptError } from "./formats/error.js";
 import { readTranscript } from "./formats/read.js";
+import { decodeTranscriptBytes } from "./formats/utf8.js";
+import { watchProvider } from "./command/provider-watch.js";
+import { findNamespaces } from "./command/namespaces.js";
 
 /** The effects the command uses. */
 export interface CliIo {
   readonly readStdin: () => Promise<string>;
+  /** stdin as bytes (checked as UTF-8 like a file); when absent, `readStdin` is used. */
+  readonly readStdinBytes?: () => Promise<Uint8Array>;
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
   readonly stderrIsTTY: boolean;
@@ -46,8 +52,11 @@ async function yieldToLoop(): Promise<void> {
 async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeValue> {
   const source = cmd.file ?? "stdin";
   let text: string;
+  let decodeWarning: string | undefined;
   try {
-    text = cmd.file === undefined ? await io.readStdin() : await readFile(cmd.file, "utf8");
+    const bytes = cmd.file === undefined ? (io.readStdinBytes === undefined ? undefined : await io.readStdinBytes()) : await readFile(cmd.file);
+    if (bytes === undefined) text = await io.readStdin();
+    else ({ text, warning: decodeWarning } = decodeTranscriptBytes(bytes, source));
   } catch (e: unknown) {
     io.stderr(`cc-compact: ${source}: cannot read: ${describeError(e)}\n`);
     return ExitCode.input;
@@ -55,9 +64,11 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
   const read = readTranscript(text, { format: cmd.format, source });
   if (E.isLeft(read)) {
     io.stderr(`cc-compact: ${formatTranscriptError(read.left)}\n`);
+    if (decodeWarning !== undefined) io.stderr(`cc-compact: ${decodeWarning}\n`);
     return ExitCode.input;
   }
-  const { messages, warnings, format } = read.right;
+  const { messages, format } = read.right;
+  const warnings = decodeWarning === undefined ? read.right.warnings : [decodeWarning, ...read.right.warnings];
   const counter: TokenCounter = memoCounter(tiktokenCounter({ encoding: cmd.encoding }), { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 });
   try {
     // Counting is the long part on big inputs: warm the memo message by message with a progress bar.
@@ -71,6 +82,7 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
     }
     bar.done();
     let provider: Provider = offlineProvider({ counter });
+    let providerFailures = (): readonly string[] => [];
     if (cmd.providerUrl !== undefined) {
       const key = io.env["CC_PROVIDER_KEY"];
       const made = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
@@ -78,7 +90,9 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
         io.stderr(`cc-compact: --provider-url: ${made.left.message}\n`);
         return ExitCode.usage;
       }
-      provider = made.right;
+      const watched = watchProvider(made.right);
+      provider = watched.provider;
+      providerFailures = watched.failures;
     }
     const index = cmd.strategy === "hierarchical" ? await openIndex(cmd.index) : E.right(undefined);
     if (E.isLeft(index)) {
@@ -102,8 +116,12 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
       }
       const turn = run.right;
       const fellBack = turn.warnings.find((w) => w._tag === "SummaryFellToTruncation");
-      if (fellBack !== undefined && fellBack.providerFailed && cmd.providerUrl !== undefined) {
-        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${fellBack.attempts.map((a) => `  ${a}`).join("\n")}\n`);
+      // The provider failing (a completion, or listing its models when no --model was given)
+      // is a provider error even when the compactor's attempt says "skipped".
+      const failures = providerFailures();
+      if (fellBack !== undefined && (fellBack.providerFailed || failures.length > 0) && cmd.providerUrl !== undefined) {
+        const why = [...new Set([...failures, ...fellBack.attempts])];
+        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${why.map((a) => `  ${a}`).join("\n")}\n`);
         return ExitCode.provider;
       }
       const failedWrites = turn.warnings.filter((w) => w._tag === "UnitKept").length;
@@ -112,7 +130,8 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
         const usage = pressureOf(turn.tokensBefore, o);
         io.stderr(formatReport(turn, { source, format, messagesIn: messages.length, warnings, pressure: usage.pressure, belowThreshold: !turn.compacted && !cmd.force && !usage.shouldCompact }));
       }
-      return failedWrites > 0 && turn.evicted.length === 0 ? ExitCode.index : ExitCode.ok;
+      if (failedWrites > 0 && turn.evicted.length === 0) return ExitCode.index;
+      return turn.budgetMet ? ExitCode.ok : ExitCode.budgetNotMet;
     } finally {
       if (index.right !== undefined) await index.right.close()();
     }
@@ -129,7 +148,12 @@ function exitCodeOf(e: ContextError): ExitCodeValue {
   return ExitCode.internal;
 }
 
-async function withIndex(path: string, io: CliIo, body: (index: SegmentIndex) => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+async function withIndex(command: string, path: string, io: CliIo, body: (index: SegmentIndex) => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+  // Reading never creates: SQLite would make an empty database of a mistyped path.
+  if (!existsSync(path)) {
+    io.stderr(`cc-compact: ${command}: no index at ${path} (the file does not exist; \`cc-compact FILE -s hierarchical -i ${path}\` writes one)\n`);
+    return ExitCode.indexMissing;
+  }
   const index = await openIndex(path);
   if (E.isLeft(index)) {
     io.stderr(`cc-compact: cannot open the index ${index.left}\n`);
@@ -143,30 +167,47 @@ async function withIndex(path: string, io: CliIo, body: (index: SegmentIndex) =>
 }
 
 async function searchCommand(cmd: SearchCommand, io: CliIo): Promise<ExitCodeValue> {
-  return withIndex(cmd.index, io, async (index) => {
+  return withIndex("search", cmd.index, io, async (index) => {
     const hits = await index.search(cmd.query, { k: cmd.k, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) })();
     if (E.isLeft(hits)) {
       io.stderr(`cc-compact: search failed: ${JSON.stringify(hits.left)}\n`);
       return ExitCode.index;
     }
     io.stdout(`${JSON.stringify(hits.right, null, 2)}\n`);
-    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h) => `  ${h.id} [${h.namespace}/${h.kind}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
+    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h) => `  ${h.id} [namespace ${h.namespace}, ${h.kind}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
     return ExitCode.ok;
   });
 }
 
 async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeValue> {
-  return withIndex(cmd.index, io, async (index) => {
-    const r = await index.expand(cmd.id, cmd.namespace)();
+  let namespace = cmd.namespace;
+  if (namespace === undefined && existsSync(cmd.index)) {
+    const found = await findNamespaces(cmd.index, cmd.id);
+    if (E.isLeft(found)) {
+      io.stderr(`cc-compact: cannot open the index ${cmd.index}: ${found.left}\n`);
+      return ExitCode.index;
+    }
+    if (found.right.length === 0) {
+      io.stderr(`cc-compact: no entry ${JSON.stringify(cmd.id)} in any namespace\n`);
+      return ExitCode.notFound;
+    }
+    if (found.right.length > 1) {
+      io.stderr(`cc-compact: expand: ${JSON.stringify(cmd.id)} is in ${found.right.length} namespaces (${found.right.join(", ")}): choose one with -n\n`);
+      return ExitCode.usage;
+    }
+    namespace = found.right[0]!;
+  }
+  return withIndex("expand", cmd.index, io, async (index) => {
+    const r = await index.expand(cmd.id, namespace)();
     if (E.isLeft(r)) {
       io.stderr(`cc-compact: expand failed: ${JSON.stringify(r.left)}\n`);
       return ExitCode.index;
     }
     if (r.right === undefined) {
-      io.stderr(`cc-compact: no entry ${JSON.stringify(cmd.id)} in namespace ${JSON.stringify(cmd.namespace)}\n`);
+      io.stderr(`cc-compact: no entry ${JSON.stringify(cmd.id)} in namespace ${JSON.stringify(namespace)}\n`);
       return ExitCode.notFound;
     }
-    io.stdout(`${JSON.stringify(r.right, null, 2)}\n`);
+    io.stdout(cmd.raw ? r.right.content : `${JSON.stringify(r.right, null, 2)}\n`);
     return ExitCode.ok;
   });
 }
@@ -235,6 +276,11 @@ export function processIo(): CliIo {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
       return Buffer.concat(chunks).toString("utf8");
+    },
+    readStdinBytes: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+      return Buffer.concat(chunks);
     },
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),

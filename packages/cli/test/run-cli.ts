@@ -12,8 +12,8 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `cc-compact args…` with optional stdin text and environment additions. */
-export function runCli(args: readonly string[], stdin?: string, env: Record<string, string> = {}): Promise<CliRun> {
+/** Runs `cc-compact args…` with optional stdin (text, or raw bytes) and environment additions. */
+export function runCli(args: readonly string[], stdin?: string | Uint8Array, env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", cli, ...args], { cwd: root, env: { ...process.env, ...env } });
     let stdout = "";

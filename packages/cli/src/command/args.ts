@@ -38,7 +38,10 @@ export interface ExpandCommand {
   readonly _tag: "expand";
   readonly index: string;
   readonly id: string;
-  readonly namespace: string;
+  /** `undefined`: the one namespace that holds the id (an id in several namespaces needs `-n`). */
+  readonly namespace: string | undefined;
+  /** Print the original content only, not the entry as JSON. */
+  readonly raw: boolean;
 }
 
 /** A parsed command line. */
@@ -57,6 +60,7 @@ Usage:
   cc-compact [compact] [FILE|-] [options]   compact a transcript (stdin when FILE is absent or -)
   cc-compact search --index FILE QUERY      search evicted entries of an index
   cc-compact expand --index FILE ID         print the original of an evicted entry
+  cc-compact help                           this text (same as --help)
 
 Input: OpenAI chat JSON (array or {"messages": [...]}), JSONL (one message per line),
 or a SWE-agent .traj. Output: the compacted messages as OpenAI chat JSON on stdout;
@@ -80,31 +84,71 @@ Compact options:
   -q, --quiet             no report on stderr
 
 Search / expand options:
-  -i, --index FILE        the SQLite index (required)
+  -i, --index FILE        the SQLite index (required; must exist, never created)
   -k N                    hits to return (default 10)
-  -n, --namespace NS      only this namespace
+  -n, --namespace NS      only this namespace (default: all; expand finds the id in
+                          the one namespace that holds it)
+      --raw               expand: print the original content only, not JSON
 
-Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found.
+Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found,
+7 index file missing, 8 budget not met (the output is still written).
 `;
 
-const num = (name: string, raw: string | undefined, integer: boolean): E.Either<UsageError, number | undefined> => {
+/** What a numeric option accepts. */
+type NumberKind = "positive integer" | "non-negative integer" | "number";
+
+const num = (label: string, raw: string | undefined, kind: NumberKind): E.Either<UsageError, number | undefined> => {
   if (raw === undefined) return E.right(undefined);
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) {
-    return E.left({ _tag: "UsageError", message: `--${name}: expected ${integer ? "an integer" : "a number"}, got ${JSON.stringify(raw)}` });
-  }
-  return E.right(n);
+  const integer = kind !== "number";
+  const ok = raw.trim() !== "" && Number.isFinite(n) && (!integer || Number.isSafeInteger(n)) && (kind !== "positive integer" || n >= 1) && (kind !== "non-negative integer" || n >= 0);
+  return ok ? E.right(n) : E.left({ _tag: "UsageError", message: `${label}: expected a${kind === "number" ? "" : kind === "positive integer" ? " positive" : " non-negative"} ${integer ? "integer" : "number"}, got ${raw}` });
 };
+
+/** Numeric options by long name, with their short letter. */
+const NUMERIC: Readonly<Record<string, string | undefined>> = { budget: "b", soft: undefined, hard: undefined, "preserve-last": "p", k: "k" };
+
+/**
+ * `-b -5` and `--soft -0.5`: node's parseArgs refuses a value that starts with `-` as ambiguous.
+ * A numeric option followed by something that reads as a negative number takes it as its value
+ * (`--budget=-5`), so the value check reports it. Also returns how the user spelled each numeric
+ * option (`-b` or `--budget`) for the messages.
+ */
+function joinNegativeValues(argv: readonly string[]): { readonly args: readonly string[]; readonly spelled: ReadonlyMap<string, string> } {
+  const args: string[] = [];
+  const spelled = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      args.push(...argv.slice(i));
+      break;
+    }
+    const long = a.startsWith("--") ? a.slice(2).split("=")[0]! : Object.keys(NUMERIC).find((k) => NUMERIC[k] !== undefined && a.startsWith(`-${NUMERIC[k]!}`));
+    if (long !== undefined && long in NUMERIC) {
+      spelled.set(long, a.startsWith("--") ? `--${long}` : `-${NUMERIC[long]!}`);
+      const next = argv[i + 1];
+      if ((a === `--${long}` || a === `-${NUMERIC[long] ?? ""}`) && next !== undefined && /^-[\d.]/.test(next)) {
+        args.push(`--${long}=${next}`);
+        i++;
+        continue;
+      }
+    }
+    args.push(a);
+  }
+  return { args, spelled };
+}
 
 const oneOf = <T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): E.Either<UsageError, T> =>
   raw === undefined ? E.right(fallback) : (allowed as readonly string[]).includes(raw) ? E.right(raw as T) : E.left({ _tag: "UsageError", message: `--${name}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}` });
 
 /** Parses `argv` (without node and script) into a {@link Command}. */
 export function parseCommand(argv: readonly string[]): E.Either<UsageError, Command> {
+  const { args, spelled } = joinNegativeValues(argv);
+  const label = (name: string): string => spelled.get(name) ?? `--${name}`;
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: [...args],
       allowPositionals: true,
       strict: true,
       options: {
@@ -124,6 +168,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
         encoding: { type: "string" },
         quiet: { type: "boolean", short: "q" },
         k: { type: "string", short: "k" },
+        raw: { type: "boolean" },
       },
     });
   } catch (e: unknown) {
@@ -133,24 +178,27 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   if (v.help === true) return E.right({ _tag: "help" });
   if (v.version === true) return E.right({ _tag: "version" });
   const [first, ...rest] = parsed.positionals;
+  // `cc-compact help` is the command, not a file named help (`./help` reads such a file).
+  if (first === "help") return E.right({ _tag: "help" });
+  if (v.raw === true && first !== "expand") return E.left({ _tag: "UsageError", message: "--raw: only expand takes it" });
   if (first === "search" || first === "expand") {
     if (v.index === undefined) return E.left({ _tag: "UsageError", message: `${first}: --index FILE is required` });
     if (first === "search") {
       if (rest.length === 0) return E.left({ _tag: "UsageError", message: "search: a QUERY is required" });
-      const k = num("k", v.k, true);
+      const k = num(label("k"), v.k, "positive integer");
       if (E.isLeft(k)) return k;
       if (k.right !== undefined && (k.right < 1 || k.right > 1000)) return E.left({ _tag: "UsageError", message: `-k: expected 1..1000, got ${k.right}` });
       return E.right({ _tag: "search", index: v.index, query: rest.join(" "), k: k.right ?? 10, namespace: v.namespace });
     }
     if (rest.length !== 1) return E.left({ _tag: "UsageError", message: "expand: exactly one ID is required" });
-    return E.right({ _tag: "expand", index: v.index, id: rest[0]!, namespace: v.namespace ?? "default" });
+    return E.right({ _tag: "expand", index: v.index, id: rest[0]!, namespace: v.namespace, raw: v.raw === true });
   }
   const files = first === "compact" ? rest : parsed.positionals;
   if (files.length > 1) return E.left({ _tag: "UsageError", message: `expected at most one input file, got ${files.length}` });
-  const budget = num("budget", v.budget, true);
-  const soft = num("soft", v.soft, false);
-  const hard = num("hard", v.hard, false);
-  const keep = num("preserve-last", v["preserve-last"], true);
+  const budget = num(label("budget"), v.budget, "positive integer");
+  const soft = num(label("soft"), v.soft, "number");
+  const hard = num(label("hard"), v.hard, "number");
+  const keep = num(label("preserve-last"), v["preserve-last"], "non-negative integer");
   const strategy = oneOf<StrategyName>("strategy", v.strategy, ["lcm", "hierarchical"], "lcm");
   const format = oneOf<TranscriptFormat>("format", v.format, ["auto", "openai-json", "jsonl", "traj"], "auto");
   const encoding = oneOf("encoding", v.encoding, ["o200k_base", "cl100k_base"] as const, "o200k_base");

@@ -30,7 +30,8 @@ function warningLines(w: TurnWarning): readonly string[] {
     case "UnitKept":
       return [`  failed    ${w.id}: ${w.reason}`];
     case "BudgetNotMet":
-      return [`  note      ${w.tokens} tokens exceed the budget of ${w.maxTokens}: ${w.reason}`];
+      // Reported with the result (from `budgetMet` and the counts), never on its own.
+      return [];
     case "NoteDoesNotFit":
       return [`  note      the budget (${w.targetTokens} tokens) cannot hold the eviction note (${w.reservedTokens} reserved): nothing was evicted`];
     case "AlertSinkFailed":
@@ -38,14 +39,34 @@ function warningLines(w: TurnWarning): readonly string[] {
   }
 }
 
-/** Formats the report of one compaction turn; `input` names the source, its format and its pressure. */
+/**
+ * The budget verdict: from `budgetMet`, `tokensAfter` and `maxTokens` of the turn (its truth), with
+ * the reason of a `BudgetNotMet` warning only when the budget was in fact not met.
+ */
+function budgetLines(r: TurnResult): { readonly verdict: string; readonly note: readonly string[] } {
+  if (r.budgetMet) return { verdict: "budget met", note: [] };
+  const why = r.warnings.find((w) => w._tag === "BudgetNotMet");
+  const over = r.tokensAfter - r.maxTokens;
+  return {
+    verdict: "budget NOT met",
+    note: [`  note      ${r.tokensAfter} tokens exceed the budget of ${r.maxTokens} by ${over}${why === undefined ? "" : `: ${why.reason}`}`],
+  };
+}
+
+/**
+ * Formats the report of one compaction turn; `input` names the source, its format and its pressure.
+ * Every claim comes from the turn result: "budget met" or "NOT met" from `budgetMet`, so the
+ * report never says both.
+ */
 export function formatReport(r: TurnResult, input: ReportInput): string {
+  const budget = budgetLines(r);
   const pct = (n: number): string => `${((n / r.maxTokens) * 100).toFixed(1)}%`;
   const lines = [
     `cc-compact: ${input.source} (${input.format}, ${input.messagesIn} messages)`,
     `  usage     ${r.tokensBefore} tokens = ${pct(r.tokensBefore)} of ${r.maxTokens} → pressure ${input.pressure}`,
     `  strategy  ${r.strategy}${r.level === undefined ? "" : ` (level ${r.level})`}`,
-    `  result    ${r.messages.length} messages, ${r.tokensAfter} tokens (${pct(r.tokensAfter)}); ${r.compacted ? `saved ${r.tokensBefore - r.tokensAfter}` : "unchanged"}; budget ${r.budgetMet ? "met" : "NOT met"}`,
+    `  result    ${r.messages.length} messages, ${r.tokensAfter} tokens (${pct(r.tokensAfter)}); ${r.compacted ? `saved ${r.tokensBefore - r.tokensAfter}` : "unchanged"}; ${budget.verdict}`,
+    ...budget.note,
   ];
   if (r.evicted.length > 0) {
     lines.push(`  evicted   ${r.evicted.length} units to the index:`);
