@@ -38,12 +38,12 @@ describe("SQLite durability", () => {
     const path = join(dir, "reopen.db");
     const first = right(await openSqliteIndex({ path })());
     right(await first.write(batch("a", 0, 300))());
-    right(await first.write([entry({ id: "a-7", namespace: "a", summary: "replaced", content: "newest" })])());
+    right(await first.write([entry({ id: "a-7", namespace: "a", summary: "replaced", content: "original 7 数据" })])());
     right(await first.close()());
     const again = right(await openSqliteIndex({ path })());
     expect(right(await again.count("a")())).toBe(300);
     expect(right(await again.search("note", { namespace: "a", k: 1000 })())).toHaveLength(299);
-    expect(right(await again.expand("a-7", "a")())?.content).toBe("newest");
+    expect(right(await again.expand("a-7", "a")())?.summary).toBe("replaced");
     expect(right(await again.expand("a-299", "a")())?.content).toBe("original 299 数据");
     right(await again.close()());
   });

@@ -123,6 +123,18 @@ export type IndexError =
   | InvalidOptions
   | { readonly _tag: "IndexClosed"; readonly backend: string }
   | {
+      /**
+       * The write would have replaced a different original (`content`) under the same
+       * (namespace, id), which an earlier note may point to. Nothing of the batch was written.
+       * Rewriting an entry with the same content (a new summary, metadata or times) is an upsert.
+       */
+      readonly _tag: "IdConflict";
+      readonly backend: string;
+      readonly namespace: string;
+      readonly id: string;
+      readonly message: string;
+    }
+  | {
       readonly _tag: "IndexUnavailable";
       readonly backend: IndexBackend;
       readonly missingPackage: "better-sqlite3" | "pg";
@@ -341,4 +353,12 @@ export function messageOf(e: unknown): string {
   } catch {
     return "unprintable error";
   }
+}
+
+/** The {@link IndexError} of a write that would replace a different original under (`namespace`, `id`). */
+export function idConflict(backend: string, namespace: string, id: string): IndexError {
+  return {
+    _tag: "IdConflict", backend, namespace, id,
+    message: `id ${JSON.stringify(id)} in namespace ${JSON.stringify(namespace)} already holds a different original; nothing was written`,
+  };
 }

@@ -7,8 +7,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import MiniSearch from "minisearch";
-import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
-import { DEFAULT_NAMESPACE, entryKey, resolveSearchOptions, validateEntries } from "./index.js";
+import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex, WriteReceipt } from "./index.js";
+import { DEFAULT_NAMESPACE, entryKey, idConflict, resolveSearchOptions, validateEntries } from "./index.js";
 import { searchable } from "./lossless.js";
 import { decodeWith, numberIn, objectCodec } from "@cc/validate";
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
@@ -93,9 +93,15 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     backend: "memory",
     write: (batch) =>
       run(() =>
-        E.map((valid: readonly IndexEntry[]) => {
+        E.chain((valid: readonly IndexEntry[]): E.Either<IndexError, WriteReceipt> => {
+          // Checked before anything is put: a refused batch writes nothing.
+          const clash = valid.find((e) => {
+            const old = entries.get(entryKey(e.namespace, e.id));
+            return old !== undefined && old.content !== e.content;
+          });
+          if (clash !== undefined) return E.left(idConflict("memory", clash.namespace, clash.id));
           valid.forEach(put);
-          return { written: valid.length };
+          return E.right({ written: valid.length });
         })(validateEntries(batch)),
         true,
       ),

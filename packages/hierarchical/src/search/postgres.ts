@@ -27,7 +27,7 @@ import {
 import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
-import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { DEFAULT_NAMESPACE, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { ESCAPED, encodeText, entryFromRow, type StoredEntryRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
@@ -222,6 +222,13 @@ async function withRetries<A>(fn: () => Promise<A>, idempotent: boolean): Promis
   }
 }
 
+/** Thrown inside a write transaction to roll it back when an id already holds a different original. */
+class IdConflictSignal extends Error {
+  constructor(readonly namespace: string, readonly id: string) {
+    super(`id conflict: ${id}`);
+  }
+}
+
 /** Orders a batch by (namespace, id), so concurrent writers lock shared rows in the same order. */
 function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -248,7 +255,9 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       AS u(namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata, s_terms, c_terms)
     ON CONFLICT (namespace, id) DO UPDATE SET kind = EXCLUDED.kind, summary = EXCLUDED.summary, content = EXCLUDED.content,
       token_cost = EXCLUDED.token_cost, created_at = EXCLUDED.created_at, evicted_at = EXCLUDED.evicted_at,
-      metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv`;
+      metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv
+    WHERE ${table}.content = EXCLUDED.content
+    RETURNING namespace, id`;
 
   const params = (batch: readonly IndexEntry[]): unknown[] => [
     batch.map((e) => encodeText(e.namespace)),
@@ -303,9 +312,24 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         if (E.isLeft(valid)) return valid;
         const all = lockOrder(valid.right);
         if (all.length === 0) return E.right({ written: 0 });
-        await client.transaction(async (tx) => {
-          for (let i = 0; i < all.length; i += chunk) await tx.query(upsert, params(all.slice(i, i + chunk)));
-        });
+        // A row whose stored original differs is neither inserted nor updated (the ON CONFLICT
+        // condition, evaluated under the row lock): it is missing from RETURNING, and the whole
+        // transaction is rolled back.
+        try {
+          await client.transaction(async (tx) => {
+            for (let i = 0; i < all.length; i += chunk) {
+              const part = all.slice(i, i + chunk);
+              const { rows } = await tx.query<{ namespace: string; id: string }>(upsert, params(part));
+              if (rows.length === part.length) continue;
+              const done = new Set(rows.map((r) => `${r.namespace}\u0000${r.id}`));
+              const clash = part.find((e) => !done.has(`${encodeText(e.namespace)}\u0000${encodeText(e.id)}`)) ?? part[0]!;
+              throw new IdConflictSignal(clash.namespace, clash.id);
+            }
+          });
+        } catch (e) {
+          if (e instanceof IdConflictSignal) return E.left(idConflict("postgres", e.namespace, e.id));
+          throw e;
+        }
         return E.right({ written: all.length });
       }),
     search,

@@ -11,7 +11,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
-import { DEFAULT_NAMESPACE, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { DEFAULT_NAMESPACE, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
 import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
 import { prepareSchema } from "./sqlite-schema.js";
@@ -56,6 +56,13 @@ const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions"
 function storageError(operation: string, e: unknown): IndexError {
   const code = typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
   return { _tag: "StorageError", backend: "sqlite", operation, message: messageOf(e), ...(code === undefined ? {} : { code }) };
+}
+
+/** Thrown inside a write transaction to roll it back when an id already holds a different original. */
+class IdConflictSignal extends Error {
+  constructor(readonly namespace: string, readonly id: string) {
+    super(`id conflict: ${id}`);
+  }
 }
 
 function toEntry(r: Row): IndexEntry {
@@ -103,7 +110,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     throw e;
   }
 
-  const find = db.prepare<[string, string], { rid: number }>(`SELECT rid FROM ${table} WHERE namespace = ? AND id = ?`);
+  const find = db.prepare<[string, string], { rid: number; content: string }>(`SELECT rid, content FROM ${table} WHERE namespace = ? AND id = ?`);
   const insert = db.prepare(
     `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata)
      VALUES (@namespace, @id, @kind, @summary, @content, @tokenCost, @createdAt, @evictedAt, @metadata)`,
@@ -138,6 +145,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       if (existing === undefined) {
         rid = Number(insert.run(params).lastInsertRowid);
       } else {
+        // A different original under the same id: refused, and the transaction rolls back.
+        if (existing.content !== params.content) throw new IdConflictSignal(e.namespace, e.id);
         rid = existing.rid;
         update.run({ ...params, rid });
         ftsDelete.run(rid);
@@ -211,7 +220,12 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       run("write", () => {
         const valid = validateEntries(batch);
         if (E.isLeft(valid)) return valid;
-        return E.right({ written: writeAll.immediate(valid.right) });
+        try {
+          return E.right({ written: writeAll.immediate(valid.right) });
+        } catch (e) {
+          if (e instanceof IdConflictSignal) return E.left(idConflict("sqlite", e.namespace, e.id));
+          throw e;
+        }
       }),
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>

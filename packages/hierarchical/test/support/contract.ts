@@ -130,14 +130,57 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       right(await index.close()());
     });
 
-    it("upserts by (namespace, id): the newest write replaces the old entry", async () => {
+    it("upserts by (namespace, id) when the original is the same: the newest summary replaces the old one", async () => {
       const index = await seeded();
-      right(await index.write([entry({ id: "e3", summary: "rewritten", content: "completely new text" })])());
+      const old = right(await index.expand("e3")())!;
+      right(await index.write([{ ...old, summary: "rewritten completely", evictedAt: old.evictedAt + 1 }])());
       expect(right(await index.count()())).toBe(corpus.length);
-      expect(right(await index.search("csv")())).toEqual([]);
       expect(right(await index.search("completely")()).map((h) => h.id)).toEqual(["e3"]);
-      expect(right(await index.expand("e3")())?.content).toBe("completely new text");
+      expect(right(await index.expand("e3")())).toEqual({ ...old, summary: "rewritten completely", evictedAt: old.evictedAt + 1 });
       right(await index.close()());
+    });
+
+    it("refuses a write that would replace a different original under the same (namespace, id): IdConflict naming the id, nothing of the batch written", async () => {
+      const index = await seeded();
+      const old = right(await index.expand("e3")())!;
+      const r = await index.write([entry({ id: "fresh-1", summary: "fresh" }), entry({ id: "e3", summary: "rewritten", content: "completely new text" })])();
+      expect(left(r)).toMatchObject({ _tag: "IdConflict", namespace: "default", id: "e3", message: expect.stringContaining('"e3"') });
+      expect(right(await index.expand("e3")())).toEqual(old);
+      expect(right(await index.expand("fresh-1")())).toBeUndefined();
+      expect(right(await index.count()())).toBe(corpus.length);
+      // The same id in another namespace is another entry.
+      right(await index.write([entry({ id: "e3", namespace: "other", summary: "x", content: "completely new text" })])());
+      // Rewriting the identical entry stays idempotent.
+      right(await index.write([old])());
+      right(await index.write([old])());
+      expect(right(await index.expand("e3")())).toEqual(old);
+      right(await index.close()());
+    });
+
+    it("property: a write succeeds exactly when no id already holds a different original, and never changes an original", async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d"), content: fc.constantFrom("one", "two", "three") }), { maxLength: 4 }), { maxLength: 5 }),
+          async (batches) => {
+            const index = await makeIndex();
+            const model = new Map<string, string>();
+            for (const raw of batches) {
+              const seen = new Set<string>();
+              const batch = raw.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))).map((e) => entry({ id: e.id, summary: `about ${e.id}`, content: e.content }));
+              const clash = batch.some((e) => model.has(e.id) && model.get(e.id) !== e.content);
+              const r = await index.write(batch)();
+              if (clash) expect(left(r)._tag).toBe("IdConflict");
+              else {
+                right(r);
+                for (const e of batch) model.set(e.id, e.content);
+              }
+              for (const [id, content] of model) expect(right(await index.expand(id)())?.content).toBe(content);
+            }
+            right(await index.close()());
+          },
+        ),
+        { numRuns: runs(15) },
+      );
     });
 
     it("filters by namespace and kinds, limits to k, and deletes one namespace only", async () => {
