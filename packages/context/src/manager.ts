@@ -61,7 +61,9 @@ export interface TurnResult {
 
 /**
  * Why a turn produced no prompt. `IndexWriteFailed`: the index refused the turn's batch of
- * evicted units — none of them was written and the history is unchanged.
+ * evicted units — none of them was written and the history is unchanged; `problems` names the
+ * index's error (e.g. `IdConflict: id "u…" in namespace "s1" already holds a different original`
+ * when a shared index holds another original under an evicted unit's id).
  */
 export type ContextError =
   | InvalidOptions
