@@ -18,8 +18,12 @@ interface ReadOnlyDb {
 export async function findNamespaces(path: string, id: string): Promise<E.Either<string, readonly string[]>> {
   let db: ReadOnlyDb | undefined;
   try {
-    const Database = (await import("better-sqlite3")).default as unknown as new (p: string, o: { readonly: boolean; fileMustExist: boolean }) => ReadOnlyDb;
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    // The driver @cc/hierarchical opens the index with (an optional peer dependency).
+    const specifier = "better-sqlite3";
+    const mod: unknown = await import(specifier);
+    const Database: unknown = typeof mod === "object" && mod !== null && "default" in mod ? mod.default : undefined;
+    if (typeof Database !== "function") return E.left("the better-sqlite3 driver is not installed");
+    db = new (Database as new (p: string, o: { readonly readonly: boolean; readonly fileMustExist: boolean }) => ReadOnlyDb)(path, { readonly: true, fileMustExist: true });
     const rows = db.prepare(`SELECT DISTINCT namespace FROM ${TABLE} WHERE id = ? ORDER BY namespace`).all(id);
     return E.right(rows.flatMap((r) => (typeof r === "object" && r !== null && "namespace" in r && typeof r.namespace === "string" ? [r.namespace] : [])));
   } catch (e: unknown) {
