@@ -71,6 +71,18 @@ describe("agent-loop demo", () => {
     }
   }, 300_000);
 
+  it("a CC_DEMO_INDEX that cannot be opened as an index is one line on stderr and exit code 5", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cc-demo-dir-"));
+    try {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], { cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_INDEX: dir } });
+      expect(r.status, r.stderr).toBe(5);
+      expect(r.stderr).toMatch(new RegExp(`^agent-loop demo: cannot open the index ${dir}: \\w+.*\\n$`));
+      expect(r.stdout).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   test.prop([fc.string()])("parseBudget accepts exactly the positive safe integers written in digits", (raw) => {
     const r = parseBudget(raw);
     const t = raw.trim();
