@@ -6,7 +6,7 @@
  *
  * @module strategy/evict
  */
-import { summaryMessage, type Message } from "@cc/messages";
+import { SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
 import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
@@ -111,7 +111,11 @@ export interface Eviction {
   /** Kept messages in conversation order (leading system messages first). */
   readonly kept: readonly Message[];
   readonly evicted: readonly EvictedEntry[];
-  /** The note listing `evicted` ("" when nothing was evicted). */
+  /**
+   * The one note of the next prompt: `evicted` (newest first) plus the entries of the notes of
+   * earlier passes found in the messages (those notes leave the prompt), cut to the note budget
+   * with "… N more in the journal" ("" when nothing was evicted, now or before).
+   */
   readonly note: string;
   /** Units whose summary could not be written (kept in context instead), with the reason. */
   readonly failures: readonly { readonly id: string; readonly reason: string }[];
@@ -147,22 +151,56 @@ export type InvalidEviction = InvalidOptions | InvalidInput;
 export const EVICTION_NOTE_PREFIX = "Evicted to the journal (search or expand by id to bring one back):";
 
 /**
- * The note listing evicted entries, cut to `maxTokens` with a count of what did not fit.
+ * The note listing evicted entries, cut to `maxTokens` with a count of what did not fit (plus
+ * `unlisted`: entries an earlier note already counted without listing them).
  *
  * @example evictionNote([{ id: "m3", kind: "tool:bash", tokens: 812, summary: "pytest: 2 failed" }], 200, counter)
  * // "Evicted to the journal (…):\n- m3 (tool:bash, 812 tokens): pytest: 2 failed"
  */
-export function evictionNote(evicted: readonly EvictedEntry[], maxTokens: number, counter: Pick<StrategyCounter, "count">): string {
+export function evictionNote(evicted: readonly EvictedEntry[], maxTokens: number, counter: Pick<StrategyCounter, "count">, unlisted = 0): string {
   let note = EVICTION_NOTE_PREFIX;
   for (let i = 0; i < evicted.length; i++) {
     const e = evicted[i]!;
     const line = `\n- ${e.id} (${e.kind}, ${e.tokens} tokens): ${e.summary}`;
-    const rest = evicted.length - i - 1;
+    const rest = evicted.length - i - 1 + unlisted;
     const tail = rest > 0 ? `\n… ${rest} more` : "";
-    if (counter.count(note + line + tail) > maxTokens) return `${note}\n… ${evicted.length - i} more in the journal`;
+    if (counter.count(note + line + tail) > maxTokens) return `${note}\n… ${evicted.length - i + unlisted} more in the journal`;
     note += line;
   }
-  return note;
+  return unlisted > 0 ? `${note}\n… ${unlisted} more in the journal` : note;
+}
+
+/** The entries an eviction note lists and the count of those it names only by number. */
+export interface ParsedNote {
+  readonly entries: readonly EvictedEntry[];
+  readonly unlisted: number;
+}
+
+const ENTRY_LINE = /^- (\S+) \((.*?), (\d+) tokens\): ?(.*)$/;
+const MORE_LINE = /^… (\d+) more(?: in the journal)?$/;
+
+/**
+ * The eviction note a message carries (a summary message whose text starts with
+ * {@link EVICTION_NOTE_PREFIX}), parsed; `undefined` for any other message.
+ *
+ * @example parseEvictionNote(summaryMessage(evictionNote(evicted, 300, counter)))?.entries.map((e) => e.id)
+ */
+export function parseEvictionNote(message: Message): ParsedNote | undefined {
+  if (message.role !== "user" || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX)) return undefined;
+  const lines = message.content.slice(SUMMARY_PREFIX.length + EVICTION_NOTE_PREFIX.length).split("\n");
+  const entries: EvictedEntry[] = [];
+  let unlisted = 0;
+  for (const line of lines) {
+    const entry = ENTRY_LINE.exec(line);
+    const more = MORE_LINE.exec(line);
+    if (entry !== null) entries.push({ id: entry[1]!, kind: entry[2]!, tokens: Number(entry[3]), summary: entry[4]! });
+    else if (more !== null) unlisted += Number(more[1]);
+    else if (entries.length > 0 && line !== "") {
+      const last = entries[entries.length - 1]!;
+      entries[entries.length - 1] = { ...last, summary: `${last.summary}\n${line}` };
+    }
+  }
+  return { entries, unlisted };
 }
 
 /**
@@ -209,11 +247,18 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const checkedRun = decodeRunOptions(deps);
     if (E.isLeft(checkedRun)) return checkedRun;
     const prefix = settings.idPrefix ?? "";
-    const segments = buildSegments(messages, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    // The notes of earlier passes leave the messages and are folded into this pass's note, so the
+    // prompt always holds one note naming every evicted id (never a note evicted into the index).
+    const earlier = messages.map(parseEvictionNote);
+    const folded = earlier.flatMap((n) => n?.entries ?? []);
+    const foldedUnlisted = earlier.reduce((sum, n) => sum + (n?.unlisted ?? 0), 0);
+    const hadNotes = earlier.some((n) => n !== undefined);
+    const source = hadNotes ? messages.filter((_, i) => earlier[i] === undefined) : messages;
+    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
     // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
-    const shortest = deps.counter.count(`${EVICTION_NOTE_PREFIX}\n… ${segments.length} more in the journal`);
+    const shortest = deps.counter.count(`${EVICTION_NOTE_PREFIX}\n… ${segments.length + folded.length + foldedUnlisted} more in the journal`);
     const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
     const reserved = deps.counter.countMessages([summaryMessage("")]) + noteTokens;
     const maxTokens = settings.targetTokens - reserved;
@@ -230,7 +275,10 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
     const evicted = res.written.map((w): EvictedEntry => ({ id: w.segment.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
     const kept = segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
-    const note = evicted.length === 0 ? "" : evictionNote(evicted, noteTokens, deps.counter);
+    // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
+    const newIds = new Set(evicted.map((e) => e.id));
+    const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
+    const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs.
     const fits = deps.counter.countMessages(withNote(kept, note)) <= settings.targetTokens;
     return E.right({
