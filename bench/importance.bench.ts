@@ -9,7 +9,7 @@
  * wall time inflates with the load of other processes, the CPU time much less.
  */
 import { compact, rank, score, type ScoringOptions, type Segment } from "@cc/importance";
-import { referenceCompact } from "./fixtures/importance-reference.js";
+import { referenceCompact } from "../packages/importance/test/reference.js";
 import { printTable, quick, writeResults, type Cell, type Timing } from "./harness.js";
 import { generateWorkload, type WorkloadVariant } from "./workload.js";
 

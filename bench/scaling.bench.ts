@@ -8,7 +8,7 @@
 import { memoryIndex, openSqliteIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
 import { compact, score, type Segment } from "@cc/importance";
 import * as E from "fp-ts/lib/Either.js";
-import { referenceCompact } from "./fixtures/importance-reference.js";
+import { referenceCompact } from "../packages/importance/test/reference.js";
 import { measure, measureAsync, printTable, quick, writeResults, type Timing } from "./harness.js";
 import { describeFitError, fitPowerLaw } from "./report/fit.js";
 import { goStaleOrder } from "./retention/go-order.js";

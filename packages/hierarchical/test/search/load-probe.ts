@@ -8,7 +8,8 @@
  *
  *   node --import tsx --conditions=development load-probe.ts [specifier] [--hide-drivers]
  */
-import { createRequire, register } from "node:module";
+import { createRequire } from "node:module";
+import { hideDrivers } from "../../../../.ci/support/hide-drivers.js";
 import type * as Hierarchical from "@cc/hierarchical";
 import type { Either } from "fp-ts/lib/Either.js";
 
@@ -16,17 +17,7 @@ const args = process.argv.slice(2);
 const hide = args.includes("--hide-drivers");
 const specifier = args.find((a) => !a.startsWith("--")) ?? "@cc/hierarchical";
 
-if (hide) {
-  const hook = `export async function resolve(specifier, context, next) {
-    if (/^(better-sqlite3|pg)(\\/|$)/.test(specifier)) {
-      const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
-      error.code = "ERR_MODULE_NOT_FOUND";
-      throw error;
-    }
-    return next(specifier, context);
-  }`;
-  register(`data:text/javascript,${encodeURIComponent(hook)}`);
-}
+if (hide) hideDrivers();
 
 const watched = { sqlite: "/node_modules/better-sqlite3/", pg: "/node_modules/pg/" } as const;
 type Watched = keyof typeof watched;

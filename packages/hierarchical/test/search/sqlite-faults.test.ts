@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { entry, type IndexEntry } from "../../src/search/index.js";
 import { openSqliteIndex } from "../../src/search/sqlite.js";
 import { right } from "../support/contract.js";
-import { writeUntilKilled } from "../support/crash.js";
-import { tinyFs } from "../support/tiny-fs.js";
+import { writeUntilKilled } from "../../../../.ci/support/crash.js";
+import { tinyFs } from "../../../../.ci/support/tiny-fs.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-sqlite-faults-"));

@@ -7,7 +7,8 @@
  *
  *   node --import tsx --conditions=development load-probe.ts [specifier] [--hide-drivers]
  */
-import { createRequire, register } from "node:module";
+import { createRequire } from "node:module";
+import { hideDrivers } from "../../../../.ci/support/hide-drivers.js";
 import type * as Lcm from "@cc/lcm";
 import type * as Session from "@cc/session";
 import type { Message } from "@cc/messages";
@@ -17,17 +18,7 @@ const args = process.argv.slice(2);
 const hide = args.includes("--hide-drivers");
 const specifier = args.find((a) => !a.startsWith("--")) ?? "@cc/session";
 
-if (hide) {
-  const hook = `export async function resolve(specifier, context, next) {
-    if (/^(better-sqlite3|pg)(\\/|$)/.test(specifier)) {
-      const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
-      error.code = "ERR_MODULE_NOT_FOUND";
-      throw error;
-    }
-    return next(specifier, context);
-  }`;
-  register(`data:text/javascript,${encodeURIComponent(hook)}`);
-}
+if (hide) hideDrivers();
 
 const watched = { sqlite: "/node_modules/better-sqlite3/", pg: "/node_modules/pg/", tiktoken: "/node_modules/@dqbd/tiktoken/" } as const;
 type Watched = keyof typeof watched;

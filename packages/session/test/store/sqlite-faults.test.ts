@@ -10,8 +10,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore, type StoreError } from "@cc/session";
 import { right } from "../support.js";
-import { writeUntilKilled } from "./crash.js";
-import { tinyFs } from "./tiny-fs.js";
+import { writeUntilKilled } from "../../../../.ci/support/crash.js";
+import { tinyFs } from "../../../../.ci/support/tiny-fs.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-store-faults-"));
