@@ -15,7 +15,8 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", ".ci/*.test.ts"],
     globalSetup: [fileURLToPath(new URL("./postgres.setup.ts", import.meta.url))],
-    testTimeout: 60_000,
+    // Generous: many tests start real processes (tsx from source) and databases on 2 shared cores.
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     allowOnly: false,
     passWithNoTests: false,
