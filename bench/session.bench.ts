@@ -225,7 +225,7 @@ try {
     created = true;
     const url = new URL(adminUrl);
     url.pathname = `/${database}`;
-    rows.push(...(await storeRows("postgres", () => ok(openPostgresStore({ connectionString: url.toString() })()))));
+    rows.push(...(await storeRows("postgres", () => ok(openPostgresStore({ connection: url.toString() })()))));
   }
 
   const messages = toolHeavy();

@@ -7,7 +7,7 @@
  */
 import type { CompactResult, EvictionTarget, InvalidInput, InvalidOptions, ScoringOptions, Segment } from "@cc/importance";
 import { compact, ensureSegmentsValid, readClock, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
-import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
+import { decodeWith, fn, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import pLimit from "p-limit";
@@ -52,7 +52,7 @@ export type SegmentOutcome<S extends Segment> =
  * The compaction result plus what became of every evicted segment.
  *
  * @example
- * const r = await hierarchicalCompact(segments, { maxTokens: 8000 }, { now: () => Date.now() }, extractiveSummarizer(), indexWriter(index))();
+ * const r = await hierarchicalCompact(segments, { target: { maxTokens: 8000 }, scoring: { now: () => Date.now() }, summarize: extractiveSummarizer(), writer: indexWriter(index) })();
  * if (r._tag === "Right") console.log(r.right.written.length, "summaries written at", r.right.evictedAt);
  */
 export interface HierarchicalResult<S extends Segment> extends CompactResult<S> {
@@ -66,12 +66,26 @@ export interface HierarchicalResult<S extends Segment> extends CompactResult<S> 
 }
 
 /**
- * How to run the summary pass. Decoded by a closed codec (an unknown field gets a "did you mean").
+ * Everything `hierarchicalCompact` needs besides the segments. Decoded by a closed codec at the
+ * boundary (subject "hierarchical compact options"): an unknown field gets a "did you mean",
+ * functions and objects are checked by shape; `target` and `scoring` are then validated by
+ * @cc/importance (subjects "eviction target" and "importance options").
  *
  * @example
- * const run: RunOptions = { concurrency: 8, signal: AbortSignal.timeout(30_000) };
+ * const options: HierarchicalCompactOptions = {
+ *   target: { maxTokens: 8000 }, scoring: { now: () => Date.now() },
+ *   summarize: extractiveSummarizer(), writer: indexWriter(index), concurrency: 8, signal: AbortSignal.timeout(30_000),
+ * };
  */
-export interface RunOptions {
+export interface HierarchicalCompactOptions<S extends Segment = Segment> {
+  /** The budget to compact to (see @cc/importance `EvictionTarget`). */
+  readonly target: EvictionTarget;
+  /** Importance scoring options; the clock `now` is required (never replaced by `Date.now()`). */
+  readonly scoring: ScoringOptions;
+  /** Summarises one evicted segment. */
+  readonly summarize: Summarizer<S>;
+  /** Receives each non-empty summary. */
+  readonly writer: SummaryWriter<S>;
   /**
    * Summaries in flight at once (integer 1..256).
    * @default 4
@@ -85,7 +99,13 @@ export interface RunOptions {
 }
 
 const Signal = leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => u instanceof AbortSignal);
-const decodeRun = decodeWith(objectCodec("RunOptions", {}, { concurrency: intIn(1, 256), signal: Signal }, { expected: "a run options object" }), "InvalidOptions", "run options");
+const Obj = leaf("Object", "an object", isRecord);
+const Writer = leaf("SummaryWriter", "a summary writer (an object with a writeSummary function)", (u): u is SummaryWriter<never> => isRecord(u) && typeof u["writeSummary"] === "function");
+const decodeOptions = decodeWith(
+  objectCodec("HierarchicalCompactOptions", { target: Obj, scoring: Obj, summarize: fn, writer: Writer }, { concurrency: intIn(1, 256), signal: Signal }, { expected: "a hierarchical compact options object" }),
+  "InvalidOptions",
+  "hierarchical compact options",
+);
 
 const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
   typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
@@ -123,39 +143,35 @@ function segmentsValid(segments: readonly Segment[]): E.Either<InvalidInput, voi
   return problems.length === 0 ? E.right(undefined) : E.left({ ...r.left, problems, message: problems.map((p) => p.message).join("; ") });
 }
 
-function validateRun(run: RunOptions): E.Either<InvalidOptions, number> {
-  return E.map((r: RunOptions) => r.concurrency ?? 4)(decodeRun(run));
-}
-
 /**
- * Compacts `segments` to `target` with @cc/importance, then summarises each evicted segment and
- * writes the summary. Never rejects and never fails for summariser or writer problems: those are
- * reported per segment. `Left` only for invalid segments (`InvalidInput`), or an invalid target,
- * importance options (a missing, throwing or non-finite clock included) or run options
- * (`InvalidOptions`, subjects "eviction target", "importance options", "run options").
+ * Compacts `segments` to `options.target` with @cc/importance, then summarises each evicted
+ * segment and writes the summary. Never rejects and never fails for summariser or writer
+ * problems: those are reported per segment. `Left` only for invalid segments (`InvalidInput`), or
+ * invalid options (`InvalidOptions`, subjects "hierarchical compact options" for the object
+ * itself, "eviction target" and "importance options" — a missing, throwing or non-finite clock
+ * included — for its `target` and `scoring`).
  *
  * @example
- * const r = await hierarchicalCompact(segments, { maxTokens: 8000 }, { now: () => Date.now() },
- *   extractiveSummarizer(), indexWriter(index), { concurrency: 4 })();
+ * const r = await hierarchicalCompact(segments, {
+ *   target: { maxTokens: 8000 }, scoring: { now: () => Date.now() },
+ *   summarize: extractiveSummarizer(), writer: indexWriter(index), concurrency: 4,
+ * })();
  * // r.right.written / skipped / failed
  */
 export function hierarchicalCompact<S extends Segment>(
   segments: readonly S[],
-  target: EvictionTarget,
-  options: ScoringOptions,
-  summarize: Summarizer<S>,
-  writer: SummaryWriter<S>,
-  run: RunOptions = {},
+  hierarchicalOptions: HierarchicalCompactOptions<S>,
 ): TE.TaskEither<InvalidInput | InvalidOptions, HierarchicalResult<S>> {
   return async () => {
+    const decoded = decodeOptions(hierarchicalOptions);
+    if (E.isLeft(decoded)) return decoded;
+    const { target, scoring: options, summarize, writer } = hierarchicalOptions;
     const seg = segmentsValid(segments);
     if (E.isLeft(seg)) return seg;
     const t = validateEvictionTarget(target);
     if (E.isLeft(t)) return t;
     const o = validateImportanceOptions(options);
     if (E.isLeft(o)) return o;
-    const concurrency = validateRun(run);
-    if (E.isLeft(concurrency)) return concurrency;
     // The clock is required: a missing, throwing or non-finite one is refused, never replaced by Date.now().
     const clock = readClock(options.now);
     if (E.isLeft(clock)) return E.left(invalid("InvalidOptions", "importance options", [{ path: "now", field: "now", message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}` }]));
@@ -163,12 +179,12 @@ export function hierarchicalCompact<S extends Segment>(
     const fixedNow = (): number => evictedAt;
     const result = compact(segments, target, { ...options, now: fixedNow });
     const controller = new AbortController();
-    const outer = run.signal;
+    const outer = hierarchicalOptions.signal;
     const onAbort = (): void => controller.abort(outer?.reason);
     if (outer?.aborted === true) onAbort();
     else outer?.addEventListener("abort", onAbort, { once: true });
     const signal = controller.signal;
-    const limit = pLimit(concurrency.right);
+    const limit = pLimit(hierarchicalOptions.concurrency ?? 4);
     const firstById = new Map<string, number>();
 
     const process = async (segment: S, position: number): Promise<SegmentOutcome<S>> => {

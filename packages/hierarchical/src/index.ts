@@ -21,7 +21,7 @@ export {
 export { memoryIndex, type MemoryIndexOptions } from "./search/memory.js";
 export { openSqliteIndex, type SqliteIndexOptions } from "./search/sqlite.js";
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./search/postgres.js";
-export { hierarchicalCompact, type HierarchicalResult, type RunOptions, type SegmentFailure, type Summarizer } from "./compact.js";
+export { hierarchicalCompact, type HierarchicalCompactOptions, type HierarchicalResult, type SegmentFailure, type Summarizer } from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { journalTools, type AgentTool, type JournalToolOptions, type JournalTools } from "./tools.js";

@@ -21,14 +21,13 @@ describe("README example", () => {
       { id: "u1", kind: "message", tokenCost: 40, createdAt: now, content: "Please fix the CSV reader." },
     ];
 
-    const result = await hierarchicalCompact(
-      segments,
-      { maxTokens: 100 },                       // token budget after eviction
-      { now: () => now },                       // importance options (clock injected)
-      extractiveSummarizer(),                   // or providerSummarizer(provider, { model })
-      indexWriter(index, { namespace: "session-1" }),
-      { concurrency: 4 },
-    )();
+    const result = await hierarchicalCompact(segments, {
+      target: { maxTokens: 100 },               // token budget after eviction
+      scoring: { now: () => now },              // importance options (clock injected)
+      summarize: extractiveSummarizer(),        // or providerSummarizer(provider, { model })
+      writer: indexWriter(index, { namespace: "session-1" }),
+      concurrency: 4,
+    })();
     if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
     const { keep, written, skipped, failed } = result.right;
     log("kept", keep.map((s) => s.id), "written", written.length, "skipped", skipped.length, "failed", failed.length);

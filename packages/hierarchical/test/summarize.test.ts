@@ -103,7 +103,7 @@ describe("providerSummarizer", () => {
   it("asks the model with the prompt, bounded input and the pass's signal, and trims the answer", async () => {
     const p = provider(() => E.right("  a summary \n"));
     const summaries: string[] = [];
-    const r = await hierarchicalCompact(segs, { maxTokens: 1 }, { now: () => 1 }, providerSummarizer(p, { model: "m", maxInputChars: 1000 }), summaryWriterFunc((_, s) => void summaries.push(s)))();
+    const r = await hierarchicalCompact(segs, { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m", maxInputChars: 1000 }), writer: summaryWriterFunc((_, s) => void summaries.push(s)) })();
     expect(E.isRight(r)).toBe(true);
     expect(summaries).toEqual(["a summary", "a summary"]);
     expect(p.seen[0]?.model).toBe("m");
@@ -114,7 +114,7 @@ describe("providerSummarizer", () => {
 
   it("reports provider failures per segment as SummarizeFailed, with the provider's tag", async () => {
     const p = provider((req) => (req.messages[1]?.content.includes("short") === true ? E.left({ _tag: "ProviderTimeout", timeoutMs: 30_000 }) : E.right("ok")));
-    const r = await hierarchicalCompact(segs, { maxTokens: 1 }, { now: () => 1 }, providerSummarizer(p, { model: "m" }), summaryWriterFunc(() => undefined))();
+    const r = await hierarchicalCompact(segs, { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m" }), writer: summaryWriterFunc(() => undefined) })();
     if (E.isLeft(r)) throw new Error("unexpected Left");
     expect(r.right.written.map((o) => o.segment.id)).toEqual(["a"]);
     expect(r.right.failed.map((o) => o.error)).toMatchObject([{ _tag: "SummarizeFailed", cause: { _tag: "ProviderTimeout" } }]);
@@ -137,7 +137,7 @@ describe("summarizer options", () => {
     const bad = await providerSummarizer(p, { model: "m", maxTokens: 0 })(seg, { signal });
     expect(bad).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider summarizer options", problems: [{ path: "maxTokens" }] }));
     expect(calls).toBe(0);
-    const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], { maxTokens: 1 }, { now: () => 1 }, providerSummarizer(p, { model: "m", promt: "x" } as unknown as { model: string }), summaryWriterFunc(() => undefined))();
+    const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m", promt: "x" } as unknown as { model: string }), writer: summaryWriterFunc(() => undefined) })();
     expect(E.isRight(r) && r.right.evict.length).toBeGreaterThan(0);
     expect(E.isRight(r) && r.right.failed.map((f) => f.error._tag)).toEqual(E.isRight(r) ? r.right.evict.map(() => "SummarizeFailed") : []);
     expect(E.isRight(r) && r.right.written).toEqual([]);

@@ -15,7 +15,7 @@
 export type { StoredMessage, StoredSummary, StoreError, SummaryDraft, SummaryStore } from "./store/store.js";
 export { memoryStore } from "./store/memory.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.js";
-export { openPostgresStore, type PostgresStoreConfig } from "./store/postgres.js";
+export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres.js";
 export {
   createSessionCompactor,
   type CompactionOutcome,

@@ -146,7 +146,7 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
   });
 
   it("recovers from a failed save and continues the chain from a new pool", async () => {
-    const store = await right(openPostgresStore({ connectionString: db.url }));
+    const store = await right(openPostgresStore({ connection: db.url }));
     const { compactor } = compactorFor(store, scriptedProvider([{ text: "P1" }]));
     await right(store.append("p", chat(10), 1));
     const admin = guardedClient(db.url);
@@ -160,7 +160,7 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     expect(first).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 6 } });
     await right(store.close());
 
-    const restarted = await right(openPostgresStore({ connectionString: db.url }));
+    const restarted = await right(openPostgresStore({ connection: db.url }));
     await right(restarted.append("p", chat(4, 11), 2));
     const next = compactorFor(restarted, scriptedProvider([{ text: "P2" }]));
     const second = await right(next.compactor.tryCompact({ stackId: "p", lastInputTokens: 500 }));
@@ -170,8 +170,8 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
   });
 
   it("two hosts compacting one stack at once: one summary is saved, the other is discarded", async () => {
-    const hostA = await right(openPostgresStore({ connectionString: db.url }));
-    const hostB = await right(openPostgresStore({ connectionString: db.url }));
+    const hostA = await right(openPostgresStore({ connection: db.url }));
+    const hostB = await right(openPostgresStore({ connection: db.url }));
     await right(hostA.append("race", chat(12), 1));
     // Both summarisers answer only once both have been asked: both hosts read the same state.
     let arrived = 0;

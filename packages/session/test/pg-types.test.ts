@@ -3,14 +3,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PgPoolClientLike } from "@cc/messages/internal";
 import type { PgPoolLike } from "@cc/messages";
-import { openPostgresStore, type PostgresStoreConfig } from "../src/store/postgres.js";
+import { openPostgresStore, type PostgresStoreOptions } from "../src/store/postgres.js";
 import { freshDatabase, guardedPool, right } from "./support.js";
 
 // Type level: a real pg.Pool and its pooled client fit the structural types the published
 // declarations use, and something that is not a pool does not.
 const assignPool = (pool: pg.Pool): PgPoolLike => pool;
 const assignClient = (client: pg.PoolClient): PgPoolClientLike => client;
-const asConfig = (pool: pg.Pool): PostgresStoreConfig => ({ pool });
+const asConfig = (pool: pg.Pool): PostgresStoreOptions => ({ connection: pool });
 // @ts-expect-error a client without connect/end/on is not a pool
 const notAPool = (client: pg.Client): PgPoolLike => client;
 
@@ -45,7 +45,7 @@ describe("PgPoolLike", () => {
   it("the assignments compile and are the same objects at run time", () => {
     const pool = new pg.Pool({ connectionString: "postgres://127.0.0.1:1/none", max: 1 });
     expect(assignPool(pool)).toBe(pool);
-    expect(asConfig(pool)).toEqual({ pool });
+    expect(asConfig(pool)).toEqual({ connection: pool });
     expect([typeof assignClient, typeof notAPool]).toEqual(["function", "function"]);
     return pool.end();
   });
@@ -55,7 +55,7 @@ describe("PgPoolLike", () => {
     const inner = guarded.pool;
     const pool = forwardingPool(inner);
     pool.on("error", () => undefined);
-    const store = await right(openPostgresStore({ pool }));
+    const store = await right(openPostgresStore({ connection: pool }));
     const stored = await right(store.append("s1", [{ role: "user", content: "héllo 你好 🙂" }], 5));
     expect(stored.map((m) => m.message.content)).toEqual(["héllo 你好 🙂"]);
     await right(store.saveSummary("s1", { content: "greeting", coversUpTo: stored[0]!.id, previousId: null }, 6));

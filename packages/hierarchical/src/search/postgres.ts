@@ -24,7 +24,7 @@ import {
   PG_TRANSACTION_ATTEMPTS,
   resolvePgTimeouts,
 } from "@cc/messages/internal";
-import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
+import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { DEFAULT_NAMESPACE, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
@@ -68,20 +68,36 @@ export function pgClient(pool: PgPoolLike): SqlClient {
 }
 
 /**
- * Options of {@link openPostgresIndex}, decoded by a closed codec: an unknown key (with a "did you
- * mean"), NaN, ±Infinity or an out-of-range value is `Left(InvalidOptions)` with subject
- * "postgres index options", each problem naming its field.
+ * Options of {@link openPostgresIndex} (the style of `openPostgresStore` of @cc/session), decoded
+ * by a closed codec: an unknown key (with a "did you mean"), NaN, ±Infinity or an out-of-range
+ * value is `Left(InvalidOptions)` with subject "postgres index options", each problem naming its
+ * field.
+ *
+ * `connection` is a URL (the index creates a pool, owns it and ends it on close), a pool you own
+ * (`PgPoolLike` of @cc/messages — a `pg.Pool` fits; not ended on close, and its `'error'`
+ * listener is yours to attach) or a ready {@link SqlClient} (not ended on close). They are told
+ * apart by shape: a pool has `connect`, a `SqlClient` has `transaction`. The timeouts configure
+ * the pool the index creates, so they are refused next to a pool or client you own.
+ *
+ * @example
+ * openPostgresIndex({ connection: "postgres://agent@db/journal", table: "journal", connectTimeoutMs: 2000 })
  */
 export interface PostgresIndexOptions {
-  /** A connection URL (a pool is created and owned) or a ready {@link SqlClient} (not ended on close). */
-  readonly connection: string | SqlClient;
-  /** Table name: lower-case letters, digits, underscores (default "cc_segments"). */
+  /** A connection URL (a pool is created and owned), a pool you own, or a ready {@link SqlClient} (neither ended on close). */
+  readonly connection: string | PgPoolLike | SqlClient;
+  /**
+   * Table name: lower-case letters, digits, underscores.
+   * @default "cc_segments"
+   */
   readonly table?: string;
-  /** Rows per INSERT statement when writing a batch: an integer in [1, 10 000] (default 500). */
+  /**
+   * Rows per INSERT statement when writing a batch: an integer in [1, 10 000].
+   * @default 500
+   */
   readonly chunkSize?: number;
   /**
    * With a URL: longest wait for a connection in ms, 0 for none (else `connect_timeout` of the
-   * URL, in seconds). A client you pass in keeps its own settings.
+   * URL, in seconds).
    * @default 10000
    */
   readonly connectTimeoutMs?: number;
@@ -92,6 +108,12 @@ export interface PostgresIndexOptions {
   readonly statementTimeoutMs?: number;
 }
 
+const hasFunctions = (u: unknown, names: readonly string[]): boolean => isRecord(u) && names.every((m) => typeof u[m] === "function");
+/** A ready client: `query`, `transaction` and `end`. Checked first, so a client that also has `connect` stays a client. */
+const isSqlClient = (u: unknown): u is SqlClient => hasFunctions(u, ["query", "transaction", "end"]);
+/** A pool (`PgPoolLike`): `query`, `connect`, `end` and `on`. */
+const isPgPoolLike = (u: unknown): u is PgPoolLike => hasFunctions(u, ["query", "connect", "end", "on"]);
+
 const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
 
 /** The longest timeout accepted, in ms (as `resolvePgTimeouts`). */
@@ -99,15 +121,17 @@ const MAX_TIMEOUT = 2_147_483_647;
 
 /** Closed codec of {@link PostgresIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
 const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
-  connection: leaf("Connection", "a non-empty URL or a SqlClient (query, transaction, end)", (u): u is string | SqlClient =>
-    (typeof u === "string" && u !== "") ||
-    (typeof u === "object" && u !== null && ["query", "transaction", "end"].every((m) => typeof (u as Record<string, unknown>)[m] === "function"))),
+  connection: leaf("Connection", "a non-empty URL, a pool (query, connect, end, on) or a SqlClient (query, transaction, end)", (u): u is string | PgPoolLike | SqlClient =>
+    (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u)),
 }, {
   table: leaf("PostgresTable", "lower-case letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
   chunkSize: intIn(1, 10_000),
   connectTimeoutMs: intIn(0, MAX_TIMEOUT),
   statementTimeoutMs: intIn(0, MAX_TIMEOUT),
 }, { expected: "an options object" });
+
+/** Settings that configure the pool the index creates: refused next to a pool or client you own, never ignored. */
+const URL_ONLY = ["connectTimeoutMs", "statementTimeoutMs"] as const;
 
 const decodePostgresOptions = decodeWith(PostgresIndexOptionsCodec, "InvalidOptions", "postgres index options");
 const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
@@ -148,9 +172,9 @@ function storageError(operation: string, e: unknown): IndexError {
   }
 }
 
-/** How to get the client: a pool on pg (loaded now) for a URL, or the caller's own client as it is. */
-function clientFactory(connection: string | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
-  if (typeof connection !== "string") return async () => E.right(() => connection);
+/** How to get the client: a pool on pg (loaded now) for a URL, the caller's own pool adapted, or the caller's own client as it is. */
+function clientFactory(connection: string | PgPoolLike | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
+  if (typeof connection !== "string") return async () => E.right(() => (isSqlClient(connection) ? connection : pgClient(connection)));
   return async () => {
     const driver = await loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) =>
       typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined,
@@ -172,6 +196,7 @@ function clientFactory(connection: string | SqlClient, timeouts: PgTimeouts): TE
  *
  * @example
  * const r = await openPostgresIndex({ connection: "postgres://agent@db/journal" })();
+ * const onMine = await openPostgresIndex({ connection: pool, table: "journal" })(); // pool.on("error", …) is yours
  */
 export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<IndexError, SegmentIndex> {
   return async () => {
@@ -179,6 +204,12 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     if (E.isLeft(decoded)) return decoded;
     const table = decoded.right.table ?? "cc_segments";
     const chunk = decoded.right.chunkSize ?? 500;
+    if (typeof decoded.right.connection !== "string") {
+      const misplaced = URL_ONLY.filter((k) => decoded.right[k] !== undefined);
+      if (misplaced.length > 0) {
+        return E.left(invalid("InvalidOptions", "postgres index options", misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the index creates from a URL; set it on your own pool or client` }))));
+      }
+    }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
     if (E.isLeft(timeouts)) return E.left(invalid("InvalidOptions", "postgres index options", timeouts.left.map((message) => ({ path: message.split(":")[0]!, message }))));
     const owned = typeof options.connection === "string";

@@ -266,7 +266,11 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (maxTokens <= 0) {
       return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
     }
-    const r = await hierarchicalCompact(segments, { maxTokens }, { now: () => deps.now }, extractiveSummarizer(), indexWriter(deps.index, { namespace: settings.namespace }), {
+    const r = await hierarchicalCompact(segments, {
+      target: { maxTokens },
+      scoring: { now: () => deps.now },
+      summarize: extractiveSummarizer(),
+      writer: indexWriter(deps.index, { namespace: settings.namespace }),
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();

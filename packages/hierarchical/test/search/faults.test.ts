@@ -221,3 +221,40 @@ describe("test databases", () => {
     await sleep(200); // a late 'error' event would be reported by vitest as an unhandled error
   });
 });
+
+describe("postgres index: the connection", () => {
+  it("a pool you own (PgPoolLike) is used as it is and not ended on close", async () => {
+    const { pool, end } = guardedPool(db.url, 2);
+    try {
+      const index = right(await openPostgresIndex({ connection: pool, table: "own_pool" })());
+      right(await index.write([entry({ id: "a", summary: "on the caller's pool" })])());
+      expect(right(await index.expand("a")())?.summary).toBe("on the caller's pool");
+      right(await index.close()());
+      expect((await pool.query<{ n: string }>("SELECT count(*) AS n FROM own_pool")).rows).toEqual([{ n: "1" }]);
+    } finally {
+      await end();
+    }
+  });
+
+  it("timeouts are refused next to a pool or client you own, never ignored; a bad connection is named", async () => {
+    const { pool, end } = guardedPool(db.url, 1);
+    try {
+      for (const connection of [pool, db.client()]) {
+        for (const field of ["connectTimeoutMs", "statementTimeoutMs"]) {
+          const r = await openPostgresIndex({ connection, [field]: 100 })();
+          expect(E.isLeft(r) && r.left).toMatchObject({
+            _tag: "InvalidOptions",
+            subject: "postgres index options",
+            problems: [{ path: field, message: expect.stringContaining("set it on your own pool or client") }],
+          });
+        }
+      }
+      for (const connection of [5, null, { query: () => undefined }, { query: () => undefined, connect: () => undefined }]) {
+        const r = await openPostgresIndex({ connection } as unknown as Parameters<typeof openPostgresIndex>[0])();
+        expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: "connection" }] });
+      }
+    } finally {
+      await end();
+    }
+  });
+});

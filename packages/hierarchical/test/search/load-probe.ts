@@ -49,18 +49,17 @@ const segments = Array.from({ length: 8 }, (_, i) => ({
   content: `step ${i}: parsed the CSV reader output, row ${i} has a missing header`,
 }));
 const index = h.memoryIndex();
-const intoIndex = await h.hierarchicalCompact(segments, { maxTokens: 1000 }, { now: () => now }, h.extractiveSummarizer(), h.indexWriter(index))();
+const intoIndex = await h.hierarchicalCompact(segments, { target: { maxTokens: 1000 }, scoring: { now: () => now }, summarize: h.extractiveSummarizer(), writer: h.indexWriter(index) })();
 const hits = await index.search("header", { k: 20 })();
 const own: string[] = [];
-const intoOwn = await h.hierarchicalCompact(
-  segments,
-  { maxTokens: 1000 },
-  { now: () => now },
-  h.extractiveSummarizer(),
-  h.summaryWriterFunc((segment) => {
+const intoOwn = await h.hierarchicalCompact(segments, {
+  target: { maxTokens: 1000 },
+  scoring: { now: () => now },
+  summarize: h.extractiveSummarizer(),
+  writer: h.summaryWriterFunc((segment) => {
     own.push(segment.id);
   }),
-)();
+})();
 steps["afterMemory"] = loaded();
 
 const sqlite = await outcome(await h.openSqliteIndex({ path: ":memory:" })());

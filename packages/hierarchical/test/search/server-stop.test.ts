@@ -36,7 +36,7 @@ async function recovers<L extends { readonly _tag: string }, A>(call: () => Prom
 describe("the server stops and restarts", () => {
   it("index and store: typed errors while it is down, recovery after, nothing acknowledged lost", async () => {
     const index: SegmentIndex = right(await openPostgresIndex({ connection: cluster.url, connectTimeoutMs: 2000 })());
-    const store: SummaryStore = right(await openPostgresStore({ connectionString: cluster.url, connectTimeoutMs: 2000 })());
+    const store: SummaryStore = right(await openPostgresStore({ connection: cluster.url, connectTimeoutMs: 2000 })());
     const acknowledged: IndexEntry[] = Array.from({ length: 20 }, (_, i) => entry({ id: `before-${i}`, summary: `written before the stop ${i}` }));
     right(await index.write(acknowledged)());
     const appended = right(await store.append("s", [{ role: "user", content: "before the stop" }], 1)());

@@ -22,10 +22,9 @@ import {
   pgPoolTimeoutSettings,
   pgTransaction,
   resolvePgTimeouts,
-  unknownOptionKeys,
   type OwnedPgPool,
 } from "@cc/messages/internal";
-import { invalid } from "@cc/validate";
+import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
 import {
@@ -71,28 +70,60 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 const SCHEMA_LOCK_KEY = 0x63635f73; // "cc_s"
 
 /**
- * Where the store connects: a connection string (the store owns its pool) or a pool you own — a
- * `pg.Pool` or anything of the same shape ({@link PgPoolLike}; no `pg` types needed to compile).
- * `maxConnections` is the size of the store's own pool (default 4).
- * A pool you own must have an `'error'` listener (`pool.on("error", …)`): pg raises an `'error'`
- * event on the pool when an idle connection is lost, and an event nobody listens to ends the
- * process. The store listens on every client it checks out itself.
+ * Options of {@link openPostgresStore} (the style of `openPostgresIndex` of @cc/hierarchical),
+ * decoded by a closed codec: an unknown key (with a "did you mean"), NaN, ±Infinity or an
+ * out-of-range value is `Left(InvalidOptions)` with subject "store options", each problem naming
+ * its field.
  *
- * @example openPostgresStore({ connectionString: "postgres://app@127.0.0.1/agent", maxConnections: 4 })
+ * `connection` is a URL (the store creates a pool, owns it and ends it on close) or a pool you
+ * own — a `pg.Pool` or anything of the same shape ({@link PgPoolLike}; no `pg` types needed to
+ * compile), not ended on close. A pool you own must have an `'error'` listener
+ * (`pool.on("error", …)`): pg raises an `'error'` event on the pool when an idle connection is
+ * lost, and an event nobody listens to ends the process. The store listens on every client it
+ * checks out itself. `maxConnections` and the timeouts configure the pool the store creates, so
+ * they are refused next to a pool you own (set them on your pool).
+ *
+ * @example openPostgresStore({ connection: "postgres://app@127.0.0.1/agent", maxConnections: 4 })
  */
-export type PostgresStoreConfig =
-  | {
-      readonly connectionString: string;
-      /** Most connections of the pool. @default 4 */
-      readonly maxConnections?: number;
-      /** Longest wait for a connection in ms, 0 for none (else `connect_timeout` of the URL, in seconds). @default 10000 */
-      readonly connectTimeoutMs?: number;
-      /** Longest run of one statement in ms, 0 for none (else `statement_timeout` of the URL). @default 30000 */
-      readonly statementTimeoutMs?: number;
-    }
-  | { readonly pool: PgPoolLike };
+export interface PostgresStoreOptions {
+  /** A connection URL (a pool is created and owned) or a pool you own ({@link PgPoolLike}, not ended on close). */
+  readonly connection: string | PgPoolLike;
+  /**
+   * With a URL: most connections of the pool (integer 1..1000).
+   * @default 4
+   */
+  readonly maxConnections?: number;
+  /**
+   * With a URL: longest wait for a connection in ms, 0 for none (else `connect_timeout` of the URL, in seconds).
+   * @default 10000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * With a URL: longest run of one statement in ms, 0 for none (else `statement_timeout` of the URL).
+   * @default 30000
+   */
+  readonly statementTimeoutMs?: number;
+}
 
-const CONNECTION_KEYS = ["connectionString", "maxConnections", "connectTimeoutMs", "statementTimeoutMs"] as const;
+/** The longest timeout accepted, in ms (as `resolvePgTimeouts`). */
+const MAX_TIMEOUT = 2_147_483_647;
+
+const isPgPoolLike = (u: unknown): u is PgPoolLike => isRecord(u) && ["query", "connect", "end", "on"].every((m) => typeof u[m] === "function");
+
+/** Closed codec of {@link PostgresStoreOptions}. */
+const PostgresStoreOptionsCodec = objectCodec(
+  "PostgresStoreOptions",
+  {
+    connection: leaf("Connection", "a non-empty URL or a pool (query, connect, end, on)", (u): u is string | PgPoolLike => (typeof u === "string" && u !== "") || isPgPoolLike(u)),
+  },
+  { maxConnections: intIn(1, 1000), connectTimeoutMs: intIn(0, MAX_TIMEOUT), statementTimeoutMs: intIn(0, MAX_TIMEOUT) },
+  { expected: "a store options object" },
+);
+
+const decodeStoreOptions = decodeWith(PostgresStoreOptionsCodec, "InvalidOptions", "store options");
+
+/** Settings that configure the pool the store creates: refused next to a pool you own, never ignored. */
+const URL_ONLY = ["maxConnections", "connectTimeoutMs", "statementTimeoutMs"] as const;
 
 interface SummaryRow {
   readonly id: string;
@@ -140,33 +171,33 @@ async function migrate(pool: PgPoolLike): Promise<void> {
 
 /**
  * Connects, creates or migrates the schema (safe when many processes do it at once) and returns
- * the store. With a connection string, pg is loaded on first run; when it cannot be loaded the
- * result is a `StoreUnavailable` whose `missingPackage` is `"pg"`. A pool you pass in needs no
- * loading.
+ * the store. With a URL, pg is loaded on first run; when it cannot be loaded the result is a
+ * `StoreUnavailable` whose `missingPackage` is `"pg"`. A pool you pass in needs no loading.
+ * Invalid options are `Left(InvalidOptions)` (see {@link PostgresStoreOptions}).
  *
  * @example
- * const store = await openPostgresStore({ connectionString: "postgres://app@db/agents" })();
+ * const store = await openPostgresStore({ connection: "postgres://app@db/agents" })();
+ * const onMine = await openPostgresStore({ connection: pool })(); // pool.on("error", …) is yours
  */
-export function openPostgresStore(config: PostgresStoreConfig): TE.TaskEither<StoreError, SummaryStore> {
-  if ("pool" in config) return openWithPool(config.pool, undefined);
-  const { connectionString, maxConnections } = config;
-  const problems = [
-    ...unknownOptionKeys(config, CONNECTION_KEYS),
-    ...(maxConnections === undefined || (Number.isInteger(maxConnections) && maxConnections >= 1 && maxConnections <= 1000)
-      ? []
-      : [`maxConnections: expected an integer in 1..1000 (got ${String(maxConnections)})`]),
-  ];
-  const timeouts = resolvePgTimeouts(config, connectionString);
-  if (problems.length > 0 || E.isLeft(timeouts)) {
-    const all = [...problems, ...(E.isLeft(timeouts) ? timeouts.left : [])];
-    return TE.left(invalid("InvalidOptions", "store options", all.map((message) => ({ path: message.split(":")[0]!, message }))));
+export function openPostgresStore(options: PostgresStoreOptions): TE.TaskEither<StoreError, SummaryStore> {
+  const decoded = decodeStoreOptions(options);
+  if (E.isLeft(decoded)) return TE.left(decoded.left);
+  const { connection, maxConnections } = decoded.right;
+  if (typeof connection !== "string") {
+    const misplaced = URL_ONLY.filter((k) => decoded.right[k] !== undefined);
+    if (misplaced.length > 0) {
+      return TE.left(invalid("InvalidOptions", "store options", misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the store creates from a URL; set it on your own pool` }))));
+    }
+    return openWithPool(connection, undefined);
   }
+  const timeouts = resolvePgTimeouts(decoded.right, connection);
+  if (E.isLeft(timeouts)) return TE.left(invalid("InvalidOptions", "store options", timeouts.left.map((message) => ({ path: message.split(":")[0]!, message }))));
   return pipe(
     loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined)),
     TE.chainEitherK((Pool) =>
       // Every pool and client gets an 'error' listener: a lost connection is a typed error of the
       // next call, never an unhandled event.
-      E.tryCatch(() => ownPgPool(new Pool({ connectionString, max: maxConnections ?? 4, ...pgPoolTimeoutSettings(timeouts.right) })), unavailable),
+      E.tryCatch(() => ownPgPool(new Pool({ connectionString: connection, max: maxConnections ?? 4, ...pgPoolTimeoutSettings(timeouts.right) })), unavailable),
     ),
     TE.chain((owned) => openWithPool(owned.pool, owned)),
   );

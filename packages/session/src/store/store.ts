@@ -96,7 +96,7 @@ export type StoreError =
       readonly message: string;
     }
   | {
-      /** Connecting or a statement took longer than its timeout (see `PostgresStoreConfig`). */
+      /** Connecting or a statement took longer than its timeout (see `PostgresStoreOptions`). */
       readonly _tag: "StoreTimeout";
       readonly backend: StoreBackend;
       readonly message: string;

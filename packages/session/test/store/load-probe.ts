@@ -52,7 +52,7 @@ const sqliteOutcome = await outcome(sqlite);
 steps["afterSqlite"] = loaded();
 
 // Nothing listens on port 1: with pg present the open fails to connect, without it pg is missing.
-const postgres = await session.openPostgresStore({ connectionString: "postgres://nobody@127.0.0.1:1/none" })();
+const postgres = await session.openPostgresStore({ connection: "postgres://nobody@127.0.0.1:1/none" })();
 const postgresOutcome = await outcome(postgres);
 steps["afterPostgres"] = loaded();
 

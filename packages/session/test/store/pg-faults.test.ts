@@ -7,7 +7,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore, type PostgresStoreConfig, type StoreError, type SummaryStore } from "@cc/session";
+import { openPostgresStore, type PostgresStoreOptions, type StoreError, type SummaryStore } from "@cc/session";
 import { type PgPoolLike } from "@cc/messages";
 import { freshDatabase, guardedClient, guardedPool, left, right } from "../support.js";
 
@@ -58,7 +58,7 @@ const kinds: readonly [string, () => Promise<{ readonly store: SummaryStore; rea
   [
     "own pool",
     async () => {
-      const store = await right(openPostgresStore({ connectionString: db.url }));
+      const store = await right(openPostgresStore({ connection: db.url }));
       return { store, done: async () => void (await store.close()()) };
     },
   ],
@@ -67,7 +67,7 @@ const kinds: readonly [string, () => Promise<{ readonly store: SummaryStore; rea
     async () => {
       const owned = guardedPool(db.url, 4);
       const pool: PgPoolLike = owned.pool;
-      const store = await right(openPostgresStore({ pool }));
+      const store = await right(openPostgresStore({ connection: pool }));
       return {
         store,
         done: async () => {
@@ -133,7 +133,7 @@ describe("postgres store: timeouts and options", () => {
     const port = typeof address === "object" && address !== null ? address.port : 0;
     try {
       const started = Date.now();
-      const error = await left(openPostgresStore({ connectionString: `postgres://nobody@127.0.0.1:${port}/none`, connectTimeoutMs: 300 }));
+      const error = await left(openPostgresStore({ connection: `postgres://nobody@127.0.0.1:${port}/none`, connectTimeoutMs: 300 }));
       expect(error).toMatchObject({ _tag: "StoreTimeout", backend: "postgres" });
       expect(sockets.length).toBeGreaterThan(0);
       // Bounded by the timeout (generous margin for a loaded machine), not the 10 s default.
@@ -145,7 +145,7 @@ describe("postgres store: timeouts and options", () => {
   });
 
   it("a statement past statementTimeoutMs is a typed StoreTimeout, and the store works afterwards", async () => {
-    const store = await right(openPostgresStore({ connectionString: db.url, statementTimeoutMs: 300 }));
+    const store = await right(openPostgresStore({ connection: db.url, statementTimeoutMs: 300 }));
     await right(store.append("slow", [{ role: "user", content: "first" }], 1));
     await admin.query("BEGIN");
     await admin.query("SELECT 1 FROM cc_chat_stacks WHERE stack_id = 'slow' FOR UPDATE");
@@ -158,17 +158,59 @@ describe("postgres store: timeouts and options", () => {
   });
 
   it("refuses bad timeouts, a bad pool size and unknown options", async () => {
-    const config = (extra: Record<string, unknown>): PostgresStoreConfig => ({ connectionString: db.url, ...extra }) as PostgresStoreConfig;
+    const config = (extra: Record<string, unknown>): PostgresStoreOptions => ({ connection: db.url, ...extra }) as PostgresStoreOptions;
     for (const value of [Number.NaN, -1, Number.POSITIVE_INFINITY, 2.5, "100"]) {
       for (const field of ["connectTimeoutMs", "statementTimeoutMs"]) {
         expect(await left(openPostgresStore(config({ [field]: value })))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: field }] });
       }
     }
     expect(await left(openPostgresStore(config({ maxConnections: 0 })))).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "maxConnections" }] });
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1001, 2.5]) {
+      expect(await left(openPostgresStore(config({ maxConnections: value })))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: "maxConnections" }] });
+    }
+    for (const connection of ["", 5, null, { query: () => undefined }]) {
+      expect(await left(openPostgresStore({ connection } as unknown as PostgresStoreOptions))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: "connection" }] });
+    }
+    expect(await left(openPostgresStore({ conection: db.url } as unknown as PostgresStoreOptions))).toMatchObject({
+      _tag: "InvalidOptions",
+      message: expect.stringContaining("conection: unknown field (did you mean connection?)"),
+    });
+    // The former shapes are refused with a pointer to the new name, never half-read.
+    expect(await left(openPostgresStore({ connectionString: db.url } as unknown as PostgresStoreOptions))).toMatchObject({ _tag: "InvalidOptions", subject: "store options" });
     expect(await left(openPostgresStore(config({ statementTimeout: 5 })))).toMatchObject({
       _tag: "InvalidOptions",
       problems: [{ path: "statementTimeout" }],
-      message: expect.stringContaining("unknown option"),
+      message: expect.stringContaining("statementTimeout: unknown field (did you mean statementTimeoutMs?)"),
     });
+  });
+});
+
+describe("postgres store: a pool you own", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it("settings of the store's own pool are refused next to a pool you own, never ignored", async () => {
+    const { pool, end } = guardedPool(db.url, 1);
+    try {
+      for (const extra of [{ maxConnections: 2 }, { connectTimeoutMs: 100 }, { statementTimeoutMs: 100 }]) {
+        const field = Object.keys(extra)[0]!;
+        expect(await left(openPostgresStore({ connection: pool, ...extra }))).toMatchObject({
+          _tag: "InvalidOptions",
+          subject: "store options",
+          problems: [{ path: field, message: expect.stringContaining("set it on your own pool") }],
+        });
+      }
+      const store = await right(openPostgresStore({ connection: pool }));
+      await right(store.close());
+      // Not ended on close: the pool is the caller's.
+      expect((await pool.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await end();
+    }
   });
 });

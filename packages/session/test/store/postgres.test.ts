@@ -5,7 +5,7 @@ import { storeContract } from "./contract.js";
 
 storeContract("postgres", async () => {
   const db = await freshDatabase();
-  const store = await right(openPostgresStore({ connectionString: db.url }));
+  const store = await right(openPostgresStore({ connection: db.url }));
   return {
     store,
     cleanup: async () => {
@@ -26,7 +26,7 @@ describe("PostgreSQL store specifics", () => {
 
   it("many processes creating the schema at once all succeed, and share one store", async () => {
     const stores: SummaryStore[] = await Promise.all(
-      Array.from({ length: 6 }, () => right(openPostgresStore({ connectionString: db.url, maxConnections: 2 }))),
+      Array.from({ length: 6 }, () => right(openPostgresStore({ connection: db.url, maxConnections: 2 }))),
     );
     try {
       // Six "hosts" append to one stack concurrently: ids stay unique and consecutive.
@@ -44,11 +44,11 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("a new pool (a restarted process) sees everything stored before", async () => {
-    const first = await right(openPostgresStore({ connectionString: db.url }));
+    const first = await right(openPostgresStore({ connection: db.url }));
     await right(first.append("restart", [{ role: "user", content: "before restart 中文" }], 1));
     const summary = await right(first.saveSummary("restart", { content: "S", coversUpTo: 1, previousId: null }, 2));
     await right(first.close());
-    const second = await right(openPostgresStore({ connectionString: db.url }));
+    const second = await right(openPostgresStore({ connection: db.url }));
     expect((await right(second.messagesAfter("restart", 0))).map((m) => m.message.content)).toEqual(["before restart 中文"]);
     expect(await right(second.latestSummary("restart"))).toMatchObject({ value: { id: summary.id, content: "S" } });
     await right(second.close());
@@ -57,7 +57,7 @@ describe("PostgreSQL store specifics", () => {
   it("a failure in the middle of an append rolls the batch and the counter back", async () => {
     const admin = guardedClient(db.url);
     await admin.connect();
-    const store = await right(openPostgresStore({ connectionString: db.url }));
+    const store = await right(openPostgresStore({ connection: db.url }));
     try {
       await right(store.append("fault", [{ role: "user", content: "before" }], 1));
       await admin.query(`CREATE FUNCTION cc_test_boom() RETURNS trigger AS $$
@@ -75,7 +75,7 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("a corrupt row is reported with its id", async () => {
-    const store = await right(openPostgresStore({ connectionString: db.url }));
+    const store = await right(openPostgresStore({ connection: db.url }));
     const admin = guardedClient(db.url);
     await admin.connect();
     try {
@@ -98,7 +98,7 @@ describe("PostgreSQL store specifics", () => {
   it("a pool the caller owns is used as is and stays open after close", async () => {
     const { pool, end } = guardedPool(db.url, 2);
     try {
-      const store = await right(openPostgresStore({ pool }));
+      const store = await right(openPostgresStore({ connection: pool }));
       expect((await right(store.append("owned-pool", [{ role: "user", content: "hi" }], 1))).map((m) => m.id)).toEqual([1]);
       await right(store.close());
       expect(await left(store.lastMessageId("owned-pool"))).toMatchObject({ _tag: "StoreUnavailable", message: "store is closed" });
@@ -110,7 +110,7 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("an unreachable server is a typed error", async () => {
-    const error = await left(openPostgresStore({ connectionString: "postgres://nobody@127.0.0.1:1/none" }));
+    const error = await left(openPostgresStore({ connection: "postgres://nobody@127.0.0.1:1/none" }));
     expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "postgres" });
   });
 });
