@@ -258,7 +258,7 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
       removeSignals();
       serve.stdin.off("end", onEnd);
       serve.stdin.off("close", onEnd);
-      server.right.onclose = undefined;
+      server.right.onclose = () => undefined;
       await server.right.close();
     }
   });

@@ -218,7 +218,7 @@ async function callTool(index: SegmentIndex, options: IndexServerOptions, name: 
     const entry = r.right;
     const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? options.defaultExpandChars ?? 8000);
     const result: ContextPage = { id: entry.id, namespace: entry.namespace, kind: entry.kind, content: page.content, offset: page.offset, totalChars: entry.content.length, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) };
-    return success(result);
+    return success({ ...result });
   }
   return toolError(`unknown tool ${JSON.stringify(name.slice(0, 80))} (known: search_context, expand_context)`);
 }
