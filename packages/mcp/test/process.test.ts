@@ -9,6 +9,9 @@ import { fileURLToPath } from "node:url";
 import { entry, openSqliteIndex } from "@cc/hierarchical";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createIndexServer } from "../src/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +65,29 @@ function runMcp(args: readonly string[], drive: (child: ReturnType<typeof spawn>
     drive(child, (text) => new Promise<void>((done) => (stderr.includes(text) ? done() : waiters.push({ text, done }))));
   });
 }
+
+describe("the README example", () => {
+  it("opens an existing SQLite index and serves it (connected here over the in-memory transport)", async () => {
+    const path = dbPath;
+    const index = await openSqliteIndex({ path })(); // path: an existing index file, e.g. "journal.db"
+    if (index._tag === "Left") throw new Error(index.left._tag);
+    const server = createIndexServer(index.right, { defaultK: 10 }); // options: namespace, defaultK, defaultExpandChars, name, version
+    if (server._tag === "Left") throw new Error(server.left.message);
+    const transport = new StdioServerTransport(); // stdout carries the protocol: log to stderr only
+    expect(transport).toBeInstanceOf(StdioServerTransport); // not started: the test process's stdout is not a protocol stream
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await Promise.all([server.right.connect(serverSide), client.connect(clientSide)]);
+    try {
+      const r = (await client.callTool({ name: "expand_context", arguments: { id: "seg-1" } })) as CallToolResult;
+      expect((r.structuredContent as { content: string }).content).toBe(ORIGINAL);
+    } finally {
+      await client.close();
+      await server.right.close();
+      await index.right.close()();
+    }
+  });
+});
 
 describe("cc-compact mcp", () => {
   it("serves search_context and expand_context of a SQLite index to the SDK's stdio client", async () => {
