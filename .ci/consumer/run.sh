@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/.ci/consumer"
 PNPM="npx -y pnpm@12.4.2"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-packages=(validate messages importance tokens lcm session hierarchical context cli)
+packages=(validate messages importance tokens lcm session hierarchical context mcp cli)
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -65,7 +65,7 @@ grep -qx "kept b" "$tmp/solo.out" || { echo "consumer check: @cc/importance alon
 
 step "CommonJS: require() of each package either works (Node's require(esm)) or fails with Node's ESM-only error"
 (cd "$app" && node -e '
-for (const p of ["validate", "messages", "importance", "tokens", "lcm", "session", "hierarchical", "context", "cli"]) {
+for (const p of ["validate", "messages", "importance", "tokens", "lcm", "session", "hierarchical", "context", "mcp", "cli"]) {
   try {
     const m = require(`@cc/${p}`);
     if (Object.keys(m).length === 0) throw new Error(`require("@cc/${p}") returned no exports`);

@@ -7,13 +7,16 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import type { Readable, Writable } from "node:stream";
 import { decodeContextManager, type ContextError } from "@cc/context";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
 import { offlineProvider, openAICompatibleProvider, pressureOf, redactSecrets } from "@cc/lcm";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
+import { createIndexServer } from "@cc/mcp";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import * as E from "fp-ts/lib/Either.js";
-import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type SearchCommand } from "./command/args.js";
+import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type McpCommand, type SearchCommand } from "./command/args.js";
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
 import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";
 import { formatReport } from "./command/report.js";
@@ -33,6 +36,16 @@ export interface CliIo {
   readonly stderrIsTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
+  /** The protocol streams and stop signals of `cc-compact mcp`; without them `mcp` is an internal error. */
+  readonly serve?: ServeIo;
+}
+
+/** What `cc-compact mcp` serves on: the protocol streams and the stop signals. */
+export interface ServeIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  /** Calls `stop` on SIGTERM / SIGINT; returns the function that removes the handlers. */
+  readonly onStopSignal: (stop: (signal: string) => void) => () => void;
 }
 
 const VERSION = "0.1.0";
@@ -212,6 +225,45 @@ async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeVal
   });
 }
 
+async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
+  const serve = io.serve;
+  if (serve === undefined) {
+    io.stderr("cc-compact: mcp: no stdio to serve on\n");
+    return ExitCode.internal;
+  }
+  // withIndex refuses a missing file: serving never creates an index, and the tools only read.
+  return withIndex("mcp", cmd.index, io, async (index) => {
+    const server = createIndexServer(index, { name: "cc-compact", version: VERSION, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) });
+    if (E.isLeft(server)) {
+      io.stderr(`cc-compact: mcp: ${server.left.message}\n`);
+      return ExitCode.usage;
+    }
+    let stopped: (why: string) => void = () => undefined;
+    const stop = new Promise<string>((resolve) => {
+      stopped = resolve;
+    });
+    const onEnd = (): void => stopped("stdin closed");
+    serve.stdin.once("end", onEnd);
+    serve.stdin.once("close", onEnd);
+    const removeSignals = serve.onStopSignal((signal) => stopped(signal));
+    server.right.onclose = () => stopped("transport closed");
+    server.right.onerror = (e) => io.stderr(`cc-compact: mcp: ${e.message}\n`);
+    try {
+      await server.right.connect(new StdioServerTransport(serve.stdin, serve.stdout));
+      io.stderr(`cc-compact: mcp: serving ${cmd.index}${cmd.namespace === undefined ? "" : ` (namespace ${JSON.stringify(cmd.namespace)})`} on stdio\n`);
+      const why = await stop;
+      io.stderr(`cc-compact: mcp: stopping (${why})\n`);
+      return ExitCode.ok;
+    } finally {
+      removeSignals();
+      serve.stdin.off("end", onEnd);
+      serve.stdin.off("close", onEnd);
+      server.right.onclose = () => undefined;
+      await server.right.close();
+    }
+  });
+}
+
 /**
  * Runs `cc-compact` with `argv` (arguments after the script) and returns the exit code.
  * Never rejects: unexpected exceptions become {@link ExitCode.internal} with a message on stderr.
@@ -240,6 +292,8 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
         return await searchCommand(cmd.right, io);
       case "expand":
         return await expandCommand(cmd.right, io);
+      case "mcp":
+        return await mcpCommand(cmd.right, io);
     }
   } catch (e: unknown) {
     io.stderr(`cc-compact: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
@@ -287,5 +341,19 @@ export function processIo(): CliIo {
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
     now: Date.now,
+    serve: {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      onStopSignal: (stop) => {
+        const onTerm = (): void => stop("SIGTERM");
+        const onInt = (): void => stop("SIGINT");
+        process.once("SIGTERM", onTerm);
+        process.once("SIGINT", onInt);
+        return () => {
+          process.off("SIGTERM", onTerm);
+          process.off("SIGINT", onInt);
+        };
+      },
+    },
   };
 }

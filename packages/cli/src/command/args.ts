@@ -44,8 +44,16 @@ export interface ExpandCommand {
   readonly raw: boolean;
 }
 
+/** `cc-compact mcp --index FILE`: serve the index's search and expand as MCP tools over stdio. */
+export interface McpCommand {
+  readonly _tag: "mcp";
+  readonly index: string;
+  /** Confine the tools to this namespace; `undefined`: every namespace. */
+  readonly namespace: string | undefined;
+}
+
 /** A parsed command line. */
-export type Command = CompactCommand | SearchCommand | ExpandCommand | { readonly _tag: "help" } | { readonly _tag: "version" };
+export type Command = CompactCommand | SearchCommand | ExpandCommand | McpCommand | { readonly _tag: "help" } | { readonly _tag: "version" };
 
 /** The command line is wrong; `message` says what to fix. */
 export interface UsageError {
@@ -60,6 +68,9 @@ Usage:
   cc-compact [compact] [FILE|-] [options]   compact a transcript (stdin when FILE is absent or -)
   cc-compact search --index FILE QUERY      search evicted entries of an index
   cc-compact expand --index FILE ID         print the original of an evicted entry
+  cc-compact mcp --index FILE [-n NS]       serve search_context / expand_context of an
+                                            index as an MCP server on stdio (stdout is the
+                                            protocol; logs go to stderr)
   cc-compact help                           this text (same as --help)
 
 Input: OpenAI chat JSON (array or {"messages": [...]}), JSONL (one message per line),
@@ -83,11 +94,12 @@ Compact options:
       --encoding E        o200k_base | cl100k_base (default o200k_base)
   -q, --quiet             no report on stderr
 
-Search / expand options:
+Search / expand / mcp options:
   -i, --index FILE        the SQLite index (required; must exist, never created)
   -k N                    hits to return (default 10)
   -n, --namespace NS      only this namespace (default: all; expand finds the id in
-                          the one namespace that holds it)
+                          the one namespace that holds it; mcp: the only namespace
+                          the tools serve)
       --raw               expand: print the original content only, not JSON
 
 Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found,
@@ -181,6 +193,12 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   // `cc-compact help` is the command, not a file named help (`./help` reads such a file).
   if (first === "help") return E.right({ _tag: "help" });
   if (v.raw === true && first !== "expand") return E.left({ _tag: "UsageError", message: "--raw: only expand takes it" });
+  if (first === "mcp") {
+    if (v.index === undefined) return E.left({ _tag: "UsageError", message: "mcp: --index FILE is required" });
+    if (rest.length > 0) return E.left({ _tag: "UsageError", message: `mcp: unexpected argument ${JSON.stringify(rest[0])}` });
+    if (v.namespace === "") return E.left({ _tag: "UsageError", message: "--namespace: expected a non-empty namespace" });
+    return E.right({ _tag: "mcp", index: v.index, namespace: v.namespace });
+  }
   if (first === "search" || first === "expand") {
     if (v.index === undefined) return E.left({ _tag: "UsageError", message: `${first}: --index FILE is required` });
     if (first === "search") {

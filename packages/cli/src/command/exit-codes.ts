@@ -18,7 +18,7 @@ export const ExitCode = {
   index: 5,
   /** `expand`: no entry with that id. */
   notFound: 6,
-  /** `search` / `expand`: the index file does not exist (it is never created for reading). */
+  /** `search` / `expand` / `mcp`: the index file does not exist (it is never created for reading). */
   indexMissing: 7,
   /** `compact`: the output was written but is still over the budget (the report says why). */
   budgetNotMet: 8,

@@ -22,3 +22,4 @@ export { unitId, type BuildOptions } from "../strategy/segments.js";
 export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";
 export { reaccesses, references } from "../strategy/references.js";
+export { textPage, type TextPage } from "../tools.js";
