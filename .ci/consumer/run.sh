@@ -43,6 +43,7 @@ expected="81 messages in, 30 out, budget met: true"
 
 step "cc-compact without better-sqlite3: the SQLite index names the missing package"
 set +e
+: > "$tmp/index.db" # an existing (empty) index file: opening it needs the driver
 err="$(cd "$app" && npx --no-install cc-compact search --index "$tmp/index.db" anything 2>&1)"
 code=$?
 set -e
