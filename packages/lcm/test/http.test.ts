@@ -132,7 +132,7 @@ describe("provider options", () => {
     expect(problems({ baseUrl: base, maxRetry: 2, timeout: 5, retries: 1, wibble: true })).toEqual([
       "maxRetry is not an option; did you mean maxRetries?",
       "timeout is not an option; did you mean timeoutMs?",
-      "retries is not an option (known: baseUrl, apiKey, timeoutMs, maxRetries, backoffMs, maxBackoffMs, maxTotalMs, maxResponseBytes, catalogue, now, name)",
+      "retries is not an option; did you mean maxRetries?",
       "wibble is not an option (known: baseUrl, apiKey, timeoutMs, maxRetries, backoffMs, maxBackoffMs, maxTotalMs, maxResponseBytes, catalogue, now, name)",
     ]);
     expect(problems({ baseUrl: base, base_url: "x" })).toEqual(["base_url is not an option; did you mean baseUrl?"]);
