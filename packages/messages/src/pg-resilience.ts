@@ -116,13 +116,6 @@ export function resolvePgTimeouts(options: PgTimeoutOptions, connectionString: s
   });
 }
 
-/** The keys of `options` that are not in `allowed`, as error messages (`name: unknown option`). */
-export function unknownOptionKeys(options: object, allowed: readonly string[]): readonly string[] {
-  return Object.keys(options)
-    .filter((k) => !allowed.includes(k))
-    .map((k) => `${k}: unknown option (expected one of ${allowed.join(", ")})`);
-}
-
 /** The pool settings (for `new pg.Pool(...)`) that apply {@link PgTimeouts}. */
 export function pgPoolTimeoutSettings(t: PgTimeouts): {
   readonly connectionTimeoutMillis: number;
