@@ -2,7 +2,7 @@
 // messages prepareStep returns are not carried to the next step: the prefix cache must give every
 // step the same compacted prefix. The history carries approvals, reasoning and an image.
 import { createAiSdkContext, fromModelMessages, type AiSdkEvent } from "@cc/ai-sdk";
-import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction } from "ai-v6";
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type ToolSet } from "ai-v6";
 import { MockLanguageModelV3 } from "ai-v6/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -52,8 +52,9 @@ const MAX = 2000;
 // The adapter is typed against the installed major (v7 in this repository); at runtime both majors
 // take the same objects, which is what this file checks.
 const asV6 = (cc: ReturnType<typeof createAiSdkContext>) => ({
-  prepareStep: cc.prepareStep as unknown as PrepareStepFunction<never>,
+  prepareStep: cc.prepareStep as unknown as NonNullable<Parameters<typeof generateText<ToolSet>>[0]["prepareStep"]>,
   middleware: cc.middleware as unknown as LanguageModelMiddleware,
+  tools: cc.tools as unknown as ToolSet,
 });
 
 describe("@cc/ai-sdk with ai v6 (MockLanguageModelV3)", () => {
@@ -67,7 +68,7 @@ describe("@cc/ai-sdk with ai v6 (MockLanguageModelV3)", () => {
       model: wrapLanguageModel({ model, middleware: v6.middleware }),
       system: "You are a careful coding agent.",
       messages: earlier,
-      tools: { ...cc.tools, read_file: readFile },
+      tools: { ...v6.tools, read_file: readFile } as ToolSet,
       prepareStep: async (o) => {
         const r = await v6.prepareStep(o);
         seen.push(r?.messages ?? o.messages);
@@ -100,7 +101,7 @@ describe("@cc/ai-sdk with ai v6 (MockLanguageModelV3)", () => {
     await generateText({
       model: scriptedModel(),
       messages: earlier,
-      tools: { ...cc.tools, read_file: readFile },
+      tools: { ...v6.tools, read_file: readFile } as ToolSet,
       prepareStep: async (o) => {
         inputs.push(o.messages);
         const r = await v6.prepareStep(o);
@@ -128,7 +129,7 @@ describe("@cc/ai-sdk with ai v6 (MockLanguageModelV3)", () => {
     const result = streamText({
       model: wrapLanguageModel({ model, middleware: v6.middleware }),
       messages: earlier,
-      tools: { ...cc.tools, read_file: readFile },
+      tools: { ...v6.tools, read_file: readFile } as ToolSet,
       prepareStep: v6.prepareStep,
       stopWhen: stepCountIs(12),
     });
