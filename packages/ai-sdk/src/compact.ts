@@ -17,12 +17,18 @@ import { Lru, MessageHasher } from "./internal/prefix.js";
  * The shorter preserved tails tried, in order, when a turn misses the budget: half, then 1 (the
  * last message with the call that produced it — the current step is never evicted: the model
  * would call the same tool again).
+ *
+ * @example shorterTails(6) // [3, 1]
  */
 export function shorterTails(preserveLast: number): readonly number[] {
   return [...new Set([Math.floor(preserveLast / 2), 1])].filter((k) => k >= 1 && k < preserveLast);
 }
 
-/** What one compaction of AI SDK messages did. */
+/**
+ * What one compaction of AI SDK messages did.
+ *
+ * @example const { messages, changed, tokens } = await cc.compact(history);
+ */
 export interface SdkCompaction<M> {
   /** The messages to send: kept messages are the input objects, the note is new. */
   readonly messages: readonly M[];
@@ -36,7 +42,11 @@ export interface SdkCompaction<M> {
   readonly tokens: number;
 }
 
-/** Compacts AI SDK messages of type `M` (a `ModelMessage` or a provider prompt message). */
+/**
+ * Compacts AI SDK messages of type `M` (a `ModelMessage` or a provider prompt message).
+ *
+ * @example const compact: SdkCompactor<ModelMessage> = prefixCompactor(manager, 32, note);
+ */
 export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions) => Promise<E.Either<ContextError, SdkCompaction<M>>>;
 
 /**

@@ -18,16 +18,29 @@ import { contextTools, type ContextTools } from "./tools.js";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
-/** A message of a provider prompt (what a middleware sees), as the installed `ai` types it. */
+/**
+ * A message of a provider prompt (what a middleware sees), as the installed `ai` types it.
+ *
+ * @example const note: PromptMessage = { role: "user", content: [{ type: "text", text: "…" }] };
+ */
 export type PromptMessage = CallOptions["prompt"][number];
 
-/** What `prepareStep` reads of its argument (the SDK passes more; v6 and v7 both pass these). */
+/**
+ * What `prepareStep` reads of its argument (the SDK passes more; v6 and v7 both pass these).
+ *
+ * @example await cc.prepareStep({ messages, stepNumber: 0 });
+ */
 export interface PrepareStepInput {
   readonly messages: ModelMessage[];
   readonly stepNumber: number;
 }
 
-/** The adapter built by {@link createAiSdkContext}. */
+/**
+ * The adapter built by {@link createAiSdkContext}.
+ *
+ * @example
+ * const { prepareStep, middleware, tools } = createAiSdkContext({ maxTokens: 8000 });
+ */
 export interface AiSdkContext {
   /** The context manager every compaction runs through (its `maxTokens` is the budget). */
   readonly manager: ContextManager;

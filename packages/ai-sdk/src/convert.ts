@@ -13,7 +13,11 @@
  */
 import type { Message, ToolCall } from "@cc/messages";
 
-/** A content part of an AI SDK message, read by its `type` (other fields are read structurally). */
+/**
+ * A content part of an AI SDK message, read by its `type` (other fields are read structurally).
+ *
+ * @example const part: SdkPart = { type: "reasoning", text: "…" } as SdkPart;
+ */
 export interface SdkPart {
   readonly type: string;
 }
@@ -21,13 +25,19 @@ export interface SdkPart {
 /**
  * An AI SDK message: a `ModelMessage` (ai v6 or v7) or a provider prompt message
  * (LanguageModelV3 / V4). `content` is a string or an array of typed parts.
+ *
+ * @example const m: SdkMessage = { role: "user", content: "hi" };
  */
 export interface SdkMessage {
   readonly role: string;
   readonly content: string | readonly SdkPart[];
 }
 
-/** The prefix of the view ids that point back at the source message. */
+/**
+ * The prefix of the view ids that point back at the source message.
+ *
+ * @example `${VIEW_ID_PREFIX}3.1` // the second tool view of message 3
+ */
 export const VIEW_ID_PREFIX = "ai-sdk:";
 
 const fieldOf = (part: object, key: string): unknown => (part as Readonly<Record<string, unknown>>)[key];
@@ -53,7 +63,11 @@ const json = (value: unknown): string => {
   }
 };
 
-/** The text of a tool result's `output` (text, json, error, denial or multi-part content). */
+/**
+ * The text of a tool result's `output` (text, json, error, denial or multi-part content).
+ *
+ * @example outputText({ type: "json", value: { ok: true } }) // '{"ok":true}'
+ */
 export function outputText(output: unknown): string {
   if (typeof output !== "object" || output === null) return output === undefined ? "" : json(output);
   const type = stringOf(output, "type");
@@ -110,7 +124,11 @@ const textOf = (parts: readonly SdkPart[]): string =>
 
 const argumentsOf = (input: unknown): string => (typeof input === "string" ? input : input === undefined ? "" : json(input));
 
-/** Where each view came from: `views[k]` stands for `messages[sources[k]]`. */
+/**
+ * Where each view came from: `views[k]` stands for `messages[sources[k]]`.
+ *
+ * @example const { views, sources } = messageViews(messages, true);
+ */
 export interface MessageViews {
   readonly views: readonly Message[];
   readonly sources: readonly number[];
@@ -201,7 +219,11 @@ export function fromModelMessages(messages: readonly SdkMessage[]): readonly Mes
   return messageViews(messages, false).views;
 }
 
-/** The source index a view id names, or `undefined` for a message the engine added. */
+/**
+ * The source index a view id names, or `undefined` for a message the engine added.
+ *
+ * @example sourceOf({ role: "tool", content: "", toolCallId: "c", id: "ai-sdk:3.1" }) // 3
+ */
 export function sourceOf(view: Message): number | undefined {
   const id = view.id;
   if (id === undefined || !id.startsWith(VIEW_ID_PREFIX)) return undefined;

@@ -8,14 +8,24 @@ import type { ContextError, ContextManager, TurnResult } from "@cc/context";
 import { decodeWith, fn, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 
-/** Something the adapter did, for logs and metrics. */
+/**
+ * Something the adapter did, for logs and metrics.
+ *
+ * @example
+ * createAiSdkContext({ maxTokens: 8000, onEvent: (e) => e._tag === "Compacted" && console.log(e.turn.tokensBefore, "→", e.turn.tokensAfter) });
+ */
 export type AiSdkEvent =
   /** The manager compacted the messages of a step (`prepareStep`) or a prompt (`middleware`). */
   | { readonly _tag: "Compacted"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly turn: TurnResult }
   /** A compaction failed: `prepareStep` sent the step uncompacted, the middleware refused the call. */
   | { readonly _tag: "CompactionFailed"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly error: AiSdkFailure };
 
-/** Options of {@link createAiSdkContext}: exactly one of `maxTokens` and `manager`. */
+/**
+ * Options of {@link createAiSdkContext}: exactly one of `maxTokens` and `manager`.
+ *
+ * @example
+ * const options: AiSdkContextOptions = { manager: createContextManager({ maxTokens: 8000, index }), cacheSize: 64 };
+ */
 export interface AiSdkContextOptions {
   /**
    * The budget of a prompt (the whole prompt, system messages included); builds a context manager
@@ -41,6 +51,9 @@ export interface AiSdkContextOptions {
 /**
  * The prompt is over the budget after compaction (the system messages and the preserved tail alone
  * exceed it): the middleware refuses to send it.
+ *
+ * @example
+ * catch (e) { if (e instanceof AiSdkError && e.error._tag === "BudgetExceeded") console.warn(e.error.tokens, e.error.maxTokens); }
  */
 export interface BudgetExceeded {
   readonly _tag: "BudgetExceeded";
@@ -52,10 +65,20 @@ export interface BudgetExceeded {
   readonly maxTokens: number;
 }
 
-/** Every failure of the adapter (the one error shape of @cc/validate). */
+/**
+ * Every failure of the adapter (the one error shape of @cc/validate).
+ *
+ * @example
+ * const describe = (f: AiSdkFailure): string => `${f._tag}: ${f.subject}`;
+ */
 export type AiSdkFailure = InvalidOptions | ContextError | BudgetExceeded;
 
-/** The rejection of the adapter's Promises: an `Error` carrying the typed {@link AiSdkFailure}. */
+/**
+ * The rejection of the adapter's Promises: an `Error` carrying the typed {@link AiSdkFailure}.
+ *
+ * @example
+ * try { await cc.compact(messages); } catch (e) { if (e instanceof AiSdkError) console.error(e.error._tag, e.error.message); }
+ */
 export class AiSdkError extends Error {
   /** The typed failure. */
   readonly error: AiSdkFailure;
@@ -79,7 +102,11 @@ export function budgetExceeded(tokens: number, maxTokens: number): BudgetExceede
 const managerLike = leaf("ContextManager", "a context manager (createContextManager)", (u): u is ContextManager =>
   isRecord(u) && ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") && isRecord(u["options"]));
 
-/** Closed io-ts codec of {@link AiSdkContextOptions}. */
+/**
+ * Closed io-ts codec of {@link AiSdkContextOptions} (the one-of rule is checked by {@link decodeAiSdkContextOptions}).
+ *
+ * @example AiSdkContextOptionsCodec.is({ maxTokens: 8000 }) // true
+ */
 export const AiSdkContextOptionsCodec = objectCodec(
   "AiSdkContextOptions",
   {},

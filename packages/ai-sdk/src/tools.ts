@@ -13,29 +13,49 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { textPage } from "./internal/page.js";
 
-/** Most hits one `search_context` call may ask for. */
+/**
+ * Most hits one `search_context` call may ask for.
+ *
+ * @example MAX_SEARCH_HITS // 50
+ */
 export const MAX_SEARCH_HITS = 50;
 
-/** Arguments of `search_context`. */
+/**
+ * Arguments of `search_context`.
+ *
+ * @example const input: SearchContextInput = { query: "KeyError header", k: 3 };
+ */
 export interface SearchContextInput {
   readonly query: string;
   readonly k?: number;
 }
 
-/** Arguments of `expand_context`. */
+/**
+ * Arguments of `expand_context`.
+ *
+ * @example const input: ExpandContextInput = { id: "u0123456789abcdef", offset: 8000 };
+ */
 export interface ExpandContextInput {
   readonly id: string;
   readonly offset?: number;
   readonly maxChars?: number;
 }
 
-/** Why a context tool call produced no result; `message` is written for the model. */
+/**
+ * Why a context tool call produced no result; `message` is written for the model.
+ *
+ * @example { _tag: "NotFound", message: 'no evicted entry with id "u1"' }
+ */
 export interface ContextToolError {
   readonly _tag: "InvalidArguments" | "NotFound" | "IndexFailed";
   readonly message: string;
 }
 
-/** One hit of `search_context`. */
+/**
+ * One hit of `search_context`.
+ *
+ * @example { id: "u0123456789abcdef", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…" }
+ */
 export interface ContextSearchHit {
   readonly id: string;
   readonly kind: string;
@@ -43,15 +63,27 @@ export interface ContextSearchHit {
   readonly snippet: string;
 }
 
-/** Result of `search_context`. */
+/**
+ * Result of `search_context`.
+ *
+ * @example { hits: [] } // or { error: { _tag: "IndexFailed", message } }
+ */
 export type SearchContextOutput = { readonly hits: readonly ContextSearchHit[] } | { readonly error: ContextToolError };
 
-/** Result of `expand_context`: one page of the original text of an evicted unit. */
+/**
+ * Result of `expand_context`: one page of the original text of an evicted unit.
+ *
+ * @example { id: "u1", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ */
 export type ExpandContextOutput =
   | { readonly id: string; readonly content: string; readonly offset: number; readonly totalChars: number; readonly nextOffset?: number }
   | { readonly error: ContextToolError };
 
-/** The two tools, keyed by the names the model calls them by. */
+/**
+ * The two tools, keyed by the names the model calls them by.
+ *
+ * @example generateText({ model, tools: { ...cc.tools, ...myTools }, messages });
+ */
 export interface ContextTools {
   readonly search_context: Tool<SearchContextInput, SearchContextOutput>;
   readonly expand_context: Tool<ExpandContextInput, ExpandContextOutput>;

@@ -4,7 +4,11 @@
  * @module internal/page
  */
 
-/** One page of a text. */
+/**
+ * One page of a text.
+ *
+ * @example const page: TextPage = { content: "abc", offset: 0, nextOffset: 3 };
+ */
 export interface TextPage {
   readonly content: string;
   /** Where the page starts (moved back onto a code point boundary). */

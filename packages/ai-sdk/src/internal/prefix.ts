@@ -21,6 +21,8 @@ function stableJson(value: unknown): string {
 /**
  * Hashes of messages, memoised per object (a message object is never mutated by the SDK once it
  * is in the history). A value JSON cannot spell (a cycle) gets a hash unique to its object.
+ *
+ * @example new MessageHasher().chain(messages).at(-1) // identifies the whole list
  */
 export class MessageHasher {
   readonly #memo = new WeakMap<object, string>();
@@ -52,7 +54,11 @@ export class MessageHasher {
   }
 }
 
-/** A least-recently-used map with a fixed capacity. */
+/**
+ * A least-recently-used map with a fixed capacity.
+ *
+ * @example const lru = new Lru<number>(2); lru.set("a", 1); lru.get("a") // 1
+ */
 export class Lru<V> {
   readonly #map = new Map<string, V>();
   constructor(readonly capacity: number) {}
