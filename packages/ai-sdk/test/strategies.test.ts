@@ -35,7 +35,7 @@ describe("shorter tails", () => {
     expect(plain.tokensAfter).toBeGreaterThan(1600);
     const compact = prefixCompactor<ModelMessage>(manager, 4, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
     const r = await compact(history);
-    if (E.isLeft(r)) throw new Error(r.left.message);
+    if (E.isLeft(r)) throw new Error(r.left._tag);
     expect(r.right.tokens).toBeLessThanOrEqual(1600);
     expect(manager.count(fromModelMessages(r.right.messages))).toBe(r.right.tokens);
     expect(orphans(r.right.messages)).toEqual([]);
@@ -65,9 +65,9 @@ describe("strategies", () => {
     const r = await cc.prepareStep({ messages: history, stepNumber: 5 });
     expect(r).toBeDefined();
     const call = { toolCallId: "t", messages: [], context: undefined } as never;
-    const found = (await cc.tools.search_context.execute!({ query: "a0_1" }, call)) as { hits: { id: string }[] };
+    const found = (await cc.tools.search_context.execute!({ query: "a0_1" }, call)) as unknown as { hits: { id: string }[] };
     expect(found.hits.length).toBeGreaterThan(0);
-    const page = (await cc.tools.expand_context.execute!({ id: found.hits[0]!.id }, call)) as { content: string };
+    const page = (await cc.tools.expand_context.execute!({ id: found.hits[0]!.id }, call)) as unknown as { content: string };
     expect(page.content).toContain(fileText("a0", 60));
   });
 });
