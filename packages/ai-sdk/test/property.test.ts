@@ -2,10 +2,11 @@
 // approvals, reasoning parts, images, pending calls), the converted-compacted-converted-back
 // messages never split a unit (a call, its results, its approval request and response, and the
 // reasoning in the same message) and return every kept message as the same, unchanged object.
-import { createAiSdkContext } from "@cc/ai-sdk";
+import { AiSdkError, createAiSdkContext, fromModelMessages } from "@cc/ai-sdk";
 import { createContextManager } from "@cc/context";
 import { fc, test } from "@fast-check/vitest";
 import type { ModelMessage } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect } from "vitest";
 import { hasNote, orphans } from "./script.js";
 
@@ -129,6 +130,24 @@ describe("conversion and compaction of AI SDK conversations", () => {
       // Nothing was mutated.
       expect(messages).toEqual(snapshot);
       if (r.turn !== undefined && !r.turn.budgetMet) expect(r.turn.warnings.some((w) => w._tag === "BudgetNotMet")).toBe(true);
+    },
+  );
+
+  test.prop([fc.array(stepArb, { minLength: 1, maxLength: 24 }), fc.integer({ min: 100, max: 3000 })], { numRuns: 30 })(
+    "the middleware sends a prompt within budget, pair-safe, or refuses it with BudgetExceeded",
+    async (steps, maxTokens) => {
+      const prompt = render(steps);
+      const cc = createAiSdkContext({ manager: createContextManager({ maxTokens, counter: base.options.counter }) });
+      const transform = cc.middleware.transformParams!;
+      try {
+        const out = await transform({ type: "generate", params: { prompt } as never, model: new MockLanguageModelV4() });
+        expect(cc.manager.count(fromModelMessages(out.prompt))).toBeLessThanOrEqual(maxTokens);
+        expect(orphans(out.prompt)).toEqual([]);
+        for (const m of out.prompt) expect(prompt.includes(m as ModelMessage) || hasNote([m])).toBe(true);
+      } catch (e) {
+        expect(e).toBeInstanceOf(AiSdkError);
+        expect((e as AiSdkError).error._tag).toBe("BudgetExceeded");
+      }
     },
   );
 });
