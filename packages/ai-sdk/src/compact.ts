@@ -1,0 +1,114 @@
+/**
+ * Compaction of AI SDK messages through a context manager, cached by message prefix: the longest
+ * prefix compacted before is replaced by its compacted form (no second compaction, no second
+ * index write), the rest is appended, and the manager runs on that only when it reaches the
+ * threshold. The same messages therefore always give the same prompt, step after step.
+ *
+ * @module compact
+ */
+import { createContextManager, type CompactCallOptions, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import type { Message } from "@cc/messages";
+import { invalid } from "@cc/validate";
+import * as E from "fp-ts/lib/Either.js";
+import { messageViews, restoreMessages, type SdkMessage } from "./convert.js";
+import { Lru, MessageHasher } from "./internal/prefix.js";
+
+/**
+ * The shorter preserved tails tried, in order, when a turn misses the budget: half, then 1 (the
+ * last message with the call that produced it — the current step is never evicted: the model
+ * would call the same tool again).
+ *
+ * @example shorterTails(6) // [3, 1]
+ */
+export function shorterTails(preserveLast: number): readonly number[] {
+  return [...new Set([Math.floor(preserveLast / 2), 1])].filter((k) => k >= 1 && k < preserveLast);
+}
+
+/**
+ * What one compaction of AI SDK messages did.
+ *
+ * @example const { messages, changed, tokens } = await cc.compact(history);
+ */
+export interface SdkCompaction<M> {
+  /** The messages to send: kept messages are the input objects, the note is new. */
+  readonly messages: readonly M[];
+  /** True when `messages` differs from the input (a cached prefix was applied or the manager compacted). */
+  readonly changed: boolean;
+  /** True when the whole input was answered from the cache. */
+  readonly cached: boolean;
+  /** The manager's turn, when it ran (absent when the cache answered or nothing reached the threshold). */
+  readonly turn?: TurnResult;
+  /** Tokens of `messages` by the manager's counter. */
+  readonly tokens: number;
+}
+
+/**
+ * Compacts AI SDK messages of type `M` (a `ModelMessage` or a provider prompt message).
+ *
+ * @example const compact: SdkCompactor<ModelMessage> = prefixCompactor(manager, 32, note);
+ */
+export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions) => Promise<E.Either<ContextError, SdkCompaction<M>>>;
+
+/**
+ * A prefix-cached compactor over `manager`. `added` builds the message for a view the manager
+ * added (the summary note). Never rejects: a failure of the manager is a `Left`.
+ *
+ * @example
+ * const compact = prefixCompactor<ModelMessage>(manager, 32, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
+ * const r = await compact(messages);
+ */
+export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, cacheSize: number, added: (view: Message) => M): SdkCompactor<M> {
+  const hasher = new MessageHasher();
+  const cache = new Lru<readonly M[]>(cacheSize);
+  const shorter = new Map<number, ContextManager>();
+  const withTail = (k: number): ContextManager => {
+    const known = shorter.get(k);
+    if (known !== undefined) return known;
+    const m = createContextManager({ ...manager.options, preserveLast: k });
+    shorter.set(k, m);
+    return m;
+  };
+  // A compaction that stays above the target because the preserved tail alone is too big (large
+  // parallel tool results) runs again on its own output with shorter tails: same counter, index and namespace, so what
+  // leaves is searchable like the rest; the earlier note is folded into the new one.
+  const escalate = async (first: TurnResult, call: CompactCallOptions | undefined): Promise<E.Either<ContextError, TurnResult>> => {
+    let turn = first;
+    // The manager's own target: compaction leaves this much headroom below the budget.
+    const target = Math.max(1, Math.floor(manager.options.threshold * (call?.maxTokens ?? manager.options.maxTokens)));
+    for (const k of shorterTails(manager.options.preserveLast)) {
+      if (turn.tokensAfter <= target) break;
+      const r = await withTail(k).compactTE(turn.messages, { ...call, force: true })();
+      if (E.isLeft(r)) return r;
+      turn = { ...r.right, compacted: turn.compacted || r.right.compacted, tokensBefore: first.tokensBefore, evicted: [...turn.evicted, ...r.right.evicted], warnings: [...turn.warnings.filter((w) => w._tag !== "BudgetNotMet"), ...r.right.warnings] };
+    }
+    return E.right(turn);
+  };
+  return async (messages, call) => {
+    try {
+      const chain = hasher.chain(messages);
+      let hit = -1;
+      let prefix: readonly M[] | undefined;
+      for (let i = messages.length; i >= 1 && prefix === undefined; i--) {
+        prefix = cache.get(chain[i]!);
+        if (prefix !== undefined) hit = i;
+      }
+      const key = chain[messages.length]!;
+      const base = prefix === undefined ? messages : hit === messages.length ? prefix : [...prefix, ...messages.slice(hit)];
+      const { views } = messageViews(base, true);
+      if (hit === messages.length && call?.force !== true) {
+        return E.right({ messages: base, changed: base !== messages, cached: true, tokens: manager.count(views) });
+      }
+      const r = await manager.compactTE(views, call ?? {})();
+      if (E.isLeft(r)) return r;
+      const escalated = await escalate(r.right, call);
+      if (E.isLeft(escalated)) return escalated;
+      const turn = escalated.right;
+      const out = turn.compacted ? restoreMessages(base, turn.messages, added) : base;
+      if (out !== messages) cache.set(key, out);
+      return E.right({ messages: out, changed: out !== messages, cached: false, turn, tokens: turn.tokensAfter });
+    } catch (e) {
+      // The cache and the conversion are pure; a throw here is a bug or a hostile input: reported.
+      return E.left(invalid("InvalidInput", "AI SDK messages", [`could not be compacted: ${e instanceof Error ? e.message : String(e)}`]));
+    }
+  };
+}

@@ -1,0 +1,254 @@
+/**
+ * Conversion between AI SDK messages and our `Message` model. One reader serves every AI SDK shape
+ * the adapter meets: the `ModelMessage` of `ai` v6 and v7 (what `prepareStep` receives) and the
+ * provider prompt of the LanguageModelV3 / V4 specifications (what a middleware's
+ * `transformParams` receives). Both are read structurally, by `role` and part `type`.
+ *
+ * The engine only needs a view of each message (the text it counts, indexes and summarises, and
+ * the tool-call pairing); the original objects are never rebuilt. {@link restoreMessages} maps the
+ * engine's result back by the index stamped on each view, so a kept message is returned as the
+ * very same object and only the summary note is new.
+ *
+ * @module convert
+ */
+import type { Message, ToolCall } from "@cc/messages";
+
+/**
+ * A content part of an AI SDK message, read by its `type` (other fields are read structurally).
+ *
+ * @example const part: SdkPart = { type: "reasoning", text: "…" } as SdkPart;
+ */
+export interface SdkPart {
+  readonly type: string;
+}
+
+/**
+ * An AI SDK message: a `ModelMessage` (ai v6 or v7) or a provider prompt message
+ * (LanguageModelV3 / V4). `content` is a string or an array of typed parts.
+ *
+ * @example const m: SdkMessage = { role: "user", content: "hi" };
+ */
+export interface SdkMessage {
+  readonly role: string;
+  readonly content: string | readonly SdkPart[];
+}
+
+/**
+ * The prefix of the view ids that point back at the source message.
+ *
+ * @example `${VIEW_ID_PREFIX}3.1` // the second tool view of message 3
+ */
+export const VIEW_ID_PREFIX = "ai-sdk:";
+
+const fieldOf = (part: object, key: string): unknown => (part as Readonly<Record<string, unknown>>)[key];
+const stringOf = (part: object, key: string): string | undefined => {
+  const v = fieldOf(part, key);
+  return typeof v === "string" ? v : undefined;
+};
+
+/** A short placeholder for an attachment (the bytes are never counted or indexed). */
+function attachment(part: object): string {
+  const type = stringOf(part, "type") ?? "part";
+  const mediaType = stringOf(part, "mediaType") ?? "";
+  const filename = stringOf(part, "filename");
+  if (type === "image" || (filename === undefined && mediaType.startsWith("image/"))) return "[image]";
+  return filename === undefined ? "[file]" : `[file ${filename}]`;
+}
+
+const json = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+};
+
+/**
+ * The text of a tool result's `output` (text, json, error, denial or multi-part content).
+ *
+ * @example outputText({ type: "json", value: { ok: true } }) // '{"ok":true}'
+ */
+export function outputText(output: unknown): string {
+  if (typeof output !== "object" || output === null) return output === undefined ? "" : json(output);
+  const type = stringOf(output, "type");
+  const value = fieldOf(output, "value");
+  switch (type) {
+    case "text":
+    case "error-text":
+      return typeof value === "string" ? value : json(value);
+    case "json":
+    case "error-json":
+      return json(value);
+    case "execution-denied": {
+      const reason = stringOf(output, "reason");
+      return reason === undefined ? "execution denied" : `execution denied: ${reason}`;
+    }
+    case "content":
+      return Array.isArray(value) ? value.map((p: unknown) => (typeof p === "object" && p !== null ? (stringOf(p, "type") === "text" ? (stringOf(p, "text") ?? "") : attachment(p)) : "")).join("\n") : "";
+    default:
+      return `[${type ?? "output"}]`;
+  }
+}
+
+/** The text of one non-tool part: text and reasoning verbatim, attachments as placeholders. */
+function partText(part: SdkPart): string {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return stringOf(part, "text") ?? "";
+    case "image":
+    case "file":
+    case "reasoning-file":
+      return attachment(part);
+    case "tool-result":
+      return `[${stringOf(part, "toolName") ?? "tool"} result]\n${outputText(fieldOf(part, "output"))}`;
+    case "tool-approval-response":
+      return approvalText(part);
+    default:
+      // custom parts, approval requests: nothing the engine reads.
+      return "";
+  }
+}
+
+function approvalText(part: SdkPart): string {
+  const approved = fieldOf(part, "approved") === true;
+  const reason = stringOf(part, "reason");
+  return `${approved ? "approved" : "denied"}${reason === undefined ? "" : `: ${reason}`}`;
+}
+
+const textOf = (parts: readonly SdkPart[]): string =>
+  parts
+    .map(partText)
+    .filter((s) => s !== "")
+    .join("\n");
+
+const argumentsOf = (input: unknown): string => (typeof input === "string" ? input : input === undefined ? "" : json(input));
+
+/**
+ * Where each view came from: `views[k]` stands for `messages[sources[k]]`.
+ *
+ * @example const { views, sources } = messageViews(messages, true);
+ */
+export interface MessageViews {
+  readonly views: readonly Message[];
+  readonly sources: readonly number[];
+}
+
+/**
+ * The engine's view of AI SDK messages (pure, linear). Each message becomes one view, except a
+ * tool message answering several calls: it becomes one tool view per answered call (so each result
+ * pairs with the assistant message that issued it), with approval responses bound to their call
+ * through the approval request's `toolCallId`, and anything that answers no earlier call folded
+ * into the first view. All views of one tool message therefore fall into one pair-safe unit.
+ * With `stamp`, each view's `id` names its source index (see {@link restoreMessages}).
+ *
+ * @example
+ * const { views } = messageViews([{ role: "user", content: "hi" }], false);
+ * // views: [{ role: "user", content: "hi" }]
+ */
+export function messageViews(messages: readonly SdkMessage[], stamp: boolean): MessageViews {
+  const views: Message[] = [];
+  const sources: number[] = [];
+  const issued = new Set<string>();
+  const approvals = new Map<string, string>();
+  const push = (i: number, k: number, view: Message): void => {
+    views.push(stamp ? { ...view, id: `${VIEW_ID_PREFIX}${i}${k === 0 ? "" : `.${k}`}` } : view);
+    sources.push(i);
+  };
+  messages.forEach((m, i) => {
+    const parts: readonly SdkPart[] = typeof m.content === "string" ? [{ type: "text", text: m.content } as SdkPart] : Array.isArray(m.content) ? m.content : [];
+    switch (m.role) {
+      case "system":
+        push(i, 0, { role: "system", content: textOf(parts) });
+        return;
+      case "assistant": {
+        const calls: ToolCall[] = [];
+        for (const p of parts) {
+          if (p.type === "tool-call") {
+            const id = stringOf(p, "toolCallId") ?? "";
+            calls.push({ id, name: stringOf(p, "toolName") ?? "", arguments: argumentsOf(fieldOf(p, "input")) });
+            issued.add(id);
+          } else if (p.type === "tool-approval-request") {
+            const approvalId = stringOf(p, "approvalId");
+            const callId = stringOf(p, "toolCallId");
+            if (approvalId !== undefined && callId !== undefined) approvals.set(approvalId, callId);
+          }
+        }
+        push(i, 0, { role: "assistant", content: textOf(parts.filter((p) => p.type !== "tool-call")), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+        return;
+      }
+      case "tool": {
+        const answers: { callId: string; name?: string; text: string }[] = [];
+        const loose: string[] = [];
+        let firstId = "";
+        for (const p of parts) {
+          const callId = p.type === "tool-result" ? stringOf(p, "toolCallId") : p.type === "tool-approval-response" ? approvals.get(stringOf(p, "approvalId") ?? "") : undefined;
+          const text = p.type === "tool-result" ? outputText(fieldOf(p, "output")) : partText(p);
+          if (firstId === "" && callId !== undefined) firstId = callId;
+          if (callId !== undefined && issued.has(callId)) {
+            const name = stringOf(p, "toolName");
+            answers.push({ callId, text, ...(name === undefined ? {} : { name }) });
+          } else if (text !== "") loose.push(text);
+        }
+        if (answers.length === 0) {
+          push(i, 0, { role: "tool", content: loose.join("\n"), toolCallId: firstId });
+          return;
+        }
+        answers.forEach((a, k) => {
+          const content = k === 0 && loose.length > 0 ? [a.text, ...loose].join("\n") : a.text;
+          push(i, k, { role: "tool", content, toolCallId: a.callId, ...(a.name === undefined ? {} : { name: a.name }) });
+        });
+        return;
+      }
+      default:
+        // "user" and any role a newer SDK may add: a user turn.
+        push(i, 0, { role: "user", content: textOf(parts) });
+    }
+  });
+  return { views, sources };
+}
+
+/**
+ * The engine's view of AI SDK messages, for counting and inspection (tool messages answering
+ * several calls become one tool message per call).
+ *
+ * @example
+ * fromModelMessages([{ role: "user", content: [{ type: "text", text: "hi" }] }]); // [{ role: "user", content: "hi" }]
+ */
+export function fromModelMessages(messages: readonly SdkMessage[]): readonly Message[] {
+  return messageViews(messages, false).views;
+}
+
+/**
+ * The source index a view id names, or `undefined` for a message the engine added.
+ *
+ * @example sourceOf({ role: "tool", content: "", toolCallId: "c", id: "ai-sdk:3.1" }) // 3
+ */
+export function sourceOf(view: Message): number | undefined {
+  const id = view.id;
+  if (id === undefined || !id.startsWith(VIEW_ID_PREFIX)) return undefined;
+  const n = Number.parseInt(id.slice(VIEW_ID_PREFIX.length), 10);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The AI SDK messages of a compacted view list: a view stamped by {@link messageViews} returns its
+ * source message (the same object, once), an unstamped one (the summary note) becomes a new message
+ * through `added`. Order follows the views.
+ *
+ * @example
+ * restoreMessages(original, result.messages, (m) => ({ role: "user", content: [{ type: "text", text: m.content }] }));
+ */
+export function restoreMessages<M>(source: readonly M[], views: readonly Message[], added: (view: Message) => M): readonly M[] {
+  const seen = new Set<number>();
+  const out: M[] = [];
+  for (const v of views) {
+    const i = sourceOf(v);
+    if (i === undefined) out.push(added(v));
+    else if (!seen.has(i) && i < source.length) {
+      seen.add(i);
+      out.push(source[i]!);
+    }
+  }
+  return out;
+}
