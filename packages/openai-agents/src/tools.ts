@@ -62,7 +62,7 @@ export function contextTools(manager: ContextManager, settings: ContextToolSetti
     strict: true,
     execute: async (input: unknown): Promise<string> => {
       const args = decodeSearch(input);
-      if (E.isLeft(args)) return `InvalidArguments: ${args.left.problems.join("; ")}`;
+      if (E.isLeft(args)) return `InvalidArguments: ${args.left.message}`;
       try {
         const hits = await manager.search(args.right.query, settings.maxHits);
         return JSON.stringify({ hits: hits.map((h) => ({ id: h.id, kind: h.kind, summary: h.summary, snippet: h.snippet, tokens: h.tokenCost })) });
@@ -78,7 +78,7 @@ export function contextTools(manager: ContextManager, settings: ContextToolSetti
     strict: true,
     execute: async (input: unknown): Promise<string> => {
       const args = decodeExpand(input);
-      if (E.isLeft(args)) return `InvalidArguments: ${args.left.problems.join("; ")}`;
+      if (E.isLeft(args)) return `InvalidArguments: ${args.left.message}`;
       try {
         const content = await manager.expand(args.right.id);
         if (content === undefined) return `NotFound: no evicted unit has id ${JSON.stringify(args.right.id)}`;
