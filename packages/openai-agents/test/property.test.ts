@@ -85,13 +85,17 @@ describe("convert → compact → convert back", () => {
         const added = out.filter((i) => !items.includes(i));
         expect(added.length).toBeLessThanOrEqual(1);
         for (const a of added) expect((a as { content: string }).content.startsWith(SUMMARY_PREFIX)).toBe(true);
-        // Units stay whole: a call and its results, a reasoning item and the item it precedes.
+        // Units stay whole: a call and its results, a reasoning item and the item it precedes, a
+        // response's text and the calls right after it.
         const keptSet = new Set(kept);
         const kinds = items.map(itemKind);
         for (const [i, k] of kinds.entries()) {
           if (k.kind === "call") {
             const results = items.filter((_, j) => j > i && kinds[j]!.kind === "result" && (kinds[j] as { callId: string }).callId === k.callId);
             for (const res of results) expect(keptSet.has(res), `result of ${k.callId}`).toBe(keptSet.has(items[i]!));
+          }
+          if (k.kind === "message" && k.role === "assistant" && kinds[i + 1]?.kind === "call") {
+            expect(keptSet.has(items[i + 1]!), `calls after assistant text ${i}`).toBe(keptSet.has(items[i]!));
           }
           if (k.kind === "reasoning") {
             const next = items.slice(i + 1).find((_, j) => kinds[i + 1 + j]!.kind !== "reasoning");

@@ -4,7 +4,7 @@
  * item objects. Only a summary note the compactor adds is a new item.
  *
  * Grouping (what makes `messageUnits` keep a unit whole): reasoning items join the item that
- * follows them; a run of consecutive call items (parallel calls of any kind that carries a
+ * follows them, and so does an assistant message directly followed by calls; a run of consecutive call items (parallel calls of any kind that carries a
  * `callId`) becomes one assistant message with one tool call per item; each result item becomes a
  * tool message answering its `callId`. Calls and their results therefore form one pair-safe unit
  * together with the reasoning before the calls. Opaque items (unknown kinds, compaction items,
@@ -50,7 +50,7 @@ export function itemsToMessages(items: readonly AgentInputItem[], instructions?:
   }
   const kinds: readonly ItemKind[] = items.map(itemKind);
   let reasoning: number[] = [];
-  const reasoningText = (): string => reasoning.map((i) => (kinds[i] as { text: string }).text).filter((s) => s !== "").join("\n");
+  const reasoningText = (): string => reasoning.map((i) => (kinds[i] as { readonly text: string }).text).filter((s) => s !== "").join("\n");
   const flushReasoning = (): void => {
     if (reasoning.length === 0) return;
     messages.push(withId({ role: "assistant", content: reasoningText() }, idOf(items[reasoning[0]!]!)));
@@ -79,6 +79,12 @@ export function itemsToMessages(items: readonly AgentInputItem[], instructions?:
       sources.push(group);
       reasoning = [];
       i = j;
+      continue;
+    }
+    if (k.kind === "message" && k.role === "assistant" && kinds[i + 1]?.kind === "call") {
+      // The text of a response that goes on with calls: one assistant turn with its calls.
+      reasoning.push(i);
+      i++;
       continue;
     }
     if (k.kind === "message" && k.role === "assistant") {
