@@ -70,7 +70,7 @@ describe("callbacks and failures", () => {
       deleteNamespace: () => async () => E.right(0),
       count: () => async () => E.right(0),
       close: () => async () => E.right(undefined),
-    } as unknown as ContextManagerOptions["index"];
+    } as unknown as NonNullable<ContextManagerOptions["index"]>;
     const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 400, preserveLast: 1, noteTokens: 60, index: refusing }) });
     const r = await cc.compactItems(big)();
     expect(E.isLeft(r) && r.left._tag).toBe("IndexWriteFailed");
