@@ -11,15 +11,25 @@ import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } fr
 import * as E from "fp-ts/lib/Either.js";
 import { itemsToMessages, messagesToItems } from "./convert/messages.js";
 import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
-import { compactingSession } from "./session.js";
+import { compactingSession, type CompactingSession } from "./session.js";
 import { contextTools, type ExpandContextTool, type SearchContextTool } from "./tools.js";
 
-/** Why the adapter could not be built or a compaction produced no input. */
+/**
+ * Why the adapter could not be built or a compaction produced no input.
+ *
+ * @example
+ * const r = await cc.compactItems(items)();
+ * if (r._tag === "Left" && r.left._tag === "IndexWriteFailed") console.error(r.left.message);
+ */
 export type AgentsError = InvalidOptions | ContextError;
 
 /**
  * The rejection of the Promise-returning parts (the filter, the session's `getItems`,
  * {@link createAgentsCompaction}): an `Error` carrying the typed {@link AgentsError}.
+ *
+ * @example
+ * try { await run(agent, "hi", { callModelInputFilter: cc.callModelInputFilter }); }
+ * catch (e) { if (e instanceof AgentsCompactionError) console.error(e.error._tag, e.error); }
  */
 export class AgentsCompactionError extends Error {
   /** The typed failure. */
@@ -31,7 +41,13 @@ export class AgentsCompactionError extends Error {
   }
 }
 
-/** Items after one compaction, with the instructions and the report. */
+/**
+ * Items after one compaction, with the instructions and the report.
+ *
+ * @example
+ * const r = await cc.compactItems(items, "Be brief.")();
+ * if (r._tag === "Right") await model.getResponse({ input: [...r.right.items], systemInstructions: r.right.instructions, … });
+ */
 export interface CompactedItems {
   /** The items to send: kept originals (the same objects) and the summary note, in order. */
   readonly items: readonly AgentInputItem[];
@@ -40,7 +56,13 @@ export interface CompactedItems {
   readonly report: CompactionReport;
 }
 
-/** The adapter built by {@link createAgentsCompaction}. */
+/**
+ * The adapter built by {@link createAgentsCompaction}.
+ *
+ * @example
+ * const cc = createAgentsCompaction({ manager });
+ * await run(new Agent({ name: "a", tools: [...cc.tools] }), "hi", { session: cc.session(new MemorySession()) });
+ */
 export interface AgentsCompaction {
   /**
    * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a `Runner`
@@ -53,7 +75,7 @@ export interface AgentsCompaction {
    * Wraps any `Session` so `getItems()` returns the stored history compacted (see
    * {@link compactingSession}); storage keeps every item.
    */
-  session<S extends Session>(inner: S): Session;
+  session(inner: Session): CompactingSession;
   /** `search_context` and `expand_context` over the units the manager evicted (its index and namespace). */
   readonly tools: readonly [SearchContextTool, ExpandContextTool];
   /**

@@ -9,12 +9,22 @@ import { decodeWith, expectation, fn, intIn, isRecord, objectCodec, type Invalid
 import type * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
-/** Something that went wrong in a turn that still produced the model input. */
+/**
+ * Something that went wrong in a turn that still produced the model input.
+ *
+ * @example
+ * for (const w of cc.lastReport()?.warnings ?? []) console.warn(w._tag, w.message);
+ */
 export type AdapterWarning =
   /** The `onReport` callback threw or rejected; the turn went on. */
   { readonly _tag: "ReportCallbackFailed"; readonly message: string };
 
-/** Where a compaction ran. */
+/**
+ * Where a compaction ran.
+ *
+ * @example
+ * createAgentsCompaction({ manager, onReport: (r) => { if (r.source === "filter") console.log(r.turn.tokensAfter); } });
+ */
 export type CompactionSource = "filter" | "session" | "call";
 
 /**
@@ -36,7 +46,12 @@ export interface CompactionReport {
   readonly warnings: readonly AdapterWarning[];
 }
 
-/** Options of {@link createAgentsCompaction}; only `manager` is required. */
+/**
+ * Options of {@link createAgentsCompaction}; only `manager` is required.
+ *
+ * @example
+ * const options: AgentsCompactionOptions = { manager: createContextManager({ maxTokens: 8000 }), maxHits: 5 };
+ */
 export interface AgentsCompactionOptions {
   /**
    * The context manager that runs every turn (budget, strategy, counter, index): see
@@ -75,7 +90,12 @@ const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
   t.identity,
 );
 
-/** io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected). */
+/**
+ * io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected).
+ *
+ * @example
+ * AgentsCompactionOptionsCodec.is({ manager }) // true
+ */
 export const AgentsCompactionOptionsCodec = objectCodec(
   "AgentsCompactionOptions",
   { manager: managerCodec },

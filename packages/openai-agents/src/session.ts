@@ -14,10 +14,21 @@
  */
 import type { AgentInputItem, RunContextAwareSession, Session, SessionHistoryRewriteArgs } from "@openai/agents";
 
-/** The compacted view of stored items (rejects with an `AgentsCompactionError`). */
+/**
+ * The compacted view of stored items (rejects with an `AgentsCompactionError`).
+ *
+ * @example
+ * const view: CompactView = async (items) => [...items]; // the identity view
+ */
 export type CompactView = (items: readonly AgentInputItem[]) => Promise<AgentInputItem[]>;
 
-/** A session whose `getItems` is compacted; `inner` is the wrapped session (every stored item). */
+/**
+ * A session whose `getItems` is compacted; `inner` is the wrapped session (every stored item).
+ *
+ * @example
+ * const session = cc.session(new MemorySession());
+ * const all = await session.inner.getItems(); // the full stored history
+ */
 export interface CompactingSession extends Session {
   /** The wrapped session: its `getItems()` returns the full stored history. */
   readonly inner: Session;

@@ -12,7 +12,12 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { decodeWith, intIn, nonEmptyString, objectCodec } from "@cc/validate";
 
-/** Settings of the two tools. */
+/**
+ * Settings of the two tools.
+ *
+ * @example
+ * const settings: ContextToolSettings = { maxHits: 5, maxExpandChars: 8000 };
+ */
 export interface ContextToolSettings {
   readonly maxHits: number;
   readonly maxExpandChars: number;
@@ -41,9 +46,19 @@ const expandParameters = {
   additionalProperties: false as const,
 };
 
-/** `search_context`: finds evicted units by words (returns JSON `{ hits: [{ id, kind, summary, snippet, tokens }] }`). */
+/**
+ * `search_context`: finds evicted units by words (returns JSON `{ hits: [{ id, kind, summary, snippet, tokens }] }`).
+ *
+ * @example
+ * const [search]: readonly [SearchContextTool, ExpandContextTool] = cc.tools;
+ */
 export type SearchContextTool = FunctionTool<unknown, typeof searchParameters, string>;
-/** `expand_context`: the original text of an evicted unit by id (paged when longer than `maxExpandChars`). */
+/**
+ * `expand_context`: the original text of an evicted unit by id (paged when longer than `maxExpandChars`).
+ *
+ * @example
+ * const text = await cc.tools[1].invoke(new RunContext(), JSON.stringify({ id: "u0123456789abcdef", offset: null }));
+ */
 export type ExpandContextTool = FunctionTool<unknown, typeof expandParameters, string>;
 
 /**

@@ -87,6 +87,32 @@ describe("callModelInputFilter through run()", () => {
   });
 });
 
+describe("streaming", () => {
+  it("the filter applies to streamed runs too", async () => {
+    const maxTokens = 900;
+    const manager = createContextManager({ maxTokens, preserveLast: 2, noteTokens: 150 });
+    const cc = createAgentsCompaction({ manager });
+    const model = new ScriptedModel([
+      [functionCall("read_file", { path: "a.py" }, { callId: "s1" }), functionCall("read_file", { path: "b.py" }, { callId: "s2" })],
+      [functionCall("read_file", { path: "c.py" }, { callId: "s3" })],
+      [functionCall("read_file", { path: "d.py" }, { callId: "s4" })],
+      [assistantMessage("Read all four.")],
+    ]);
+    const agent = new Agent({ name: "coder", instructions: "Be brief.", model, tools: [readFile, ...cc.tools] });
+    const result = await run(agent, "Read a.py to d.py", { stream: true, callModelInputFilter: cc.callModelInputFilter });
+    for await (const _event of result) void _event;
+    await result.completed;
+    expect(result.finalOutput).toBe("Read all four.");
+    expect(model.calls.every((c) => c.streamed)).toBe(true);
+    for (const call of model.calls) {
+      const input = inputOf(call);
+      expect(orphanedResults(input)).toEqual([]);
+      expect(manager.count(itemsToMessages(input, call.request.systemInstructions).messages)).toBeLessThanOrEqual(maxTokens);
+    }
+    expect(model.calls.some((c) => noteText(inputOf(c)) !== undefined)).toBe(true);
+  });
+});
+
 describe("compacting session", () => {
   it("getItems returns a compacted, pair-safe view within budget; storage keeps every item", async () => {
     const maxTokens = 1200;
@@ -122,5 +148,6 @@ describe("compacting session", () => {
     expect(input.some(isNoteItem)).toBe(true);
     expect(orphanedResults(input)).toEqual([]);
     expect(await inner.getItems()).toHaveLength(history.length + 2);
+    expect(await session.inner.getItems()).toHaveLength(history.length + 2);
   });
 });

@@ -11,7 +11,13 @@ import type { AgentInputItem } from "@openai/agents";
 /** A plain record view of an item (what the SDK serialises). */
 export type ItemRecord = Readonly<Record<string, unknown>>;
 
-/** How an item takes part in compaction. */
+/**
+ * How an item takes part in compaction.
+ *
+ * @example
+ * itemKind({ type: "function_call_result", callId: "c1", name: "ls", status: "completed", output: "a.py" })
+ * // { kind: "result", callId: "c1", name: "ls", text: "a.py" }
+ */
 export type ItemKind =
   | { readonly kind: "message"; readonly role: "user" | "assistant" | "system"; readonly text: string }
   | { readonly kind: "reasoning"; readonly text: string }

@@ -16,7 +16,12 @@ import type { AgentInputItem } from "@openai/agents";
 import { SUMMARY_PREFIX, type Message, type ToolCall } from "@cc/messages";
 import { itemKind, type ItemKind, type ItemRecord } from "./kinds.js";
 
-/** Items as messages, with the item indices behind each message. */
+/**
+ * Items as messages, with the item indices behind each message.
+ *
+ * @example
+ * const c = itemsToMessages(items); // c.sources[i]: the items behind c.messages[i]
+ */
 export interface ItemConversion {
   /** The messages, `instructions` first (as a system message) when given. */
   readonly messages: readonly Message[];
@@ -108,7 +113,12 @@ export function itemsToMessages(items: readonly AgentInputItem[], instructions?:
   return { messages, sources, hasInstructions };
 }
 
-/** Items back from compacted messages. */
+/**
+ * Items back from compacted messages.
+ *
+ * @example
+ * const { items: next, kept, added } = messagesToItems(turn.messages, conversion, items);
+ */
 export interface ItemsBack {
   readonly items: readonly AgentInputItem[];
   /** Whether the instructions message is still there (it always is: leading system messages are pinned). */
