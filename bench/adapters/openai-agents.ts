@@ -123,17 +123,19 @@ async function lastNFitting(history: readonly Message[], maxTokens: number): Pro
   return best;
 }
 
-async function ours(history: readonly Message[], maxTokens: number): Promise<readonly Message[]> {
+const ours = (preserveLast?: number) => async (history: readonly Message[], maxTokens: number): Promise<readonly Message[]> => {
   // Leading system messages go in as system items: they are pinned, and each is counted as sent.
   const x = toItems(history, true);
-  const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens, counter: counter() }) });
+  const manager = createContextManager({ maxTokens, counter: counter(), ...(preserveLast === undefined ? {} : { preserveLast }) });
+  const cc = createAgentsCompaction({ manager });
   const r = await cc.compactItems(x.items)();
   if (E.isLeft(r)) throw new Error(`@cc/openai-agents: ${r.left._tag}`);
   return toMessages(history, x, r.right.items);
-}
+};
 
 /** The OpenAI Agents SDK contenders: the last-N window of a session (built-in practice) and our adapter. */
 export const contenders: readonly Contender[] = [
   { framework: "openai-agents", name: "session.getItems(N), largest N that fits (built-in)", builtIn: true, run: lastNFitting },
-  { framework: "openai-agents", name: "@cc/openai-agents compactItems (callModelInputFilter core)", builtIn: false, run: ours },
+  { framework: "openai-agents", name: "@cc/openai-agents compactItems (callModelInputFilter core)", builtIn: false, run: ours() },
+  { framework: "openai-agents", name: "@cc/openai-agents compactItems, preserveLast 2", builtIn: false, run: ours(2) },
 ];

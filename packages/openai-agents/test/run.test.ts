@@ -83,6 +83,9 @@ describe("callModelInputFilter through run()", () => {
     // The session stores the conversation itself: every result, never an orphan.
     const stored = await session.getItems();
     expect(orphanedResults(stored)).toEqual([]);
+    expect(stored.filter(isNoteItem)).toEqual([]);
+    expect(stored.filter((i) => "role" in i && i.role === "user").map((i) => (i as { content: unknown }).content)).toEqual(["Read a.py and b.py", "Now read c.py", "Read d.py, then recall a.py"]);
+    expect(stored.filter((i) => i.type === "function_call").map((i) => (i as { callId: string }).callId)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
     expect(stored.filter((i) => i.type === "function_call_result").map((i) => (i as { callId: string }).callId)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
   });
 });
