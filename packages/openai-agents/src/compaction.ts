@@ -1,0 +1,173 @@
+/**
+ * The adapter: one object built from a context manager that gives the OpenAI Agents SDK a
+ * `callModelInputFilter`, a compacting `Session` wrapper and the `search_context` /
+ * `expand_context` tools, all running turns through `manager.compact`.
+ *
+ * @module compaction
+ */
+import type { ContextError, TurnResult } from "@cc/context";
+import type { InvalidOptions } from "@cc/validate";
+import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } from "@openai/agents";
+import * as E from "fp-ts/lib/Either.js";
+import { itemsToMessages, messagesToItems } from "./convert/messages.js";
+import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
+import { compactingSession, type CompactingSession } from "./session.js";
+import { contextTools, type ExpandContextTool, type SearchContextTool } from "./tools.js";
+
+/**
+ * Why the adapter could not be built or a compaction produced no input.
+ *
+ * @example
+ * const r = await cc.compactItems(items)();
+ * if (r._tag === "Left" && r.left._tag === "IndexWriteFailed") console.error(r.left.message);
+ */
+export type AgentsError = InvalidOptions | ContextError;
+
+/**
+ * The rejection of the Promise-returning parts (the filter, the session's `getItems`,
+ * {@link createAgentsCompaction}): an `Error` carrying the typed {@link AgentsError}.
+ *
+ * @example
+ * try { await run(agent, "hi", { callModelInputFilter: cc.callModelInputFilter }); }
+ * catch (e) { if (e instanceof AgentsCompactionError) console.error(e.error._tag, e.error); }
+ */
+export class AgentsCompactionError extends Error {
+  /** The typed failure. */
+  readonly error: AgentsError;
+  constructor(error: AgentsError) {
+    super(error._tag === "Aborted" ? "the turn was aborted" : error.message);
+    this.name = "AgentsCompactionError";
+    this.error = error;
+  }
+}
+
+/**
+ * Items after one compaction, with the instructions and the report.
+ *
+ * @example
+ * const r = await cc.compactItems(items, "Be brief.")();
+ * if (r._tag === "Right") await model.getResponse({ input: [...r.right.items], systemInstructions: r.right.instructions, … });
+ */
+export interface CompactedItems {
+  /** The items to send: kept originals (the same objects) and the summary note, in order. */
+  readonly items: readonly AgentInputItem[];
+  /** The instructions, unchanged (they are pinned). */
+  readonly instructions?: string;
+  readonly report: CompactionReport;
+}
+
+/**
+ * The adapter built by {@link createAgentsCompaction}.
+ *
+ * @example
+ * const cc = createAgentsCompaction({ manager });
+ * await run(new Agent({ name: "a", tools: [...cc.tools] }), "hi", { session: cc.session(new MemorySession()) });
+ */
+export interface AgentsCompaction {
+  /**
+   * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a `Runner`
+   * config: each model call gets the input compacted to the manager's budget (instructions
+   * included unless `countInstructions: false`). A failed turn rejects the run with an
+   * {@link AgentsCompactionError}.
+   */
+  readonly callModelInputFilter: CallModelInputFilter;
+  /**
+   * Wraps any `Session` so `getItems()` returns the stored history compacted (see
+   * {@link compactingSession}); storage keeps every item.
+   */
+  session(inner: Session): CompactingSession;
+  /** `search_context` and `expand_context` over the units the manager evicted (its index and namespace). */
+  readonly tools: readonly [SearchContextTool, ExpandContextTool];
+  /**
+   * Compacts items (fp-ts style, never rejects): the kept items are the input objects themselves.
+   *
+   * @example
+   * const r = await cc.compactItems(await session.getItems(), "You are terse.")();
+   * if (r._tag === "Right") console.log(r.right.items.length, r.right.report.turn.budgetMet);
+   */
+  compactItems(items: readonly AgentInputItem[], instructions?: string, source?: CompactionSource): () => Promise<E.Either<ContextError, CompactedItems>>;
+  /** The report of the latest compaction (with any warning its `onReport` raised). */
+  lastReport(): CompactionReport | undefined;
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Builds the adapter (fp-ts style): `Left<InvalidOptions>` names every bad option.
+ *
+ * @example
+ * const cc = decodeAgentsCompaction({ manager: createContextManager({ maxTokens: 8000 }) });
+ * if (cc._tag === "Right") await run(agent, "hi", { callModelInputFilter: cc.right.callModelInputFilter });
+ */
+export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOptions, AgentsCompaction> {
+  const decoded = decodeAgentsCompactionOptions(options);
+  return E.isLeft(decoded) ? decoded : E.right(build(decoded.right));
+}
+
+/**
+ * Builds the adapter. Invalid options throw an {@link AgentsCompactionError} at once (a
+ * programming error, reported before any run).
+ *
+ * @example
+ * import { createContextManager } from "@cc/context";
+ * import { createAgentsCompaction } from "@cc/openai-agents";
+ * const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 8000 }) });
+ * const agent = new Agent({ name: "coder", instructions: "…", tools: [...cc.tools] });
+ * await run(agent, "Fix the CSV reader", { session: cc.session(new MemorySession()), callModelInputFilter: cc.callModelInputFilter });
+ */
+export function createAgentsCompaction(options: AgentsCompactionOptions): AgentsCompaction {
+  const built = decodeAgentsCompaction(options);
+  if (E.isLeft(built)) throw new AgentsCompactionError(built.left);
+  return built.right;
+}
+
+function build(o: AgentsCompactionOptions): AgentsCompaction {
+  const { manager } = o;
+  const countInstructions = o.countInstructions ?? true;
+  let last: CompactionReport | undefined;
+
+  const deliver = async (report: CompactionReport): Promise<void> => {
+    last = report;
+    if (o.onReport === undefined) return;
+    let warning: AdapterWarning | undefined;
+    try {
+      await o.onReport(report);
+    } catch (e) {
+      warning = { _tag: "ReportCallbackFailed", message: `onReport threw: ${errorText(e)}` };
+    }
+    if (warning !== undefined) last = { ...report, warnings: [...report.warnings, warning] };
+  };
+
+  const compactItems: AgentsCompaction["compactItems"] = (items, instructions, source = "call") => async () => {
+    const conversion = itemsToMessages(items, countInstructions ? instructions : undefined);
+    const r = await manager.compactTE(conversion.messages)();
+    if (E.isLeft(r)) return r;
+    const turn: TurnResult = r.right;
+    const back = messagesToItems(turn.messages, conversion, items);
+    const report: CompactionReport = { source, turn, itemsBefore: items.length, itemsAfter: back.items.length, added: back.added, warnings: [] };
+    await deliver(report);
+    return E.right({ items: back.items, ...(instructions === undefined ? {} : { instructions }), report: last ?? report });
+  };
+
+  const filter = async ({ modelData }: { readonly modelData: ModelInputData }): Promise<ModelInputData> => {
+    const r = await compactItems(modelData.input, modelData.instructions, "filter")();
+    if (E.isLeft(r)) throw new AgentsCompactionError(r.left);
+    return { input: [...r.right.items], ...(modelData.instructions === undefined ? {} : { instructions: modelData.instructions }) };
+  };
+  // The filter never mutates an item, so the SDK may pass the originals (kept items keep their identity).
+  const callModelInputFilter: CallModelInputFilter = Object.assign(filter, { preserveInputIdentity: true });
+
+  const compactView = async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
+    const r = await compactItems(items, undefined, "session")();
+    if (E.isLeft(r)) throw new AgentsCompactionError(r.left);
+    return [...r.right.items];
+  };
+
+  return {
+    callModelInputFilter,
+    session: (inner) => compactingSession(inner, compactView),
+    tools: contextTools(manager, { maxHits: o.maxHits ?? 5, maxExpandChars: o.maxExpandChars ?? 8000 }),
+    compactItems,
+    lastReport: () => last,
+  };
+}

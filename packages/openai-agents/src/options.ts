@@ -1,0 +1,117 @@
+/**
+ * Options of the OpenAI Agents SDK adapter, decoded by a closed codec: an unknown key (with a
+ * "did you mean"), a non-integer, NaN, ±Infinity or an out-of-range value is an `InvalidOptions`.
+ *
+ * @module options
+ */
+import type { ContextManager, TurnResult } from "@cc/context";
+import { decodeWith, expectation, fn, intIn, isRecord, objectCodec, type InvalidOptions } from "@cc/validate";
+import type * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+
+/**
+ * Something that went wrong in a turn that still produced the model input.
+ *
+ * @example
+ * for (const w of cc.lastReport()?.warnings ?? []) console.warn(w._tag, w.message);
+ */
+export type AdapterWarning =
+  /** The `onReport` callback threw or rejected; the turn went on. */
+  { readonly _tag: "ReportCallbackFailed"; readonly message: string };
+
+/**
+ * Where a compaction ran.
+ *
+ * @example
+ * createAgentsCompaction({ manager, onReport: (r) => { if (r.source === "filter") console.log(r.turn.tokensAfter); } });
+ */
+export type CompactionSource = "filter" | "session" | "call";
+
+/**
+ * What one compaction of agent items did: the context manager's turn plus the item counts.
+ *
+ * @example
+ * const cc = createAgentsCompaction({ manager, onReport: (r) => console.log(r.source, r.turn.tokensAfter, r.turn.evicted.length) });
+ */
+export interface CompactionReport {
+  /** `"filter"` (the `callModelInputFilter`), `"session"` (a compacting session's `getItems`) or `"call"` (`compactItems`). */
+  readonly source: CompactionSource;
+  /** The context manager's turn (tokens before/after, budget met, evicted units, warnings). */
+  readonly turn: TurnResult;
+  readonly itemsBefore: number;
+  readonly itemsAfter: number;
+  /** New items added (the summary note: 0 or 1). */
+  readonly added: number;
+  /** Adapter warnings (a failing `onReport` shows up in {@link AgentsCompaction.lastReport}). */
+  readonly warnings: readonly AdapterWarning[];
+}
+
+/**
+ * Options of {@link createAgentsCompaction}; only `manager` is required.
+ *
+ * @example
+ * const options: AgentsCompactionOptions = { manager: createContextManager({ maxTokens: 8000 }), maxHits: 5 };
+ */
+export interface AgentsCompactionOptions {
+  /**
+   * The context manager that runs every turn (budget, strategy, counter, index): see
+   * `createContextManager` of `@cc/context`.
+   */
+  readonly manager: ContextManager;
+  /**
+   * Called after each compaction with its report. A callback that throws or rejects never breaks
+   * the run: the failure is recorded as a `ReportCallbackFailed` warning in `lastReport()`.
+   */
+  readonly onReport?: (report: CompactionReport) => void | Promise<void>;
+  /**
+   * Hits `search_context` returns (integer 1..100).
+   * @default 5
+   */
+  readonly maxHits?: number;
+  /**
+   * Largest page `expand_context` returns, in UTF-16 code units (integer 1..10000000).
+   * @default 8000
+   */
+  readonly maxExpandChars?: number;
+  /**
+   * Whether the agent's instructions count against the budget (as a leading system message).
+   * @default true
+   */
+  readonly countInstructions?: boolean;
+}
+
+const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
+  "ContextManager",
+  (u): u is ContextManager => isRecord(u) && ["compact", "search", "expand", "count"].every((m) => typeof u[m] === "function"),
+  (u, c) =>
+    isRecord(u) && ["compact", "search", "expand", "count"].every((m) => typeof u[m] === "function")
+      ? t.success(u as unknown as ContextManager)
+      : t.failure(u, c, expectation(c, "a context manager (createContextManager of @cc/context)", u)),
+  t.identity,
+);
+
+/**
+ * io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected).
+ *
+ * @example
+ * AgentsCompactionOptionsCodec.is({ manager }) // true
+ */
+export const AgentsCompactionOptionsCodec = objectCodec(
+  "AgentsCompactionOptions",
+  { manager: managerCodec },
+  { onReport: fn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
+  { expected: "an options object" },
+);
+
+/**
+ * Decodes adapter options.
+ *
+ * @example
+ * decodeAgentsCompactionOptions({ manager, maxHit: 3 })
+ * // Left({ _tag: "InvalidOptions", subject: "openai-agents options", problems: ["maxHit … did you mean maxHits?"] })
+ */
+export const decodeAgentsCompactionOptions: (input: unknown) => E.Either<InvalidOptions, AgentsCompactionOptions> = decodeWith(
+  AgentsCompactionOptionsCodec,
+  "InvalidOptions",
+  "openai-agents options",
+) as (input: unknown) => E.Either<InvalidOptions, AgentsCompactionOptions>;
