@@ -31,8 +31,10 @@ describe("shorter tails", () => {
     // preserveLast 6 views = three steps of two large results each: ~3 × 2 × 330 tokens, over the 1600 target.
     const manager = createContextManager({ maxTokens: 2000, preserveLast: 6 });
     const history = parallelSteps(6, 120);
+    // The manager's own pass treats preserveLast as the longest tail and shrinks it to fit; the
+    // prefix compactor's shorter-tail retry is the fallback for a strategy that still misses.
     const plain = await manager.compact(fromModelMessages(history));
-    expect(plain.tokensAfter).toBeGreaterThan(1600);
+    expect(plain.tokensAfter).toBeLessThanOrEqual(1600);
     const compact = prefixCompactor<ModelMessage>(manager, 4, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
     const r = await compact(history);
     if (E.isLeft(r)) throw new Error(r.left._tag);

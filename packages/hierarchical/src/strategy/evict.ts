@@ -6,7 +6,7 @@
  *
  * @module strategy/evict
  */
-import { SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
+import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
 import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
@@ -233,6 +233,19 @@ function describeFailure(e: SegmentFailure): string {
 }
 
 /**
+ * Where the verbatim tail begins: `safeSplit(source, preserveLast)` when the system prefix, that
+ * tail and the largest note this pass could write fit `targetTokens`; otherwise the first later
+ * safe boundary that fits, never past the start of the last step (see `planTail`).
+ */
+function fittingTail(source: readonly Message[], settings: EvictionOptions, counter: EvictionRunOptions["counter"], foldedEntries: number): number {
+  const system = source.slice(0, leadingSystemCount(source));
+  const shortest = counter.count(`${EVICTION_NOTE_PREFIX}\n… ${source.length + foldedEntries} more in the journal`);
+  const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
+  const reserved = counter.countMessages([summaryMessage("")]) + noteTokens;
+  return planTail(source, settings.preserveLast, (split) => counter.countMessages([...system, ...source.slice(split)]) + reserved <= settings.targetTokens).split;
+}
+
+/**
  * Runs one eviction pass. Never rejects: a summariser or index failure keeps its unit in context
  * and is listed in `failures`. `Left` only for invalid options (closed codecs: an unknown field
  * gets a "did you mean").
@@ -254,7 +267,11 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const foldedUnlisted = earlier.reduce((sum, n) => sum + (n?.unlisted ?? 0), 0);
     const hadNotes = earlier.some((n) => n !== undefined);
     const source = hadNotes ? messages.filter((_, i) => earlier[i] === undefined) : messages;
-    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast: settings.preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    // preserveLast is the longest verbatim tail: when the system prefix, that tail and the note
+    // cannot fit the target, the tail shrinks over safe boundaries (never orphaning a tool result)
+    // down to the last step, so older units can go instead of the budget being missed.
+    const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted);
+    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
     // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
