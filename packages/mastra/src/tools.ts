@@ -9,7 +9,7 @@
 import type { ContextManager } from "@cc/context";
 import { createTool } from "@mastra/core/tools";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
+import type * as t from "io-ts";
 import { intIn, nonEmptyString, objectCodec, problemsOf } from "@cc/validate";
 
 /** Why a context tool call failed (written for the model to read). */

@@ -6,7 +6,7 @@ import { createTool } from "@mastra/core/tools";
 import { Memory } from "@mastra/memory";
 import { describe, expect, it } from "vitest";
 import { contextTools, createCompactionProcessor, type CompactionReport, type ContextExpandResult, type ContextSearchResult } from "@cc/mastra";
-import { asMessages, lastText, noteOf, pairingProblems, scriptedModel, type Reply } from "./helpers.js";
+import { asAgentModel, asMessages, lastText, noteOf, pairingProblems, scriptedModel, type Reply } from "./helpers.js";
 import type { LLMPrompt } from "@cc/mastra/internal";
 
 const MAX = 1200;
@@ -42,7 +42,7 @@ describe("compaction processor in a Mastra Agent", () => {
     const storage = new InMemoryStore();
     const memory = new Memory({ storage, options: { lastMessages: 100 } });
     const agent = new Agent({
-      id: "coder", name: "coder", instructions: "You are a careful coding assistant.", model, memory,
+      id: "coder", name: "coder", instructions: "You are a careful coding assistant.", model: asAgentModel(model), memory,
       tools: { readFile, fetchLogs, ...contextTools(compaction.manager) },
       inputProcessors: [compaction], outputProcessors: [compaction],
     });
@@ -116,7 +116,7 @@ describe("compaction processor in a Mastra Agent", () => {
       return k >= 12 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
     });
     const agent = new Agent({
-      id: "reader", name: "reader", instructions: "Read every module.", model, memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }),
+      id: "reader", name: "reader", instructions: "Read every module.", model: asAgentModel(model), memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }),
       tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction],
     });
     const r = await agent.generate("read all modules", { memory: { thread: "t", resource: "u" }, maxSteps: 20 });

@@ -1,5 +1,6 @@
 // Test helpers: a scripted AI SDK mock model for Mastra agents and prompt checks in our message model.
 import { SUMMARY_PREFIX, type Message } from "@cc/messages";
+import type { Agent } from "@mastra/core/agent";
 import { MockLanguageModelV3 } from "ai/test";
 import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
 
@@ -7,6 +8,16 @@ import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
 export type Reply = { readonly tool: string; readonly input: Readonly<Record<string, unknown>> } | { readonly text: string };
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+
+/** The model option of a Mastra `Agent`. */
+export type AgentModel = ConstructorParameters<typeof Agent>[0]["model"];
+
+/**
+ * The mock as an Agent's model. @mastra/core 1.71 runs "v3" models (checked at run time by
+ * `isSupportedLanguageModel`), but its bundled copy of the provider types differs from the one
+ * `ai` 7 ships, so the same object needs this one cast to type-check.
+ */
+export const asAgentModel = (model: MockLanguageModelV3): AgentModel => model as unknown as AgentModel;
 
 /**
  * A mock model whose reply is chosen from the prompt it receives (`script(prompt, call)`), so a

@@ -5,11 +5,12 @@ import { createTool } from "@mastra/core/tools";
 import { Memory } from "@mastra/memory";
 import { describe, expect, it } from "vitest";
 import { contextTools, createCompactionProcessor } from "@cc/mastra";
-import { lastText, scriptedModel } from "./helpers.js";
+import { asAgentModel, lastText, scriptedModel } from "./helpers.js";
 
 describe("README quick start", () => {
   it("runs an agent with the compaction processor", async () => {
-    const model = scriptedModel((prompt) => (lastText(prompt).role === "user" ? { tool: "buildLog", input: {} } : { text: "The parser test failed." }));
+    const mock = scriptedModel((prompt) => (lastText(prompt).role === "user" ? { tool: "buildLog", input: {} } : { text: "The parser test failed." }));
+    const model = asAgentModel(mock);
     const memory = new Memory({ storage: new InMemoryStore(), options: { lastMessages: 20 } });
     const tools = { buildLog: createTool({ id: "buildLog", description: "The last build log.", inputSchema: { type: "object", properties: {} }, execute: async () => ({ log: "FAIL test/parser.test.ts" }) }) };
     // README-EXAMPLE-START
@@ -22,7 +23,7 @@ describe("README quick start", () => {
     const { text } = await agent.generate("What failed in the last build?", { memory: { thread: "t1", resource: "u1" } });
     // README-EXAMPLE-END
     expect(text).toBe("The parser test failed.");
-    expect(model.doGenerateCalls).toHaveLength(2);
-    expect(model.doGenerateCalls[0]!.tools?.map((t) => t.name).sort()).toEqual(["buildLog", "expand_context", "search_context"]);
+    expect(mock.doGenerateCalls).toHaveLength(2);
+    expect(mock.doGenerateCalls[0]!.tools?.map((t) => t.name).sort()).toEqual(["buildLog", "expand_context", "search_context"]);
   });
 });
