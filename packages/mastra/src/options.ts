@@ -14,6 +14,9 @@ import type { CompactionReport } from "./report.js";
 /**
  * Options of {@link createCompactionProcessor}: the context manager's options (only `maxTokens`
  * is required; see `ContextManagerOptions` of `@cc/context`) plus the adapter's own.
+ *
+ * @example
+ * const options: CompactionProcessorOptions = { maxTokens: 8000, toolResultMaxTokens: 1500, namespace: "thread-42" };
  */
 export interface CompactionProcessorOptions extends ContextManagerOptions {
   /**
@@ -49,7 +52,11 @@ const own = {
   onCompaction: fn,
 };
 
-/** io-ts codec of {@link CompactionProcessorOptions} (closed; the context manager's fields are checked by its own codec). */
+/**
+ * io-ts codec of {@link CompactionProcessorOptions} (closed; the context manager's fields are checked by its own codec).
+ *
+ * @example CompactionProcessorOptionsCodec.is({ maxTokens: 8000 }) // true
+ */
 export const CompactionProcessorOptionsCodec = objectCodec(
   "CompactionProcessorOptions",
   { maxTokens: t.unknown },
@@ -57,7 +64,11 @@ export const CompactionProcessorOptionsCodec = objectCodec(
   { expected: "an options object" },
 );
 
-/** {@link CompactionProcessorOptions} split into the context manager's part and the adapter's, defaults filled in. */
+/**
+ * {@link CompactionProcessorOptions} split into the context manager's part and the adapter's, defaults filled in.
+ *
+ * @example createCompactionProcessor({ maxTokens: 8000 }).settings.toolResultMaxTokens // 2000
+ */
 export interface DecodedOptions {
   readonly context: ContextManagerOptions;
   readonly id: string;

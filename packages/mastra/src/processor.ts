@@ -21,11 +21,21 @@ import type { AdapterWarning, CompactionHook, CompactionReport } from "./report.
 import { evictToolResult } from "./tool-result.js";
 import { CONTEXT_TOOL_NAMES } from "./tools.js";
 
-/** Tag of the system message that carries the note when the prompt stage does not run. */
+/**
+ * Tag of the system message that carries the note when the prompt stage does not run.
+ *
+ * @example messageList.getSystemMessages(NOTE_TAG) // [{ role: "system", content: "Summary of the earlier conversation …" }]
+ */
 export const NOTE_TAG = "cc-compaction-note";
 const NOTE_STATE = "ccCompactionNote";
 
-/** The processor: a Mastra input and output processor, with its context manager and last report. */
+/**
+ * The processor: a Mastra input and output processor, with its context manager and last report.
+ *
+ * @example
+ * const compaction: CompactionProcessor = createCompactionProcessor({ maxTokens: 8000 });
+ * compaction.lastReport?.turn?.tokensAfter;
+ */
 export interface CompactionProcessor extends Processor {
   /** The context manager every hook runs its turns through (its index holds what was evicted). */
   readonly manager: ContextManager;
@@ -38,7 +48,12 @@ export interface CompactionProcessor extends Processor {
   processToolResult(args: ProcessToolResultArgs): Promise<MessageList | undefined>;
 }
 
-/** Invalid processor options: the typed failure (`InvalidOptions`) in an `Error`. */
+/**
+ * Invalid processor options: the typed failure (`InvalidOptions`) in an `Error`.
+ *
+ * @example
+ * try { createCompactionProcessor({ maxTokens: 0 }); } catch (e) { if (e instanceof CompactionProcessorError) console.error(e.error.problems); }
+ */
 export class CompactionProcessorError extends Error {
   /** The typed failure. */
   readonly error: ContextError;

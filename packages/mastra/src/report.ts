@@ -6,10 +6,19 @@
  */
 import type { ContextError, TurnResult, TurnWarning } from "@cc/context";
 
-/** The processor hook that produced a report. */
+/**
+ * The processor hook that produced a report.
+ *
+ * @example const hook: CompactionHook = "processLLMRequest";
+ */
 export type CompactionHook = "processInputStep" | "processLLMRequest" | "processToolResult";
 
-/** A tool result that was written to the index as it arrived and replaced by a pointer. */
+/**
+ * A tool result that was written to the index as it arrived and replaced by a pointer.
+ *
+ * @example
+ * const evicted = compaction.lastReport?.evictedToolResult; // { id: "r…", toolCallId: "call-3", toolName: "fetchLogs", tokens: 3363 }
+ */
 export interface EvictedToolResult {
   /** Index id: `expand_context` with it returns the original text. */
   readonly id: string;
@@ -19,7 +28,12 @@ export interface EvictedToolResult {
   readonly tokens: number;
 }
 
-/** Something the processor absorbed so the run could go on. */
+/**
+ * Something the processor absorbed so the run could go on.
+ *
+ * @example
+ * for (const w of compaction.lastReport?.warnings ?? []) if (w._tag === "CallbackFailed") console.error(w.message);
+ */
 export type AdapterWarning =
   | TurnWarning
   /** The compaction failed: the messages or prompt went on unchanged. */

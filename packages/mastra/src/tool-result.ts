@@ -11,7 +11,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { jsonText } from "./convert/converted.js";
 import type { AdapterWarning, EvictedToolResult } from "./report.js";
 
-/** What replaces an evicted tool result in the conversation. */
+/**
+ * What replaces an evicted tool result in the conversation.
+ *
+ * @example { evicted: true, id: "r67…", tokens: 3363, preview: "{\"log\":\"…", instruction: "The full result (3363 tokens) is in the context journal: call expand_context …" }
+ */
 export interface ToolResultPointer {
   readonly evicted: true;
   /** The index id; `expand_context` with it returns the original. */

@@ -12,19 +12,31 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
 import { intIn, nonEmptyString, objectCodec, problemsOf } from "@cc/validate";
 
-/** Why a context tool call failed (written for the model to read). */
+/**
+ * Why a context tool call failed (written for the model to read).
+ *
+ * @example { _tag: "NotFound", message: "no evicted context with id \"u123\"" }
+ */
 export interface ContextToolError {
   readonly _tag: "InvalidArguments" | "NotFound" | "IndexFailed";
   readonly message: string;
 }
 
-/** What `search_context` returns. */
+/**
+ * What `search_context` returns.
+ *
+ * @example { hits: [{ id: "u1f…", kind: "tool:grep", summary: "…", snippet: "…**ValueError**…", tokens: 812 }] }
+ */
 export interface ContextSearchResult {
   readonly hits?: readonly { readonly id: string; readonly kind: string; readonly summary: string; readonly snippet: string; readonly tokens: number }[];
   readonly error?: ContextToolError;
 }
 
-/** What `expand_context` returns: a page of the original. */
+/**
+ * What `expand_context` returns: a page of the original.
+ *
+ * @example { id: "u1f…", content: "…", offset: 0, totalChars: 8178, nextOffset: 8000 }
+ */
 export interface ContextExpandResult {
   readonly id?: string;
   readonly content?: string;
@@ -35,10 +47,14 @@ export interface ContextExpandResult {
   readonly error?: ContextToolError;
 }
 
-/** The names of the two context tools (their results are never evicted). */
+/** The names of the two context tools (their results are never evicted). @example CONTEXT_TOOL_NAMES.includes("expand_context") // true */
 export const CONTEXT_TOOL_NAMES: readonly string[] = ["search_context", "expand_context"];
 
-/** Options of {@link contextTools}. */
+/**
+ * Options of {@link contextTools}.
+ *
+ * @example contextTools(compaction.manager, { maxExpandChars: 4000 })
+ */
 export interface ContextToolOptions {
   /**
    * Largest page `expand_context` returns, in UTF-16 code units.

@@ -11,9 +11,17 @@ import type { ProcessLLMRequestArgs } from "@mastra/core/processors";
 import type { Message, ToolCall } from "@cc/messages";
 import { jsonText, type Converted } from "./converted.js";
 
-/** The provider prompt `processLLMRequest` receives and returns. */
+/**
+ * The provider prompt `processLLMRequest` receives and returns.
+ *
+ * @example const prompt: LLMPrompt = [{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text: "hi" }] }];
+ */
 export type LLMPrompt = ProcessLLMRequestArgs["prompt"];
-/** One message of an {@link LLMPrompt}. */
+/**
+ * One message of an {@link LLMPrompt}.
+ *
+ * @example const m: LLMPromptMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "grep", output: { type: "text", value: "3 matches" } }] };
+ */
 export type LLMPromptMessage = LLMPrompt[number];
 type ResultOutput = Extract<Extract<LLMPromptMessage, { role: "tool" }>["content"][number], { type: "tool-result" }>["output"];
 
