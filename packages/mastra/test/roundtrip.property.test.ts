@@ -47,9 +47,9 @@ const promptArb: fc.Arbitrary<LLMPrompt> = fc
     return out;
   });
 
-/** Stored messages: user messages (text, sometimes an image) and multi-step assistant messages whose tool invocations carry their results. */
+/** Stored messages: user messages (text, sometimes an image) and multi-step assistant messages whose tool invocations carry their results (or are pending, awaiting approval, failed). */
 const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
-  .array(fc.record({ user: words, withImage: fc.boolean(), steps: fc.array(fc.record({ reasoning: fc.option(words, { nil: undefined }), text: words, calls: fc.array(words, { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 8 })
+  .array(fc.record({ user: words, withImage: fc.boolean(), steps: fc.array(fc.record({ reasoning: fc.option(words, { nil: undefined }), text: words, calls: fc.array(fc.tuple(words, fc.constantFrom("result", "result", "call", "approval-requested", "output-error")), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 8 })
   .map((turns) => {
     const out: MastraDBMessage[] = [];
     let n = 0;
@@ -59,7 +59,15 @@ const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
       for (const s of t.steps) {
         parts.push({ type: "step-start" });
         if (s.reasoning !== undefined) parts.push({ type: "reasoning", reasoning: s.reasoning, details: [{ type: "text", text: s.reasoning }] });
-        for (const c of s.calls) parts.push({ type: "tool-invocation", toolInvocation: { state: "result", toolCallId: `c${n++}`, toolName: "grep", args: { q: c }, result: { lines: [c] } } });
+        for (const [c, state] of s.calls) {
+          const base = { toolCallId: `c${n++}`, toolName: "grep", args: { q: c } };
+          const invocation =
+            state === "result" ? { ...base, state, result: { lines: [c] } }
+            : state === "output-error" ? { ...base, state, errorText: `failed: ${c}` }
+            : state === "approval-requested" ? { ...base, state, approval: { id: `ap${n}` } }
+            : { ...base, state };
+          parts.push({ type: "tool-invocation", toolInvocation: invocation, providerMetadata: { openai: { itemId: `fc_${n}` } } });
+        }
         parts.push({ type: "text", text: s.text });
       }
       out.push({ id: `m${n++}`, role: "assistant", createdAt: new Date(1_700_000_000_000 + n), content: { format: 2, parts } });
