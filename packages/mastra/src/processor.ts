@@ -171,7 +171,11 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       const carried = typeof args.state[NOTE_STATE] === "string" ? (args.state[NOTE_STATE] as string) : undefined;
       const prompt = promptWithNote(args.prompt, carried);
       const converted = fromLLMPrompt(prompt);
-      const turn = await turnOf(managerFor(Math.max(1, manager.options.preserveLast)), converted.messages, "processLLMRequest", args.stepNumber);
+      const tail = Math.max(1, manager.options.preserveLast);
+      let turn = await turnOf(managerFor(tail), converted.messages, "processLLMRequest", args.stepNumber);
+      // The prompt is what the provider receives: when the preserved tail alone keeps it over the
+      // budget, the tail shrinks to the last step (the pending call and its result stay).
+      if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(managerFor(1), converted.messages, "processLLMRequest", args.stepNumber)) ?? turn;
       if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
       return { prompt: mapBack(prompt, converted, turn.messages, promptNote) };
     },

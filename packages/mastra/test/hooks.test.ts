@@ -1,9 +1,11 @@
-// The hooks driven directly with Mastra's real MessageList, for the path an Agent takes when the
-// prompt stage does not run (no llmRequestStage): the note becomes a tagged system message.
+// The hooks driven directly: processInputStep with Mastra's real MessageList, for the path an Agent
+// takes when the prompt stage does not run (the note becomes a tagged system message), and
+// processLLMRequest on a provider prompt.
 import { describe, expect, it } from "vitest";
 import { MessageList, type MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs } from "@mastra/core/processors";
 import { createCompactionProcessor, NOTE_TAG } from "@cc/mastra";
+import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
 
 const at = (n: number): Date => new Date(1_700_000_000_000 + n * 1000);
 const text = (id: string, role: "user" | "assistant", body: string, n: number): MastraDBMessage => ({ id, role, createdAt: at(n), threadId: "t", resourceId: "u", content: { format: 2, parts: [{ type: "text", text: body }] } });
@@ -43,5 +45,24 @@ describe("processInputStep with a real MessageList", () => {
     expect(note).toHaveLength(1);
     expect(String(note[0]!.content)).toMatch(/Evicted to the journal/);
     expect(p.lastReport?.turn?.budgetMet).toBe(true);
+  });
+});
+
+describe("processLLMRequest", () => {
+  it("shrinks the preserved tail to the last step when the tail alone would keep the prompt over the budget", async () => {
+    const p = createCompactionProcessor({ maxTokens: 700 }); // preserveLast 6 by default
+    const prompt: LLMPrompt = [{ role: "system", content: "You are terse." }];
+    for (let i = 0; i < 6; i++) {
+      prompt.push({ role: "user", content: [{ type: "text", text: `read part ${i}` }] });
+      prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }] });
+      prompt.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read", output: { type: "text", value: `part ${i} `.repeat(120) } }] });
+    }
+    const r = await p.processLLMRequest({ prompt, model: {} as never, stepNumber: 3, steps: [], state: {}, retryCount: 0, abort: (() => { throw new Error("abort"); }) as never });
+    const out = r?.prompt ?? prompt;
+    const messages = fromLLMPrompt(out).messages;
+    expect(p.manager.count(messages)).toBeLessThanOrEqual(700);
+    // The last step — the call the model waits on and its result — is there, as the same objects.
+    expect(out.slice(-2)).toEqual([prompt[prompt.length - 2], prompt[prompt.length - 1]]);
+    expect(out.at(-1)).toBe(prompt.at(-1));
   });
 });
