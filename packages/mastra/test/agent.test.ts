@@ -130,4 +130,33 @@ describe("compaction processor in a Mastra Agent", () => {
     expect(reports.some((x) => x.hook === "processLLMRequest" && x.turn?.compacted === true)).toBe(true);
     expect(noteOf(prompts.at(-1)!)).toContain("Evicted to the journal");
   });
+
+  it("streams: agent.stream goes through the same hooks (budget, pairs, the pending call)", async () => {
+    const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 2, toolResultMaxTokens: 300 });
+    const readFile = createTool({
+      id: "readFile", description: "Read a file.",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      execute: async (input: unknown) => ({ text: fileText(Number(/\d+/.exec((input as { path: string }).path)?.[0] ?? 0)) }),
+    });
+    const model = scriptedModel((prompt) => {
+      const last = lastText(prompt);
+      if (last.role === "user") return { tool: "readFile", input: { path: "module1.ts" } };
+      const k = Number(/module(\d+)\.ts line 0/.exec(last.text)?.[1] ?? 0);
+      return k >= 8 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
+    });
+    const agent = new Agent({
+      id: "streamer", name: "streamer", instructions: "Read every module.", model: asAgentModel(model),
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }), tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction],
+    });
+    const stream = await agent.stream("read all modules", { memory: { thread: "s", resource: "u" }, maxSteps: 20 });
+    expect(await stream.text).toBe("all read");
+    expect(model.doGenerateCalls).toHaveLength(0);
+    const prompts = model.doStreamCalls.map((c) => asMessages(c.prompt as unknown as LLMPrompt));
+    expect(prompts.length).toBe(9);
+    for (const [i, p] of prompts.entries()) {
+      expect(pairingProblems(p), `prompt ${i}`).toEqual([]);
+      expect(compaction.manager.count(p), `prompt ${i}`).toBeLessThanOrEqual(MAX);
+    }
+    expect(noteOf(prompts.at(-1)!)).toContain("Evicted to the journal");
+  });
 });

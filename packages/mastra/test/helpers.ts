@@ -1,11 +1,13 @@
 // Test helpers: a scripted AI SDK mock model for Mastra agents and prompt checks in our message model.
 import { SUMMARY_PREFIX, type Message } from "@cc/messages";
 import type { Agent } from "@mastra/core/agent";
-import { MockLanguageModelV3 } from "ai/test";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
 
 /** One scripted model reply: a tool call or a text. */
 export type Reply = { readonly tool: string; readonly input: Readonly<Record<string, unknown>> } | { readonly text: string };
+
+type LanguageModelV3StreamPart = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
@@ -25,15 +27,29 @@ export const asAgentModel = (model: MockLanguageModelV3): AgentModel => model as
  */
 export function scriptedModel(script: (prompt: LLMPrompt, call: number) => Reply): MockLanguageModelV3 {
   let call = 0;
+  const next = (prompt: unknown): { readonly reply: Reply; readonly id: string } => {
+    const reply = script(prompt as LLMPrompt, call);
+    call++;
+    return { reply, id: `call-${call}` };
+  };
+  const finishReason = (reply: Reply) => ({ unified: "tool" in reply ? ("tool-calls" as const) : ("stop" as const), raw: undefined });
   return new MockLanguageModelV3({
     doGenerate: async (options) => {
-      const reply = script(options.prompt as unknown as LLMPrompt, call);
-      call++;
+      const { reply, id } = next(options.prompt);
       const content =
         "tool" in reply
-          ? [{ type: "tool-call" as const, toolCallId: `call-${call}`, toolName: reply.tool, input: JSON.stringify(reply.input) }]
+          ? [{ type: "tool-call" as const, toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }]
           : [{ type: "text" as const, text: reply.text }];
-      return { content, finishReason: { unified: "tool" in reply ? "tool-calls" : "stop", raw: undefined }, usage, warnings: [] };
+      return { content, finishReason: finishReason(reply), usage, warnings: [] };
+    },
+    doStream: async (options) => {
+      const { reply, id } = next(options.prompt);
+      const body: LanguageModelV3StreamPart[] =
+        "tool" in reply
+          ? [{ type: "tool-call", toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }]
+          : [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" }];
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }, ...body, { type: "finish", finishReason: finishReason(reply), usage }];
+      return { stream: convertArrayToReadableStream(parts) };
     },
   });
 }
