@@ -1,0 +1,214 @@
+/**
+ * The Mastra `Processor` that keeps an agent's context under its budget with `@cc/context`:
+ * `processInputStep` compacts the stored history the step reads (the messages memory loaded;
+ * storage is never touched and the current run's messages are never removed), `processLLMRequest`
+ * compacts the provider prompt when it is still over the budget (the last step — the pending tool
+ * call and its result — always stays), and `processToolResult` writes an oversized tool result to
+ * the index as it arrives and replaces it by a pointer `expand_context` resolves.
+ *
+ * @module processor
+ */
+import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import { summaryMessage, type Message } from "@cc/messages";
+import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-list";
+import type { ProcessInputStepArgs, ProcessInputStepResult, ProcessLLMRequestArgs, ProcessLLMRequestResult, Processor, ProcessToolResultArgs } from "@mastra/core/processors";
+import * as E from "fp-ts/lib/Either.js";
+import { mapBack, NO_ORIGIN, type Converted } from "./convert/converted.js";
+import { fromMastraDBMessages } from "./convert/db.js";
+import { fromLLMPrompt, promptNote, type LLMPrompt } from "./convert/prompt.js";
+import { decodeCompactionProcessorOptions, type CompactionProcessorOptions, type DecodedOptions } from "./options.js";
+import type { AdapterWarning, CompactionHook, CompactionReport } from "./report.js";
+import { evictToolResult } from "./tool-result.js";
+import { CONTEXT_TOOL_NAMES } from "./tools.js";
+
+/**
+ * Tag of the system message that carries the note when the prompt stage does not run.
+ *
+ * @example messageList.getSystemMessages(NOTE_TAG) // [{ role: "system", content: "Summary of the earlier conversation …" }]
+ */
+export const NOTE_TAG = "cc-compaction-note";
+const NOTE_STATE = "ccCompactionNote";
+
+/**
+ * The processor: a Mastra input and output processor, with its context manager and last report.
+ *
+ * @example
+ * const compaction: CompactionProcessor = createCompactionProcessor({ maxTokens: 8000 });
+ * compaction.lastReport?.turn?.tokensAfter;
+ */
+export interface CompactionProcessor extends Processor {
+  /** The context manager every hook runs its turns through (its index holds what was evicted). */
+  readonly manager: ContextManager;
+  /** The options, decoded, defaults filled in. */
+  readonly settings: DecodedOptions;
+  /** The report of the last hook that changed something or failed. */
+  readonly lastReport: CompactionReport | undefined;
+  processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult | undefined>;
+  processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult>;
+  processToolResult(args: ProcessToolResultArgs): Promise<MessageList | undefined>;
+}
+
+/**
+ * Invalid processor options: the typed failure (`InvalidOptions`) in an `Error`.
+ *
+ * @example
+ * try { createCompactionProcessor({ maxTokens: 0 }); } catch (e) { if (e instanceof CompactionProcessorError) console.error(e.error.problems); }
+ */
+export class CompactionProcessorError extends Error {
+  /** The typed failure. */
+  readonly error: ContextError;
+  constructor(error: ContextError) {
+    super("message" in error ? error.message : error._tag);
+    this.name = "CompactionProcessorError";
+    this.error = error;
+  }
+}
+
+const systemText = (m: { readonly content: unknown }): string =>
+  typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n") : "";
+
+/** The prompt with `note` after its leading system messages. */
+function promptWithNote(prompt: LLMPrompt, note: string | undefined): LLMPrompt {
+  if (note === undefined || note === "") return prompt;
+  const at = prompt.findIndex((m) => m.role !== "system");
+  const i = at === -1 ? prompt.length : at;
+  return [...prompt.slice(0, i), promptNote(summaryMessage(note).content), ...prompt.slice(i)];
+}
+
+/** Our messages from the first one derived from stored message `first` on (the current run). */
+function derivedFrom(converted: Converted, first: number): number {
+  const j = converted.origin.findIndex((o) => o >= first);
+  return j === -1 ? 0 : converted.messages.length - j;
+}
+
+/**
+ * Builds the processor, or the typed problems of `options`.
+ *
+ * @example
+ * const p = decodeCompactionProcessor({ maxTokens: 8000 });
+ * if (p._tag === "Right") new Agent({ …, inputProcessors: [p.right], outputProcessors: [p.right] });
+ */
+export function decodeCompactionProcessor(options: unknown): E.Either<ContextError, CompactionProcessor> {
+  const decoded = decodeCompactionProcessorOptions(options);
+  if (E.isLeft(decoded)) return decoded;
+  const settings = decoded.right;
+  const manager = createContextManager(settings.context);
+  const byTail = new Map<number, ContextManager>();
+  // One manager per tail length, all sharing the counter, index and namespace of `manager`.
+  const managerFor = (preserveLast: number): ContextManager => {
+    if (preserveLast === manager.options.preserveLast) return manager;
+    const known = byTail.get(preserveLast);
+    if (known !== undefined) return known;
+    const m = createContextManager({ ...manager.options, preserveLast });
+    byTail.set(preserveLast, m);
+    return m;
+  };
+  let lastReport: CompactionReport | undefined;
+
+  const report = async (hook: CompactionHook, stepNumber: number, fields: Omit<CompactionReport, "hook" | "stepNumber">): Promise<void> => {
+    let r: CompactionReport = { hook, stepNumber, ...fields };
+    if (settings.onCompaction !== undefined) {
+      try {
+        await settings.onCompaction(r);
+      } catch (e) {
+        const warning: AdapterWarning = { _tag: "CallbackFailed", message: e instanceof Error ? e.message : String(e) };
+        r = { ...r, warnings: [...r.warnings, warning] };
+      }
+    }
+    lastReport = r;
+  };
+  const turnOf = async (m: ContextManager, history: readonly Message[], hook: CompactionHook, stepNumber: number): Promise<TurnResult | undefined> => {
+    const r = await m.compactTE(history)();
+    if (E.isLeft(r)) {
+      await report(hook, stepNumber, { warnings: [{ _tag: "CompactionFailed", error: r.left }] });
+      return undefined;
+    }
+    if (r.right.compacted || r.right.warnings.length > 0) await report(hook, stepNumber, { turn: r.right, warnings: r.right.warnings });
+    return r.right;
+  };
+
+  const processor: CompactionProcessor = {
+    id: settings.id,
+    name: "@cc/mastra compaction",
+    manager,
+    settings,
+    get lastReport() {
+      return lastReport;
+    },
+
+    async processInputStep(args) {
+      const { messages, messageList, state, stepNumber } = args;
+      const carried = typeof state[NOTE_STATE] === "string" ? (state[NOTE_STATE] as string) : undefined;
+      const ownNote = carried === undefined ? undefined : summaryMessage(carried).content;
+      const systems = messageList.getAllSystemMessages().map(systemText).filter((s) => s !== ownNote);
+      const base = fromMastraDBMessages(messages, systems);
+      // The note of an earlier step of this request goes in after the system prompts, so this
+      // step's note folds it in (one note names everything evicted so far).
+      const converted: Converted =
+        carried === undefined
+          ? base
+          : {
+              messages: [...base.messages.slice(0, systems.length), summaryMessage(carried), ...base.messages.slice(systems.length)],
+              origin: [...base.origin.slice(0, systems.length), NO_ORIGIN, ...base.origin.slice(systems.length)],
+            };
+      // Messages of the current run (not yet saved) are never removed: memory saves them later.
+      const firstNew = messages.findIndex((m) => messageList.isNewMessage(m));
+      const pinned = firstNew === -1 ? 0 : derivedFrom(converted, firstNew);
+      const tail = Math.max(manager.options.preserveLast, pinned, 1);
+      if (tail >= converted.messages.length - systems.length) return undefined;
+      const turn = await turnOf(managerFor(tail), converted.messages, "processInputStep", stepNumber);
+      if (turn === undefined || !turn.compacted) return undefined;
+      const kept: MastraDBMessage[] = mapBack(messages, converted, turn.messages, () => undefined);
+      state[NOTE_STATE] = turn.summary;
+      if (args.llmRequestStage !== true) {
+        messageList.clearSystemMessages(NOTE_TAG);
+        messageList.addSystem(summaryMessage(turn.summary).content, NOTE_TAG);
+      }
+      return { messages: kept };
+    },
+
+    async processLLMRequest(args) {
+      const carried = typeof args.state[NOTE_STATE] === "string" ? (args.state[NOTE_STATE] as string) : undefined;
+      const prompt = promptWithNote(args.prompt, carried);
+      const converted = fromLLMPrompt(prompt);
+      const tail = Math.max(1, manager.options.preserveLast);
+      let turn = await turnOf(managerFor(tail), converted.messages, "processLLMRequest", args.stepNumber);
+      // The prompt is what the provider receives: when the preserved tail alone keeps it over the
+      // budget, the tail shrinks to the last step (the pending call and its result stay).
+      if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(managerFor(1), converted.messages, "processLLMRequest", args.stepNumber)) ?? turn;
+      if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
+      return { prompt: mapBack(prompt, converted, turn.messages, promptNote) };
+    },
+
+    async processToolResult(args) {
+      // The context tools' own results are never evicted: expanding an original must bring it back.
+      if (settings.toolResultMaxTokens === 0 || args.providerExecuted === true || CONTEXT_TOOL_NAMES.includes(args.toolName)) return undefined;
+      const r = await evictToolResult(manager, settings.toolResultMaxTokens, args);
+      if (r === undefined) return undefined;
+      if (E.isLeft(r)) {
+        await report("processToolResult", args.stepNumber, { warnings: [r.left] });
+        return undefined;
+      }
+      await report("processToolResult", args.stepNumber, { evictedToolResult: r.right, warnings: [] });
+      return args.messageList;
+    },
+  };
+  return E.right(processor);
+}
+
+/**
+ * Creates the compaction processor; use it as an input processor (history and prompt) and as an
+ * output processor (oversized tool results). Invalid options throw a
+ * {@link CompactionProcessorError} at once; after that, no hook ever throws: a failed compaction
+ * lets the messages through unchanged and is reported (`lastReport`, `onCompaction`).
+ *
+ * @example
+ * const compaction = createCompactionProcessor({ maxTokens: 8000 });
+ * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, memory,
+ *   tools: { ...contextTools(compaction) }, inputProcessors: [compaction], outputProcessors: [compaction] });
+ */
+export function createCompactionProcessor(options: CompactionProcessorOptions): CompactionProcessor {
+  const p = decodeCompactionProcessor(options);
+  if (E.isLeft(p)) throw new CompactionProcessorError(p.left);
+  return p.right;
+}
