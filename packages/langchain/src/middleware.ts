@@ -20,7 +20,7 @@ import {
   type CompactionMiddlewareOptions,
   type ResolvedOptions,
 } from "./options.js";
-import { contextTools, EXPAND_TOOL } from "./tools.js";
+import { contextTools, EXPAND_TOOL, SEARCH_TOOL } from "./tools.js";
 
 /**
  * The id of a `RemoveMessage` that clears the thread's messages (`REMOVE_ALL_MESSAGES` of
@@ -150,7 +150,9 @@ function build(o: ResolvedOptions) {
       ? {
           wrapToolCall: async (request, handler) => {
             const result = await handler(request);
-            return ToolMessage.isInstance(result) ? evictResult(o, result, request.toolCall.name) : result;
+            // The results of search_context / expand_context are never evicted (expanding would loop).
+            const own = request.toolCall.name === SEARCH_TOOL || request.toolCall.name === EXPAND_TOOL;
+            return ToolMessage.isInstance(result) && !own ? evictResult(o, result, request.toolCall.name) : result;
           },
         }
       : {}),
