@@ -7,7 +7,7 @@
  * @module middleware
  */
 import type { TurnResult } from "@cc/context";
-import { RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { RemoveMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
 import { createHash } from "node:crypto";
