@@ -26,7 +26,12 @@ export interface LangChainView {
   readonly groups: readonly (readonly BaseMessage[])[];
 }
 
-/** `additional_kwargs.lc_source` of the note messages this adapter writes. */
+/**
+ * `additional_kwargs.lc_source` of the note messages this adapter writes.
+ *
+ * @example
+ * const isNote = (m: BaseMessage) => m.additional_kwargs["lc_source"] === NOTE_SOURCE;
+ */
 export const NOTE_SOURCE = "cc-compaction";
 
 type Block = Readonly<Record<string, unknown>>;

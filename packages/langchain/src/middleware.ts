@@ -24,7 +24,10 @@ import { contextTools, EXPAND_TOOL, SEARCH_TOOL } from "./tools.js";
 
 /**
  * The id of a `RemoveMessage` that clears the thread's messages (`REMOVE_ALL_MESSAGES` of
- * `@langchain/langgraph`, the same string).
+ * `@langchain/langgraph`, the same string; a test checks they agree).
+ *
+ * @example
+ * return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...compacted] };
  */
 export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
@@ -96,6 +99,8 @@ async function evictResult(o: ResolvedOptions, result: ToolMessage, tool: string
   const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
   let preview = firstLine.slice(0, 160);
   while (preview !== "" && counter.count(pointer(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
+  // A limit so small that even the bare pointer is not shorter than the result: nothing to gain.
+  if (counter.count(pointer(id, tokens, preview)) >= tokens) return result;
   const written = await index.write([
     { id, namespace, kind: `tool_result:${tool}`, summary: `${tool} result (${tokens} tokens): ${firstLine.slice(0, 200)}`, content: text, tokenCost: tokens, createdAt: now, evictedAt: now, metadata: { toolCallId: result.tool_call_id, tool } },
   ])();
@@ -121,9 +126,7 @@ async function evictResult(o: ResolvedOptions, result: ToolMessage, tool: string
   });
 }
 
-/**
- * Builds the middleware from decoded options (see {@link compactionMiddleware}).
- */
+/** Builds the middleware from decoded options (see {@link compactionMiddleware}). */
 function build(o: ResolvedOptions) {
   // The system prompt of the last model call, so `beforeModel` (which sees only the thread's
   // messages) counts it against the budget too.
@@ -159,7 +162,12 @@ function build(o: ResolvedOptions) {
   });
 }
 
-/** The middleware {@link compactionMiddleware} returns (pass it in `createAgent({ middleware })`). */
+/**
+ * The middleware {@link compactionMiddleware} returns (pass it in `createAgent({ middleware })`).
+ *
+ * @example
+ * const middleware: CompactionMiddleware = compactionMiddleware({ manager });
+ */
 export type CompactionMiddleware = ReturnType<typeof build>;
 
 /**

@@ -10,16 +10,31 @@ import { decodeWith, expectation, fn, intIn, objectCodec, type InvalidOptions, t
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
-/** Where a compaction pass ran. */
+/**
+ * Where a compaction pass ran.
+ *
+ * @example
+ * const hook: CompactionHook = "wrapModelCall";
+ */
 export type CompactionHook = "beforeModel" | "wrapModelCall";
 
-/** What one compaction pass did, given to {@link CompactionMiddlewareOptions.onTurn}. */
+/**
+ * What one compaction pass did, given to {@link CompactionMiddlewareOptions.onTurn}.
+ *
+ * @example
+ * const onTurn = ({ hook, turn }: CompactionEvent) => console.log(hook, turn.tokensBefore, "→", turn.tokensAfter);
+ */
 export interface CompactionEvent {
   readonly hook: CompactionHook;
   readonly turn: TurnResult;
 }
 
-/** A tool result that arrived over the limit and was moved to the index. */
+/**
+ * A tool result that arrived over the limit and was moved to the index.
+ *
+ * @example
+ * const onToolResultEvicted = (e: ToolResultEviction) => console.log(`${e.tool} → ${e.id} (${e.tokens} tokens)`);
+ */
 export interface ToolResultEviction {
   /** Index id: `expand_context` with it returns the original text. */
   readonly id: string;
@@ -32,6 +47,9 @@ export interface ToolResultEviction {
  * Something the middleware could not do; the agent run went on (the model got the uncompacted
  * view, or the tool result stayed whole). Every failure has the one shape of `@cc/validate`:
  * `{ _tag, subject, problems, more, message }`.
+ *
+ * @example
+ * const onError = (e: CompactionMiddlewareError) => logger.warn({ tag: e._tag, subject: e.subject }, e.message);
  */
 export type CompactionMiddlewareError =
   | InvalidOptions
@@ -42,10 +60,20 @@ export type CompactionMiddlewareError =
   /** A callback of the options (`onTurn`, `onToolResultEvicted`) threw or rejected. */
   | { readonly _tag: "CallbackFailed"; readonly subject: "onTurn" | "onToolResultEvicted"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string };
 
-/** How the compacted history is used; see {@link CompactionMiddlewareOptions.mode}. */
+/**
+ * How the compacted history is used; see {@link CompactionMiddlewareOptions.mode}.
+ *
+ * @example
+ * compactionMiddleware({ manager, mode: "state" satisfies CompactionMode });
+ */
 export type CompactionMode = "model" | "state";
 
-/** Options of {@link compactionMiddleware}; only `manager` is required. */
+/**
+ * Options of `compactionMiddleware`; only `manager` is required.
+ *
+ * @example
+ * const options: CompactionMiddlewareOptions = { manager, mode: "state", maxToolResultTokens: 2000 };
+ */
 export interface CompactionMiddlewareOptions {
   /** The context manager that runs every turn (budget, strategy, index, counter). One per conversation. */
   readonly manager: ContextManager;
@@ -95,7 +123,12 @@ const managerLike = new t.Type<ContextManager, ContextManager, unknown>(
   t.identity,
 );
 
-/** io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected). */
+/**
+ * io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected).
+ *
+ * @example
+ * CompactionMiddlewareOptionsCodec.is({ manager, mode: "state" }); // true
+ */
 export const CompactionMiddlewareOptionsCodec = objectCodec(
   "CompactionMiddlewareOptions",
   { manager: managerLike },
@@ -111,7 +144,13 @@ export const CompactionMiddlewareOptionsCodec = objectCodec(
   { expected: "an options object" },
 );
 
-/** The options with every default filled in. */
+/**
+ * The options with every default filled in.
+ *
+ * @example
+ * const r = decodeCompactionMiddlewareOptions({ manager });
+ * if (r._tag === "Right") r.right.mode; // "model"
+ */
 export interface ResolvedOptions {
   readonly manager: ContextManager;
   readonly mode: CompactionMode;
@@ -148,7 +187,13 @@ export function decodeCompactionMiddlewareOptions(input: unknown): E.Either<Inva
   });
 }
 
-/** Thrown by {@link compactionMiddleware} for invalid options (a programming error, reported at construction). */
+/**
+ * Thrown by `compactionMiddleware` for invalid options (a programming error, reported at construction).
+ *
+ * @example
+ * try { compactionMiddleware({ manager, maxToolResultTokens: NaN }); }
+ * catch (e) { if (e instanceof CompactionMiddlewareOptionsError) console.error(e.error.problems); }
+ */
 export class CompactionMiddlewareOptionsError extends Error {
   /** The typed failure. */
   readonly error: InvalidOptions;

@@ -11,9 +11,19 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { tool } from "langchain";
 
-/** Name of the search tool. */
+/**
+ * Name of the search tool.
+ *
+ * @example
+ * fakeModel().respondWithTools([{ name: SEARCH_TOOL, args: { query: "pytest" } }]);
+ */
 export const SEARCH_TOOL = "search_context";
-/** Name of the expand tool. */
+/**
+ * Name of the expand tool.
+ *
+ * @example
+ * fakeModel().respondWithTools([{ name: EXPAND_TOOL, args: { id: "u0123456789abcdef" } }]);
+ */
 export const EXPAND_TOOL = "expand_context";
 
 const int = (min: number, max: number): t.Type<number, number, unknown> =>
@@ -25,7 +35,11 @@ const int = (min: number, max: number): t.Type<number, number, unknown> =>
   );
 
 function problemsOf(errors: t.Errors): string {
-  return [...new Set(errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== "").join(".") || "arguments"}: ${e.message ?? "invalid value"}`))].join("; ");
+  const line = (e: t.ValidationError): string => {
+    const path = e.context.map((c) => c.key).filter((k) => k !== "" && !/^\d+$/.test(k)).join(".");
+    return `${path === "" ? "arguments" : path}: ${e.message ?? `expected ${e.context[e.context.length - 1]?.type.name ?? "a valid value"}`}`;
+  };
+  return [...new Set(errors.map(line))].join("; ");
 }
 
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

@@ -62,9 +62,8 @@ describe("options", () => {
 });
 
 const big = "all work and no play makes jack a dull boy\n".repeat(120);
-const shout = tool(async () => big, { name: "shout", description: "Shout", schema: z.object({}) });
-
-async function runAgent(middleware: ReturnType<typeof compactionMiddleware>) {
+async function runAgent(middleware: ReturnType<typeof compactionMiddleware>, text = big) {
+  const shout = tool(async () => text, { name: "shout", description: "Shout", schema: z.object({}) });
   const model = fakeModel()
     .respond(new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "shout", args: {}, type: "tool_call" }] }))
     .respond(new AIMessage("quiet now"));
@@ -125,4 +124,12 @@ describe("run-time failures are typed values and the run goes on", () => {
     expect(textOf(result)).toBe(big);
     expect(promptTokens(m, model.calls[1]!.messages)).toBeGreaterThan(400);
   });
+});
+
+it("a result over a limit so small that the pointer would not be shorter stays whole", async () => {
+  const small = "twenty or so tokens of output from a tool that says very little at all";
+  const evicted: string[] = [];
+  const { out } = await runAgent(compactionMiddleware({ manager: manager({ maxTokens: 100_000, namespace: "tiny" }), maxToolResultTokens: 5, onToolResultEvicted: (e) => void evicted.push(e.id) }), small);
+  expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(small);
+  expect(evicted).toEqual([]);
 });
