@@ -71,8 +71,9 @@ const trim: Contender = {
   builtIn: true,
   run: async (history, maxTokens) => {
     const b = bridge(history);
-    const out = await trimMessages(b.messages, { maxTokens, strategy: "last", tokenCounter: (ms) => b.count(ms), startOn: "human", includeSystem: true });
-    return b.back(out);
+    const out: readonly (BaseMessage | undefined)[] = await trimMessages(b.messages, { maxTokens, strategy: "last", tokenCounter: (ms) => b.count(ms), startOn: "human", includeSystem: true });
+    // When not even the system message fits, @langchain/core 1.4.0 returns `[undefined]`: nothing is sent.
+    return b.back(out.filter((m): m is BaseMessage => m !== undefined));
   },
 };
 
