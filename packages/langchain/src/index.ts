@@ -18,11 +18,13 @@ export {
   CompactionMiddlewareOptionsCodec,
   CompactionMiddlewareOptionsError,
   decodeCompactionMiddlewareOptions,
+  type CallbackName,
   type CompactionEvent,
   type CompactionHook,
   type CompactionMiddlewareError,
   type CompactionMiddlewareOptions,
   type CompactionMode,
+  type ManagerFactory,
   type ResolvedOptions,
   type ToolResultEviction,
 } from "./options.js";

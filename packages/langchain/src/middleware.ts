@@ -6,7 +6,7 @@
  *
  * @module middleware
  */
-import type { TurnResult } from "@cc/context";
+import type { ContextManager, TurnResult } from "@cc/context";
 import { RemoveMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
@@ -15,6 +15,8 @@ import { fromLangChain, messageText, toLangChain } from "./convert.js";
 import {
   CompactionMiddlewareOptionsError,
   decodeCompactionMiddlewareOptions,
+  isContextManager,
+  type CallbackName,
   type CompactionHook,
   type CompactionMiddlewareError,
   type CompactionMiddlewareOptions,
@@ -33,14 +35,44 @@ export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+const callbackFailed = (o: ResolvedOptions, subject: CallbackName, message: string): void =>
+  report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
+
 /** Calls a user callback; a throw or rejection is reported to `onError` as `CallbackFailed`. */
-async function safely(o: ResolvedOptions, subject: "onTurn" | "onToolResultEvicted", call: () => void | Promise<void>): Promise<void> {
+async function safely(o: ResolvedOptions, subject: CallbackName, call: () => void | Promise<void>): Promise<void> {
   try {
     await call();
   } catch (e) {
-    const message = `${subject} threw: ${errorMessage(e)}`;
-    report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
+    callbackFailed(o, subject, `${subject} threw: ${errorMessage(e)}`);
   }
+}
+
+/** Finds the manager of a thread: `undefined` when a factory failed (reported; tried again next time). */
+type ManagerOf = (threadId: string | undefined) => ContextManager | undefined;
+
+/** The manager given, or the factory's manager of each thread (made once per thread). */
+function managers(o: ResolvedOptions): ManagerOf {
+  const given = o.manager;
+  if (isContextManager(given)) return () => given;
+  const cache = new Map<string, ContextManager>();
+  return (threadId) => {
+    const key = threadId ?? "default";
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    let made: unknown;
+    try {
+      made = given(key);
+    } catch (e) {
+      callbackFailed(o, "manager", `manager threw for thread ${JSON.stringify(key)}: ${errorMessage(e)}`);
+      return undefined;
+    }
+    if (!isContextManager(made)) {
+      callbackFailed(o, "manager", `manager returned no context manager for thread ${JSON.stringify(key)}`);
+      return undefined;
+    }
+    cache.set(key, made);
+    return made;
+  };
 }
 
 /** Hands a failure to `onError`; an `onError` that throws falls back to `console.warn` (never lost). */
@@ -57,10 +89,10 @@ function report(o: ResolvedOptions, error: CompactionMiddlewareError): void {
  * budget) and maps the result back to LangChain messages: kept ones are the originals, the note
  * is new. `undefined` when the manager refused the turn (reported).
  */
-async function compactMessages(o: ResolvedOptions, hook: CompactionHook, messages: readonly BaseMessage[], system: SystemMessage | undefined): Promise<{ readonly messages: BaseMessage[]; readonly turn: TurnResult } | undefined> {
+async function compactMessages(o: ResolvedOptions, manager: ContextManager, hook: CompactionHook, messages: readonly BaseMessage[], system: SystemMessage | undefined): Promise<{ readonly messages: BaseMessage[]; readonly turn: TurnResult } | undefined> {
   const withSystem = system === undefined ? messages : [system, ...messages];
   const view = fromLangChain(withSystem);
-  const r = await o.manager.compactTE(view.messages)();
+  const r = await manager.compactTE(view.messages)();
   if (E.isLeft(r)) {
     const message = `compaction in ${hook} failed: ${r.left._tag === "Aborted" ? "aborted" : r.left.message}`;
     report(o, { _tag: "CompactionFailed", subject: hook, problems: [{ path: hook, message }], more: 0, message, error: r.left });
@@ -85,17 +117,17 @@ function pointer(id: string, tokens: number, preview: string): string {
 }
 
 /** Moves an oversized tool result to the index; returns the pointer message, or the original when it fits or cannot be written. */
-async function evictResult(o: ResolvedOptions, result: ToolMessage, tool: string): Promise<ToolMessage> {
-  const limit = o.maxToolResultTokens;
+async function evictResult(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
+  const limit = o.maxToolResultTokens ?? Math.floor(manager.options.maxTokens / 4);
   const content: unknown = result.content;
   const textOnly = typeof content === "string" || (Array.isArray(content) && content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));
   if (limit === 0 || !textOnly) return result;
   const text = messageText(result);
-  const { counter, index, namespace } = o.manager.options;
+  const { counter, index, namespace } = manager.options;
   const tokens = counter.count(text);
   if (tokens <= limit) return result;
   const id = `r${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
-  const now = o.manager.options.now();
+  const now = manager.options.now();
   const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
   let preview = firstLine.slice(0, 160);
   while (preview !== "" && counter.count(pointer(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
@@ -128,34 +160,42 @@ async function evictResult(o: ResolvedOptions, result: ToolMessage, tool: string
 
 /** Builds the middleware from decoded options (see {@link compactionMiddleware}). */
 function build(o: ResolvedOptions) {
-  // The system prompt of the last model call, so `beforeModel` (which sees only the thread's
-  // messages) counts it against the budget too.
-  let lastSystem: SystemMessage | undefined;
+  const managerOf = managers(o);
+  // The system prompt of each thread's last model call, so `beforeModel` (which sees only the
+  // thread's messages) counts it against the budget too.
+  const lastSystem = new Map<string, SystemMessage | undefined>();
   return createMiddleware({
     name: "CcCompactionMiddleware",
-    ...(o.tools ? { tools: contextTools(o.manager, { maxExpandChars: o.maxExpandChars }) } : {}),
+    ...(o.tools ? { tools: contextTools(managerOf, { maxExpandChars: o.maxExpandChars }) } : {}),
     ...(o.mode === "state"
       ? {
-          beforeModel: async (state: { messages: BaseMessage[] }) => {
-            const r = await compactMessages(o, "beforeModel", state.messages, lastSystem);
+          beforeModel: async (state: { messages: BaseMessage[] }, runtime: { readonly configurable?: { readonly thread_id?: string } }) => {
+            const thread = runtime.configurable?.thread_id;
+            const manager = managerOf(thread);
+            if (manager === undefined) return undefined;
+            const r = await compactMessages(o, manager, "beforeModel", state.messages, lastSystem.get(thread ?? "default"));
             if (r === undefined || !r.turn.compacted) return undefined;
             return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...r.messages] };
           },
         }
       : {}),
     wrapModelCall: async (request, handler) => {
+      const thread = request.runtime.configurable?.thread_id;
       const system = systemOf(request.systemMessage);
-      lastSystem = system;
-      const r = await compactMessages(o, "wrapModelCall", request.messages, system);
+      lastSystem.set(thread ?? "default", system);
+      const manager = managerOf(thread);
+      const r = manager === undefined ? undefined : await compactMessages(o, manager, "wrapModelCall", request.messages, system);
       return handler(r === undefined ? request : { ...request, messages: r.messages });
     },
-    ...(o.maxToolResultTokens > 0
+    ...(o.maxToolResultTokens !== 0
       ? {
           wrapToolCall: async (request, handler) => {
             const result = await handler(request);
             // The results of search_context / expand_context are never evicted (expanding would loop).
             const own = request.toolCall.name === SEARCH_TOOL || request.toolCall.name === EXPAND_TOOL;
-            return ToolMessage.isInstance(result) && !own ? evictResult(o, result, request.toolCall.name) : result;
+            if (!ToolMessage.isInstance(result) || own) return result;
+            const manager = managerOf(request.runtime.configurable?.thread_id);
+            return manager === undefined ? result : evictResult(o, manager, result, request.toolCall.name);
           },
         }
       : {}),

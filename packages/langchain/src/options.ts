@@ -57,8 +57,21 @@ export type CompactionMiddlewareError =
   | { readonly _tag: "CompactionFailed"; readonly subject: CompactionHook; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly error: ContextError }
   /** An oversized tool result could not be written to the index, so it stayed in the conversation. */
   | { readonly _tag: "ToolResultNotEvicted"; readonly subject: "wrapToolCall"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly toolCallId: string }
-  /** A callback of the options (`onTurn`, `onToolResultEvicted`) threw or rejected. */
-  | { readonly _tag: "CallbackFailed"; readonly subject: "onTurn" | "onToolResultEvicted"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string };
+  /** A callback of the options (`onTurn`, `onToolResultEvicted`, a `manager` factory) threw, rejected or returned no manager. */
+  | { readonly _tag: "CallbackFailed"; readonly subject: CallbackName; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string };
+
+/** The user callbacks whose failures are reported as `CallbackFailed`. */
+export type CallbackName = "onTurn" | "onToolResultEvicted" | "manager";
+
+/**
+ * A manager per thread: called with the thread id of the run (`configurable.thread_id`, or
+ * `"default"`) the first time the thread is seen; the middleware keeps what it returns.
+ *
+ * @example
+ * const counter = tiktokenCounter();
+ * const perThread: ManagerFactory = (threadId) => createContextManager({ maxTokens: 8000, namespace: threadId, counter, index });
+ */
+export type ManagerFactory = (threadId: string) => ContextManager;
 
 /**
  * How the compacted history is used; see {@link CompactionMiddlewareOptions.mode}.
@@ -75,8 +88,12 @@ export type CompactionMode = "model" | "state";
  * const options: CompactionMiddlewareOptions = { manager, mode: "state", maxToolResultTokens: 2000 };
  */
 export interface CompactionMiddlewareOptions {
-  /** The context manager that runs every turn (budget, strategy, index, counter). One per conversation. */
-  readonly manager: ContextManager;
+  /**
+   * The context manager that runs every turn (budget, strategy, index, counter), or a factory of
+   * one manager per thread (so each thread has its own namespace and the search tool of one
+   * thread never sees what another evicted). One manager for every thread suits one conversation.
+   */
+  readonly manager: ContextManager | ManagerFactory;
   /**
    * `"model"`: `wrapModelCall` compacts what the model is sent; the thread's state keeps every
    * message. `"state"`: `beforeModel` also replaces the thread's messages with the compacted
@@ -113,13 +130,14 @@ export interface CompactionMiddlewareOptions {
   readonly onError?: (error: CompactionMiddlewareError) => void;
 }
 
-const managerLike = new t.Type<ContextManager, ContextManager, unknown>(
+/** True for an object with the methods of a context manager. */
+export const isContextManager = (u: unknown): u is ContextManager =>
+  typeof u === "object" && u !== null && ["compact", "compactTE", "search", "expand", "count"].every((k) => typeof (u as Record<string, unknown>)[k] === "function");
+
+const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager | ManagerFactory, unknown>(
   "ContextManager",
-  (u): u is ContextManager => typeof u === "object" && u !== null && ["compact", "compactTE", "search", "expand", "count"].every((k) => typeof (u as Record<string, unknown>)[k] === "function"),
-  (u, c) =>
-    typeof u === "object" && u !== null && ["compact", "compactTE", "search", "expand", "count"].every((k) => typeof (u as Record<string, unknown>)[k] === "function")
-      ? t.success(u as ContextManager)
-      : t.failure(u, c, expectation(c, "a context manager (createContextManager)", u)),
+  (u): u is ContextManager | ManagerFactory => isContextManager(u) || typeof u === "function",
+  (u, c) => (isContextManager(u) || typeof u === "function" ? t.success(u as ContextManager | ManagerFactory) : t.failure(u, c, expectation(c, "a context manager (createContextManager) or a function of a thread id returning one", u))),
   t.identity,
 );
 
@@ -152,9 +170,11 @@ export const CompactionMiddlewareOptionsCodec = objectCodec(
  * if (r._tag === "Right") r.right.mode; // "model"
  */
 export interface ResolvedOptions {
-  readonly manager: ContextManager;
+  /** The manager, or the factory of one per thread. */
+  readonly manager: ContextManager | ManagerFactory;
   readonly mode: CompactionMode;
-  readonly maxToolResultTokens: number;
+  /** `undefined`: a quarter of the thread's manager's maxTokens. */
+  readonly maxToolResultTokens: number | undefined;
   readonly tools: boolean;
   readonly maxExpandChars: number;
   readonly onTurn: CompactionMiddlewareOptions["onTurn"];
@@ -178,7 +198,7 @@ export function decodeCompactionMiddlewareOptions(input: unknown): E.Either<Inva
   return E.right({
     manager: o.manager,
     mode: o.mode ?? "model",
-    maxToolResultTokens: o.maxToolResultTokens ?? Math.floor(o.manager.options.maxTokens / 4),
+    maxToolResultTokens: o.maxToolResultTokens,
     tools: o.tools ?? true,
     maxExpandChars: o.maxExpandChars ?? 8000,
     onTurn: o.onTurn,

@@ -7,6 +7,7 @@
  * @module tools
  */
 import type { ContextManager } from "@cc/context";
+import type { ToolRuntime } from "@langchain/core/tools";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { tool } from "langchain";
@@ -63,24 +64,33 @@ export function page(text: string, offset: number, maxChars: number): { readonly
 const errorText = (message: string): string => JSON.stringify({ error: message });
 
 /**
- * The two tools bound to `manager` (its index and namespace). `expand_context` returns the
- * original text of an evicted unit or tool result exactly as it was written.
+ * The two tools bound to `manager` (its index and namespace) — or, given a function of the
+ * thread id, to the manager of the run's thread (`configurable.thread_id`). `expand_context`
+ * returns the original text of an evicted unit or tool result exactly as it was written.
  *
  * @example
  * const [search, expand] = contextTools(manager);
  * await search.invoke({ query: "pytest failure" }); // '{"hits":[{"id":"u…","summary":"…"}]}'
  * await expand.invoke({ id: "u…" }); // '{"id":"u…","content":"…","offset":0,"totalChars":…}'
  */
-export function contextTools(manager: ContextManager, options: { readonly maxExpandChars?: number } = {}) {
+export function contextTools(manager: ContextManager | ((threadId: string | undefined) => ContextManager | undefined), options: { readonly maxExpandChars?: number } = {}) {
   const maxPage = options.maxExpandChars ?? 8000;
+  const managerOf = (runtime: ToolRuntime | undefined): ContextManager | undefined => {
+    if (typeof manager !== "function") return manager;
+    const thread: unknown = runtime?.configurable?.["thread_id"];
+    return manager(typeof thread === "string" ? thread : undefined);
+  };
+  const noManager = errorText("no context manager for this thread");
   const SearchArgs = t.intersection([t.type({ query: t.string }), t.partial({ k: int(1, 20) })]);
   const ExpandArgs = t.intersection([t.type({ id: t.string }), t.partial({ offset: int(0, Number.MAX_SAFE_INTEGER), maxChars: int(1, maxPage) })]);
   const search = tool(
-    async (input: unknown): Promise<string> => {
+    async (input: unknown, runtime?: ToolRuntime): Promise<string> => {
       const a = SearchArgs.decode(input);
       if (E.isLeft(a)) return errorText(problemsOf(a.left));
+      const m = managerOf(runtime);
+      if (m === undefined) return noManager;
       try {
-        const hits = await manager.search(a.right.query, a.right.k ?? 5);
+        const hits = await m.search(a.right.query, a.right.k ?? 5);
         return JSON.stringify({ hits: hits.map(({ id, kind, summary, snippet, tokenCost }) => ({ id, kind, summary, snippet, tokenCost })) });
       } catch (e) {
         return errorText(`the index is unavailable (${e instanceof Error ? e.message : String(e)})`);
@@ -102,11 +112,13 @@ export function contextTools(manager: ContextManager, options: { readonly maxExp
     },
   );
   const expand = tool(
-    async (input: unknown): Promise<string> => {
+    async (input: unknown, runtime?: ToolRuntime): Promise<string> => {
       const a = ExpandArgs.decode(input);
       if (E.isLeft(a)) return errorText(problemsOf(a.left));
+      const m = managerOf(runtime);
+      if (m === undefined) return noManager;
       try {
-        const content = await manager.expand(a.right.id);
+        const content = await m.expand(a.right.id);
         if (content === undefined) return errorText(`no evicted context with id ${JSON.stringify(a.right.id)}`);
         const p = page(content, a.right.offset ?? 0, a.right.maxChars ?? maxPage);
         return JSON.stringify({ id: a.right.id, ...p, totalChars: content.length });
