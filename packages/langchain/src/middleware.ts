@@ -6,12 +6,13 @@
  *
  * @module middleware
  */
-import type { ContextManager, TurnResult } from "@cc/context";
+import type { ContextError, ContextManager, TurnResult } from "@cc/context";
+import { invalid } from "@cc/validate";
 import { RemoveMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
 import { createHash } from "node:crypto";
-import { fromLangChain, messageText, toLangChain } from "./convert.js";
+import { fromLangChain, messageText, toLangChain, type LangChainView } from "./convert.js";
 import {
   CompactionMiddlewareOptionsError,
   decodeCompactionMiddlewareOptions,
@@ -91,8 +92,16 @@ function report(o: ResolvedOptions, error: CompactionMiddlewareError): void {
  */
 async function compactMessages(o: ResolvedOptions, manager: ContextManager, hook: CompactionHook, messages: readonly BaseMessage[], system: SystemMessage | undefined): Promise<{ readonly messages: BaseMessage[]; readonly turn: TurnResult } | undefined> {
   const withSystem = system === undefined ? messages : [system, ...messages];
-  const view = fromLangChain(withSystem);
-  const r = await manager.compactTE(view.messages)();
+  let view: LangChainView;
+  let r: E.Either<ContextError, TurnResult>;
+  try {
+    view = fromLangChain(withSystem);
+    r = await manager.compactTE(view.messages)();
+  } catch (e) {
+    // A message that cannot be converted (tool arguments JSON cannot hold) or a manager that broke its contract.
+    r = E.left(invalid("InvalidInput", hook, [`the turn threw: ${errorMessage(e)}`]));
+    view = { messages: [], groups: [] };
+  }
   if (E.isLeft(r)) {
     const message = `compaction in ${hook} failed: ${r.left._tag === "Aborted" ? "aborted" : r.left.message}`;
     report(o, { _tag: "CompactionFailed", subject: hook, problems: [{ path: hook, message }], more: 0, message, error: r.left });
@@ -116,8 +125,19 @@ function pointer(id: string, tokens: number, preview: string): string {
   return `[Tool result of ${tokens} tokens moved to the context index as ${id}.${tail} Call ${EXPAND_TOOL} with {"id":"${id}"} to read it.]`;
 }
 
-/** Moves an oversized tool result to the index; returns the pointer message, or the original when it fits or cannot be written. */
+/** Moves an oversized tool result to the index; returns the pointer message, or the original when it fits or cannot be written (reported). */
 async function evictResult(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
+  try {
+    return await evictResultOrThrow(o, manager, result, tool);
+  } catch (e) {
+    // A user-supplied counter, index or clock that throws: the result stays whole.
+    const message = `the result of ${tool} (${result.tool_call_id}) stayed in the conversation: ${errorMessage(e)}`;
+    report(o, { _tag: "ToolResultNotEvicted", subject: "wrapToolCall", problems: [{ path: "wrapToolCall", message }], more: 0, message, toolCallId: result.tool_call_id });
+    return result;
+  }
+}
+
+async function evictResultOrThrow(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
   const limit = o.maxToolResultTokens ?? Math.floor(manager.options.maxTokens / 4);
   const content: unknown = result.content;
   const textOnly = typeof content === "string" || (Array.isArray(content) && content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));

@@ -133,3 +133,13 @@ it("a result over a limit so small that the pointer would not be shorter stays w
   expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(small);
   expect(evicted).toEqual([]);
 });
+
+it("a counter that throws: the turn and the tool result are reported, the run goes on with the whole result", async () => {
+  const broken = { count: (): number => { throw new Error("tokenizer gone"); }, countMessages: (): number => { throw new Error("tokenizer gone"); }, encoding: "o200k_base" as const, dispose: () => undefined };
+  const errors: CompactionMiddlewareError[] = [];
+  const { out } = await runAgent(compactionMiddleware({ manager: manager({ counter: broken, namespace: "broken-counter" }), onError: (e) => void errors.push(e) }));
+  expect(textOf(out.messages.at(-1)!)).toBe("quiet now");
+  expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(big);
+  expect(errors.map((e) => e._tag)).toEqual(["CompactionFailed", "ToolResultNotEvicted", "CompactionFailed"]);
+  expect(errors[1]?.message).toContain("tokenizer gone");
+});
