@@ -154,3 +154,50 @@ describe("property: converted → compacted → converted back", () => {
     expect(evictions).toBeGreaterThan(20);
   });
 });
+
+describe("property: the persisted history of mode \"state\", pass after pass", () => {
+  it("holds one note right after the system prompt, folding the earlier notes, and never splits a unit", async () => {
+    const m = manager("passes");
+    let folded = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(conversation, { minLength: 2, maxLength: 4 }), fc.integer({ min: 150, max: 900 }), async (parts, budget) => {
+        let thread: BaseMessage[] = [];
+        const unitOf = new Map<BaseMessage, string>();
+        const evictedEver = new Set<string>();
+        let passesEvicting = 0;
+        for (const [p, part] of parts.entries()) {
+          const { messages, unitOf: units } = build({ ...part, system: p === 0 && part.system });
+          messages.forEach((x, i) => {
+            x.id = `p${p}-${x.id ?? ""}`;
+            unitOf.set(x, `${p}:${units[i]!}`);
+          });
+          const view = fromLangChain([...thread, ...messages]);
+          const turn = await m.compact(view.messages, { force: true, maxTokens: budget });
+          for (const e of turn.evicted) evictedEver.add(e.id);
+          if (turn.evicted.length > 0) passesEvicting++;
+          thread = toLangChain(turn.messages, view);
+          const notes = thread.filter((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
+          expect(notes.length).toBeLessThanOrEqual(1);
+          if (notes.length === 1) expect(thread.slice(0, thread.indexOf(notes[0]!)).every((x) => x.type === "system")).toBe(true);
+          expect(orderProblems(thread)).toEqual([]);
+          // Units are whole: every unit present in the thread has all its messages there.
+          const present = new Map<string, number>();
+          for (const x of thread) if (unitOf.has(x)) present.set(unitOf.get(x)!, (present.get(unitOf.get(x)!) ?? 0) + 1);
+          for (const [u, n] of present) expect(n, `unit ${u}`).toBe([...unitOf.values()].filter((v) => v === u).length);
+        }
+        if (passesEvicting > 1) folded++;
+        // The one note names every id evicted in any pass (or counts it as "… N more").
+        const note = thread.find((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
+        if (evictedEver.size > 0) {
+          expect(note).toBeDefined();
+          const text = String(note!.content);
+          const listed = [...evictedEver].filter((id) => text.includes(id)).length;
+          const more = [...text.matchAll(/… (\d+) more/g)].reduce((s, x) => s + Number(x[1]), 0);
+          expect(listed + more).toBeGreaterThanOrEqual(evictedEver.size);
+        }
+      }),
+      { numRuns: 25 },
+    );
+    expect(folded).toBeGreaterThan(5);
+  });
+});
