@@ -7,7 +7,7 @@
  * @module middleware
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { invalid } from "@cc/validate";
+import { invalid, type InvalidOptions } from "@cc/validate";
 import { RemoveMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
@@ -237,7 +237,7 @@ export type CompactionMiddleware = ReturnType<typeof build>;
  * const m = decodeCompactionMiddleware({ manager, mode: "state" });
  * if (m._tag === "Right") createAgent({ model, tools, middleware: [m.right] });
  */
-export function decodeCompactionMiddleware(options: unknown): E.Either<CompactionMiddlewareError & { readonly _tag: "InvalidOptions" }, CompactionMiddleware> {
+export function decodeCompactionMiddleware(options: unknown): E.Either<InvalidOptions, CompactionMiddleware> {
   const o = decodeCompactionMiddlewareOptions(options);
   return E.isLeft(o) ? o : E.right(build(o.right));
 }
