@@ -11,7 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { memoryIndex } from "@cc/hierarchical";
-import type { ImportanceOptions } from "@cc/importance";
+import { AGENT_PRESET, type ImportanceOptions } from "@cc/importance";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { dataPath } from "../.ci/data.js";
@@ -139,6 +139,14 @@ printTable(
   scored.map((s) => [gridLabel(s.point) + (s.point === chosen.point ? "  ← chosen" : ""), (100 * s.reaccess).toFixed(1), (100 * s.grounding).toFixed(1), (100 * s.objective).toFixed(1)]),
 );
 
+const chosenOptions = gridOptions(chosen.point);
+const presetMatches =
+  chosenOptions.age === AGENT_PRESET.age &&
+  chosenOptions.keepNewest === AGENT_PRESET.keepNewest &&
+  chosenOptions.recencyHalfLifeTurns === AGENT_PRESET.recencyHalfLifeTurns &&
+  JSON.stringify(chosenOptions.kindWeights) === JSON.stringify(AGENT_PRESET.kindWeights);
+console.log(`chosen: ${gridLabel(chosen.point)}; @cc/importance AGENT_PRESET ${presetMatches ? "matches it" : `differs from it (${JSON.stringify(AGENT_PRESET)})`}`);
+
 // ---- (2) every policy on the evaluation split ----
 const IMPORTANCE = "importance";
 const configs: Config[] = [
@@ -217,7 +225,7 @@ if (!quick) writeFileSync(join(resultsDir, "retention.svg"), svg);
 const path = writeResults("retention", {
   protocol: { budgets: BUDGETS, k: K, bootstrap: REPS, randomSeeds: SEEDS.length, clock: `recorded when every message has a timestamp, else t0 + j * ${STEP_MS} ms`, tokenizer: "o200k_base", quick },
   sessions: { kept: kept.length, dropped, dev: names(dev), eval: names(evalSplit) },
-  selection: { chosen: chosen.point, options: gridOptions(chosen.point), grid: scored },
+  selection: { chosen: chosen.point, options: gridOptions(chosen.point), agentPresetMatches: presetMatches, grid: scored },
   table,
   goal,
 });
