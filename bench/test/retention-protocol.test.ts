@@ -1,12 +1,16 @@
 import { memoryIndex } from "@cc/hierarchical";
 import * as E from "fp-ts/lib/Either.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dedupe, prepare, splitOf, taskOf } from "../retention/corpora.js";
-import { evictInOrder, importancePolicy, lruPolicy, observationMaskingPolicy, taskLruPolicy, type Candidate } from "../retention/policies.js";
+import { evictInOrder, importancePolicy, lruPolicy, observationMaskingPolicy, POLICIES, taskLruPolicy, type Candidate, type Policy, type PolicyInput } from "../retention/policies.js";
+import { generatedSessions } from "../retention/sessions.js";
 import { replaySession } from "../retention/replay.js";
 import { grid, gridOptions, select } from "../retention/selection.js";
 import { cells, difference, estimate, meanOverBudgets, resamples, type Cell } from "../retention/stats.js";
 import type { ReplayScore } from "../retention/replay.js";
+
+const numRuns = process.env["CI"] ? 1000 : 200;
 
 const cand = (index: number, kind: string, tokens = 10, lastAccessed = index): Candidate => ({
   index,
@@ -128,5 +132,68 @@ describe("corpora and replay", () => {
     // by a query formed from the context (big_module.py is in message 5).
     expect(r.right.reaccess).toEqual({ n: 3, kept: 1, index: 1, grep: 1 });
     expect(r.right.compactions).toBeGreaterThan(0);
+  });
+});
+
+/** A policy that records what it was given and delegates to `inner`. */
+function recording(inner: Policy): { policy: Policy; calls: PolicyInput[] } {
+  const calls: PolicyInput[] = [];
+  return { calls, policy: { name: inner.name, evict: (input) => (calls.push(input), inner.evict(input)) } };
+}
+
+const ALL: readonly Policy[] = [...POLICIES, taskLruPolicy, observationMaskingPolicy];
+
+describe("replay fairness (the protocol every policy gets)", () => {
+  const word = fc.constantFrom("app.py", "td_field", "KeyError", "TimeDelta", "hello", "x.rs", "lorem ipsum dolor", "parse_config", "ISSUE:");
+  const msg = fc.record({
+    role: fc.constantFrom("user", "assistant", "tool", "system"),
+    content: fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(" ")),
+  });
+  const count = (t: string): number => Math.ceil(t.length / 3);
+
+  it("at every compaction: now = the arriving message's time, the context ends with it, tokens are the shared count, system prompts pinned, stats only from the agent's references (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(msg, { minLength: 2, maxLength: 14 }), fc.constantFrom(10, 20, 40), async (msgs, budget) => {
+        const [s] = prepare([{ name: "p", task: "p", corpus: "x", messages: msgs }], count, 0, 1000);
+        for (const inner of ALL) {
+          const rec = recording(inner);
+          const r = await replaySession(s!, rec.policy, { budget, seed: 5, importance: {}, label: inner.name, k: 5 });
+          expect(E.isRight(r)).toBe(true);
+          for (const call of rec.calls) {
+            const j = call.now / 1000;
+            expect(Math.max(...call.candidates.map((c) => c.index))).toBe(j);
+            expect(call.budget).toBe(budget);
+            for (const c of call.candidates) {
+              expect(c.tokens).toBe(s!.tokens[c.index]);
+              expect(c.pinned).toBe(msgs[c.index]!.role === "system");
+              expect(c.kind).toBe(s!.holdings.kinds[c.index]);
+              // Only agent (action) messages refer: stats move only at actions up to j.
+              const agentUses = s!.reaccesses.filter((u) => u.at <= j && u.at > c.index && s!.holdings.held[c.index]!.has(u.key));
+              expect(c.accessCount).toBeLessThanOrEqual(agentUses.length);
+              expect(c.accessCount === 0 || s!.holdings.kinds[c.lastAccessedTurn!] === "action").toBe(true);
+            }
+          }
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it("every policy meets its first compaction with the same input and is scored on the same uses", async () => {
+    const gen = generatedSessions([{ seed: 3, turns: 8, outputLines: 30 }])[0]!;
+    const [s] = prepare([{ name: gen.name, task: gen.name, corpus: "generated", messages: gen.messages }], count, 0, 1000);
+    const firsts: unknown[] = [];
+    const scored: number[] = [];
+    for (const inner of ALL) {
+      const rec = recording(inner);
+      const r = await replaySession(s!, rec.policy, { budget: 2000, seed: 5, importance: {}, label: inner.name, k: 5 });
+      if (E.isLeft(r)) throw new Error(r.left);
+      const first = rec.calls[0]!;
+      firsts.push({ candidates: first.candidates, budget: first.budget, now: first.now });
+      scored.push(r.right.reaccess.n + r.right.grounding.n);
+    }
+    for (const f of firsts) expect(f).toEqual(firsts[0]);
+    expect(new Set(scored).size).toBe(1);
+    expect(scored[0]).toBeGreaterThan(0);
   });
 });
