@@ -191,6 +191,18 @@ for (const g of groups) {
   );
 }
 
+// ---- per budget, pooled evaluation split (point values; the intervals are on the means above) ----
+const perBudget = configs.map((c) => {
+  const mine = evalScores.filter((r) => r.policy === c.label);
+  const at = (m: MetricName, b: number): number => est(mine.filter((r) => r.budget === b), c.label, m, noDraws).value;
+  return { policy: c.label, budgets: BUDGETS.map((b) => ({ budget: b, reaccess: at("reaccess", b), grounding: at("grounding", b) })) };
+});
+printTable(
+  "per budget, pooled evaluation split: re-access kept / grounding, %",
+  ["policy", ...BUDGETS.map((b) => `${b / 1000}k`)],
+  perBudget.map((p) => [p.policy, ...p.budgets.map((x) => `${(100 * x.reaccess).toFixed(1)} / ${(100 * x.grounding).toFixed(1)}`)]),
+);
+
 // ---- goal: importance − best of {lru, task+lru, observation-masking}, pooled evaluation split ----
 const pooledDraws = resamples(names(evalSplit), REPS, BASE_SEED + 1);
 const rivals = ["lru", "task+lru", "observation-masking"];
@@ -227,6 +239,7 @@ const path = writeResults("retention", {
   sessions: { kept: kept.length, dropped, dev: names(dev), eval: names(evalSplit) },
   selection: { chosen: chosen.point, options: gridOptions(chosen.point), agentPresetMatches: presetMatches, grid: scored },
   table,
+  perBudget,
   goal,
 });
 console.log(`\nwrote ${path}${quick ? "" : " and retention.svg"}`);
