@@ -21,6 +21,12 @@ export interface Candidate {
   readonly pinned: boolean;
   /** The message text (for the content-length estimate when needed). */
   readonly content: string;
+  /** How the metric rules see the message ("task", "action", "observation", …). */
+  readonly kind?: string;
+  /** Position of the message in its session (its turn). */
+  readonly turn?: number;
+  /** Position of the last agent message that referred to it; `turn` when never. */
+  readonly lastAccessedTurn?: number;
 }
 
 /** What a policy decides on. */
@@ -38,7 +44,7 @@ export interface PolicyInput {
 }
 
 /** The policies by name. */
-export type PolicyName = "importance" | "fifo" | "lru" | "random" | "go-original";
+export type PolicyName = "importance" | "fifo" | "lru" | "random" | "go-original" | "task+lru" | "observation-masking";
 
 /** An eviction policy. */
 export interface Policy {
@@ -96,6 +102,9 @@ const toSegment = (c: Candidate): Segment => ({
   lastAccessed: c.lastAccessed,
   accessCount: c.accessCount,
   pinned: c.pinned,
+  ...(c.kind === undefined ? {} : { kind: c.kind }),
+  ...(c.turn === undefined ? {} : { turn: c.turn }),
+  ...(c.lastAccessedTurn === undefined ? {} : { lastAccessedTurn: c.lastAccessedTurn }),
 });
 
 /** `@cc/importance` `compact` with the access statistics known at the compaction point. */
@@ -139,6 +148,34 @@ export const goOriginalPolicy: Policy = {
     const options = { ...input.importance, now: () => input.now };
     const scores = input.candidates.map((c) => score(toSegment(c), options));
     return evictInOrder(input.candidates, goStaleOrder(input.candidates, scores), input.budget);
+  },
+};
+
+/** LRU with the task statement pinned (never evicted while anything else can go). */
+export const taskLruPolicy: Policy = {
+  name: "task+lru",
+  evict: (input) => {
+    const order = [...input.candidates].sort((a, b) => Number(a.kind === "task") - Number(b.kind === "task") || a.lastAccessed - b.lastAccessed || a.index - b.index);
+    return evictInOrder(input.candidates, order, input.budget);
+  },
+};
+
+/** Observations kept verbatim by {@link observationMaskingPolicy}. */
+export const MASK_KEEP_LAST = 5;
+
+/**
+ * Observation masking: observations (tool results, environment replies) older than the last
+ * {@link MASK_KEEP_LAST} go first, oldest first; then the remaining observations, oldest first;
+ * the agent's own actions only after every observation, oldest first; never the task.
+ */
+export const observationMaskingPolicy: Policy = {
+  name: "observation-masking",
+  evict: (input) => {
+    const observations = input.candidates.filter((c) => c.kind === "observation" || c.kind === "demonstration");
+    const old = observations.slice(0, Math.max(0, observations.length - MASK_KEEP_LAST));
+    const recent = observations.slice(old.length);
+    const actions = input.candidates.filter((c) => c.kind === "action");
+    return evictInOrder(input.candidates, [...old, ...recent, ...actions], input.budget);
   },
 };
 

@@ -1,50 +1,9 @@
 /**
- * Loads the sessions the retention benchmark replays: the demo's generated sessions and the
- * SWE-agent trajectories under
- * `../shared/data/swe-agent-trajectories` (read with `readTranscript` from @cc/cli). Files that
- * cannot be read are reported, never dropped silently.
+ * The demo's generated sessions, one corpus of the retention benchmark (the transcripts are read
+ * by corpora.ts).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { generateSession } from "@cc/example-agent-loop";
-import * as E from "fp-ts/lib/Either.js";
 import type { Session } from "./evaluate.js";
-
-/** Sessions read, and the files that could not be. */
-export interface LoadedSessions {
-  readonly sessions: readonly Session[];
-  readonly problems: readonly string[];
-}
-
-/** Reads every `*.traj` of `dir`, in name order. */
-export function loadTrajectories(dir: string): LoadedSessions {
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".traj")).sort();
-  } catch (e) {
-    return { sessions: [], problems: [`${dir}: ${e instanceof Error ? e.message : String(e)}`] };
-  }
-  const sessions: Session[] = [];
-  const problems: string[] = [];
-  for (const f of files) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, f), "utf8");
-    } catch (e) {
-      problems.push(`${f}: ${e instanceof Error ? e.message : String(e)}`);
-      continue;
-    }
-    const r = readTranscript(text, { source: f, format: "traj" });
-    if (E.isLeft(r)) {
-      problems.push(formatTranscriptError(r.left));
-      continue;
-    }
-    for (const w of r.right.warnings) problems.push(`${f}: ${w}`);
-    sessions.push({ name: f.replace(/\.traj$/, ""), source: "swe-agent", messages: r.right.messages });
-  }
-  return { sessions, problems };
-}
 
 /** One generated session: `generateSession` options. */
 export interface GeneratedSpec {

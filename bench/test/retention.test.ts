@@ -1,14 +1,10 @@
-import { memoryIndex } from "@cc/hierarchical";
 import { compact, rank, type Segment } from "@cc/importance";
-import * as E from "fp-ts/lib/Either.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { aggregate, percent, percentWithRange } from "../retention/aggregate.js";
 import { sessionClock } from "../retention/clock.js";
-import { COST_WEIGHTS, HALF_LIVES_MIN, headline, randomSeeds, sensitivity, sensitivityLabel } from "../retention/configurations.js";
-import { contextText, replay, storable, summaryOf, type Session } from "../retention/evaluate.js";
+import { contextText, storable, summaryOf } from "../retention/evaluate.js";
 import { goStableSort, goStaleOrder } from "../retention/go-order.js";
-import { evictInOrder, fifoPolicy, goOriginalPolicy, importancePolicy, lruPolicy, POLICIES, randomPolicy, seededRandom, shuffle, type Candidate, type Policy, type PolicyInput } from "../retention/policies.js";
+import { evictInOrder, fifoPolicy, goOriginalPolicy, importancePolicy, lruPolicy, POLICIES, randomPolicy, seededRandom, shuffle, type Candidate, type PolicyInput } from "../retention/policies.js";
 import { argumentText, findReaccesses, messageTerms, ruleText, termsOf } from "../retention/reaccess.js";
 import { generatedSessions } from "../retention/sessions.js";
 
@@ -193,57 +189,11 @@ describe("policies", () => {
   });
 });
 
-describe("replay", () => {
-  const session: Session = {
-    name: "s",
-    source: "test",
-    messages: [
-      { role: "system", content: "rules" },
-      { role: "user", content: "Fix parse_config in app.py " + "word ".repeat(200) },
-      { role: "assistant", content: "step one " + "word ".repeat(200) },
-      { role: "assistant", content: "step two " + "word ".repeat(200) },
-      { role: "assistant", content: "Back to parse_config now" },
-    ],
-  };
-  const options = { fraction: 0.5, count: (t: string) => Math.ceil(t.length / 4), t0: NOW, stepMs: 30_000, seed: 1, k: 5, importance: {} };
-
-  it("FIFO evicts the issue, then recovers it from the index by the referring term", async () => {
-    const index = memoryIndex();
-    const r = await replay(session, fifoPolicy, index, options)();
-    expect(E.isRight(r)).toBe(true);
-    if (E.isRight(r)) {
-      expect(r.right).toMatchObject({ evaluated: 1, kept: 0, recovered: 1, lost: [] });
-      expect(r.right.compactions).toBeGreaterThan(0);
-    }
-    const hit = await index.expand("1", "s")();
-    expect(E.isRight(hit) && hit.right?.summary).toMatch(/^user: Fix parse_config in app\.py/);
-  });
-
-  it("rejects NaN, negative, zero and huge budgets with the field named", async () => {
-    for (const fraction of [Number.NaN, -0.1, 0, 1.5]) {
-      const r = await replay(session, fifoPolicy, memoryIndex(), { ...options, fraction })();
-      expect(E.isLeft(r) && r.left._tag === "InvalidReplay" && r.left.field).toBe("fraction");
-    }
-    const k = await replay(session, fifoPolicy, memoryIndex(), { ...options, k: 0 })();
-    expect(E.isLeft(k) && k.left._tag === "InvalidReplay" && k.left.field).toBe("k");
-  });
-
-  it("reports an index failure as a value", async () => {
-    const index = memoryIndex();
-    await index.close()();
-    const r = await replay(session, fifoPolicy, index, options)();
-    expect(E.isLeft(r) && r.left._tag).toBe("IndexFailed");
-  });
-
-  it("summaries carry the first line and the terms; aggregation sums shares", () => {
+describe("index entries", () => {
+  it("summaries carry the first line and the terms; the context text joins content and calls", () => {
     expect(summaryOf({ role: "tool", content: "\nTraceback\nKeyError in my_func" })).toBe("tool: Traceback | KeyError my_func");
     expect(contextText({ role: "assistant", content: "hi", toolCalls: [{ id: "c", name: "ls", arguments: "{}" }] })).toBe("hi\nls({})");
-    const o = { session: "a", source: "x", policy: "fifo", seed: 1, fraction: 0.5, clock: "synthetic" as const, totalTokens: 10, evaluated: 4, kept: 1, recovered: 2, compactions: 1, evictedMessages: 2, lost: [] };
-    const rows = aggregate([o, { ...o, session: "b", evaluated: 0, kept: 0, recovered: 0 }]);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ source: "all", sessions: 2, evaluated: 4, keptShare: 0.25, withIndexShare: 0.75 });
-    expect(percent(Number.NaN)).toBe("n/a");
-    expect(percent(0.9512)).toBe("95.1%");
+    expect(storable("a\u0000b\uD800")).toBe("ab\uFFFD");
   });
 });
 
@@ -258,89 +208,6 @@ describe("replay clock", () => {
   });
 });
 
-/** A policy that records what it was given and delegates to `inner`. */
-function recording(inner: Policy): { policy: Policy; calls: PolicyInput[] } {
-  const calls: PolicyInput[] = [];
-  return { calls, policy: { name: inner.name, evict: (input) => (calls.push(input), inner.evict(input)) } };
-}
-
-describe("replay fairness (the protocol every policy gets)", () => {
-  const word = fc.constantFrom("app.py", "td_field", "KeyError", "TimeDelta", "hello", "x.rs", "lorem ipsum dolor", "parse_config");
-  const msg = fc.record({
-    role: fc.constantFrom("user", "assistant", "tool", "system"),
-    content: fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(" ")),
-  });
-  const count = (t: string): number => Math.ceil(t.length / 3);
-  const base = { count, t0: NOW, stepMs: 30_000, seed: 5, k: 5, importance: {} };
-
-  it("at every compaction: now = the arriving message's time, stats = re-accesses made up to it, tokens = the shared count (property)", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(msg, { minLength: 2, maxLength: 14 }), fc.constantFrom(0.3, 0.5, 0.7), async (msgs, fraction) => {
-        const session: Session = { name: "p", source: "test", messages: msgs };
-        const rs = findReaccesses(msgs);
-        for (const inner of POLICIES) {
-          const rec = recording(inner);
-          const r = await replay(session, rec.policy, memoryIndex(), { ...base, fraction })();
-          expect(E.isRight(r)).toBe(true);
-          for (const call of rec.calls) {
-            const j = (call.now - NOW) / 30_000;
-            expect(Number.isInteger(j)).toBe(true);
-            expect(Math.max(...call.candidates.map((c) => c.index))).toBe(j);
-            expect(call.budget).toBe(fraction * msgs.reduce((s, m) => s + count(contextText(m)), 0));
-            for (const c of call.candidates) {
-              const refs = rs.filter((x) => x.origin === c.index && x.at <= j);
-              expect(c.accessCount).toBe(refs.length);
-              expect(c.lastAccessed).toBe(NOW + Math.max(c.index, ...refs.map((x) => x.at)) * 30_000);
-              expect(c.createdAt).toBe(NOW + c.index * 30_000);
-              expect(c.tokens).toBe(count(contextText(msgs[c.index]!)));
-              expect(c.pinned).toBe(msgs[c.index]!.role === "system");
-            }
-          }
-        }
-      }),
-      { numRuns },
-    );
-  });
-
-  it("every policy meets its first compaction with the same input and is scored on the same re-accesses", async () => {
-    const gen = generatedSessions([{ seed: 3, turns: 8, outputLines: 30 }])[0]!;
-    const firsts: unknown[] = [];
-    const evaluated: number[] = [];
-    for (const inner of POLICIES) {
-      const rec = recording(inner);
-      const r = await replay(gen, rec.policy, memoryIndex(), { ...base, fraction: 0.5 })();
-      if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
-      const first = rec.calls[0]!;
-      firsts.push({ candidates: first.candidates, budget: first.budget, now: first.now });
-      evaluated.push(r.right.evaluated);
-    }
-    for (const f of firsts) expect(f).toEqual(firsts[0]);
-    expect(new Set(evaluated).size).toBe(1);
-    expect(evaluated[0]).toBeGreaterThan(0);
-  });
-
-  it("replays on recorded timestamps when the session has them", async () => {
-    const stamped: Session = {
-      name: "t",
-      source: "test",
-      messages: [
-        { role: "user", content: "Fix parse_config " + "word ".repeat(100), timestamp: NOW },
-        { role: "assistant", content: "reading " + "word ".repeat(100), timestamp: NOW + HOUR },
-        { role: "assistant", content: "parse_config again " + "word ".repeat(100), timestamp: NOW + 2 * HOUR },
-      ],
-    };
-    const rec = recording(importancePolicy);
-    const r = await replay(stamped, rec.policy, memoryIndex(), { ...base, fraction: 0.7 })();
-    expect(E.isRight(r) && r.right.clock).toBe("recorded");
-    expect(rec.calls.map((c) => c.now)).toEqual([NOW + 2 * HOUR]);
-    expect(rec.calls[0]!.candidates.map((c) => [c.createdAt, c.lastAccessed, c.accessCount])).toEqual([
-      [NOW, NOW + 2 * HOUR, 1],
-      [NOW + HOUR, NOW + HOUR, 0],
-      [NOW + 2 * HOUR, NOW + 2 * HOUR, 0],
-    ]);
-  });
-});
-
 describe("corpora and configurations", () => {
   it("generated sessions are deterministic, named by their spec, and refer back to earlier messages", () => {
     const spec = { seed: 2, turns: 6, outputLines: 20 };
@@ -352,27 +219,5 @@ describe("corpora and configurations", () => {
     expect(a?.messages[0]?.role).toBe("system");
     expect(findReaccesses(a?.messages ?? []).length).toBeGreaterThan(5);
     expect(generatedSessions([{ ...spec, seed: 3 }])[0]?.messages).not.toEqual(a?.messages);
-  });
-
-  it("the headline uses the default options; the grid covers costWeight × half-life once each", () => {
-    const h = headline(randomSeeds(4));
-    expect(h.map((c) => c.label)).toEqual(["importance", "fifo", "lru", "random", "go-original"]);
-    expect(h.find((c) => c.label === "importance")?.importance).toEqual({});
-    expect(h.find((c) => c.label === "random")?.seeds).toHaveLength(4);
-    expect(h.filter((c) => c.label !== "random").every((c) => c.seeds.length === 1)).toBe(true);
-    const grid = sensitivity();
-    expect(grid).toHaveLength(COST_WEIGHTS.length * HALF_LIVES_MIN.length);
-    expect(new Set(grid.map((c) => c.label)).size).toBe(grid.length);
-    expect(grid.find((c) => c.label === sensitivityLabel(0, 120))?.importance).toEqual({ costWeight: 0, recencyHalfLifeMs: 120 * 60_000 });
-    expect(randomSeeds(Number.NaN)).toHaveLength(1);
-  });
-
-  it("pools seeds and reports their spread", () => {
-    const o = { session: "a", source: "x", policy: "random", seed: 1, fraction: 0.5, clock: "synthetic" as const, totalTokens: 10, evaluated: 10, kept: 2, recovered: 8, compactions: 1, evictedMessages: 3, lost: [] };
-    const rows = aggregate([o, { ...o, seed: 2, kept: 6, recovered: 4, evictedMessages: 5 }]);
-    expect(rows[0]).toMatchObject({ seeds: 2, sessions: 1, evaluated: 10, kept: 4, keptShare: 0.4, keptRange: [0.2, 0.6], withIndexShare: 1, withIndexRange: [1, 1], evictedMessages: 4 });
-    expect(percentWithRange(0.4, [0.2, 0.6])).toBe("40.0% (20.0–60.0)");
-    expect(percentWithRange(1, [1, 1])).toBe("100.0%");
-    expect(percentWithRange(Number.NaN, [Number.NaN, Number.NaN])).toBe("n/a");
   });
 });

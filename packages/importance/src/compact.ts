@@ -4,11 +4,13 @@
  * Identity is the position in the input (never the id), pinned segments are never evicted,
  * `minKeep` counts surviving segments (pinned included), and keep/evict preserve input order.
  * What is evicted is exactly the shortest prefix of the non-pinned rank (score ascending, ties by
- * position) that brings the total to ≤ maxTokens, cut short when `minKeep` would be violated.
+ * position, the newest `keepNewest` last, oldest first) that brings the total to ≤ maxTokens, cut
+ * short when `minKeep` would be violated.
  *
  * Speed: one scoring pass into a Float64Array, one bucket histogram of tokens per score range,
  * and an exact (score, position) sort of the single boundary bucket only — no full sort.
  */
+import { ageContext, newestMask } from "./age.js";
 import { resolveOptions, type ClockProblem } from "./options.js";
 import { bucketOf, bucketing, sortRange } from "./order.js";
 import { measure } from "./score.js";
@@ -62,6 +64,7 @@ export function compact<S extends Segment>(
 ): CompactResult<S> {
   const n = segments.length;
   const r = resolveOptions(options);
+  const age = ageContext(segments, r);
   const tokens = new Float64Array(n);
   const scores = new Float64Array(n);
   let total = 0;
@@ -69,7 +72,7 @@ export function compact<S extends Segment>(
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < n; i++) {
-    const m = measure(segments[i], r);
+    const m = measure(segments[i], r, age, i);
     tokens[i] = m.tokens;
     total += m.tokens;
     if (m.score === Number.POSITIVE_INFINITY) {
@@ -96,7 +99,7 @@ export function compact<S extends Segment>(
     };
   }
   const evicted = new Uint8Array(n);
-  const gone = selectEvictions(scores, tokens, { need: total - maxTokens, maxEvict, free, min, max }, evicted);
+  const gone = selectTiered(scores, tokens, { need: total - maxTokens, maxEvict, free, min, max }, r.keepNewest, evicted);
   // Exact-size outputs: no growth copies of million-element arrays.
   const keep = new Array<S>(n - gone.count);
   const evict = new Array<S>(gone.count);
@@ -106,6 +109,43 @@ export function compact<S extends Segment>(
   }
   const after = total - gone.tokens;
   return { keep, evict, tokensBefore: total, tokensAfter: after, budgetMet: after <= maxTokens, ...(r.clock === undefined ? {} : { clock: r.clock }) };
+}
+
+/**
+ * Evicts among the non-pinned segments outside the newest `keepNewest` first (by score); only
+ * when they are all gone and more must leave, the newest ones go, oldest first.
+ */
+function selectTiered(scores: Float64Array, tokens: Float64Array, sel: Selection, keepNewest: number, evicted: Uint8Array): { readonly count: number; readonly tokens: number } {
+  const newest = newestMask(scores, keepNewest);
+  if (newest.count === 0) return selectEvictions(scores, tokens, sel, evicted);
+  const older = new Float64Array(scores);
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < older.length; i++) {
+    if (newest.mask[i] === 1) {
+      older[i] = Number.POSITIVE_INFINITY;
+      continue;
+    }
+    const s = older[i]!;
+    if (s === Number.POSITIVE_INFINITY) continue;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  const free = sel.free - newest.count;
+  let count = 0;
+  let goneTokens = 0;
+  if (free > 0) {
+    const first = selectEvictions(older, tokens, { ...sel, maxEvict: Math.min(sel.maxEvict, free), free, min, max }, evicted);
+    count = first.count;
+    goneTokens = first.tokens;
+  }
+  for (let i = 0; i < scores.length && goneTokens < sel.need && count < sel.maxEvict; i++) {
+    if (newest.mask[i] !== 1) continue;
+    evicted[i] = 1;
+    goneTokens += tokens[i]!;
+    count++;
+  }
+  return { count, tokens: goneTokens };
 }
 
 interface Selection {

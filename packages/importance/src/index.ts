@@ -6,9 +6,13 @@
  * const r = compact(segments, { maxTokens: 8000 }, { now: () => Date.now() });
  * console.log(formatEvictionReport(segments.length, r.tokensBefore, r.keep.length, r.tokensAfter));
  */
-export type { EvictionTarget, ImportanceOptions, ScoringOptions, Segment } from "./segment.js";
+export type { AgeMode, EvictionTarget, ImportanceOptions, ScoringOptions, Segment } from "./segment.js";
 export { readClock, type ClockProblem } from "./options.js";
 export {
+  AGENT_PRESET,
+  DEFAULT_AGE,
+  DEFAULT_HALF_LIFE_TURNS,
+  DEFAULT_KEEP_NEWEST,
   DEFAULT_COST_WEIGHT,
   DEFAULT_HALF_LIFE_MS,
   DEFAULT_RECENCY_WEIGHT,

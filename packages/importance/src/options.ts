@@ -8,11 +8,15 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import {
+  DEFAULT_AGE,
+  DEFAULT_HALF_LIFE_TURNS,
+  DEFAULT_KEEP_NEWEST,
   DEFAULT_COST_WEIGHT,
   DEFAULT_HALF_LIFE_MS,
   DEFAULT_RECENCY_WEIGHT,
   DEFAULT_REUSE_WEIGHT,
   MAX_WEIGHT,
+  type AgeMode,
   type ImportanceOptions,
 } from "./segment.js";
 
@@ -42,6 +46,14 @@ export interface ResolvedOptions {
   /** Why `now` is `undefined`. */
   readonly clock: ClockProblem | undefined;
   readonly estimate: ((content: string) => number) | undefined;
+  readonly age: AgeMode;
+  readonly halfLifeTurns: number;
+  /** The caller's current turn, when given (finite). */
+  readonly currentTurn: number | undefined;
+  /** Whole count ≥ 0. */
+  readonly keepNewest: number;
+  /** Kind → weight (only valid weights). */
+  readonly kindWeights: ReadonlyMap<string, number>;
 }
 
 const weight = (w: unknown, fallback: number): number =>
@@ -49,6 +61,11 @@ const weight = (w: unknown, fallback: number): number =>
 
 const halfLife = (h: unknown): number =>
   typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_MS;
+
+const halfLifeTurns = (h: unknown): number =>
+  typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_TURNS;
+
+const finite = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
 
 const problem = (reason: ClockProblem["reason"], message: string): E.Either<ClockProblem, number> =>
   E.left({ _tag: "InvalidClock", reason, message: `clock: ${message}; the recency axis is left out` });
@@ -81,6 +98,24 @@ function field(o: unknown, key: string): unknown {
   }
 }
 
+const ageOf = (a: unknown): AgeMode => (a === "clock" || a === "turns" || a === "auto" ? a : DEFAULT_AGE);
+
+const countOf = (c: unknown, fallback: number): number =>
+  typeof c === "number" && c >= 0 && c < Number.POSITIVE_INFINITY ? Math.ceil(c) : fallback;
+
+function kindWeightsOf(k: unknown): ReadonlyMap<string, number> {
+  const out = new Map<string, number>();
+  if (typeof k !== "object" || k === null) return out;
+  try {
+    for (const [kind, w] of Object.entries(k as Record<string, unknown>)) {
+      if (typeof w === "number" && w >= 0 && w <= MAX_WEIGHT && w > 0) out.set(kind, w);
+    }
+  } catch {
+    // A record whose getters throw weighs nothing (the codec reports it).
+  }
+  return out;
+}
+
 /** Resolves options for one pass: defaults filled in, invalid values replaced, clock read once. */
 export function resolveOptions(options: ImportanceOptions | undefined): ResolvedOptions {
   const clock = readClock(field(options, "now"));
@@ -93,5 +128,10 @@ export function resolveOptions(options: ImportanceOptions | undefined): Resolved
     now: E.isRight(clock) ? clock.right : undefined,
     clock: E.isLeft(clock) ? clock.left : undefined,
     estimate: typeof estimate === "function" ? (estimate as (content: string) => number) : undefined,
+    age: ageOf(field(options, "age")),
+    halfLifeTurns: halfLifeTurns(field(options, "recencyHalfLifeTurns")),
+    currentTurn: finite(field(options, "currentTurn")),
+    keepNewest: countOf(field(options, "keepNewest"), DEFAULT_KEEP_NEWEST),
+    kindWeights: kindWeightsOf(field(options, "kindWeights")),
   };
 }

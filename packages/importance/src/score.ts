@@ -5,11 +5,15 @@
  *   otherwise             → recencyWeight · 2^(-age/halfLife)
  *                         + reuseWeight   · (1 − 1/(1+accessCount))
  *                         + costWeight    · 100/(100+tokens)
+ *                         + kindWeights[kind] (0 when the kind is not weighted)
  *
- * age = now − (lastAccessed ?? createdAt), clamped at 0 (a future timestamp counts as "now");
- * an unknown age — or an unreadable clock — gives recency 0. Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
+ * On the clock: age = now − (lastAccessed ?? createdAt) over recencyHalfLifeMs, clamped at 0 (a
+ * future timestamp counts as "now"); an unknown age — or an unreadable clock — gives recency 0.
+ * In turns: age = currentTurn − (lastAccessedTurn ?? turn ?? position) over recencyHalfLifeTurns
+ * (see age.ts for which measure a call uses). Each axis lies in [0, 1], weights in [0, MAX_WEIGHT], so a
  * non-pinned score is always finite and never NaN.
  */
+import { ageContext, lastTurnOf, type AgeContext } from "./age.js";
 import { halvings } from "./decay.js";
 import { resolveOptions, type ResolvedOptions } from "./options.js";
 import type { ImportanceOptions, ScoringOptions, Segment } from "./segment.js";
@@ -35,8 +39,29 @@ export function tokensOf(segment: Segment, estimate: ((content: string) => numbe
   return Math.ceil(content.length / 4);
 }
 
-/** Score of a non-pinned segment whose tokens are already known. */
-export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOptions): number {
+/** Recency in turns: 2^(−(currentTurn − last-used turn)/halfLife), 1 for a future turn. */
+function turnRecency(segment: Segment, position: number, r: ResolvedOptions, age: AgeContext): number {
+  const elapsed = age.currentTurn - lastTurnOf(segment, position);
+  return elapsed > 0 ? halvings(elapsed / r.halfLifeTurns) : 1;
+}
+
+/** Score added by the segment's kind (0 when its kind is not weighted). */
+function kindScore(segment: Segment, r: ResolvedOptions): number {
+  const kind = segment.kind;
+  return typeof kind === "string" && r.kindWeights.size > 0 ? (r.kindWeights.get(kind) ?? 0) : 0;
+}
+
+/** Score of a non-pinned segment at `position` whose tokens are already known. */
+export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOptions, age: AgeContext, position: number): number {
+  const acc = segment.accessCount;
+  const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
+  const cost = 100 / (100 + tokens);
+  const recency = age.mode === "turns" ? turnRecency(segment, position, r, age) : clockRecency(segment, r);
+  return r.recencyWeight * recency + r.reuseWeight * reuse + r.costWeight * cost + kindScore(segment, r);
+}
+
+/** Recency on the wall clock (0 when the age or the clock is unknown). */
+function clockRecency(segment: Segment, r: ResolvedOptions): number {
   const last = segment.lastAccessed;
   const created = segment.createdAt;
   const ref =
@@ -50,10 +75,7 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
     const age = r.now - ref;
     recency = age > 0 ? halvings(age / r.halfLifeMs) : 1;
   }
-  const acc = segment.accessCount;
-  const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
-  const cost = 100 / (100 + tokens);
-  return r.recencyWeight * recency + r.reuseWeight * reuse + r.costWeight * cost;
+  return recency;
 }
 
 const EMPTY: Segment = { id: "", content: "" };
@@ -63,31 +85,28 @@ const EMPTY: Segment = { id: "", content: "" };
  * non-object, or a segment whose getters throw counts as an empty, unpinned segment (the codecs
  * reject all of these; the pure functions only must not throw on them).
  */
-export function measure(segment: unknown, r: ResolvedOptions): { readonly tokens: number; readonly score: number } {
+export function measure(segment: unknown, r: ResolvedOptions, age: AgeContext, position: number): { readonly tokens: number; readonly score: number } {
   const seg = typeof segment === "object" && segment !== null ? (segment as Segment) : EMPTY;
   try {
     const tokens = tokensOf(seg, r.estimate);
-    return { tokens, score: seg.pinned === true ? Number.POSITIVE_INFINITY : scoreWithTokens(seg, tokens, r) };
+    return { tokens, score: seg.pinned === true ? Number.POSITIVE_INFINITY : scoreWithTokens(seg, tokens, r, age, position) };
   } catch {
-    return { tokens: 0, score: scoreWithTokens(EMPTY, 0, r) };
+    return { tokens: 0, score: scoreWithTokens(EMPTY, 0, r, age, position) };
   }
-}
-
-/** Score under already-resolved options (one clock reading shared by a whole pass). */
-export function scoreResolved(segment: Segment, r: ResolvedOptions): number {
-  return measure(segment, r).score;
 }
 
 /**
  * Importance of one segment (higher = keep). Pinned → `+Infinity`; otherwise a finite number ≥ 0.
- * Reads the clock once; a missing, throwing or non-finite clock leaves the recency axis out (use
+ * Alone, a segment is at position 0 of its call: in turns its age is `currentTurn` (an option)
+ * minus its `lastAccessedTurn ?? turn`, 0 when neither is known. Reads the clock once; a missing, throwing or non-finite clock leaves the recency axis out (use
  * `readClock` to be told). Invalid option values fall back to their defaults (see `resolveOptions`).
  *
  * @example
  * score({ id: "a", content: "", tokenCost: 100, lastAccessed: 0 }, { now: () => 0 }); // 1 + 0 + 0.25 = 1.25
  */
 export function score(segment: Segment, options: ScoringOptions): number {
-  return scoreResolved(segment, resolveOptions(options));
+  const r = resolveOptions(options);
+  return measure(segment, r, ageContext([segment], r), 0).score;
 }
 
 /**

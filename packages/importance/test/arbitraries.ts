@@ -21,6 +21,9 @@ export const segmentArb: fc.Arbitrary<Segment> = fc.record(
     createdAt: fc.integer({ min: NOW - 86_400_000, max: NOW }),
     accessCount: fc.oneof(fc.constantFrom(0, 1, 5), fc.integer({ min: 0, max: 1000 })),
     pinned: fc.integer({ min: 0, max: 4 }).map((k) => k === 0), // pinned one time in five
+    kind: fc.constantFrom("task", "tool_result", "assistant", "demo"),
+    turn: fc.integer({ min: 0, max: 80 }),
+    lastAccessedTurn: fc.integer({ min: 0, max: 80 }),
   },
   { requiredKeys: ["id", "content"] },
 );
@@ -35,6 +38,11 @@ export const optionsArb: fc.Arbitrary<ScoringOptions> = fc.record(
     recencyWeight: fc.oneof(fc.constantFrom(0, 1, 1e6), fc.double({ min: 0, max: 10, noNaN: true })),
     reuseWeight: fc.oneof(fc.constantFrom(0, 0.7), fc.double({ min: 0, max: 10, noNaN: true })),
     costWeight: fc.oneof(fc.constantFrom(0, 0.5), fc.double({ min: 0, max: 10, noNaN: true })),
+    age: fc.constantFrom("clock" as const, "turns" as const, "auto" as const),
+    recencyHalfLifeTurns: fc.oneof(fc.constantFrom(1, 10, 1e9), fc.double({ min: 0.01, max: 100, noNaN: true })),
+    currentTurn: fc.integer({ min: 0, max: 100 }),
+    keepNewest: fc.integer({ min: 0, max: 5 }),
+    kindWeights: fc.dictionary(fc.constantFrom("task", "tool_result", "other"), fc.oneof(fc.constantFrom(0, 3), fc.double({ min: 0, max: 10, noNaN: true })), { maxKeys: 2 }),
   },
   { requiredKeys: [] },
 ).map((o) => ({ ...o, now: () => NOW }));

@@ -1,6 +1,8 @@
 /**
- * A straightforward reference of rank and compact: score every segment with the public `score`,
- * full comparator sort by (score, position), greedy walk, a Set of evicted positions. The fast
+ * A straightforward reference of rank and compact: decide the age measure of the call (written
+ * out again here, from the README's rule), score every segment with the public `score`, full
+ * comparator sort by (score, position) with the newest `keepNewest` non-pinned segments moved
+ * after the others (oldest first), greedy walk, a Set of evicted positions. The fast
  * implementation must agree with it exactly; the benchmark measures both in the same run.
  */
 import { estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type ScoringOptions, type Segment } from "../src/index.js";
@@ -10,6 +12,7 @@ interface Entry<S> {
   readonly pos: number;
   readonly score: number;
   readonly tokens: number;
+  newest: boolean;
 }
 
 const fixedClock = (options: ImportanceOptions | undefined): ScoringOptions => {
@@ -17,12 +20,43 @@ const fixedClock = (options: ImportanceOptions | undefined): ScoringOptions => {
   return { ...options, now: () => t };
 };
 
-function entries<S extends Segment>(segments: readonly S[], options: ScoringOptions): Entry<S>[] {
-  return segments.map((seg, pos) => ({ seg, pos, score: score(seg, options), tokens: estimatedTokens(seg, options) }));
+const num = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
+
+/** "turns" or "clock" for the whole call, as the README states the rule. */
+function mode(segments: readonly Segment[], options: ScoringOptions): "turns" | "clock" {
+  const age = options.age ?? "auto";
+  if (age !== "auto") return age;
+  const t = options.now();
+  if (!Number.isFinite(t)) return "turns";
+  const times = segments.map((s) => num(s.createdAt) ?? num(s.lastAccessed)).filter((x): x is number => x !== undefined);
+  if (times.length < 2) return "turns";
+  const steps = times.slice(1).map((x, i) => x - times[i]!);
+  return steps.every((d) => d === steps[0]) && (times.length > 2 || steps[0] === 0) ? "turns" : "clock";
 }
 
-const byScore = <S>(a: Entry<S>, b: Entry<S>): number =>
-  a.score < b.score ? -1 : a.score > b.score ? 1 : a.pos - b.pos;
+function entries<S extends Segment>(segments: readonly S[], options: ScoringOptions): Entry<S>[] {
+  const m = mode(segments, options);
+  const withTurns = segments.map((seg, pos) => ({ ...seg, turn: num(seg.turn) ?? pos }));
+  const current = options.currentTurn ?? Math.max(0, ...withTurns.map((s) => Math.max(s.turn, num(s.lastAccessedTurn) ?? s.turn)));
+  const opts: ScoringOptions = m === "turns" ? { ...options, age: "turns", currentTurn: current } : { ...options, age: "clock" };
+  const all = segments.map((seg, pos) => ({ seg, pos, score: score(m === "turns" ? withTurns[pos]! : seg, opts), tokens: estimatedTokens(seg, options), newest: false }));
+  const keep = options.keepNewest ?? 0;
+  let marked = 0;
+  for (let i = all.length - 1; i >= 0 && marked < keep; i--) {
+    if (all[i]!.seg.pinned === true) continue;
+    all[i]!.newest = true;
+    marked++;
+  }
+  return all;
+}
+
+/** Older non-pinned by (score, position), then the newest by position, then pinned by position. */
+const byScore = <S>(a: Entry<S>, b: Entry<S>): number => {
+  const tier = (e: Entry<S>): number => (e.score === Number.POSITIVE_INFINITY ? 2 : e.newest ? 1 : 0);
+  if (tier(a) !== tier(b)) return tier(a) - tier(b);
+  if (tier(a) === 1) return a.pos - b.pos;
+  return a.score < b.score ? -1 : a.score > b.score ? 1 : a.pos - b.pos;
+};
 
 /** Reference rank: full comparator sort by (score, position); pinned (+Infinity) land last. */
 export function referenceRank<S extends Segment>(segments: readonly S[], options?: ImportanceOptions): S[] {

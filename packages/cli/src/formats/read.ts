@@ -7,10 +7,11 @@ import * as E from "fp-ts/lib/Either.js";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 import { fromOpenAIValue, readJsonl, readOpenAIJson, type Transcript } from "./openai.js";
+import { fromMiniValue, isMiniTrajectory, readMini } from "./mini.js";
 import { fromTrajValue, readTraj } from "./traj.js";
 
 /** Transcript formats the readers understand. `auto` detects from the source name, then the text. */
-export type TranscriptFormat = "openai-json" | "jsonl" | "traj" | "auto";
+export type TranscriptFormat = "openai-json" | "jsonl" | "traj" | "mini-swe-agent" | "auto";
 
 /** Options of {@link readTranscript}. `source` names the input in errors (a path, or `stdin`). */
 export interface ReadOptions {
@@ -29,7 +30,8 @@ const withFormat =
 
 /**
  * Detection for `auto`: a `.traj` / `.jsonl` / `.json` source name decides; otherwise the text:
- * a whole-document JSON object with `history` is a trajectory, any other whole-document JSON is
+ * a whole-document JSON object with `history` is a trajectory, one whose `trajectory_format` starts
+ * with `mini-swe-agent` a mini-swe-agent trajectory, any other whole-document JSON is
  * OpenAI chat JSON, and text whose first non-blank line is a JSON object on its own is JSONL.
  */
 function readAuto(text: string, source: string): E.Either<TranscriptError, ReadResult> {
@@ -41,6 +43,7 @@ function readAuto(text: string, source: string): E.Either<TranscriptError, ReadR
   if (E.isRight(whole)) {
     const v = whole.right;
     if (typeof v === "object" && v !== null && !Array.isArray(v) && "history" in v) return E.map(withFormat("traj"))(fromTrajValue(v, source));
+    if (isMiniTrajectory(v)) return E.map(withFormat("mini-swe-agent"))(fromMiniValue(v, source));
     if (typeof v === "object" && v !== null && !Array.isArray(v) && "role" in v) return E.map(withFormat("jsonl"))(readJsonl(text, source));
     return E.map(withFormat("openai-json"))(fromOpenAIValue(v, source));
   }
@@ -69,6 +72,8 @@ export function readTranscript(text: string, options: ReadOptions = {}): E.Eithe
       return E.map(withFormat("jsonl"))(readJsonl(text, source));
     case "traj":
       return E.map(withFormat("traj"))(readTraj(text, source));
+    case "mini-swe-agent":
+      return E.map(withFormat("mini-swe-agent"))(readMini(text, source));
     case "auto":
       return readAuto(text, source);
   }

@@ -5,6 +5,7 @@
 import * as t from "io-ts";
 import type { EvictionTarget, ImportanceOptions, Segment } from "../segment.js";
 import {
+  AgeCodec,
   BudgetCodec,
   ClockCodec,
   CountCodec,
@@ -14,6 +15,8 @@ import {
   IdCodec,
   TextCodec,
   TimeCodec,
+  TurnCodec,
+  TurnHalfLifeCodec,
   WeightCodec,
 } from "./leaf.js";
 import { MAX_PROBLEMS, expectation, isRecord, objectCodec as validateObject, pathOf } from "@cc/validate";
@@ -39,6 +42,8 @@ export const SegmentCodec: t.Type<Segment, Segment, unknown> = objectCodec<Segme
     accessCount: CountCodec,
     pinned: FlagCodec,
     kind: TextCodec,
+    turn: TurnCodec,
+    lastAccessedTurn: TurnCodec,
   },
   false,
 );
@@ -128,7 +133,8 @@ function duplicateAt(items: readonly unknown[]): readonly (readonly [number, num
 }
 
 /**
- * Codec of {@link ImportanceOptions}: weights in [0, 1e6], half-life > 0, functions for `now`/`estimateTokens`; unknown fields rejected.
+ * Codec of {@link ImportanceOptions}: weights (and kind weights) in [0, 1e6], half-lives > 0, an
+ * age measure, whole `keepNewest` ≥ 0, functions for `now`/`estimateTokens`; unknown fields rejected.
  *
  * @example ImportanceOptionsCodec.is({ costWeight: 0 }) // true; { costWeigth: 0 } → false
  */
@@ -143,6 +149,11 @@ export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions
     costWeight: WeightCodec,
     now: ClockCodec,
     estimateTokens: EstimatorCodec,
+    age: AgeCodec,
+    recencyHalfLifeTurns: TurnHalfLifeCodec,
+    currentTurn: TurnCodec,
+    keepNewest: CountCodec,
+    kindWeights: t.record(t.string, WeightCodec),
   },
   true,
 );

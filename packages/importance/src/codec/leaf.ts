@@ -63,3 +63,20 @@ export const EstimatorCodec = leaf(
   "a function (content: string) => number",
   (u): u is (content: string) => number => typeof u === "function",
 );
+
+/** How age is measured: "clock", "turns" or "auto". */
+export const AgeCodec = leaf(
+  "Age",
+  'one of "clock", "turns", "auto"',
+  (u): u is "clock" | "turns" | "auto" => u === "clock" || u === "turns" || u === "auto",
+);
+
+/** A finite number of turns > 0. */
+export const TurnHalfLifeCodec = leaf(
+  "TurnHalfLife",
+  "a finite number of turns > 0",
+  (u): u is number => typeof u === "number" && u > 0 && Number.isFinite(u),
+);
+
+/** A finite turn number ≥ 0. */
+export const TurnCodec = leaf("Turn", "a finite number ≥ 0", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0);
