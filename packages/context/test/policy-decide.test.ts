@@ -12,27 +12,49 @@ const settingsOf = (options: unknown, trigger = 0.8): PolicySettings => {
 };
 const turn = (promptTokens: number, maxTokens = 10_000, force = false) => ({ promptTokens, maxTokens, force, summaryInputTokens: 0 });
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
-const base = { targetTokens: 50_000, hardTokens: 95_000, summaryInputTokens: 0, summaryOutputTokens: 0, growthPerTurn: 2_000, remainingTurns: 40 };
+const base = { triggerTokens: 80_000, floorTokens: 50_000, hardTokens: 95_000, summaryInputTokens: 0, summaryOutputTokens: 0, growthPerTurn: 2_000, remainingTurns: 40 };
+const c = 0.3 / 1e6;
 
 describe("cost model", () => {
-  it("break-even is the EOQ point: target + sqrt(2·K·g/c); with caching off K is 0 and it is the target", () => {
-    const e = estimateCost({ ...base, promptTokens: 80_000, prices: sonnet });
-    const K = 50_000 * (3.75 - 0.3) / 1e6;
-    expect(e.rewriteCost).toBeCloseTo(K, 10);
-    expect(e.breakEvenTokens).toBeCloseTo(50_000 + Math.sqrt((2 * K * 2_000) / (0.3 / 1e6)), 6);
-    expect(e.savingPerTurn).toBeCloseTo(30_000 * 0.3 / 1e6, 12);
+  it("the cycle is the EOQ gap sqrt(2·K·g/c) centred on the trigger, clamped to [floor, hard]", () => {
+    // Fast growth: the gap is wider than hard − floor, so wait until the hard threshold and cut to the floor.
+    const wide = estimateCost({ ...base, promptTokens: 80_000, prices: sonnet });
+    expect(wide.rewriteCost).toBeCloseTo(50_000 * (3.75 - 0.3) / 1e6, 10);
+    expect(wide).toMatchObject({ breakEvenTokens: 95_000, targetTokens: 50_000 });
+    // Slow growth: an unclamped cycle around the trigger.
+    const slow = estimateCost({ ...base, growthPerTurn: 100, promptTokens: 80_000, prices: sonnet });
+    const gap = Math.sqrt((2 * slow.rewriteCost * 100) / c);
+    expect(Math.abs(slow.breakEvenTokens - slow.targetTokens - gap)).toBeLessThan(2);
+    expect(Math.abs(slow.breakEvenTokens - (80_000 + gap / 2))).toBeLessThan(2);
+    // K is priced at the first estimate of the target (one refinement): within 1% of the final one.
+    expect(Math.abs(slow.rewriteCost / (slow.targetTokens * (3.75 - 0.3) / 1e6) - 1)).toBeLessThan(0.01);
+    // Caching off and no LLM summary: nothing to amortise, compact at the trigger to the trigger.
     const off = estimateCost({ ...base, promptTokens: 80_000, prices: withoutCaching(sonnet) });
-    expect(off.rewriteCost).toBe(0);
-    expect(off.breakEvenTokens).toBe(50_000);
+    expect(off).toMatchObject({ rewriteCost: 0, breakEvenTokens: 80_000, targetTokens: 80_000 });
   });
 
   it("waits below break-even, waits when the horizon cannot repay the rewrite, pays otherwise", () => {
-    expect(costVerdict({ ...base, promptTokens: 60_000, prices: sonnet })._tag).toBe("BelowBreakEven");
-    expect(costVerdict({ ...base, promptTokens: 94_000, remainingTurns: 0, growthPerTurn: 100, prices: sonnet })._tag).toBe("HorizonTooShort");
-    expect(costVerdict({ ...base, promptTokens: 94_000, growthPerTurn: 500, prices: sonnet })._tag).toBe("Pays");
-    // An LLM summary adds its price to the rewrite: the break-even moves up.
-    const llm = estimateCost({ ...base, promptTokens: 90_000, summaryInputTokens: 90_000, summaryOutputTokens: 1024, prices: sonnet });
-    expect(llm.breakEvenTokens).toBeGreaterThan(estimateCost({ ...base, promptTokens: 90_000, prices: sonnet }).breakEvenTokens);
+    expect(costVerdict({ ...base, promptTokens: 90_000, prices: sonnet })._tag).toBe("BelowBreakEven");
+    expect(costVerdict({ ...base, promptTokens: 95_000, prices: sonnet })._tag).toBe("Pays");
+    expect(costVerdict({ ...base, promptTokens: 90_000, growthPerTurn: 100, remainingTurns: 0, prices: sonnet })._tag).toBe("HorizonTooShort");
+    expect(costVerdict({ ...base, promptTokens: 90_000, growthPerTurn: 100, remainingTurns: 100, prices: sonnet })._tag).toBe("Pays");
+    // An LLM summary adds its price to the rewrite: the cycle widens.
+    const plain = estimateCost({ ...base, growthPerTurn: 100, promptTokens: 85_000, prices: sonnet });
+    const llm = estimateCost({ ...base, growthPerTurn: 100, promptTokens: 85_000, summaryInputTokens: 85_000, summaryOutputTokens: 1024, prices: sonnet });
+    expect(llm.breakEvenTokens).toBeGreaterThan(plain.breakEvenTokens);
+    expect(llm.rewriteCost).toBeGreaterThan(plain.rewriteCost);
+  });
+
+  it("property: the target lies in [floor, trigger], the break-even in [trigger, hard], for any prices and growth", () => {
+    const priceArb = fc.double({ min: 0, max: 100, noNaN: true });
+    fc.assert(
+      fc.property(priceArb, priceArb, priceArb, fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 0, max: 200_000 }), (input, cached, write, g, P) => {
+        const prices = { input, cachedInput: Math.min(cached, input), cacheWrite: Math.max(write, input), output: 1 };
+        const e = estimateCost({ ...base, growthPerTurn: g, promptTokens: P, prices });
+        return e.targetTokens >= 50_000 && e.targetTokens <= 80_000 && e.breakEvenTokens >= 80_000 && e.breakEvenTokens <= 95_000 && Number.isFinite(e.rewriteCost);
+      }),
+      { numRuns: runs },
+    );
   });
 
   it("every price sheet is finite, non-negative and caches no dearer than it reads", () => {
@@ -68,8 +90,9 @@ describe("policy options", () => {
     expect(E.isLeft(bad) && bad.left.message).toContain("backoff");
   });
 
-  it("defaults: trigger from the manager, hard 0.95, target 0.5, the Sonnet price sheet", () => {
-    expect(settingsOf({ kind: "cost" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.5, minSavedTokens: 1024, minTurnsBetween: 3, prices: sonnet });
+  it("defaults: trigger from the manager, hard 0.95; hermes cuts to 0.5 with a 1,024-token minimum and 3 turns apart; cost never below the trigger, economic minimums", () => {
+    expect(settingsOf({ kind: "hermes" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.5, minSavedTokens: 1024, minSavedShare: 0.1, minTurnsBetween: 3, backoffStep: 0.05 });
+    expect(settingsOf({ kind: "cost" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.8, minSavedTokens: 0, minTurnsBetween: 0, prices: sonnet });
     expect(settingsOf({ kind: "threshold" }).target).toBe(0.8);
   });
 });

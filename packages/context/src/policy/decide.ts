@@ -7,7 +7,7 @@
  *
  * @module policy/decide
  */
-import { costVerdict, type CostEstimate } from "./cost-model.js";
+import { costVerdict, type CostEstimate, type CostVerdict } from "./cost-model.js";
 import type { PolicySettings } from "./settings.js";
 
 /** Why a turn compacted. */
@@ -113,10 +113,28 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   };
   const th = thresholds(s, state, input.maxTokens);
   const minimum = minimumSaving(s, P);
-  const compact = (reason: CompactReason, estimate?: CostEstimate): { plan: Plan; state: PolicyState } => ({
-    plan: { _tag: "Compact", reason, targetTokens: s.kind === "threshold" ? th.trigger : th.target, triggerTokens: th.trigger, minimum, useLlm: useLlm(state, turn), ...(estimate === undefined ? {} : { estimate }) },
-    state: next,
-  });
+  const llm = useLlm(state, turn);
+  const verdict = (): CostVerdict =>
+    costVerdict({
+      promptTokens: P,
+      triggerTokens: Math.max(1, Math.floor(s.trigger * input.maxTokens)),
+      floorTokens: th.target,
+      hardTokens: th.hard,
+      summaryInputTokens: llm ? input.summaryInputTokens : 0,
+      summaryOutputTokens: llm && input.summaryInputTokens > 0 ? s.summaryOutputTokens : 0,
+      growthPerTurn: next.grownTurns > 0 ? next.grownTokens / next.grownTurns : P / turn,
+      remainingTurns: s.remainingTurns ?? Math.max(turn, s.minTurnsBetween),
+      prices: s.prices,
+    });
+  const compact = (reason: CompactReason): { plan: Plan; state: PolicyState } => {
+    // The cost model picks its own target (the bottom of its cycle), also at the hard threshold.
+    const estimate = s.kind === "cost" ? verdict().estimate : undefined;
+    const targetTokens = estimate !== undefined ? estimate.targetTokens : s.kind === "threshold" ? th.trigger : th.target;
+    return {
+      plan: { _tag: "Compact", reason, targetTokens, triggerTokens: estimate?.breakEvenTokens ?? th.trigger, minimum: s.kind === "cost" ? s.minSavedTokens : minimum, useLlm: llm, ...(estimate === undefined ? {} : { estimate }) },
+      state: next,
+    };
+  };
   const done = (decision: CompactionDecision): { plan: Plan; state: PolicyState } => ({ plan: { _tag: "Done", decision }, state: next });
   if (input.force) return compact("Forced");
   if (P >= th.hard || P > input.maxTokens) return compact("HardThreshold");
@@ -125,22 +143,17 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   if (state.lastCompactionTurn !== null && turn - state.lastCompactionTurn < s.minTurnsBetween) {
     return done({ _tag: "Waited", reason: "MinInterval", tokens: P, triggerTokens: th.trigger });
   }
-  const saved = P - th.target;
-  if (saved < minimum) return { plan: { _tag: "Done", decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved, minimum } }, state: { ...next, backoff: grow(s, state.backoff) } };
-  if (s.kind === "hermes") return compact("Threshold");
-  const llm = useLlm(state, turn);
-  const verdict = costVerdict({
-    promptTokens: P,
-    targetTokens: th.target,
-    hardTokens: th.hard,
-    summaryInputTokens: llm ? input.summaryInputTokens : 0,
-    summaryOutputTokens: llm && input.summaryInputTokens > 0 ? s.summaryOutputTokens : 0,
-    growthPerTurn: next.grownTurns > 0 ? next.grownTokens / next.grownTurns : P / turn,
-    remainingTurns: s.remainingTurns ?? Math.max(turn, s.minTurnsBetween),
-    prices: s.prices,
-  });
-  if (verdict._tag === "Pays") return compact("CostPays", verdict.estimate);
-  return done({ _tag: "Waited", reason: verdict._tag, tokens: P, triggerTokens: th.trigger, estimate: verdict.estimate });
+  if (s.kind === "hermes") {
+    const saved = P - th.target;
+    if (saved < minimum) return { plan: { _tag: "Done", decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved, minimum } }, state: { ...next, backoff: grow(s, state.backoff) } };
+    return compact("Threshold");
+  }
+  // The cost model: its own minimum is economic; `minSavedTokens` stays a floor, and it needs no back-off.
+  const v = verdict();
+  const e = v.estimate;
+  if (v._tag !== "Pays") return done({ _tag: "Waited", reason: v._tag, tokens: P, triggerTokens: e.breakEvenTokens, estimate: e });
+  if (P - e.targetTokens < s.minSavedTokens) return done({ _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved: P - e.targetTokens, minimum: s.minSavedTokens });
+  return compact("CostPays");
 }
 
 const grow = (s: PolicySettings, backoff: number): number => Math.min(Math.max(0, s.hardThreshold - s.trigger), backoff + s.backoffStep);
@@ -191,7 +204,7 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
     return {
       decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: o.tokensBefore, saved, minimum: plan.minimum },
       keep: false,
-      state: { ...state, backoff: grow(s, state.backoff), summariser },
+      state: { ...state, backoff: s.kind === "hermes" ? grow(s, state.backoff) : state.backoff, summariser },
       summariserChanged,
     };
   }
@@ -209,7 +222,7 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
       ...(plan.estimate === undefined ? {} : { estimate: plan.estimate }),
     },
     keep: true,
-    state: { ...state, lastCompactionTurn: state.turn, lastPromptTokens: o.tokensAfter, backoff: s.kind !== "threshold" && poor ? grow(s, state.backoff) : 0, summariser },
+    state: { ...state, lastCompactionTurn: state.turn, lastPromptTokens: o.tokensAfter, backoff: s.kind === "hermes" && poor ? grow(s, state.backoff) : 0, summariser },
     summariserChanged,
   };
 }

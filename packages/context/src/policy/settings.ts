@@ -13,10 +13,14 @@ import { DEFAULT_PRICE_SHEET, PRICE_SHEETS, type PriceSheet, type PriceSheetName
 export const POLICY_KINDS = ["threshold", "hermes", "cost"] as const;
 
 /**
- * `threshold`: compact whenever the prompt reaches the trigger, down to just under it (the
- * manager without a policy). `hermes`: the trigger, plus anti-thrash — skip small savings, back off
- * after a poor compaction, a minimum interval, compact down to `target`. `cost`: `hermes`, and a
- * compaction above the trigger waits until the {@link costVerdict} says it pays for the cache it breaks.
+ * `threshold`: compact whenever the prompt reaches the trigger (the manager's `threshold`), down to
+ * just under it — the manager without a policy. `hermes`: anti-thrash — skip a compaction that saves
+ * less than `minSavedTokens` / `minSavedShare`, back off (grow the trigger) after a poor one, none
+ * within `minTurnsBetween` turns, and cut down to `target` (hysteresis). `cost`: the prompt-cache
+ * cost model ({@link costVerdict}) picks when (between the trigger and the hard threshold) and how far
+ * down (never below `target`) — with caching on it waits and cuts once, with caching off it
+ * compacts like `threshold`; its minimum saving and interval are economic, so those settings are
+ * floors (default 0) and it needs no back-off.
  */
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -29,14 +33,16 @@ export interface PolicyOptions {
    */
   readonly hardThreshold?: number;
   /**
-   * Share of `maxTokens` a compaction brings the prompt down to (`hermes`, `cost`); below the
-   * manager's `threshold`, so a few turns fit before the next one. `threshold` ignores it.
-   * @default 0.5
+   * Share of `maxTokens` a compaction brings the prompt down to: `hermes` cuts to it (hysteresis:
+   * well below the trigger, so several turns fit before the next one), `cost` never below it
+   * (its cycle runs from here up to the hard threshold). At most the manager's `threshold`;
+   * `threshold` ignores it.
+   * @default 0.5 (`hermes`); the manager's `threshold` (`cost`)
    */
   readonly target?: number;
   /**
    * A compaction that would save fewer tokens than this is skipped (below the hard threshold).
-   * @default 1024
+   * @default 1024 (`hermes`); 0 (`cost`)
    */
   readonly minSavedTokens?: number;
   /**
@@ -57,7 +63,7 @@ export interface PolicyOptions {
   readonly backoffStep?: number;
   /**
    * No second compaction within this many turns of the last one, unless the hard threshold is reached.
-   * @default 3
+   * @default 3 (`hermes`); 0 (`cost`)
    */
   readonly minTurnsBetween?: number;
   /**
@@ -137,7 +143,8 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
   if (E.isLeft(d)) return d;
   const o = d.right;
   const hardThreshold = o.hardThreshold ?? Math.max(0.95, trigger);
-  const target = o.kind === "threshold" ? trigger : (o.target ?? Math.min(0.5, trigger));
+  const cost = o.kind === "cost";
+  const target = o.kind === "threshold" ? trigger : (o.target ?? (cost ? trigger : Math.min(0.5, trigger)));
   const problems: string[] = [];
   if (hardThreshold < trigger) problems.push(`hardThreshold: expected at least the manager's threshold ${trigger}, got ${hardThreshold}`);
   if (target > trigger) problems.push(`target: expected at most the manager's threshold ${trigger}, got ${target}`);
@@ -148,11 +155,11 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
     trigger,
     hardThreshold,
     target,
-    minSavedTokens: o.minSavedTokens ?? 1024,
+    minSavedTokens: o.minSavedTokens ?? (cost ? 0 : 1024),
     minSavedShare: o.minSavedShare ?? 0.1,
     lowSavingShare: o.lowSavingShare ?? 0.25,
     backoffStep: o.backoffStep ?? 0.05,
-    minTurnsBetween: o.minTurnsBetween ?? 3,
+    minTurnsBetween: o.minTurnsBetween ?? (cost ? 0 : 3),
     remainingTurns: o.remainingTurns,
     prices: typeof prices === "string" ? PRICE_SHEETS[prices] : prices,
     cooldownTurns: o.cooldownTurns ?? 5,
