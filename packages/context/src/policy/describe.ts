@@ -33,10 +33,8 @@ export function describeDecision(d: CompactionDecision): string {
       const llm = d.summariser === "cooling-down" ? "; summariser cooling down (truncated)" : d.summariser === "disabled" ? "; summariser disabled (truncated)" : "";
       return `compacted: ${why[d.reason] ?? d.reason} (${d.tokensBefore} → ${d.tokensAfter} tokens, target ${d.targetTokens})${cost}${llm}`;
     }
-    case "Waited": {
-      const cost = d.estimate === undefined ? "" : ` (break-even ${Math.round(d.estimate.breakEvenTokens)} tokens)`;
-      return `waited: ${why[d.reason] ?? d.reason} (${d.tokens} tokens, trigger ${d.triggerTokens})${cost}`;
-    }
+    case "Waited":
+      return `waited: ${why[d.reason] ?? d.reason} (${d.tokens} tokens, ${d.estimate === undefined ? "trigger" : "break-even"} ${d.triggerTokens})`;
     case "Skipped":
       return `skipped: ${why[d.reason] ?? d.reason} (${d.saved} < ${d.minimum} tokens)`;
   }
