@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createContextManager, type ContextEvent } from "@cc/context";
+import { createEventBus } from "@cc/session";
 import { describe, expect, it } from "vitest";
 import { billOf, scoreTurn, turnsOf } from "../cost/accounting.js";
 import { renderBarChart } from "../cost/chart.js";
@@ -43,6 +45,21 @@ describe("cost benchmark accounting", () => {
     const svg = renderBarChart("a <b>", "USD", [{ label: "with caching", bars: [{ policy: "cost", value: 1, note: "90%" }, { policy: "threshold", value: Number.NaN, note: "x" }] }]);
     expect(svg).toContain("a &lt;b&gt;");
     expect((svg.match(/<rect x=/g) ?? []).length).toBe(1 + 2); // one bar, two legend swatches
+  });
+});
+
+describe("decisions on the session event bus", () => {
+  it("a @cc/session EventBus is the manager's event sink: one CompactionDecided per turn; a failing subscriber is a warning", async () => {
+    const bus = createEventBus<ContextEvent>({ onSubscriberError: () => undefined });
+    const seen: ContextEvent[] = [];
+    bus.subscribe((e) => { seen.push(e); });
+    const manager = createContextManager({ maxTokens: 1000, policy: { kind: "hermes" }, events: bus, namespace: "bus" });
+    const first = await manager.compact([{ role: "user", content: "hello" }]);
+    expect(seen).toEqual([{ _tag: "CompactionDecided", namespace: "bus", turn: 1, decision: first.decision }]);
+    bus.subscribe(() => { throw new Error("subscriber down"); });
+    const second = await manager.compact([{ role: "user", content: "hello" }, { role: "assistant", content: "hi" }]);
+    expect(seen).toHaveLength(2);
+    expect(second.warnings).toEqual([{ _tag: "EventPublishFailed", event: "CompactionDecided", message: "1 subscriber(s) failed" }]);
   });
 });
 
