@@ -5,6 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type ContextEvent, type PolicyOptions, type TurnResult } from "@cc/context";
 import { decodeSnapshot } from "@cc/context/internal";
+import { memoryIndex } from "@cc/hierarchical";
 import { openAICompatibleProvider } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -148,6 +149,24 @@ describe("context manager with a policy", () => {
     expect(requests).toBe(1);
     expect(disabledWarnings).toEqual([1, 0, 0, 0]);
     expect(events.filter((e) => e._tag === "SummariserDisabled")).toHaveLength(1);
+  });
+
+  it("a candidate that saves too little is discarded: the prompt is unchanged and the index holds none of its units", async () => {
+    const index = memoryIndex();
+    const m = createContextManager({ maxTokens: 1000, counter, index, namespace: "skip", preserveLast: 2, noteTokens: 50, policy: { kind: "hermes", minSavedTokens: 200 } });
+    const history: Message[] = [
+      { role: "user", content: "short question about parse_config" },
+      { role: "assistant", content: "x ".repeat(430) },
+      { role: "user", content: "y ".repeat(430) },
+    ];
+    const r = await m.compact(history);
+    expect(r.decision).toMatchObject({ _tag: "Skipped", reason: "SavingTooSmall", minimum: 200 });
+    // Settled on the candidate's real saving (the estimate, prompt − target, was above the minimum).
+    expect(r.decision?._tag === "Skipped" && r.decision.saved < 100).toBe(true);
+    expect(r.compacted).toBe(false);
+    expect(json(r.messages)).toBe(json(history));
+    const stored = await index.count("skip")();
+    expect(stored).toEqual(E.right(0));
   });
 
   it("an event sink that throws is reported as a warning and the turn goes on", async () => {
