@@ -6,19 +6,20 @@
  * Run: npx tsx --conditions=development examples/agent-loop/main.ts [transcript]
  * Offline: summaries are extractive, written by the index.
  * Environment: CC_DEMO_BUDGET (tokens, default 8000), CC_DEMO_QUERY (the search at the end),
- * CC_DEMO_INDEX (a SQLite file to use and keep; default a temp dir removed at exit).
+ * CC_DEMO_INDEX (a SQLite file to use and keep; default a temp dir removed at exit),
+ * CC_DEMO_POLICY (threshold | hermes | cost: a compaction policy; every decision gets a line).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
-import { createContextManager } from "@cc/context";
+import { createContextManager, describeDecision } from "@cc/context";
 import { openSqliteIndex } from "@cc/hierarchical";
 import { reaccesses, references } from "@cc/hierarchical/internal";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
-import { parseBudget } from "./src/settings.js";
+import { parseBudget, parsePolicy } from "./src/settings.js";
 import { generateSession, type Turn } from "./src/session-generator.js";
 
 const budget = parseBudget(process.env["CC_DEMO_BUDGET"]);
@@ -27,6 +28,12 @@ if (E.isLeft(budget)) {
   process.exit(2);
 }
 const BUDGET = budget.right;
+const policy = parsePolicy(process.env["CC_DEMO_POLICY"]);
+if (E.isLeft(policy)) {
+  console.error(`agent-loop demo: ${policy.left}`);
+  process.exit(2);
+}
+const POLICY = policy.right;
 /** Compaction starts at this share of the budget and brings the prompt back down to it. */
 const SOFT = 0.6;
 /** Above this share of the budget the pressure is reported as hard. */
@@ -79,8 +86,10 @@ async function main(): Promise<number> {
   // One manager for the whole session: budget, strategy and every effect are given once.
   const manager = createContextManager({
     maxTokens: BUDGET, strategy: "hierarchical", threshold: SOFT, preserveLast: 4, counter, index, namespace: "demo", noteTokens: 300, now: () => clock.t,
+    ...(POLICY === undefined ? {} : { policy: { kind: POLICY } }),
   });
-  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath}${dir === undefined ? " (kept)" : " (temporary)"}`);
+  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath}${dir === undefined ? " (kept)" : " (temporary)"}${POLICY === undefined ? "" : `, policy ${POLICY}`}`);
+  const decisions = { compacted: 0, skipped: 0, waited: 0 };
   let context: readonly Message[] = [];
   // Everything the session has said so far: what the context would be without compaction.
   let uncompacted: readonly Message[] = [];
@@ -91,6 +100,11 @@ async function main(): Promise<number> {
       uncompacted = [...uncompacted, ...turns[t]!];
       clock.t += 60_000;
       const turn = await manager.compact(context);
+      const d = turn.decision;
+      if (d !== undefined) {
+        decisions[d._tag === "Compacted" ? "compacted" : d._tag === "Skipped" ? "skipped" : "waited"]++;
+        if (!turn.compacted && !(d._tag === "Waited" && d.reason === "BelowTrigger")) console.log(`\nturn ${t}: decision ${describeDecision(d)}`);
+      }
       if (!turn.compacted && turn.warnings.length === 0) {
         context = turn.messages;
         continue;
@@ -105,10 +119,12 @@ async function main(): Promise<number> {
       const top = [...turn.evicted].sort((a, b) => b.tokens - a.tokens)[0];
       console.log(`  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens; uncompacted ${full})${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
       if (top !== undefined) console.log(`  summary  ${top.id}: ${top.summary.replace(/\s+/g, " ").slice(0, 80)}`);
+      if (d !== undefined) console.log(`  decision ${describeDecision(d)}`);
       for (const w of turn.warnings) console.log(`  warning  ${w._tag}`);
       context = turn.messages;
       console.log(`  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens (uncompacted ${full}); note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`);
     }
+    if (POLICY !== undefined) console.log(`\ndecisions (${POLICY}): ${decisions.compacted} compacted, ${decisions.skipped} skipped, ${decisions.waited} waited`);
     console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (uncompacted ${manager.count(uncompacted)}; budget ${BUDGET})`);
     const chosen = process.env["CC_DEMO_QUERY"];
     const query = chosen !== undefined && chosen.trim() !== "" ? chosen : source === undefined ? "compute_total rounding" : "error";

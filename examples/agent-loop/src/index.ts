@@ -4,4 +4,4 @@
  * @module @cc/example-agent-loop
  */
 export { generateSession, type SessionOptions, type Turn } from "./session-generator.js";
-export { parseBudget, DEFAULT_BUDGET } from "./settings.js";
+export { parseBudget, parsePolicy, DEFAULT_BUDGET, DEMO_POLICIES, type DemoPolicy } from "./settings.js";

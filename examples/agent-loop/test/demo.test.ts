@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
-import { generateSession, parseBudget } from "../src/index.js";
+import { generateSession, parseBudget, parsePolicy } from "../src/index.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -112,5 +112,27 @@ describe("agent-loop demo", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 300_000);
+
+  it("CC_DEMO_POLICY=cost prints a decision line for every compaction and every wait, and a decision count; a bad policy exits 2", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
+      cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_POLICY: "cost" },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(", policy cost");
+    expect(r.stdout).toMatch(/ {2}decision compacted: hard threshold reached \(\d+ → \d+ tokens, target \d+\); rewrite \$\d+\.\d{4} vs \$\d+\.\d{4}\/turn saved/);
+    expect(r.stdout).toMatch(/turn \d+: decision waited: below the break-even size: a rewrite would cost more than it saves \(\d+ tokens, break-even \d+\)/);
+    const counts = /decisions \(cost\): (\d+) compacted, (\d+) skipped, (\d+) waited/.exec(r.stdout);
+    expect(counts).not.toBeNull();
+    const compacted = Number(counts![1]);
+    expect(compacted).toBe(r.stdout.split("\n").filter((l) => l.startsWith("  decision compacted")).length);
+    expect(r.stdout).toMatch(new RegExp(`done: ${compacted} compactions;`));
+    const bad = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
+      cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_POLICY: "greedy" },
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe('agent-loop demo: CC_DEMO_POLICY: expected one of threshold, hermes, cost, got "greedy"');
+    expect(parsePolicy(" hermes ")).toEqual(E.right("hermes"));
+    expect(parsePolicy(undefined)).toEqual(E.right(undefined));
   }, 300_000);
 });

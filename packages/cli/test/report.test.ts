@@ -28,3 +28,19 @@ describe("the report says one true thing about the budget", () => {
     expect(text).toContain("  note      1200 tokens exceed the budget of 1000 by 200\n");
   });
 });
+
+describe("policy decisions in the report", () => {
+  it("a decision gets one line; a disabled summariser is an alert line; no decision, no line", () => {
+    const text = formatReport(
+      turn({
+        decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: 2000, saved: 300, minimum: 1024 },
+        warnings: [{ _tag: "SummariserDisabled", error: "ProviderAuthError" }, { _tag: "EventPublishFailed", event: "CompactionDecided", message: "sink down" }],
+      }),
+      input,
+    );
+    expect(text).toContain("  decision  skipped: it would save too little (300 < 1024 tokens)\n");
+    expect(text).toContain("  alert     LLM summaries disabled for this session (ProviderAuthError); truncation keeps the budget\n");
+    expect(text).toContain("  note      the CompactionDecided event could not be delivered: sink down\n");
+    expect(formatReport(turn({}), input)).not.toContain("decision");
+  });
+});

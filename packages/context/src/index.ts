@@ -16,11 +16,19 @@ export {
   decodeContextManager,
   type CompactCallOptions,
   type ContextError,
+  type ContextEvent,
   type ContextManager,
+  type EventSink,
   type TurnResult,
   type TurnWarning,
 } from "./manager.js";
 export { ContextManagerOptionsCodec, decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
+export { PRICE_SHEETS, type PriceSheet } from "./policy/prices.js";
+export { costVerdict, type CostEstimate } from "./policy/cost-model.js";
+export type { CompactionDecision } from "./policy/decide.js";
+export { describeDecision } from "./policy/describe.js";
+export type { PolicyOptions } from "./policy/settings.js";
+export type { ManagerSnapshot } from "./policy/snapshot.js";
 export { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 export { createHistoryStrategy, STRATEGY_DEFAULTS, type BuiltStrategy, type HistoryCompaction, type HistoryStrategy, type StrategyDeps } from "./compat/factory.js";
 export { decodeStrategyConfig, type StrategyConfig } from "./compat/config.js";

@@ -12,6 +12,9 @@ import { decodeWith, expectation, fn, intIn, leaf, nonEmptyString, objectCodec, 
 import type * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
+import { PolicyOptionsCodec, type PolicyOptions } from "./policy/settings.js";
+import { ManagerSnapshotCodec, type ManagerSnapshot } from "./policy/snapshot.js";
+import type { EventSink } from "./types.js";
 
 /** Options of {@link createContextManager}; only `maxTokens` is required. */
 export interface ContextManagerOptions {
@@ -76,6 +79,17 @@ export interface ContextManagerOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /**
+   * How the manager decides to compact ({@link PolicyOptions}): `threshold`, `hermes` (anti-thrash)
+   * or `cost` (prompt-cache-aware). With a policy every turn carries a `decision`, the compacted
+   * prefix is re-used byte for byte until the next compaction, and summariser failures cool down.
+   * @default none — compact whenever the prompt reaches `threshold`, from the whole history
+   */
+  readonly policy?: PolicyOptions;
+  /** Receives a {@link ContextEvent} per decision and cooldown (a `@cc/session` `EventBus` fits). A sink that throws never breaks a turn. */
+  readonly events?: EventSink;
+  /** A {@link ManagerSnapshot} saved before a restart (needs `policy`). */
+  readonly resume?: ManagerSnapshot;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -102,6 +116,9 @@ export const ContextManagerOptionsCodec = objectCodec(
     alertSink: objectLike("AlertSink", ["alert"]),
     summaryModel: t.string,
     now: fn,
+    policy: PolicyOptionsCodec,
+    events: objectLike("EventSink", ["publish"]),
+    resume: ManagerSnapshotCodec,
   },
   { expected: "an options object" },
 );

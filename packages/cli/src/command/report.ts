@@ -3,7 +3,7 @@
  *
  * @module command/report
  */
-import type { TurnResult, TurnWarning } from "@cc/context";
+import { describeDecision, type TurnResult, type TurnWarning } from "@cc/context";
 import type { Pressure } from "@cc/lcm";
 
 /** What the report says about the input, besides the turn itself. */
@@ -36,6 +36,10 @@ function warningLines(w: TurnWarning): readonly string[] {
       return [`  note      the budget (${w.targetTokens} tokens) cannot hold the eviction note (${w.reservedTokens} reserved): nothing was evicted`];
     case "AlertSinkFailed":
       return [`  note      ${w.message}`];
+    case "SummariserDisabled":
+      return [`  alert     LLM summaries disabled for this session (${w.error}); truncation keeps the budget`];
+    case "EventPublishFailed":
+      return [`  note      the ${w.event} event could not be delivered: ${w.message}`];
   }
 }
 
@@ -73,6 +77,7 @@ export function formatReport(r: TurnResult, input: ReportInput): string {
     for (const e of r.evicted.slice(0, 8)) lines.push(`    ${e.id} ${e.kind} ${e.tokens} tok — ${e.summary.slice(0, 90)}`);
     if (r.evicted.length > 8) lines.push(`    … ${r.evicted.length - 8} more`);
   }
+  if (r.decision !== undefined) lines.push(`  decision  ${describeDecision(r.decision)}`);
   for (const w of r.warnings) lines.push(...warningLines(w));
   if (input.belowThreshold) lines.push("  note      below the soft threshold: no compaction needed");
   for (const w of input.warnings.slice(0, 10)) lines.push(`  warning   ${w}`);

@@ -1,0 +1,118 @@
+/**
+ * The types a turn speaks in: its result, its warnings, its errors, its events.
+ *
+ * @module types
+ */
+import type { EvictedEntry, SegmentIndex } from "@cc/hierarchical";
+import type { AlertSink, Level } from "@cc/lcm";
+import type { Message, Provider } from "@cc/messages";
+import type { TokenCounter } from "@cc/tokens";
+import type { InvalidInput, InvalidOptions } from "@cc/validate";
+import type { CompactionDecision } from "./policy/decide.js";
+import type { StrategyName } from "./strategy.js";
+
+/** Something that did not go to plan in a turn that still produced a prompt. */
+export type TurnWarning =
+  /**
+   * No LLM summary was accepted: the older part was cut by deterministic truncation. `attempts`
+   * says why each level was rejected; `providerFailed` is true when the provider itself failed.
+   */
+  | { readonly _tag: "SummaryFellToTruncation"; readonly attempts: readonly string[]; readonly providerFailed: boolean }
+  /**
+   * The summariser failed with an authentication or permission error: LLM summaries are off for
+   * the rest of the session (truncation keeps the budget). Raised once, on the turn it happened.
+   */
+  | { readonly _tag: "SummariserDisabled"; readonly error: string }
+  /** The event sink threw (the turn went on). */
+  | { readonly _tag: "EventPublishFailed"; readonly event: string; readonly message: string }
+  /** A unit chosen for eviction stayed in context because its summary could not be written. */
+  | { readonly _tag: "UnitKept"; readonly id: string; readonly reason: string }
+  /** The prompt is still over `maxTokens` (pinned system messages and the last step alone exceed it). */
+  | { readonly _tag: "BudgetNotMet"; readonly tokens: number; readonly maxTokens: number; readonly reason: string }
+  /** The budget is too small to hold the note that lists evicted units: nothing was evicted. */
+  | { readonly _tag: "NoteDoesNotFit"; readonly targetTokens: number; readonly reservedTokens: number }
+  /** The alert sink threw, rejected or did not settle in time (the turn went on). */
+  | { readonly _tag: "AlertSinkFailed"; readonly message: string };
+
+/** What one turn did. `messages` is the next prompt. */
+export interface TurnResult {
+  /** The next prompt: system messages, the summary or note (if any), kept messages, the verbatim tail. */
+  readonly messages: readonly Message[];
+  /** True when the prompt was changed. */
+  readonly compacted: boolean;
+  readonly strategy: StrategyName;
+  /** Tokens of the input and of `messages`, by the manager's counter. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly maxTokens: number;
+  /** `tokensAfter <= maxTokens`, judged with the manager's counter (exact by default). */
+  readonly budgetMet: boolean;
+  /** The units evicted in this turn (`hierarchical`): index id, kind, tokens, summary; each id expands back. */
+  readonly evicted: readonly EvictedEntry[];
+  /** The summary or note added to the prompt ("" when none). */
+  readonly summary: string;
+  /** `lcm`: the escalation level that produced the summary. */
+  readonly level?: Level;
+  readonly warnings: readonly TurnWarning[];
+  /** What the manager's policy decided (present when the manager has a `policy`). */
+  readonly decision?: CompactionDecision;
+}
+
+/**
+ * Why a turn produced no prompt. `IndexWriteFailed`: the index refused the turn's batch of
+ * evicted units — none of them was written and the history is unchanged; `problems` names the
+ * index's error (e.g. `IdConflict: id "u…" in namespace "s1" already holds a different original`
+ * when a shared index holds another original under an evicted unit's id).
+ */
+export type ContextError =
+  | InvalidOptions
+  | InvalidInput
+  | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] }
+  | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number };
+
+/** The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}. */
+export class ContextManagerError extends Error {
+  /** The typed failure. */
+  readonly error: ContextError;
+  constructor(error: ContextError) {
+    super(error._tag === "Aborted" ? "the turn was aborted" : error.message);
+    this.name = "ContextManagerError";
+    this.error = error;
+  }
+}
+
+
+/**
+ * What a manager with a policy announces on its `events` sink (e.g. a `@cc/session` event bus):
+ * every turn's decision, and the summariser's cooldowns.
+ *
+ * @example manager options: { events: { publish: (e) => { if (e._tag === "CompactionDecided") log(e.decision); } } }
+ */
+export type ContextEvent =
+  | { readonly _tag: "CompactionDecided"; readonly namespace: string; readonly turn: number; readonly decision: CompactionDecision }
+  /** The summariser failed: no LLM attempt before turn `untilTurn` (truncation meanwhile). */
+  | { readonly _tag: "SummariserCoolingDown"; readonly namespace: string; readonly turn: number; readonly untilTurn: number; readonly error: string }
+  /** An authentication or permission failure: no LLM summaries for the rest of the session. */
+  | { readonly _tag: "SummariserDisabled"; readonly namespace: string; readonly turn: number; readonly error: string };
+
+/** Where a manager publishes its {@link ContextEvent}s (structurally, a `@cc/session` `EventBus`). */
+export interface EventSink {
+  publish(event: ContextEvent): unknown;
+}
+
+/** The manager's settings with defaults filled in. */
+export interface Resolved {
+  readonly maxTokens: number;
+  readonly strategy: StrategyName;
+  readonly threshold: number;
+  readonly preserveLast: number;
+  readonly counter: TokenCounter;
+  readonly provider: Provider;
+  readonly index: SegmentIndex;
+  readonly namespace: string;
+  readonly noteTokens: number;
+  readonly concurrency: number;
+  readonly summaryModel: string;
+  readonly now: () => number;
+  readonly alertSink?: AlertSink;
+}
