@@ -8,7 +8,8 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/.ci/consumer"
 PNPM="npx -y pnpm@12.4.2"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-packages=(validate messages importance tokens lcm session hierarchical context mcp cli)
+packages=(validate messages importance tokens lcm session hierarchical context mcp cli ai-sdk langchain openai-agents mastra)
+# The framework adapters are installed in their own project, next to their frameworks (see below).
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +29,11 @@ app="$tmp/app"
 mkdir -p "$app"
 printf '{ "name": "cc-consumer", "private": true, "type": "module" }\n' >"$app/package.json"
 cp "$here/main.ts" "$here/tsconfig.json" "$app/"
-(cd "$app" && npm install --silent --no-package-lock "$tmp"/tarballs/*.tgz "@types/node@20.19.43")
+core=()
+for f in "$tmp"/tarballs/*.tgz; do
+  case "$(basename "$f")" in cc-ai-sdk-*|cc-langchain-*|cc-openai-agents-*|cc-mastra-*) ;; *) core+=("$f") ;; esac
+done
+(cd "$app" && npm install --silent --no-package-lock "${core[@]}" "@types/node@20.19.43")
 if [ -e "$app/node_modules/better-sqlite3" ] || [ -e "$app/node_modules/pg" ]; then
   echo "consumer check: an optional driver was installed" >&2; exit 1
 fi
@@ -50,6 +55,15 @@ set -e
 echo "$err"
 [ "$code" -ne 0 ] && grep -q "npm install better-sqlite3" <<<"$err" || { echo "consumer check: expected a failure that says how to install better-sqlite3" >&2; exit 1; }
 
+step "framework adapters next to the frameworks a user already has (ai, langchain, @openai/agents, @mastra/core)"
+fw="$tmp/frameworks"
+mkdir -p "$fw"
+printf '{ "name": "cc-frameworks", "private": true, "type": "module" }\n' >"$fw/package.json"
+(cd "$fw" && npm install --silent --no-package-lock "$tmp"/tarballs/*.tgz \
+  ai@7.0.173 langchain@1.5.14 @langchain/core@1.4.0 @langchain/langgraph@1.7.3 @openai/agents@0.20.0 @mastra/core@1.71.0 zod@4.6.7)
+cp "$here/adapters.mjs" "$fw/"
+(cd "$fw" && node adapters.mjs)
+
 step "@cc/importance alone (with its one @cc dependency, @cc/validate)"
 solo="$tmp/solo"
 mkdir -p "$solo"
@@ -66,7 +80,7 @@ grep -qx "kept b" "$tmp/solo.out" || { echo "consumer check: @cc/importance alon
 
 step "CommonJS: require() of each package either works (Node's require(esm)) or fails with Node's ESM-only error"
 (cd "$app" && node -e '
-for (const p of ["validate", "messages", "importance", "tokens", "lcm", "session", "hierarchical", "context", "mcp", "cli"]) {
+for (const p of ["validate", "messages", "importance", "tokens", "lcm", "session", "hierarchical", "context", "mcp", "cli"]) { // adapters: see the frameworks step
   try {
     const m = require(`@cc/${p}`);
     if (Object.keys(m).length === 0) throw new Error(`require("@cc/${p}") returned no exports`);
