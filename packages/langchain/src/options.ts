@@ -5,8 +5,8 @@
  *
  * @module options
  */
-import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { decodeWith, expectation, fn, intIn, objectCodec, type InvalidOptions, type Problem } from "@cc/validate";
+import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import { decodeWith, expectation, fn, intIn, invalid, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -82,18 +82,26 @@ export type ManagerFactory = (threadId: string) => ContextManager;
 export type CompactionMode = "model" | "state";
 
 /**
- * Options of `compactionMiddleware`; only `manager` is required.
+ * Options of `compactionMiddleware`: exactly one of `maxTokens` and `manager` (as in every @cc
+ * framework adapter).
  *
  * @example
- * const options: CompactionMiddlewareOptions = { manager, mode: "state", maxToolResultTokens: 2000 };
+ * const options: CompactionMiddlewareOptions = { maxTokens: 8000, mode: "state", maxToolResultTokens: 2000 };
  */
 export interface CompactionMiddlewareOptions {
+  /**
+   * The budget of what the model is sent (system prompt included): builds one context manager
+   * per thread with the defaults of `createContextManager` of `@cc/context` and the thread id as
+   * its namespace. Give this or `manager`.
+   */
+  readonly maxTokens?: number;
   /**
    * The context manager that runs every turn (budget, strategy, index, counter), or a factory of
    * one manager per thread (so each thread has its own namespace and the search tool of one
    * thread never sees what another evicted). One manager for every thread suits one conversation.
+   * Give this or `maxTokens`.
    */
-  readonly manager: ContextManager | ManagerFactory;
+  readonly manager?: ContextManager | ManagerFactory;
   /**
    * `"model"`: `wrapModelCall` compacts what the model is sent; the thread's state keeps every
    * message. `"state"`: `beforeModel` also replaces the thread's messages with the compacted
@@ -145,12 +153,14 @@ const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager |
  * io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected).
  *
  * @example
- * CompactionMiddlewareOptionsCodec.is({ manager, mode: "state" }); // true
+ * CompactionMiddlewareOptionsCodec.is({ maxTokens: 8000, mode: "state" }); // true
  */
 export const CompactionMiddlewareOptionsCodec = objectCodec(
   "CompactionMiddlewareOptions",
-  { manager: managerLike },
+  {},
   {
+    maxTokens: positiveInt,
+    manager: managerLike,
     mode: t.keyof({ model: null, state: null }),
     maxToolResultTokens: intIn(0, 1_000_000_000),
     tools: t.boolean,
@@ -195,8 +205,14 @@ export function decodeCompactionMiddlewareOptions(input: unknown): E.Either<Inva
   const r = decode(input);
   if (E.isLeft(r)) return r;
   const o = r.right as unknown as CompactionMiddlewareOptions;
+  if ((o.maxTokens === undefined) === (o.manager === undefined)) {
+    return E.left(invalid("InvalidOptions", "compaction middleware options", [`give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`]));
+  }
+  const maxTokens = o.maxTokens ?? 0;
+  // One manager per thread: each thread's evicted context lives in its own namespace.
+  const perThread: ManagerFactory = (threadId) => createContextManager({ maxTokens, namespace: threadId });
   return E.right({
-    manager: o.manager,
+    manager: o.manager ?? perThread,
     mode: o.mode ?? "model",
     maxToolResultTokens: o.maxToolResultTokens,
     tools: o.tools ?? true,

@@ -8,7 +8,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { createAgent, tool } from "langchain";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { compactionMiddleware, CompactionMiddlewareOptionsError, decodeCompactionMiddleware, type CompactionMiddlewareError } from "../src/index.js";
+import { compactionMiddleware, CompactionMiddlewareOptionsError, decodeCompactionMiddleware, decodeCompactionMiddlewareOptions, type CompactionMiddlewareError } from "../src/index.js";
 import { promptTokens, textOf } from "./support.js";
 
 let first: ContextManager | undefined;
@@ -35,9 +35,23 @@ describe("options", () => {
     expect(problems({ manager: m, maxExpandChars: 0 }).join()).toContain("maxExpandChars");
     expect(problems({ manager: m, mode: "sate" }).join()).toContain("mode");
     expect(problems({ manager: m, onTurn: "log" }).join()).toContain("onTurn");
-    expect(problems({}).join()).toContain("manager");
+    expect(problems({}).join()).toContain("give exactly one of maxTokens and manager, got neither");
+    expect(problems({ manager: m, maxTokens: 2000 }).join()).toContain("give exactly one of maxTokens and manager, got both");
+    for (const bad of [0, -5, Number.NaN, 1.5]) expect(problems({ maxTokens: bad }).join()).toContain("maxTokens");
     expect(problems({ manager: { compact: () => 1 } }).join()).toContain("a context manager");
     for (const bad of [null, "x", [], 3]) expect(problems(bad).length).toBeGreaterThan(0);
+  });
+
+  it("maxTokens alone: one manager per thread with that budget, the thread id as its namespace", () => {
+    const r = decodeCompactionMiddlewareOptions({ maxTokens: 2000 });
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    const factory = r.right.manager;
+    if (typeof factory !== "function") throw new Error("expected a per-thread factory");
+    const t1 = factory("t1");
+    expect(t1.options.maxTokens).toBe(2000);
+    expect(t1.options.namespace).toBe("t1");
+    expect(factory("t2").options.namespace).toBe("t2");
+    t1.options.counter.dispose();
   });
 
   it("compactionMiddleware throws a CompactionMiddlewareOptionsError carrying the typed error", () => {

@@ -5,7 +5,7 @@
  *
  * @module compaction
  */
-import type { ContextError, TurnResult } from "@cc/context";
+import { createContextManager, type ContextError, type TurnResult } from "@cc/context";
 import type { InvalidOptions } from "@cc/validate";
 import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
@@ -111,7 +111,7 @@ export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOption
  * @example
  * import { createContextManager } from "@cc/context";
  * import { createAgentsCompaction } from "@cc/openai-agents";
- * const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 8000 }) });
+ * const cc = createAgentsCompaction({ maxTokens: 8000 });
  * const agent = new Agent({ name: "coder", instructions: "…", tools: [...cc.tools] });
  * await run(agent, "Fix the CSV reader", { session: cc.session(new MemorySession()), callModelInputFilter: cc.callModelInputFilter });
  */
@@ -122,7 +122,8 @@ export function createAgentsCompaction(options: AgentsCompactionOptions): Agents
 }
 
 function build(o: AgentsCompactionOptions): AgentsCompaction {
-  const { manager } = o;
+  // The decoder guarantees exactly one of the two.
+  const manager = o.manager ?? createContextManager({ maxTokens: o.maxTokens ?? 0 });
   const countInstructions = o.countInstructions ?? true;
   let last: CompactionReport | undefined;
 

@@ -5,8 +5,8 @@
  * @module options
  */
 import type { ContextManager, TurnResult } from "@cc/context";
-import { decodeWith, expectation, fn, intIn, isRecord, objectCodec, type InvalidOptions } from "@cc/validate";
-import type * as E from "fp-ts/lib/Either.js";
+import { decodeWith, expectation, fn, intIn, invalid, isRecord, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
 /**
@@ -47,17 +47,23 @@ export interface CompactionReport {
 }
 
 /**
- * Options of {@link createAgentsCompaction}; only `manager` is required.
+ * Options of {@link createAgentsCompaction}: exactly one of `maxTokens` and `manager` (as in
+ * every @cc framework adapter).
  *
  * @example
- * const options: AgentsCompactionOptions = { manager: createContextManager({ maxTokens: 8000 }), maxHits: 5 };
+ * const options: AgentsCompactionOptions = { maxTokens: 8000, maxHits: 5 };
  */
 export interface AgentsCompactionOptions {
   /**
-   * The context manager that runs every turn (budget, strategy, counter, index): see
-   * `createContextManager` of `@cc/context`.
+   * The budget of the model input (instructions included); builds a context manager with the
+   * defaults of `createContextManager` of `@cc/context`. Give this or `manager`.
    */
-  readonly manager: ContextManager;
+  readonly maxTokens?: number;
+  /**
+   * A context manager of your own (budget, strategy, counter, index, namespace): see
+   * `createContextManager` of `@cc/context`. Give this or `maxTokens`.
+   */
+  readonly manager?: ContextManager;
   /**
    * Called after each compaction with its report. A callback that throws or rejects never breaks
    * the run: the failure is recorded as a `ReportCallbackFailed` warning in `lastReport()`.
@@ -94,12 +100,12 @@ const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
  * io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected).
  *
  * @example
- * AgentsCompactionOptionsCodec.is({ manager }) // true
+ * AgentsCompactionOptionsCodec.is({ maxTokens: 8000 }) // true
  */
 export const AgentsCompactionOptionsCodec = objectCodec(
   "AgentsCompactionOptions",
-  { manager: managerCodec },
-  { onReport: fn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
+  {},
+  { maxTokens: positiveInt, manager: managerCodec, onReport: fn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
   { expected: "an options object" },
 );
 
@@ -110,8 +116,14 @@ export const AgentsCompactionOptionsCodec = objectCodec(
  * decodeAgentsCompactionOptions({ manager, maxHit: 3 })
  * // Left({ _tag: "InvalidOptions", subject: "openai-agents options", problems: ["maxHit … did you mean maxHits?"] })
  */
-export const decodeAgentsCompactionOptions: (input: unknown) => E.Either<InvalidOptions, AgentsCompactionOptions> = decodeWith(
-  AgentsCompactionOptionsCodec,
-  "InvalidOptions",
-  "openai-agents options",
-) as (input: unknown) => E.Either<InvalidOptions, AgentsCompactionOptions>;
+export function decodeAgentsCompactionOptions(input: unknown): E.Either<InvalidOptions, AgentsCompactionOptions> {
+  const decoded = decodeOptions(input);
+  if (E.isLeft(decoded)) return decoded;
+  const o = decoded.right;
+  if ((o.maxTokens === undefined) === (o.manager === undefined)) {
+    return E.left(invalid("InvalidOptions", "openai-agents options", [`give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`]));
+  }
+  return E.right(o as AgentsCompactionOptions);
+}
+
+const decodeOptions = decodeWith(AgentsCompactionOptionsCodec, "InvalidOptions", "openai-agents options");

@@ -24,7 +24,10 @@ describe("options", () => {
     ["a string flag", { manager, countInstructions: "yes" }, /countInstructions/],
     ["a non-function callback", { manager, onReport: 42 }, /onReport/],
     ["a non-manager", { manager: { compact: 1 } }, /manager.*context manager/],
-    ["no manager", {}, /manager/],
+    ["neither maxTokens nor manager", {}, /exactly one of maxTokens and manager, got neither/],
+    ["both maxTokens and manager", { manager, maxTokens: 8000 }, /exactly one of maxTokens and manager, got both/],
+    ["a zero budget", { maxTokens: 0 }, /maxTokens/],
+    ["a NaN budget", { maxTokens: Number.NaN }, /maxTokens/],
     ["null", null, /options object/],
   ])("refuses %s", (_label, options, problem) => {
     const r = decodeAgentsCompaction(options);
@@ -34,6 +37,17 @@ describe("options", () => {
     expect(r.left.subject).toBe("openai-agents options");
     expect(r.left.message).toMatch(problem);
     expect(() => createAgentsCompaction(options as never)).toThrow(AgentsCompactionError);
+  });
+
+  it("maxTokens alone builds a manager with that budget, as every @cc adapter accepts", async () => {
+    const history = [...big, ...big.map((i) => ({ ...i, ...("callId" in i ? { callId: `${i.callId}b` } : {}) }) as AgentInputItem)];
+    const cc = createAgentsCompaction({ maxTokens: 1200 });
+    const r = await cc.compactItems(history, "Be brief.")();
+    if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
+    expect(r.right.report.turn.maxTokens).toBe(1200);
+    expect(r.right.report.turn.tokensBefore).toBeGreaterThan(1200);
+    expect(r.right.report.turn.compacted).toBe(true);
+    expect(r.right.report.turn.budgetMet).toBe(true);
   });
 
   it("createAgentsCompaction throws the typed error", () => {
