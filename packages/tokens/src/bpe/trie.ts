@@ -67,6 +67,40 @@ export class TokenTrie {
     return (Math.imul(key, 0x9e3779b1) >>> 0) & this.mask;
   }
 
+  /** The child of `node` along `byte`, or -1 (the root is node 0). */
+  child(node: number, byte: number): number {
+    const key = node * 256 + byte + 1;
+    const keys = this.slotKeys;
+    const mask = this.mask;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    for (;;) {
+      const k = keys[slot]!;
+      if (k === key) return this.slotChildren[slot]!;
+      if (k === 0) return -1;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** The rank of the token that ends at `node`, or -1. */
+  rankOf(node: number): number {
+    return this.rankAt[node]!;
+  }
+
+  /** How many bytes the token of rank `rank` has (0 for an unused rank). */
+  length(rank: number): number {
+    return this.start[rank + 1]! - this.start[rank]!;
+  }
+
+  /** Byte `i` of the token of rank `rank`. */
+  byteAt(rank: number, i: number): number {
+    return this.bytes[this.start[rank]! + i]!;
+  }
+
+  /** How many ranks the table has (the largest rank plus one). */
+  get ranks(): number {
+    return this.nodeOf.length;
+  }
+
   /** The rank of the token made of token `a` then token `b`, or {@link NO_RANK}. */
   pair(a: number, b: number): number {
     let node = this.nodeOf[a]!;
