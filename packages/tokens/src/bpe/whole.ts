@@ -24,6 +24,7 @@ export class AsciiTokens {
   private readonly slots: Int32Array;
   private readonly chars: Uint8Array;
   private readonly mask: number;
+  private readonly shift: number;
 
   /** Builds the table from the text-keyed ranks of `table`. */
   constructor(table: RankTable) {
@@ -37,13 +38,14 @@ export class AsciiTokens {
     let size = 1;
     while (size < 2 * entries.length) size <<= 1;
     this.mask = size - 1;
+    this.shift = Math.clz32(this.mask);
     this.slots = new Int32Array(4 * size);
     for (let s = 0; s < size; s++) this.slots[4 * s + 1] = -1;
     this.chars = new Uint8Array(total);
     let at = 0;
     for (const [text, rank] of entries) {
       const h = hashOf(text, 0, text.length);
-      let s = h & this.mask;
+      let s = Math.imul(h, 0x9e3779b1) >>> this.shift;
       while (this.slots[4 * s + 1] !== -1) s = (s + 1) & this.mask;
       this.slots[4 * s] = h;
       this.slots[4 * s + 1] = rank;
@@ -60,7 +62,7 @@ export class AsciiTokens {
     const h = hashOf(text, from, to);
     const slots = this.slots;
     const mask = this.mask;
-    let s = h & mask;
+    let s = Math.imul(h, 0x9e3779b1) >>> this.shift;
     for (;;) {
       const base = 4 * s;
       const r = slots[base + 1]!;
