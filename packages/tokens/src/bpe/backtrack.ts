@@ -69,7 +69,7 @@ export class BacktrackTables {
         this.pairs[4 * s + 1] = b;
         this.pairs[4 * s + 2] = r;
         const h = filterHash(a, b);
-        this.pairBits[h >>> 5] |= 1 << (h & 31);
+        this.pairBits[h >>> 5] = this.pairBits[h >>> 5]! | (1 << (h & 31));
         break;
       }
     }

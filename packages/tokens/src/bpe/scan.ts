@@ -172,3 +172,27 @@ export function cl100kPieceEnd(text: string, i: number, n: number): number {
   }
   return i + 1;
 }
+
+/**
+ * The pieces of `text` as the engine splits it: {@link o200kPieceEnd} / {@link cl100kPieceEnd}
+ * where they decide, `sticky` (the encoding's pattern with flags `yv`) where they return -1. The
+ * engine inlines this loop; tests compare it with the pattern alone.
+ */
+export function splitPieces(text: string, pieceEnd: (text: string, i: number, n: number) => number, sticky: RegExp): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const end = pieceEnd(text, i, n);
+    if (end >= 0) {
+      out.push(text.slice(i, end));
+      i = end;
+    } else {
+      sticky.lastIndex = i;
+      const p = sticky.exec(text)![0];
+      out.push(p);
+      i += p.length;
+    }
+  }
+  return out;
+}

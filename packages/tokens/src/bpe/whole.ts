@@ -18,6 +18,12 @@ function hashOf(text: string, from: number, to: number): number {
   return h | 0;
 }
 
+/** Whether every char code of `text` is below 128. */
+export function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
 /** Every all-ASCII token of up to {@link wholeMaxChars} characters, with its rank. */
 export class AsciiTokens {
   /** Per slot: hash, rank (-1 when empty), offset of the bytes in `chars`, length. */
@@ -31,7 +37,7 @@ export class AsciiTokens {
     const entries: [string, number][] = [];
     let total = 0;
     for (const [text, rank] of table.textRanks) {
-      if (text.length > wholeMaxChars || !/^[\x00-\x7f]+$/.test(text)) continue;
+      if (text.length > wholeMaxChars || !isAscii(text)) continue;
       entries.push([text, rank]);
       total += text.length;
     }

@@ -33,3 +33,6 @@ export { heapThresholdBytes, mergeCount, mergeCountHeap, mergeCountScan } from "
 export { NO_RANK, TokenTrie } from "../bpe/trie.js";
 export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
 export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";
+export { BacktrackTables, backtrackCount } from "../bpe/backtrack.js";
+export { cl100kPieceEnd, o200kPieceEnd, splitPieces } from "../bpe/scan.js";
+export { AsciiTokens, isAscii, wholeMaxChars } from "../bpe/whole.js";
