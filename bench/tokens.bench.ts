@@ -30,7 +30,7 @@ import { trajectoryTexts } from "../packages/tokens/test/corpus/trajectories.js"
 
 const encoding = "o200k_base" as const;
 const scale = quick ? 0.1 : 1;
-const rounds = quick ? 3 : 5;
+const rounds = 3;
 
 let messages: readonly string[];
 try {

@@ -1,7 +1,8 @@
 /**
- * Exact token counting in TypeScript: pre-tokenise with the encoding's pattern, then for each
- * piece: a piece that is itself a token is 1 (one map lookup on the piece's own string, no
- * bytes built); a piece seen recently is read from a bounded cache; anything else is encoded to
+ * Exact token counting in TypeScript: pre-tokenise (ASCII by the hand-written scanner of
+ * `bpe/scan`, the rest by the encoding's pattern), then for each piece: a piece that is itself a
+ * token is 1 (ASCII pieces found in place in `AsciiTokens`, others by one lookup on the piece's
+ * string; no bytes built); a piece seen recently is read from a bounded cache; anything else is encoded to
  * UTF-8 and merged: short pieces by tiktoken's own loop (`mergeCountScan`), long ones by the
  * linear backtracking encoder (`backtrackCount`). No piece is ever cut, so the count equals
  * `encode_ordinary(text).length` on every string, in time linear in the text.
