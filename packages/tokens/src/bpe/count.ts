@@ -11,7 +11,7 @@
  */
 import type { Encoding } from "../counter.js";
 import { BacktrackTables, backtrackCount } from "./backtrack.js";
-import { heapThresholdBytes, mergeCountScan } from "./merge.js";
+import { mergeCountScan } from "./merge.js";
 import { TokenTrie } from "./trie.js";
 import { patternSource } from "./pretokenize.js";
 import { cl100kPieceEnd, o200kPieceEnd } from "./scan.js";
@@ -20,6 +20,12 @@ import type { RankTable } from "./ranks.js";
 
 /** Most pieces remembered by one engine's cache (cleared when full). */
 export const pieceCacheEntries = 65_536;
+
+/**
+ * Pieces up to this many bytes are merged by tiktoken's scan loop, longer ones by the
+ * backtracking encoder (measured: twice as fast on CJK lines at 24 as at 128, equal on letters).
+ */
+export const scanMaxBytes = 24;
 
 /** Pieces longer than this (UTF-16 units) are not cached. */
 export const pieceCacheMaxChars = 128;
@@ -73,7 +79,7 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     const bytes = encodeShared(p); // may grow the shared buffer: read `buffer` after it
     trie ??= new TokenTrie(table);
     let n: number;
-    if (bytes <= heapThresholdBytes) n = mergeCountScan(buffer, bytes, table, trie);
+    if (bytes <= scanMaxBytes) n = mergeCountScan(buffer, bytes, table, trie);
     else {
       lattice ??= new BacktrackTables(trie);
       n = backtrackCount(buffer, bytes, lattice);
