@@ -1,21 +1,28 @@
 /**
  * @cc/tokens throughput against the JavaScript tokenizers in the same run: ai-tokenizer,
- * gpt-tokenizer, raw @dqbd/tiktoken (WASM), this package's exact counter, its estimate and its
- * memo (hits). Every figure is a ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer,
- * raw tiktoken) on the same input (lower is faster), per input class, on the shared transcripts
- * (a ~10 MB corpus and message by message), plus exactness of each peer on generated strings and
- * the exact counter's speed on pathological single-piece input (which the peers cannot finish).
+ * gpt-tokenizer, js-tiktoken, raw @dqbd/tiktoken (WASM), this package's exact counter, its
+ * estimate and its memo (hits). Every figure is a ratio of time to the fastest peer on the same
+ * input (lower is faster), per input class, on the shared transcripts (a ~10 MB corpus and message
+ * by message), plus exactness of each peer on generated strings and the exact counter's time per
+ * byte on every class and on pathological single-piece input (which the peers cannot finish),
+ * relative to its time per byte on prose.
  *
  * `node --import tsx --conditions=development bench/tokens.bench.ts` (CC_BENCH_QUICK=1 for quick).
  * The transcripts are read from `CC_DATA_DIR` (default `../shared/data` beside the repository).
+ * A full run also rewrites the generated benchmark section of `packages/tokens/README.md`.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import fc from "fast-check";
 import Tokenizer from "ai-tokenizer";
 import * as aiO200k from "ai-tokenizer/encoding/o200k_base";
 import { encode as gptEncode } from "gpt-tokenizer/encoding/o200k_base";
+import { Tiktoken as JsTiktoken } from "js-tiktoken/lite";
+import jsO200k from "js-tiktoken/ranks/o200k_base";
 import { estimateTokens, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { rawTiktoken } from "@cc/tokens/internal";
 import { measure, printTable, quick, writeResults } from "./harness.js";
+import { renderBenchSection, withSection, type TokensBenchData } from "../packages/tokens/test/support/bench-readme.js";
 import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
 import { exactnessText } from "../packages/tokens/test/corpus/exactness.js";
 import { rng } from "../packages/tokens/test/corpus/random.js";
@@ -23,7 +30,7 @@ import { trajectoryTexts } from "../packages/tokens/test/corpus/trajectories.js"
 
 const encoding = "o200k_base" as const;
 const scale = quick ? 0.1 : 1;
-const rounds = quick ? 3 : 5;
+const rounds = 3;
 
 let messages: readonly string[];
 try {
@@ -80,12 +87,19 @@ for (let copy = 0; corpusBytes < 10e6 * scale; copy++) {
   }
 }
 
+/** The installed version of a peer, from its package.json beside this file. */
+function version(pkg: string): string {
+  const json: unknown = JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"));
+  return typeof json === "object" && json !== null && "version" in json && typeof json.version === "string" ? json.version : "?";
+}
+
 const raw = rawTiktoken(encoding);
 const ours = tiktokenCounter({ encoding });
 const ai = new Tokenizer(aiO200k);
 // encodeOrdinary is public at run time (its type marks it private): the special-token-free path, as for the others.
 const aiOrdinary = (ai as unknown as { encodeOrdinary(text: string): readonly number[] }).encodeOrdinary.bind(ai);
 const ordinary = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
+const js = new JsTiktoken(jsO200k);
 
 interface Backend {
   readonly name: string;
@@ -96,9 +110,10 @@ interface Backend {
 }
 const memo = memoCounter(tiktokenCounter({ encoding }), { maxEntries: 1_000_000, maxBytes: 512 * 1024 * 1024 });
 const backends: readonly Backend[] = [
-  { name: "ai-tokenizer 1.0.6", peer: true, exact: true, count: (t) => aiOrdinary(t).length },
-  { name: "gpt-tokenizer 3.4.0", peer: true, exact: true, count: (t) => gptEncode(t, ordinary).length },
-  { name: "@dqbd/tiktoken 1.0.22 (WASM)", peer: true, exact: true, count: raw.count },
+  { name: `ai-tokenizer ${version("ai-tokenizer")}`, peer: true, exact: true, count: (t) => aiOrdinary(t).length },
+  { name: `gpt-tokenizer ${version("gpt-tokenizer")}`, peer: true, exact: true, count: (t) => gptEncode(t, ordinary).length },
+  { name: `js-tiktoken ${version("js-tiktoken")}`, peer: true, exact: true, count: (t) => js.encode(t, [], []).length },
+  { name: `@dqbd/tiktoken ${version("@dqbd/tiktoken")} (WASM)`, peer: true, exact: true, count: raw.count },
   { name: "@cc/tokens exact", peer: false, exact: true, count: ours.count },
   { name: "@cc/tokens estimate", peer: false, exact: false, count: estimateTokens },
   { name: "@cc/tokens memo, hits", peer: false, exact: false, count: memo.count },
@@ -123,7 +138,7 @@ const median = (xs: readonly number[]): number => {
 
 /**
  * Times every backend on `work(count, round)`, interleaved round by round; returns ms, MB/s and
- * the ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer, raw tiktoken).
+ * the ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken).
  */
 function race(work: (count: (t: string) => number, round: number) => number, bytes: number): { name: string; ms: number; mbPerS: number; vsFastestPeer: number; tokens: number }[] {
   const times = backends.map(() => [] as number[]);
@@ -140,18 +155,22 @@ function race(work: (count: (t: string) => number, round: number) => number, byt
   return backends.map((b, i) => ({ name: b.name, ms: ms[i]!, mbPerS: bytes / 1e6 / (ms[i]! / 1000), vsFastestPeer: ms[i]! / fastestPeer, tokens: tokens[i]! }));
 }
 
-const perClass = [...classes].map(([name, make]) => {
+const oursName = "@cc/tokens exact";
+const perClassRaw = [...classes].map(([name, make]) => {
   const texts = Array.from({ length: rounds }, (_, round) => make(round));
   const bytes = Buffer.byteLength(texts[0]!, "utf8");
   return { input: name, bytes, results: race((count, round) => count(texts[round]!), bytes) };
 });
+/** Our MB/s on the prose class: the per-byte baseline of every linearity ratio. */
+const proseMbPerS = perClassRaw[0]!.results.find((r) => r.name === oursName)!.mbPerS;
+const perClass = perClassRaw.map((c) => ({ ...c, oursVsProsePerByte: proseMbPerS / c.results.find((r) => r.name === oursName)!.mbPerS }));
 const corpusRun = race((count) => corpus.reduce((s, t) => s + count(t), 0), corpusBytes);
 const messageBytes = messages.reduce((s, t) => s + Buffer.byteLength(t, "utf8"), 0);
 const perMessage = race((count) => messages.reduce((s, t) => s + count(t), 0), messageBytes);
 
 const header = ["input", ...backends.map((b) => b.name)];
 printTable(
-  `Time / fastest peer (ai-tokenizer, gpt-tokenizer, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`,
+  `Time / fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`,
   header,
   [
     [`transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`, ...corpusRun.map((r) => r.vsFastestPeer)],
@@ -161,31 +180,53 @@ printTable(
 );
 printTable("MB/s", header, [["transcripts corpus", ...corpusRun.map((r) => r.mbPerS)], ...perClass.map((c) => [c.input, ...c.results.map((r) => r.mbPerS)])]);
 
-// Pathological single pieces: only the exact counter (the peers are quadratic on them).
-const proseMbPerS = perMessage.find((r) => r.name === "@cc/tokens exact")!.mbPerS;
+printTable(
+  "@cc/tokens exact: time per byte / its time per byte on prose (lines of each class)",
+  ["input", "MB/s", "× slower per byte than prose"],
+  perClass.map((c) => [c.input, c.results.find((r) => r.name === oursName)!.mbPerS, c.oursVsProsePerByte]),
+);
+
+// Pathological single pieces: only the exact counter (the peers are quadratic on them). A fresh
+// variant (new seed) every round, median of the rounds.
 const pathoSize = quick ? 100_000 : 1_000_000;
-const patho = [...pathological(31, pathoSize)].map(([name, text]) => {
+const pathoRounds = quick ? 1 : 3;
+const variants = Array.from({ length: pathoRounds }, (_, round) => pathological(31 + round, pathoSize));
+const patho = [...variants[0]!.keys()].map((name) => {
   let n = 0;
-  const t = measure(() => (n = ours.count(text)), once);
-  const mbPerS = Buffer.byteLength(text, "utf8") / 1e6 / (t.medianMs / 1000);
-  return { name, chars: text.length, ms: t.medianMs, mbPerS, slowdownVsProsePerByte: proseMbPerS / mbPerS, tokens: n };
+  const ms = median(variants.map((v) => measure(() => (n = ours.count(v.get(name)!)), once).medianMs));
+  const text = variants[0]!.get(name)!;
+  const mbPerS = Buffer.byteLength(text, "utf8") / 1e6 / (ms / 1000);
+  return { name, chars: text.length, ms, mbPerS, slowdownVsProsePerByte: proseMbPerS / mbPerS, tokens: n };
 });
 printTable(
-  `Pathological input, one piece of ${pathoSize.toLocaleString("en-US")} units, @cc/tokens exact (no cut, exact)`,
+  `Pathological input, one piece of ${pathoSize.toLocaleString("en-US")} units, @cc/tokens exact (no cut, exact; per byte vs prose lines)`,
   ["input", "ms", "MB/s", "× slower per byte than prose", "tokens"],
   patho.map((p) => [p.name, p.ms, p.mbPerS, p.slowdownVsProsePerByte, p.tokens]),
 );
 
-const path = writeResults("tokens", {
+const data: TokensBenchData = {
   encoding,
   rounds,
+  load: loadavg(),
   exactness: mismatches,
   corpus: { messages: corpus.length, mb: corpusBytes / 1e6, results: corpusRun },
   perMessage: { messages: messages.length, mb: messageBytes / 1e6, results: perMessage },
   perClass,
   pathological: patho,
-});
+};
+const path = writeResults("tokens", data);
 console.log(`\nwrote ${path}`);
+if (!quick) {
+  const readmeUrl = new URL("../packages/tokens/README.md", import.meta.url);
+  const written: unknown = JSON.parse(readFileSync(path, "utf8"));
+  const date = typeof written === "object" && written !== null && "date" in written && typeof written.date === "string" ? written.date : new Date().toISOString();
+  const updated = withSection(readFileSync(readmeUrl, "utf8"), renderBenchSection(data, date, quick));
+  if (updated === undefined) console.error("packages/tokens/README.md has no generated benchmark section: not updated");
+  else {
+    writeFileSync(readmeUrl, updated);
+    console.log("updated the benchmark section of packages/tokens/README.md");
+  }
+}
 ours.dispose();
 memo.dispose();
 raw.dispose();

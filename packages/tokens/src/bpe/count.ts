@@ -1,20 +1,31 @@
 /**
- * Exact token counting in TypeScript: pre-tokenise with the encoding's pattern, then for each
- * piece: a piece that is itself a token is 1 (one map lookup on the piece's own string, no
- * bytes built); a piece seen recently is read from a bounded cache; anything else is encoded to
- * UTF-8 and merged (see `mergeCount`). No piece is ever cut, so the count equals
- * `encode_ordinary(text).length` on every string, and the merge is O(n log n) on long pieces.
+ * Exact token counting in TypeScript: pre-tokenise (ASCII by the hand-written scanner of
+ * `bpe/scan`, the rest by the encoding's pattern), then for each piece: a piece that is itself a
+ * token is 1 (ASCII pieces found in place in `AsciiTokens`, others by one lookup on the piece's
+ * string; no bytes built); a piece seen recently is read from a bounded cache; anything else is encoded to
+ * UTF-8 and merged: short pieces by tiktoken's own loop (`mergeCountScan`), long ones by the
+ * linear backtracking encoder (`backtrackCount`). No piece is ever cut, so the count equals
+ * `encode_ordinary(text).length` on every string, in time linear in the text.
  *
  * @module bpe/count
  */
 import type { Encoding } from "../counter.js";
-import { mergeCount } from "./merge.js";
+import { BacktrackTables, backtrackCount } from "./backtrack.js";
+import { mergeCountScan } from "./merge.js";
 import { TokenTrie } from "./trie.js";
-import { pretokenizer } from "./pretokenize.js";
+import { patternSource } from "./pretokenize.js";
+import { cl100kPieceEnd, o200kPieceEnd } from "./scan.js";
+import { AsciiTokens } from "./whole.js";
 import type { RankTable } from "./ranks.js";
 
 /** Most pieces remembered by one engine's cache (cleared when full). */
 export const pieceCacheEntries = 65_536;
+
+/**
+ * Pieces up to this many bytes are merged by tiktoken's scan loop, longer ones by the
+ * backtracking encoder (measured: twice as fast on CJK lines at 24 as at 128, equal on letters).
+ */
+export const scanMaxBytes = 24;
 
 /** Pieces longer than this (UTF-16 units) are not cached. */
 export const pieceCacheMaxChars = 128;
@@ -53,12 +64,13 @@ function encodeShared(text: string): number {
 
 /** An engine over `table` for `encoding`. */
 export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
-  const re = pretokenizer(encoding);
+  const re = new RegExp(patternSource(encoding), "yv"); // sticky: one piece at a given position
   // A null-prototype object in dictionary mode: measured several times faster than Map#has for
   // the short, freshly sliced strings the pre-tokeniser returns.
   const whole: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const [text, rank] of table.textRanks) whole[text] = rank;
   let trie: TokenTrie | undefined; // built on the first piece that is not a whole token
+  let lattice: BacktrackTables | undefined; // built on the first long piece
   let cache: Record<string, number> = Object.create(null) as Record<string, number>;
   let cached = 0;
   const piece = (p: string): number => {
@@ -66,7 +78,12 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     if (known !== undefined) return known;
     const bytes = encodeShared(p); // may grow the shared buffer: read `buffer` after it
     trie ??= new TokenTrie(table);
-    const n = mergeCount(buffer, bytes, table, trie);
+    let n: number;
+    if (bytes <= scanMaxBytes) n = mergeCountScan(buffer, bytes, table, trie);
+    else {
+      lattice ??= new BacktrackTables(trie);
+      n = backtrackCount(buffer, bytes, lattice);
+    }
     if (p.length <= pieceCacheMaxChars) {
       if (cached >= pieceCacheEntries) {
         cache = Object.create(null) as Record<string, number>;
@@ -77,15 +94,26 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     }
     return n;
   };
+  const ascii = new AsciiTokens(table);
+  const pieceEnd = encoding === "cl100k_base" ? cl100kPieceEnd : o200kPieceEnd;
   const count = (text: string): number => {
-    if (text.length === 0) return 0;
-    if (text.length <= 32 && whole[text] !== undefined) return 1;
-    re.lastIndex = 0;
+    const n = text.length;
+    if (n === 0) return 0;
+    if (n <= 32 && whole[text] !== undefined) return 1;
     let total = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      const p = m[0];
-      total += whole[p] !== undefined ? 1 : piece(p);
+    let i = 0;
+    while (i < n) {
+      const end = pieceEnd(text, i, n);
+      if (end >= 0) {
+        total += ascii.rank(text, i, end) >= 0 ? 1 : piece(text.slice(i, end));
+        i = end;
+      } else {
+        // A character outside ASCII decides this piece: the pattern itself splits it off.
+        re.lastIndex = i;
+        const p = re.exec(text)![0]; // every position starts a piece: the match is never null
+        total += whole[p] !== undefined ? 1 : piece(p);
+        i += p.length;
+      }
     }
     return total;
   };

@@ -38,7 +38,7 @@ export function parseRanks(bpeRanks: string, pattern: string): RankTable {
   const byteRanks = new Map<string, number>();
   const textRanks = new Map<string, number>();
   const tokens: string[] = [];
-  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }); // a leading U+FEFF is part of the token
   const words = bpeRanks.split(/\s+/);
   let rank = 0;
   for (let i = 0; i < words.length; i++) {

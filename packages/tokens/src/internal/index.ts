@@ -28,8 +28,11 @@ export {
   TiktokenOptionsCodec,
 } from "../options.js";
 export { assertChunkLimits } from "../chunking/plan.js";
-export { bpeEngine, pieceCacheEntries, pieceCacheMaxChars, utf8Bytes, type BpeEngine } from "../bpe/count.js";
+export { bpeEngine, pieceCacheEntries, pieceCacheMaxChars, scanMaxBytes, utf8Bytes, type BpeEngine } from "../bpe/count.js";
 export { heapThresholdBytes, mergeCount, mergeCountHeap, mergeCountScan } from "../bpe/merge.js";
 export { NO_RANK, TokenTrie } from "../bpe/trie.js";
 export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
 export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";
+export { BacktrackTables, backtrackCount } from "../bpe/backtrack.js";
+export { cl100kPieceEnd, o200kPieceEnd, splitPieces } from "../bpe/scan.js";
+export { AsciiTokens, isAscii, wholeMaxChars } from "../bpe/whole.js";
