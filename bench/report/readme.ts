@@ -1,0 +1,152 @@
+/**
+ * The root README's headline figures, rendered from `bench/results/*.json` — never typed by hand.
+ * `npx tsx bench/report/readme.ts --write` replaces the block between the `results:start` and
+ * `results:end` markers of README.md; `bench/test/readme-results.test.ts` fails when the README
+ * and the results disagree. A results file that is missing or from a quick run renders as such.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const ROOT = join(here, "..", "..");
+/** The markers around the generated block in README.md. */
+export const START = "<!-- results:start (npx tsx bench/report/readme.ts --write) -->";
+export const END = "<!-- results:end -->";
+
+type Json = Readonly<Record<string, unknown>>;
+const obj = (u: unknown): Json => (typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Json) : {});
+const arr = (u: unknown): readonly unknown[] => (Array.isArray(u) ? u : []);
+const num = (u: unknown): number => (typeof u === "number" && Number.isFinite(u) ? u : Number.NaN);
+const str = (u: unknown): string => (typeof u === "string" ? u : "");
+const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(100 * x).toFixed(digits)}%` : "—");
+const fixed = (x: number, digits: number): string => (Number.isFinite(x) ? x.toFixed(digits) : "—");
+
+/** A results document: `{ name, quick, date, data }` as `bench/harness.ts` writes it, or undefined. */
+export interface ResultsDoc {
+  readonly quick: boolean;
+  readonly date: string;
+  readonly data: Json;
+}
+
+/** Reads `bench/results/<name>.json`; `undefined` when it is missing or unreadable. */
+export function readResults(name: string, root: string = ROOT): ResultsDoc | undefined {
+  try {
+    const doc = obj(JSON.parse(readFileSync(join(root, "bench", "results", `${name}.json`), "utf8")));
+    return { quick: doc["quick"] === true, date: str(doc["date"]), data: obj(doc["data"]) };
+  } catch {
+    return undefined;
+  }
+}
+
+const source = (name: string, doc: ResultsDoc | undefined): string =>
+  doc === undefined ? `\`bench/results/${name}.json\` missing` : `\`bench/results/${name}.json\`, ${doc.quick ? "quick run" : "full run"} ${doc.date.slice(0, 10)}`;
+
+function tokensRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| exact token counting | ${source("tokens", doc)} |`];
+  const d = doc.data;
+  const ours = (results: unknown): Json => obj(arr(results).find((r) => str(obj(r)["name"]) === "@cc/tokens exact"));
+  const corpus = ours(obj(d["corpus"])["results"]);
+  const perMessage = ours(obj(d["perMessage"])["results"]);
+  const exact = arr(d["exactness"]).map(obj);
+  const inexact = exact.filter((e) => num(e["mismatches"]) > 0).map((e) => `${str(e["name"]).replace(/ [\d.]+$/, "")} ${num(e["mismatches"])}`);
+  const oursExact = exact.find((e) => /@cc|ours/i.test(str(e["name"])));
+  const path = arr(d["pathological"]).map(obj);
+  const worst = path.reduce((m, p) => Math.max(m, num(p["slowdownVsProsePerByte"])), 0);
+  const worstName = str(path.find((p) => num(p["slowdownVsProsePerByte"]) === worst)?.["name"]);
+  const ratio = (r: Json): string => fixed(num(r["vsFastestPeer"]), 2);
+  return [
+    `| exact token counting, ${fixed(num(obj(d["corpus"])["mb"]), 1)} MB of transcripts (o200k) | ${ratio(corpus)}× the time of the fastest JS tokenizer on the whole corpus, ${ratio(perMessage)}× message by message; ${oursExact === undefined ? "" : `${num(oursExact["mismatches"])} mismatches against tiktoken in ${num(oursExact["samples"])} generated strings (peers: ${inexact.join(", ")})`} — ${source("tokens", doc)} |`,
+    `| pathological 1 MB pieces (same file) | worst ${fixed(worst, 1)}× slower per byte than prose (${worstName}); the 3× aim is not met on high-entropy letters and base64 |`,
+  ];
+}
+
+function retentionRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| retention | ${source("retention", doc)} |`];
+  const pooled = obj(obj(doc.data["table"])["pooled"]);
+  const cell = (policy: string, metric: string): string => {
+    const m = obj(obj(pooled[policy])[metric]);
+    return `${pct(num(m["value"]))} (${pct(num(m["lo"]))}–${pct(num(m["hi"]))})`;
+  };
+  const goal = arr(doc.data["goal"]).map(obj);
+  const diff = goal
+    .map((g) => {
+      const d = obj(g["difference"]);
+      return `${str(g["metric"])} vs ${str(g["rival"])} ${fixed(100 * num(d["value"]), 1)} points (95% CI ${fixed(100 * num(d["lo"]), 1)} to ${fixed(100 * num(d["hi"]), 1)})`;
+    })
+    .join("; ");
+  return [
+    `| retention, pooled evaluation split (re-access kept / action grounding, 95% CI) | importance with \`AGENT_PRESET\` ${cell("importance", "reaccess")} / ${cell("importance", "grounding")}; its old defaults ${cell("importance (defaults)", "reaccess")}; observation masking ${cell("observation-masking", "reaccess")} / ${cell("observation-masking", "grounding")}; LRU ${cell("lru", "reaccess")} — ${source("retention", doc)} |`,
+    `| importance against the best simple policy | ${diff} |`,
+  ];
+}
+
+function costRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| compaction cost | ${source("cost", doc)} |`];
+  const rows = arr(doc.data["rows"]).map(obj).filter((r) => str(r["corpus"]) === "all");
+  const line = (sheet: string): string =>
+    rows
+      .filter((r) => str(r["sheet"]) === sheet)
+      .map((r) => `${str(r["policy"])} $${fixed(num(r["inputCostUsd"]), 1)} (${num(r["compactions"])} compactions, retention ${fixed(num(r["retentionPct"]), 1)}%)`)
+      .join(", ");
+  return [
+    `| input cost of replaying ${num(rows[0]?.["sessions"])} transcripts, with prompt caching | ${line("with caching")} — ${source("cost", doc)} |`,
+    `| the same without prompt caching | ${line("without caching")} |`,
+  ];
+}
+
+function adapterRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| framework adapters | ${source("adapters", doc)} |`];
+  const rows = arr(doc.data["rows"]).map(obj);
+  const budgets = [...new Set(rows.map((r) => num(r["budget"])))];
+  const budget = Math.min(...budgets);
+  const at = rows.filter((r) => num(r["budget"]) === budget);
+  const frameworks = [...new Set(at.map((r) => str(r["framework"])))];
+  const describe = (r: Json): string =>
+    `${str(r["contender"])}: ${num(r["overBudget"])}/${num(r["prompts"])} over budget, ${num(r["unitsSplit"])} units split, re-access ${pct(num(r["reaccessKept"]) / num(r["reaccesses"]), 0)}, grounding ${pct(num(r["grounded"]) / num(r["grounding"]), 0)}`;
+  return frameworks.map((f, i) => `| ${f}, ${budget.toLocaleString("en-US")}-token budget | ${at.filter((r) => str(r["framework"]) === f).map(describe).join("; ")}${i === 0 ? ` — ${source("adapters", doc)}` : ""} |`);
+}
+
+function searchRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| search | ${source("hierarchical", doc)} |`];
+  const headline = arr(doc.data["headline"]).map(obj);
+  if (headline.length === 0) return [`| search | see ${source("hierarchical", doc)} |`];
+  return headline.map((h) => `| ${str(h["what"])} | ${str(h["figure"])} — ${source("hierarchical", doc)} |`);
+}
+
+/** The generated block (without the markers). */
+export function renderResults(root: string = ROOT): string {
+  const lines = [
+    "| what | figure |",
+    "|---|---|",
+    ...tokensRows(readResults("tokens", root)),
+    ...searchRows(readResults("hierarchical", root)),
+    ...retentionRows(readResults("retention", root)),
+    ...costRows(readResults("cost", root)),
+    ...adapterRows(readResults("adapters", root)),
+  ];
+  return lines.join("\n");
+}
+
+/** README text with the block between the markers replaced; the text unchanged when a marker is missing. */
+export function withResults(readme: string, block: string): string {
+  const a = readme.indexOf(START);
+  const b = readme.indexOf(END);
+  if (a < 0 || b < a) return readme;
+  return `${readme.slice(0, a + START.length)}\n${block}\n${readme.slice(b)}`;
+}
+
+if (process.argv.includes("--write")) {
+  const path = join(ROOT, "README.md");
+  const before = readFileSync(path, "utf8");
+  const after = withResults(before, renderResults());
+  if (after === before && !before.includes(START)) {
+    console.error(`README.md has no ${START} marker`);
+    process.exit(1);
+  }
+  writeFileSync(path, after);
+  console.log(after === before ? "README.md results block already up to date" : "README.md results block rewritten");
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(renderResults());
+}

@@ -1,0 +1,28 @@
+// The root README's generated figures agree with bench/results: a benchmark re-run without
+// `npx tsx bench/report/readme.ts --write`, or a hand edit of a figure, fails here.
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { END, renderResults, ROOT, START, withResults } from "../report/readme.js";
+
+describe("README results block", () => {
+  it("equals what bench/results renders to", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain(START);
+    expect(readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim()).toBe(renderResults().trim());
+  });
+
+  it("renders a missing results file as missing, a quick run as quick, and replaces only between the markers", () => {
+    const root = mkdtempSync(join(tmpdir(), "cc-readme-"));
+    mkdirSync(join(root, "bench", "results"), { recursive: true });
+    writeFileSync(join(root, "bench", "results", "adapters.json"), JSON.stringify({ name: "adapters", quick: true, date: "2026-01-02T00:00:00Z", data: { rows: [
+      { framework: "ai-sdk", contender: "ours", budget: 100, prompts: 2, overBudget: 0, unitsSplit: 0, reaccesses: 4, reaccessKept: 3, grounding: 2, grounded: 2 },
+    ] } }));
+    const block = renderResults(root);
+    expect(block).toContain("`bench/results/tokens.json` missing");
+    expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
+    expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
+    expect(withResults("no markers", "new")).toBe("no markers");
+  });
+});
