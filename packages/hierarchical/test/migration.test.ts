@@ -9,7 +9,7 @@ import { entry } from "../src/search/index.js";
 import { createStatements as pgStatements } from "../src/search/postgres-schema.js";
 import { openPostgresIndex } from "../src/search/postgres.js";
 import { indexedText } from "../src/search/query.js";
-import { SQLITE_SCHEMA_VERSION, createStatements as sqliteStatements } from "../src/search/sqlite-schema.js";
+import { SQLITE_SCHEMA_VERSION, legacyStatements as sqliteStatements } from "../src/search/sqlite-schema.js";
 import { openSqliteIndex } from "../src/search/sqlite.js";
 import { left, right } from "./support/contract.js";
 import { testDatabase } from "./support/postgres.js";
