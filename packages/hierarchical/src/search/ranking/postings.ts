@@ -33,15 +33,29 @@ export interface TermList {
   orMask: number;
   /** Shortest entry holding the term (a bound on length normalisation). */
   minLen: number;
-  /** Per block of {@link BLOCK} postings: OR of masks, shortest entry, last docId. */
+  /**
+   * Per block of {@link BLOCK} postings: OR of masks and shortest entry. Empty while the list
+   * has one block (its bounds are then `orMask` and `minLen`).
+   */
   blockMask: Uint8Array;
   blockMinLen: Int32Array;
 }
 
 const EMPTY = new Int32Array(0);
+const EMPTY_MASKS = new Uint8Array(0);
 
 function emptyList(): TermList {
-  return { postings: EMPTY, length: 0, df: 0, orMask: 0, minLen: 0x7fffffff, blockMask: new Uint8Array(0), blockMinLen: new Int32Array(0) };
+  return { postings: EMPTY, length: 0, df: 0, orMask: 0, minLen: 0x7fffffff, blockMask: EMPTY_MASKS, blockMinLen: EMPTY };
+}
+
+/** The OR of masks of the block holding posting `i`. */
+export function blockMaskOf(list: TermList, i: number): number {
+  return list.length <= BLOCK ? list.orMask : list.blockMask[i >> SHIFT]!;
+}
+
+/** The shortest entry of the block holding posting `i`. */
+export function blockMinLenOf(list: TermList, i: number): number {
+  return list.length <= BLOCK ? list.minLen : list.blockMinLen[i >> SHIFT]!;
 }
 
 function grownInt32(a: Int32Array, need: number): Int32Array {
@@ -66,7 +80,18 @@ function appendPosting(list: TermList, doc: number, mask: number, len: number): 
   list.df++;
   list.orMask |= mask;
   if (len < list.minLen) list.minLen = len;
+  if (i < BLOCK) return;
   const b = i >> SHIFT;
+  if (i === BLOCK) {
+    // The second block starts: block 0's bounds are the list's so far.
+    list.blockMask = new Uint8Array(8);
+    list.blockMinLen = new Int32Array(8);
+    let m = 0;
+    for (let j = 0; j < BLOCK; j++) m |= list.postings[j]! & 3;
+    list.blockMask[0] = m;
+    // Lengths are not kept per posting: the list's shortest so far bounds block 0.
+    list.blockMinLen[0] = list.minLen;
+  }
   if ((i & (BLOCK - 1)) === 0) {
     list.blockMask = grownUint8(list.blockMask, b + 1);
     list.blockMinLen = grownInt32(list.blockMinLen, b + 1);
@@ -109,6 +134,8 @@ export class PostingsCache<H> {
   private docHandle: (H | undefined)[] = [];
   /** Term ids of every entry, docId after docId (for df upkeep on removal). */
   private forward = new Int32Array(4096);
+  /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
+  private mark = new Int32Array(1024);
   /** Number of docIds handed out (dead ones included). */
   docCount = 0;
   /** Live entries. */
@@ -148,11 +175,23 @@ export class PostingsCache<H> {
     return this.docKey[doc] as string;
   }
 
-  private intern(map: Map<string, number>, s: string): number {
+  private internName(map: Map<string, number>, s: string): number {
     let id = map.get(s);
     if (id === undefined) {
       id = map.size;
       map.set(s, id);
+    }
+    return id;
+  }
+
+  /** The term id of `t`, created (with an empty list) when new. */
+  private intern(t: string): number {
+    let id = this.termIds.get(t);
+    if (id === undefined) {
+      id = this.lists.length;
+      this.termIds.set(t, id);
+      this.lists.push(emptyList());
+      this.mark = grownInt32(this.mark, id + 1);
     }
     return id;
   }
@@ -162,32 +201,40 @@ export class PostingsCache<H> {
     this.remove(key);
     const doc = this.docCount;
     if (doc >= this.docLen.length) this.growDocs(doc + 1);
-    const masks = new Map<number, number>();
-    for (const t of terms.summary) {
-      const id = this.intern(this.termIds, t);
-      masks.set(id, (masks.get(id) ?? 0) | 1);
-    }
-    for (const t of terms.content) {
-      const id = this.intern(this.termIds, t);
-      masks.set(id, (masks.get(id) ?? 0) | 2);
-    }
     const len = terms.summary.length + terms.content.length;
     const start = this.docStart[doc]!;
-    this.forward = grownInt32(this.forward, start + masks.size);
+    this.forward = grownInt32(this.forward, start + len);
     let j = start;
-    for (const [id, mask] of masks) {
-      let list = this.lists[id];
-      if (list === undefined) {
-        list = emptyList();
-        this.lists[id] = list;
+    // Summary terms first (mask 1); a content term already seen in the summary of this entry
+    // turns that posting's mask into 3 (the fields' term lists are each distinct).
+    for (const t of terms.summary) {
+      const id = this.intern(t);
+      const list = this.lists[id]!;
+      if (this.mark[id] === doc + 1) continue;
+      this.mark[id] = doc + 1;
+      appendPosting(list, doc, 1, len);
+      this.forward[j++] = id;
+    }
+    for (const t of terms.content) {
+      const id = this.intern(t);
+      const list = this.lists[id]!;
+      if (this.mark[id] === doc + 1) {
+        const last = list.length - 1;
+        if ((list.postings[last]! & 2) === 0) {
+          list.postings[last]! |= 2;
+          list.orMask |= 2;
+          if (list.length > BLOCK) list.blockMask[last >> SHIFT]! |= 2;
+        }
+        continue;
       }
-      appendPosting(list, doc, mask, len);
+      this.mark[id] = doc + 1;
+      appendPosting(list, doc, 2, len);
       this.forward[j++] = id;
     }
     this.docStart[doc + 1] = j;
     this.docLen[doc] = len;
-    this.docNs[doc] = this.intern(this.nsIds, namespace);
-    this.docKind[doc] = this.intern(this.kindIds, kind);
+    this.docNs[doc] = this.internName(this.nsIds, namespace);
+    this.docKind[doc] = this.internName(this.kindIds, kind);
     this.docLive[doc] = 1;
     this.docKey[doc] = key;
     this.docHandle[doc] = handle;
@@ -195,7 +242,7 @@ export class PostingsCache<H> {
     this.keyToDoc.set(key, doc);
     this.live++;
     this.totalLen += len;
-    this.livePostings += masks.size;
+    this.livePostings += j - start;
   }
 
   /** Removes the entry `key`; false when there was none. */
@@ -231,6 +278,7 @@ export class PostingsCache<H> {
   clear(): void {
     this.termIds.clear();
     this.lists.length = 0;
+    this.mark = new Int32Array(1024);
     this.keyToDoc.clear();
     this.docKey = [];
     this.docHandle = [];
@@ -295,6 +343,7 @@ export class PostingsCache<H> {
     for (const [key, d] of this.keyToDoc) this.keyToDoc.set(key, remap[d]!);
     this.forward = forward;
     this.docStart = start;
+    this.mark.fill(0);
     this.docCount = next;
     this.deadPostings = 0;
   }

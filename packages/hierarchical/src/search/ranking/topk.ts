@@ -21,7 +21,7 @@
  * @module search/ranking/topk
  */
 import { idf, tfPart, weightOf } from "./bm25.js";
-import { BLOCK, type PostingsCache, type TermList } from "./postings.js";
+import { BLOCK, blockMaskOf, blockMinLenOf, type PostingsCache, type TermList } from "./postings.js";
 
 /** Field weights and filters of one ranking. */
 export interface RankQuery {
@@ -171,7 +171,7 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
           continue;
         }
         const b = pi >> SHIFT;
-        bound += idfs[i]! * tfPart(weightOf(list.blockMask[b]!, ws, wc), list.blockMinLen[b]!, avgLen);
+        bound += idfs[i]! * tfPart(weightOf(blockMaskOf(list, pi), ws, wc), blockMinLenOf(list, pi), avgLen);
         const last = list.postings[Math.min(list.length, (b + 1) * BLOCK) - 1]! >>> 2;
         if (last < boundary) boundary = last;
       }
