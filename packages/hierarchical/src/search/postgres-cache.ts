@@ -97,6 +97,10 @@ interface CacheRow {
 export interface PgPostingsCache {
   /** Brings the cache up to date with the table (one round trip when nothing changed). */
   readonly sync: () => Promise<void>;
+  /** True when the cache holds every change up to generation `gen` (and was loaded). */
+  readonly current: (gen: number) => boolean;
+  /** True once the first load happened. */
+  readonly isLoaded: () => boolean;
   /** Ranks the query terms; filters in stored form. */
   readonly rank: (terms: readonly string[], options: RankOptions) => RankedHandle<RowKey>[];
   /** Applies this process's committed write of generation `gen`. */
@@ -168,6 +172,8 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
       queue = next.catch(() => undefined);
       return next;
     },
+    current: (gen) => loaded && cachedGen === gen,
+    isLoaded: () => loaded,
     rank: (terms, options) => rank(cache, terms, options),
     wrote: (gen, entries) => {
       if (!loaded) return;

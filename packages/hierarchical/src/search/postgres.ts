@@ -296,7 +296,9 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
 
   const cache = pgPostingsCache(client, table);
   const bump = `UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`;
-  const fetchRows = `SELECT ${COLUMNS} FROM ${table} WHERE (namespace, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+  // The counter and the hits' rows in one snapshot (the counter row always comes, hits or not).
+  const fetchRows = `SELECT g.gen AS cur_gen, t.* FROM ${table}_gen g LEFT JOIN LATERAL (
+      SELECT ${COLUMNS} FROM ${table} WHERE (namespace, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))) t ON true`;
 
   const params = (batch: readonly IndexEntry[], staged: readonly StagedEntry[], gen: number): unknown[] => [
     batch.map((e) => encodeText(e.namespace)),
@@ -320,15 +322,26 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       const { k, namespace, kinds } = resolved.right;
       const terms = queryTerms(typeof query === "string" ? query : "");
       if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
-      await cache.sync();
-      const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: namespace === undefined ? undefined : encodeText(namespace), kinds: kinds?.map(encodeText) });
-      if (ranked.length === 0) return E.right([]);
-      const { rows: fetched } = await client.query<Row>(fetchRows, [ranked.map((r) => r.handle.namespace), ranked.map((r) => r.handle.id)]);
-      const byKey = new Map(fetched.map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]));
-      const rows = ranked.flatMap((r) => {
-        const row = byKey.get(`${r.handle.namespace.length}:${r.handle.namespace}${r.handle.id}`);
-        return row === undefined ? [] : [{ ...row, score: r.score }];
-      });
+      // Optimistic: rank on the cache, then fetch the hits together with the counter in one
+      // statement (one snapshot); when the counter moved since the cache was filled, catch up
+      // and rank again. Nothing changed elsewhere (the usual case): one round trip.
+      const storedNs = namespace === undefined ? undefined : encodeText(namespace);
+      const storedKinds = kinds?.map(encodeText);
+      let rows: (Row & { readonly score: number })[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (attempt > 0 || !cache.isLoaded()) await cache.sync();
+        const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: storedNs, kinds: storedKinds });
+        const { rows: fetched } = await client.query<Row & { readonly cur_gen: string | number; readonly namespace: string | null }>(fetchRows, [
+          ranked.map((r) => r.handle.namespace),
+          ranked.map((r) => r.handle.id),
+        ]);
+        const byKey = new Map(fetched.filter((r) => r.namespace !== null).map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]));
+        rows = ranked.flatMap((r) => {
+          const row = byKey.get(`${r.handle.namespace.length}:${r.handle.namespace}${r.handle.id}`);
+          return row === undefined ? [] : [{ ...row, score: r.score }];
+        });
+        if (cache.current(Number(fetched[0]?.cur_gen ?? -1))) break;
+      }
       return E.right(
         rows.map((r) => {
           const e = toEntry(r);
