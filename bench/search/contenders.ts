@@ -8,8 +8,7 @@ import { join } from "node:path";
 import type { IndexEntry, SegmentIndex } from "@cc/hierarchical";
 import { BM25_B, BM25_K1, idf, indexedTerms, queryTerms } from "@cc/hierarchical/internal";
 import { create, insertMultiple, search as oramaSearch } from "@orama/orama";
-import Database from "better-sqlite3";
-import FlexSearch from "flexsearch";
+import FlexSearch, { type Document as FlexDocument } from "flexsearch";
 import MiniSearch from "minisearch";
 
 /** What a build measured. */
@@ -31,6 +30,25 @@ export interface SearchContender {
 }
 
 const K = 10;
+
+/** The part of better-sqlite3 the FTS5 contenders use (bench has no @types/better-sqlite3). */
+interface Statement {
+  run(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface Db {
+  pragma(source: string): unknown;
+  exec(sql: string): unknown;
+  prepare(sql: string): Statement;
+  transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
+  close(): void;
+}
+const DRIVER = "better-sqlite3";
+/** better-sqlite3's constructor (a computed specifier: the module is untyped here). */
+const openDb = async (path: string): Promise<Db> => {
+  const mod = (await import(DRIVER)) as { default: new (path: string) => Db };
+  return new mod.default(path);
+};
 
 async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right"; right: A }>): Promise<A> {
   const x = await p;
@@ -58,15 +76,17 @@ export function ours(name: string, open: () => Promise<SegmentIndex>): SearchCon
   };
 }
 
+let fts5Files = 0;
+
 /** A raw FTS5 table (our indexed text, bm25 weights 2 and 1) in a file of `dir`: `ORDER BY rank LIMIT 10`, or `count(*)` of the matches. */
 export function fts5(dir: string, mode: "rank" | "count"): SearchContender {
-  let db: Database.Database | undefined;
-  let stmt: Database.Statement<[string], { id: string } | { n: number }> | undefined;
+  let db: Db | undefined;
+  let stmt: Statement | undefined;
   return {
     name: mode === "rank" ? "raw FTS5 rank LIMIT 10" : "FTS5 count(*) (floor)",
     role: mode === "rank" ? "peer" : "floor",
     build: async (entries) => {
-      db = new Database(join(dir, `fts5-${mode}.db`));
+      db = await openDb(join(dir, `fts5-${mode}-${fts5Files++}.db`));
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       db.exec("CREATE VIRTUAL TABLE f USING fts5(summary, content, id UNINDEXED, namespace UNINDEXED, tokenize='unicode61 remove_diacritics 0')");
@@ -244,7 +264,7 @@ export function minisearch(): SearchContender {
 /** FlexSearch 0.8 Document index of our indexed text, namespace as a tag, partial matches allowed (OR). */
 export function flexsearch(): SearchContender {
   type Doc = { id: string; summary: string; content: string; namespace: string };
-  let index: FlexSearch.Document<Doc> | undefined;
+  let index: FlexDocument<Doc> | undefined;
   return {
     name: "FlexSearch",
     role: "peer",

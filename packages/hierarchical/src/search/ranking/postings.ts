@@ -125,17 +125,17 @@ export class PostingsCache<H> {
   private readonly kindIds = new Map<string, number>();
   private readonly keyToDoc = new Map<string, number>();
   /** Per docId. */
-  docLen = new Int32Array(1024);
-  docNs = new Int32Array(1024);
-  docKind = new Int32Array(1024);
-  docLive = new Uint8Array(1024);
-  private docStart = new Int32Array(1025);
+  docLen: Int32Array = new Int32Array(1024);
+  docNs: Int32Array = new Int32Array(1024);
+  docKind: Int32Array = new Int32Array(1024);
+  docLive: Uint8Array = new Uint8Array(1024);
+  private docStart: Int32Array = new Int32Array(1025);
   private docKey: (string | undefined)[] = [];
   private docHandle: (H | undefined)[] = [];
   /** Term ids of every entry, docId after docId (for df upkeep on removal). */
-  private forward = new Int32Array(4096);
+  private forward: Int32Array = new Int32Array(4096);
   /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
-  private mark = new Int32Array(1024);
+  private mark: Int32Array = new Int32Array(1024);
   /** Number of docIds handed out (dead ones included). */
   docCount = 0;
   /** Live entries. */
