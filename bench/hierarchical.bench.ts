@@ -55,6 +55,8 @@ interface WriteRow {
   readonly n: number;
   readonly contender: string;
   readonly entriesPerSec: number;
+  /** Per second of this process's CPU time (robust on a busy machine; excludes a database server's work). */
+  readonly entriesPerCpuSec: number;
   readonly firstSearchMs: number | null;
   readonly note: string;
 }
@@ -113,7 +115,7 @@ async function runSize(n: number): Promise<void> {
 
   for (const c of contenders) {
     const built = await c.build(entries);
-    writeRows.push({ n, contender: c.name, entriesPerSec: built.entriesPerSec, firstSearchMs: built.firstSearchMs ?? null, note: c.role === "ours" ? "batches of 1,000" : "one pass" });
+    writeRows.push({ n, contender: c.name, entriesPerSec: built.entriesPerSec, entriesPerCpuSec: built.entriesPerCpuSec, firstSearchMs: built.firstSearchMs ?? null, note: c.role === "ours" ? "batches of 1,000" : "one pass" });
   }
   // Warm-up: a few queries on every contender, unmeasured.
   for (const q of queries.slice(0, 10)) for (const c of contenders) await c.search(q.text);
@@ -146,7 +148,6 @@ async function runSize(n: number): Promise<void> {
       });
     }
   }
-  // Single-entry writes on our backends (one transaction each).
   for (const c of contenders) await c.close();
 }
 
@@ -164,7 +165,7 @@ printTable(
   ["n", "contender", "shape", "median ms", "p95 ms", "× baseline", "top-10 agreement"],
   searchRows.map((r) => [r.n, r.contender, r.shape, cell(r.medianMs), cell(r.p95Ms), cell(r.timesBaseline), cell(r.top10Agreement)]),
 );
-printTable("@cc/hierarchical writes", ["n", "contender", "entries/s", "first search ms", "note"], writeRows.map((r) => [r.n, r.contender, r.entriesPerSec, cell(r.firstSearchMs), r.note]));
+printTable("@cc/hierarchical writes", ["n", "contender", "entries/s", "entries per CPU-s", "first search ms", "note"], writeRows.map((r) => [r.n, r.contender, r.entriesPerSec, r.entriesPerCpuSec, cell(r.firstSearchMs), r.note]));
 
 /** The targets: at 1e5 median ≤ 5 ms and p95 ≤ 20 ms for our backends on every shape; at 1e6 median ≤ 20 ms; SQLite writes ≥ 20k/s. */
 const targets = searchRows
@@ -173,7 +174,10 @@ const targets = searchRows
     const ok = r.n >= 1_000_000 ? r.medianMs <= 20 : r.medianMs <= 5 && r.p95Ms <= 20;
     return { n: r.n, contender: r.contender, shape: r.shape, target: r.n >= 1_000_000 ? "median ≤ 20 ms" : "median ≤ 5 ms, p95 ≤ 20 ms", met: ok };
   });
-for (const w of writeRows.filter((r) => r.contender === "ours: sqlite")) targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000/s", met: w.entriesPerSec >= 20_000 });
+for (const w of writeRows.filter((r) => r.contender === "ours: sqlite")) {
+  targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000/s", met: w.entriesPerSec >= 20_000 });
+  targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000 per CPU-s", met: w.entriesPerCpuSec >= 20_000 });
+}
 if (targets.length > 0) printTable("targets", ["n", "contender", "shape", "target", "met"], targets.map((t) => [t.n, t.contender, t.shape === "words" && t.target.startsWith("writes") ? "-" : t.shape, t.target, t.met ? "yes" : "NO"]));
 for (const note of notes) console.log(`note: ${note}`);
 console.log(`results: ${writeResults("hierarchical", { search: searchRows, writes: writeRows, targets, notes })}`);
