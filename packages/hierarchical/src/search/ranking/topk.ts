@@ -66,6 +66,9 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
   const prefix = new Float64Array(m + 1);
   for (let i = 0; i < m; i++) prefix[i + 1] = prefix[i]! + ub[i]!;
   const pos = new Int32Array(m);
+  const curBlock = new Int32Array(m).fill(-1);
+  const curBound = new Float64Array(m);
+  const curLast = new Int32Array(m);
   const contrib = new Float64Array(m);
   const docLen = cache.docLen;
   const docLive = cache.docLive;
@@ -171,9 +174,14 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
           continue;
         }
         const b = pi >> SHIFT;
-        bound += idfs[i]! * tfPart(weightOf(blockMaskOf(list, pi), ws, wc), blockMinLenOf(list, pi), avgLen);
-        const last = list.postings[Math.min(list.length, (b + 1) * BLOCK) - 1]! >>> 2;
-        if (last < boundary) boundary = last;
+        if (b !== curBlock[i]) {
+          // Bounds of a block are computed once per query, when a cursor enters it.
+          curBlock[i] = b;
+          curBound[i] = idfs[i]! * tfPart(weightOf(blockMaskOf(list, pi), ws, wc), blockMinLenOf(list, pi), avgLen);
+          curLast[i] = list.postings[Math.min(list.length, (b + 1) * BLOCK) - 1]! >>> 2;
+        }
+        bound += curBound[i]!;
+        if (curLast[i]! < boundary) boundary = curLast[i]!;
       }
       if (bound <= theta) {
         for (let i = essential; i < m; i++) seek(i, boundary + 1);
