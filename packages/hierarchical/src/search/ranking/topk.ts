@@ -7,8 +7,9 @@
  *   only in them cannot beat θ, so candidates come from the other lists only, and a
  *   non-essential list is probed (galloping search) only while the entry can still beat θ.
  * - Per block of 128 postings the cache keeps the largest field mask and the shortest entry;
- *   when the bounds of the current blocks of the essential lists cannot beat θ, every entry up
- *   to the end of the nearest block is skipped unscored. This is what makes a term present in
+ *   when the bounds of the current blocks of the essential lists at the candidate cannot beat
+ *   θ, every entry up to the end of the nearest such block (or up to the next cursor of another
+ *   list) is skipped unscored. This is what makes a term present in
  *   nearly every entry (idf at its 1e-6 floor, e.g. `py`) cheap: it still counts, with its
  *   true (tiny) score, but its blocks are skipped once k entries beat them.
  *
@@ -163,7 +164,8 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
     }
     if (doc === 0x7fffffff) break;
     if (size === k) {
-      // Block-max bound of every entry up to the end of the nearest current block.
+      // Block-max bound of every entry from the candidate up to `boundary`: the end of the
+      // nearest current block of a list at the candidate, or just before another list's cursor.
       let bound = prefix[essential]!;
       let boundary = 0x7fffffff;
       for (let i = essential; i < m; i++) {
@@ -171,6 +173,13 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
         const pi = pos[i]!;
         if (pi >= list.length) {
           bound += 0;
+          continue;
+        }
+        const c = list.postings[pi]! >>> 2;
+        if (c !== doc) {
+          // This list holds nothing before its cursor: no contribution up to c − 1.
+          bound += 0;
+          if (c - 1 < boundary) boundary = c - 1;
           continue;
         }
         const b = pi >> SHIFT;
