@@ -59,10 +59,13 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
       }
     };
 
-  const put = (e: IndexEntry): void => {
-    const key = entryKey(e.namespace, e.id);
-    entries.set(key, e);
-    cache.put(key, key, { summary: indexedTerms(e.summary), content: indexedTerms(e.content) }, e.namespace, e.kind);
+  const putAll = (batch: readonly IndexEntry[]): void => {
+    const items = batch.map((e) => {
+      const key = entryKey(e.namespace, e.id);
+      entries.set(key, e);
+      return { key, handle: key, terms: { summary: indexedTerms(e.summary), content: indexedTerms(e.content) }, namespace: e.namespace, kind: e.kind };
+    });
+    cache.putMany(items);
   };
 
   return {
@@ -76,7 +79,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
             return old !== undefined && old.content !== e.content;
           });
           if (clash !== undefined) return E.left(idConflict("memory", clash.namespace, clash.id));
-          valid.forEach(put);
+          putAll(valid);
           return E.right({ written: valid.length });
         })(validateEntries(batch)),
       ),

@@ -154,7 +154,19 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   /** Every change up to this generation is in the cache. */
   let cachedGen = 0;
   let seenVersion = -1;
-  const putRow = (r: TermsRow): void => cache.put(entryKey(r.namespace, r.id), r.rid, parseTermsColumn(r.terms), r.namespace, r.kind);
+  const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: parseTermsColumn(r.terms), namespace: r.namespace, kind: r.kind });
+  /** Rows into the cache, a thousand at a time. */
+  const putRows = (rows: Iterable<TermsRow>): void => {
+    let chunk: ReturnType<typeof item>[] = [];
+    for (const r of rows) {
+      chunk.push(item(r));
+      if (chunk.length === 1000) {
+        cache.putMany(chunk);
+        chunk = [];
+      }
+    }
+    cache.putMany(chunk);
+  };
   /** Brings the cache up to date; runs inside a read transaction (one snapshot). */
   const sync = (): void => {
     const version = dataVersion.get()!;
@@ -162,11 +174,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     const gen = generation.get()!;
     if (!loaded) {
       cache.clear();
-      for (const r of allTerms.iterate()) putRow(r);
+      putRows(allTerms.iterate());
       loaded = true;
     } else if (gen !== cachedGen) {
       for (const ns of deletedSince.all(cachedGen)) cache.removeNamespace(ns);
-      for (const r of termsSince.iterate(cachedGen)) putRow(r);
+      putRows(termsSince.iterate(cachedGen));
     }
     cachedGen = gen;
     seenVersion = version;
@@ -268,7 +280,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
           throw e;
         }
         if (loaded) {
-          for (const s of done.staged) cache.put(s.key, s.rid, s, s.namespace, s.kind);
+          cache.putMany(done.staged.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
           advance(done.gen);
         }
         return E.right({ written: valid.right.length });

@@ -103,6 +103,15 @@ function appendPosting(list: TermList, doc: number, mask: number, len: number): 
   }
 }
 
+/** One entry for {@link PostingsCache.putMany}. */
+export interface CacheItem<H> {
+  readonly key: string;
+  readonly handle: H;
+  readonly terms: EntryTerms;
+  readonly namespace: string;
+  readonly kind: string;
+}
+
 /**
  * The postings cache: a mutable index, owned by one backend instance.
  *
@@ -136,6 +145,8 @@ export class PostingsCache<H> {
   private forward: Int32Array = new Int32Array(4096);
   /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
   private mark: Int32Array = new Int32Array(1024);
+  /** Per term id: the forward slot of the term in the entry being added. */
+  private slot: Int32Array = new Int32Array(1024);
   /** Number of docIds handed out (dead ones included). */
   docCount = 0;
   /** Live entries. */
@@ -192,57 +203,120 @@ export class PostingsCache<H> {
       this.termIds.set(t, id);
       this.lists.push(emptyList());
       this.mark = grownInt32(this.mark, id + 1);
+      this.slot = grownInt32(this.slot, id + 1);
     }
     return id;
   }
 
   /** Adds (or replaces) the entry `key`. */
   put(key: string, handle: H, terms: EntryTerms, namespace: string, kind: string): void {
-    this.remove(key);
-    const doc = this.docCount;
-    if (doc >= this.docLen.length) this.growDocs(doc + 1);
-    const len = terms.summary.length + terms.content.length;
-    const start = this.docStart[doc]!;
-    this.forward = grownInt32(this.forward, start + len);
-    let j = start;
-    // Summary terms first (mask 1); a content term already seen in the summary of this entry
-    // turns that posting's mask into 3 (the fields' term lists are each distinct).
-    for (const t of terms.summary) {
-      const id = this.intern(t);
-      const list = this.lists[id]!;
-      if (this.mark[id] === doc + 1) continue;
-      this.mark[id] = doc + 1;
-      appendPosting(list, doc, 1, len);
-      this.forward[j++] = id;
-    }
-    for (const t of terms.content) {
-      const id = this.intern(t);
-      const list = this.lists[id]!;
-      if (this.mark[id] === doc + 1) {
-        const last = list.length - 1;
-        if ((list.postings[last]! & 2) === 0) {
-          list.postings[last]! |= 2;
-          list.orMask |= 2;
-          if (list.length > BLOCK) list.blockMask[last >> SHIFT]! |= 2;
-        }
-        continue;
+    this.putMany([{ key, handle, terms, namespace, kind }]);
+  }
+
+  /**
+   * Adds (or replaces) entries, in order. Postings are appended term by term (a counting sort of
+   * the batch), so each list is touched once per batch rather than once per entry.
+   */
+  putMany(items: readonly CacheItem<H>[]): void {
+    const keys = new Set<string>();
+    let from = 0;
+    for (let i = 0; i < items.length; i++) {
+      const key = items[i]!.key;
+      if (keys.has(key)) {
+        // The same key twice: the earlier one must be in place before the later replaces it.
+        this.putBatch(items, from, i);
+        keys.clear();
+        from = i;
       }
-      this.mark[id] = doc + 1;
-      appendPosting(list, doc, 2, len);
-      this.forward[j++] = id;
+      keys.add(key);
     }
-    this.docStart[doc + 1] = j;
-    this.docLen[doc] = len;
-    this.docNs[doc] = this.internName(this.nsIds, namespace);
-    this.docKind[doc] = this.internName(this.kindIds, kind);
-    this.docLive[doc] = 1;
-    this.docKey[doc] = key;
-    this.docHandle[doc] = handle;
-    this.docCount = doc + 1;
-    this.keyToDoc.set(key, doc);
-    this.live++;
-    this.totalLen += len;
-    this.livePostings += j - start;
+    this.putBatch(items, from, items.length);
+  }
+
+  private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
+    if (from >= to) return;
+    for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    const slot0 = this.docStart[this.docCount]!;
+    let need = 0;
+    for (let i = from; i < to; i++) need += items[i]!.terms.summary.length + items[i]!.terms.content.length;
+    this.forward = grownInt32(this.forward, slot0 + need);
+    const slotMask = new Uint8Array(need);
+    const slotDoc = new Int32Array(need);
+    let j = slot0;
+    // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists).
+    for (let i = from; i < to; i++) {
+      const { key, handle, terms, namespace, kind } = items[i]!;
+      const doc = this.docCount;
+      if (doc >= this.docLen.length) this.growDocs(doc + 1);
+      const start = j;
+      // Summary terms first (mask 1); a content term already in the summary turns its mask into 3.
+      for (const t of terms.summary) {
+        const id = this.intern(t);
+        if (this.mark[id] === doc + 1) continue;
+        this.mark[id] = doc + 1;
+        this.slot[id] = j;
+        this.forward[j] = id;
+        slotMask[j - slot0] = 1;
+        slotDoc[j - slot0] = doc;
+        j++;
+      }
+      for (const t of terms.content) {
+        const id = this.intern(t);
+        if (this.mark[id] === doc + 1) {
+          slotMask[this.slot[id]! - slot0]! |= 2;
+          continue;
+        }
+        this.mark[id] = doc + 1;
+        this.slot[id] = j;
+        this.forward[j] = id;
+        slotMask[j - slot0] = 2;
+        slotDoc[j - slot0] = doc;
+        j++;
+      }
+      const len = terms.summary.length + terms.content.length;
+      this.docStart[doc + 1] = j;
+      this.docLen[doc] = len;
+      this.docNs[doc] = this.internName(this.nsIds, namespace);
+      this.docKind[doc] = this.internName(this.kindIds, kind);
+      this.docLive[doc] = 1;
+      this.docKey[doc] = key;
+      this.docHandle[doc] = handle;
+      this.docCount = doc + 1;
+      this.keyToDoc.set(key, doc);
+      this.live++;
+      this.totalLen += len;
+      this.livePostings += j - start;
+    }
+    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append.
+    const total = j - slot0;
+    const touched: number[] = [];
+    const counts = new Map<number, number>();
+    for (let k = 0; k < total; k++) {
+      const id = this.forward[slot0 + k]!;
+      const c = counts.get(id);
+      if (c === undefined) {
+        counts.set(id, 1);
+        touched.push(id);
+      } else counts.set(id, c + 1);
+    }
+    const offset = new Map<number, number>();
+    let run = 0;
+    for (const id of touched) {
+      offset.set(id, run);
+      run += counts.get(id)!;
+    }
+    const order = new Int32Array(total);
+    for (let k = 0; k < total; k++) {
+      const id = this.forward[slot0 + k]!;
+      const o = offset.get(id)!;
+      order[o] = k;
+      offset.set(id, o + 1);
+    }
+    for (let k = 0; k < total; k++) {
+      const sk = order[k]!;
+      const doc = slotDoc[sk]!;
+      appendPosting(this.lists[this.forward[slot0 + sk]!]!, doc, slotMask[sk]!, this.docLen[doc]!);
+    }
   }
 
   /** Removes the entry `key`; false when there was none. */
@@ -279,6 +353,7 @@ export class PostingsCache<H> {
     this.termIds.clear();
     this.lists.length = 0;
     this.mark = new Int32Array(1024);
+    this.slot = new Int32Array(1024);
     this.keyToDoc.clear();
     this.docKey = [];
     this.docHandle = [];
