@@ -6,10 +6,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry } from "../src/search/index.js";
-import { createStatements as pgStatements } from "../src/search/postgres-schema.js";
+import { POSTGRES_SCHEMA_VERSION, createStatements as pgStatements } from "../src/search/postgres-schema.js";
 import { openPostgresIndex } from "../src/search/postgres.js";
 import { indexedText } from "../src/search/query.js";
-import { SQLITE_SCHEMA_VERSION, createStatements as sqliteStatements } from "../src/search/sqlite-schema.js";
+import { SQLITE_SCHEMA_VERSION, legacyStatements as sqliteStatements } from "../src/search/sqlite-schema.js";
 import { openSqliteIndex } from "../src/search/sqlite.js";
 import { left, right } from "./support/contract.js";
 import { testDatabase } from "./support/postgres.js";
@@ -104,7 +104,7 @@ describe("PostgreSQL schema migration", () => {
       right(await index.close()());
     }
     const { rows } = await pgdb.client().query<{ c: string }>(`SELECT obj_description('legacy'::regclass, 'pg_class') AS c`);
-    expect(rows[0]?.c).toBe("cc-segment-index schema 1");
+    expect(rows[0]?.c).toBe(`cc-segment-index schema ${POSTGRES_SCHEMA_VERSION}`);
   });
 
   it("refuses a table marked with a newer schema version", async () => {

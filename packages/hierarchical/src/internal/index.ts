@@ -23,3 +23,4 @@ export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";
 export { reaccesses, references } from "../strategy/references.js";
 export { textPage, type TextPage } from "../tools.js";
+export { BM25_B, BM25_K1, idf, indexedTerms, PostingsCache, rank, tfPart } from "../search/ranking/index.js";

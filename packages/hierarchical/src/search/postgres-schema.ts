@@ -6,6 +6,11 @@
  * - version 1: text columns hold `encodeText(value)` and metadata that holds NUL or a lone
  *   surrogate is a jsonb string `U+FFFF + JSON` (see `search/lossless`). The migration re-encodes
  *   the (rare) version-0 values that start with U+FFFF.
+ * - version 2: ranking moved into the process (`search/ranking`, terms loaded from `tsv`): each
+ *   row has the generation that last wrote it (`gen`), `<table>_gen` holds the counter (its row
+ *   lock orders writers, so generations commit in order) and `<table>_log` the namespace
+ *   deletions, so a process brings its postings cache up to date with what others wrote. The
+ *   GIN index, which nothing reads any more, is dropped.
  *
  * Everything runs in one transaction under an advisory lock, so processes racing to create or
  * migrate the table all succeed and the work is done once.
@@ -16,12 +21,12 @@ import { ESCAPED, encodeText } from "./lossless.js";
 import type { SqlRunner } from "./sql.js";
 
 /** Schema version this library writes; a table with a newer one is refused. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 const COMMENT = /^cc-segment-index schema (\d+)$/;
 const TEXT_COLUMNS = ["namespace", "id", "kind", "summary", "content"] as const;
 
-/** The DDL of one index table and its indexes (unchanged since version 0; only the encoding moved). */
+/** The DDL of one index table and its indexes as versions 0 and 1 wrote them (what the migrations start from). */
 export function createStatements(table: string): readonly string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${table} (
@@ -32,6 +37,18 @@ export function createStatements(table: string): readonly string[] {
       PRIMARY KEY (namespace, id))`,
     `CREATE INDEX IF NOT EXISTS ${table}_tsv ON ${table} USING gin (tsv)`,
     `CREATE INDEX IF NOT EXISTS ${table}_kind ON ${table} (namespace, kind)`,
+  ];
+}
+
+/** What version 2 adds to a version-1 table (idempotent): generations, counter, deletion log; the GIN index goes. */
+export function generationStatements(table: string): readonly string[] {
+  return [
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS gen bigint NOT NULL DEFAULT 0`,
+    `CREATE INDEX IF NOT EXISTS ${table}_by_gen ON ${table} (gen)`,
+    `CREATE TABLE IF NOT EXISTS ${table}_gen (one int PRIMARY KEY CHECK (one = 0), gen bigint NOT NULL)`,
+    `INSERT INTO ${table}_gen (one, gen) VALUES (0, 0) ON CONFLICT DO NOTHING`,
+    `CREATE TABLE IF NOT EXISTS ${table}_log (gen bigint PRIMARY KEY, namespace text NOT NULL)`,
+    `DROP INDEX IF EXISTS ${table}_tsv`,
   ];
 }
 
@@ -72,8 +89,10 @@ export async function prepareSchema(tx: SqlRunner, table: string): Promise<void>
   if (version > POSTGRES_SCHEMA_VERSION) {
     throw new Error(`table ${table} has index schema version ${version}; this library reads versions up to ${POSTGRES_SCHEMA_VERSION}`);
   }
+  if (present && version >= 2) return;
   for (const statement of createStatements(table)) await tx.query(statement);
   if (present && version < 1) await migrateToV1(tx, table);
+  for (const statement of generationStatements(table)) await tx.query(statement);
   if (!present || version !== POSTGRES_SCHEMA_VERSION) {
     await tx.query(`COMMENT ON TABLE ${table} IS 'cc-segment-index schema ${POSTGRES_SCHEMA_VERSION}'`);
   }

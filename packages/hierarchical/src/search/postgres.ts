@@ -3,9 +3,11 @@
  * hosts. Every statement is parameterised; the schema is created on first use under an
  * advisory lock, so processes racing to create it all succeed.
  *
- * Terms come from the shared tokenizer (`search/query.ts`) and reach PostgreSQL as lexeme arrays
- * (quoted-lexeme `tsvector` and `tsquery` literals), so ranking and matching agree with the
- * other backends and no text search parser or operator ever sees user text.
+ * Terms come from the shared tokenizer (`search/query.ts`) and are stored as a quoted-lexeme
+ * `tsvector` (summary lexemes weight A). Ranking runs in the process, on the postings cache of
+ * `search/postgres-cache` (the same engine and BM25 as every backend), kept in step with other
+ * clients' writes by generation; the table is the durable store, and user text never reaches
+ * the server as anything but the namespace and kind parameters.
  *
  * pg is loaded when an index is opened from a URL, not when this module is imported (see
  * `search/driver`); an index opened on a ready {@link SqlClient} never loads it.
@@ -33,7 +35,8 @@ import { prepareSchema } from "./postgres-schema.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
 export type { SqlClient, SqlRunner } from "./sql.js";
 import type { PgTimeouts } from "@cc/messages/internal";
-import { bestSnippet, indexedTerms, queryTerms, tsqueryLiteral, tsvectorLiteral } from "./query.js";
+import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.js";
+import { pgPostingsCache, type StagedEntry } from "./postgres-cache.js";
 
 /**
  * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/messages`) to {@link SqlClient}.
@@ -135,10 +138,11 @@ const URL_ONLY = ["connectTimeoutMs", "statementTimeoutMs"] as const;
 
 const decodePostgresOptions = decodeWith(PostgresIndexOptionsCodec, "InvalidOptions", "postgres index options");
 const COLUMNS = "namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata";
+/** bm25 weight of a summary term relative to a content term (as the other backends' default). */
+const SUMMARY_WEIGHT = 2;
 
 interface Row extends StoredEntryRow {
   readonly metadata: unknown;
-  readonly rank?: number;
 }
 
 type Metadata = { readonly [key: string]: Json };
@@ -279,18 +283,24 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       }
     };
 
-  const upsert = `INSERT INTO ${table} (${COLUMNS}, tsv)
+  const upsert = `INSERT INTO ${table} (${COLUMNS}, tsv, gen)
     SELECT u.namespace, u.id, u.kind, u.summary, u.content, u.token_cost, u.created_at, u.evicted_at, u.metadata::jsonb,
-      u.s_terms::tsvector || u.c_terms::tsvector
+      u.s_terms::tsvector || u.c_terms::tsvector, $12::bigint
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::float8[], $9::text[], $10::text[], $11::text[])
       AS u(namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata, s_terms, c_terms)
     ON CONFLICT (namespace, id) DO UPDATE SET kind = EXCLUDED.kind, summary = EXCLUDED.summary, content = EXCLUDED.content,
       token_cost = EXCLUDED.token_cost, created_at = EXCLUDED.created_at, evicted_at = EXCLUDED.evicted_at,
-      metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv
+      metadata = EXCLUDED.metadata, tsv = EXCLUDED.tsv, gen = EXCLUDED.gen
     WHERE ${table}.content = EXCLUDED.content
     RETURNING namespace, id`;
 
-  const params = (batch: readonly IndexEntry[]): unknown[] => [
+  const cache = pgPostingsCache(client, table);
+  const bump = `UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`;
+  // The counter and the hits' rows in one snapshot (the counter row always comes, hits or not).
+  const fetchRows = `SELECT g.gen AS cur_gen, t.* FROM ${table}_gen g LEFT JOIN LATERAL (
+      SELECT ${COLUMNS} FROM ${table} WHERE (namespace, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))) t ON true`;
+
+  const params = (batch: readonly IndexEntry[], staged: readonly StagedEntry[], gen: number): unknown[] => [
     batch.map((e) => encodeText(e.namespace)),
     batch.map((e) => encodeText(e.id)),
     batch.map((e) => encodeText(e.kind)),
@@ -300,8 +310,9 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
     batch.map((e) => e.createdAt),
     batch.map((e) => e.evictedAt),
     batch.map((e) => metadataParam(e.metadata)),
-    batch.map((e) => tsvectorLiteral(indexedTerms(e.summary), "A")),
-    batch.map((e) => tsvectorLiteral(indexedTerms(e.content))),
+    staged.map((e) => tsvectorLiteral(e.terms.summary, "A")),
+    staged.map((e) => tsvectorLiteral(e.terms.content)),
+    gen,
   ];
 
   const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
@@ -311,12 +322,26 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       const { k, namespace, kinds } = resolved.right;
       const terms = queryTerms(typeof query === "string" ? query : "");
       if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
-      const { rows } = await client.query<Row>(
-        `SELECT ${COLUMNS}, ts_rank(tsv, q) AS rank FROM ${table}, CAST($1 AS tsquery) AS q
-         WHERE tsv @@ q AND ($2::text IS NULL OR namespace = $2) AND ($3::text[] IS NULL OR kind = ANY($3))
-         ORDER BY rank DESC, namespace, id LIMIT $4`,
-        [tsqueryLiteral(terms), namespace === undefined ? null : encodeText(namespace), kinds === undefined ? null : kinds.map(encodeText), k],
-      );
+      // Optimistic: rank on the cache, then fetch the hits together with the counter in one
+      // statement (one snapshot); when the counter moved since the cache was filled, catch up
+      // and rank again. Nothing changed elsewhere (the usual case): one round trip.
+      const storedNs = namespace === undefined ? undefined : encodeText(namespace);
+      const storedKinds = kinds?.map(encodeText);
+      let rows: (Row & { readonly score: number })[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (attempt > 0 || !cache.isLoaded()) await cache.sync();
+        const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: storedNs, kinds: storedKinds });
+        const { rows: fetched } = await client.query<Row & { readonly cur_gen: string | number; readonly namespace: string | null }>(fetchRows, [
+          ranked.map((r) => r.handle.namespace),
+          ranked.map((r) => r.handle.id),
+        ]);
+        const byKey = new Map(fetched.filter((r) => r.namespace !== null).map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]));
+        rows = ranked.flatMap((r) => {
+          const row = byKey.get(`${r.handle.namespace.length}:${r.handle.namespace}${r.handle.id}`);
+          return row === undefined ? [] : [{ ...row, score: r.score }];
+        });
+        if (cache.current(Number(fetched[0]?.cur_gen ?? -1))) break;
+      }
       return E.right(
         rows.map((r) => {
           const e = toEntry(r);
@@ -326,7 +351,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
             kind: e.kind,
             summary: e.summary,
             snippet: bestSnippet(searchable(e.summary), searchable(e.content), terms),
-            score: Number(r.rank ?? 0),
+            score: r.score,
             tokenCost: e.tokenCost,
             createdAt: e.createdAt,
             evictedAt: e.evictedAt,
@@ -346,21 +371,32 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         // A row whose stored original differs is neither inserted nor updated (the ON CONFLICT
         // condition, evaluated under the row lock): it is missing from RETURNING, and the whole
         // transaction is rolled back.
+        const staged: StagedEntry[] = all.map((e) => ({
+          namespace: encodeText(e.namespace),
+          id: encodeText(e.id),
+          kind: encodeText(e.kind),
+          terms: { summary: indexedTerms(e.summary), content: indexedTerms(e.content) },
+        }));
+        let gen: number;
         try {
-          await client.transaction(async (tx) => {
+          gen = await client.transaction(async (tx) => {
+            // The counter's row lock orders writers: generations commit in order.
+            const g = Number((await tx.query<{ gen: string | number }>(bump)).rows[0]?.gen);
             for (let i = 0; i < all.length; i += chunk) {
               const part = all.slice(i, i + chunk);
-              const { rows } = await tx.query<{ namespace: string; id: string }>(upsert, params(part));
+              const { rows } = await tx.query<{ namespace: string; id: string }>(upsert, params(part, staged.slice(i, i + chunk), g));
               if (rows.length === part.length) continue;
               const done = new Set(rows.map((r) => `${r.namespace}\u0000${r.id}`));
               const clash = part.find((e) => !done.has(`${encodeText(e.namespace)}\u0000${encodeText(e.id)}`)) ?? part[0]!;
               throw new IdConflictSignal(clash.namespace, clash.id);
             }
+            return g;
           });
         } catch (e) {
           if (e instanceof IdConflictSignal) return E.left(idConflict("postgres", e.namespace, e.id));
           throw e;
         }
+        cache.wrote(gen, staged);
         return E.right({ written: all.length });
       }),
     search,
@@ -375,10 +411,16 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       }),
     deleteNamespace: (namespace: string) =>
       run("deleteNamespace", async () => {
-        const { rows } = await client.query<{ n: string }>(
-          `WITH d AS (DELETE FROM ${table} WHERE namespace = $1 RETURNING 1) SELECT count(*) AS n FROM d`,
-          [encodeText(namespace)],
+        const stored = encodeText(namespace);
+        // One statement: the generation, its log row and the deletion commit together.
+        const { rows } = await client.query<{ n: string; gen: string }>(
+          `WITH g AS (UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen),
+             l AS (INSERT INTO ${table}_log (gen, namespace) SELECT gen, $1 FROM g),
+             d AS (DELETE FROM ${table} WHERE namespace = $1 RETURNING 1)
+           SELECT (SELECT count(*) FROM d) AS n, (SELECT gen FROM g) AS gen`,
+          [stored],
         );
+        cache.deleted(Number(rows[0]?.gen), stored);
         return E.right(Number(rows[0]?.n ?? 0));
       }, false),
     count: (namespace?: string) =>
@@ -393,6 +435,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         "close",
         async () => {
           closed = true;
+          cache.clear();
           if (owned) await client.end();
           return E.right(undefined);
         },

@@ -113,12 +113,15 @@ export function queryTerms(query: string): string[] {
  * {@link MAX_FIELD_TERMS} terms and {@link MAX_FIELD_TERM_BYTES} bytes.
  */
 export function indexedTerms(text: string): string[] {
+  // Printable ASCII (nearly every field): terms are their own UTF-8 length, one tokenizer pass.
+  const ascii = ASCII.test(text);
+  const tokens = ascii ? tokenizeAscii(text) : tokenize(text);
   const seen = new Set<string>();
   let bytes = 0;
-  for (const term of tokenize(text)) {
+  for (const term of tokens) {
     if (seen.size >= MAX_FIELD_TERMS) break;
     if (seen.has(term)) continue;
-    bytes += utf8Length(term) + 5;
+    bytes += (ascii ? term.length : utf8Length(term)) + 5;
     if (bytes > MAX_FIELD_TERM_BYTES) break;
     seen.add(term);
   }

@@ -6,10 +6,17 @@
  * - version 1: every string column holds `encodeText(value)` (see `search/lossless`), so any
  *   JavaScript string round-trips. A version-0 value that starts with U+FFFF would now read as
  *   escaped: the migration re-encodes exactly those values, in every index table of the file.
+ * - version 2: ranking moved into the process (`search/ranking`): the FTS5 twin is gone; each row
+ *   keeps its indexed terms (`terms`: summary terms, a tab, content terms, space-separated) and
+ *   the generation that last wrote it (`gen`); `<table>_gen` holds the index's generation
+ *   counter and `<table>_log` the namespace deletions, so a process can bring its postings
+ *   cache up to date with what other connections wrote. The migration computes the terms of
+ *   every row and drops the FTS5 table.
  *
  * @module search/sqlite-schema
  */
-import { ESCAPED, encodeText } from "./lossless.js";
+import { ESCAPED, decodeText, encodeText } from "./lossless.js";
+import { indexedTerms } from "./query.js";
 
 /**
  * A prepared statement, as far as the schema code uses it. Structural, so that the optional
@@ -38,12 +45,15 @@ export interface SchemaDatabase {
 }
 
 /** Schema version this library writes; a file with a newer one is refused. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 const TEXT_COLUMNS = ["namespace", "id", "kind", "summary", "content"] as const;
 
-/** The DDL of one index table (entries) and its contentless FTS5 companion (`<table>_fts`). */
-export function createStatements(table: string): readonly string[] {
+/**
+ * The DDL of one index table as schema versions 0 and 1 wrote it (entries and a contentless
+ * FTS5 twin `<table>_fts`): what the migrations start from.
+ */
+export function legacyStatements(table: string): readonly string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${table} (
       rid INTEGER PRIMARY KEY,
@@ -54,6 +64,44 @@ export function createStatements(table: string): readonly string[] {
       UNIQUE (namespace, id))`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${table}_fts USING fts5(summary, content, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
   ];
+}
+
+/** The DDL of one index table (entries with their terms and generation), its counter and its deletion log. */
+export function createStatements(table: string): readonly string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      rid INTEGER PRIMARY KEY,
+      namespace TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+      summary TEXT NOT NULL, content TEXT NOT NULL,
+      token_cost REAL NOT NULL, created_at REAL NOT NULL, evicted_at REAL NOT NULL,
+      metadata TEXT NOT NULL, terms TEXT NOT NULL, gen INTEGER NOT NULL,
+      UNIQUE (namespace, id))`,
+    ...generationStatements(table),
+  ];
+}
+
+/** The generation counter, the namespace-deletion log and the index on `gen`. */
+function generationStatements(table: string): readonly string[] {
+  const q = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+  return [
+    `CREATE INDEX IF NOT EXISTS ${q(`${table}_by_gen`)} ON ${q(table)} (gen)`,
+    `CREATE TABLE IF NOT EXISTS ${q(`${table}_gen`)} (one INTEGER PRIMARY KEY CHECK (one = 0), gen INTEGER NOT NULL)`,
+    `INSERT OR IGNORE INTO ${q(`${table}_gen`)} (one, gen) VALUES (0, 0)`,
+    `CREATE TABLE IF NOT EXISTS ${q(`${table}_log`)} (gen INTEGER PRIMARY KEY, namespace TEXT NOT NULL)`,
+  ];
+}
+
+/** The stored `terms` of an entry: its summary terms, a tab, its content terms (space-separated). */
+export function termsColumn(summary: readonly string[], content: readonly string[]): string {
+  return `${summary.join(" ")}\t${content.join(" ")}`;
+}
+
+/** Inverse of {@link termsColumn}. */
+export function parseTermsColumn(stored: string): { readonly summary: readonly string[]; readonly content: readonly string[] } {
+  const tab = stored.indexOf("\t");
+  const s = tab < 0 ? stored : stored.slice(0, tab);
+  const c = tab < 0 ? "" : stored.slice(tab + 1);
+  return { summary: s === "" ? [] : s.split(" "), content: c === "" ? [] : c.split(" ") };
 }
 
 /** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
@@ -86,6 +134,20 @@ function migrateToV1(db: SchemaDatabase): void {
   }
 }
 
+/** Version 1 → 2: terms and generation columns, counter and log; the FTS5 twin dropped. */
+function migrateToV2(db: SchemaDatabase): void {
+  for (const table of indexTables(db)) {
+    const quoted = `"${table.replaceAll('"', '""')}"`;
+    db.exec(`ALTER TABLE ${quoted} ADD COLUMN terms TEXT NOT NULL DEFAULT ''`);
+    db.exec(`ALTER TABLE ${quoted} ADD COLUMN gen INTEGER NOT NULL DEFAULT 0`);
+    const rows = db.prepare<[], { rid: number; summary: string; content: string }>(`SELECT rid, summary, content FROM ${quoted}`).all();
+    const update = db.prepare(`UPDATE ${quoted} SET terms = ? WHERE rid = ?`);
+    for (const r of rows) update.run(termsColumn(indexedTerms(decodeText(r.summary)), indexedTerms(decodeText(r.content))), r.rid);
+    db.exec(`DROP TABLE "${`${table}_fts`.replaceAll('"', '""')}"`);
+    for (const statement of generationStatements(table)) db.exec(statement);
+  }
+}
+
 /**
  * Creates `table` when missing and migrates the file to {@link SQLITE_SCHEMA_VERSION}, in one
  * immediate transaction (processes opening the same file at once migrate it once).
@@ -98,6 +160,7 @@ export function prepareSchema(db: SchemaDatabase, table: string): void {
       throw new Error(`the file has index schema version ${version}; this library reads versions up to ${SQLITE_SCHEMA_VERSION}`);
     }
     if (version < 1) migrateToV1(db);
+    if (version < 2) migrateToV2(db);
     for (const statement of createStatements(table)) db.exec(statement);
     if (version !== SQLITE_SCHEMA_VERSION) db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION}`);
   }).immediate();

@@ -1,8 +1,14 @@
 /**
- * SQLite `SegmentIndex` (better-sqlite3, FTS5 with bm25): the embedded default. A file survives
- * restarts and can be shared by several processes on one host (WAL, immediate transactions,
- * busy timeout); `:memory:` gives a private, throwaway index. better-sqlite3 is loaded when an
- * index is opened, not when this module is imported (see `search/driver`).
+ * SQLite `SegmentIndex` (better-sqlite3): the embedded default. A file survives restarts and can
+ * be shared by several processes on one host (WAL, immediate transactions, busy timeout);
+ * `:memory:` gives a private, throwaway index. better-sqlite3 is loaded when an index is opened,
+ * not when this module is imported (see `search/driver`).
+ *
+ * The file is the durable store; ranking runs in the process on a postings cache
+ * (`search/ranking`) loaded from the rows' stored terms on the first search and kept in step:
+ * this connection's writes update it as they commit, and another connection's commits are seen
+ * through `PRAGMA data_version` (a counter read, no I/O when nothing changed) and fetched by
+ * generation (rows whose `gen` is newer, plus the namespace-deletion log).
  *
  * @module search/sqlite
  */
@@ -11,10 +17,12 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
-import { DEFAULT_NAMESPACE, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
 import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
-import { bestSnippet, fts5Match, indexedText, queryTerms } from "./query.js";
-import { prepareSchema } from "./sqlite-schema.js";
+import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
+import { PostingsCache } from "./ranking/postings.js";
+import { rank } from "./ranking/topk.js";
+import { parseTermsColumn, prepareSchema, termsColumn } from "./sqlite-schema.js";
 import { decodeWith, intIn, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 
@@ -37,7 +45,15 @@ export interface SqliteIndexOptions {
 interface Row extends StoredEntryRow {
   readonly rid: number;
   readonly metadata: string;
-  readonly rank?: number;
+}
+
+/** What the postings cache loads of a row (strings in their stored form). */
+interface TermsRow {
+  readonly rid: number;
+  readonly namespace: string;
+  readonly id: string;
+  readonly kind: string;
+  readonly terms: string;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
@@ -99,7 +115,6 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
 
 function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number): SegmentIndex {
   const db = new Driver(path);
-  const fts = `${table}_fts`;
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
     if (path !== ":memory:") db.pragma("journal_mode = WAL");
@@ -110,54 +125,107 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     throw e;
   }
 
-  const find = db.prepare<[string, string], { rid: number; content: string }>(`SELECT rid, content FROM ${table} WHERE namespace = ? AND id = ?`);
-  const insert = db.prepare(
-    `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata)
-     VALUES (@namespace, @id, @kind, @summary, @content, @tokenCost, @createdAt, @evictedAt, @metadata)`,
+  // One prepared statement per shape.
+  const upsert = db.prepare<unknown[], { rid: number }>(
+    `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata, terms, gen)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (namespace, id) DO UPDATE SET kind = excluded.kind, summary = excluded.summary, token_cost = excluded.token_cost,
+       created_at = excluded.created_at, evicted_at = excluded.evicted_at, metadata = excluded.metadata, terms = excluded.terms, gen = excluded.gen
+     WHERE content = excluded.content
+     RETURNING rid`,
   );
-  const update = db.prepare(
-    `UPDATE ${table} SET kind = @kind, summary = @summary, content = @content, token_cost = @tokenCost,
-     created_at = @createdAt, evicted_at = @evictedAt, metadata = @metadata WHERE rid = @rid`,
-  );
-  const ftsInsert = db.prepare(`INSERT INTO ${fts} (rowid, summary, content) VALUES (?, ?, ?)`);
-  const ftsDelete = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
+  const bump = db.prepare<[], number>(`UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`).pluck();
+  const generation = db.prepare<[], number>(`SELECT gen FROM ${table}_gen`).pluck();
+  const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
+  const allTerms = db.prepare<[], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} ORDER BY rid`);
+  const termsSince = db.prepare<[number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE gen > ? ORDER BY gen, rid`);
+  const deletedSince = db.prepare<[number], string>(`SELECT namespace FROM ${table}_log WHERE gen > ? ORDER BY gen`).pluck();
+  const logDelete = db.prepare(`INSERT INTO ${table}_log (gen, namespace) VALUES (?, ?)`);
+  const byRid = db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE rid = ?`);
   const get = db.prepare<[string, string], Row>(`SELECT * FROM ${table} WHERE namespace = ? AND id = ?`);
   const countAll = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`);
   const countNs = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE namespace = ?`);
-  const ridsOf = db.prepare<[string], { rid: number }>(`SELECT rid FROM ${table} WHERE namespace = ?`);
   const deleteNs = db.prepare(`DELETE FROM ${table} WHERE namespace = ?`);
 
-  const writeAll = db.transaction((batch: readonly IndexEntry[]) => {
-    for (const e of batch) {
-      const params = {
-        namespace: encodeText(e.namespace),
-        id: encodeText(e.id),
-        kind: encodeText(e.kind),
-        summary: encodeText(e.summary),
-        content: encodeText(e.content),
-        tokenCost: e.tokenCost,
-        createdAt: e.createdAt,
-        evictedAt: e.evictedAt,
-        metadata: JSON.stringify(e.metadata),
-      };
-      const existing = find.get(params.namespace, params.id);
-      let rid: number;
-      if (existing === undefined) {
-        rid = Number(insert.run(params).lastInsertRowid);
-      } else {
-        // A different original under the same id: refused, and the transaction rolls back.
-        if (existing.content !== params.content) throw new IdConflictSignal(e.namespace, e.id);
-        rid = existing.rid;
-        update.run({ ...params, rid });
-        ftsDelete.run(rid);
+  // The postings cache: keys are entryKey(stored namespace, stored id), handles are rids, and
+  // namespaces and kinds are kept in their stored form (encodeText is injective).
+  const cache = new PostingsCache<number>();
+  let loaded = false;
+  /** Every change up to this generation is in the cache. */
+  let cachedGen = 0;
+  let seenVersion = -1;
+  const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: parseTermsColumn(r.terms), namespace: r.namespace, kind: r.kind });
+  /** Rows into the cache, a thousand at a time. */
+  const putRows = (rows: Iterable<TermsRow>): void => {
+    let chunk: ReturnType<typeof item>[] = [];
+    for (const r of rows) {
+      chunk.push(item(r));
+      if (chunk.length === 1000) {
+        cache.putMany(chunk);
+        chunk = [];
       }
-      ftsInsert.run(rid, indexedText(e.summary), indexedText(e.content));
     }
-    return batch.length;
+    cache.putMany(chunk);
+  };
+  /** Brings the cache up to date; runs inside a read transaction (one snapshot). */
+  const sync = (): void => {
+    const version = dataVersion.get()!;
+    if (loaded && version === seenVersion) return;
+    const gen = generation.get()!;
+    if (!loaded) {
+      cache.clear();
+      putRows(allTerms.iterate());
+      loaded = true;
+    } else if (gen !== cachedGen) {
+      for (const ns of deletedSince.all(cachedGen)) cache.removeNamespace(ns);
+      putRows(termsSince.iterate(cachedGen));
+    }
+    cachedGen = gen;
+    seenVersion = version;
+  };
+  /** After this connection committed generation `gen`: the cache is complete up to it when nothing came between. */
+  const advance = (gen: number): void => {
+    if (cachedGen === gen - 1) cachedGen = gen;
+  };
+
+  interface Staged {
+    readonly key: string;
+    readonly rid: number;
+    readonly namespace: string;
+    readonly kind: string;
+    readonly summary: readonly string[];
+    readonly content: readonly string[];
+  }
+  const writeAll = db.transaction((batch: readonly IndexEntry[]): { gen: number; staged: Staged[] } => {
+    const gen = bump.get()!;
+    const staged: Staged[] = [];
+    for (const e of batch) {
+      const namespace = encodeText(e.namespace);
+      const id = encodeText(e.id);
+      const kind = encodeText(e.kind);
+      const summary = indexedTerms(e.summary);
+      const content = indexedTerms(e.content);
+      const row = upsert.get(namespace, id, kind, encodeText(e.summary), encodeText(e.content), e.tokenCost, e.createdAt, e.evictedAt, JSON.stringify(e.metadata), termsColumn(summary, content), gen);
+      // No row: the (namespace, id) holds a different original; the transaction rolls back.
+      if (row === undefined) throw new IdConflictSignal(e.namespace, e.id);
+      staged.push({ key: entryKey(namespace, id), rid: row.rid, namespace, kind, summary, content });
+    }
+    return { gen, staged };
   });
-  const dropNamespace = db.transaction((namespace: string) => {
-    for (const { rid } of ridsOf.all(namespace)) ftsDelete.run(rid);
-    return deleteNs.run(namespace).changes;
+  const dropNamespace = db.transaction((namespace: string): { gen: number; n: number } => {
+    const gen = bump.get()!;
+    logDelete.run(gen, namespace);
+    return { gen, n: deleteNs.run(namespace).changes };
+  });
+  const searchRows = db.transaction((terms: readonly string[], k: number, namespace: string | undefined, kinds: readonly string[] | undefined) => {
+    sync();
+    const ranked = rank(cache, terms, { k, summaryWeight: weight, namespace: namespace === undefined ? undefined : encodeText(namespace), kinds: kinds?.map(encodeText) });
+    const rows: { row: Row; score: number }[] = [];
+    for (const r of ranked) {
+      const row = byRid.get(r.handle);
+      if (row !== undefined) rows.push({ row, score: r.score });
+    }
+    return rows;
   });
 
   let closed = false;
@@ -179,25 +247,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       const { k, namespace, kinds } = resolved.right;
       const terms = queryTerms(typeof query === "string" ? query : "");
       if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
-      const where = [`${fts} MATCH ?`];
-      const params: (string | number)[] = [fts5Match(terms)];
-      if (namespace !== undefined) {
-        where.push("e.namespace = ?");
-        params.push(encodeText(namespace));
-      }
-      if (kinds !== undefined) {
-        where.push("e.kind IN (SELECT value FROM json_each(?))");
-        params.push(JSON.stringify(kinds.map(encodeText)));
-      }
-      params.push(k);
-      const rows = db
-        .prepare<(string | number)[], Row>(
-          `SELECT e.*, bm25(${fts}, ${weight}, 1.0) AS rank FROM ${fts} JOIN ${table} e ON e.rid = ${fts}.rowid
-           WHERE ${where.join(" AND ")} ORDER BY rank, e.rid LIMIT ?`,
-        )
-        .all(...params);
       return E.right(
-        rows.map((r) => {
+        searchRows(terms, k, namespace, kinds).map(({ row: r, score }) => {
           const summary = decodeText(r.summary);
           return {
             id: decodeText(r.id),
@@ -205,7 +256,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
             kind: decodeText(r.kind),
             summary,
             snippet: bestSnippet(searchable(summary), searchable(decodeText(r.content)), terms),
-            score: -(r.rank ?? 0),
+            score,
             tokenCost: r.token_cost,
             createdAt: r.created_at,
             evictedAt: r.evicted_at,
@@ -220,12 +271,19 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       run("write", () => {
         const valid = validateEntries(batch);
         if (E.isLeft(valid)) return valid;
+        if (valid.right.length === 0) return E.right({ written: 0 });
+        let done: { gen: number; staged: Staged[] };
         try {
-          return E.right({ written: writeAll.immediate(valid.right) });
+          done = writeAll.immediate(valid.right);
         } catch (e) {
           if (e instanceof IdConflictSignal) return E.left(idConflict("sqlite", e.namespace, e.id));
           throw e;
         }
+        if (loaded) {
+          cache.putMany(done.staged.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
+          advance(done.gen);
+        }
+        return E.right({ written: valid.right.length });
       }),
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
@@ -233,12 +291,22 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         const row = get.get(encodeText(namespace), encodeText(id));
         return E.right(row === undefined ? undefined : toEntry(row));
       }),
-    deleteNamespace: (namespace: string) => run("deleteNamespace", () => E.right(dropNamespace.immediate(encodeText(namespace)))),
+    deleteNamespace: (namespace: string) =>
+      run("deleteNamespace", () => {
+        const stored = encodeText(namespace);
+        const { gen, n } = dropNamespace.immediate(stored);
+        if (loaded) {
+          cache.removeNamespace(stored);
+          advance(gen);
+        }
+        return E.right(n);
+      }),
     count: (namespace?: string) =>
       run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
     close: () =>
       run("close", () => {
         closed = true;
+        cache.clear();
         db.close();
         return E.right(undefined);
       }),

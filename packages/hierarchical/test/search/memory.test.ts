@@ -1,4 +1,4 @@
 import { memoryIndex } from "../../src/search/memory.js";
 import { indexContract } from "../support/contract.js";
 
-indexContract("memory (MiniSearch)", async () => memoryIndex());
+indexContract("memory", async () => memoryIndex());

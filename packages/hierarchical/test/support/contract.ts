@@ -6,6 +6,7 @@ import type { IndexEntry, IndexError, SearchHit, SegmentIndex } from "../../src/
 import { entry } from "../../src/search/index.js";
 import { queryTerms, tokenize } from "../../src/search/query.js";
 import { losslessContract } from "./lossless-contract.js";
+import { rankingContract } from "./ranking-contract.js";
 
 /** Property-test runs: ≥ 1000 in CI. */
 export const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
@@ -96,6 +97,7 @@ function honest(hits: readonly SearchHit[], query: string, byId: ReadonlyMap<str
 export function indexContract(name: string, makeIndex: () => Promise<SegmentIndex>): void {
   describe(`SegmentIndex contract: ${name}`, () => {
     losslessContract(makeIndex);
+    rankingContract(makeIndex);
 
     const seeded = async (): Promise<SegmentIndex> => {
       const index = await makeIndex();

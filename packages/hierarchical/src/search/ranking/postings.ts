@@ -1,0 +1,425 @@
+/**
+ * The in-process postings cache every backend ranks from: term → a growable `Int32Array` of
+ * postings (`docId << 2 | field mask`, docIds ascending), with per-block bounds (the largest
+ * field mask and the shortest entry of every {@link BLOCK} postings) for block-max pruning, and
+ * per-entry length, namespace and kind in typed arrays.
+ *
+ * An entry is identified by a caller's key (e.g. `entryKey(namespace, id)`) and carries a handle
+ * (what the backend fetches the row by). Writing a key again replaces the entry: the old docId
+ * becomes dead and the entry gets a new docId at the end, so lists stay sorted by appending.
+ * Dead postings are dropped (and docIds renumbered, order kept) once they outnumber live ones.
+ *
+ * @module search/ranking/postings
+ */
+
+/** Postings per block of the block-max bounds. */
+export const BLOCK = 128;
+const SHIFT = 7;
+
+/** The distinct indexed terms of an entry's two fields (see `indexedTerms`). */
+export interface EntryTerms {
+  readonly summary: readonly string[];
+  readonly content: readonly string[];
+}
+
+/** One term's postings and bounds. Mutable: owned by {@link PostingsCache}. */
+export interface TermList {
+  /** `docId << 2 | mask`, ascending. */
+  postings: Int32Array;
+  length: number;
+  /** Live entries holding the term. */
+  df: number;
+  /** OR of every posting's mask (a bound on the weighted frequency). */
+  orMask: number;
+  /** Shortest entry holding the term (a bound on length normalisation). */
+  minLen: number;
+  /**
+   * Per block of {@link BLOCK} postings: OR of masks and shortest entry. Empty while the list
+   * has one block (its bounds are then `orMask` and `minLen`).
+   */
+  blockMask: Uint8Array;
+  blockMinLen: Int32Array;
+}
+
+const EMPTY = new Int32Array(0);
+const EMPTY_MASKS = new Uint8Array(0);
+
+function emptyList(): TermList {
+  return { postings: EMPTY, length: 0, df: 0, orMask: 0, minLen: 0x7fffffff, blockMask: EMPTY_MASKS, blockMinLen: EMPTY };
+}
+
+/** The OR of masks of the block holding posting `i`. */
+export function blockMaskOf(list: TermList, i: number): number {
+  return list.length <= BLOCK ? list.orMask : list.blockMask[i >> SHIFT]!;
+}
+
+/** The shortest entry of the block holding posting `i`. */
+export function blockMinLenOf(list: TermList, i: number): number {
+  return list.length <= BLOCK ? list.minLen : list.blockMinLen[i >> SHIFT]!;
+}
+
+function grownInt32(a: Int32Array, need: number): Int32Array {
+  if (need <= a.length) return a;
+  const out = new Int32Array(Math.max(need, a.length * 2, 4));
+  out.set(a);
+  return out;
+}
+
+function grownUint8(a: Uint8Array, need: number): Uint8Array {
+  if (need <= a.length) return a;
+  const out = new Uint8Array(Math.max(need, a.length * 2, 4));
+  out.set(a);
+  return out;
+}
+
+function appendPosting(list: TermList, doc: number, mask: number, len: number): void {
+  const i = list.length;
+  list.postings = grownInt32(list.postings, i + 1);
+  list.postings[i] = (doc << 2) | mask;
+  list.length = i + 1;
+  list.df++;
+  list.orMask |= mask;
+  if (len < list.minLen) list.minLen = len;
+  if (i < BLOCK) return;
+  const b = i >> SHIFT;
+  if (i === BLOCK) {
+    // The second block starts: block 0's bounds are the list's so far.
+    list.blockMask = new Uint8Array(8);
+    list.blockMinLen = new Int32Array(8);
+    let m = 0;
+    for (let j = 0; j < BLOCK; j++) m |= list.postings[j]! & 3;
+    list.blockMask[0] = m;
+    // Lengths are not kept per posting: the list's shortest so far bounds block 0.
+    list.blockMinLen[0] = list.minLen;
+  }
+  if ((i & (BLOCK - 1)) === 0) {
+    list.blockMask = grownUint8(list.blockMask, b + 1);
+    list.blockMinLen = grownInt32(list.blockMinLen, b + 1);
+    list.blockMask[b] = mask;
+    list.blockMinLen[b] = len;
+  } else {
+    list.blockMask[b]! |= mask;
+    if (len < list.blockMinLen[b]!) list.blockMinLen[b] = len;
+  }
+}
+
+/** One entry for {@link PostingsCache.putMany}. */
+export interface CacheItem<H> {
+  readonly key: string;
+  readonly handle: H;
+  readonly terms: EntryTerms;
+  readonly namespace: string;
+  readonly kind: string;
+}
+
+/**
+ * The postings cache: a mutable index, owned by one backend instance.
+ *
+ * @example
+ * const cache = new PostingsCache<string>();
+ * cache.put("k1", "k1", { summary: ["read", "app", "py"], content: ["def", "main"] }, "default", "file");
+ * cache.docOf("k1") // 0
+ */
+export class PostingsCache<H> {
+  /**
+   * @param compactAfter Dead postings tolerated before a compaction (which also needs them to
+   *   outnumber the live ones).
+   */
+  constructor(private readonly compactAfter = 65_536) {}
+
+  private readonly termIds = new Map<string, number>();
+  /** Per term id. */
+  readonly lists: TermList[] = [];
+  private readonly nsIds = new Map<string, number>();
+  private readonly kindIds = new Map<string, number>();
+  private readonly keyToDoc = new Map<string, number>();
+  /** Per docId. */
+  docLen: Int32Array = new Int32Array(1024);
+  docNs: Int32Array = new Int32Array(1024);
+  docKind: Int32Array = new Int32Array(1024);
+  docLive: Uint8Array = new Uint8Array(1024);
+  private docStart: Int32Array = new Int32Array(1025);
+  private docKey: (string | undefined)[] = [];
+  private docHandle: (H | undefined)[] = [];
+  /** Term ids of every entry, docId after docId (for df upkeep on removal). */
+  private forward: Int32Array = new Int32Array(4096);
+  /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
+  private mark: Int32Array = new Int32Array(1024);
+  /** Per term id: the forward slot of the term in the entry being added. */
+  private slot: Int32Array = new Int32Array(1024);
+  /** Number of docIds handed out (dead ones included). */
+  docCount = 0;
+  /** Live entries. */
+  live = 0;
+  /** Sum of the lengths of live entries. */
+  totalLen = 0;
+  private deadPostings = 0;
+  private livePostings = 0;
+
+  /** The term id of `term`, or -1 when no entry ever held it. */
+  termId(term: string): number {
+    return this.termIds.get(term) ?? -1;
+  }
+
+  /** The namespace id of `ns`, or -1 when no entry has it. */
+  namespaceId(ns: string): number {
+    return this.nsIds.get(ns) ?? -1;
+  }
+
+  /** The kind id of `kind`, or -1 when no entry has it. */
+  kindId(kind: string): number {
+    return this.kindIds.get(kind) ?? -1;
+  }
+
+  /** The live docId of `key`, or undefined. */
+  docOf(key: string): number | undefined {
+    return this.keyToDoc.get(key);
+  }
+
+  /** The handle of a live docId. */
+  handleOf(doc: number): H {
+    return this.docHandle[doc] as H;
+  }
+
+  /** The key of a live docId. */
+  keyOf(doc: number): string {
+    return this.docKey[doc] as string;
+  }
+
+  private internName(map: Map<string, number>, s: string): number {
+    let id = map.get(s);
+    if (id === undefined) {
+      id = map.size;
+      map.set(s, id);
+    }
+    return id;
+  }
+
+  /** The term id of `t`, created (with an empty list) when new. */
+  private intern(t: string): number {
+    let id = this.termIds.get(t);
+    if (id === undefined) {
+      id = this.lists.length;
+      this.termIds.set(t, id);
+      this.lists.push(emptyList());
+      this.mark = grownInt32(this.mark, id + 1);
+      this.slot = grownInt32(this.slot, id + 1);
+    }
+    return id;
+  }
+
+  /** Adds (or replaces) the entry `key`. */
+  put(key: string, handle: H, terms: EntryTerms, namespace: string, kind: string): void {
+    this.putMany([{ key, handle, terms, namespace, kind }]);
+  }
+
+  /**
+   * Adds (or replaces) entries, in order. Postings are appended term by term (a counting sort of
+   * the batch), so each list is touched once per batch rather than once per entry.
+   */
+  putMany(items: readonly CacheItem<H>[]): void {
+    const keys = new Set<string>();
+    let from = 0;
+    for (let i = 0; i < items.length; i++) {
+      const key = items[i]!.key;
+      if (keys.has(key)) {
+        // The same key twice: the earlier one must be in place before the later replaces it.
+        this.putBatch(items, from, i);
+        keys.clear();
+        from = i;
+      }
+      keys.add(key);
+    }
+    this.putBatch(items, from, items.length);
+  }
+
+  private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
+    if (from >= to) return;
+    for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    const slot0 = this.docStart[this.docCount]!;
+    let need = 0;
+    for (let i = from; i < to; i++) need += items[i]!.terms.summary.length + items[i]!.terms.content.length;
+    this.forward = grownInt32(this.forward, slot0 + need);
+    const slotMask = new Uint8Array(need);
+    const slotDoc = new Int32Array(need);
+    let j = slot0;
+    // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists).
+    for (let i = from; i < to; i++) {
+      const { key, handle, terms, namespace, kind } = items[i]!;
+      const doc = this.docCount;
+      if (doc >= this.docLen.length) this.growDocs(doc + 1);
+      const start = j;
+      // Summary terms first (mask 1); a content term already in the summary turns its mask into 3.
+      for (const t of terms.summary) {
+        const id = this.intern(t);
+        if (this.mark[id] === doc + 1) continue;
+        this.mark[id] = doc + 1;
+        this.slot[id] = j;
+        this.forward[j] = id;
+        slotMask[j - slot0] = 1;
+        slotDoc[j - slot0] = doc;
+        j++;
+      }
+      for (const t of terms.content) {
+        const id = this.intern(t);
+        if (this.mark[id] === doc + 1) {
+          slotMask[this.slot[id]! - slot0]! |= 2;
+          continue;
+        }
+        this.mark[id] = doc + 1;
+        this.slot[id] = j;
+        this.forward[j] = id;
+        slotMask[j - slot0] = 2;
+        slotDoc[j - slot0] = doc;
+        j++;
+      }
+      const len = terms.summary.length + terms.content.length;
+      this.docStart[doc + 1] = j;
+      this.docLen[doc] = len;
+      this.docNs[doc] = this.internName(this.nsIds, namespace);
+      this.docKind[doc] = this.internName(this.kindIds, kind);
+      this.docLive[doc] = 1;
+      this.docKey[doc] = key;
+      this.docHandle[doc] = handle;
+      this.docCount = doc + 1;
+      this.keyToDoc.set(key, doc);
+      this.live++;
+      this.totalLen += len;
+      this.livePostings += j - start;
+    }
+    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append.
+    const total = j - slot0;
+    const touched: number[] = [];
+    const counts = new Map<number, number>();
+    for (let k = 0; k < total; k++) {
+      const id = this.forward[slot0 + k]!;
+      const c = counts.get(id);
+      if (c === undefined) {
+        counts.set(id, 1);
+        touched.push(id);
+      } else counts.set(id, c + 1);
+    }
+    const offset = new Map<number, number>();
+    let run = 0;
+    for (const id of touched) {
+      offset.set(id, run);
+      run += counts.get(id)!;
+    }
+    const order = new Int32Array(total);
+    for (let k = 0; k < total; k++) {
+      const id = this.forward[slot0 + k]!;
+      const o = offset.get(id)!;
+      order[o] = k;
+      offset.set(id, o + 1);
+    }
+    for (let k = 0; k < total; k++) {
+      const sk = order[k]!;
+      const doc = slotDoc[sk]!;
+      appendPosting(this.lists[this.forward[slot0 + sk]!]!, doc, slotMask[sk]!, this.docLen[doc]!);
+    }
+  }
+
+  /** Removes the entry `key`; false when there was none. */
+  remove(key: string): boolean {
+    const doc = this.keyToDoc.get(key);
+    if (doc === undefined) return false;
+    this.keyToDoc.delete(key);
+    this.docLive[doc] = 0;
+    this.docKey[doc] = undefined;
+    this.docHandle[doc] = undefined;
+    const end = this.docStart[doc + 1]!;
+    for (let j = this.docStart[doc]!; j < end; j++) this.lists[this.forward[j]!]!.df--;
+    const n = end - this.docStart[doc]!;
+    this.live--;
+    this.totalLen -= this.docLen[doc]!;
+    this.livePostings -= n;
+    this.deadPostings += n;
+    this.maybeCompact();
+    return true;
+  }
+
+  /** Removes every entry of `namespace`; returns how many went. */
+  removeNamespace(namespace: string): number {
+    const ns = this.nsIds.get(namespace);
+    if (ns === undefined) return 0;
+    const keys: string[] = [];
+    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1 && this.docNs[d] === ns) keys.push(this.docKey[d]!);
+    for (const k of keys) this.remove(k);
+    return keys.length;
+  }
+
+  /** Empties the cache. */
+  clear(): void {
+    this.termIds.clear();
+    this.lists.length = 0;
+    this.mark = new Int32Array(1024);
+    this.slot = new Int32Array(1024);
+    this.keyToDoc.clear();
+    this.docKey = [];
+    this.docHandle = [];
+    this.docStart = new Int32Array(this.docLen.length + 1);
+    this.docCount = 0;
+    this.live = 0;
+    this.totalLen = 0;
+    this.deadPostings = 0;
+    this.livePostings = 0;
+  }
+
+  private growDocs(need: number): void {
+    const size = Math.max(need, this.docLen.length * 2);
+    const grow32 = (a: Int32Array, n: number): Int32Array => {
+      const out = new Int32Array(n);
+      out.set(a.subarray(0, Math.min(a.length, n)));
+      return out;
+    };
+    this.docLen = grow32(this.docLen, size);
+    this.docNs = grow32(this.docNs, size);
+    this.docKind = grow32(this.docKind, size);
+    this.docStart = grow32(this.docStart, size + 1);
+    const live = new Uint8Array(size);
+    live.set(this.docLive);
+    this.docLive = live;
+  }
+
+  /** Drops dead postings and renumbers docIds (order kept) once they outnumber live postings. */
+  private maybeCompact(): void {
+    if (this.deadPostings < this.compactAfter || this.deadPostings < this.livePostings) return;
+    const remap = new Int32Array(this.docCount).fill(-1);
+    let next = 0;
+    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1) remap[d] = next++;
+    const forward = new Int32Array(Math.max(this.livePostings, 4));
+    const start = new Int32Array(this.docLen.length + 1);
+    let j = 0;
+    for (let d = 0; d < this.docCount; d++) {
+      const nd = remap[d]!;
+      if (nd < 0) continue;
+      for (let i = this.docStart[d]!; i < this.docStart[d + 1]!; i++) forward[j++] = this.forward[i]!;
+      start[nd + 1] = j;
+      this.docLen[nd] = this.docLen[d]!;
+      this.docNs[nd] = this.docNs[d]!;
+      this.docKind[nd] = this.docKind[d]!;
+      this.docKey[nd] = this.docKey[d];
+      this.docHandle[nd] = this.docHandle[d];
+    }
+    this.docLive.fill(0);
+    this.docLive.fill(1, 0, next);
+    this.docKey.length = next;
+    this.docHandle.length = next;
+    for (let t = 0; t < this.lists.length; t++) {
+      const old = this.lists[t]!;
+      const list = emptyList();
+      for (let i = 0; i < old.length; i++) {
+        const p = old.postings[i]!;
+        const nd = remap[p >>> 2]!;
+        if (nd >= 0) appendPosting(list, nd, p & 3, this.docLen[nd]!);
+      }
+      this.lists[t] = list;
+    }
+    for (const [key, d] of this.keyToDoc) this.keyToDoc.set(key, remap[d]!);
+    this.forward = forward;
+    this.docStart = start;
+    this.mark.fill(0);
+    this.docCount = next;
+    this.deadPostings = 0;
+  }
+}
