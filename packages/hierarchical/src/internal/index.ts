@@ -23,3 +23,5 @@ export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";
 export { reaccesses, references } from "../strategy/references.js";
 export { textPage, type TextPage } from "../tools.js";
+export { EVICTION_SCORING, type EvictionScoring } from "../strategy/evict.js";
+export { agentReuse, agentText, argumentValues, MAX_TRACKED_TERMS, termKeys, type UnitReuse } from "../strategy/reuse.js";
