@@ -16,6 +16,7 @@ import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import type { SegmentIndex } from "../search/index.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
+import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
 /**
@@ -328,9 +329,11 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (maxTokens <= 0) {
       return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
     }
-    const r = await hierarchicalCompact(segments, {
+    const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
+    // The newest units leave only when the older ones are not enough, and then only they leave.
+    const r = await hierarchicalCompact(protectNewest(segments, maxTokens, scoring), {
       target: { maxTokens },
-      scoring: { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now },
+      scoring,
       summarize: extractiveSummarizer(),
       writer: indexWriter(deps.index, { namespace: settings.namespace }),
       concurrency: settings.concurrency,
