@@ -8,6 +8,7 @@
  */
 import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
 import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
+import { AGENT_PRESET, ImportanceOptionsCodec, type ImportanceOptions } from "@cc/importance";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -15,6 +16,7 @@ import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import type { SegmentIndex } from "../search/index.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
+import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
 /**
@@ -50,7 +52,46 @@ export interface EvictionOptions {
    * @default ""
    */
   readonly idPrefix?: string;
+  /**
+   * Overrides of the importance scoring of the pass, spread over {@link EVICTION_SCORING}
+   * (`{ keepNewest: 0, age: "clock" }` restores the contract defaults of `@cc/importance`).
+   * @default {} (the settings chosen by the retention benchmark: `AGENT_PRESET`)
+   */
+  readonly scoring?: EvictionScoring;
 }
+
+/**
+ * The importance settings a pass may override: every `ImportanceOptions` field but the clock, the
+ * token estimator and the current turn (the pass supplies those).
+ *
+ * @example const scoring: EvictionScoring = { keepNewest: 2, recencyHalfLifeTurns: 20 };
+ */
+export type EvictionScoring = Omit<ImportanceOptions, "now" | "estimateTokens" | "currentTurn">;
+
+/**
+ * The scoring of every pass unless `scoring` overrides it: `AGENT_PRESET` of `@cc/importance` —
+ * age in turns when timestamps are synthetic or absent (`age: "auto"`, 40-turn half-life), the
+ * newest unit protected (`keepNewest: 1`), no kind weight — chosen by the retention benchmark
+ * (bench/README.md: 96.1% of the agent's re-accesses kept against 91.0% with the contract
+ * defaults, and no unit evicted on arrival against 40% of evictions).
+ *
+ * @example evictUnits(history, { ...options, scoring: { ...EVICTION_SCORING, keepNewest: 2 } }, run)
+ */
+export const EVICTION_SCORING: Readonly<EvictionScoring> = AGENT_PRESET;
+
+const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
+const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), { expected: "an importance scoring object" });
+/** Closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
+const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
+  "EvictionScoring",
+  (u): u is EvictionScoring => ScoringKeys.is(u) && ImportanceOptionsCodec.is(u),
+  (u, c) => {
+    const keys = ScoringKeys.validate(u, c);
+    if (E.isLeft(keys)) return keys;
+    return ImportanceOptionsCodec.validate(u, c) as t.Validation<EvictionScoring>;
+  },
+  t.identity,
+);
 
 /**
  * The effects and the clock of one pass: the index written to, the token counter and `now`, the
@@ -71,7 +112,7 @@ const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   namespace: t.string,
   noteTokens: nonNegativeInt,
   concurrency: intIn(1, 256),
-}, { idPrefix: t.string }, { expected: "an eviction options object" });
+}, { idPrefix: t.string, scoring: EvictionScoringCodec }, { expected: "an eviction options object" });
 
 const withMethods = (name: string, methods: readonly string[]): t.Type<object, object, unknown> =>
   leaf(name, `an object with ${methods.join(", ")}`, (u): u is object => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
@@ -217,6 +258,11 @@ export function withNote(messages: readonly Message[], note: string): readonly M
   return [...messages.slice(0, at), summaryMessage(note), ...messages.slice(at)];
 }
 
+/** The fields of an override that are set (`undefined` leaves the pass's setting in place). */
+function definedFields(o: EvictionScoring | undefined): EvictionScoring {
+  return o === undefined ? {} : Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
 /** One line for a unit that could not be written: the failure's tag and what it says. */
 function describeFailure(e: SegmentFailure): string {
   switch (e._tag) {
@@ -283,9 +329,11 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (maxTokens <= 0) {
       return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
     }
-    const r = await hierarchicalCompact(segments, {
+    const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
+    // The newest units leave only when the older ones are not enough, and then only they leave.
+    const r = await hierarchicalCompact(protectNewest(segments, maxTokens, scoring), {
       target: { maxTokens },
-      scoring: { now: () => deps.now },
+      scoring,
       summarize: extractiveSummarizer(),
       writer: indexWriter(deps.index, { namespace: settings.namespace }),
       concurrency: settings.concurrency,

@@ -1,12 +1,13 @@
 /**
  * Turns a conversation into importance segments: one per message unit, with token costs from a
- * `TokenCounter`, synthetic timestamps when messages carry none, and re-access statistics.
+ * `TokenCounter`, the unit's turn (its position), synthetic timestamps when messages carry none,
+ * and reuse counted from the agent's own references (see `strategy/reuse`).
  *
  * @module strategy/segments
  */
 import type { Segment } from "@cc/importance";
 import { createHash } from "node:crypto";
-import { reaccesses, references } from "./references.js";
+import { agentReuse } from "./reuse.js";
 import { leadingSystemCount, messageUnits, safeSplit, unitKind, unitText, type Message, type MessageUnit } from "@cc/messages";
 
 /**
@@ -38,7 +39,10 @@ export interface BuildOptions {
 /**
  * Builds one segment per unit (pure apart from the counter). Leading system messages and the
  * preserved tail are pinned. A message without `timestamp` is dated `now - stepMs × (units after it)`
- * so recency follows conversation order.
+ * so recency follows conversation order. `turn` is the unit's position; `accessCount` counts the
+ * later assistant messages (text, reasoning, tool-call arguments) that mention a path, identifier
+ * or error name first seen in the unit, and `lastAccessedTurn` / `lastAccessed` are those of the
+ * last one — tool output and a result naming its own call id never make a unit "used".
  *
  * Ids are content-addressed — `u` + 16 hex digits of the SHA-256 of the unit's messages — so the
  * same unit gets the same id in every pass and every session, and an id a note names always
@@ -56,7 +60,7 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
   const tailFrom = safeSplit(messages, options.preserveLast);
   const base = options.counter.countMessages([]);
   const texts = units.map(unitText);
-  const stats = reaccesses(texts.map(references));
+  const stats = agentReuse(units);
   const dated = units.map((u, i) => u.messages[0]?.timestamp ?? options.now - step * (units.length - 1 - i));
   const seen = new Map<string, number>();
   return units.map((unit, i): MessageSegment => {
@@ -69,7 +73,8 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
       content: texts[i]!,
       tokenCost: Math.max(0, options.counter.countMessages(unit.messages) - base),
       createdAt: dated[i]!,
-      ...(s.last === undefined ? {} : { lastAccessed: dated[s.last]! }),
+      turn: i,
+      ...(s.lastTurn === undefined ? {} : { lastAccessed: dated[s.lastTurn]!, lastAccessedTurn: s.lastTurn }),
       accessCount: s.count,
       pinned: unit.end <= sys || unit.start >= tailFrom,
       kind: unitKind(unit),

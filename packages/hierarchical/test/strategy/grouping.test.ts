@@ -133,7 +133,10 @@ describe("buildSegments", () => {
     for (const s of segs) expect(s.id).toMatch(/^u[0-9a-f]{16}$/);
     expect(segs[0]!.id).toBe(`u${createHash("sha256").update(JSON.stringify([sys])).digest("hex").slice(0, 16)}`);
     expect(segs.map((s) => s.createdAt)).toEqual([NOW - 180_000, NOW - 120_000, NOW - 60_000, NOW]);
-    expect(segs[1]).toMatchObject({ accessCount: 2, lastAccessed: NOW });
+    // Reuse comes from the agent's own references only: the assistant's call (unit 2) names
+    // src/a.py; the tool output and the user's later "recheck src/a.py" (unit 3) do not count.
+    expect(segs[1]).toMatchObject({ turn: 1, accessCount: 1, lastAccessedTurn: 2, lastAccessed: NOW - 60_000 });
+    expect(segs.map((s) => s.turn)).toEqual([0, 1, 2, 3]);
     for (const s of segs) expect(s.tokenCost).toBeGreaterThan(0);
   });
 
