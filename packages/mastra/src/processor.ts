@@ -117,8 +117,8 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
     }
     lastReport = r;
   };
-  const turnOf = async (m: ContextManager, history: readonly Message[], hook: CompactionHook, stepNumber: number): Promise<TurnResult | undefined> => {
-    const r = await m.compactTE(history)();
+  const turnOf = async (m: ContextManager, history: readonly Message[], hook: CompactionHook, stepNumber: number, maxTokens?: number): Promise<TurnResult | undefined> => {
+    const r = await m.compactTE(history, maxTokens === undefined ? {} : { maxTokens })();
     if (E.isLeft(r)) {
       await report(hook, stepNumber, { warnings: [{ _tag: "CompactionFailed", error: r.left }] });
       return undefined;
@@ -152,13 +152,19 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
               origin: [...base.origin.slice(0, systems.length), NO_ORIGIN, ...base.origin.slice(systems.length)],
             };
       // Messages of the current run (not yet saved) are never removed: memory saves them later.
+      // They are set aside and the stored history before them is compacted to what they leave of
+      // the budget (a preserved tail may shrink to fit; these never do).
       const firstNew = messages.findIndex((m) => messageList.isNewMessage(m));
-      const pinned = firstNew === -1 ? 0 : derivedFrom(converted, firstNew);
-      const tail = Math.max(manager.options.preserveLast, pinned, 1);
-      if (tail >= converted.messages.length - systems.length) return undefined;
-      const turn = await turnOf(managerFor(tail), converted.messages, "processInputStep", stepNumber);
+      const cut = converted.messages.length - (firstNew === -1 ? 0 : derivedFrom(converted, firstNew));
+      const current = converted.messages.slice(cut);
+      const stored = converted.messages.slice(0, cut);
+      // The current run is the newest part of the conversation: it counts towards preserveLast.
+      const tail = current.length === 0 ? Math.max(manager.options.preserveLast, 1) : Math.max(0, manager.options.preserveLast - current.length);
+      if (stored.length - systems.length <= (current.length === 0 ? tail : 0)) return undefined;
+      const room = current.length === 0 ? undefined : Math.max(1, manager.options.maxTokens - (manager.count([...stored.slice(0, systems.length), ...current]) - manager.count(stored.slice(0, systems.length))));
+      const turn = await turnOf(managerFor(tail), stored, "processInputStep", stepNumber, room);
       if (turn === undefined || !turn.compacted) return undefined;
-      const kept: MastraDBMessage[] = mapBack(messages, converted, turn.messages, () => undefined);
+      const kept: MastraDBMessage[] = mapBack(messages, converted, [...turn.messages, ...current], () => undefined);
       state[NOTE_STATE] = turn.summary;
       if (args.llmRequestStage !== true) {
         messageList.clearSystemMessages(NOTE_TAG);
