@@ -181,7 +181,7 @@ describe("decide / settle", () => {
   });
 
   it("cost: with caching a prompt above the trigger waits for break-even; without caching it compacts at the trigger", () => {
-    const cached = settingsOf({ kind: "cost", prices: "anthropic/claude-sonnet-4", remainingTurns: 50 });
+    const cached = settingsOf({ kind: "cost", prices: "anthropic/claude-sonnet-4", remainingTurns: 50, cycleCentre: 0.8 });
     const grown: PolicyState = { ...initialPolicyState, turn: 10, lastPromptTokens: 76_000, grownTokens: 9 * 5_000, grownTurns: 9 };
     const w = decide(cached, grown, turn(81_000, 100_000));
     expect(w.plan).toMatchObject({ _tag: "Done", decision: { _tag: "Waited", reason: "BelowBreakEven" } });
