@@ -2,12 +2,14 @@
  * Cost benchmark: replays every real transcript (CC_DATA_DIR, see .ci/data.ts) turn by turn
  * through the context manager under three policies — compact at threshold (the manager without a
  * policy, as the demo runs it), Hermes-style skip + back-off (`hermes`), the prompt-cache cost
- * model (`cost`, and `cost@0.5` with hermes's floor) — and bills every request under two price sheets (Claude Sonnet 4 with prompt
+ * model (`cost` with its defaults, and `cost@<centre>` for each centre of CC_COST_CENTRES) — and bills every request under two price sheets (Claude Sonnet 4 with prompt
  * caching, and the same prices with caching off). Reports total input cost, compactions, cache-hit
  * share, tokens sent and retention (share of re-accesses whose origin is in the prompt when
  * referenced; the re-access rule of bench/retention/reaccess.ts).
  *
- * Budget per transcript: 50% of its tokens (at least 2,000). Quick mode: 2 files per corpus.
+ * Budget per transcript: 50% of its tokens (at least 2,000). Quick mode: 2 files per corpus;
+ * CC_BENCH_LIMIT=N: the first N files per corpus. CC_COST_CENTRES: comma-separated `cycleCentre`
+ * values to sweep (default "0.8,0.75,0.65,0.6"; empty for none).
  * Writes bench/results/cost.json and bench/results/cost.svg.
  */
 import { writeFileSync } from "node:fs";
@@ -24,15 +26,30 @@ import { replay, type ReplayFigures, type ReplayPolicy } from "./cost/replay.js"
 const BUDGET_SHARE = 0.5;
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
 const SHEETS: Readonly<Record<string, PriceSheet>> = { "with caching": sonnet, "without caching": withoutCaching(sonnet) };
-/** `cost@0.5`: the cost model with the same floor as `hermes` (a point on the cost/retention trade-off). */
-const POLICIES = ["threshold", "hermes", "cost", "cost@0.5"] as const;
+/** Sweep of the cost model's `cycleCentre` (the cost/retention trade-off): `cost@<centre>`. */
+const CENTRES: readonly number[] = (process.env["CC_COST_CENTRES"] ?? "0.8,0.75,0.65,0.6")
+  .split(",")
+  .filter((x) => x.trim() !== "")
+  .map((x) => {
+    const v = Number(x);
+    if (!(v > 0 && v <= 1)) throw new Error(`CC_COST_CENTRES: expected shares in (0, 1], got ${x}`);
+    return v;
+  });
+const LIMIT = ((): number => {
+  const raw = process.env["CC_BENCH_LIMIT"];
+  if (raw === undefined || raw === "") return quick ? 2 : Number.POSITIVE_INFINITY;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`CC_BENCH_LIMIT: expected a positive integer, got ${raw}`);
+  return n;
+})();
+const POLICIES: readonly string[] = ["threshold", "hermes", "cost", ...CENTRES.map((c) => `cost@${c}`)];
 
 /** The replays of one policy: the sheet-independent ones run once, the cost model once per sheet. */
-function runsFor(policy: (typeof POLICIES)[number]): readonly { readonly sheets: readonly string[]; readonly p: ReplayPolicy }[] {
+function runsFor(policy: string): readonly { readonly sheets: readonly string[]; readonly p: ReplayPolicy }[] {
   if (policy === "threshold") return [{ sheets: Object.keys(SHEETS), p: { name: policy } }];
   if (policy === "hermes") return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes" } } }];
-  const target = policy === "cost@0.5" ? { target: 0.5 } : {};
-  return Object.entries(SHEETS).map(([sheet, prices]) => ({ sheets: [sheet], p: { name: policy, policy: { kind: "cost", prices, ...target } } }));
+  const centre = policy.startsWith("cost@") ? { cycleCentre: Number(policy.slice(5)) } : {};
+  return Object.entries(SHEETS).map(([sheet, prices]) => ({ sheets: [sheet], p: { name: policy, policy: { kind: "cost", prices, ...centre } } }));
 }
 
 interface Totals {
@@ -63,7 +80,7 @@ const add = (t: Totals, f: ReplayFigures, sheet: string): void => {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const { sessions, notes } = loadCorpus(dataDir(), quick ? 2 : Number.POSITIVE_INFINITY);
+  const { sessions, notes } = loadCorpus(dataDir(), LIMIT);
   if (sessions.length === 0) throw new Error(`no transcripts read from ${dataDir()}: ${notes.join("; ")}`);
   for (const n of notes) console.log(`note: ${n}`);
   const counter = memoCounter(tiktokenCounter(), { maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 });
@@ -117,7 +134,7 @@ async function main(): Promise<void> {
   );
   const pooled = rows.filter((r) => r.corpus === "all");
   const goals = Object.keys(SHEETS).map((sheet) => {
-    const here = pooled.filter((r) => r.sheet === sheet && r.policy !== "cost@0.5");
+    const here = pooled.filter((r) => r.sheet === sheet && !r.policy.startsWith("cost@"));
     const cost = here.find((r) => r.policy === "cost")!;
     const cheapest = Math.min(...here.map((r) => r.inputCostUsd));
     const bestRetention = Math.max(...here.map((r) => r.retentionPct));
@@ -132,7 +149,7 @@ async function main(): Promise<void> {
     ["sheet", "cost model cheapest", "cheapest policy (retention %)", "cost model retention gap to best (pts)", "cut vs threshold %"],
     goals.map((g) => [g.sheet, g.costModelCheapest ? "yes" : "no", `${g.cheapestPolicy} (${g.cheapestRetentionPct})`, g.retentionGapPts, g.cutVsThresholdPct]),
   );
-  const path = writeResults("cost", { budgetShare: BUDGET_SHARE, priceSheets: SHEETS, sessions: sessions.length, notes, goals, rows });
+  const path = writeResults("cost", { budgetShare: BUDGET_SHARE, priceSheets: SHEETS, filesPerCorpus: Number.isFinite(LIMIT) ? LIMIT : "all", centres: CENTRES, sessions: sessions.length, notes, goals, rows });
   console.log(`wrote ${path}`);
   const svg = renderBarChart(
     `Input cost of ${sessions.length} replayed transcripts by compaction policy (above each bar: retention)`,

@@ -8,7 +8,7 @@
 import type { Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { decide, settle, type CompactionDecision, type PolicyState } from "./policy/decide.js";
-import { applyRendering, renderingOf, type Rendering } from "./policy/rendering.js";
+import { applyRendering, renderingOf, stablePrefixTokens, type Rendering } from "./policy/rendering.js";
 import type { PolicySettings } from "./policy/settings.js";
 import type { ManagerSnapshot } from "./policy/snapshot.js";
 import { runHierarchical, runLcm } from "./run.js";
@@ -54,7 +54,7 @@ export async function policyTurn(
   const { prompt } = applyRendering(cell.rendering, history);
   const tokens = count(prompt);
   const llm = o.strategy === "lcm";
-  const { plan, state: decided } = decide(s, cell.state, { promptTokens: tokens, maxTokens, force, summaryInputTokens: llm ? tokens : 0 });
+  const { plan, state: decided } = decide(s, cell.state, { promptTokens: tokens, maxTokens, force, summaryInputTokens: llm ? tokens : 0, stablePrefixTokens: stablePrefixTokens(prompt, count) });
   const warnings: TurnWarning[] = [];
   const finish = (result: TurnResult, decision: CompactionDecision, state: PolicyState, rendering: Rendering | undefined): E.Either<ContextError, TurnResult> => {
     cell.state = state;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { costVerdict, decodeContextManager, PRICE_SHEETS } from "@cc/context";
-import { decide, decodePolicy, estimateCost, initialPolicyState, settle, withoutCaching, type PolicySettings, type PolicyState } from "@cc/context/internal";
+import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, estimateCost, initialPolicyState, settle, withoutCaching, type PolicySettings, type PolicyState } from "@cc/context/internal";
 
 const runs = process.env["CI"] === undefined ? 200 : 500;
 const settingsOf = (options: unknown, trigger = 0.8): PolicySettings => {
@@ -17,10 +17,11 @@ const c = 0.3 / 1e6;
 
 describe("cost model", () => {
   it("the cycle is the EOQ gap sqrt(2·K·g/c) centred on the trigger, clamped to [floor, hard]", () => {
-    // Fast growth: the gap is wider than hard − floor, so wait until the hard threshold and cut to the floor.
+    // Fast growth: the gap is wider than the hard threshold allows, so wait until the hard threshold
+    // and cut as far below the centre (the trigger here) as that is above it: 2 × 80k − 95k.
     const wide = estimateCost({ ...base, promptTokens: 80_000, prices: sonnet });
-    expect(wide.rewriteCost).toBeCloseTo(50_000 * (3.75 - 0.3) / 1e6, 10);
-    expect(wide).toMatchObject({ breakEvenTokens: 95_000, targetTokens: 50_000 });
+    expect(wide.rewriteCost).toBeCloseTo(65_000 * (3.75 - 0.3) / 1e6, 10);
+    expect(wide).toMatchObject({ breakEvenTokens: 95_000, targetTokens: 65_000 });
     // Slow growth: an unclamped cycle around the trigger.
     const slow = estimateCost({ ...base, growthPerTurn: 100, promptTokens: 80_000, prices: sonnet });
     const gap = Math.sqrt((2 * slow.rewriteCost * 100) / c);
@@ -90,9 +91,9 @@ describe("policy options", () => {
     expect(E.isLeft(bad) && bad.left.message).toContain("backoff");
   });
 
-  it("defaults: trigger from the manager, hard 0.95; hermes cuts to 0.5 with a 1,024-token minimum and 3 turns apart; cost never below the trigger, economic minimums", () => {
+  it("defaults: trigger from the manager, hard 0.95; hermes cuts to 0.5 with a 1,024-token minimum and 3 turns apart; cost centred on DEFAULT_CYCLE_CENTRE above hermes's floor, economic minimums", () => {
     expect(settingsOf({ kind: "hermes" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.5, minSavedTokens: 1024, minSavedShare: 0.1, minTurnsBetween: 3, backoffStep: 0.05 });
-    expect(settingsOf({ kind: "cost" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.8, minSavedTokens: 0, minTurnsBetween: 0, prices: sonnet });
+    expect(settingsOf({ kind: "cost" })).toMatchObject({ trigger: 0.8, hardThreshold: 0.95, target: 0.5, cycleCentre: DEFAULT_CYCLE_CENTRE, minSavedTokens: 0, minTurnsBetween: 0, prices: sonnet });
     expect(settingsOf({ kind: "threshold" }).target).toBe(0.8);
   });
 });
@@ -180,7 +181,7 @@ describe("decide / settle", () => {
   });
 
   it("cost: with caching a prompt above the trigger waits for break-even; without caching it compacts at the trigger", () => {
-    const cached = settingsOf({ kind: "cost", prices: "anthropic/claude-sonnet-4", remainingTurns: 50 });
+    const cached = settingsOf({ kind: "cost", prices: "anthropic/claude-sonnet-4", remainingTurns: 50, cycleCentre: 0.8 });
     const grown: PolicyState = { ...initialPolicyState, turn: 10, lastPromptTokens: 76_000, grownTokens: 9 * 5_000, grownTurns: 9 };
     const w = decide(cached, grown, turn(81_000, 100_000));
     expect(w.plan).toMatchObject({ _tag: "Done", decision: { _tag: "Waited", reason: "BelowBreakEven" } });

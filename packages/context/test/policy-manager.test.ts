@@ -156,8 +156,9 @@ describe("context manager with a policy", () => {
     const m = createContextManager({ maxTokens: 1000, counter, index, namespace: "skip", preserveLast: 2, noteTokens: 50, policy: { kind: "hermes", minSavedTokens: 200 } });
     const history: Message[] = [
       { role: "user", content: "short question about parse_config" },
-      { role: "assistant", content: "x ".repeat(430) },
-      { role: "user", content: "y ".repeat(430) },
+      // The last step alone exceeds the target: the tail cannot shrink below it, so the real saving is small.
+      { role: "assistant", content: "x ".repeat(100) },
+      { role: "user", content: "y ".repeat(750) },
     ];
     const r = await m.compact(history);
     expect(r.decision).toMatchObject({ _tag: "Skipped", reason: "SavingTooSmall", minimum: 200 });

@@ -1,18 +1,24 @@
 /**
  * The cost model: when to compact, and how far down, so that the prompt cache pays.
  *
- * A compaction rewrites the prompt prefix, so the next call pays the cache-write price for the
- * whole compacted prompt instead of the cached price (the "rewrite cost" K, plus the summariser's
- * call when an LLM writes the summary). In exchange every later turn sends `saved` fewer tokens,
- * each at the cached price (the "saving per turn" S). The decision, pure:
+ * A compaction rewrites the prompt from its first changed message on, so the next call pays the
+ * cache-write price instead of the cached price for that suffix of the compacted prompt (the
+ * "rewrite cost" K, plus the summariser's call when an LLM writes the summary). The messages
+ * before it — the leading system messages, which no compaction touches — stay cached and are not
+ * charged ({@link rewriteCharge}). In exchange every later turn sends `saved` fewer tokens, each
+ * at the cached price (the "saving per turn" S). The decision, pure:
  *
  * 1. *Cycle* (the economic order quantity): a prompt that grows by `g` tokens a turn and is
- *    compacted from `T` back to `A` costs, per turn, `K·g/(T−A) + c·(A+T)/2` (c = cached price),
- *    least when `T − A = Δ = √(2·K·g/c)`. The cycle is centred on the trigger — compact at
- *    `min(hard, trigger + Δ/2)` down to `max(floor, that − Δ)` — so the prompt holds about as much
- *    as with compact-at-threshold. With caching on, Δ is large: wait up to the hard threshold, then
- *    cut to the floor, one rewrite instead of one per turn. With caching off and no LLM summary,
- *    K = 0 and Δ = 0: compact at the trigger to just under it, as often as needed.
+ *    compacted from `T` back to `A` costs, per turn, `K·g/(T−A) + c·(A+T)/2` (c = cached price).
+ *    The mean prompt `(A+T)/2` is what the prompt holds — the retention side of the trade-off — so
+ *    it is fixed at the *centre* (a setting, `cycleCentre`; default the trigger), and the rewrites
+ *    are minimised around it: `T − A = Δ = √(2·K·g/c)`, compact at `T = centre + h` down to
+ *    `A = centre − h`, `h = min(Δ/2, hard − centre, centre − floor)`: a clamp at the hard
+ *    threshold or the floor narrows the cycle instead of shifting its mean. With caching on, Δ is
+ *    large: wait as long as the clamps allow, then cut as far below the centre — one rewrite
+ *    instead of one per turn; a lower centre is cheaper and keeps less. With caching off and no LLM summary, K = 0
+ *    and Δ = 0: keep the prompt at the centre, compacting whenever it grows past it (a flat
+ *    prompt keeps more of what is re-accessed than a saw-tooth of the same mean).
  * 2. *Horizon*: over the turns left, the saving `S·turns` must repay `K` — unless the prompt
  *    would reach the hard threshold before the session ends (a compaction is then due anyway).
  *
@@ -24,8 +30,15 @@ import type { PriceSheet } from "./prices.js";
 export interface CostInput {
   /** Tokens of the prompt as it would be sent without compacting. */
   readonly promptTokens: number;
-  /** The trigger (tokens): the cycle is centred on it. */
+  /** The trigger (tokens): the manager's threshold. */
   readonly triggerTokens: number;
+  /** The mean prompt (tokens) the cycle keeps (`floorTokens` ≤ it ≤ `hardTokens`). Absent: the trigger. */
+  readonly centreTokens?: number;
+  /**
+   * Leading tokens of the prompt a compaction leaves byte-identical (the leading system
+   * messages): they stay cached, so the rewrite is charged from after them. Absent: 0.
+   */
+  readonly stablePrefixTokens?: number;
   /** The lowest target (tokens) a compaction may cut to. */
   readonly floorTokens: number;
   /** The hard threshold (tokens): at or above it a compaction is due whatever it costs. */
@@ -67,6 +80,20 @@ export type CostVerdict =
 const perToken = (usdPerMtok: number): number => usdPerMtok / 1_000_000;
 
 /**
+ * What rewriting the prompt costs on top of sending it cached (USD, pure): the compacted prompt of
+ * `targetTokens` tokens, of which the first `stablePrefixTokens` (before the first changed
+ * message) are still a cache hit, pays the cache-write price for the rest instead of the cached
+ * one. Never negative; at most the whole-prompt charge `targetTokens × (write − cached)`, equal to
+ * it when the first message changes (`stablePrefixTokens = 0`).
+ *
+ * @example rewriteCharge(50_000, 2_000, PRICE_SHEETS["anthropic/claude-sonnet-4"]) // 48_000 × (3.75 − 0.3) / 1e6
+ */
+export function rewriteCharge(targetTokens: number, stablePrefixTokens: number, prices: PriceSheet): number {
+  const changed = Math.max(0, targetTokens - Math.max(0, stablePrefixTokens));
+  return changed * Math.max(0, perToken(prices.cacheWrite) - perToken(prices.cachedInput));
+}
+
+/**
  * The figures of {@link CostEstimate} for one turn (pure).
  *
  * @example
@@ -75,17 +102,17 @@ const perToken = (usdPerMtok: number): number => usdPerMtok / 1_000_000;
  */
 export function estimateCost(i: CostInput): CostEstimate {
   const c = perToken(i.prices.cachedInput);
-  const w = perToken(i.prices.cacheWrite);
   const summary = i.summaryInputTokens * perToken(i.prices.input) + i.summaryOutputTokens * perToken(i.prices.output);
-  const rewrite = (a: number): number => a * Math.max(0, w - c) + summary;
+  const rewrite = (a: number): number => rewriteCharge(a, i.stablePrefixTokens ?? 0, i.prices) + summary;
   const g = Math.max(1, i.growthPerTurn);
+  const centre = Math.min(i.hardTokens, Math.max(i.floorTokens, i.centreTokens ?? i.triggerTokens));
   const gap = (k: number): number => (c > 0 ? Math.sqrt((2 * k * g) / c) : k > 0 ? Number.MAX_SAFE_INTEGER : 0);
   const cycle = (delta: number): { top: number; target: number } => {
-    const top = Math.min(i.hardTokens, i.triggerTokens + delta / 2);
-    return { top, target: Math.max(i.floorTokens, Math.min(i.triggerTokens, top - delta)) };
+    const half = Math.max(0, Math.min(delta / 2, i.hardTokens - centre, centre - i.floorTokens));
+    return { top: centre + half, target: centre - half };
   };
-  // K depends on the target and the target on K: one refinement from the trigger is enough.
-  const first = cycle(gap(rewrite(i.triggerTokens)));
+  // K depends on the target and the target on K: one refinement from the centre is enough.
+  const first = cycle(gap(rewrite(centre)));
   const rewriteCost = rewrite(first.target);
   const { top, target } = cycle(gap(rewriteCost));
   const savingPerTurn = Math.max(0, i.promptTokens - target) * c;

@@ -74,6 +74,8 @@ export interface TurnInput {
   readonly force: boolean;
   /** Tokens an LLM summary would read (0 when the strategy calls no LLM). */
   readonly summaryInputTokens: number;
+  /** Leading tokens a compaction leaves unchanged (see {@link stablePrefixTokens}); absent: 0. */
+  readonly stablePrefixTokens?: number;
 }
 
 /** What {@link decide} asks the shell to do. */
@@ -87,6 +89,9 @@ export function thresholds(s: PolicySettings, state: PolicyState, maxTokens: num
   const trigger = Math.max(1, Math.floor(Math.min(s.hardThreshold, s.trigger + state.backoff) * maxTokens));
   return { hard, trigger, target: Math.max(1, Math.floor(s.target * maxTokens)) };
 }
+
+/** The cost model's mean prompt in tokens (never below the floor). */
+const centreOf = (s: PolicySettings, th: { readonly target: number }, maxTokens: number): number => Math.max(th.target, Math.floor(s.cycleCentre * maxTokens));
 
 /** The least saving worth a compaction of a `tokens`-token prompt. */
 export const minimumSaving = (s: PolicySettings, tokens: number): number => Math.max(s.minSavedTokens, Math.ceil(s.minSavedShare * tokens));
@@ -119,6 +124,8 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
       promptTokens: P,
       triggerTokens: Math.max(1, Math.floor(s.trigger * input.maxTokens)),
       floorTokens: th.target,
+      centreTokens: centreOf(s, th, input.maxTokens),
+      stablePrefixTokens: input.stablePrefixTokens ?? 0,
       hardTokens: th.hard,
       summaryInputTokens: llm ? input.summaryInputTokens : 0,
       summaryOutputTokens: llm && input.summaryInputTokens > 0 ? s.summaryOutputTokens : 0,
@@ -138,7 +145,9 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   const done = (decision: CompactionDecision): { plan: Plan; state: PolicyState } => ({ plan: { _tag: "Done", decision }, state: next });
   if (input.force) return compact("Forced");
   if (P >= th.hard || P > input.maxTokens) return compact("HardThreshold");
-  if (P < th.trigger) return done({ _tag: "Waited", reason: "BelowTrigger", tokens: P, triggerTokens: th.trigger });
+  // The cost model's own trigger is its centre: between it and the manager's threshold its verdict decides.
+  const wakeAt = s.kind === "cost" ? Math.min(th.trigger, centreOf(s, th, input.maxTokens)) : th.trigger;
+  if (P < wakeAt) return done({ _tag: "Waited", reason: "BelowTrigger", tokens: P, triggerTokens: wakeAt });
   if (s.kind === "threshold") return compact("Threshold");
   if (state.lastCompactionTurn !== null && turn - state.lastCompactionTurn < s.minTurnsBetween) {
     return done({ _tag: "Waited", reason: "MinInterval", tokens: P, triggerTokens: th.trigger });

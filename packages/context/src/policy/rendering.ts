@@ -75,3 +75,16 @@ export function applyRendering(r: Rendering | undefined, history: readonly Messa
   }
   return { prompt: history, reuse: "none" };
 }
+
+/**
+ * Tokens of the part of `prompt` a compaction leaves byte-identical — its leading system messages,
+ * which every strategy pins — so that a provider's prompt cache still hits on them after the
+ * rewrite (pure given `count`). The cost model charges the cache write only after them.
+ *
+ * @example stablePrefixTokens([system, user, assistant], (ms) => counter.countMessages(ms)) // tokens of [system]
+ */
+export function stablePrefixTokens(prompt: readonly Message[], count: (messages: readonly Message[]) => number): number {
+  let n = 0;
+  while (n < prompt.length && prompt[n]!.role === "system") n++;
+  return n === 0 ? 0 : count(prompt.slice(0, n));
+}

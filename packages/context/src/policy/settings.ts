@@ -17,10 +17,11 @@ export const POLICY_KINDS = ["threshold", "hermes", "cost"] as const;
  * just under it — the manager without a policy. `hermes`: anti-thrash — skip a compaction that saves
  * less than `minSavedTokens` / `minSavedShare`, back off (grow the trigger) after a poor one, none
  * within `minTurnsBetween` turns, and cut down to `target` (hysteresis). `cost`: the prompt-cache
- * cost model ({@link costVerdict}) picks when (between the trigger and the hard threshold) and how far
+ * cost model ({@link costVerdict}) picks when (between its centre and the hard threshold) and how far
  * down (never below `target`) — with caching on it waits and cuts once, with caching off it
- * compacts like `threshold`; its minimum saving and interval are economic, so those settings are
- * floors (default 0) and it needs no back-off.
+ * keeps the prompt at its centre; its mean prompt is `cycleCentre` (the cost/retention trade-off); its
+ * minimum saving and interval are economic, so those settings are floors (default 0) and it needs
+ * no back-off.
  */
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -35,11 +36,22 @@ export interface PolicyOptions {
   /**
    * Share of `maxTokens` a compaction brings the prompt down to: `hermes` cuts to it (hysteresis:
    * well below the trigger, so several turns fit before the next one), `cost` never below it
-   * (its cycle runs from here up to the hard threshold). At most the manager's `threshold`;
-   * `threshold` ignores it.
-   * @default 0.5 (`hermes`); the manager's `threshold` (`cost`)
+   * (a floor under its cycle). At most the manager's `threshold`; `threshold` ignores it.
+   * @default 0.5 (or the manager's `threshold` when lower)
    */
   readonly target?: number;
+  /**
+   * `cost` only: share of `maxTokens` the prompt holds on average — the centre of the cost model's
+   * compaction cycle, the trade-off between cost and retention. The model minimises the rewrites
+   * around it: with caching on it waits up to `hardThreshold` and cuts as far below the centre;
+   * with caching off it keeps the prompt at the centre (it compacts from the centre on, not
+   * from the manager's `threshold`). Lower: cheaper on both kinds of
+   * price sheet and fewer re-accessed messages kept. Between `target` and the manager's `threshold`.
+   * The default is measured by bench/cost.bench.ts (bench/README.md, "cost"): {@link DEFAULT_CYCLE_CENTRE},
+   * clamped to [`target`, `threshold`].
+   * @default 0.65
+   */
+  readonly cycleCentre?: number;
   /**
    * A compaction that would save fewer tokens than this is skipped (below the hard threshold).
    * @default 1024 (`hermes`); 0 (`cost`)
@@ -94,6 +106,8 @@ export interface PolicySettings {
   readonly trigger: number;
   readonly hardThreshold: number;
   readonly target: number;
+  /** The cost model's mean prompt (share of `maxTokens`); the trigger for the other kinds. */
+  readonly cycleCentre: number;
   readonly minSavedTokens: number;
   readonly minSavedShare: number;
   readonly lowSavingShare: number;
@@ -117,6 +131,7 @@ export const PolicyOptionsCodec = objectCodec(
   {
     hardThreshold: share,
     target: share,
+    cycleCentre: share,
     minSavedTokens: nonNegativeInt,
     minSavedShare: leaf("ShareBelowOne", "a number in [0, 1)", (u): u is number => typeof u === "number" && u >= 0 && u < 1),
     lowSavingShare: numberIn(0, 1),
@@ -129,6 +144,14 @@ export const PolicyOptionsCodec = objectCodec(
   },
   { expected: "a policy object" },
 );
+
+/**
+ * The cost model's default mean prompt, as a share of `maxTokens` (see `cycleCentre`): the
+ * highest centre (the most retention) at which the cost model was the cheapest policy under both
+ * price sheets of bench/cost.bench.ts (103 transcripts, centres 0.62–0.7 swept: 0.66 cost more than
+ * `hermes` without caching, 0.64 more with caching).
+ */
+export const DEFAULT_CYCLE_CENTRE = 0.65;
 
 const decodeOptions = decodeWith(PolicyOptionsCodec, "InvalidOptions", "policy options") as (u: unknown) => E.Either<InvalidOptions, PolicyOptions>;
 
@@ -144,10 +167,13 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
   const o = d.right;
   const hardThreshold = o.hardThreshold ?? Math.max(0.95, trigger);
   const cost = o.kind === "cost";
-  const target = o.kind === "threshold" ? trigger : (o.target ?? (cost ? trigger : Math.min(0.5, trigger)));
+  const target = o.kind === "threshold" ? trigger : (o.target ?? Math.min(0.5, trigger));
+  const cycleCentre = cost ? (o.cycleCentre ?? Math.min(trigger, Math.max(target, DEFAULT_CYCLE_CENTRE))) : trigger;
   const problems: string[] = [];
   if (hardThreshold < trigger) problems.push(`hardThreshold: expected at least the manager's threshold ${trigger}, got ${hardThreshold}`);
   if (target > trigger) problems.push(`target: expected at most the manager's threshold ${trigger}, got ${target}`);
+  if (o.cycleCentre !== undefined && !cost) problems.push(`cycleCentre: only the cost policy has one, got kind ${o.kind}`);
+  else if (cost && (cycleCentre < target || cycleCentre > trigger)) problems.push(`cycleCentre: expected between target ${target} and the manager's threshold ${trigger}, got ${cycleCentre}`);
   if (problems.length > 0) return E.left(invalid("InvalidOptions", "policy options", problems));
   const prices = o.prices ?? DEFAULT_PRICE_SHEET;
   return E.right({
@@ -155,6 +181,7 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
     trigger,
     hardThreshold,
     target,
+    cycleCentre,
     minSavedTokens: o.minSavedTokens ?? (cost ? 0 : 1024),
     minSavedShare: o.minSavedShare ?? 0.1,
     lowSavingShare: o.lowSavingShare ?? 0.25,
