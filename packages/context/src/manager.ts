@@ -18,7 +18,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
 import { initialPolicyState } from "./policy/decide.js";
-import { decodePolicy, type PolicySettings } from "./policy/settings.js";
+import { decodePolicy, type PolicyOptions, type PolicySettings } from "./policy/settings.js";
 import type { ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
@@ -39,8 +39,12 @@ export interface CompactCallOptions {
 
 /** A context manager: one conversation's budget, strategy and effects. */
 export interface ContextManager {
-  /** The decoded options, defaults filled in. */
-  readonly options: Resolved & { readonly policy?: PolicySettings; readonly events?: EventSink };
+  /**
+   * The decoded options, defaults filled in; valid options of `createContextManager` again (so
+   * `createContextManager({ ...manager.options, preserveLast: 2 })` derives a manager), with
+   * `policy` as it was given.
+   */
+  readonly options: Resolved & { readonly policy?: PolicyOptions; readonly events?: EventSink };
   /**
    * Compacts `history` (our `Message[]`, validated) when it reaches the threshold, or always with
    * `force`. Rejects only with a {@link ContextManagerError}.
@@ -61,7 +65,7 @@ export interface ContextManager {
   snapshot(): ManagerSnapshot | undefined;
 }
 
-type Built = Resolved & { readonly policy?: PolicySettings; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
+type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
 
 function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): Built {
   return {
@@ -79,13 +83,14 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     now: o.now ?? Date.now,
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
+    ...(o.policy === undefined ? {} : { policyOptions: o.policy }),
     ...(o.events === undefined ? {} : { events: o.events }),
     ...(o.resume === undefined ? {} : { resume: o.resume }),
   };
 }
 
 function build(built: Built): ContextManager {
-  const { resume, ...o } = built;
+  const { resume, policyOptions, ...o } = built;
   const count = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : o.counter.countMessages(messages));
   const cell = o.policy === undefined ? undefined : cellOf(initialPolicyState, resume);
   const compactTE = (input: readonly unknown[], call: CompactCallOptions = {}): TaskEither<ContextError, TurnResult> => async () => {
@@ -111,8 +116,9 @@ function build(built: Built): ContextManager {
       return E.left(invalid("InvalidInput", "turn", [`a dependency threw: ${e instanceof Error ? e.message : String(e)}`]));
     }
   };
+  const { policy: _resolvedPolicy, ...plain } = o;
   return {
-    options: o,
+    options: policyOptions === undefined ? plain : { ...plain, policy: policyOptions },
     compactTE,
     compact: async (history, call) => {
       const r = await compactTE(history, call)();
