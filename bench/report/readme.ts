@@ -110,9 +110,24 @@ function adapterRows(doc: ResultsDoc | undefined): string[] {
 
 function searchRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| search | ${source("hierarchical", doc)} |`];
-  const headline = arr(doc.data["headline"]).map(obj);
-  if (headline.length === 0) return [`| search | see ${source("hierarchical", doc)} |`];
-  return headline.map((h) => `| ${str(h["what"])} | ${str(h["figure"])} — ${source("hierarchical", doc)} |`);
+  const rows = arr(doc.data["search"]).map(obj);
+  const n = Math.max(...rows.map((r) => num(r["n"])));
+  const at = rows.filter((r) => num(r["n"]) === n);
+  const contenders = [...new Set(at.map((r) => str(r["contender"])))];
+  const cell = (c: string): string =>
+    at
+      .filter((r) => str(r["contender"]) === c)
+      .map((r) => `${str(r["shape"])} ${fixed(num(r["medianMs"]), 2)}/${fixed(num(r["p95Ms"]), 1)}`)
+      .join(", ");
+  const agreement = (c: string): string => fixed(Math.min(...at.filter((r) => str(r["contender"]) === c).map((r) => num(r["top10Agreement"]))), 2);
+  const ours = contenders.filter((c) => c.startsWith("ours"));
+  const peers = contenders.filter((c) => !c.startsWith("ours"));
+  const writes = arr(doc.data["writes"]).map(obj).filter((w) => num(w["n"]) === n && str(w["contender"]) === "ours: sqlite");
+  return [
+    `| search at ${n.toLocaleString("en-US")} entries, median/p95 ms per query shape (top-10 agreement with exhaustive BM25) | ${ours.map((c) => `${c}: ${cell(c)} (${agreement(c)})`).join("; ")} — ${source("hierarchical", doc)} |`,
+    `| the peers, same run | ${peers.map((c) => `${c}: ${cell(c)} (${agreement(c)})`).join("; ")} |`,
+    `| SQLite index writes, batched | ${writes.map((w) => `${Math.round(num(w["entriesPerSec"])).toLocaleString("en-US")} entries/s (${Math.round(num(w["entriesPerCpuSec"])).toLocaleString("en-US")} per CPU-second)`).join("")} |`,
+  ];
 }
 
 /** The generated block (without the markers). */

@@ -3,7 +3,6 @@ import { AIMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
-import { createContextManager } from "@cc/context";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compactionMiddleware } from "../src/index.js";
@@ -15,13 +14,11 @@ describe("README quick start", () => {
       .respond(new AIMessage("Fixed: the test expected UTC."));
     const tools = [tool(async () => "1 failed: test_dates (expected UTC)", { name: "run_tests", description: "Run the tests", schema: z.object({}) })];
     // README-QUICKSTART-START
-    const manager = createContextManager({ maxTokens: 8000 }); // one per conversation
-    const middleware = [compactionMiddleware({ manager })];
+    const middleware = [compactionMiddleware({ maxTokens: 8000 })]; // a manager per thread; or { manager }
     const agent = createAgent({ model, tools, middleware, checkpointer: new MemorySaver() });
     const out = await agent.invoke({ messages: [{ role: "user", content: "Fix the failing test" }] }, { configurable: { thread_id: "1" } });
     // README-QUICKSTART-END
     expect(out.messages.at(-1)?.content).toBe("Fixed: the test expected UTC.");
     expect(model.calls.length).toBe(2);
-    manager.options.counter.dispose();
   });
 });

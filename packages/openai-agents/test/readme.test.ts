@@ -2,7 +2,6 @@
 // the default model, and checks what it prints.
 import { Agent, MemorySession, run, setDefaultModelProvider, setTracingDisabled } from "@openai/agents";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
-import { createContextManager } from "@cc/context";
 import { describe, expect, it, vi } from "vitest";
 import { createAgentsCompaction } from "../src/index.js";
 import { readFile } from "./fixtures.js";
@@ -14,7 +13,7 @@ describe("README quick start", () => {
     setDefaultModelProvider({ getModel: () => model });
     const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
     // README-EXAMPLE-START
-    const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 8000 }) });
+    const cc = createAgentsCompaction({ maxTokens: 8000 }); // or { manager: createContextManager({ … }) }
     const agent = new Agent({ name: "coder", instructions: "You fix Python files.", tools: [readFile, ...cc.tools] });
     const options = { session: new MemorySession(), callModelInputFilter: cc.callModelInputFilter };
     const result = await run(agent, "Why does reader.py fail?", options);

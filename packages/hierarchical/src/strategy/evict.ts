@@ -348,7 +348,8 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const newIds = new Set(evicted.map((e) => e.id));
     const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
-    // budgetMet is measured on what the caller will send, never assumed from the per-unit costs.
+    // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
+    // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
     const fits = deps.counter.countMessages(withNote(kept, note)) <= settings.targetTokens;
     return E.right({
       segments,
@@ -357,7 +358,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       note,
       failures: res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
       skipped: res.skipped.length,
-      budgetMet: res.budgetMet && fits,
+      budgetMet: fits,
       noteFits: true,
       reservedTokens: reserved,
       aborted: res.aborted,

@@ -39,6 +39,15 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
     expect(prompt.at(-1)).toEqual(history.at(-1));
   });
 
+  it("a history that already fits the target reports the budget met, even when the inner target (which reserves a note) is not", async () => {
+    // Found by the property below: two steps of 431 tokens against 600, nothing evicted, yet budgetMet was false.
+    const history: Message[] = [{ role: "system", content: "agent" }, ...[24, 7].map((lines, i) => cycle(i, lines)).flat()];
+    const r = await evictUnits(history, { targetTokens: 600, preserveLast: 5, namespace: "run", noteTokens: 300, concurrency: 2 }, { index: memoryIndex(), counter, now: NOW })();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(600);
+    expect(r.right.budgetMet).toBe(true);
+  });
+
   it("property: whenever the system prompt, the last step and the largest note fit, the pass meets the target without orphaning a tool result", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 9 }), fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 2, maxLength: 9 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 600, max: 4000 }), async (n, sizes, preserveLast, target) => {
