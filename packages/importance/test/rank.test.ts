@@ -56,4 +56,12 @@ describe("rank", () => {
     const ages = out.map((s) => NOW - s.lastAccessed);
     expect(ages).toEqual([...ages].sort((a, b) => b - a));
   });
+
+  it("without an age option measures by the clock (DEFAULT_AGE), even when one segment alone carries a time", () => {
+    const never = { id: "a", content: "", tokenCost: 0 };
+    const justUsed = { id: "a", content: "", tokenCost: 1000, lastAccessed: NOW };
+    // By the clock the never-used segment has no recency and goes first; "auto" would fall back to turns.
+    expect(rank([never, justUsed], clock)).toEqual([never, justUsed]);
+    expect(rank([never, justUsed], { ...clock, age: "auto" })).toEqual([justUsed, never]);
+  });
 });

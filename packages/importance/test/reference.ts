@@ -5,7 +5,7 @@
  * after the others (oldest first), greedy walk, a Set of evicted positions. The fast
  * implementation must agree with it exactly; the benchmark measures both in the same run.
  */
-import { estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type ScoringOptions, type Segment } from "../src/index.js";
+import { DEFAULT_AGE, estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type ScoringOptions, type Segment } from "../src/index.js";
 
 interface Entry<S> {
   readonly seg: S;
@@ -24,7 +24,7 @@ const num = (x: unknown): number | undefined => (typeof x === "number" && Number
 
 /** "turns" or "clock" for the whole call, as the README states the rule. */
 function mode(segments: readonly Segment[], options: ScoringOptions): "turns" | "clock" {
-  const age = options.age ?? "auto";
+  const age = options.age ?? DEFAULT_AGE;
   if (age !== "auto") return age;
   const t = options.now();
   if (!Number.isFinite(t)) return "turns";
