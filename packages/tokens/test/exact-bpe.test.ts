@@ -36,6 +36,10 @@ describe.each(encodings)("the exact counter equals raw encode_ordinary on every 
     same(pathological(11, 8192).get("random letters, no whitespace")!);
   });
 
+  it("short pieces the ASCII scanner ends that hold a non-ASCII letter (cl100k's 'ſ folds to 's)", () => {
+    for (const t of ["'ſ ", "x'ſ", "'ſt'K", "aſ'ſ'S", "'K'ſ"]) same(t);
+  });
+
   it.each([...pathological(5, 6000).keys()])("pathological input: %s", (name) => {
     same(pathological(5, 6000).get(name)!);
   });

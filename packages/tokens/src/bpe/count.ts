@@ -94,6 +94,20 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     }
     return n;
   };
+  /**
+   * Tokens of the short piece `text[from..to)` merged in place when it is all ASCII (no substring,
+   * no cache: a fresh short piece merges faster than it is hashed and stored), else -1.
+   */
+  const asciiShort = (text: string, from: number, to: number): number => {
+    const len = to - from;
+    for (let k = 0; k < len; k++) {
+      const c = text.charCodeAt(from + k);
+      if (c >= 0x80) return -1; // e.g. cl100k's case-insensitive 'ſ (U+017F folds to s)
+      buffer[k] = c;
+    }
+    trie ??= new TokenTrie(table);
+    return mergeCountScan(buffer, len, table, trie);
+  };
   const ascii = new AsciiTokens(table);
   const pieceEnd = encoding === "cl100k_base" ? cl100kPieceEnd : o200kPieceEnd;
   const count = (text: string): number => {
@@ -105,7 +119,11 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     while (i < n) {
       const end = pieceEnd(text, i, n);
       if (end >= 0) {
-        total += ascii.rank(text, i, end) >= 0 ? 1 : piece(text.slice(i, end));
+        if (ascii.rank(text, i, end) >= 0) total += 1;
+        else {
+          const short = end - i <= scanMaxBytes ? asciiShort(text, i, end) : -1;
+          total += short >= 0 ? short : piece(text.slice(i, end));
+        }
         i = end;
       } else {
         // A character outside ASCII decides this piece: the pattern itself splits it off.

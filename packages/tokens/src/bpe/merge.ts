@@ -34,7 +34,7 @@ export function mergeCountScan(bytes: Uint8Array, n: number, table: RankTable, p
   }
   const byteTokens = table.byteTokens;
   for (let k = 0; k < n; k++) toks[k] = byteTokens[bytes[k]!]!;
-  for (let k = 0; k < n - 1; k++) pairs[k] = pr.pair(toks[k]!, toks[k + 1]!);
+  for (let k = 0; k < n - 1; k++) pairs[k] = pr.pair2(bytes[k]!, bytes[k + 1]!);
   let m = n;
   while (m > 1) {
     let best = NONE;

@@ -212,8 +212,28 @@ export class TokenTrie {
     return best;
   }
 
+  /** The rank of the two-byte token `b0 b1`, or {@link NO_RANK} (one read of a 512 KB table). */
+  pair2(b0: number, b1: number): number {
+    const r = this.root2[2 * ((b0 << 8) | b1) + 1]!;
+    return r < 0 ? NO_RANK : r;
+  }
+
   /** The rank of the token made of token `a` then token `b`, or {@link NO_RANK}. */
   pair(a: number, b: number): number {
+    const c = 3 * (Math.imul(Math.imul(a, 0x85ebca77) ^ b, 0x9e3779b1) >>> 16);
+    const memo = this.pairMemo;
+    if (memo[c] === a && memo[c + 1] === b) return memo[c + 2]!;
+    const r = this.pairWalk(a, b);
+    memo[c] = a;
+    memo[c + 1] = b;
+    memo[c + 2] = r;
+    return r;
+  }
+
+  /** Recently asked pairs, direct-mapped: (a, b, rank) per slot, 65,536 slots (768 KB). */
+  private readonly pairMemo = new Int32Array(3 * 65536).fill(-1);
+
+  private pairWalk(a: number, b: number): number {
     let node = this.nodeOf[a]!;
     const end = this.start[b + 1]!;
     const slots = this.slots;
