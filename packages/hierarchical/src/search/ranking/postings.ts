@@ -11,96 +11,15 @@
  *
  * @module search/ranking/postings
  */
+import { appendPosting, emptyList, grownInt32, type TermList } from "./term-list.js";
 
-/** Postings per block of the block-max bounds. */
-export const BLOCK = 128;
-const SHIFT = 7;
+export { BLOCK, blockMaskOf, blockMinLenOf, type TermList } from "./term-list.js";
+
 
 /** The distinct indexed terms of an entry's two fields (see `indexedTerms`). */
 export interface EntryTerms {
   readonly summary: readonly string[];
   readonly content: readonly string[];
-}
-
-/** One term's postings and bounds. Mutable: owned by {@link PostingsCache}. */
-export interface TermList {
-  /** `docId << 2 | mask`, ascending. */
-  postings: Int32Array;
-  length: number;
-  /** Live entries holding the term. */
-  df: number;
-  /** OR of every posting's mask (a bound on the weighted frequency). */
-  orMask: number;
-  /** Shortest entry holding the term (a bound on length normalisation). */
-  minLen: number;
-  /**
-   * Per block of {@link BLOCK} postings: OR of masks and shortest entry. Empty while the list
-   * has one block (its bounds are then `orMask` and `minLen`).
-   */
-  blockMask: Uint8Array;
-  blockMinLen: Int32Array;
-}
-
-const EMPTY = new Int32Array(0);
-const EMPTY_MASKS = new Uint8Array(0);
-
-function emptyList(): TermList {
-  return { postings: EMPTY, length: 0, df: 0, orMask: 0, minLen: 0x7fffffff, blockMask: EMPTY_MASKS, blockMinLen: EMPTY };
-}
-
-/** The OR of masks of the block holding posting `i`. */
-export function blockMaskOf(list: TermList, i: number): number {
-  return list.length <= BLOCK ? list.orMask : list.blockMask[i >> SHIFT]!;
-}
-
-/** The shortest entry of the block holding posting `i`. */
-export function blockMinLenOf(list: TermList, i: number): number {
-  return list.length <= BLOCK ? list.minLen : list.blockMinLen[i >> SHIFT]!;
-}
-
-function grownInt32(a: Int32Array, need: number): Int32Array {
-  if (need <= a.length) return a;
-  const out = new Int32Array(Math.max(need, a.length * 2, 4));
-  out.set(a);
-  return out;
-}
-
-function grownUint8(a: Uint8Array, need: number): Uint8Array {
-  if (need <= a.length) return a;
-  const out = new Uint8Array(Math.max(need, a.length * 2, 4));
-  out.set(a);
-  return out;
-}
-
-function appendPosting(list: TermList, doc: number, mask: number, len: number): void {
-  const i = list.length;
-  list.postings = grownInt32(list.postings, i + 1);
-  list.postings[i] = (doc << 2) | mask;
-  list.length = i + 1;
-  list.df++;
-  list.orMask |= mask;
-  if (len < list.minLen) list.minLen = len;
-  if (i < BLOCK) return;
-  const b = i >> SHIFT;
-  if (i === BLOCK) {
-    // The second block starts: block 0's bounds are the list's so far.
-    list.blockMask = new Uint8Array(8);
-    list.blockMinLen = new Int32Array(8);
-    let m = 0;
-    for (let j = 0; j < BLOCK; j++) m |= list.postings[j]! & 3;
-    list.blockMask[0] = m;
-    // Lengths are not kept per posting: the list's shortest so far bounds block 0.
-    list.blockMinLen[0] = list.minLen;
-  }
-  if ((i & (BLOCK - 1)) === 0) {
-    list.blockMask = grownUint8(list.blockMask, b + 1);
-    list.blockMinLen = grownInt32(list.blockMinLen, b + 1);
-    list.blockMask[b] = mask;
-    list.blockMinLen[b] = len;
-  } else {
-    list.blockMask[b]! |= mask;
-    if (len < list.blockMinLen[b]!) list.blockMinLen[b] = len;
-  }
 }
 
 /** One entry for {@link PostingsCache.putMany}. */
