@@ -84,7 +84,7 @@ Compact options:
   -p, --preserve-last N   trailing messages kept verbatim (default 20)
   -s, --strategy S        lcm (summarise the older prefix) | hierarchical (evict into the index)
                           (default lcm)
-  -f, --format F          auto | openai-json | jsonl | traj (default auto)
+  -f, --format F          auto | openai-json | jsonl | traj | mini-swe-agent (default auto)
       --force             compact even below the soft threshold
   -i, --index FILE        SQLite index for evicted entries (hierarchical; default: in memory)
   -n, --namespace NS      index namespace (default "default")
@@ -218,7 +218,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   const hard = num(label("hard"), v.hard, "number");
   const keep = num(label("preserve-last"), v["preserve-last"], "non-negative integer");
   const strategy = oneOf<StrategyName>("strategy", v.strategy, ["lcm", "hierarchical"], "lcm");
-  const format = oneOf<TranscriptFormat>("format", v.format, ["auto", "openai-json", "jsonl", "traj"], "auto");
+  const format = oneOf<TranscriptFormat>("format", v.format, ["auto", "openai-json", "jsonl", "traj", "mini-swe-agent"], "auto");
   const encoding = oneOf("encoding", v.encoding, ["o200k_base", "cl100k_base"] as const, "o200k_base");
   if (E.isLeft(budget)) return budget;
   if (E.isLeft(soft)) return soft;

@@ -29,14 +29,20 @@ const withFormat =
   (t: Transcript): ReadResult => ({ ...t, format });
 
 /**
- * Detection for `auto`: a `.traj` / `.jsonl` / `.json` source name decides; otherwise the text:
+ * Detection for `auto`: a `.traj` (SWE-agent, unless the document is a mini-swe-agent trajectory) /
+ * `.jsonl` source name decides; otherwise the text:
  * a whole-document JSON object with `history` is a trajectory, one whose `trajectory_format` starts
  * with `mini-swe-agent` a mini-swe-agent trajectory, any other whole-document JSON is
  * OpenAI chat JSON, and text whose first non-blank line is a JSON object on its own is JSONL.
  */
 function readAuto(text: string, source: string): E.Either<TranscriptError, ReadResult> {
   const lower = source.toLowerCase();
-  if (lower.endsWith(".traj")) return E.map(withFormat("traj"))(readTraj(text, source));
+  if (lower.endsWith(".traj")) {
+    // SWE-agent's extension; a mini-swe-agent trajectory saved under it is read as what it is.
+    const doc = parseJson(text);
+    if (E.isRight(doc) && isMiniTrajectory(doc.right)) return E.map(withFormat("mini-swe-agent"))(fromMiniValue(doc.right, source));
+    return E.map(withFormat("traj"))(readTraj(text, source));
+  }
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return E.map(withFormat("jsonl"))(readJsonl(text, source));
   if (text.trim() === "") return E.left({ _tag: "EmptyInput", source });
   const whole = parseJson(text);

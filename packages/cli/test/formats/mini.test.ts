@@ -4,6 +4,7 @@ import type { Message } from "@cc/messages";
 import { messageUnits } from "@cc/messages";
 import { readTranscript } from "@cc/cli";
 import { bashBlocks, readMini } from "../../src/formats/mini.js";
+import { parseCommand } from "../../src/command/args.js";
 
 /** A small text-action run written for this test (the shape of mini-swe-agent 1.x). */
 const textRun = {
@@ -88,6 +89,19 @@ describe("mini-swe-agent tool calls", () => {
     expect(a.timestamp).toBe(1775795495420);
     expect(t.messages[3]).toMatchObject({ role: "tool", toolCallId: "call_00_abc", timestamp: 1775795495690 });
     expect(t.warnings).toEqual(['messages[4]: role "exit" (the run\'s submitted patch) is not a chat message; skipped']);
+  });
+
+  it("a mini-swe-agent trajectory saved as .traj is read as mini-swe-agent; a SWE-agent one stays traj", () => {
+    expect(right(readTranscript(JSON.stringify(toolRun), { source: "run.traj" })).format).toBe("mini-swe-agent");
+    const swe = { history: [{ role: "user", content: "fix it" }] };
+    expect(right(readTranscript(JSON.stringify(swe), { source: "run.traj" })).format).toBe("traj");
+  });
+
+  it("the CLI takes --format mini-swe-agent and refuses an unknown format naming the accepted ones", () => {
+    const ok = parseCommand(["--format", "mini-swe-agent", "run.traj.json"]);
+    expect(E.isRight(ok) && ok.right._tag === "compact" && ok.right.format).toBe("mini-swe-agent");
+    const bad = parseCommand(["--format", "mini", "run.traj.json"]);
+    expect(E.isLeft(bad) && JSON.stringify(bad.left)).toContain("mini-swe-agent");
   });
 
   it("a document that is not a mini-swe-agent trajectory is a typed error when the format is forced", () => {
