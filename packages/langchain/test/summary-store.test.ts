@@ -83,6 +83,8 @@ describe("baseStoreSummaryStore specifics", () => {
     expect(bad(raw, { namespace: ["ok", "a.b"] })).toContain('namespace[1]: expected a non-empty string without ".", ":" or NUL');
     expect(bad(raw, { namespace: ["a:b"] })).toContain("namespace[0]");
     expect(bad(raw, { namespace: ["", "x"] })).toContain("namespace[0]");
+    expect(bad(raw, { namespace: ["x", "nul\u0000"] })).toContain("namespace[1]");
+    expect(bad(raw, { namespace: ["x", 3] })).toContain("namespace[1]");
     expect(bad(raw, { namespace: ["langgraph"] })).toContain('namespace[0]: expected a label other than "langgraph"');
     expect(bad(raw, { namespace: "cc" })).toContain("namespace: expected a non-empty array");
     expect(bad(raw, { batchSize: 0 })).toContain("batchSize");
