@@ -23,7 +23,6 @@ import { decodeStoreOptions, type BaseStoreSummaryStoreOptions, type LangGraphSt
 import {
   decodeHead,
   decodeMessageRecord,
-  decodeSummary,
   encodeHead,
   encodeMessageRecord,
   encodeSummary,
@@ -121,26 +120,26 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
   };
 
   const readHead = async (stackId: StackId, namespace: string[]): Promise<Either<StoreError, Head>> => {
-    const r = await batch([{ namespace, key: HEAD_KEY }]);
-    return pipe(
-      r,
-      E.chain((items) => E.mapLeft((why: string) => corrupt(stackId, 0, `head of stack: ${why}`))(E.chain((v: Readonly<Record<string, unknown>> | null) => decodeHead(stackId, v))(itemValue(items[0])))),
-    );
+    const items = await batch([{ namespace, key: HEAD_KEY }]);
+    if (E.isLeft(items)) return items;
+    const head = E.chain((v: Readonly<Record<string, unknown>> | null) => decodeHead(stackId, v))(itemValue(items.right[0]));
+    // A head that does not decode is reported as row 0 of the stack.
+    return E.mapLeft((why: string) => corrupt(stackId, 0, `head of stack: ${why}`))(head);
   };
 
   const writeHead = (namespace: string[], head: Head): Promise<Either<StoreError, void>> => putAll(namespace, [[HEAD_KEY, encodeHead(head)]]);
 
-  /** Runs `job` on the stack's queue once the arguments are valid; a closed store refuses it. */
+  /** Runs `job` with the checked arguments on the stack's queue; a closed store or a bad argument never reaches it. */
   const run =
-    <A>(checked: Either<StoreError, StackId>, job: (stackId: StackId, namespace: string[]) => Promise<Either<StoreError, A>>): TaskEither<StoreError, A> =>
+    <V extends { readonly stackId: StackId }, A>(checked: Either<StoreError, V>, job: (args: V, namespace: string[]) => Promise<Either<StoreError, A>>): TaskEither<StoreError, A> =>
     () => {
       if (closed) return Promise.resolve(E.left(unavailable("store is closed")));
       if (E.isLeft(checked)) return Promise.resolve(checked);
-      const stackId = checked.right;
-      const namespace = stackNamespace(prefix, stackId);
+      const args = checked.right;
+      const namespace = stackNamespace(prefix, args.stackId);
       const guarded = async (): Promise<Either<StoreError, A>> => {
         try {
-          return await job(stackId, namespace);
+          return await job(args, namespace);
         } catch (e) {
           return E.left(unavailable(`unexpected failure: ${reason(e)}`));
         }
@@ -158,20 +157,20 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
       E.apS("messages", checkMessages(messages)),
       E.apS("now", checkNow(now)),
     );
-    if (E.isRight(checked) && checked.right.messages.length === 0) return run(E.right(checked.right.stackId), () => Promise.resolve(E.right([])));
-    return run(E.map((v: { readonly stackId: StackId }) => v.stackId)(checked), async (id, namespace) => {
-      if (E.isLeft(checked)) return checked;
+    return run(checked, async ({ stackId: id, messages: sent, now: at }, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
+      if (sent.length === 0) return E.right([]);
       const head = await readHead(id, namespace);
       if (E.isLeft(head)) return head;
       const first = head.right.lastMessageId + 1;
-      const texts = checked.right.messages.map(messageText);
-      const written = await putAll(namespace, texts.map((text, i): readonly [string, Value] => [messageKey(first + i), encodeMessageRecord(first + i, text, checked.right.now)]));
+      const records = sent.map((message, i) => encodeMessageRecord(first + i, messageText(message), at));
+      const written = await putAll(namespace, records.map((record, i): readonly [string, Value] => [messageKey(first + i), record]));
       if (E.isLeft(written)) return written;
-      const committed = await writeHead(namespace, { ...head.right, lastMessageId: head.right.lastMessageId + texts.length });
+      const committed = await writeHead(namespace, { ...head.right, lastMessageId: head.right.lastMessageId + records.length });
       if (E.isLeft(committed)) return committed;
+      // What is handed back is read from the records just written: exactly what a later read returns.
       const stored: StoredMessage[] = [];
-      for (const [i, text] of texts.entries()) {
-        const m = decodeMessageRecord(id, first + i, encodeMessageRecord(first + i, text, checked.right.now));
+      for (const [i, record] of records.entries()) {
+        const m = decodeMessageRecord(id, first + i, record);
         if (E.isLeft(m)) return E.left(corrupt(id, first + i, m.left));
         stored.push(m.right);
       }
@@ -181,9 +180,7 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
 
   const saveSummary = (stackId: StackId, draft: SummaryDraft, now: number): TaskEither<StoreError, StoredSummary> => {
     const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("draft", checkDraft(draft)), E.apS("now", checkNow(now)));
-    return run(E.map((v: { readonly stackId: StackId }) => v.stackId)(checked), async (id, namespace): Promise<Either<StoreError, StoredSummary>> => {
-      if (E.isLeft(checked)) return checked;
-      const { draft: d, now: at } = checked.right;
+    return run(checked, async ({ stackId: id, draft: d, now: at }, namespace): Promise<Either<StoreError, StoredSummary>> => {
       const head = await readHead(id, namespace);
       if (E.isLeft(head)) return head;
       const latest = head.right.summary;
@@ -196,18 +193,17 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
       if (E.isLeft(written)) return written;
       const committed = await writeHead(namespace, { lastMessageId: head.right.lastMessageId, summary });
       if (E.isLeft(committed)) return committed;
-      return E.mapLeft((why: string) => corrupt(id, summary.id, why))(decodeSummary(id, encodeSummary(summary)));
+      return E.right(summary);
     });
   };
 
   const messagesAfter = (stackId: StackId, afterId: number): TaskEither<StoreError, readonly StoredMessage[]> => {
     const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("afterId", checkId("afterId", afterId)));
-    return run(E.map((v: { readonly stackId: StackId }) => v.stackId)(checked), async (id, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
-      if (E.isLeft(checked)) return checked;
+    return run(checked, async ({ stackId: id, afterId }, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
       const head = await readHead(id, namespace);
       if (E.isLeft(head)) return head;
       const out: StoredMessage[] = [];
-      for (let from = checked.right.afterId + 1; from <= head.right.lastMessageId; from += batchSize) {
+      for (let from = afterId + 1; from <= head.right.lastMessageId; from += batchSize) {
         const ids = Array.from({ length: Math.min(batchSize, head.right.lastMessageId - from + 1) }, (_, i) => from + i);
         const items = await batch(ids.map((m): Operation => ({ namespace, key: messageKey(m) })));
         if (E.isLeft(items)) return items;
@@ -225,9 +221,9 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
     backend: "langgraph",
     append,
     saveSummary,
-    latestSummary: (stackId) => run(checkStackId(stackId), async (id, namespace) => E.map((h: Head) => O.fromNullable(h.summary))(await readHead(id, namespace))),
+    latestSummary: (stackId) => run(E.map((id: StackId) => ({ stackId: id }))(checkStackId(stackId)), async ({ stackId: id }, namespace) => E.map((h: Head) => O.fromNullable(h.summary))(await readHead(id, namespace))),
     messagesAfter,
-    lastMessageId: (stackId) => run(checkStackId(stackId), async (id, namespace) => E.map((h: Head) => h.lastMessageId)(await readHead(id, namespace))),
+    lastMessageId: (stackId) => run(E.map((id: StackId) => ({ stackId: id }))(checkStackId(stackId)), async ({ stackId: id }, namespace) => E.map((h: Head) => h.lastMessageId)(await readHead(id, namespace))),
     close: () => async () => {
       closed = true;
       await Promise.all([...running]);
