@@ -70,7 +70,8 @@ const corrupt = (stackId: StackId, id: number, message: string): StoreError => (
  * compares-and-sets on the previous summary id (`SummaryConflict`) and checks the watermark
  * (`InvalidWatermark`), every method is a `TaskEither` that never rejects (a BaseStore that
  * throws or rejects is `StoreUnavailable` with `backend: "langgraph"`; a record someone else
- * wrote is `StoreCorruptRow`), and messages round-trip exactly (any string, lone surrogates too).
+ * wrote is `StoreCorruptRow` naming the message id, 0 for the stack's head), and messages
+ * round-trip exactly (any string, lone surrogates too).
  *
  * Single process only: operations are serialised per stack inside this process, so two
  * processes sharing one BaseStore do not get compare-and-set — both may append the same ids or
