@@ -28,6 +28,7 @@ export {
 } from "../compactor.js";
 export { PruneOptionsCodec, PruneSettingsCodec } from "../prune.js";
 export { STORE_INPUT } from "../store/validate.js";
+export { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "../store/validate.js";
 export { ChatSessionOptionsCodec } from "../chat-session.js";
 export { ForceCompactInputCodec, SessionCompactorOptionsCodec, TryCompactInputCodec } from "../compactor.js";
 export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "../plan.js";

@@ -63,8 +63,8 @@ export interface SummaryDraft {
   readonly previousId: number | null;
 }
 
-/** The storage backend an error came from. */
-export type StoreBackend = "memory" | "sqlite" | "postgres";
+/** The storage backend an error came from (`"langgraph"`: a LangGraph `BaseStore`, see `@cc/langchain`). */
+export type StoreBackend = "memory" | "sqlite" | "postgres" | "langgraph";
 
 /**
  * Why a store operation failed. Nothing is half-written when any of these is returned.
