@@ -1,33 +1,52 @@
 /**
- * Cost benchmark: replays every real transcript (CC_DATA_DIR, see .ci/data.ts) turn by turn
- * through the context manager under three policies — compact at threshold (the manager without a
- * policy, as the demo runs it), Hermes-style skip + back-off (`hermes`), the prompt-cache cost
- * model (`cost` with its defaults, and `cost@<centre>` for each centre of CC_COST_CENTRES) — and bills every request under two price sheets (Claude Sonnet 4 with prompt
- * caching, and the same prices with caching off). Reports total input cost, compactions, cache-hit
- * share, tokens sent and retention (share of re-accesses whose origin is in the prompt when
- * referenced; the re-access rule of bench/retention/reaccess.ts).
+ * Cost benchmark: replays real transcripts (CC_DATA_DIR, see .ci/data.ts) turn by turn through the
+ * context manager under three policies — compact at threshold (the manager without a policy, as
+ * the demo runs it), Hermes-style skip + back-off (`hermes`), the prompt-cache cost model (`cost`
+ * with its defaults, and `cost@<centre>` for each centre of CC_COST_CENTRES) — and bills every
+ * request under two price sheets (Claude Sonnet 4 with prompt caching, and the same prices with
+ * caching off). Reports total input cost, compactions, cache-hit share, tokens sent and retention
+ * (share of re-accesses whose origin is in the prompt when referenced; the re-access rule of
+ * bench/retention/reaccess.ts).
  *
- * Budget per transcript: 50% of its tokens (at least 2,000). Quick mode: 2 files per corpus;
- * CC_BENCH_LIMIT=N: the first N files per corpus. CC_COST_CENTRES: comma-separated `cycleCentre`
- * values to sweep (default "0.8,0.75,0.65,0.6"; empty for none).
- * Writes bench/results/cost.json and bench/results/cost.svg.
+ * Transcripts fall in the retention benchmark's development / evaluation split (bench/cost/corpus.ts).
+ * CC_COST_SPLIT=dev: the `cycleCentre` sweep on the development split and the choice of the rule
+ * of bench/README.md ("Cost benchmark"; bench/cost/selection.ts), written to
+ * bench/results/cost-selection.json. Otherwise (CC_COST_SPLIT=eval, the default): every transcript,
+ * reported on the evaluation split with the pooled and development figures for reference, written
+ * to bench/results/cost.json and cost.svg (the evaluation split).
+ *
+ * Budget per transcript: 50% of its tokens (at least 2,000). Quick mode: the first transcript of
+ * each corpus and split; CC_BENCH_LIMIT=N: the first N. CC_COST_CENTRES: comma-separated
+ * `cycleCentre` values to sweep (default: the grid below with CC_COST_SPLIT=dev, none otherwise;
+ * empty for none).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRICE_SHEETS, type PriceSheet } from "@cc/context";
-import { withoutCaching } from "@cc/context/internal";
+import { decodePolicy, withoutCaching } from "@cc/context/internal";
 import { memoCounter, tiktokenCounter } from "@cc/tokens";
+import * as E from "fp-ts/lib/Either.js";
 import { dataDir } from "../.ci/data.js";
 import { printTable, quick, resultsDir, writeResults } from "./harness.js";
 import { renderBarChart } from "./cost/chart.js";
 import { loadCorpus } from "./cost/corpus.js";
-import { replay, type ReplayFigures, type ReplayPolicy } from "./cost/replay.js";
+import { replay, type ReplayPolicy } from "./cost/replay.js";
+import { chooseCentre } from "./cost/selection.js";
+import { addReplay, emptyTotals, goalOf, rowOf, type CostRow, type Goal, type RowSplit, type Totals } from "./cost/totals.js";
 
 const BUDGET_SHARE = 0.5;
+const TRIGGER = 0.8;
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
 const SHEETS: Readonly<Record<string, PriceSheet>> = { "with caching": sonnet, "without caching": withoutCaching(sonnet) };
+const MODE = ((): "dev" | "eval" => {
+  const raw = process.env["CC_COST_SPLIT"] ?? "eval";
+  if (raw !== "dev" && raw !== "eval") throw new Error(`CC_COST_SPLIT: expected dev or eval, got ${raw}`);
+  return raw;
+})();
+/** The sweep grid of the development run. */
+const GRID = "0.6,0.62,0.64,0.65,0.66,0.68,0.7,0.75,0.8";
 /** Sweep of the cost model's `cycleCentre` (the cost/retention trade-off): `cost@<centre>`. */
-const CENTRES: readonly number[] = (process.env["CC_COST_CENTRES"] ?? "0.8,0.75,0.65,0.6")
+const CENTRES: readonly number[] = (process.env["CC_COST_CENTRES"] ?? (MODE === "dev" ? GRID : ""))
   .split(",")
   .filter((x) => x.trim() !== "")
   .map((x) => {
@@ -37,12 +56,14 @@ const CENTRES: readonly number[] = (process.env["CC_COST_CENTRES"] ?? "0.8,0.75,
   });
 const LIMIT = ((): number => {
   const raw = process.env["CC_BENCH_LIMIT"];
-  if (raw === undefined || raw === "") return quick ? 2 : Number.POSITIVE_INFINITY;
+  if (raw === undefined || raw === "") return quick ? 1 : Number.POSITIVE_INFINITY;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`CC_BENCH_LIMIT: expected a positive integer, got ${raw}`);
   return n;
 })();
 const POLICIES: readonly string[] = ["threshold", "hermes", "cost", ...CENTRES.map((c) => `cost@${c}`)];
+/** The splits reported: the development sweep, or the evaluation split first then the others for reference. */
+const SPLITS: readonly RowSplit[] = MODE === "dev" ? ["dev"] : ["eval", "all", "dev"];
 
 /** The replays of one policy: the sheet-independent ones run once, the cost model once per sheet. */
 function runsFor(policy: string): readonly { readonly sheets: readonly string[]; readonly p: ReplayPolicy }[] {
@@ -52,43 +73,50 @@ function runsFor(policy: string): readonly { readonly sheets: readonly string[];
   return Object.entries(SHEETS).map(([sheet, prices]) => ({ sheets: [sheet], p: { name: policy, policy: { kind: "cost", prices, ...centre } } }));
 }
 
-interface Totals {
-  cost: number;
-  compactions: number;
-  tokensSent: number;
-  cachedTokens: number;
-  kept: number;
-  reaccesses: number;
-  budgetMisses: number;
-  turns: number;
-  sessions: number;
-  decisions: Record<string, number>;
+/** The `cycleCentre` the cost model's defaults give under each sheet (the manager's trigger 0.8). */
+function defaultCentres(): Readonly<Record<string, number>> {
+  return Object.fromEntries(
+    Object.entries(SHEETS).map(([sheet, prices]) => {
+      const d = decodePolicy({ kind: "cost", prices }, TRIGGER);
+      if (E.isLeft(d)) throw new Error(d.left.message);
+      return [sheet, d.right.cycleCentre];
+    }),
+  );
 }
-const empty = (): Totals => ({ cost: 0, compactions: 0, tokensSent: 0, cachedTokens: 0, kept: 0, reaccesses: 0, budgetMisses: 0, turns: 0, sessions: 0, decisions: {} });
-const add = (t: Totals, f: ReplayFigures, sheet: string): void => {
-  t.cost += f.cost[sheet] ?? 0;
-  t.compactions += f.compactions;
-  t.tokensSent += f.tokensSent;
-  t.cachedTokens += f.cachedTokens;
-  t.kept += f.reaccessKept;
-  t.reaccesses += f.reaccessTotal;
-  t.budgetMisses += f.budgetMisses;
-  t.turns += f.turns;
-  t.sessions++;
-  for (const [k, v] of Object.entries(f.decisions)) t.decisions[k] = (t.decisions[k] ?? 0) + v;
-};
+
+const fmt = (r: CostRow): readonly (string | number)[] => [r.split, r.corpus, r.sheet, r.policy, r.sessions, r.inputCostUsd, r.cutVsThresholdPct, r.compactions, r.cacheHitPct, r.tokensSent, r.retentionPct, r.budgetMisses];
+const HEADERS = ["split", "corpus", "sheet", "policy", "transcripts", "input $", "cut vs threshold %", "compactions", "cache hit %", "tokens sent", "retention %", "budget misses"];
+
+/** The development run: the sweep table and the rule's choice per sheet. */
+function reportSelection(totals: (split: RowSplit, corpus: string, policy: string, sheet: string) => Totals): Record<string, unknown>[] {
+  return Object.keys(SHEETS).map((sheet) => {
+    const points = POLICIES.map((policy) => {
+      const t = totals("dev", "all", policy, sheet);
+      return { policy, cost: t.cost, retentionPct: t.reaccesses > 0 ? (100 * t.kept) / t.reaccesses : 0 };
+    });
+    const choice = chooseCentre(points);
+    const best = Math.min(...points.filter((p) => p.policy === "threshold" || p.policy === "hermes").map((p) => p.cost));
+    printTable(
+      `selection on the development split, ${sheet}: is cost@<c> the cheapest (no dearer than threshold and hermes)?`,
+      ["policy", "input $", "retention %", "cheapest"],
+      points.map((p) => [p.policy, Number(p.cost.toFixed(4)), Number(p.retentionPct.toFixed(2)), p.policy.startsWith("cost@") ? (p.cost <= best ? "yes" : "no") : ""]),
+    );
+    console.log(choice === undefined ? `${sheet}: no choice (no sweep)` : `${sheet}: the rule chooses cycleCentre ${choice.centre} (${choice.cheapest ? "the highest cheapest centre" : "no centre is cheapest; the cheapest centre"}, ${(100 * choice.vsBestRival).toFixed(2)}% vs the cheapest rival, retention ${choice.retentionPct.toFixed(2)}%)`);
+    return { sheet, choice: choice ?? null };
+  });
+}
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const { sessions, notes } = loadCorpus(dataDir(), LIMIT);
+  const { sessions, notes } = loadCorpus(dataDir(), { splits: MODE === "dev" ? ["dev"] : ["dev", "eval"], limit: LIMIT });
   if (sessions.length === 0) throw new Error(`no transcripts read from ${dataDir()}: ${notes.join("; ")}`);
   for (const n of notes) console.log(`note: ${n}`);
   const counter = memoCounter(tiktokenCounter(), { maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 });
-  const totals = new Map<string, Totals>();
-  const cell = (corpus: string, policy: string, sheet: string): Totals => {
-    const k = `${corpus}|${policy}|${sheet}`;
-    if (!totals.has(k)) totals.set(k, empty());
-    return totals.get(k)!;
+  const cells = new Map<string, Totals>();
+  const cell = (split: RowSplit, corpus: string, policy: string, sheet: string): Totals => {
+    const k = `${split}|${corpus}|${policy}|${sheet}`;
+    if (!cells.has(k)) cells.set(k, emptyTotals());
+    return cells.get(k)!;
   };
   try {
     for (const [i, s] of sessions.entries()) {
@@ -96,8 +124,10 @@ async function main(): Promise<void> {
         for (const run of runsFor(policy)) {
           const f = await replay(s.messages, run.p, counter, BUDGET_SHARE, SHEETS);
           for (const sheet of run.sheets) {
-            add(cell(s.corpus, policy, sheet), f, sheet);
-            add(cell("all", policy, sheet), f, sheet);
+            for (const split of [s.split, "all"] as const) {
+              addReplay(cell(split, s.corpus, policy, sheet), f, sheet);
+              addReplay(cell(split, "all", policy, sheet), f, sheet);
+            }
           }
         }
       }
@@ -107,54 +137,40 @@ async function main(): Promise<void> {
     counter.dispose();
   }
   const corpora = ["all", ...new Set(sessions.map((s) => s.corpus))];
-  const rows = corpora.flatMap((corpus) =>
-    Object.keys(SHEETS).flatMap((sheet) => {
-      const base = cell(corpus, "threshold", sheet).cost;
-      return POLICIES.map((policy) => {
-        const t = cell(corpus, policy, sheet);
-        return {
-          corpus, sheet, policy, sessions: t.sessions, turns: t.turns,
-          inputCostUsd: Number(t.cost.toFixed(4)),
-          cutVsThresholdPct: base > 0 ? Number((100 * (1 - t.cost / base)).toFixed(1)) : 0,
-          compactions: t.compactions,
-          cacheHitPct: t.tokensSent > 0 ? Number(((100 * t.cachedTokens) / t.tokensSent).toFixed(1)) : 0,
-          tokensSent: t.tokensSent,
-          retentionPct: t.reaccesses > 0 ? Number(((100 * t.kept) / t.reaccesses).toFixed(2)) : 0,
-          reaccesses: t.reaccesses,
-          budgetMisses: t.budgetMisses,
-          decisions: t.decisions,
-        };
-      });
-    }),
-  );
+  const rows = SPLITS.flatMap((split) =>
+    corpora.flatMap((corpus) =>
+      Object.keys(SHEETS).flatMap((sheet) => {
+        const base = cell(split, corpus, "threshold", sheet).cost;
+        return POLICIES.map((policy) => rowOf(cell(split, corpus, policy, sheet), split, corpus, sheet, policy, base));
+      }),
+    ),
+  ).filter((r) => r.sessions > 0);
+  const bySplit = (split: RowSplit): number => sessions.filter((s) => split === "all" || s.split === split).length;
+  const counts = Object.fromEntries(SPLITS.map((split) => [split, bySplit(split)]));
+  const common = { budgetShare: BUDGET_SHARE, trigger: TRIGGER, priceSheets: SHEETS, defaultCycleCentres: defaultCentres(), perCorpusAndSplit: Number.isFinite(LIMIT) ? LIMIT : "all", centres: CENTRES, sessions: counts, notes };
+  if (MODE === "dev") {
+    printTable(`input cost by policy, development split (${counts["dev"]} transcripts; budget ${BUDGET_SHARE * 100}% of each)`, HEADERS, rows.map(fmt));
+    const selection = reportSelection(cell);
+    console.log(`wrote ${writeResults("cost-selection", { split: "dev", grid: CENTRES, ...common, selection, rows })} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return;
+  }
   printTable(
-    `input cost by policy (budget ${BUDGET_SHARE * 100}% of each transcript; ${sessions.length} transcripts)`,
-    ["corpus", "sheet", "policy", "input $", "cut vs threshold %", "compactions", "cache hit %", "tokens sent", "retention %", "budget misses"],
-    rows.map((r) => [r.corpus, r.sheet, r.policy, r.inputCostUsd, r.cutVsThresholdPct, r.compactions, r.cacheHitPct, r.tokensSent, r.retentionPct, r.budgetMisses]),
+    `input cost by policy (budget ${BUDGET_SHARE * 100}% of each transcript; evaluation split ${counts["eval"]} transcripts, per corpus; pooled ${counts["all"]} and development ${counts["dev"]} for reference)`,
+    HEADERS,
+    rows.filter((r) => r.split === "eval" || r.corpus === "all").map(fmt),
   );
-  const pooled = rows.filter((r) => r.corpus === "all");
-  const goals = Object.keys(SHEETS).map((sheet) => {
-    const here = pooled.filter((r) => r.sheet === sheet && !r.policy.startsWith("cost@"));
-    const cost = here.find((r) => r.policy === "cost")!;
-    const cheapest = Math.min(...here.map((r) => r.inputCostUsd));
-    const bestRetention = Math.max(...here.map((r) => r.retentionPct));
-    const cheapestRow = here.find((r) => r.inputCostUsd === cheapest)!;
-    return {
-      sheet, costModelCheapest: cost.inputCostUsd <= cheapest, cheapestPolicy: cheapestRow.policy, cheapestRetentionPct: cheapestRow.retentionPct,
-      retentionGapPts: Number((bestRetention - cost.retentionPct).toFixed(2)), cutVsThresholdPct: cost.cutVsThresholdPct,
-    };
-  });
+  const goals = SPLITS.flatMap((split) => Object.keys(SHEETS).flatMap((sheet) => goalOf(rows, split, sheet) ?? [])) satisfies Goal[];
   printTable(
-    "goals (pooled corpus; cost model = `cost`; ties count as cheapest)",
-    ["sheet", "cost model cheapest", "cheapest policy (retention %)", "cost model retention gap to best (pts)", "cut vs threshold %"],
-    goals.map((g) => [g.sheet, g.costModelCheapest ? "yes" : "no", `${g.cheapestPolicy} (${g.cheapestRetentionPct})`, g.retentionGapPts, g.cutVsThresholdPct]),
+    "goals (cost model = `cost` with its defaults; ties count as cheapest; the evaluation split is the report)",
+    ["split", "sheet", "cost model cheapest", "cheapest policy (retention %)", "best retention", "cost model retention gap (pts)", "cut vs threshold %"],
+    goals.map((g) => [g.split, g.sheet, g.costModelCheapest ? "yes" : "no", `${g.cheapestPolicy} (${g.cheapestRetentionPct})`, g.bestRetentionPolicy, g.retentionGapPts, g.cutVsThresholdPct]),
   );
-  const path = writeResults("cost", { budgetShare: BUDGET_SHARE, priceSheets: SHEETS, filesPerCorpus: Number.isFinite(LIMIT) ? LIMIT : "all", centres: CENTRES, sessions: sessions.length, notes, goals, rows });
-  console.log(`wrote ${path}`);
+  console.log(`wrote ${writeResults("cost", { reportedSplit: "eval", ...common, goals, rows })}`);
+  const evaluation = rows.filter((r) => r.split === "eval" && r.corpus === "all");
   const svg = renderBarChart(
-    `Input cost of ${sessions.length} replayed transcripts by compaction policy (above each bar: retention)`,
+    `Input cost of the ${counts["eval"]} evaluation-split transcripts by compaction policy (above each bar: retention)`,
     "total input cost (USD)",
-    Object.keys(SHEETS).map((sheet) => ({ label: sheet, bars: pooled.filter((r) => r.sheet === sheet).map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })) })),
+    Object.keys(SHEETS).map((sheet) => ({ label: sheet, bars: evaluation.filter((r) => r.sheet === sheet).map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })) })),
   );
   writeFileSync(join(resultsDir, "cost.svg"), svg);
   console.log(`wrote ${join(resultsDir, "cost.svg")} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

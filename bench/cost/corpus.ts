@@ -3,18 +3,28 @@
  * (`CC_DATA_DIR`, see .ci/data.ts), read with `readTranscript` from @cc/cli. A mini-swe-agent
  * file the reader refuses only because of roles outside the chat model (its final `exit`
  * record) is read again without those messages, and that is reported; any other refusal is
- * reported and the file left out — never silently.
+ * reported and the file left out — never silently. Corpora, tasks, de-duplication and the
+ * development / evaluation split are the retention benchmark's (`taskOf`, `dedupe`, `splitOf`
+ * of bench/retention/corpora.ts): replays of one task keep the first file by name, and a
+ * session's split is decided by the SHA-256 of `corpus:task`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatTranscriptError, fromOpenAIValue, readTranscript } from "@cc/cli";
 import type { Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
+import { dedupe, splitOf, taskOf } from "../retention/corpora.js";
+
+/** The development split (selection) or the evaluation split (report). */
+export type Split = "dev" | "eval";
 
 /** One transcript to replay. */
 export interface CostSession {
   readonly name: string;
+  /** The task it solves (`taskOf` of its file name). */
+  readonly task: string;
   readonly corpus: string;
+  readonly split: Split;
   readonly messages: readonly Message[];
 }
 
@@ -44,7 +54,9 @@ function readOne(dir: string, file: string, corpus: string, notes: string[]): Co
   }
   const r = readTranscript(text, { source: file });
   const name = file.replace(/\.traj(\.json)?$/, "");
-  if (E.isRight(r)) return { name, corpus, messages: r.right.messages };
+  const task = taskOf(file);
+  const split = splitOf(corpus, task);
+  if (E.isRight(r)) return { name, task, corpus, split, messages: r.right.messages };
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -59,21 +71,31 @@ function readOne(dir: string, file: string, corpus: string, notes: string[]): Co
     return undefined;
   }
   notes.push(`${file}: ${chat!.dropped} message(s) with a role outside the chat model left out`);
-  return { name, corpus, messages: again.right.messages };
+  return { name, task, corpus, split, messages: again.right.messages };
+}
+
+/** Which sessions {@link loadCorpus} keeps. */
+export interface CorpusSelection {
+  /** The splits to keep. @default both */
+  readonly splits?: readonly Split[];
+  /** The first sessions (by name) of each corpus and split. @default all */
+  readonly limit?: number;
 }
 
 /**
- * Reads the three corpora under `dataDir`; `limit` keeps the first files of each (quick mode).
+ * Reads the three corpora under `dataDir` (named as the retention benchmark names them), drops
+ * replays of a task already read (reported in `notes`), then keeps the sessions of the chosen
+ * splits, the first `limit` of each corpus and split (quick mode).
  *
- * @example const { sessions, notes } = loadCorpus(dataDir(), 3);
+ * @example const { sessions, notes } = loadCorpus(dataDir(), { splits: ["dev"], limit: 1 });
  */
-export function loadCorpus(dataDir: string, limit = Number.POSITIVE_INFINITY): LoadedCorpus {
+export function loadCorpus(dataDir: string, selection: CorpusSelection = {}): LoadedCorpus {
   const dirs: readonly [string, string, RegExp][] = [
     ["swe-agent", join(dataDir, "swe-agent-trajectories"), /\.traj$/],
-    ["mini-swe-agent-gemini3pro", join(dataDir, "agent-trajectories", "mini-swe-agent-gemini3pro"), /\.traj\.json$/],
-    ["mini-swe-agent-deepseek", join(dataDir, "agent-trajectories", "mini-swe-agent-deepseek"), /\.traj\.json$/],
+    ["mini-gemini", join(dataDir, "agent-trajectories", "mini-swe-agent-gemini3pro"), /\.traj\.json$/],
+    ["mini-deepseek", join(dataDir, "agent-trajectories", "mini-swe-agent-deepseek"), /\.traj\.json$/],
   ];
-  const sessions: CostSession[] = [];
+  const read: CostSession[] = [];
   const notes: string[] = [];
   for (const [corpus, dir, pattern] of dirs) {
     let files: string[];
@@ -83,10 +105,24 @@ export function loadCorpus(dataDir: string, limit = Number.POSITIVE_INFINITY): L
       notes.push(`${dir}: ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
-    for (const f of files.slice(0, limit)) {
+    for (const f of files) {
       const s = readOne(dir, f, corpus, notes);
-      if (s !== undefined) sessions.push(s);
+      if (s !== undefined) read.push(s);
     }
   }
+  const id = (s: CostSession): string => `${s.corpus}/${s.name}`;
+  const { dropped } = dedupe(read.map((s) => ({ name: id(s), task: s.task, corpus: s.corpus, messages: [] })));
+  if (dropped.length > 0) notes.push(`${dropped.length} replay(s) of a task already read left out: ${dropped.join(", ")}`);
+  const gone = new Set(dropped);
+  const splits = new Set(selection.splits ?? ["dev", "eval"]);
+  const limit = selection.limit ?? Number.POSITIVE_INFINITY;
+  const taken = new Map<string, number>();
+  const sessions = read.filter((s) => {
+    if (gone.has(id(s)) || !splits.has(s.split)) return false;
+    const k = `${s.corpus}:${s.split}`;
+    const n = taken.get(k) ?? 0;
+    taken.set(k, n + 1);
+    return n < limit;
+  });
   return { sessions, notes };
 }

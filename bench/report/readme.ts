@@ -84,14 +84,17 @@ function retentionRows(doc: ResultsDoc | undefined): string[] {
 
 function costRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| compaction cost | ${source("cost", doc)} |`];
-  const rows = arr(doc.data["rows"]).map(obj).filter((r) => str(r["corpus"]) === "all");
+  // Rows carry their split since the benchmark reports on the evaluation split; older files have none (every transcript).
+  const pooled = arr(doc.data["rows"]).map(obj).filter((r) => str(r["corpus"]) === "all");
+  const split = pooled.some((r) => str(r["split"]) === "eval");
+  const rows = split ? pooled.filter((r) => str(r["split"]) === "eval") : pooled;
   const line = (sheet: string): string =>
     rows
       .filter((r) => str(r["sheet"]) === sheet)
       .map((r) => `${str(r["policy"])} $${fixed(num(r["inputCostUsd"]), 1)} (${num(r["compactions"])} compactions, retention ${fixed(num(r["retentionPct"]), 1)}%)`)
       .join(", ");
   return [
-    `| input cost of replaying ${num(rows[0]?.["sessions"])} transcripts, with prompt caching | ${line("with caching")} — ${source("cost", doc)} |`,
+    `| input cost of replaying ${num(rows[0]?.["sessions"])} transcripts${split ? " (evaluation split)" : ""}, with prompt caching | ${line("with caching")} — ${source("cost", doc)} |`,
     `| the same without prompt caching | ${line("without caching")} |`,
   ];
 }

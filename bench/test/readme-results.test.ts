@@ -19,7 +19,16 @@ describe("README results block", () => {
     writeFileSync(join(root, "bench", "results", "adapters.json"), JSON.stringify({ name: "adapters", quick: true, date: "2026-01-02T00:00:00Z", data: { rows: [
       { framework: "ai-sdk", contender: "ours", budget: 100, prompts: 2, overBudget: 0, unitsSplit: 0, reaccesses: 4, reaccessKept: 3, grounding: 2, grounded: 2 },
     ] } }));
+    const cost = (split: string | undefined, policy: string, usd: number): Record<string, unknown> => ({ ...(split === undefined ? {} : { split }), corpus: "all", sheet: "with caching", policy, sessions: split === "eval" ? 2 : 4, inputCostUsd: usd, compactions: 3, retentionPct: 70 });
+    writeFileSync(join(root, "bench", "results", "cost.json"), JSON.stringify({ name: "cost", quick: true, date: "2026-01-02T00:00:00Z", data: { rows: [
+      cost("all", "cost", 9), cost("eval", "cost", 4), cost("dev", "cost", 5), { ...cost("eval", "cost", 1), corpus: "swe-agent" },
+    ] } }));
     const block = renderResults(root);
+    // The cost rows of the evaluation split only, pooled over corpora.
+    expect(block).toContain("| input cost of replaying 2 transcripts (evaluation split), with prompt caching | cost $4.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, quick run 2026-01-02 |");
+    writeFileSync(join(root, "bench", "results", "cost.json"), JSON.stringify({ name: "cost", quick: false, date: "2026-01-02T00:00:00Z", data: { rows: [cost(undefined, "cost", 9)] } }));
+    expect(renderResults(root)).toContain("| input cost of replaying 4 transcripts, with prompt caching | cost $9.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, full run 2026-01-02 |");
+
     expect(block).toContain("`bench/results/tokens.json` missing");
     expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);

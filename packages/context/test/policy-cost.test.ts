@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createContextManager, PRICE_SHEETS, type TurnResult } from "@cc/context";
-import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, estimateCost, initialPolicyState, rewriteCharge, stablePrefixTokens, withoutCaching, type PolicySettings } from "@cc/context/internal";
+import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, DEFAULT_CYCLE_CENTRES, defaultCycleCentre, estimateCost, hasPromptCaching, initialPolicyState, rewriteCharge, stablePrefixTokens, withoutCaching, type PolicySettings } from "@cc/context/internal";
 import { memoryIndex } from "@cc/hierarchical";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -101,6 +101,25 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
       const d = decodePolicy(bad, 0.8);
       expect(E.isLeft(d) && d.left._tag === "InvalidOptions" && d.left.message.includes("cycleCentre"), JSON.stringify(bad)).toBe(true);
     }
+  });
+
+  it("its default depends on the kind of sheet: with prompt caching (every named sheet) or without; a given centre overrides it; the clamp applies to both", () => {
+    for (const name of Object.keys(PRICE_SHEETS) as (keyof typeof PRICE_SHEETS)[]) {
+      expect(hasPromptCaching(PRICE_SHEETS[name]), name).toBe(true);
+      expect(settingsOf({ kind: "cost", prices: name }).cycleCentre, name).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
+      expect(settingsOf({ kind: "cost", prices: withoutCaching(PRICE_SHEETS[name]) }).cycleCentre, name).toBe(DEFAULT_CYCLE_CENTRES.withoutCaching);
+    }
+    expect(DEFAULT_CYCLE_CENTRE).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
+    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet), cycleCentre: 0.75 }).cycleCentre).toBe(0.75);
+    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet) }, 0.6).cycleCentre).toBe(Math.min(0.6, DEFAULT_CYCLE_CENTRES.withoutCaching));
+    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet), target: 0.7 }).cycleCentre).toBe(Math.max(0.7, DEFAULT_CYCLE_CENTRES.withoutCaching));
+    // A cache write dearer than input does not make a sheet "with caching": only a cheaper cache hit does.
+    expect(defaultCycleCentre({ input: 1, cachedInput: 1, cacheWrite: 2, output: 1 })).toBe(DEFAULT_CYCLE_CENTRES.withoutCaching);
+    expect(defaultCycleCentre({ input: 1, cachedInput: 0.99, cacheWrite: 1, output: 1 })).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
+  });
+
+  it("the per-kind defaults are the development-split choices of bench/README.md (cost benchmark)", () => {
+    expect(DEFAULT_CYCLE_CENTRES).toEqual({ withCaching: 0.7, withoutCaching: 0.65 });
   });
 
   it("decide cuts to the cycle's bottom: a lower centre plans a deeper cut", () => {

@@ -47,9 +47,11 @@ export interface PolicyOptions {
    * with caching off it keeps the prompt at the centre (it compacts from the centre on, not
    * from the manager's `threshold`). Lower: cheaper on both kinds of
    * price sheet and fewer re-accessed messages kept. Between `target` and the manager's `threshold`.
-   * The default is measured by bench/cost.bench.ts (bench/README.md, "cost"): {@link DEFAULT_CYCLE_CENTRE},
-   * clamped to [`target`, `threshold`].
-   * @default 0.65
+   * The default depends on the kind of price sheet ({@link defaultCycleCentre}): it was chosen on
+   * the development split of bench/cost.bench.ts (bench/README.md, "Cost benchmark") — with prompt
+   * caching {@link DEFAULT_CYCLE_CENTRES}`.withCaching`, without it `.withoutCaching` — clamped to
+   * [`target`, `threshold`]. A value given here overrides it.
+   * @default 0.7 with prompt caching (the default sheet), 0.65 without
    */
   readonly cycleCentre?: number;
   /**
@@ -146,12 +148,39 @@ export const PolicyOptionsCodec = objectCodec(
 );
 
 /**
- * The cost model's default mean prompt, as a share of `maxTokens` (see `cycleCentre`): the
- * highest centre (the most retention) at which the cost model was the cheapest policy under both
- * price sheets of bench/cost.bench.ts (103 transcripts, centres 0.62–0.7 swept: 0.66 cost more than
- * `hermes` without caching, 0.64 more with caching).
+ * The cost model's default mean prompt (see `cycleCentre`), as a share of `maxTokens`, per kind of
+ * price sheet — the cost model is told its sheet, and with caching on the rewrite cost dominates,
+ * with caching off there is none. Each is the choice of the rule written in bench/README.md
+ * ("Cost benchmark") before it was applied: on the development split of bench/cost.bench.ts
+ * (46 transcripts, grid 0.6–0.8), the highest centre at which the cost model costs no more than
+ * both `threshold` and `hermes` (Claude Sonnet 4's sheet, with and without caching). With caching
+ * 0.7 was 2.1% cheaper than `hermes` with 1.5 points more retention (0.75 was dearer); without
+ * caching 0.65 was 0.9% cheaper than `hermes` (0.66 was dearer).
+ *
+ * @example DEFAULT_CYCLE_CENTRES.withCaching // 0.7
  */
-export const DEFAULT_CYCLE_CENTRE = 0.65;
+export const DEFAULT_CYCLE_CENTRES = { withCaching: 0.7, withoutCaching: 0.65 } as const;
+
+/** The default `cycleCentre` of a sheet with prompt caching, as the default sheet has ({@link DEFAULT_CYCLE_CENTRES}). */
+export const DEFAULT_CYCLE_CENTRE: number = DEFAULT_CYCLE_CENTRES.withCaching;
+
+/**
+ * Whether a sheet has prompt caching: a cache hit costs less than uncached input.
+ *
+ * @example hasPromptCaching(withoutCaching(PRICE_SHEETS["openai/gpt-4.1"])) // false
+ */
+export function hasPromptCaching(sheet: PriceSheet): boolean {
+  return sheet.cachedInput < sheet.input;
+}
+
+/**
+ * The default `cycleCentre` for a sheet (before the clamp to [`target`, `threshold`]).
+ *
+ * @example defaultCycleCentre(PRICE_SHEETS["anthropic/claude-sonnet-4"]) // DEFAULT_CYCLE_CENTRES.withCaching
+ */
+export function defaultCycleCentre(sheet: PriceSheet): number {
+  return hasPromptCaching(sheet) ? DEFAULT_CYCLE_CENTRES.withCaching : DEFAULT_CYCLE_CENTRES.withoutCaching;
+}
 
 const decodeOptions = decodeWith(PolicyOptionsCodec, "InvalidOptions", "policy options") as (u: unknown) => E.Either<InvalidOptions, PolicyOptions>;
 
@@ -168,14 +197,15 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
   const hardThreshold = o.hardThreshold ?? Math.max(0.95, trigger);
   const cost = o.kind === "cost";
   const target = o.kind === "threshold" ? trigger : (o.target ?? Math.min(0.5, trigger));
-  const cycleCentre = cost ? (o.cycleCentre ?? Math.min(trigger, Math.max(target, DEFAULT_CYCLE_CENTRE))) : trigger;
+  const named = o.prices ?? DEFAULT_PRICE_SHEET;
+  const prices = typeof named === "string" ? PRICE_SHEETS[named] : named;
+  const cycleCentre = cost ? (o.cycleCentre ?? Math.min(trigger, Math.max(target, defaultCycleCentre(prices)))) : trigger;
   const problems: string[] = [];
   if (hardThreshold < trigger) problems.push(`hardThreshold: expected at least the manager's threshold ${trigger}, got ${hardThreshold}`);
   if (target > trigger) problems.push(`target: expected at most the manager's threshold ${trigger}, got ${target}`);
   if (o.cycleCentre !== undefined && !cost) problems.push(`cycleCentre: only the cost policy has one, got kind ${o.kind}`);
   else if (cost && (cycleCentre < target || cycleCentre > trigger)) problems.push(`cycleCentre: expected between target ${target} and the manager's threshold ${trigger}, got ${cycleCentre}`);
   if (problems.length > 0) return E.left(invalid("InvalidOptions", "policy options", problems));
-  const prices = o.prices ?? DEFAULT_PRICE_SHEET;
   return E.right({
     kind: o.kind,
     trigger,
@@ -188,7 +218,7 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
     backoffStep: o.backoffStep ?? 0.05,
     minTurnsBetween: o.minTurnsBetween ?? (cost ? 0 : 3),
     remainingTurns: o.remainingTurns,
-    prices: typeof prices === "string" ? PRICE_SHEETS[prices] : prices,
+    prices,
     cooldownTurns: o.cooldownTurns ?? 5,
     summaryOutputTokens: o.summaryOutputTokens ?? 1024,
   });
