@@ -3,7 +3,7 @@
  * `scaling.svg` (from the scaling benchmark) and one `<name>.svg` per other benchmark that has
  * throughput-against-n series.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
@@ -53,6 +53,9 @@ export function readResults(dir: string): { readonly docs: readonly ResultDoc[];
   return { docs, problems };
 }
 
+/** In the title of every chart this report draws (and of no chart a benchmark draws itself). */
+const REPORT_CHART_MARK = "throughput against n";
+
 /** Writes the summary and the charts of the results in `dir`. */
 export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles> {
   return async () => {
@@ -85,7 +88,9 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
         writeFileSync(current, c.svg);
         written.push(current);
       }
-      for (const f of stale) rmSync(f, { force: true }); // a chart its results no longer support
+      // A throughput chart this report wrote earlier that its results no longer support; charts
+      // a benchmark writes itself (cost.svg, retention.svg) are not the report's to remove.
+      for (const f of stale) if (existsSync(f) && readFileSync(f, "utf8").includes(REPORT_CHART_MARK)) rmSync(f, { force: true });
       current = join(dir, "SUMMARY.md");
       writeFileSync(current, renderSummary(docs, charts.map((c) => c.link), problems));
     } catch (e) {

@@ -12,7 +12,7 @@
  * @module search/postgres-cache
  */
 import { entryKey } from "./index.js";
-import { PostingsCache, type EntryTerms } from "./ranking/postings.js";
+import { PostingsCache, type CacheItem, type EntryTerms } from "./ranking/postings.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
 import type { SqlClient } from "./sql.js";
 
@@ -93,6 +93,9 @@ interface CacheRow {
   readonly tsv: string;
 }
 
+/** Rows per page of the cursor that loads the cache. */
+const PAGE_ROWS = 5000;
+
 /** The cache of one index instance. */
 export interface PgPostingsCache {
   /** Brings the cache up to date with the table (one round trip when nothing changed). */
@@ -124,11 +127,20 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
   let cachedGen = -1;
   let queue: Promise<void> = Promise.resolve();
 
-  const put = (gen: number, namespace: string, id: string, kind: string, terms: EntryTerms): void => {
-    const key = entryKey(namespace, id);
-    if ((genOf.get(key) ?? -1) >= gen || (deletedAt.get(namespace) ?? -1) >= gen) return;
-    genOf.set(key, gen);
-    cache.put(key, { namespace, id }, terms, namespace, kind);
+  /** Puts the rows newer than what the cache holds of their key and namespace, in batches. */
+  const putAll = (rows: Iterable<{ readonly gen: number; readonly namespace: string; readonly id: string; readonly kind: string; readonly terms: EntryTerms }>): void => {
+    let batch: CacheItem<RowKey>[] = [];
+    for (const r of rows) {
+      const key = entryKey(r.namespace, r.id);
+      if ((genOf.get(key) ?? -1) >= r.gen || (deletedAt.get(r.namespace) ?? -1) >= r.gen) continue;
+      genOf.set(key, r.gen);
+      batch.push({ key, handle: { namespace: r.namespace, id: r.id }, terms: r.terms, namespace: r.namespace, kind: r.kind });
+      if (batch.length === 1000) {
+        cache.putMany(batch);
+        batch = [];
+      }
+    }
+    cache.putMany(batch);
   };
   const drop = (gen: number, namespace: string): void => {
     deletedAt.set(namespace, Math.max(gen, deletedAt.get(namespace) ?? -1));
@@ -151,16 +163,32 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
     const gen = Number(rows[0]?.gen ?? 0);
     if (loaded && gen === cachedGen) return;
     const since = loaded ? cachedGen : -1;
-    // One snapshot: the counter, the deletions and the rows agree.
+    // One snapshot: the counter, the deletions and the rows agree. The rows come through a cursor,
+    // a page at a time, each page into the cache before the next is fetched (a large table is never
+    // held in memory as rows).
+    if (!loaded) cache.clear();
     const got = await client.transaction(async (tx) => {
       await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
       const g = await tx.query<{ gen: string | number }>(`SELECT gen FROM ${table}_gen`);
       const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
-      const changed = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > $1 ORDER BY gen`, [since]);
-      return { gen: Number(g.rows[0]?.gen ?? 0), deletions, rows: changed.rows };
+      for (const d of deletions) drop(Number(d.gen), d.namespace);
+      // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
+      await tx.query(`DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`);
+      for (;;) {
+        const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
+        putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+        if (page.rows.length < PAGE_ROWS) break;
+      }
+      return { gen: Number(g.rows[0]?.gen ?? 0) };
+    }).catch((e: unknown) => {
+      // A load cut short leaves a partial cache: start again from nothing next time.
+      if (!loaded) {
+        cache.clear();
+        genOf.clear();
+        deletedAt.clear();
+      }
+      throw e;
     });
-    for (const d of got.deletions) drop(Number(d.gen), d.namespace);
-    for (const r of got.rows) put(Number(r.gen), r.namespace, r.id, r.kind, parseTsvector(r.tsv));
     loaded = true;
     cachedGen = Math.max(cachedGen, got.gen);
   };
@@ -177,7 +205,7 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
     rank: (terms, options) => rank(cache, terms, options),
     wrote: (gen, entries) => {
       if (!loaded) return;
-      for (const e of entries) put(gen, e.namespace, e.id, e.kind, e.terms);
+      putAll(entries.map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })));
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     deleted: (gen, namespace) => {

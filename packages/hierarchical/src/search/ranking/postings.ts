@@ -154,7 +154,7 @@ export class PostingsCache<H> {
 
   private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
     if (from >= to) return;
-    for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    if (this.keyToDoc.size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     const slot0 = this.docStart[this.docCount]!;
     let need = 0;
     for (let i = from; i < to; i++) need += items[i]!.terms.summary.length + items[i]!.terms.content.length;
@@ -206,35 +206,32 @@ export class PostingsCache<H> {
       this.totalLen += len;
       this.livePostings += j - start;
     }
-    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append.
+    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append. `slot` is
+    // free again here and serves as the per-term count, then the per-term write offset.
     const total = j - slot0;
-    const touched: number[] = [];
-    const counts = new Map<number, number>();
+    const forward = this.forward;
+    const scratch = this.slot;
+    const touched = new Int32Array(total);
+    let nt = 0;
+    for (let k = 0; k < total; k++) scratch[forward[slot0 + k]!] = 0;
     for (let k = 0; k < total; k++) {
-      const id = this.forward[slot0 + k]!;
-      const c = counts.get(id);
-      if (c === undefined) {
-        counts.set(id, 1);
-        touched.push(id);
-      } else counts.set(id, c + 1);
+      const id = forward[slot0 + k]!;
+      if (scratch[id] === 0) touched[nt++] = id;
+      scratch[id]!++;
     }
-    const offset = new Map<number, number>();
     let run = 0;
-    for (const id of touched) {
-      offset.set(id, run);
-      run += counts.get(id)!;
+    for (let t = 0; t < nt; t++) {
+      const id = touched[t]!;
+      const c = scratch[id]!;
+      scratch[id] = run;
+      run += c;
     }
     const order = new Int32Array(total);
-    for (let k = 0; k < total; k++) {
-      const id = this.forward[slot0 + k]!;
-      const o = offset.get(id)!;
-      order[o] = k;
-      offset.set(id, o + 1);
-    }
+    for (let k = 0; k < total; k++) order[scratch[forward[slot0 + k]!]!++] = k;
     for (let k = 0; k < total; k++) {
       const sk = order[k]!;
       const doc = slotDoc[sk]!;
-      appendPosting(this.lists[this.forward[slot0 + sk]!]!, doc, slotMask[sk]!, this.docLen[doc]!);
+      appendPosting(this.lists[forward[slot0 + sk]!]!, doc, slotMask[sk]!, this.docLen[doc]!);
     }
   }
 
