@@ -19,7 +19,7 @@ import type { StoredMessage, StoredSummary, StoreError, SummaryDraft, SummarySto
 import type { StackId } from "@cc/session/internal";
 import { checkDraft, checkId, checkMessages, checkNow, checkStackId, watermarkProblem } from "@cc/session/internal";
 import type { InvalidOptions } from "@cc/validate";
-import { decodeStoreOptions, type BaseStoreSummaryStoreOptions, type LangGraphStore } from "./options.js";
+import { decodeStoreOptions, type BaseStoreSummaryStoreOptions, type LangGraphStore, type ResolvedStoreOptions } from "./options.js";
 import {
   decodeHead,
   decodeMessageRecord,
@@ -37,6 +37,12 @@ import {
 } from "./records.js";
 
 type Operation = { namespace: string[]; key: string; value?: Value; index?: false };
+
+const stalledMessage = (timeoutMs: number): string =>
+  `an earlier BaseStore call on this stack took longer than ${timeoutMs} ms and has not finished; try again once it has`;
+
+/** Rejects a `batch` call that took longer than `timeoutMs`. */
+class TimeoutSignal extends Error {}
 
 /** Per BaseStore object: the tail of each stack's queue (keyed by the namespace's JSON). */
 const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
@@ -80,7 +86,11 @@ const corrupt = (stackId: StackId, id: number, message: string): StoreError => (
  * the BaseStore (it is yours).
  *
  * @param store a LangGraph BaseStore (records are written with `index: false`: never embedded)
- * @param options `namespace` (default `["cc", "summaries"]`), `batchSize` (default 256)
+ * A `batch` call that does not answer within `timeoutMs` is a `StoreTimeout`; the stack then
+ * refuses every operation (`StoreUnavailable`) until that call settles, so a late write never
+ * lands over a newer one, and `close()` does not wait for it.
+ *
+ * @param options `namespace` (default `["cc", "summaries"]`), `batchSize` (default 256), `timeoutMs` (default 30000, 0 for none)
  * @returns `Left<InvalidOptions>` naming the bad field, or the store
  * @example
  * import { InMemoryStore } from "@langchain/langgraph";
@@ -90,22 +100,60 @@ const corrupt = (stackId: StackId, id: number, message: string): StoreError => (
  * await store.append("thread-1", [{ role: "user", content: "hi" }], Date.now())(); // right([{ id: 1, … }])
  */
 export function baseStoreSummaryStore(store: LangGraphStore, options?: BaseStoreSummaryStoreOptions): Either<InvalidOptions, SummaryStore> {
-  return E.map(({ namespace, batchSize }: { readonly namespace: readonly string[]; readonly batchSize: number }) => open(store, namespace, batchSize))(decodeStoreOptions(store, options));
+  return E.map((o: ResolvedStoreOptions) => open(store, o))(decodeStoreOptions(store, options));
 }
 
-function open(store: LangGraphStore, prefix: readonly string[], batchSize: number): SummaryStore {
+/** Stacks (namespace JSON) with a `batch` call past its timeout and not settled yet, per BaseStore object. */
+const stalledCalls = new WeakMap<object, Set<string>>();
+
+function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }: ResolvedStoreOptions): SummaryStore {
   let closed = false;
   const running = new Set<Promise<unknown>>();
+  const stalled = stalledCalls.get(store) ?? new Set<string>();
+  stalledCalls.set(store, stalled);
 
-  /** One `batch` call: a throw, a rejection or a malformed answer is `StoreUnavailable`. */
+  /**
+   * `store.batch(operations)`, or a `StoreTimeout` after `timeoutMs`: the call goes on, and the
+   * stack stays stalled (every operation on it refused) until it settles.
+   */
+  const timed = (operations: Operation[]): Promise<unknown> => {
+    const call = Promise.resolve().then(() => store.batch(operations));
+    if (timeoutMs === 0) return call;
+    const stack = JSON.stringify(operations[0]?.namespace ?? []);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stalled.add(stack);
+        const release = (): void => {
+          stalled.delete(stack);
+        };
+        call.then(release, release);
+        reject(new TimeoutSignal());
+      }, timeoutMs);
+      call.then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
+  };
+
+  /** One `batch` call: a throw, a rejection or a malformed answer is `StoreUnavailable`; no answer in time is `StoreTimeout`. */
   const batch = async (operations: Operation[]): Promise<Either<StoreError, readonly unknown[]>> => {
+    // An operation queued before a call on its stack stalled stops here, before touching the store.
+    if (stalled.has(JSON.stringify(operations[0]?.namespace ?? []))) return E.left(unavailable(stalledMessage(timeoutMs)));
     try {
-      const results: unknown = await store.batch(operations);
+      const results: unknown = await timed(operations);
       if (!Array.isArray(results) || results.length !== operations.length) {
         return E.left(unavailable(`BaseStore.batch answered ${Array.isArray(results) ? `${results.length} results` : typeof results} for ${operations.length} operations`));
       }
       return E.right(results);
     } catch (e) {
+      if (e instanceof TimeoutSignal) return E.left({ _tag: "StoreTimeout", backend: "langgraph", message: `BaseStore.batch did not answer within ${timeoutMs} ms` });
       return E.left(unavailable(`BaseStore.batch failed: ${reason(e)}`));
     }
   };
@@ -138,6 +186,9 @@ function open(store: LangGraphStore, prefix: readonly string[], batchSize: numbe
       if (E.isLeft(checked)) return Promise.resolve(checked);
       const args = checked.right;
       const namespace = stackNamespace(prefix, args.stackId);
+      if (stalled.has(JSON.stringify(namespace))) {
+        return Promise.resolve(E.left(unavailable(stalledMessage(timeoutMs))));
+      }
       const guarded = async (): Promise<Either<StoreError, A>> => {
         try {
           return await job(args, namespace);

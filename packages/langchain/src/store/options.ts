@@ -37,12 +37,20 @@ export interface BaseStoreSummaryStoreOptions {
    * @default 256
    */
   readonly batchSize?: number;
+  /**
+   * Longest wait for one `batch` call of the BaseStore, in ms (0 for none). A call that takes
+   * longer is a `StoreTimeout`; until it settles, every operation on that stack is
+   * `StoreUnavailable` at once (a late write can then never land over a newer one).
+   * @default 30000
+   */
+  readonly timeoutMs?: number;
 }
 
 /** The options with every default filled in. */
 export interface ResolvedStoreOptions {
   readonly namespace: readonly string[];
   readonly batchSize: number;
+  readonly timeoutMs: number;
 }
 
 /** Subject of rejected store options. */
@@ -71,7 +79,7 @@ const namespaceCodec = new t.Type<readonly string[], readonly string[], unknown>
  * @example
  * BaseStoreSummaryStoreOptionsCodec.is({ namespace: ["app"] }); // true
  */
-export const BaseStoreSummaryStoreOptionsCodec = objectCodec("BaseStoreSummaryStoreOptions", {}, { namespace: namespaceCodec, batchSize: intIn(1, 100_000) }, { expected: "an options object" });
+export const BaseStoreSummaryStoreOptionsCodec = objectCodec("BaseStoreSummaryStoreOptions", {}, { namespace: namespaceCodec, batchSize: intIn(1, 100_000), timeoutMs: intIn(0, 2_147_483_647) }, { expected: "an options object" });
 
 const decode = decodeWith(BaseStoreSummaryStoreOptionsCodec, "InvalidOptions", STORE_OPTIONS);
 
@@ -86,5 +94,5 @@ export function decodeStoreOptions(store: unknown, input: unknown): E.Either<Inv
   const r = decode(input === undefined ? {} : input);
   if (E.isLeft(r)) return r;
   // A copy: a caller changing its array later cannot move the records.
-  return E.right({ namespace: Object.freeze([...(r.right.namespace ?? ["cc", "summaries"])]), batchSize: r.right.batchSize ?? 256 });
+  return E.right({ namespace: Object.freeze([...(r.right.namespace ?? ["cc", "summaries"])]), batchSize: r.right.batchSize ?? 256, timeoutMs: r.right.timeoutMs ?? 30_000 });
 }
