@@ -6,28 +6,16 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type La
 import { MockLanguageModelV3 } from "ai-v6/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answer, callTools, fileText, hasNote, noteIds, orphans, streamOf, toolOutputs } from "./script.js";
+import { FILES, hasNote, orphans, readSearchExpand, streamResult, toolOutputs } from "./script.js";
 
-const FILES: Readonly<Record<string, string>> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/f${i}.ts`, fileText(`f${i}`, 110)]));
 const readFile = tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => FILES[path] ?? "missing" });
 
-type Prompt = Parameters<typeof MockLanguageModelV3.prototype.doGenerate>[0]["prompt"];
-
-function plan(step: number, prompt: Prompt) {
-  if (step < 5) return callTools([0, 1].map((k) => ({ id: `c${step}-${k}`, name: "read_file", input: { path: `src/f${step * 2 + k}.ts` } })));
-  if (step === 5) return callTools([{ id: "s5", name: "search_context", input: { query: "f0_1" } }]);
-  if (step === 6) return callTools([{ id: "e6", name: "expand_context", input: { id: noteIds(prompt)[0] ?? "none" } }]);
-  return answer("done");
-}
-
+/** The mock model following {@link readSearchExpand}, step by step. */
 function scriptedModel(): MockLanguageModelV3 {
   let step = 0;
   return new MockLanguageModelV3({
-    doGenerate: async (options) => plan(step++, options.prompt),
-    doStream: async (options) => {
-      const parts = streamOf(plan(step++, options.prompt));
-      return { stream: new ReadableStream({ start: (c) => { for (const p of parts) c.enqueue(p as never); c.close(); } }) };
-    },
+    doGenerate: async (options) => readSearchExpand(step++, options.prompt),
+    doStream: async (options) => streamResult(readSearchExpand(step++, options.prompt)),
   });
 }
 

@@ -2,37 +2,20 @@
 // agent reads files over many steps (parallel calls), the prompt is compacted at the threshold,
 // the model reads the eviction note and calls search_context / expand_context.
 import { createAiSdkContext, fromModelMessages, type AiSdkEvent } from "@cc/ai-sdk";
-import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage } from "ai";
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answer, callTools, fileText, hasNote, noteIds, orphans, streamOf, toolOutputs } from "./script.js";
+import { answer, FILES, fileText, hasNote, noteIds, orphans, readSearchExpand, streamResult, toolOutputs } from "./script.js";
 
-const FILES: Readonly<Record<string, string>> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/f${i}.ts`, fileText(`f${i}`, 110)]));
-const readFile = tool({
-  description: "Read a file",
-  inputSchema: z.object({ path: z.string() }),
-  execute: async ({ path }) => FILES[path] ?? "missing",
-});
+const readFile = tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => FILES[path] ?? "missing" });
 
-type Prompt = Parameters<NonNullable<LanguageModelMiddleware["transformParams"]>>[0]["params"]["prompt"];
-
-/** The agent's plan: read two files per step for five steps, then search, expand, answer. */
-function plan(step: number, prompt: Prompt) {
-  if (step < 5) return callTools([0, 1].map((k) => ({ id: `c${step}-${k}`, name: "read_file", input: { path: `src/f${step * 2 + k}.ts` } })));
-  if (step === 5) return callTools([{ id: "s5", name: "search_context", input: { query: "f0_1" } }]);
-  if (step === 6) return callTools([{ id: "e6", name: "expand_context", input: { id: noteIds(prompt)[0] ?? "none" } }]);
-  return answer("done");
-}
-
+/** The mock model following {@link readSearchExpand}, step by step. */
 function scriptedModel(): MockLanguageModelV4 {
   let step = 0;
   return new MockLanguageModelV4({
-    doGenerate: async (options) => plan(step++, options.prompt),
-    doStream: async (options) => {
-      const parts = streamOf(plan(step++, options.prompt));
-      return { stream: new ReadableStream({ start: (c) => { for (const p of parts) c.enqueue(p as never); c.close(); } }) };
-    },
+    doGenerate: async (options) => readSearchExpand(step++, options.prompt),
+    doStream: async (options) => streamResult(readSearchExpand(step++, options.prompt)),
   });
 }
 

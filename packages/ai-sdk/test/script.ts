@@ -87,3 +87,20 @@ export function noteIds(prompt: readonly SdkMessage[]): string[] {
 export function toolOutputs(prompt: readonly SdkMessage[], toolName: string): unknown[] {
   return prompt.flatMap((m) => (m.role === "tool" ? parts(m) : [])).filter((p) => p.type === "tool-result" && field(p, "toolName") === toolName).map((p) => field(field(p, "output") as object, "value"));
 }
+
+/** The files the scripted agent reads (`src/f0.ts` … `src/f11.ts`, about 110 words each). */
+export const FILES: Readonly<Record<string, string>> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/f${i}.ts`, fileText(`f${i}`, 110)]));
+
+/** The agent's plan: read two files per step for five steps, then search, expand, answer. */
+export function readSearchExpand(step: number, prompt: readonly SdkMessage[]): ReturnType<typeof callTools> | ReturnType<typeof answer> {
+  if (step < 5) return callTools([0, 1].map((k) => ({ id: `c${step}-${k}`, name: "read_file", input: { path: `src/f${step * 2 + k}.ts` } })));
+  if (step === 5) return callTools([{ id: "s5", name: "search_context", input: { query: "f0_1" } }]);
+  if (step === 6) return callTools([{ id: "e6", name: "expand_context", input: { id: noteIds(prompt)[0] ?? "none" } }]);
+  return answer("done");
+}
+
+/** A mock model's `doStream` answer: the stream parts of `result`. */
+export function streamResult(result: ReturnType<typeof callTools> | ReturnType<typeof answer>): { readonly stream: ReadableStream<never> } {
+  const parts = streamOf(result);
+  return { stream: new ReadableStream<never>({ start: (c) => { for (const p of parts) c.enqueue(p as never); c.close(); } }) };
+}
