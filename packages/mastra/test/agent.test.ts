@@ -28,15 +28,24 @@ function script(prompt: LLMPrompt): Reply {
   return { text: `noted: ${last.text.slice(0, 40)}` };
 }
 
+/** A `readFile` tool answering `fileText(n)` for `moduleN.ts` (and the path itself when `withPath`). */
+function readFileTool(withPath: boolean) {
+  return createTool({
+    id: "readFile", description: "Read a file.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    execute: async (input: unknown) => {
+      const path = (input as { path: string }).path;
+      const text = fileText(Number(/\d+/.exec(path)?.[0] ?? 0));
+      return withPath ? { path, text } : { text };
+    },
+  });
+}
+
 describe("compaction processor in a Mastra Agent", () => {
   it("keeps every prompt within budget and pair-safe over several turns; the note and the tools bring evicted context back", async () => {
     const reports: CompactionReport[] = [];
     const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 2, toolResultMaxTokens: 300, namespace: "thread-1", onCompaction: (r) => void reports.push(r) });
-    const readFile = createTool({
-      id: "readFile", description: "Read a file.",
-      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-      execute: async (input: unknown) => ({ path: (input as { path: string }).path, text: fileText(Number(/\d+/.exec((input as { path: string }).path)?.[0] ?? 0)) }),
-    });
+    const readFile = readFileTool(true);
     const fetchLogs = createTool({ id: "fetchLogs", description: "Fetch logs.", inputSchema: { type: "object", properties: {} }, execute: async () => ({ log: bigLog }) });
     const model = scriptedModel(script);
     const storage = new InMemoryStore();
@@ -102,11 +111,7 @@ describe("compaction processor in a Mastra Agent", () => {
   it("compacts a long run inside one turn at the prompt stage and never drops the pending tool call (no re-call loop)", async () => {
     const reports: CompactionReport[] = [];
     const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 0, toolResultMaxTokens: 0, onCompaction: (r) => void reports.push(r) });
-    const readFile = createTool({
-      id: "readFile", description: "Read a file.",
-      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-      execute: async (input: unknown) => ({ text: fileText(Number(/\d+/.exec((input as { path: string }).path)?.[0] ?? 0)) }),
-    });
+    const readFile = readFileTool(false);
     // The model reads module1..module12, each time reacting to the result it just got; had its
     // latest call been dropped from the prompt it would read the same file again.
     const model = scriptedModel((prompt) => {
@@ -133,11 +138,7 @@ describe("compaction processor in a Mastra Agent", () => {
 
   it("streams: agent.stream goes through the same hooks (budget, pairs, the pending call)", async () => {
     const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 2, toolResultMaxTokens: 300 });
-    const readFile = createTool({
-      id: "readFile", description: "Read a file.",
-      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-      execute: async (input: unknown) => ({ text: fileText(Number(/\d+/.exec((input as { path: string }).path)?.[0] ?? 0)) }),
-    });
+    const readFile = readFileTool(false);
     const model = scriptedModel((prompt) => {
       const last = lastText(prompt);
       if (last.role === "user") return { tool: "readFile", input: { path: "module1.ts" } };
