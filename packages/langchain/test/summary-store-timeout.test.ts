@@ -31,7 +31,7 @@ const msg = (content: string) => ({ role: "user" as const, content });
 describe("baseStoreSummaryStore with a BaseStore that stops answering", () => {
   it("times out, refuses the stack until the call settles, keeps other stacks and every acknowledged message", async () => {
     const backing = stalling(new InMemoryStore());
-    const made = baseStoreSummaryStore(backing, { timeoutMs: 40 });
+    const made = baseStoreSummaryStore(backing, { timeoutMs: 250 });
     if (E.isLeft(made)) throw new Error(made.left.message);
     const store = made.right;
     expect(E.isRight(await store.append("a", [msg("one")], 1)())).toBe(true);
@@ -52,7 +52,7 @@ describe("baseStoreSummaryStore with a BaseStore that stops answering", () => {
     expect(E.isRight(await store.append("b", [msg("other")], 4)())).toBe(true);
 
     // close() does not wait for the stalled call.
-    const other = baseStoreSummaryStore(backing, { timeoutMs: 40 });
+    const other = baseStoreSummaryStore(backing, { timeoutMs: 250 });
     if (E.isLeft(other)) throw new Error(other.left.message);
     expect(E.isRight(await other.right.close()())).toBe(true);
 
