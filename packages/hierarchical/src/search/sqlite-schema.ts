@@ -96,14 +96,6 @@ export function termsColumn(summary: readonly string[], content: readonly string
   return `${summary.join(" ")}\t${content.join(" ")}`;
 }
 
-/** Inverse of {@link termsColumn}. */
-export function parseTermsColumn(stored: string): { readonly summary: readonly string[]; readonly content: readonly string[] } {
-  const tab = stored.indexOf("\t");
-  const s = tab < 0 ? stored : stored.slice(0, tab);
-  const c = tab < 0 ? "" : stored.slice(tab + 1);
-  return { summary: s === "" ? [] : s.split(" "), content: c === "" ? [] : c.split(" ") };
-}
-
 /** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
 function indexTables(db: SchemaDatabase): string[] {
   const names = db

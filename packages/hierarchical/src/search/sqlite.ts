@@ -22,7 +22,7 @@ import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable }
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
-import { parseTermsColumn, prepareSchema, termsColumn } from "./sqlite-schema.js";
+import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import { decodeWith, intIn, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 
@@ -154,7 +154,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   /** Every change up to this generation is in the cache. */
   let cachedGen = 0;
   let seenVersion = -1;
-  const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: parseTermsColumn(r.terms), namespace: r.namespace, kind: r.kind });
+  const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: r.terms, namespace: r.namespace, kind: r.kind });
   /** Rows into the cache, a thousand at a time. */
   const putRows = (rows: Iterable<TermsRow>): void => {
     let chunk: ReturnType<typeof item>[] = [];

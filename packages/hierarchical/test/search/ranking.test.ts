@@ -58,6 +58,30 @@ describe("ranking engine", () => {
     );
   });
 
+  it("property: entries given as a stored terms column rank exactly as the same entries given as term arrays (any terms, any Unicode)", () => {
+    const term = fc.oneof(word, fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((t) => !/[\s]/.test(t)), fc.string({ unit: "binary", minLength: 1, maxLength: 4 }).filter((t) => !/[\s]/.test(t)));
+    const uniq = (ts: readonly string[]): string[] => [...new Set(ts)];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(term, { maxLength: 5 }).map(uniq), fc.array(term, { maxLength: 8 }).map(uniq)), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.array(term, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+        (docs, queries) => {
+          const arrays = new PostingsCache<number>(64);
+          const columns = new PostingsCache<number>(64);
+          arrays.putMany(docs.map(([summary, content], i) => ({ key: `k${i}`, handle: i, terms: { summary, content }, namespace: "n", kind: "k" })));
+          columns.putMany(docs.map(([summary, content], i) => ({ key: `k${i}`, handle: i, terms: `${summary.join(" ")}\t${content.join(" ")}`, namespace: "n", kind: "k" })));
+          for (const [summary, content] of docs) for (const t of [...summary, ...content]) expect(columns.termId(t)).toBe(arrays.termId(t));
+          expect([...columns.docLen.subarray(0, docs.length)]).toEqual([...arrays.docLen.subarray(0, docs.length)]);
+          for (const q of queries) {
+            const opts = { k: 10, summaryWeight: 2 };
+            expect(rank(columns, q, opts)).toEqual(rank(arrays, q, opts));
+          }
+        },
+      ),
+      { numRuns: runs(100) },
+    );
+  });
+
   it("a term in every entry ranks its entries (shortest first) and a rare term above them", () => {
     const cache = new PostingsCache<string>();
     for (let i = 0; i < 1000; i++) cache.put(`k${i}`, `k${i}`, { summary: [], content: [...Array.from({ length: 1 + (i % 7) }, (_, j) => `w${j}`), "py", `file${i}`] }, "n", "k");

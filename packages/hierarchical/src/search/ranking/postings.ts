@@ -12,6 +12,7 @@
  * @module search/ranking/postings
  */
 import { appendPosting, emptyList, grownInt32, type TermList } from "./term-list.js";
+import { TermTable } from "./term-table.js";
 
 export { BLOCK, blockMaskOf, blockMinLenOf, type TermList } from "./term-list.js";
 
@@ -22,11 +23,32 @@ export interface EntryTerms {
   readonly content: readonly string[];
 }
 
+/**
+ * An entry's terms as stored in a terms column: the summary terms joined by " ", a tab, the
+ * content terms joined by " " (`termsColumn` of the SQLite schema). Read in place, with no
+ * substring per term.
+ */
+export type ColumnTerms = string;
+
+/** How many terms each field of a terms column holds. */
+function columnCounts(column: string): { readonly tab: number; readonly summary: number; readonly content: number } {
+  const tab = column.indexOf("\t");
+  const end = tab < 0 ? column.length : tab;
+  let summary = end > 0 ? 1 : 0;
+  let content = tab >= 0 && tab + 1 < column.length ? 1 : 0;
+  for (let i = 0; i < column.length; i++) {
+    if (column.charCodeAt(i) !== 32) continue;
+    if (i < end) summary++;
+    else content++;
+  }
+  return { tab, summary, content };
+}
+
 /** One entry for {@link PostingsCache.putMany}. */
 export interface CacheItem<H> {
   readonly key: string;
   readonly handle: H;
-  readonly terms: EntryTerms;
+  readonly terms: EntryTerms | ColumnTerms;
   readonly namespace: string;
   readonly kind: string;
 }
@@ -46,7 +68,7 @@ export class PostingsCache<H> {
    */
   constructor(private readonly compactAfter = 65_536) {}
 
-  private readonly termIds = new Map<string, number>();
+  private readonly termIds = new TermTable();
   /** Per term id. */
   readonly lists: TermList[] = [];
   private readonly nsIds = new Map<string, number>();
@@ -77,7 +99,7 @@ export class PostingsCache<H> {
 
   /** The term id of `term`, or -1 when no entry ever held it. */
   termId(term: string): number {
-    return this.termIds.get(term) ?? -1;
+    return this.termIds.idOf(term);
   }
 
   /** The namespace id of `ns`, or -1 when no entry has it. */
@@ -114,12 +136,10 @@ export class PostingsCache<H> {
     return id;
   }
 
-  /** The term id of `t`, created (with an empty list) when new. */
-  private intern(t: string): number {
-    let id = this.termIds.get(t);
-    if (id === undefined) {
-      id = this.lists.length;
-      this.termIds.set(t, id);
+  /** The term id of `text[from..to)`, created (with an empty list) when new. */
+  private intern(text: string, from: number, to: number): number {
+    const id = this.termIds.internRange(text, from, to);
+    if (id === this.lists.length) {
       this.lists.push(emptyList());
       this.mark = grownInt32(this.mark, id + 1);
       this.slot = grownInt32(this.slot, id + 1);
@@ -157,42 +177,52 @@ export class PostingsCache<H> {
     if (this.keyToDoc.size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     const slot0 = this.docStart[this.docCount]!;
     let need = 0;
-    for (let i = from; i < to; i++) need += items[i]!.terms.summary.length + items[i]!.terms.content.length;
+    for (let i = from; i < to; i++) {
+      const terms = items[i]!.terms;
+      if (typeof terms === "string") {
+        const c = columnCounts(terms);
+        need += c.summary + c.content;
+      } else need += terms.summary.length + terms.content.length;
+    }
     this.forward = grownInt32(this.forward, slot0 + need);
     const slotMask = new Uint8Array(need);
     const slotDoc = new Int32Array(need);
     let j = slot0;
+    let doc = 0;
+    // Summary terms first (mask 1); a content term already in the summary turns its mask into 3.
+    const take = (id: number, field: 1 | 2): void => {
+      if (this.mark[id] === doc + 1) {
+        slotMask[this.slot[id]! - slot0]! |= field;
+        return;
+      }
+      this.mark[id] = doc + 1;
+      this.slot[id] = j;
+      this.forward[j] = id;
+      slotMask[j - slot0] = field;
+      slotDoc[j - slot0] = doc;
+      j++;
+    };
     // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists).
     for (let i = from; i < to; i++) {
       const { key, handle, terms, namespace, kind } = items[i]!;
-      const doc = this.docCount;
+      doc = this.docCount;
       if (doc >= this.docLen.length) this.growDocs(doc + 1);
       const start = j;
-      // Summary terms first (mask 1); a content term already in the summary turns its mask into 3.
-      for (const t of terms.summary) {
-        const id = this.intern(t);
-        if (this.mark[id] === doc + 1) continue;
-        this.mark[id] = doc + 1;
-        this.slot[id] = j;
-        this.forward[j] = id;
-        slotMask[j - slot0] = 1;
-        slotDoc[j - slot0] = doc;
-        j++;
-      }
-      for (const t of terms.content) {
-        const id = this.intern(t);
-        if (this.mark[id] === doc + 1) {
-          slotMask[this.slot[id]! - slot0]! |= 2;
-          continue;
+      let len: number;
+      if (typeof terms === "string") {
+        const c = columnCounts(terms);
+        const end = c.tab < 0 ? terms.length : c.tab;
+        for (let a = 0, b = 0; b <= terms.length; b++) {
+          if (b < terms.length && terms.charCodeAt(b) !== 32 && b !== end) continue;
+          if (b > a) take(this.intern(terms, a, b), b <= end ? 1 : 2);
+          a = b + 1;
         }
-        this.mark[id] = doc + 1;
-        this.slot[id] = j;
-        this.forward[j] = id;
-        slotMask[j - slot0] = 2;
-        slotDoc[j - slot0] = doc;
-        j++;
+        len = c.summary + c.content;
+      } else {
+        for (const t of terms.summary) take(this.intern(t, 0, t.length), 1);
+        for (const t of terms.content) take(this.intern(t, 0, t.length), 2);
+        len = terms.summary.length + terms.content.length;
       }
-      const len = terms.summary.length + terms.content.length;
       this.docStart[doc + 1] = j;
       this.docLen[doc] = len;
       this.docNs[doc] = this.internName(this.nsIds, namespace);

@@ -64,7 +64,7 @@ export function grownUint8(a: Uint8Array, need: number): Uint8Array {
 
 export function appendPosting(list: TermList, doc: number, mask: number, len: number): void {
   const i = list.length;
-  list.postings = grownInt32(list.postings, i + 1);
+  if (i >= list.postings.length) list.postings = grownInt32(list.postings, i + 1);
   list.postings[i] = (doc << 2) | mask;
   list.length = i + 1;
   list.df++;

@@ -1,0 +1,108 @@
+/**
+ * Term → id, for the postings cache: an open-addressing table keyed by a hash of the term's
+ * characters, so a term inside a longer string (a stored terms column) is looked up in place —
+ * hashed from its char codes and compared with the stored term — with no substring made. A fresh
+ * substring looked up in a `Map` is hashed and allocated first; loading a large index does that
+ * tens of millions of times.
+ *
+ * @module search/ranking/term-table
+ */
+
+/** FNV-1a over the char codes of `text[from..to)`. */
+function hashOf(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/**
+ * Terms and their ids (0, 1, 2… in order of first sight).
+ *
+ * @example
+ * const t = new TermTable();
+ * t.internRange("read app.py", 5, 8) // 0 ("app")
+ * t.idOf("app") // 0
+ */
+export class TermTable {
+  /** Per slot: id + 1 (0 when empty). */
+  private slots = new Int32Array(1024);
+  private mask = 1023;
+  /** Per id: the term and its hash. */
+  private readonly terms: string[] = [];
+  private hashes = new Int32Array(512);
+
+  /** How many terms the table holds. */
+  get size(): number {
+    return this.terms.length;
+  }
+
+  /** The term of `id`. */
+  termOf(id: number): string {
+    return this.terms[id]!;
+  }
+
+  /** The id of `term`, or -1. */
+  idOf(term: string): number {
+    return this.find(term, 0, term.length, hashOf(term, 0, term.length));
+  }
+
+  /** The id of `text[from..to)`, added when new. */
+  internRange(text: string, from: number, to: number): number {
+    const h = hashOf(text, from, to);
+    const found = this.find(text, from, to, h);
+    if (found >= 0) return found;
+    const id = this.terms.length;
+    this.terms.push(from === 0 && to === text.length ? text : text.slice(from, to));
+    if (id >= this.hashes.length) {
+      const grown = new Int32Array(this.hashes.length * 2);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[id] = h;
+    if (2 * (id + 1) > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(id, h);
+    return id;
+  }
+
+  /** Empties the table. */
+  clear(): void {
+    this.terms.length = 0;
+    this.slots = new Int32Array(1024);
+    this.mask = 1023;
+  }
+
+  private find(text: string, from: number, to: number, h: number): number {
+    const len = to - from;
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = Math.imul(h, 0x9e3779b1) & mask;
+    for (;;) {
+      const v = slots[s]!;
+      if (v === 0) return -1;
+      const id = v - 1;
+      if (this.hashes[id] === h) {
+        const t = this.terms[id]!;
+        if (t.length === len) {
+          let i = 0;
+          while (i < len && t.charCodeAt(i) === text.charCodeAt(from + i)) i++;
+          if (i === len) return id;
+        }
+      }
+      s = (s + 1) & mask;
+    }
+  }
+
+  private place(id: number, h: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = Math.imul(h, 0x9e3779b1) & mask;
+    while (slots[s] !== 0) s = (s + 1) & mask;
+    slots[s] = id + 1;
+  }
+
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let id = 0; id < this.terms.length; id++) this.place(id, this.hashes[id]!);
+  }
+}
