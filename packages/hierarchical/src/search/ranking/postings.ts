@@ -177,12 +177,18 @@ export class PostingsCache<H> {
     if (this.keyToDoc.size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     const slot0 = this.docStart[this.docCount]!;
     let need = 0;
+    // Per item: its tab position and term count (columns are scanned once here).
+    const shape = new Int32Array(2 * (to - from));
     for (let i = from; i < to; i++) {
       const terms = items[i]!.terms;
+      let n: number;
       if (typeof terms === "string") {
         const c = columnCounts(terms);
-        need += c.summary + c.content;
-      } else need += terms.summary.length + terms.content.length;
+        shape[2 * (i - from)] = c.tab;
+        n = c.summary + c.content;
+      } else n = terms.summary.length + terms.content.length;
+      shape[2 * (i - from) + 1] = n;
+      need += n;
     }
     this.forward = grownInt32(this.forward, slot0 + need);
     const slotMask = new Uint8Array(need);
@@ -210,14 +216,14 @@ export class PostingsCache<H> {
       const start = j;
       let len: number;
       if (typeof terms === "string") {
-        const c = columnCounts(terms);
-        const end = c.tab < 0 ? terms.length : c.tab;
+        const tab = shape[2 * (i - from)]!;
+        const end = tab < 0 ? terms.length : tab;
         for (let a = 0, b = 0; b <= terms.length; b++) {
           if (b < terms.length && terms.charCodeAt(b) !== 32 && b !== end) continue;
           if (b > a) take(this.intern(terms, a, b), b <= end ? 1 : 2);
           a = b + 1;
         }
-        len = c.summary + c.content;
+        len = shape[2 * (i - from) + 1]!;
       } else {
         for (const t of terms.summary) take(this.intern(t, 0, t.length), 1);
         for (const t of terms.content) take(this.intern(t, 0, t.length), 2);
