@@ -19,7 +19,7 @@
  */
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import type { Message } from "@cc/messages";
-import { countMessagesWith, tiktokenCounter } from "@cc/tokens";
+import { countMessagesWith, memoCounter, tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,15 +42,9 @@ const CORPORA: readonly { readonly name: string; readonly dir: string; readonly 
   { name: "mini-swe-agent deepseek", dir: "agent-trajectories/mini-swe-agent-deepseek", suffix: ".json" },
 ];
 
-const counter = tiktokenCounter();
-const memo = new Map<string, number>();
-const count = (t: string): number => {
-  const hit = memo.get(t);
-  if (hit !== undefined) return hit;
-  const n = counter.count(t);
-  memo.set(t, n);
-  return n;
-};
+// Every message is counted once, whatever the policy or budget asking.
+const counter = memoCounter(tiktokenCounter(), { maxEntries: 1_000_000, maxBytes: 512 * 1024 * 1024 });
+const count = (t: string): number => counter.count(t);
 
 interface Session {
   readonly corpus: string;

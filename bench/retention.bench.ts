@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { memoryIndex } from "@cc/hierarchical";
 import { AGENT_PRESET, type ImportanceOptions } from "@cc/importance";
-import { tiktokenCounter } from "@cc/tokens";
+import { memoCounter, tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { dataPath } from "../.ci/data.js";
 import { printTable, quick, resultsDir, writeResults } from "./harness.js";
@@ -53,15 +53,9 @@ if (kept.length === 0) {
   console.error("no sessions readable");
   process.exit(1);
 }
-const counter = tiktokenCounter();
-const memo = new Map<string, number>();
-const count = (t: string): number => {
-  const hit = memo.get(t);
-  if (hit !== undefined) return hit;
-  const n = counter.count(t);
-  memo.set(t, n);
-  return n;
-};
+// Every message is counted once, whatever the policy or budget asking.
+const counter = memoCounter(tiktokenCounter(), { maxEntries: 1_000_000, maxBytes: 512 * 1024 * 1024 });
+const count = (t: string): number => counter.count(t);
 const all = prepare(kept, count, T0, STEP_MS);
 counter.dispose();
 const corpora = [...new Set(all.map((s) => s.corpus))];
