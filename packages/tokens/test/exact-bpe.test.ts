@@ -40,6 +40,20 @@ describe.each(encodings)("the exact counter equals raw encode_ordinary on every 
     for (const t of ["'ſ ", "x'ſ", "'ſt'K", "aſ'ſ'S", "'K'ſ"]) same(t);
   });
 
+  it("a piece counts the same on its first sighting, its second (enters the cache) and later ones (read from it)", () => {
+    const r = rng(23);
+    const letters = (n: number): string => Array.from({ length: n }, () => String.fromCharCode(97 + r.int(26))).join("");
+    // Short and long ASCII pieces (in place; 25–128 chars cached; longer never), CJK and mixed pieces (by the pattern).
+    const pieces = [letters(7), letters(30), letters(128), letters(129), letters(400), "中文字符测试一下", "naïveté", "Привет", `x${"é".repeat(90)}`];
+    const text = pieces.join(" ");
+    const expected = raw.count(text);
+    for (let sighting = 0; sighting < 4; sighting++) expect(counter.count(text)).toBe(expected);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces, ...pieces.map((p) => ` ${p}`)), { maxLength: 30 }), (parts) => same(parts.join(""))),
+      { numRuns },
+    );
+  });
+
   it.each([...pathological(5, 6000).keys()])("pathological input: %s", (name) => {
     same(pathological(5, 6000).get(name)!);
   });

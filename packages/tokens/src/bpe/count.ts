@@ -1,17 +1,18 @@
 /**
  * Exact token counting in TypeScript: pre-tokenise (ASCII by the hand-written scanner of
- * `bpe/scan`, the rest by the encoding's pattern), then for each piece: a piece that is itself a
- * token is 1 (ASCII pieces found in place in `AsciiTokens`, others by one lookup on the piece's
- * string; no bytes built); a piece seen recently is read from a bounded cache; anything else is encoded to
- * UTF-8 and merged: short pieces by tiktoken's own loop (`mergeCountScan`), long ones by the
- * linear backtracking encoder (`backtrackCount`). No piece is ever cut, so the count equals
- * `encode_ordinary(text).length` on every string, in time linear in the text.
+ * `bpe/scan`, the rest by the encoding's pattern), then for each piece: an ASCII piece that is
+ * itself a token is 1 (found in place in `AsciiTokens`, no substring); a short ASCII piece is
+ * copied and merged in place; any other piece is encoded to UTF-8 (hashing it on the way), read
+ * from a bounded cache when it has been seen before, else merged by the linear backtracking
+ * encoder (`backtrackCount`). A piece enters the cache only on its second sighting (a 128 KB
+ * doorkeeper of hashes remembers the first), so text that never repeats costs no substring and no
+ * insertion. No piece is ever cut, so the count equals `encode_ordinary(text).length` on every
+ * string, in time linear in the text.
  *
  * @module bpe/count
  */
 import type { Encoding } from "../counter.js";
 import { BacktrackTables, backtrackCount } from "./backtrack.js";
-import { mergeCountScan } from "./merge.js";
 import { TokenTrie } from "./trie.js";
 import { patternSource } from "./pretokenize.js";
 import { cl100kPieceEnd, o200kPieceEnd } from "./scan.js";
@@ -21,11 +22,8 @@ import type { RankTable } from "./ranks.js";
 /** Most pieces remembered by one engine's cache (cleared when full). */
 export const pieceCacheEntries = 65_536;
 
-/**
- * Pieces up to this many bytes are merged by tiktoken's scan loop, longer ones by the
- * backtracking encoder (measured: twice as fast on CJK lines at 24 as at 128, equal on letters).
- */
-export const scanMaxBytes = 24;
+/** ASCII pieces up to this many characters are merged in place and never cached. */
+export const shortPieceChars = 24;
 
 /** Pieces longer than this (UTF-16 units) are not cached. */
 export const pieceCacheMaxChars = 128;
@@ -41,58 +39,102 @@ export function utf8Bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-const encoder = new TextEncoder();
 let buffer = new Uint8Array(1024);
+/** FNV-1a hash of the char codes the last {@link encodeRange} read. */
+let rangeHash = 0;
 
-/** Writes the UTF-8 bytes of `text` into a shared buffer; returns how many. */
-function encodeShared(text: string): number {
-  const n = text.length;
-  let ascii = true;
-  if (buffer.length < n) buffer = new Uint8Array(2 * n);
-  for (let i = 0; i < n; i++) {
+/**
+ * Writes the UTF-8 bytes of `text[from..to)` into the shared buffer (a lone surrogate becomes
+ * U+FFFD, as `TextEncoder` and tiktoken see it), hashing the char codes on the way into
+ * {@link rangeHash}; returns how many bytes. The range never splits a surrogate pair: pieces end
+ * on code point boundaries.
+ */
+function encodeRange(text: string, from: number, to: number): number {
+  if (buffer.length < 3 * (to - from)) buffer = new Uint8Array(6 * (to - from));
+  const out = buffer;
+  let h = 0x811c9dc5;
+  let n = 0;
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) {
-      ascii = false;
-      break;
+    h = Math.imul(h ^ c, 0x01000193);
+    if (c < 0x80) out[n++] = c;
+    else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 63);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 63);
+      out[n++] = 0x80 | (c & 63);
+    } else {
+      const d = i + 1 < to ? text.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        h = Math.imul(h ^ d, 0x01000193);
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out[n++] = 0xf0 | (cp >> 18);
+        out[n++] = 0x80 | ((cp >> 12) & 63);
+        out[n++] = 0x80 | ((cp >> 6) & 63);
+        out[n++] = 0x80 | (cp & 63);
+      } else {
+        out[n++] = 0xef; // U+FFFD
+        out[n++] = 0xbf;
+        out[n++] = 0xbd;
+      }
     }
-    buffer[i] = c;
   }
-  if (ascii) return n;
-  if (buffer.length < 3 * n) buffer = new Uint8Array(3 * n);
-  return encoder.encodeInto(text, buffer).written;
+  rangeHash = h;
+  return n;
 }
+
+/** The UTF-8 bytes of `text[from..to)` exactly as an engine encodes a piece (a copy). */
+export function utf8Range(text: string, from: number, to: number): Uint8Array {
+  const n = encodeRange(text, from, to); // may replace the buffer: read it after
+  return buffer.slice(0, n);
+}
+
+/** Bits in an engine's doorkeeper (128 KB): the hashes of pieces seen once. */
+const doorBits = 1 << 20;
 
 /** An engine over `table` for `encoding`. */
 export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
   const re = new RegExp(patternSource(encoding), "yv"); // sticky: one piece at a given position
-  // A null-prototype object in dictionary mode: measured several times faster than Map#has for
-  // the short, freshly sliced strings the pre-tokeniser returns.
-  const whole: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const [text, rank] of table.textRanks) whole[text] = rank;
-  let trie: TokenTrie | undefined; // built on the first piece that is not a whole token
-  let lattice: BacktrackTables | undefined; // built on the first long piece
+  let lattice: BacktrackTables | undefined; // built on the first piece that is not a whole token
   let cache: Record<string, number> = Object.create(null) as Record<string, number>;
   let cached = 0;
-  const piece = (p: string): number => {
-    const known = cache[p];
-    if (known !== undefined) return known;
-    const bytes = encodeShared(p); // may grow the shared buffer: read `buffer` after it
-    trie ??= new TokenTrie(table);
-    let n: number;
-    if (bytes <= scanMaxBytes) n = mergeCountScan(buffer, bytes, table, trie);
-    else {
-      lattice ??= new BacktrackTables(trie);
-      n = backtrackCount(buffer, bytes, lattice);
-    }
-    if (p.length <= pieceCacheMaxChars) {
-      if (cached >= pieceCacheEntries) {
-        cache = Object.create(null) as Record<string, number>;
-        cached = 0;
+  // A piece enters the cache on its second sighting: the first one only sets its bit here, so
+  // text that never repeats (random letters, base64, hashes) pays no substring and no insertion.
+  const door = new Int32Array(doorBits >>> 5);
+  let doorMarks = 0;
+  /** Tokens of the `n` bytes in the shared buffer. */
+  const merge = (n: number): number => {
+    lattice ??= new BacktrackTables(new TokenTrie(table));
+    return backtrackCount(buffer, n, lattice);
+  };
+  /** Tokens of the piece `text[from..to)` (`p` when the piece string exists already). */
+  const piece = (text: string, from: number, to: number, p: string | undefined): number => {
+    const n = encodeRange(text, from, to); // may grow the shared buffer: `merge` reads it after
+    if (to - from > pieceCacheMaxChars) return merge(n);
+    const bit = rangeHash >>> 12;
+    const mask = 1 << (bit & 31);
+    if ((door[bit >>> 5]! & mask) === 0) {
+      door[bit >>> 5] = door[bit >>> 5]! | mask;
+      if (++doorMarks >= doorBits >>> 3) {
+        door.fill(0);
+        doorMarks = 0;
       }
-      cache[p] = n;
-      cached++;
+      return merge(n);
     }
-    return n;
+    const key = p ?? text.slice(from, to);
+    const known = cache[key];
+    if (known !== undefined) return known;
+    const tokens = merge(n);
+    if (cached >= pieceCacheEntries) {
+      cache = Object.create(null) as Record<string, number>;
+      cached = 0;
+    }
+    cache[key] = tokens;
+    cached++;
+    return tokens;
   };
   /**
    * Tokens of the short piece `text[from..to)` merged in place when it is all ASCII (no substring,
@@ -105,15 +147,12 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
       if (c >= 0x80) return -1; // e.g. cl100k's case-insensitive 'ſ (U+017F folds to s)
       buffer[k] = c;
     }
-    trie ??= new TokenTrie(table);
-    return mergeCountScan(buffer, len, table, trie);
+    return merge(len);
   };
   const ascii = new AsciiTokens(table);
   const pieceEnd = encoding === "cl100k_base" ? cl100kPieceEnd : o200kPieceEnd;
   const count = (text: string): number => {
     const n = text.length;
-    if (n === 0) return 0;
-    if (n <= 32 && whole[text] !== undefined) return 1;
     let total = 0;
     let i = 0;
     while (i < n) {
@@ -121,15 +160,15 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
       if (end >= 0) {
         if (ascii.rank(text, i, end) >= 0) total += 1;
         else {
-          const short = end - i <= scanMaxBytes ? asciiShort(text, i, end) : -1;
-          total += short >= 0 ? short : piece(text.slice(i, end));
+          const short = end - i <= shortPieceChars ? asciiShort(text, i, end) : -1;
+          total += short >= 0 ? short : piece(text, i, end, undefined);
         }
         i = end;
       } else {
         // A character outside ASCII decides this piece: the pattern itself splits it off.
         re.lastIndex = i;
         const p = re.exec(text)![0]; // every position starts a piece: the match is never null
-        total += whole[p] !== undefined ? 1 : piece(p);
+        total += piece(text, i, i + p.length, p);
         i += p.length;
       }
     }

@@ -1,13 +1,17 @@
 /**
- * A byte trie over an encoding's tokens, for the two questions merging asks: is token `a`
- * followed by token `b` itself a token, and of which rank (`pair`)? And which is the longest token
- * that starts at a given byte (`longestAt`)? Walks read bytes with no string built and nothing
- * allocated.
+ * A byte trie over an encoding's tokens. It answers what tiktoken's merge loop asks (`pair`: is
+ * token `a` followed by token `b` itself a token, and of which rank?) and gives the backtracking
+ * tables (`bpe/backtrack`) their layout: each token's node, its longest proper prefix, the rank of
+ * a part of a token, each node's check and base. Walks read bytes with no string built and
+ * nothing allocated.
  *
- * Layout, for few cache misses per step on tables far larger than the CPU cache: children live in
- * one open-addressing table keyed by (node, byte) whose slot holds the key, the child and the rank
- * of the token ending there side by side (one cache line per probe); the first two bytes of every
- * walk are read from a direct 65,536-entry table instead.
+ * Layout, for few cache misses per step on tables far larger than the CPU cache: a double array.
+ * Node `s` keeps the `base` of its children, child along byte `c` is at `base + c`, and a slot
+ * records its parent (`check`), so one step reads one 16-byte slot (check, base, rank of the
+ * token ending there) and an absent child is known from that same read. Nodes are placed in
+ * depth-first order of the sorted tokens, so a subtree (every token sharing a prefix) lies in one
+ * short stretch of the array: the nodes a given kind of text walks through share cache lines and
+ * pages. The first two bytes of every walk are read from a direct 65,536-entry table.
  *
  * @module bpe/trie
  */
@@ -16,60 +20,22 @@ import type { RankTable } from "./ranks.js";
 /** "No token" as a rank: larger than every real rank, so it never wins a minimum. */
 export const NO_RANK = 0x7fffffff;
 
-const STRIDE = 4; // key, child, rank, unused: 16 bytes, four slots to a cache line
+const STRIDE = 4; // check (parent + 1; 0 when free), base, rank (-1 when no token ends here), unused
 
-/** Fibonacci hashing: the top bits of the product (the low bits mix poorly). */
-function hashKey(key: number, shift: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> shift;
-}
-
-/** Inserts `key` → (`child`, `rank`) into `slots` if absent; returns the child stored. */
-function insert(slots: Int32Array, mask: number, key: number, child: number, rank: number): number {
-  let s = hashKey(key, shiftOf(mask));
-  for (;;) {
-    const at = s * STRIDE;
-    const k = slots[at]!;
-    if (k === key) {
-      if (rank >= 0) slots[at + 2] = rank;
-      return slots[at + 1]!;
-    }
-    if (k === 0) {
-      slots[at] = key;
-      slots[at + 1] = child;
-      slots[at + 2] = rank;
-      return child;
-    }
-    s = (s + 1) & mask;
-  }
-}
-
-function shiftOf(mask: number): number {
-  return Math.clz32(mask);
-}
-
-function tableSize(entries: number): number {
-  let size = 1;
-  while (size < 1.5 * entries) size <<= 1;
-  return size;
-}
-
-/** The trie of one rank table (about 16 bytes per trie node: ~20 MB for o200k). */
+/** The trie of one rank table (16 bytes per node, ~7 MB for o200k's 420,000 nodes). */
 export class TokenTrie {
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  private readonly shift: number;
+  /** The double array: per node, check (parent + 1, 0 when free), base, rank, unused. */
+  private readonly da: Int32Array;
   /** Per two-byte prefix (`b0 * 256 + b1`): the node (-1 if no token starts so) and its rank. */
   private readonly root2: Int32Array;
-  private readonly byteRank: Int32Array;
+  /** The node of each single byte's token. */
+  private readonly byteNode: Int32Array;
   /** The node of each rank's token. */
   private readonly nodeOf: Int32Array;
   /** Bytes of every token, back to back; token r is `bytes[start[r] .. start[r + 1])`. */
   private readonly bytes: Uint8Array;
   private readonly start: Int32Array;
-  /** Byte length of the token the last {@link longestAt} returned. */
-  matchLength = 0;
-
-  /** Builds the trie of `table` (linear in the total bytes of all tokens). */
+  /** Builds the trie of `table` (sorts the tokens, then places nodes depth first). */
   constructor(table: RankTable) {
     const tokens = table.tokens;
     let total = 0;
@@ -77,74 +43,126 @@ export class TokenTrie {
     this.bytes = new Uint8Array(total);
     this.start = new Int32Array(tokens.length + 1);
     this.nodeOf = new Int32Array(tokens.length).fill(-1);
-    // First into a table sized for every byte, then into one sized for the nodes made.
-    const wideMask = tableSize(total + 1) - 1;
-    const wide = new Int32Array((wideMask + 1) * STRIDE);
-    let nodes = 1;
     let at = 0;
     for (let r = 0; r < tokens.length; r++) {
       const t = tokens[r]!;
       this.start[r] = at;
-      if (t === "") continue;
-      let node = 0;
-      for (let i = 0; i < t.length; i++) {
-        const byte = t.charCodeAt(i);
-        this.bytes[at++] = byte;
-        const child = insert(wide, wideMask, node * 256 + byte + 1, nodes, i === t.length - 1 ? r : -1);
-        if (child === nodes) nodes++;
-        node = child;
-      }
-      this.nodeOf[r] = node;
+      for (let i = 0; i < t.length; i++) this.bytes[at++] = t.charCodeAt(i);
     }
     this.start[tokens.length] = at;
-    this.mask = tableSize(nodes) - 1;
-    this.shift = shiftOf(this.mask);
-    this.slots = new Int32Array((this.mask + 1) * STRIDE);
-    for (let s = 0; s <= wideMask; s++) {
-      const k = wide[s * STRIDE]!;
-      if (k !== 0) insert(this.slots, this.mask, k, wide[s * STRIDE + 1]!, wide[s * STRIDE + 2]!);
-    }
-    this.byteRank = Int32Array.from(table.byteTokens);
+    this.da = this.place(table);
+    this.byteNode = Int32Array.from(table.byteTokens, (r) => this.nodeOf[r]!);
     this.root2 = new Int32Array(2 * 65536).fill(-1);
     for (let b0 = 0; b0 < 256; b0++) {
-      const s0 = this.find(0, b0);
-      if (s0 < 0) continue;
-      const n0 = this.slots[s0 + 1]!;
+      const n0 = this.child(0, b0);
+      if (n0 < 0) continue;
       for (let b1 = 0; b1 < 256; b1++) {
-        const s1 = this.find(n0, b1);
-        if (s1 < 0) continue;
-        this.root2[2 * (b0 * 256 + b1)] = this.slots[s1 + 1]!;
-        this.root2[2 * (b0 * 256 + b1) + 1] = this.slots[s1 + 2]!;
+        const n1 = this.child(n0, b1);
+        if (n1 < 0) continue;
+        this.root2[2 * (b0 * 256 + b1)] = n1;
+        this.root2[2 * (b0 * 256 + b1) + 1] = this.da[n1 * STRIDE + 2]!;
       }
     }
   }
 
-  /** The slot (an index into `slots`) of `node`'s child along `byte`, or -1. */
-  private find(node: number, byte: number): number {
-    const key = node * 256 + byte + 1;
-    const slots = this.slots;
-    const mask = this.mask;
-    let s = hashKey(key, this.shift);
-    for (;;) {
-      const k = slots[s * STRIDE]!;
-      if (k === key) return s * STRIDE;
-      if (k === 0) return -1;
-      s = (s + 1) & mask;
+  /**
+   * Lays the trie out as a double array. Tokens sorted by bytes make every node a run of the sorted
+   * list (the tokens with its prefix); nodes are placed depth first, each node's children at the
+   * first free base where they all fit.
+   */
+  private place(table: RankTable): Int32Array {
+    const sorted: number[] = [];
+    for (let r = 0; r < table.tokens.length; r++) if (table.tokens[r] !== "") sorted.push(r);
+    const toks = table.tokens;
+    sorted.sort((x, y) => (toks[x]! < toks[y]! ? -1 : toks[x]! > toks[y]! ? 1 : 0));
+    const start = this.start;
+    const bytes = this.bytes;
+    const byteAt = (r: number, d: number): number => bytes[start[r]! + d]!;
+    const len = (r: number): number => start[r + 1]! - start[r]!;
+    let cap = 1024;
+    while (cap < 1.25 * this.bytes.length) cap <<= 1;
+    let da = new Int32Array(cap * STRIDE);
+    let used = new Uint8Array(cap);
+    used[0] = 1;
+    da[2] = -1;
+    let firstFree = 1;
+    // Depth-first: a stack of (node, depth, lo, hi) over the sorted list.
+    const stack: number[] = [0, 0, 0, sorted.length];
+    const childBytes = new Int32Array(256);
+    const childLo = new Int32Array(257);
+    while (stack.length > 0) {
+      const hi = stack.pop()!;
+      const lo0 = stack.pop()!;
+      const depth = stack.pop()!;
+      const node = stack.pop()!;
+      let lo = lo0;
+      if (lo < hi && len(sorted[lo]!) === depth) lo++; // the token that ends at this node
+      if (lo >= hi) continue;
+      let k = 0;
+      for (let i = lo; i < hi; i++) {
+        const b = byteAt(sorted[i]!, depth);
+        if (k === 0 || childBytes[k - 1] !== b) {
+          childBytes[k] = b;
+          childLo[k] = i;
+          k++;
+        }
+      }
+      childLo[k] = hi;
+      // The first base (≥ 1) at which every child's slot is free.
+      let base = Math.max(1, firstFree - childBytes[0]!);
+      for (; ; base++) {
+        if (base + 256 >= cap) {
+          const grown = new Int32Array(2 * cap * STRIDE);
+          grown.set(da);
+          da = grown;
+          const u = new Uint8Array(2 * cap);
+          u.set(used);
+          used = u;
+          cap *= 2;
+        }
+        let fits = true;
+        for (let j = 0; j < k; j++) {
+          if (used[base + childBytes[j]!] === 1) {
+            fits = false;
+            break;
+          }
+        }
+        if (fits) break;
+      }
+      da[node * STRIDE + 1] = base;
+      for (let j = 0; j < k; j++) {
+        const c = base + childBytes[j]!;
+        used[c] = 1;
+        da[c * STRIDE] = node + 1;
+        const first = sorted[childLo[j]!]!;
+        const rank = len(first) === depth + 1 ? first : -1;
+        da[c * STRIDE + 2] = rank;
+        if (rank >= 0) this.nodeOf[rank] = c;
+      }
+      while (firstFree < cap && used[firstFree] === 1) firstFree++;
+      // Pushed last child first, so the first child's subtree is placed next.
+      for (let j = k - 1; j >= 0; j--) stack.push(base + childBytes[j]!, depth + 1, childLo[j]!, childLo[j + 1]!);
     }
+    let last = cap - 1;
+    while (last > 0 && used[last] === 0) last--;
+    return da.slice(0, (last + 257) * STRIDE); // room for base + 255 past the last node
+  }
+
+  /** The child of `node` along `byte`, or -1. */
+  private child(node: number, byte: number): number {
+    const c = this.da[node * STRIDE + 1]! + byte;
+    return this.da[c * STRIDE] === node + 1 ? c : -1;
   }
 
   /** The rank of the token spelled by bytes `from..to` of the token of rank `r`, or -1. */
   rankOfPart(r: number, from: number, to: number): number {
     let node = 0;
-    let rank = -1;
     const base = this.start[r]!;
     for (let i = from; i < to; i++) {
-      const s = this.find(node, this.bytes[base + i]!);
-      if (s < 0) return -1;
-      node = this.slots[s + 1]!;
-      rank = this.slots[s + 2]!;
+      node = this.child(node, this.bytes[base + i]!);
+      if (node < 0) return -1;
     }
-    return rank;
+    return this.da[node * STRIDE + 2]!;
   }
 
   /** The longest token that is a proper prefix of the token of rank `r`, or -1. */
@@ -154,10 +172,9 @@ export class TokenTrie {
     const base = this.start[r]!;
     const len = this.length(r);
     for (let i = 0; i < len - 1; i++) {
-      const s = this.find(node, this.bytes[base + i]!);
-      if (s < 0) break;
-      node = this.slots[s + 1]!;
-      const rank = this.slots[s + 2]!;
+      node = this.child(node, this.bytes[base + i]!);
+      if (node < 0) break;
+      const rank = this.da[node * STRIDE + 2]!;
       if (rank >= 0) best = rank;
     }
     return best;
@@ -173,43 +190,39 @@ export class TokenTrie {
     return this.nodeOf.length;
   }
 
-  /**
-   * The rank of the longest token that `bytes[at..n)` starts with (every single byte is a token);
-   * its length is left in {@link matchLength}.
-   */
-  longestAt(bytes: Uint8Array, at: number, n: number): number {
-    const b0 = bytes[at]!;
-    let best = this.byteRank[b0]!;
-    let bestLen = 1;
-    if (at + 1 < n) {
-      const q = 2 * ((b0 << 8) | bytes[at + 1]!);
-      let node = this.root2[q]!;
-      if (node >= 0) {
-        const r2 = this.root2[q + 1]!;
-        if (r2 >= 0) {
-          best = r2;
-          bestLen = 2;
-        }
-        const slots = this.slots;
-        const mask = this.mask;
-        const shift = this.shift;
-        for (let i = at + 2; i < n; i++) {
-          const key = node * 256 + bytes[i]! + 1;
-          let s = hashKey(key, shift);
-          let k: number;
-          while ((k = slots[s * STRIDE]!) !== key && k !== 0) s = (s + 1) & mask;
-          if (k === 0) break;
-          node = slots[s * STRIDE + 1]!;
-          const r = slots[s * STRIDE + 2]!;
-          if (r >= 0) {
-            best = r;
-            bestLen = i - at + 1;
-          }
-        }
-      }
-    }
-    this.matchLength = bestLen;
-    return best;
+  /** The node of the token of rank `r` (-1 for an unused rank). */
+  nodeOfRank(r: number): number {
+    return this.nodeOf[r]!;
+  }
+
+  /** Bytes of every token, back to back (token `r` starts at {@link tokenStart}). */
+  get tokenBytes(): Uint8Array {
+    return this.bytes;
+  }
+
+  /** Where the bytes of the token of rank `r` start in {@link tokenBytes}. */
+  tokenStart(r: number): number {
+    return this.start[r]!;
+  }
+
+  /** The node's check and base (`[check, base]`: the parent plus one, 0 when free; the children's base). */
+  checkAndBase(node: number): readonly [number, number] {
+    return [this.da[node * STRIDE]!, this.da[node * STRIDE + 1]!];
+  }
+
+  /** The node of the two-byte prefix `b0 b1` (-1 if no token starts so), whether or not it is a token. */
+  prefix2Node(b0: number, b1: number): number {
+    return this.root2[2 * ((b0 << 8) | b1)]!;
+  }
+
+  /** One more than the largest node: the size of a table indexed by node. */
+  get nodes(): number {
+    return this.da.length / STRIDE;
+  }
+
+  /** The node of the single-byte token `b`. */
+  byteNodeOf(b: number): number {
+    return this.byteNode[b]!;
   }
 
   /** The rank of the two-byte token `b0 b1`, or {@link NO_RANK} (one read of a 512 KB table). */
@@ -220,35 +233,16 @@ export class TokenTrie {
 
   /** The rank of the token made of token `a` then token `b`, or {@link NO_RANK}. */
   pair(a: number, b: number): number {
-    const c = 3 * (Math.imul(Math.imul(a, 0x85ebca77) ^ b, 0x9e3779b1) >>> 16);
-    const memo = this.pairMemo;
-    if (memo[c] === a && memo[c + 1] === b) return memo[c + 2]!;
-    const r = this.pairWalk(a, b);
-    memo[c] = a;
-    memo[c + 1] = b;
-    memo[c + 2] = r;
-    return r;
-  }
-
-  /** Recently asked pairs, direct-mapped: (a, b, rank) per slot, 65,536 slots (768 KB). */
-  private readonly pairMemo = new Int32Array(3 * 65536).fill(-1);
-
-  private pairWalk(a: number, b: number): number {
     let node = this.nodeOf[a]!;
     const end = this.start[b + 1]!;
-    const slots = this.slots;
-    const mask = this.mask;
-    const shift = this.shift;
-    let rank = -1;
+    const da = this.da;
+    const bytes = this.bytes;
     for (let i = this.start[b]!; i < end; i++) {
-      const key = node * 256 + this.bytes[i]! + 1;
-      let s = hashKey(key, shift);
-      let k: number;
-      while ((k = slots[s * STRIDE]!) !== key && k !== 0) s = (s + 1) & mask;
-      if (k === 0) return NO_RANK;
-      node = slots[s * STRIDE + 1]!;
-      rank = slots[s * STRIDE + 2]!;
+      const c = da[node * STRIDE + 1]! + bytes[i]!;
+      if (da[c * STRIDE] !== node + 1) return NO_RANK;
+      node = c;
     }
+    const rank = da[node * STRIDE + 2]!;
     return rank < 0 ? NO_RANK : rank;
   }
 }

@@ -31,6 +31,11 @@ export class AsciiTokens {
   private readonly chars: Uint8Array;
   private readonly mask: number;
   private readonly shift: number;
+  /**
+   * One bit per hash of a token (2^20 bits, 128 KB: stays in cache), so a piece that is not a
+   * token (random letters, base64, identifiers) is mostly refused without a probe of the table.
+   */
+  private readonly bits = new Int32Array(1 << 15);
 
   /** Builds the table from the text-keyed ranks of `table`. */
   constructor(table: RankTable) {
@@ -51,6 +56,7 @@ export class AsciiTokens {
     let at = 0;
     for (const [text, rank] of entries) {
       const h = hashOf(text, 0, text.length);
+      this.bits[h >>> 17] = this.bits[h >>> 17]! | (1 << ((h >>> 12) & 31));
       let s = Math.imul(h, 0x9e3779b1) >>> this.shift;
       while (this.slots[4 * s + 1] !== -1) s = (s + 1) & this.mask;
       this.slots[4 * s] = h;
@@ -66,6 +72,7 @@ export class AsciiTokens {
     const len = to - from;
     if (len > wholeMaxChars) return -1;
     const h = hashOf(text, from, to);
+    if ((this.bits[h >>> 17]! & (1 << ((h >>> 12) & 31))) === 0) return -1;
     const slots = this.slots;
     const mask = this.mask;
     let s = Math.imul(h, 0x9e3779b1) >>> this.shift;
