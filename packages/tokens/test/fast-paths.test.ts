@@ -1,11 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  AsciiTokens,
   BacktrackTables,
   backtrackCount,
   cl100kPieceEnd,
-  isAscii,
   loadRanks,
   mergeCountScan,
   o200kPieceEnd,
@@ -13,7 +11,6 @@ import {
   splitPieces,
   TokenTrie,
   utf8Bytes,
-  wholeMaxChars,
 } from "@cc/tokens/internal";
 import type { Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
@@ -59,26 +56,28 @@ describe.each(encodings)("the ASCII pre-tokeniser (%s)", (encoding) => {
   });
 });
 
-describe.each(encodings)("the in-place ASCII token table (%s)", (encoding) => {
+describe.each(encodings)("the in-place ASCII token check (%s)", (encoding) => {
   const table = loadRanks(encoding);
-  const ascii = new AsciiTokens(table);
+  const lattice = new BacktrackTables(new TokenTrie(table));
+  const isAscii = (text: string): boolean => [...text].every((c) => c.charCodeAt(0) < 0x80);
 
   it("keys tokens that start with U+FEFF by their full text (the decoder kept stripping the mark: '' was a key)", () => {
     expect(table.textRanks.has("")).toBe(false);
     expect(table.textRanks.get("\ufeffusing")).toBe(table.byteRanks.get("\xef\xbb\xbfusing"));
   });
 
-  it("finds every ASCII token at its rank, inside a longer string", () => {
-    for (const [text, rank] of table.textRanks) {
-      if (!isAscii(text) || text.length > wholeMaxChars) continue;
-      expect(ascii.rank(`\u00e9${text}x`, 1, 1 + text.length)).toBe(rank);
+  it("finds every ASCII token, inside a longer string", () => {
+    for (const text of table.textRanks.keys()) {
+      if (isAscii(text)) expect(lattice.wholeAscii(`\u00e9${text}x`, 1, 1 + text.length)).toBe(1);
     }
   });
 
-  it("finds no string that is not a token", () => {
+  it("finds no ASCII string that is not a token, and hands back any string with a char outside ASCII", () => {
     fc.assert(
-      fc.property(asciiText, (text) => {
-        expect(ascii.rank(text, 0, text.length)).toBe(text.length <= wholeMaxChars ? (table.textRanks.get(text) ?? -1) : -1);
+      fc.property(fc.oneof(asciiText, asciiEdges), (text) => {
+        fc.pre(text.length > 0);
+        const expected = !isAscii(text) ? -2 : table.textRanks.has(text) ? 1 : -1;
+        expect(lattice.wholeAscii(text, 0, text.length)).toBe(expected);
       }),
       { numRuns },
     );

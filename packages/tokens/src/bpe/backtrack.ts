@@ -137,6 +137,29 @@ export class BacktrackTables {
     }
   }
 
+  /**
+   * Whether `text[from..to)`, all ASCII (char codes are the bytes), is one token: a walk down the
+   * trie on the char codes, with no bytes copied and no hash. -1 when it is not, -2 when a char
+   * is not ASCII (the caller encodes such a piece).
+   */
+  wholeAscii(text: string, from: number, to: number): number {
+    const c0 = text.charCodeAt(from);
+    if (c0 >= 0x80) return -2;
+    if (to - from === 1) return 1;
+    const c1 = text.charCodeAt(from + 1);
+    if (c1 >= 0x80) return -2;
+    let node = this.prefix2[(c0 << 8) | c1]!;
+    const nodes = this.nodes;
+    for (let i = from + 2; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) return -2;
+      if (node < 0) continue; // keep checking that the rest is ASCII
+      const child = nodes[W * node + BASE]! + c;
+      node = nodes[W * child + CHECK] === node + 1 ? child : -1;
+    }
+    return node >= 0 && nodes[W * node + KEY]! >= 0 ? 1 : -1;
+  }
+
   /** Byte length of the token the last {@link longestAt} returned. */
   matchLength = 0;
 

@@ -1,13 +1,13 @@
 /**
  * Exact token counting in TypeScript: pre-tokenise (ASCII by the hand-written scanner of
- * `bpe/scan`, the rest by the encoding's pattern), then for each piece: an ASCII piece that is
- * itself a token is 1 (found in place in `AsciiTokens`, no substring); a short ASCII piece is
- * copied and merged in place; any other piece is encoded to UTF-8 (hashing it on the way), read
- * from a bounded cache when it has been seen before, else merged by the linear backtracking
- * encoder (`backtrackCount`). A piece enters the cache only on its second sighting (a 128 KB
- * doorkeeper of hashes remembers the first), so text that never repeats costs no substring and no
- * insertion. No piece is ever cut, so the count equals `encode_ordinary(text).length` on every
- * string, in time linear in the text.
+ * `bpe/scan`, the rest by the encoding's pattern), then for each piece: a short ASCII piece is
+ * checked for being one token by a walk down the trie on its char codes, and merged from them in
+ * place when it is not (no substring, no bytes encoded); any other piece is encoded to UTF-8
+ * (hashing it on the way), read from a bounded cache when it has been seen before, else merged.
+ * Merging is the linear backtracking encoder (`bpe/backtrack`). A piece enters the cache only on
+ * its second sighting (a 128 KB doorkeeper of hashes remembers the first), so text that never
+ * repeats costs no substring and no insertion. No piece is ever cut, so the count equals
+ * `encode_ordinary(text).length` on every string, in time linear in the text.
  *
  * @module bpe/count
  */
@@ -16,13 +16,12 @@ import { BacktrackTables, backtrackCount } from "./backtrack.js";
 import { TokenTrie } from "./trie.js";
 import { patternSource } from "./pretokenize.js";
 import { cl100kPieceEnd, o200kPieceEnd } from "./scan.js";
-import { AsciiTokens } from "./whole.js";
 import type { RankTable } from "./ranks.js";
 
 /** Most pieces remembered by one engine's cache (cleared when full). */
 export const pieceCacheEntries = 65_536;
 
-/** ASCII pieces up to this many characters are merged in place and never cached. */
+/** ASCII pieces up to this many characters are looked up and merged in place, never cached. */
 export const shortPieceChars = 24;
 
 /** Pieces longer than this (UTF-16 units) are not cached. */
@@ -98,22 +97,17 @@ const doorBits = 1 << 20;
 /** An engine over `table` for `encoding`. */
 export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
   const re = new RegExp(patternSource(encoding), "yv"); // sticky: one piece at a given position
-  let lattice: BacktrackTables | undefined; // built on the first piece that is not a whole token
+  let lattice: BacktrackTables | undefined; // built on the first count
   let cache: Record<string, number> = Object.create(null) as Record<string, number>;
   let cached = 0;
   // A piece enters the cache on its second sighting: the first one only sets its bit here, so
   // text that never repeats (random letters, base64, hashes) pays no substring and no insertion.
   const door = new Int32Array(doorBits >>> 5);
   let doorMarks = 0;
-  /** Tokens of the `n` bytes in the shared buffer. */
-  const merge = (n: number): number => {
-    lattice ??= new BacktrackTables(new TokenTrie(table));
-    return backtrackCount(buffer, n, lattice);
-  };
   /** Tokens of the piece `text[from..to)` (`p` when the piece string exists already). */
-  const piece = (text: string, from: number, to: number, p: string | undefined): number => {
-    const n = encodeRange(text, from, to); // may grow the shared buffer: `merge` reads it after
-    if (to - from > pieceCacheMaxChars) return merge(n);
+  const piece = (t: BacktrackTables, text: string, from: number, to: number, p: string | undefined): number => {
+    const n = encodeRange(text, from, to); // may replace the shared buffer: read it after
+    if (to - from > pieceCacheMaxChars) return backtrackCount(buffer, n, t);
     const bit = rangeHash >>> 12;
     const mask = 1 << (bit & 31);
     if ((door[bit >>> 5]! & mask) === 0) {
@@ -122,12 +116,12 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
         door.fill(0);
         doorMarks = 0;
       }
-      return merge(n);
+      return backtrackCount(buffer, n, t);
     }
     const key = p ?? text.slice(from, to);
     const known = cache[key];
     if (known !== undefined) return known;
-    const tokens = merge(n);
+    const tokens = backtrackCount(buffer, n, t);
     if (cached >= pieceCacheEntries) {
       cache = Object.create(null) as Record<string, number>;
       cached = 0;
@@ -136,39 +130,30 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     cached++;
     return tokens;
   };
-  /**
-   * Tokens of the short piece `text[from..to)` merged in place when it is all ASCII (no substring,
-   * no cache: a fresh short piece merges faster than it is hashed and stored), else -1.
-   */
-  const asciiShort = (text: string, from: number, to: number): number => {
-    const len = to - from;
-    for (let k = 0; k < len; k++) {
-      const c = text.charCodeAt(from + k);
-      if (c >= 0x80) return -1; // e.g. cl100k's case-insensitive 'ſ (U+017F folds to s)
-      buffer[k] = c;
-    }
-    return merge(len);
-  };
-  const ascii = new AsciiTokens(table);
   const pieceEnd = encoding === "cl100k_base" ? cl100kPieceEnd : o200kPieceEnd;
   const count = (text: string): number => {
     const n = text.length;
+    if (n === 0) return 0;
+    const t = (lattice ??= new BacktrackTables(new TokenTrie(table)));
     let total = 0;
     let i = 0;
     while (i < n) {
       const end = pieceEnd(text, i, n);
       if (end >= 0) {
-        if (ascii.rank(text, i, end) >= 0) total += 1;
-        else {
-          const short = end - i <= shortPieceChars ? asciiShort(text, i, end) : -1;
-          total += short >= 0 ? short : piece(text, i, end, undefined);
-        }
+        // A short ASCII piece: one token, or merged from its char codes in place (no substring,
+        // no cache: a fresh short piece merges faster than it is hashed and stored).
+        const whole = end - i <= shortPieceChars ? t.wholeAscii(text, i, end) : -2;
+        if (whole === 1) total += 1;
+        else if (whole === -1) {
+          for (let k = i; k < end; k++) buffer[k - i] = text.charCodeAt(k);
+          total += backtrackCount(buffer, end - i, t);
+        } else total += piece(t, text, i, end, undefined);
         i = end;
       } else {
         // A character outside ASCII decides this piece: the pattern itself splits it off.
         re.lastIndex = i;
         const p = re.exec(text)![0]; // every position starts a piece: the match is never null
-        total += piece(text, i, i + p.length, p);
+        total += piece(t, text, i, i + p.length, p);
         i += p.length;
       }
     }

@@ -35,4 +35,3 @@ export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
 export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";
 export { BacktrackTables, backtrackCount } from "../bpe/backtrack.js";
 export { cl100kPieceEnd, o200kPieceEnd, splitPieces } from "../bpe/scan.js";
-export { AsciiTokens, isAscii, wholeMaxChars } from "../bpe/whole.js";
