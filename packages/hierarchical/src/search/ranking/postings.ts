@@ -136,14 +136,13 @@ export class PostingsCache<H> {
     return id;
   }
 
-  /** The term id of `text[from..to)`, created (with an empty list) when new. */
+  /**
+   * The term id of `text[from..to)`, created (with an empty list) when new. The caller has grown
+   * `mark` and `slot` to hold every id it can create.
+   */
   private intern(text: string, from: number, to: number): number {
     const id = this.termIds.internRange(text, from, to);
-    if (id === this.lists.length) {
-      this.lists.push(emptyList());
-      this.mark = grownInt32(this.mark, id + 1);
-      this.slot = grownInt32(this.slot, id + 1);
-    }
+    if (id === this.lists.length) this.lists.push(emptyList());
     return id;
   }
 
@@ -190,29 +189,22 @@ export class PostingsCache<H> {
       shape[2 * (i - from) + 1] = n;
       need += n;
     }
+    // Room for everything this batch can add, so the loops below hold their arrays in locals.
     this.forward = grownInt32(this.forward, slot0 + need);
+    this.mark = grownInt32(this.mark, this.lists.length + need);
+    this.slot = grownInt32(this.slot, this.lists.length + need);
+    if (this.docCount + (to - from) > this.docLen.length) this.growDocs(this.docCount + (to - from));
+    const forward = this.forward;
+    const mark = this.mark;
+    const slot = this.slot;
     const slotMask = new Uint8Array(need);
     const slotDoc = new Int32Array(need);
     let j = slot0;
-    let doc = 0;
-    // Summary terms first (mask 1); a content term already in the summary turns its mask into 3.
-    const take = (id: number, field: 1 | 2): void => {
-      if (this.mark[id] === doc + 1) {
-        slotMask[this.slot[id]! - slot0]! |= field;
-        return;
-      }
-      this.mark[id] = doc + 1;
-      this.slot[id] = j;
-      this.forward[j] = id;
-      slotMask[j - slot0] = field;
-      slotDoc[j - slot0] = doc;
-      j++;
-    };
-    // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists).
+    // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists). Summary
+    // terms first (mask 1); a content term already in the summary turns its mask into 3.
     for (let i = from; i < to; i++) {
       const { key, handle, terms, namespace, kind } = items[i]!;
-      doc = this.docCount;
-      if (doc >= this.docLen.length) this.growDocs(doc + 1);
+      const doc = this.docCount;
       const start = j;
       let len: number;
       if (typeof terms === "string") {
@@ -220,13 +212,39 @@ export class PostingsCache<H> {
         const end = tab < 0 ? terms.length : tab;
         for (let a = 0, b = 0; b <= terms.length; b++) {
           if (b < terms.length && terms.charCodeAt(b) !== 32 && b !== end) continue;
-          if (b > a) take(this.intern(terms, a, b), b <= end ? 1 : 2);
+          if (b > a) {
+            const id = this.intern(terms, a, b);
+            const field = b <= end ? 1 : 2;
+            if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
+            else {
+              mark[id] = doc + 1;
+              slot[id] = j;
+              forward[j] = id;
+              slotMask[j - slot0] = field;
+              slotDoc[j - slot0] = doc;
+              j++;
+            }
+          }
           a = b + 1;
         }
         len = shape[2 * (i - from) + 1]!;
       } else {
-        for (const t of terms.summary) take(this.intern(t, 0, t.length), 1);
-        for (const t of terms.content) take(this.intern(t, 0, t.length), 2);
+        for (let f = 0; f < 2; f++) {
+          const list = f === 0 ? terms.summary : terms.content;
+          const field = f === 0 ? 1 : 2;
+          for (const t of list) {
+            const id = this.intern(t, 0, t.length);
+            if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
+            else {
+              mark[id] = doc + 1;
+              slot[id] = j;
+              forward[j] = id;
+              slotMask[j - slot0] = field;
+              slotDoc[j - slot0] = doc;
+              j++;
+            }
+          }
+        }
         len = terms.summary.length + terms.content.length;
       }
       this.docStart[doc + 1] = j;
@@ -242,32 +260,35 @@ export class PostingsCache<H> {
       this.totalLen += len;
       this.livePostings += j - start;
     }
-    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append. `slot` is
-    // free again here and serves as the per-term count, then the per-term write offset.
+    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append each
+    // term's run at once. `slot` is free again here and serves as the per-term count.
     const total = j - slot0;
-    const forward = this.forward;
-    const scratch = this.slot;
     const touched = new Int32Array(total);
     let nt = 0;
-    for (let k = 0; k < total; k++) scratch[forward[slot0 + k]!] = 0;
+    for (let k = 0; k < total; k++) slot[forward[slot0 + k]!] = 0;
     for (let k = 0; k < total; k++) {
       const id = forward[slot0 + k]!;
-      if (scratch[id] === 0) touched[nt++] = id;
-      scratch[id]!++;
+      if (slot[id] === 0) touched[nt++] = id;
+      slot[id]!++;
     }
-    let run = 0;
+    const runStart = new Int32Array(nt + 1);
     for (let t = 0; t < nt; t++) {
       const id = touched[t]!;
-      const c = scratch[id]!;
-      scratch[id] = run;
-      run += c;
+      runStart[t + 1] = runStart[t]! + slot[id]!;
+      slot[id] = runStart[t]!; // now the term's write offset
     }
     const order = new Int32Array(total);
-    for (let k = 0; k < total; k++) order[scratch[forward[slot0 + k]!]!++] = k;
-    for (let k = 0; k < total; k++) {
-      const sk = order[k]!;
-      const doc = slotDoc[sk]!;
-      appendPosting(this.lists[forward[slot0 + sk]!]!, doc, slotMask[sk]!, this.docLen[doc]!);
+    for (let k = 0; k < total; k++) order[slot[forward[slot0 + k]!]!++] = k;
+    const docLen = this.docLen;
+    for (let t = 0; t < nt; t++) {
+      const list = this.lists[touched[t]!]!;
+      const end = runStart[t + 1]!;
+      list.postings = grownInt32(list.postings, list.length + end - runStart[t]!);
+      for (let k = runStart[t]!; k < end; k++) {
+        const sk = order[k]!;
+        const doc = slotDoc[sk]!;
+        appendPosting(list, doc, slotMask[sk]!, docLen[doc]!);
+      }
     }
   }
 
