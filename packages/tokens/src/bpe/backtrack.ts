@@ -19,67 +19,75 @@ import type { TokenTrie } from "./trie.js";
 
 const NONE = -1;
 
-/** Fields per node in {@link BacktrackTables.nodes} (32 bytes: two nodes to a cache line). */
-const W = 8;
-const CHECK = 0; // parent node + 1 (0 when the slot is free)
-const BASE = 1; // children's base: the child along byte c is at base + c
-const KEY = 2; // `rank << 8 | byte length` of the token ending here (so keys compare as ranks), or -1
-const PREFIX = 3; // node of the longest token that is a proper prefix, or -1
-const LEFT = 4; // the two token nodes this token was merged from (itself twice for a single byte)
-const RIGHT = 5;
+/** Fields per token node in {@link BacktrackTables.info} (16 bytes). */
+const I = 4;
+const KEY = 0; // `rank << 8 | byte length` of the token ending here (so keys compare as ranks), or -1
+const PREFIX = 1; // node of the longest token that is a proper prefix, or -1
+const LEFT = 2; // the two token nodes this token was merged from (itself twice for a single byte)
+const RIGHT = 3;
 
 /**
- * The trie and the split of every token in one array indexed by trie node: a step down the trie
- * and the facts about the token it reaches are in the same cache line, and tokens sharing a
- * prefix lie side by side (built once, ~0.2 s for o200k).
+ * The trie walked by the encoder, and the split of every token, indexed by trie node. The walk
+ * reads 8 bytes per node (`trie`: parent and base), so the children of a node — and a whole hot
+ * subtree — take few cache lines; the facts about a token (`info`) are read only for the tokens
+ * the encoder takes or checks. Tokens sharing a prefix lie side by side in both (built once,
+ * ~0.2 s for o200k).
  */
 export class BacktrackTables {
-  /** Per node, {@link W} fields: check, base, key, prefix, left, right, two unused. */
-  readonly nodes: Int32Array;
+  /**
+   * Per node: `(parent + 1) << 1 | 1 if a token ends here` (0 when the slot is free), then the
+   * children's base (the child along byte `c` is at `base + c`).
+   */
+  readonly trie: Int32Array;
+  /** Per node, {@link I} fields: key, prefix, left, right (-1 for a node where no token ends). */
+  readonly info: Int32Array;
   /** Per two-byte prefix (`b0 * 256 + b1`): its node, or -1. */
   readonly prefix2: Int32Array;
   /** The token node of each byte. */
   readonly byteNode: Int32Array;
 
   /** Builds the tables of the tokens in `trie` (tokens are at most 255 bytes long). */
-  constructor(trie: TokenTrie) {
-    const n = trie.ranks;
-    const size = trie.nodes;
-    const nodes = new Int32Array(W * size).fill(NONE);
-    this.nodes = nodes;
+  constructor(tokens: TokenTrie) {
+    const n = tokens.ranks;
+    const size = tokens.nodes;
+    const walk = new Int32Array(2 * size);
+    const info = new Int32Array(I * size).fill(NONE);
+    this.trie = walk;
+    this.info = info;
     for (let v = 0; v < size; v++) {
-      const [check, base] = trie.checkAndBase(v);
-      nodes[W * v + CHECK] = check;
-      nodes[W * v + BASE] = base;
+      const [check, base] = tokens.checkAndBase(v);
+      walk[2 * v] = check << 1;
+      walk[2 * v + 1] = base;
     }
     this.prefix2 = new Int32Array(65536);
-    for (let q = 0; q < 65536; q++) this.prefix2[q] = trie.prefix2Node(q >>> 8, q & 255);
+    for (let q = 0; q < 65536; q++) this.prefix2[q] = tokens.prefix2Node(q >>> 8, q & 255);
     this.byteNode = new Int32Array(256);
-    for (let b = 0; b < 256; b++) this.byteNode[b] = trie.byteNodeOf(b);
+    for (let b = 0; b < 256; b++) this.byteNode[b] = tokens.byteNodeOf(b);
     for (let r = 0; r < n; r++) {
-      const v = trie.nodeOfRank(r);
+      const v = tokens.nodeOfRank(r);
       if (v < 0) continue;
-      const len = trie.length(r);
+      const len = tokens.length(r);
       if (len > 255) throw new RangeError(`token ${r} is ${len} bytes long: at most 255 are supported`);
-      nodes[W * v + KEY] = (r << 8) | len;
-      nodes[W * v + PREFIX] = len > 1 ? nodeOf(trie, trie.longestProperPrefix(r)) : NONE;
-      nodes[W * v + LEFT] = v;
-      nodes[W * v + RIGHT] = v;
+      walk[2 * v] = walk[2 * v]! | 1;
+      info[I * v + KEY] = (r << 8) | len;
+      info[I * v + PREFIX] = len > 1 ? nodeOf(tokens, tokens.longestProperPrefix(r)) : NONE;
+      info[I * v + LEFT] = v;
+      info[I * v + RIGHT] = v;
     }
     // In rank order: a token's split is decided by the splits of lower ranks.
-    const bytes = trie.tokenBytes;
+    const bytes = tokens.tokenBytes;
     for (let r = 0; r < n; r++) {
-      const v = trie.nodeOfRank(r);
+      const v = tokens.nodeOfRank(r);
       if (v < 0) continue;
-      const len = nodes[W * v + KEY]! & 255;
+      const len = info[I * v + KEY]! & 255;
       // Its split: the longest prefix token whose rest is a token and which BPE keeps apart.
-      for (let a = nodes[W * v + PREFIX]!; a !== NONE; a = nodes[W * a + PREFIX]!) {
-        if (nodes[W * a + KEY]! >>> 8 >= r) continue;
-        const lenA = nodes[W * a + KEY]! & 255;
-        const b = nodeOf(trie, trie.rankOfPart(r, lenA, len));
-        if (b < 0 || nodes[W * b + KEY]! >>> 8 >= r || !this.valid(a, b, bytes, trie.tokenStart(r) + lenA)) continue;
-        nodes[W * v + LEFT] = a;
-        nodes[W * v + RIGHT] = b;
+      for (let a = info[I * v + PREFIX]!; a !== NONE; a = info[I * a + PREFIX]!) {
+        if (info[I * a + KEY]! >>> 8 >= r) continue;
+        const lenA = info[I * a + KEY]! & 255;
+        const b = nodeOf(tokens, tokens.rankOfPart(r, lenA, len));
+        if (b < 0 || info[I * b + KEY]! >>> 8 >= r || !this.valid(a, b, bytes, tokens.tokenStart(r) + lenA)) continue;
+        info[I * v + LEFT] = a;
+        info[I * v + RIGHT] = b;
         break;
       }
     }
@@ -91,15 +99,15 @@ export class BacktrackTables {
    * close together, so this reads a few nearby slots instead of probing a table of pairs.
    */
   private merged(a: number, b: number, bytes: Uint8Array, at: number): number {
-    const nodes = this.nodes;
-    const end = at + (nodes[W * b + KEY]! & 255);
+    const walk = this.trie;
+    const end = at + (this.info[I * b + KEY]! & 255);
     let node = a;
     for (let i = at; i < end; i++) {
-      const c = nodes[W * node + BASE]! + bytes[i]!;
-      if (nodes[W * c + CHECK] !== node + 1) return NONE;
+      const c = walk[2 * node + 1]! + bytes[i]!;
+      if (walk[2 * c]! >> 1 !== node + 1) return NONE;
       node = c;
     }
-    return nodes[W * node + LEFT] === a && nodes[W * node + RIGHT] === b ? node : NONE;
+    return this.info[I * node + LEFT] === a && this.info[I * node + RIGHT] === b ? node : NONE;
   }
 
   /**
@@ -108,28 +116,28 @@ export class BacktrackTables {
    * that no pair straddling the boundary would have merged before it.
    */
   valid(a: number, b: number, bytes: Uint8Array, at: number): boolean {
-    const nodes = this.nodes;
+    const info = this.info;
     let limit = 0x7fffffff; // compared with keys
     for (;;) {
       const m = this.merged(a, b, bytes, at);
-      if (m !== NONE && nodes[W * m + KEY]! < limit) return false;
-      const ka = nodes[W * a + KEY]!;
-      const kb = nodes[W * b + KEY]!;
+      if (m !== NONE && info[I * m + KEY]! < limit) return false;
+      const ka = info[I * a + KEY]!;
+      const kb = info[I * b + KEY]!;
       if (ka > kb) {
         limit = ka;
-        const right = nodes[W * a + RIGHT]!;
+        const right = info[I * a + RIGHT]!;
         if (right === a) {
           limit = kb + 1;
-          const left = nodes[W * b + LEFT]!;
+          const left = info[I * b + LEFT]!;
           if (left === b) return true;
           b = left;
         } else a = right;
       } else {
         limit = kb + 1;
-        const left = nodes[W * b + LEFT]!;
+        const left = info[I * b + LEFT]!;
         if (left === b) {
           limit = ka;
-          const right = nodes[W * a + RIGHT]!;
+          const right = info[I * a + RIGHT]!;
           if (right === a) return true;
           a = right;
         } else b = left;
@@ -149,15 +157,15 @@ export class BacktrackTables {
     const c1 = text.charCodeAt(from + 1);
     if (c1 >= 0x80) return -2;
     let node = this.prefix2[(c0 << 8) | c1]!;
-    const nodes = this.nodes;
+    const walk = this.trie;
     for (let i = from + 2; i < to; i++) {
       const c = text.charCodeAt(i);
       if (c >= 0x80) return -2;
       if (node < 0) continue; // keep checking that the rest is ASCII
-      const child = nodes[W * node + BASE]! + c;
-      node = nodes[W * child + CHECK] === node + 1 ? child : -1;
+      const child = walk[2 * node + 1]! + c;
+      node = walk[2 * child]! >> 1 === node + 1 ? child : -1;
     }
-    return node >= 0 && nodes[W * node + KEY]! >= 0 ? 1 : -1;
+    return node >= 0 && (walk[2 * node]! & 1) === 1 ? 1 : -1;
   }
 
   /** Byte length of the token the last {@link longestAt} returned. */
@@ -171,16 +179,17 @@ export class BacktrackTables {
     if (at + 1 < n) {
       let node = this.prefix2[(b0 << 8) | bytes[at + 1]!]!;
       if (node >= 0) {
-        const nodes = this.nodes;
-        if (nodes[W * node + KEY]! >= 0) {
+        const walk = this.trie;
+        if ((walk[2 * node]! & 1) === 1) {
           best = node;
           bestLen = 2;
         }
         for (let i = at + 2; i < n; i++) {
-          const c = nodes[W * node + BASE]! + bytes[i]!;
-          if (nodes[W * c + CHECK] !== node + 1) break;
+          const c = walk[2 * node + 1]! + bytes[i]!;
+          const check = walk[2 * c]!;
+          if (check >> 1 !== node + 1) break;
           node = c;
-          if (nodes[W * c + KEY]! >= 0) {
+          if ((check & 1) === 1) {
             best = c;
             bestLen = i - at + 1;
           }
@@ -210,7 +219,7 @@ export function backtrackCount(bytes: Uint8Array, n: number, t: BacktrackTables)
     alive = new Uint8Array(2 * n + 1);
   }
   alive.fill(1, 0, n + 1);
-  const nodes = t.nodes;
+  const info = t.info;
   let top = 0;
   let pos = 0;
   let next = t.longestAt(bytes, 0, n);
@@ -218,14 +227,14 @@ export function backtrackCount(bytes: Uint8Array, n: number, t: BacktrackTables)
     let token = next;
     const last = top > 0 ? stack[top - 1]! : NONE;
     for (;;) {
-      const end = pos + (nodes[W * token + KEY]! & 255);
+      const end = pos + (info[I * token + KEY]! & 255);
       if (alive[end] === 1 && (last === NONE || t.valid(last, token, bytes, pos))) {
         stack[top++] = token;
         pos = end;
         next = end < n ? t.longestAt(bytes, end, n) : NONE;
         break;
       }
-      const s = nodes[W * token + PREFIX]!;
+      const s = info[I * token + PREFIX]!;
       if (s !== NONE) {
         token = s;
         continue;
@@ -234,7 +243,7 @@ export function backtrackCount(bytes: Uint8Array, n: number, t: BacktrackTables)
       alive[pos] = 0;
       if (last === NONE) return NaN; // unreachable for a table where every byte is a token
       top--;
-      pos -= nodes[W * last + KEY]! & 255;
+      pos -= info[I * last + KEY]! & 255;
       next = last;
       break;
     }
