@@ -1,6 +1,11 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { liveEncoders } from "@cc/tokens/internal";
+import { bpeEngine, liveEncoders, loadRanks } from "@cc/tokens/internal";
 import { tiktokenCounter } from "@cc/tokens";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 describe("tiktoken encoder lifecycle", () => {
   it("creates nothing until the first count, shares one encoder per encoding, frees it with the last counter", () => {
@@ -24,5 +29,17 @@ describe("tiktoken encoder lifecycle", () => {
     const c = tiktokenCounter();
     c.dispose();
     expect(() => c.count("x")).toThrow(/after dispose/);
+  });
+
+  it("lets go of the rank tables once its own tables are built (tens of MB of maps)", async () => {
+    let table: ReturnType<typeof loadRanks> | undefined = loadRanks("cl100k_base");
+    const held = new WeakRef(table);
+    const engine = bpeEngine("cl100k_base", table);
+    table = undefined;
+    expect(engine.count("hello world")).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target to the end of the job
+    gc();
+    expect(held.deref()).toBeUndefined();
+    expect(engine.count("hello world")).toBe(2);
   });
 });

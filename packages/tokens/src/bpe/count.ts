@@ -97,6 +97,7 @@ const doorBits = 1 << 20;
 /** An engine over `table` for `encoding`. */
 export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
   const re = new RegExp(patternSource(encoding), "yv"); // sticky: one piece at a given position
+  let ranks: RankTable | undefined = table; // dropped once the tables are built (tens of MB of maps)
   let lattice: BacktrackTables | undefined; // built on the first count
   let cache: Record<string, number> = Object.create(null) as Record<string, number>;
   let cached = 0;
@@ -134,7 +135,11 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
   const count = (text: string): number => {
     const n = text.length;
     if (n === 0) return 0;
-    const t = (lattice ??= new BacktrackTables(new TokenTrie(table)));
+    if (lattice === undefined) {
+      lattice = new BacktrackTables(new TokenTrie(ranks!));
+      ranks = undefined;
+    }
+    const t = lattice;
     let total = 0;
     let i = 0;
     while (i < n) {
