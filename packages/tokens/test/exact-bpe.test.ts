@@ -54,6 +54,14 @@ describe.each(encodings)("the exact counter equals raw encode_ordinary on every 
     );
   });
 
+  it("counts right across the doorkeeper's and the cache's clearings (150,000 distinct pieces, three times)", () => {
+    const r = rng(29);
+    const words = Array.from({ length: 150_000 }, () => Array.from({ length: 25 + r.int(6) }, () => String.fromCharCode(97 + r.int(26))).join(""));
+    const text = words.join(" ");
+    const expected = raw.count(text);
+    for (let sighting = 0; sighting < 3; sighting++) expect(counter.count(text)).toBe(expected);
+  });
+
   it.each([...pathological(5, 6000).keys()])("pathological input: %s", (name) => {
     same(pathological(5, 6000).get(name)!);
   });
