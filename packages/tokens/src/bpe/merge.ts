@@ -9,6 +9,10 @@
  * pairs over a linked list of parts, O(n log n), with stale heap entries skipped when popped. Both
  * make the same merges, so the count is exact at any length.
  *
+ * The counter itself merges with the backtracking encoder (`bpe/backtrack`), measured faster on
+ * every piece length; these loops are tiktoken's rule written plainly, the reference the encoder
+ * is property-tested against.
+ *
  * @module bpe/merge
  */
 import type { RankTable } from "./ranks.js";
