@@ -32,10 +32,11 @@ describe("tiktoken encoder lifecycle", () => {
   });
 
   it("lets go of the rank tables once its own tables are built (tens of MB of maps)", async () => {
-    let table: ReturnType<typeof loadRanks> | undefined = loadRanks("cl100k_base");
-    const held = new WeakRef(table);
-    const engine = bpeEngine("cl100k_base", table);
-    table = undefined;
+    const open = () => {
+      const table = loadRanks("cl100k_base"); // no reference to it outlives this function
+      return { engine: bpeEngine("cl100k_base", table), held: new WeakRef(table) };
+    };
+    const { engine, held } = open();
     expect(engine.count("hello world")).toBe(2);
     await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target to the end of the job
     gc();
