@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 import type { IndexEntry, Json, SegmentIndex } from "../../src/search/index.js";
 import { entry } from "../../src/search/index.js";
 import { isPlainText } from "../../src/search/lossless.js";
-import { right, runs } from "./contract.js";
+import { left, right, runs } from "./contract.js";
 
 /** One UTF-16 code unit of any value (lone surrogates, NUL, U+FFFF), an astral code point, or a tricky one. */
 const oddUnit = fc.oneof(
@@ -76,9 +76,21 @@ export function losslessContract(makeIndex: () => Promise<SegmentIndex>): void {
       evictedAt: fc.nat(),
       metadata,
     });
+    // One index for every run: an entry may land on a (namespace, id) an earlier run wrote. With
+    // the same content it is an upsert; with another it is refused and the earlier one stays.
+    const written = new Map<string, IndexEntry>();
     await fc.assert(
       fc.asyncProperty(entryArb, async (e: IndexEntry) => {
-        right(await index.write([e])());
+        const key = `${e.namespace}\u0000${e.id}`;
+        const before = written.get(key);
+        const r = await index.write([e])();
+        if (before !== undefined && before.content !== e.content) {
+          expect(left(r)._tag).toBe("IdConflict");
+          expect(right(await index.expand(e.id, e.namespace)())).toEqual(before);
+          return;
+        }
+        right(r);
+        written.set(key, e);
         expect(right(await index.expand(e.id, e.namespace)())).toEqual(e);
         const hits = right(await index.search(`${e.summary} ${e.content}`, { k: 5, namespace: e.namespace })());
         for (const h of hits) expect(isPlainText(h.snippet)).toBe(true);
