@@ -201,7 +201,9 @@ export class PostingsCache<H> {
     const slotDoc = new Int32Array(need);
     let j = slot0;
     // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists). Summary
-    // terms first (mask 1); a content term already in the summary turns its mask into 3.
+    // terms first (mask 1); a content term already in the summary turns its mask into 3. The
+    // step that takes a term is written out in both branches: as a shared closure it loaded the
+    // cache of 1e5 entries ~20% slower (interleaved A/B, medians 1,550–1,737 vs 1,919–1,922 ms).
     for (let i = from; i < to; i++) {
       const { key, handle, terms, namespace, kind } = items[i]!;
       const doc = this.docCount;
