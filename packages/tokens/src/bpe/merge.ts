@@ -20,9 +20,6 @@ import { NO_RANK, type TokenTrie } from "./trie.js";
 
 const NONE = NO_RANK;
 
-/** Pieces up to this many bytes are merged with the scan loop; longer ones with the heap. */
-export const heapThresholdBytes = 128;
-
 let toks = new Int32Array(256);
 let pairs = new Int32Array(256);
 
@@ -168,9 +165,4 @@ export function mergeCountHeap(bytes: Uint8Array, n: number, table: RankTable, p
     }
   }
   return parts;
-}
-
-/** Tokens of the piece with UTF-8 bytes `bytes[0..n)`: the scan loop when short, the heap when long. */
-export function mergeCount(bytes: Uint8Array, n: number, table: RankTable, pr: TokenTrie): number {
-  return n <= heapThresholdBytes ? mergeCountScan(bytes, n, table, pr) : mergeCountHeap(bytes, n, table, pr);
 }

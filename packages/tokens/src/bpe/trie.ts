@@ -235,14 +235,11 @@ export class TokenTrie {
   pair(a: number, b: number): number {
     let node = this.nodeOf[a]!;
     const end = this.start[b + 1]!;
-    const da = this.da;
-    const bytes = this.bytes;
     for (let i = this.start[b]!; i < end; i++) {
-      const c = da[node * STRIDE + 1]! + bytes[i]!;
-      if (da[c * STRIDE] !== node + 1) return NO_RANK;
-      node = c;
+      node = this.child(node, this.bytes[i]!);
+      if (node < 0) return NO_RANK;
     }
-    const rank = da[node * STRIDE + 2]!;
+    const rank = this.da[node * STRIDE + 2]!;
     return rank < 0 ? NO_RANK : rank;
   }
 }

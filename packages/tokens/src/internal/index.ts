@@ -29,7 +29,7 @@ export {
 } from "../options.js";
 export { assertChunkLimits } from "../chunking/plan.js";
 export { bpeEngine, pieceCacheEntries, pieceCacheMaxChars, shortPieceChars, utf8Bytes, utf8Range, type BpeEngine } from "../bpe/count.js";
-export { heapThresholdBytes, mergeCount, mergeCountHeap, mergeCountScan } from "../bpe/merge.js";
+export { mergeCountHeap, mergeCountScan } from "../bpe/merge.js";
 export { NO_RANK, TokenTrie } from "../bpe/trie.js";
 export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
 export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";
