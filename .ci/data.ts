@@ -1,6 +1,8 @@
-// Where tests and benchmarks find the real agent transcripts they read in place (never copied into
-// the repository): the directory named by CC_DATA_DIR, by default `../shared/data` next to the
-// repository. A missing directory is a failure with one line that names the variable, never a skip.
+// Where tests and benchmarks find real agent transcripts. Tests read the small licensed subset kept
+// in the repository (`.ci/corpus`, provenance and licence beside it), so they pass on a bare clone.
+// Benchmarks read the full corpus in place from the directory named by CC_DATA_DIR, by default
+// `../shared/data` next to the repository; a missing directory is a failure with one line that
+// names the variable, never a skip.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +12,19 @@ export const DATA_DIR_VARIABLE = "CC_DATA_DIR";
 
 /** The repository root (this file lives in `<root>/.ci`). */
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** The folder of real transcripts kept in the repository for tests (`<repo>/.ci/corpus`). */
+export const corpusDir: string = join(repoRoot, ".ci", "corpus");
+
+/**
+ * The absolute path of `relative` inside the repository's test corpus (e.g.
+ * "swe-agent-trajectories"). Throws an Error with a one-line message when it does not exist.
+ */
+export function corpusPath(relative: string): string {
+  const path = join(corpusDir, relative);
+  if (!existsSync(path)) throw new Error(`test corpus missing: ${path} does not exist (the repository's .ci/corpus holds the tests' transcripts)`);
+  return path;
+}
 
 /**
  * The data directory: `CC_DATA_DIR` (relative paths resolve against the repository root), else

@@ -1,11 +1,11 @@
-// Locates the shared SWE-agent trajectories (read in place, never copied into the repository).
+// Locates the SWE-agent trajectories of the repository's test corpus (.ci/corpus, MIT, provenance beside them).
 import { readdirSync } from "node:fs";
-import { dataPath } from "../../../.ci/data.js";
+import { corpusPath } from "../../../.ci/data.js";
 
-/** Absolute path of the shared trajectories folder, with a trailing slash (`$CC_DATA_DIR/swe-agent-trajectories/`). */
-export const trajectoriesDir = `${dataPath("swe-agent-trajectories")}/`;
+/** Absolute path of the corpus trajectories folder, with a trailing slash (`.ci/corpus/swe-agent-trajectories/`). */
+export const trajectoriesDir = `${corpusPath("swe-agent-trajectories")}/`;
 
-/** Every `.traj` file in the shared folder, sorted. */
+/** Every `.traj` file in the corpus folder, sorted. */
 export const trajectoryFiles: readonly string[] = readdirSync(trajectoriesDir)
   .filter((f) => f.endsWith(".traj"))
   .sort();

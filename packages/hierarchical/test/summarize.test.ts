@@ -11,9 +11,9 @@ import { memoryIndex } from "../src/search/memory.js";
 import { extractiveSummarizer, extractiveSummary, providerSummarizer } from "../src/summarize.js";
 import { summaryWriterFunc } from "../src/writer.js";
 import { right, runs } from "./support/contract.js";
-import { dataPath } from "../../../.ci/data.js";
+import { corpusPath } from "../../../.ci/data.js";
 
-const dataDir = dataPath("swe-agent-trajectories");
+const dataDir = corpusPath("swe-agent-trajectories");
 
 describe("extractiveSummary", () => {
   const trace = [

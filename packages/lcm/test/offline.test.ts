@@ -10,7 +10,7 @@ import { summaryPrompt } from "../src/prompts.js";
 import { isErrorLine } from "../src/providers/offline/facts.js";
 import { extractiveSummary, OFFLINE_MIN_BUDGET, offlineProvider, summaryBudget } from "../src/providers/offline.js";
 import { serialiseMessage, serialiseTranscript } from "../src/transcript.js";
-import { dataPath } from "../../../.ci/data.js";
+import { corpusPath } from "../../../.ci/data.js";
 
 const counter = estimateCounter();
 const runs = process.env["CI"] === undefined ? 200 : 1000;
@@ -121,7 +121,7 @@ describe("offline summariser: properties", () => {
   });
 });
 
-const dataDir = dataPath("swe-agent-trajectories");
+const dataDir = corpusPath("swe-agent-trajectories");
 
 function trajectory(file: string): Message[] {
   const raw = JSON.parse(readFileSync(join(dataDir, file), "utf8")) as { history?: { role?: unknown; content?: unknown }[] };

@@ -1,12 +1,12 @@
-// A tolerant reader of the shared SWE-agent trajectories (read in place, never copied): enough
+// A tolerant reader of the SWE-agent trajectories in the repository's test corpus (.ci/corpus): enough
 // of the Python-literal tool_calls strings to recover each call's id, name and arguments.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, ToolCall } from "@cc/messages";
-import { dataPath } from "../../../.ci/data.js";
+import { corpusPath } from "../../../.ci/data.js";
 
-/** The shared trajectories directory (`$CC_DATA_DIR/swe-agent-trajectories`). */
-export const trajectoriesDir = dataPath("swe-agent-trajectories");
+/** The corpus trajectories directory (`.ci/corpus/swe-agent-trajectories`). */
+export const trajectoriesDir = corpusPath("swe-agent-trajectories");
 
 const unescape = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
 const CALL = /'arguments':\s*'((?:[^'\\]|\\.)*)',\s*'name':\s*'([^']*)'\},\s*'id':\s*'([^']*)'/g;

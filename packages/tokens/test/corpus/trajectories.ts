@@ -1,10 +1,10 @@
-/** Loads the message texts of the shared SWE-agent trajectories (read in place, never copied). */
+/** Loads the message texts of the SWE-agent trajectories in the repository's test corpus (.ci/corpus). */
 import { readdirSync, readFileSync } from "node:fs";
-import { dataPath } from "../../../../.ci/data.js";
+import { corpusPath } from "../../../../.ci/data.js";
 
-/** Directory of the shared trajectories, with a trailing slash (`$CC_DATA_DIR/swe-agent-trajectories/`). */
+/** Directory of the corpus trajectories, with a trailing slash (`.ci/corpus/swe-agent-trajectories/`). */
 export function trajectoryDir(): string {
-  return `${dataPath("swe-agent-trajectories")}/`;
+  return `${corpusPath("swe-agent-trajectories")}/`;
 }
 
 /** One message text with where it came from. */
