@@ -38,38 +38,34 @@ function utf8Length(s: string): number {
   return n;
 }
 
-const WORD = /[\p{L}\p{N}\p{M}_]+/gu;
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const COMPOUND = /[\p{L}\p{N}\p{M}]+(?:_+[\p{L}\p{N}\p{M}]+)+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
 const CJK_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
 
 const ASCII = /^[ -~\t\n\r]*$/;
-const ASCII_WORD = /[a-z0-9_]+/g;
+const ASCII_WORD = /[a-z0-9]+/g;
+const ASCII_COMPOUND = /[a-z0-9]+(?:_+[a-z0-9]+)+/g;
+const UNDERSCORES = /_+/;
 
 /**
- * The compound terms of an identifier made of `parts` joined by underscores (`handler_3_7` →
+ * Appends the compound terms of an identifier joined by underscores (`handler_3_7` →
  * `handler_3_7`, `handler_3`, `3_7`): the whole identifier and, for three parts or more, each
  * adjacent pair. A part is often a digit or a common word (`3`, `module`) that every entry holds,
  * so only the compound tells `module_3` from `module_1`'s `handler_1_3`.
  */
-function pushCompounds(parts: readonly string[], out: string[]): void {
-  if (parts.length < 2) return;
-  out.push(cut(parts.join("_")));
+function pushCompounds(identifier: string, out: string[]): void {
+  out.push(cut(identifier));
+  const parts = identifier.split(UNDERSCORES);
   if (parts.length > 2) for (let i = 0; i + 1 < parts.length; i++) out.push(cut(`${parts[i]!}_${parts[i + 1]!}`));
 }
 
 /** The same result as the general path for printable ASCII text (NFKC and CJK cannot apply), faster. */
 function tokenizeAscii(text: string): string[] {
-  const runs = text.toLowerCase().match(ASCII_WORD) ?? [];
-  const out: string[] = [];
-  for (const run of runs) {
-    if (run.indexOf("_") < 0) {
-      out.push(run.length > MAX_TERM_LENGTH ? run.slice(0, MAX_TERM_LENGTH) : run);
-      continue;
-    }
-    const parts = run.split("_").filter((part) => part !== "");
-    for (const part of parts) out.push(part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part);
-    pushCompounds(parts, out);
-  }
+  const lower = text.toLowerCase();
+  const out = lower.match(ASCII_WORD) ?? [];
+  for (let i = 0; i < out.length; i++) if (out[i]!.length > MAX_TERM_LENGTH) out[i] = out[i]!.slice(0, MAX_TERM_LENGTH);
+  if (lower.indexOf("_") >= 0) for (const m of lower.matchAll(ASCII_COMPOUND)) pushCompounds(m[0], out);
   return out;
 }
 
@@ -89,37 +85,32 @@ function bigrams(run: string): string[] {
 
 /**
  * Splits text into search terms, in order, with repeats: NFKC, lower case, runs of letters,
- * digits and marks (so `src/app.py` → `src app py`), CJK runs as overlapping bigrams. An
- * identifier joined by underscores gives its parts and then its compounds (`parse_config` →
- * `parse config parse_config`; see `pushCompounds`), so a query for `module_3` or `SECRET_3`
- * finds the entry that holds it ahead of entries that merely hold `module` and `3`. Tokenises the
- * searchable copy of the text (lone surrogates → U+FFFD, NUL → space), so those, like
- * punctuation, are separators.
+ * digits and marks (so `src/app.py` → `src app py`), CJK runs as overlapping bigrams; then the
+ * identifiers joined by underscores, each as a term of its own (`parse_config` → `parse config
+ * parse_config`; see `pushCompounds`), so a query for `module_3` or `SECRET_3` finds the entry
+ * that holds it ahead of entries that merely hold `module` and `3`. Tokenises the searchable copy
+ * of the text (lone surrogates → U+FFFD, NUL → space), so those, like punctuation, are separators.
  *
  * @example tokenize("Error in src/App.py") // ["error", "in", "src", "app", "py"]
- * @example tokenize("SECRET_3 = 3003") // ["secret", "3", "secret_3", "3003"]
+ * @example tokenize("SECRET_3 = 3003") // ["secret", "3", "3003", "secret_3"]
  */
 export function tokenize(text: string): string[] {
   if (ASCII.test(text)) return tokenizeAscii(text);
   const out: string[] = [];
   const normalized = searchable(text).normalize("NFKC").toLowerCase();
   for (const match of normalized.matchAll(WORD)) {
-    const parts = match[0].split("_").filter((part) => part !== "");
-    let cjk = false;
-    for (const run of parts) {
-      if (!CJK.test(run)) {
-        out.push(cut(run));
-        continue;
-      }
-      cjk = true;
-      for (const part of run.split(CJK_SPLIT)) {
-        if (part === "") continue;
-        if (CJK.test(part)) out.push(...bigrams(part));
-        else out.push(cut(part));
-      }
+    const run = match[0];
+    if (!CJK.test(run)) {
+      out.push(cut(run));
+      continue;
     }
-    if (!cjk) pushCompounds(parts, out);
+    for (const part of run.split(CJK_SPLIT)) {
+      if (part === "") continue;
+      if (CJK.test(part)) out.push(...bigrams(part));
+      else out.push(cut(part));
+    }
   }
+  if (normalized.indexOf("_") >= 0) for (const m of normalized.matchAll(COMPOUND)) if (!CJK.test(m[0])) pushCompounds(m[0], out);
   return out;
 }
 

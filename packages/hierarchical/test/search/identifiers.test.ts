@@ -9,11 +9,11 @@ import { right } from "../support/contract.js";
 const part = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/);
 
 describe("identifier terms", () => {
-  it("an identifier gives its parts, then itself and, past two parts, each adjacent pair", () => {
+  it("a text gives its words, then each identifier joined by underscores and, past two parts, its adjacent pairs", () => {
     expect(tokenize("parse_config")).toEqual(["parse", "config", "parse_config"]);
-    expect(tokenize("SECRET_3 = 3003")).toEqual(["secret", "3", "secret_3", "3003"]);
-    expect(tokenize("handler_3_7(x)")).toEqual(["handler", "3", "7", "handler_3_7", "handler_3", "3_7", "x"]);
-    expect(tokenize("__init__ _x")).toEqual(["init", "x"]);
+    expect(tokenize("SECRET_3 = 3003")).toEqual(["secret", "3", "3003", "secret_3"]);
+    expect(tokenize("handler_3_7(x)")).toEqual(["handler", "3", "7", "x", "handler_3_7", "handler_3", "3_7"]);
+    expect(tokenize("__init__ _x a__b")).toEqual(["init", "x", "a", "b", "a__b"]);
     expect(tokenize("données_été")).toEqual(["données", "été", "données_été"]);
     expect(tokenize("日本語_x")).toEqual(["日本", "本語", "x"]);
   });
@@ -23,7 +23,7 @@ describe("identifier terms", () => {
       fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), fc.constantFrom("_", "__", "-", "/", "."), (parts, sep) => {
         const text = parts.join(sep);
         // A non-ASCII character far from the identifier sends the text down the general path.
-        expect(tokenize(`${text} é`).slice(0, -1)).toEqual(tokenize(text));
+        expect(tokenize(`${text} é`).filter((term) => term !== "é")).toEqual(tokenize(text));
       }),
     );
   });
