@@ -6,9 +6,9 @@
  *
  * @module message
  */
-import type * as E from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { decodeWith, expectation, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
+import { decodeWith, expectation, invalid, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
 
 /** One function call issued by an assistant message. `arguments` is the raw JSON text. */
 export interface ToolCall {
@@ -117,11 +117,61 @@ export const MessagesCodec: t.Type<readonly Message[], readonly Message[], unkno
 
 /**
  * Validates untyped input (parsed JSON, a caller's objects) as messages. Failures name the index
- * and field: `[1].content: expected a string, got 42`.
+ * and field: `[1].content: expected a string, got 42`. Input that looks like OpenAI chat messages
+ * (`tool_calls`, `tool_call_id`, a `developer` role, content as an array of parts) fails with a
+ * problem that says so and names `fromOpenAIMessages`, then the first problem found (the others
+ * are counted in `more`).
  *
  * @example decodeMessages([{ role: "wizard", content: "hi" }]) // left: "invalid messages: [0].role: expected one of system, user, assistant, tool, got \"wizard\""
  */
-export const decodeMessages: (input: unknown) => E.Either<InvalidInput, readonly Message[]> = decodeWith(MessagesCodec, "InvalidInput", "messages");
+export const decodeMessages: (input: unknown) => E.Either<InvalidInput, readonly Message[]> = (input) => {
+  const decoded = decodeStrict(input);
+  if (E.isRight(decoded)) return decoded;
+  const hint = openAIShape(input);
+  if (hint === undefined) return decoded;
+  const [first, ...rest] = decoded.left.problems;
+  return E.left(invalid("InvalidInput", "messages", first === undefined ? [hint] : [hint, first], rest.length + decoded.left.more));
+};
+
+const decodeStrict = decodeWith(MessagesCodec, "InvalidInput", "messages");
+
+/** The fields of an OpenAI chat message that our messages spell otherwise. */
+const OPENAI_FIELDS = ["tool_calls", "tool_call_id", "function_call", "refusal", "audio"] as const;
+
+/**
+ * Where `input` first looks like OpenAI chat messages (snake_case tool fields, `developer` or
+ * `function` roles, content given as an array of parts), with one line that names the converter;
+ * `undefined` when it does not. Reads plain data only: a getter that throws stops the look.
+ */
+function openAIShape(input: unknown): { readonly path: string; readonly message: string } | undefined {
+  if (!Array.isArray(input)) return undefined;
+  try {
+    for (let i = 0; i < input.length; i++) {
+      const m: unknown = input[i];
+      if (!isRecord(m)) continue;
+      const field = OPENAI_FIELDS.find((f) => Object.prototype.hasOwnProperty.call(m, f));
+      const role = m["role"];
+      const what =
+        field !== undefined
+          ? `field ${field}`
+          : role === "developer" || role === "function"
+            ? `role "${role}"`
+            : Array.isArray(m["content"]) || (m["content"] === null && role === "assistant")
+              ? `${Array.isArray(m["content"]) ? "an array" : "null"} as content`
+              : undefined;
+      if (what !== undefined) {
+        const framework = what.endsWith("as content") ? " or a framework's with its adapter's converter (fromModelMessages in @cc/ai-sdk, …)" : "";
+        return {
+          path: `[${i}]`,
+          message: `[${i}]: these look like OpenAI chat messages (${what}); convert them first with fromOpenAIMessages from @cc/messages (back with toOpenAIMessages)${framework}`,
+        };
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
 
 /** Prefix of the summary message a compaction puts after the leading system messages. */
 export const SUMMARY_PREFIX = "Summary of the earlier conversation (reference only):\n";
