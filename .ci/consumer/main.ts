@@ -8,3 +8,8 @@ for (let step = 1; step <= 40; step++) {
 const manager = createContextManager({ maxTokens: 2000 });
 const { messages, budgetMet } = await manager.compact(history);
 console.log(`${history.length} messages in, ${messages.length} out, budget met: ${budgetMet}`);
+
+// What was evicted is searchable, and expands back to the original text.
+const [hit] = await manager.search("Step 7 test suite");
+const original = hit === undefined ? undefined : await manager.expand(hit.id);
+console.log(original?.split("\n")[0]);
