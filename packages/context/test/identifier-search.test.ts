@@ -63,7 +63,7 @@ describe("identifier search through the manager", () => {
 
   it("SQLite index: the same", async () => {
     const opened = await openSqliteIndex()();
-    if (E.isLeft(opened)) throw new Error(opened.left.message);
+    if (E.isLeft(opened)) throw new Error(JSON.stringify(opened.left));
     try {
       await evictAndSearch(opened.right);
     } finally {
@@ -76,7 +76,7 @@ describe("identifier search through the manager", () => {
     expect(inject("pgError")).toBe("");
     const table = `ids_${randomBytes(6).toString("hex")}`;
     const opened = await openPostgresIndex({ connection: url, table })();
-    if (E.isLeft(opened)) throw new Error(opened.left.message);
+    if (E.isLeft(opened)) throw new Error(JSON.stringify(opened.left));
     try {
       await evictAndSearch(opened.right);
     } finally {
