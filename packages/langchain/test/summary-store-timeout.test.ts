@@ -6,7 +6,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { baseStoreSummaryStore, type LangGraphStore } from "../src/index.js";
 
-type Ops = Parameters<LangGraphStore["batch"]>[0];
+type Ops = Parameters<NonNullable<LangGraphStore["batch"]>>[0];
 
 /** An InMemoryStore whose `batch` hangs, while `hang` says so, until `release()`. */
 function stalling(inner: InMemoryStore): LangGraphStore & { hang: (ops: Ops) => boolean; release: () => void } {

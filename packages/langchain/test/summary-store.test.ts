@@ -37,7 +37,7 @@ storeContract("langgraph BaseStore (InMemoryStore)", () => Promise.resolve({ sto
 function faulty(inner: InMemoryStore, fail: (call: number) => "throw" | "reject" | "junk" | undefined): LangGraphStore & { calls: number } {
   const wrapper = {
     calls: 0,
-    batch: (ops: Parameters<LangGraphStore["batch"]>[0]): Promise<readonly unknown[]> => {
+    batch: (ops: Parameters<NonNullable<LangGraphStore["batch"]>>[0]): Promise<readonly unknown[]> => {
       const how = fail(++wrapper.calls);
       if (how === "throw") throw new Error("connection refused");
       if (how === "reject") return Promise.reject(new Error("server closed the connection"));
