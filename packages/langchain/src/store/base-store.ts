@@ -136,7 +136,7 @@ export function baseStoreSummaryStore(store: LangGraphStore, options?: BaseStore
 
 function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }: ResolvedStoreOptions): SummaryStore {
   const io = backendIo(store, timeoutMs);
-  const proposer: Proposer = { writer: randomBytes(8).toString("hex"), abandoned: new Map() };
+  const proposer: Proposer = { writer: randomBytes(8).toString("hex"), slots: new Map() };
   let closed = false;
   let made = 0;
   /** Slots this writer decided but could not record yet, per stack namespace (JSON): written before the stack's next operation. */
@@ -161,6 +161,8 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
         if (E.isLeft(value)) return E.left(corruptAt(slot, value.left));
         const ok = check(slot, value.right);
         if (E.isLeft(ok)) return ok;
+        // Decided: what this writer remembers of its ballots there is of no use any more.
+        proposer.slots.delete(JSON.stringify(slotNamespace(namespace, sequence, slot)));
       }
     }
   };

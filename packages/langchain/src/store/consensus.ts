@@ -91,10 +91,19 @@ export const outbid = (records: readonly BallotRecord[], me: Ballot): number | u
   return top;
 };
 
-/** A writer taking part in agreements: its id and the ballots it gave up, per slot namespace. */
+/** What a writer remembers of a slot it has not seen decided: the last round it used and the rounds it gave up. */
+export interface SlotMemory {
+  lastRound: number;
+  readonly abandoned: Set<number>;
+}
+
+/**
+ * A writer taking part in agreements: its id and, per slot namespace, what it remembers. It never
+ * uses a round twice on a slot, so a late write of a ballot it gave up can never land over another.
+ */
 export interface Proposer {
   readonly writer: string;
-  readonly abandoned: Map<string, Set<number>>;
+  readonly slots: Map<string, SlotMemory>;
 }
 
 /** Most ballots one agreement tries before it reports the contention. */
@@ -110,8 +119,9 @@ const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTi
  */
 export async function decide(io: Io, proposer: Proposer, namespace: string[], own: Value, extra: readonly PutOp[], corrupt: (why: string) => StoreError): Promise<Either<StoreError, Value>> {
   const slot = JSON.stringify(namespace);
-  const given = proposer.abandoned.get(slot) ?? new Set<number>();
-  proposer.abandoned.set(slot, given);
+  const memory = proposer.slots.get(slot) ?? { lastRound: 0, abandoned: new Set<number>() };
+  proposer.slots.set(slot, memory);
+  const given = memory.abandoned;
   const abandoned = (b: Ballot): boolean => b.writer === proposer.writer && given.has(b.round);
   const read = async (): Promise<Either<StoreError, readonly BallotRecord[]>> => {
     const items = await io.searchAll(namespace);
@@ -125,9 +135,11 @@ export async function decide(io: Io, proposer: Proposer, namespace: string[], ow
     return E.right(out);
   };
   let pending = extra;
-  let round = 1;
+  let round = memory.lastRound + 1;
   for (let attempt = 0; attempt < MAX_ROUNDS; attempt++) {
     if (attempt > 0) await pause(attempt);
+    round = Math.max(round, memory.lastRound + 1);
+    memory.lastRound = round;
     const me: Ballot = { round, writer: proposer.writer };
     const put = (phase: 1 | 2, value: Value | null, fresh: boolean): PutOp => ({ namespace, key: ballotKey(me, phase), value: encodeBallot({ ballot: me, phase, value, fresh }) });
     const first = await io.put([...pending, put(1, null, false)]);
@@ -151,8 +163,8 @@ export async function decide(io: Io, proposer: Proposer, namespace: string[], ow
       round = higher + 1;
       continue;
     }
-    given.delete(me.round);
-    proposer.abandoned.delete(slot);
+    // Decided: this writer never proposes on the slot again.
+    proposer.slots.delete(slot);
     return E.right(choice.value);
   }
   return E.left({ _tag: "StoreUnavailable", backend: "langgraph", message: `no agreement after ${MAX_ROUNDS} ballots: other writers keep writing to this stack; try again` });
