@@ -207,7 +207,7 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
    * Agrees on slot `slot` of `sequence` (proposing `own`), records the decision and returns the
    * decided value; `extra` records are written with the first ballot.
    */
-  const settle = async (stackId: StackId, namespace: string[], sequence: Sequence, slot: number, own: Value, extra: readonly PutOp[]): Promise<Either<StoreError, Value>> => {
+  const settle = async (stackId: StackId, namespace: string[], sequence: Sequence, slot: number, own: Value, extra: readonly PutOp[], mine: (decided: Value) => boolean): Promise<Either<StoreError, Value>> => {
     const value = await decide(io, proposer, slotNamespace(namespace, sequence, slot), own, extra, (why) => corrupt(stackId, 0, `${sequence} ${slot}: ${why}`));
     if (E.isLeft(value)) return value;
     const record: PutOp = { namespace, key: decidedKey(sequence, slot), value: encodeDecided(slot, value.right) };
@@ -215,7 +215,8 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
     if (E.isLeft(written)) {
       const key = JSON.stringify(namespace);
       unrecorded.set(key, [...(unrecorded.get(key) ?? []), record]);
-      return E.left(decidedButUnrecorded(written.left, `${sequence} entry ${slot}`));
+      // Only this writer's own value is kept by the failure; another writer's entry there means this one is not in.
+      return E.left(mine(value.right) ? decidedButUnrecorded(written.left, `${sequence} entry ${slot}`) : written.left);
     }
     return value;
   };
@@ -259,7 +260,7 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
       for (;;) {
         const slot = known.log.length + 1;
         const firstId = nextId(known.log);
-        const value = await settle(id, namespace, "log", slot, encodeLogEntry({ batch, firstId, count: texts.length, createdAt: at }), extra);
+        const value = await settle(id, namespace, "log", slot, encodeLogEntry({ batch, firstId, count: texts.length, createdAt: at }), extra, (v) => v["batch"] === batch);
         extra = [];
         if (E.isLeft(value)) return value;
         const entry = acceptLog(id, known, slot, value.right);
@@ -286,7 +287,7 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
       const slot = (actual ?? 0) + 1;
       const nonce = `${proposer.writer}-${made++}`;
       const summary: StoredSummary = { stackId: id, id: slot, content: d.content, coversUpTo: d.coversUpTo, previousId: actual, createdAt: at };
-      const value = await settle(id, namespace, "summary", slot, encodeSummaryEntry({ nonce, summary }), []);
+      const value = await settle(id, namespace, "summary", slot, encodeSummaryEntry({ nonce, summary }), [], (v) => v["nonce"] === nonce);
       if (E.isLeft(value)) return value;
       const entry = acceptSummary(id, knownOf(io.owner, namespace), slot, value.right);
       if (E.isLeft(entry)) return entry;
