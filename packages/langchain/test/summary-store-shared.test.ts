@@ -1,6 +1,9 @@
 // Two summary stores over one BaseStore backend through separate handles — what two processes
 // sharing a PostgresStore amount to (no in-process queue is shared between them) — and the store
 // a LangGraph node receives (an AsyncBatchedStore, whose `batch` is not implemented).
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -8,7 +11,9 @@ import { Annotation, AsyncBatchedStore, getStore, InMemoryStore, START, StateGra
 import type { StoredMessage, SummaryStore } from "@cc/session";
 import { describe, expect, it } from "vitest";
 import { storeContract } from "../../session/test/store/contract.js";
+import { freshDatabase } from "../../session/test/support.js";
 import { baseStoreSummaryStore, type BaseStoreSummaryStoreOptions, type LangGraphStore } from "../src/index.js";
+import { PgBaseStore } from "./pg-base-store.js";
 
 async function right<L, A>(te: TaskEither<L, A>): Promise<A> {
   const r = await te();
@@ -103,6 +108,38 @@ describe("two summary stores over one BaseStore backend, through separate handle
     expect([...saved].sort((x, y) => x - y)).toEqual(saved.map((_, i) => i + 1));
     const latest = O.toUndefined(await right(reader.latestSummary("t")));
     expect(latest?.id).toBe(saved.length === 0 ? undefined : saved.length);
+  });
+});
+
+describe("two OS processes over one PostgreSQL-backed BaseStore", () => {
+  it("race 100 appends each and then the first summary: every acknowledged message is kept at its id, exactly one summary is saved", async () => {
+    const db = await freshDatabase();
+    try {
+      const setup = await PgBaseStore.open(db.url, true);
+      await setup.end();
+      const writer = fileURLToPath(new URL("./pg-writer.ts", import.meta.url));
+      const root = fileURLToPath(new URL("../../../", import.meta.url));
+      const run = promisify(execFile);
+      const startAt = String(Date.now() + 5000);
+      const outputs = await Promise.all(["p1", "p2"].map((name) => run(process.execPath, ["--conditions=development", "--import", "tsx", writer, db.url, name, "100", startAt], { cwd: root })));
+      const results = outputs.map((o) => JSON.parse(o.stdout) as { acked: { id: number; content: string }[]; summary: string });
+      const acked = results.flatMap((r) => r.acked);
+      expect(acked).toHaveLength(200);
+      expect(results.map((r) => r.summary).sort()).toEqual(["SummaryConflict", "saved"]);
+
+      const reading = await PgBaseStore.open(db.url, false);
+      try {
+        const reader = make(reading, { namespace: ["race"] });
+        const stored = await right(reader.messagesAfter("shared", 0));
+        expect(stored.map((m) => m.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+        for (const m of acked) expect(stored[m.id - 1]!.message.content).toBe(m.content);
+        expect(await right(reader.latestSummary("shared"))).toMatchObject(O.some({ id: 1, coversUpTo: 1, previousId: null }));
+      } finally {
+        await reading.end();
+      }
+    } finally {
+      await db.drop();
+    }
   });
 });
 

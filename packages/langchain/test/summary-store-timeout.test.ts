@@ -10,7 +10,7 @@ import { baseStoreSummaryStore, type LangGraphStore } from "../src/index.js";
 type Ops = Parameters<NonNullable<LangGraphStore["batch"]>>[0];
 
 /** An InMemoryStore whose `batch` hangs, while `hang` says so, until `release()`. */
-function stalling(inner: InMemoryStore): LangGraphStore & { hang: (ops: Ops) => boolean; release: () => void } {
+function stalling(inner: InMemoryStore): { batch: NonNullable<LangGraphStore["batch"]>; hang: (ops: Ops) => boolean; release: () => void } {
   let waiting: (() => void)[] = [];
   const s = {
     hang: (_ops: Ops): boolean => false,

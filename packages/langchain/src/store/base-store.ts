@@ -142,7 +142,7 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
   /** Slots this writer decided but could not record yet, per stack namespace (JSON): written before the stack's next operation. */
   const unrecorded = new Map<string, PutOp[]>();
 
-  /** Reads the decided slots of `sequence` after the `known` ones, `batchSize` keys a call, until the first missing one. */
+  /** Reads the decided slots of `sequence` after the `known` ones, at most `batchSize` keys a call, until the first missing one. */
   const readDecided = async (
     namespace: string[],
     sequence: Sequence,
@@ -150,8 +150,9 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
     check: (slot: number, value: unknown) => Either<StoreError, unknown>,
     corruptAt: (slot: number, why: string) => StoreError,
   ): Promise<Either<StoreError, void>> => {
-    for (let from = known + 1; ; from += batchSize) {
-      const slots = Array.from({ length: batchSize }, (_, i) => from + i);
+    // A few keys first (usually all there is to read), twice as many each call after, up to batchSize.
+    for (let from = known + 1, size = Math.min(4, batchSize); ; from += size, size = Math.min(size * 2, batchSize)) {
+      const slots = Array.from({ length: size }, (_, i) => from + i);
       const items = await io.get(slots.map((slot) => ({ namespace, key: decidedKey(sequence, slot) })));
       if (E.isLeft(items)) return items;
       for (const [i, slot] of slots.entries()) {
