@@ -84,7 +84,7 @@ export function choose(records: readonly BallotRecord[], me: Ballot, own: Value,
   return { kind: "go", value: accepted.value, fresh: false };
 }
 
-/** True when some record's ballot is higher than `me` (phase 2 read: the ballot lost). */
+/** The highest round of a record whose ballot is higher than `me` (phase 2 read: the ballot lost), or `undefined`. */
 export const outbid = (records: readonly BallotRecord[], me: Ballot): number | undefined => {
   let top: number | undefined;
   for (const r of records) if (compareBallots(r.ballot, me) > 0) top = Math.max(top ?? 0, r.ballot.round);

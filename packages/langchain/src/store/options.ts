@@ -32,13 +32,14 @@ export interface LangGraphStore {
  */
 export interface BaseStoreSummaryStoreOptions {
   /**
-   * Namespace prefix of every record; each stack is one namespace below it. LangGraph's label
-   * rules apply: non-empty strings without ".", ":" or NUL, the first one not `"langgraph"`.
+   * Namespace prefix of every record; each stack is one namespace below it (and the entries being
+   * agreed on, one namespace each, below that). LangGraph's label rules apply: non-empty strings without ".",
+   * ":" or NUL, the first one not `"langgraph"`.
    * @default ["cc", "summaries"]
    */
   readonly namespace?: readonly string[];
   /**
-   * Most operations per `batch` call when messages are written or read.
+   * Most keys read in one `batch` call (decided entries, the records of appended messages).
    * @default 256
    */
   readonly batchSize?: number;
