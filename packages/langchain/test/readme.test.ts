@@ -36,6 +36,6 @@ describe("README: session memory in the agent's LangGraph store", () => {
     // README-BASESTORE-END
     expect(latest).toMatchObject({ _tag: "Right", right: { _tag: "Some", value: { id: 1, coversUpTo: 1, previousId: null, content: "## Goal\nfix the test" } } });
     expect(await store.messagesAfter("thread-1", 0)()).toMatchObject({ _tag: "Right", right: [{ id: 1, message: { role: "user", content: "Fix the failing test 🧪" } }] });
-    expect((await langGraphStore.listNamespaces({ prefix: ["my-app", "sessions"] })).length).toBe(1);
+    expect(await langGraphStore.listNamespaces({ prefix: ["my-app", "sessions"], maxDepth: 3 })).toEqual([["my-app", "sessions", Buffer.from("thread-1").toString("base64url")]]);
   });
 });

@@ -9,14 +9,19 @@ import * as t from "io-ts";
 
 /**
  * The part of a LangGraph `BaseStore` (`@langchain/langgraph`: `InMemoryStore`, `PostgresStore`,
- * any subclass) the summary store uses: `batch` of get and put operations.
+ * any subclass) the summary store uses: `batch` of get, put and search operations, or, for a store
+ * without a working `batch`, `get`, `put` and `search`. The `AsyncBatchedStore` a graph node
+ * receives (`config.store`, `getStore()`) is one: the summary store uses the store it wraps.
  *
  * @example
  * import { InMemoryStore } from "@langchain/langgraph";
  * const store: LangGraphStore = new InMemoryStore();
  */
 export interface LangGraphStore {
-  batch(operations: Array<{ namespace: string[]; key: string; value?: Record<string, unknown>; index?: false }>): Promise<readonly unknown[]>;
+  batch?(operations: Array<{ namespace: string[]; key: string; value?: Record<string, unknown>; index?: false } | { namespacePrefix: string[]; limit?: number; offset?: number }>): Promise<readonly unknown[]>;
+  get?(namespace: string[], key: string): Promise<unknown>;
+  put?(namespace: string[], key: string, value: Record<string, unknown>, index?: false): Promise<unknown>;
+  search?(namespacePrefix: string[], options?: { limit?: number; offset?: number }): Promise<readonly unknown[]>;
 }
 
 /**
@@ -27,20 +32,22 @@ export interface LangGraphStore {
  */
 export interface BaseStoreSummaryStoreOptions {
   /**
-   * Namespace prefix of every record; each stack is one namespace below it. LangGraph's label
-   * rules apply: non-empty strings without ".", ":" or NUL, the first one not `"langgraph"`.
+   * Namespace prefix of every record; each stack is one namespace below it (and the entries being
+   * agreed on, one namespace each, below that). LangGraph's label rules apply: non-empty strings without ".",
+   * ":" or NUL, the first one not `"langgraph"`.
    * @default ["cc", "summaries"]
    */
   readonly namespace?: readonly string[];
   /**
-   * Most operations per `batch` call when messages are written or read.
+   * Most keys read in one `batch` call (decided entries, the records of appended messages).
    * @default 256
    */
   readonly batchSize?: number;
   /**
-   * Longest wait for one `batch` call of the BaseStore, in ms (0 for none). A call that takes
-   * longer is a `StoreTimeout`; until it settles, every operation on that stack is
-   * `StoreUnavailable` at once (a late write can then never land over a newer one).
+   * Longest wait for one call of the BaseStore, in ms (1 … 2147483647; there is no "no timeout").
+   * A call that takes longer is a `StoreTimeout`; what it writes if it lands later can never
+   * overwrite anything, and an append or summary it was proposing is given up by this store's
+   * next write on that stack (or, if it was already decided, recorded).
    * @default 30000
    */
   readonly timeoutMs?: number;
@@ -79,17 +86,20 @@ const namespaceCodec = new t.Type<readonly string[], readonly string[], unknown>
  * @example
  * BaseStoreSummaryStoreOptionsCodec.is({ namespace: ["app"] }); // true
  */
-export const BaseStoreSummaryStoreOptionsCodec = objectCodec("BaseStoreSummaryStoreOptions", {}, { namespace: namespaceCodec, batchSize: intIn(1, 100_000), timeoutMs: intIn(0, 2_147_483_647) }, { expected: "an options object" });
+export const BaseStoreSummaryStoreOptionsCodec = objectCodec("BaseStoreSummaryStoreOptions", {}, { namespace: namespaceCodec, batchSize: intIn(1, 100_000), timeoutMs: intIn(1, 2_147_483_647) }, { expected: "an options object" });
 
 const decode = decodeWith(BaseStoreSummaryStoreOptionsCodec, "InvalidOptions", STORE_OPTIONS);
 
-/** True for an object with a `batch` method (every LangGraph `BaseStore`). */
-export const isLangGraphStore = (u: unknown): u is LangGraphStore => typeof u === "object" && u !== null && typeof (u as Record<string, unknown>)["batch"] === "function";
+const isFunction = (o: object, name: string): boolean => typeof (o as Record<string, unknown>)[name] === "function";
+
+/** True for an object with a `batch` method (every LangGraph `BaseStore`) or with `get`, `put` and `search`. */
+export const isLangGraphStore = (u: unknown): u is LangGraphStore =>
+  typeof u === "object" && u !== null && (isFunction(u, "batch") || (isFunction(u, "get") && isFunction(u, "put") && isFunction(u, "search")));
 
 /** Checks the store and decodes the options, filling in the defaults. */
 export function decodeStoreOptions(store: unknown, input: unknown): E.Either<InvalidOptions, ResolvedStoreOptions> {
   if (!isLangGraphStore(store)) {
-    return E.left(invalid("InvalidOptions", STORE_OPTIONS, [{ path: "store", field: "store", message: `store: expected a LangGraph BaseStore (an object with a batch method), got ${store === null ? "null" : typeof store}` }]));
+    return E.left(invalid("InvalidOptions", STORE_OPTIONS, [{ path: "store", field: "store", message: `store: expected a LangGraph BaseStore (an object with a batch method, or get, put and search), got ${store === null ? "null" : typeof store}` }]));
   }
   const r = decode(input === undefined ? {} : input);
   if (E.isLeft(r)) return r;

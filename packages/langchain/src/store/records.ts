@@ -1,13 +1,19 @@
 /**
  * How a summary store lays a stack out in a LangGraph `BaseStore`, and the lossless encoding of
- * its records. A stack is one namespace, `[...prefix, label]` (the label is the base64url of the
- * stack id's UTF-8, so any stack id fits LangGraph's label rules), holding:
+ * its records. Nothing is ever overwritten with different content: every writer writes keys of
+ * its own, and the keys several writers may write get identical content. A stack is the namespace
+ * `[...prefix, label]` (the label is the base64url of the stack id's UTF-8, so any stack id fits
+ * LangGraph's label rules), holding:
  *
- * - `head`: `{ format, lastMessageId, summary }` — the commit point of every write: a message or
- *   summary exists once the head counts it;
- * - `message-<id>`: `{ format, id, createdAt, message }`, `message` the message's JSON text;
- * - `summary-<id>`: `{ format, id, content, coversUpTo, previousId, createdAt }`, `content` a JSON
- *   string literal (the chain of every saved summary; the head holds a copy of the newest).
+ * - `batch-<writer>-<n>`: `{ format, createdAt, messages }`, the JSON texts of one append's
+ *   messages, written once by the writer that proposes it;
+ * - `log-<k>`: `{ format, slot, value }`, entry `k` of the message log once it is decided: the
+ *   batch it holds, its first id and its message count (0: an entry given up, holding nothing);
+ * - `summary-<j>`: `{ format, slot, value }`, summary `j` once it is decided;
+ *
+ * and below it, one namespace per log entry or summary being decided,
+ * `[...prefix, label, "log" | "summary", "<k>"]`, holding the ballots of the agreement
+ * (`b-<round>-<writer>-<phase>`, see `consensus.ts`).
  *
  * Text is stored as JSON text, so lone surrogates and NUL reach the store as ASCII escapes and
  * survive a store that keeps values as JSONB. Records read back are checked; one that does not
@@ -22,17 +28,21 @@ import type { StoredMessage, StoredSummary } from "@cc/session";
 import type { StackId } from "@cc/session/internal";
 import { decodeContent, decodeMessage, encodeContent, encodeMessage } from "@cc/session/internal";
 
+
 /** Version of the record layout, written into every record. */
-export const FORMAT = 1;
+export const FORMAT = 2;
 
-/** Key of a stack's head record. */
-export const HEAD_KEY = "head";
+/** A JSON object as a BaseStore holds it. */
+export type Value = Record<string, unknown>;
 
-/** Key of message `id`. */
-export const messageKey = (id: number): string => `message-${id}`;
+/** The two sequences of a stack: its message log and its summary chain. */
+export type Sequence = "log" | "summary";
 
-/** Key of summary `id`. */
-export const summaryKey = (id: number): string => `summary-${id}`;
+/** Key of the decided slot `slot` of `sequence` (`log-3`, `summary-1`). */
+export const decidedKey = (sequence: Sequence, slot: number): string => `${sequence}-${slot}`;
+
+/** Key of the record holding the messages of one append: unique to its writer. */
+export const batchKey = (writer: string, n: number): string => `batch-${writer}-${n}`;
 
 /** The namespace label of a stack: base64url of its UTF-8 (no ".", ":", NUL; never empty). */
 export const stackLabel = (stackId: StackId): string => Buffer.from(stackId, "utf8").toString("base64url");
@@ -40,26 +50,33 @@ export const stackLabel = (stackId: StackId): string => Buffer.from(stackId, "ut
 /** A stack's namespace under `prefix`. */
 export const stackNamespace = (prefix: readonly string[], stackId: StackId): string[] => [...prefix, stackLabel(stackId)];
 
-/** A JSON object as a BaseStore holds it. */
-export type Value = Record<string, unknown>;
-
-/** What the head of a stack says: the highest message id and the active summary. */
-export interface Head {
-  readonly lastMessageId: number;
-  readonly summary: StoredSummary | null;
-}
-
-/** The head of a stack never written to. */
-export const EMPTY_HEAD: Head = { lastMessageId: 0, summary: null };
+/** The namespace of the ballots deciding slot `slot` of `sequence` of the stack in `namespace`. */
+export const slotNamespace = (namespace: readonly string[], sequence: Sequence, slot: number): string[] => [...namespace, sequence, String(slot)];
 
 const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
 const isId = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1;
 const isCount = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0;
 const isClock = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0;
 
-/** The record of a summary (also the head's copy of the active one). */
+/**
+ * An entry of the message log: the messages of `batch` get the ids `firstId … firstId + count - 1`.
+ * `batch` is `null` for an entry its writer gave up before it was decided (it holds nothing).
+ */
+export interface LogEntry {
+  readonly batch: string | null;
+  readonly firstId: number;
+  readonly count: number;
+  readonly createdAt: number;
+}
+
+/** A summary proposed or decided: `nonce` tells the writer whether the decided one is its own. */
+export interface SummaryEntry {
+  readonly nonce: string;
+  readonly summary: StoredSummary;
+}
+
+/** The record of a summary. */
 export const encodeSummary = (s: StoredSummary): Value => ({
-  format: FORMAT,
   id: s.id,
   content: encodeContent(s.content),
   coversUpTo: s.coversUpTo,
@@ -67,30 +84,75 @@ export const encodeSummary = (s: StoredSummary): Value => ({
   createdAt: s.createdAt,
 });
 
-/** The head record. */
-export const encodeHead = (head: Head): Value => ({
-  format: FORMAT,
-  lastMessageId: head.lastMessageId,
-  summary: head.summary === null ? null : encodeSummary(head.summary),
-});
+/** The value of a log entry, as proposed and decided. */
+export const encodeLogEntry = (e: LogEntry): Value => ({ batch: e.batch, firstId: e.firstId, count: e.count, createdAt: e.createdAt });
 
-/** The record of message `id` whose JSON text is `text`. */
-export const encodeMessageRecord = (id: number, text: string, createdAt: number): Value => ({ format: FORMAT, id, createdAt, message: text });
+/** The value of a summary entry, as proposed and decided. */
+export const encodeSummaryEntry = (e: SummaryEntry): Value => ({ nonce: e.nonce, summary: encodeSummary(e.summary) });
+
+/** The record of a decided slot: the same content whoever writes it. */
+export const encodeDecided = (slot: number, value: Value): Value => ({ format: FORMAT, slot, value });
+
+/** The record of one append's messages (their JSON texts). */
+export const encodeBatch = (texts: readonly string[], createdAt: number): Value => ({ format: FORMAT, createdAt, messages: [...texts] });
 
 /** The JSON text of a message, as stored. */
 export const messageText = (message: Message): string => encodeMessage(message);
 
-/** Reads a summary record of stack `stackId`; `Left` is why it is not one. */
+/** Reads a summary of stack `stackId`; `Left` is why it is not one. */
 export function decodeSummary(stackId: StackId, u: unknown): Either<string, StoredSummary> {
-  if (!isObject(u)) return E.left("summary record is not an object");
-  if (u["format"] !== FORMAT) return E.left(`summary record has format ${String(u["format"])}, expected ${FORMAT}`);
+  if (!isObject(u)) return E.left("summary is not an object");
   const { id, content, coversUpTo, previousId, createdAt } = u;
-  if (!isId(id)) return E.left(`summary record id is not an integer ≥ 1: ${String(id)}`);
-  if (typeof content !== "string") return E.left("summary record content is not a string");
-  if (!isId(coversUpTo)) return E.left(`summary record coversUpTo is not an integer ≥ 1: ${String(coversUpTo)}`);
-  if (previousId !== null && !isId(previousId)) return E.left(`summary record previousId is neither null nor an integer ≥ 1: ${String(previousId)}`);
-  if (!isClock(createdAt)) return E.left(`summary record createdAt is not a finite non-negative number: ${String(createdAt)}`);
-  return E.map((text: string): StoredSummary => ({ stackId, id, content: text, coversUpTo, previousId, createdAt }))(decodeContent(content));
+  if (!isId(id)) return E.left(`summary id is not an integer ≥ 1: ${String(id)}`);
+  if (typeof content !== "string") return E.left("summary content is not a string");
+  if (!isId(coversUpTo)) return E.left(`summary coversUpTo is not an integer ≥ 1: ${String(coversUpTo)}`);
+  const previous = id === 1 ? null : id - 1;
+  if (previousId !== previous) return E.left(`summary ${id} has previousId ${String(previousId)}, expected ${String(previous)}`);
+  if (!isClock(createdAt)) return E.left(`summary createdAt is not a finite non-negative number: ${String(createdAt)}`);
+  return E.map((text: string): StoredSummary => ({ stackId, id, content: text, coversUpTo, previousId: previous, createdAt }))(decodeContent(content));
+}
+
+/** Reads the value of a log entry; `Left` is why it is not one. */
+export function decodeLogEntry(u: unknown): Either<string, LogEntry> {
+  if (!isObject(u)) return E.left("log entry is not an object");
+  const { batch, firstId, count, createdAt } = u;
+  if (batch !== null && typeof batch !== "string") return E.left("log entry batch is neither null nor a key");
+  if (!isId(firstId)) return E.left(`log entry firstId is not an integer ≥ 1: ${String(firstId)}`);
+  if (!isCount(count) || (batch === null && count !== 0)) return E.left(`log entry count is not a non-negative integer (0 without a batch): ${String(count)}`);
+  if (!isClock(createdAt)) return E.left(`log entry createdAt is not a finite non-negative number: ${String(createdAt)}`);
+  return E.right({ batch, firstId, count, createdAt });
+}
+
+/** Reads the value of a summary entry of stack `stackId`; `Left` is why it is not one. */
+export function decodeSummaryEntry(stackId: StackId, u: unknown): Either<string, SummaryEntry> {
+  if (!isObject(u)) return E.left("summary entry is not an object");
+  const nonce = u["nonce"];
+  if (typeof nonce !== "string") return E.left("summary entry nonce is not a string");
+  return E.map((summary: StoredSummary): SummaryEntry => ({ nonce, summary }))(decodeSummary(stackId, u["summary"]));
+}
+
+/** Reads a decided-slot record of slot `slot`: its value; `Left` is why it is not one. */
+export function decodeDecided(slot: number, u: Readonly<Record<string, unknown>>): Either<string, unknown> {
+  if (u["format"] !== FORMAT) return E.left(`record has format ${String(u["format"])}, expected ${FORMAT}`);
+  if (u["slot"] !== slot) return E.left(`record under the key of slot ${slot} has slot ${String(u["slot"])}`);
+  return E.right(u["value"]);
+}
+
+/** Reads the messages of a batch record holding `count` messages, the first with id `firstId`. */
+export function decodeBatch(stackId: StackId, firstId: number, count: number, u: Readonly<Record<string, unknown>> | null): Either<{ readonly id: number; readonly why: string }, readonly StoredMessage[]> {
+  if (u === null) return E.left({ id: firstId, why: `the messages from id ${firstId} are missing (the log counts them)` });
+  const { format, createdAt, messages } = u;
+  if (format !== FORMAT) return E.left({ id: firstId, why: `batch record has format ${String(format)}, expected ${FORMAT}` });
+  if (!isClock(createdAt)) return E.left({ id: firstId, why: `batch record createdAt is not a finite non-negative number: ${String(createdAt)}` });
+  if (!Array.isArray(messages) || messages.length !== count) return E.left({ id: firstId, why: `batch record does not hold ${count} messages` });
+  const out: StoredMessage[] = [];
+  for (const [i, text] of messages.entries()) {
+    if (typeof text !== "string") return E.left({ id: firstId + i, why: "message record message is not JSON text" });
+    const m = decodeMessage(text);
+    if (E.isLeft(m)) return E.left({ id: firstId + i, why: m.left });
+    out.push({ stackId, id: firstId + i, message: m.right, createdAt });
+  }
+  return E.right(out);
 }
 
 /**
@@ -102,29 +164,4 @@ export function itemValue(item: unknown): Either<string, Readonly<Record<string,
   if (!isObject(item)) return E.left("the store returned something that is not an item");
   const value = item["value"];
   return isObject(value) ? E.right(value) : E.left("the item's value is not an object");
-}
-
-/** Reads the head record (`null`: the stack was never written to); `Left` is why it is not one. */
-export function decodeHead(stackId: StackId, u: Readonly<Record<string, unknown>> | null): Either<string, Head> {
-  if (u === null) return E.right(EMPTY_HEAD);
-  if (u["format"] !== FORMAT) return E.left(`head record has format ${String(u["format"])}, expected ${FORMAT}`);
-  const last = u["lastMessageId"];
-  if (!isCount(last)) return E.left(`head record lastMessageId is not a non-negative integer: ${String(last)}`);
-  const summary = u["summary"];
-  if (summary === null) return E.right({ lastMessageId: last, summary: null });
-  return E.chain((s: StoredSummary): Either<string, Head> => (s.coversUpTo > last ? E.left(`head record summary covers ${s.coversUpTo}, past the last message ${last}`) : E.right({ lastMessageId: last, summary: s })))(
-    E.mapLeft((why: string) => `head record: ${why}`)(decodeSummary(stackId, summary)),
-  );
-}
-
-/** Reads the record stored under message `id`'s key; `Left` is why it is not that message. */
-export function decodeMessageRecord(stackId: StackId, id: number, u: Readonly<Record<string, unknown>> | null): Either<string, StoredMessage> {
-  if (u === null) return E.left(`message ${id} is missing (the head counts it)`);
-  if (u["format"] !== FORMAT) return E.left(`message record has format ${String(u["format"])}, expected ${FORMAT}`);
-  if (u["id"] !== id) return E.left(`message record under the key of id ${id} has id ${String(u["id"])}`);
-  const createdAt = u["createdAt"];
-  if (!isClock(createdAt)) return E.left(`message record createdAt is not a finite non-negative number: ${String(createdAt)}`);
-  const text = u["message"];
-  if (typeof text !== "string") return E.left("message record message is not JSON text");
-  return E.map((message: Message): StoredMessage => ({ stackId, id, message, createdAt }))(decodeMessage(text));
 }
