@@ -67,6 +67,7 @@ class BoundedStdioTransport implements Transport {
       const checked = checkLine(frame.bytes);
       if (checked._tag === "Refused") this.refuse(checked.reply);
       else if (checked._tag === "Message") this.deliver(checked.message);
+      else if (checked._tag === "BadResponse") this.onerror?.(new Error(`ignored ${checked.problem} (a response is never answered)`));
     }
   };
 

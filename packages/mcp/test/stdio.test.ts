@@ -65,12 +65,16 @@ describe("checkLine", () => {
     );
   });
 
-  it("answers any other JSON value with -32600, with the id only when the request has a valid one", () => {
-    const notMessage = fc.jsonValue().filter((v) => checkLine(Buffer.from(JSON.stringify(v)))._tag !== "Message");
+  it("answers any other JSON value with -32600, with the id only when the request has a valid one; a bad response is never answered", () => {
+    const notMessage = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error", "x"), fc.oneof(fc.constant("2.0"), fc.jsonValue()), { maxKeys: 5 }),
+    ).filter((v) => checkLine(Buffer.from(JSON.stringify(v)))._tag !== "Message");
     fc.assert(
       fc.property(notMessage, (value) => {
         const r = checkLine(Buffer.from(JSON.stringify(value)));
-        expect(r._tag).toBe("Refused");
+        const response = typeof value === "object" && value !== null && !Array.isArray(value) && !("method" in value) && ("result" in value || "error" in value);
+        expect(r._tag).toBe(response ? "BadResponse" : "Refused");
         if (r._tag !== "Refused") return;
         expect(r.reply.jsonrpc).toBe("2.0");
         expect(r.reply.error.code).toBe(-32600);
@@ -168,6 +172,16 @@ describe("createStdioTransport with the MCP server", () => {
     expect(await s.next()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("1024 bytes") } });
     expect(await s.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(s.errors.some((e) => e.includes("refused a request (-32600)"))).toBe(true);
+    await s.close();
+  });
+
+  it("never answers a malformed response (an error with id null), and goes on serving", async () => {
+    const s = await serving(1024);
+    s.input.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })}\n`);
+    s.input.write(`${JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, result: {} })}\n`);
+    s.input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`);
+    expect(await s.next()).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+    expect(s.errors.filter((e) => e.includes("a response is never answered"))).toHaveLength(2);
     await s.close();
   });
 

@@ -78,10 +78,15 @@ export interface ErrorReply {
   readonly error: { readonly code: number; readonly message: string };
 }
 
-/** What one line is: a message for the SDK, an error to answer, or nothing (a blank line). */
+/**
+ * What one line is: a message for the SDK, an error to answer, a malformed response (never
+ * answered: replying to a response could start an error ping-pong between two peers), or
+ * nothing (a blank line).
+ */
 export type Checked =
   | { readonly _tag: "Message"; readonly message: JSONRPCMessage }
   | { readonly _tag: "Refused"; readonly reply: ErrorReply }
+  | { readonly _tag: "BadResponse"; readonly problem: string }
   | { readonly _tag: "Blank" };
 
 /** The error response with `code`, `message` and `id`. */
@@ -108,8 +113,9 @@ const shown = (u: unknown): string => (u === undefined ? "undefined" : clip(JSON
  * JSON is a parse error (-32700, id null). A batch (an array), a non-object, `jsonrpc` other
  * than "2.0", an id that is not a string or an integer, params that are not an object, or any
  * other shape the MCP schema refuses is an invalid request (-32600), answered with the request's
- * id when it has a valid one and a method (a malformed response is answered with id null: its id
- * belongs to this side's requests). A blank line is skipped.
+ * id when it has a valid one and a method, else with id null. A line with `result` or `error`
+ * and no `method` is a response: passed on when valid, else `BadResponse` (reported, never
+ * answered). A blank line is skipped.
  */
 export function checkLine(bytes: Buffer): Checked {
   let text: string;
@@ -129,6 +135,12 @@ export function checkLine(bytes: Buffer): Checked {
   if (Array.isArray(value)) return refused(null, INVALID_REQUEST, "Invalid Request: batch requests (arrays) are not supported; send one JSON-RPC object per line");
   if (!isObject(value)) return refused(null, INVALID_REQUEST, "Invalid Request: a JSON-RPC message is an object");
   const isCall = "method" in value;
+  if (!isCall && ("result" in value || "error" in value)) {
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) return { _tag: "Message", message: parsed.data };
+    // A JSON-RPC error about a line this side sent, which it could not read, has id null.
+    return { _tag: "BadResponse", problem: value["id"] === null ? "an error response with id null (the peer could not read a message)" : "a malformed response" };
+  }
   const id = idOf(value["id"]);
   const replyTo: ReplyId = isCall && id !== undefined ? id : null;
   if (value["jsonrpc"] !== "2.0") return refused(replyTo, INVALID_REQUEST, `Invalid Request: jsonrpc must be "2.0", got ${shown(value["jsonrpc"])}`);
