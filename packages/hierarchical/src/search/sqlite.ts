@@ -6,10 +6,9 @@
  *
  * The file is the durable store; ranking runs in the process on a postings cache
  * (`search/ranking`) loaded from the rows' stored terms on the first search and kept in step.
- * The load is sliced (at most `LOAD_SLICE_ROWS` rows or `LOAD_SLICE_CHARS` characters
- * of terms between yields to the event loop), so a process serving requests stays responsive
- * while a large index loads; afterwards
- * this connection's writes update it as they commit, and another connection's commits are seen
+ * The load is sliced (at most `LOAD_SLICE_ROWS` rows or `LOAD_SLICE_CHARS` characters of terms
+ * between yields to the event loop), so a process serving requests stays responsive while a
+ * large index loads. Then this connection's writes update it as they commit, and another connection's commits are seen
  * through `PRAGMA data_version` (a counter read, no I/O when nothing changed) and fetched by
  * generation (rows whose `gen` is newer, plus the namespace-deletion log).
  *
