@@ -48,10 +48,13 @@ describe("LineFramer", () => {
 });
 
 describe("checkLine", () => {
+  // Keys other than "__proto__": the SDK's schema (zod) drops an own "__proto__" key of an object it
+  // copies, so such a key never reaches a handler, with this transport or the SDK's own.
+  const key = fc.string().filter((k) => k !== "__proto__" && k !== "_meta"); // "_meta" has a schema of its own
   const valid = fc.oneof(
-    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), method: fc.string(), params: fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }) }),
+    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), method: fc.string(), params: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }) }),
     fc.record({ jsonrpc: fc.constant("2.0"), method: fc.string() }),
-    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), result: fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }) }),
+    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), result: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }) }),
   );
 
   it("passes every valid JSON-RPC 2.0 message through unchanged", () => {
