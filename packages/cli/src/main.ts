@@ -13,8 +13,7 @@ import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchica
 import { offlineProvider, openAICompatibleProvider, pressureOf, redactSecrets } from "@cc/lcm";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
-import { createIndexServer } from "@cc/mcp";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createIndexServer, createStdioTransport } from "@cc/mcp";
 import * as E from "fp-ts/lib/Either.js";
 import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type McpCommand, type SearchCommand } from "./command/args.js";
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
@@ -238,6 +237,11 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
       io.stderr(`cc-compact: mcp: ${server.left.message}\n`);
       return ExitCode.usage;
     }
+    const transport = createStdioTransport(serve.stdin, serve.stdout);
+    if (E.isLeft(transport)) {
+      io.stderr(`cc-compact: mcp: ${transport.left.message}\n`);
+      return ExitCode.usage;
+    }
     let stopped: (why: string) => void = () => undefined;
     const stop = new Promise<string>((resolve) => {
       stopped = resolve;
@@ -249,7 +253,7 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
     server.right.onclose = () => stopped("transport closed");
     server.right.onerror = (e) => io.stderr(`cc-compact: mcp: ${e.message}\n`);
     try {
-      await server.right.connect(new StdioServerTransport(serve.stdin, serve.stdout));
+      await server.right.connect(transport.right);
       io.stderr(`cc-compact: mcp: serving ${cmd.index}${cmd.namespace === undefined ? "" : ` (namespace ${JSON.stringify(cmd.namespace)})`} on stdio\n`);
       const why = await stop;
       io.stderr(`cc-compact: mcp: stopping (${why})\n`);

@@ -14,3 +14,10 @@ export {
   type ContextPage,
   type IndexServerOptions,
 } from "./server.js";
+export {
+  createStdioTransport,
+  decodeStdioTransportOptions,
+  DEFAULT_MAX_REQUEST_BYTES,
+  StdioTransportOptionsCodec,
+  type StdioTransportOptions,
+} from "./stdio.js";

@@ -10,8 +10,7 @@ import { entry, openSqliteIndex } from "@cc/hierarchical";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createIndexServer } from "../src/index.js";
+import { createIndexServer, createStdioTransport } from "../src/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,8 +72,9 @@ describe("the README example", () => {
     if (index._tag === "Left") throw new Error(index.left._tag);
     const server = createIndexServer(index.right, { defaultK: 10 }); // options: namespace, defaultK, defaultExpandChars, name, version
     if (server._tag === "Left") throw new Error(server.left.message);
-    const transport = new StdioServerTransport(); // stdout carries the protocol: log to stderr only
-    expect(transport).toBeInstanceOf(StdioServerTransport); // not started: the test process's stdout is not a protocol stream
+    const transport = createStdioTransport(process.stdin, process.stdout, { maxRequestBytes: 1024 * 1024 }); // stdout carries the protocol: log to stderr only
+    if (transport._tag === "Left") throw new Error(transport.left.message);
+    expect(typeof transport.right.start).toBe("function"); // not started: the test process's stdout is not a protocol stream
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: "readme", version: "1.0.0" });
     await Promise.all([server.right.connect(serverSide), client.connect(clientSide)]);

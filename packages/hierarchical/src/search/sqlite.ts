@@ -5,8 +5,10 @@
  * not when this module is imported (see `search/driver`).
  *
  * The file is the durable store; ranking runs in the process on a postings cache
- * (`search/ranking`) loaded from the rows' stored terms on the first search and kept in step:
- * this connection's writes update it as they commit, and another connection's commits are seen
+ * (`search/ranking`) loaded from the rows' stored terms on the first search and kept in step.
+ * The load is sliced (at most `LOAD_SLICE_ROWS` rows or `LOAD_SLICE_CHARS` characters of terms
+ * between yields to the event loop), so a process serving requests stays responsive while a
+ * large index loads. Then this connection's writes update it as they commit, and another connection's commits are seen
  * through `PRAGMA data_version` (a counter read, no I/O when nothing changed) and fetched by
  * generation (rows whose `gen` is newer, plus the namespace-deletion log).
  *
@@ -57,6 +59,14 @@ interface TermsRow {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
+
+/** Most rows the first search loads into the postings cache before it yields to the event loop. */
+const LOAD_SLICE_ROWS = 1024;
+/** Most characters of stored terms loaded before a yield (a row holds at most ~512 Ki). */
+const LOAD_SLICE_CHARS = 1 << 20;
+
+/** One turn of the event loop (I/O callbacks run before the promise settles). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Closed codec of {@link SqliteIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
 const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
@@ -137,7 +147,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   const bump = db.prepare<[], number>(`UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`).pluck();
   const generation = db.prepare<[], number>(`SELECT gen FROM ${table}_gen`).pluck();
   const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
-  const allTerms = db.prepare<[], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} ORDER BY rid`);
+  const termsFrom = db.prepare<[number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE rid > ? ORDER BY rid`);
   const termsSince = db.prepare<[number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE gen > ? ORDER BY gen, rid`);
   const deletedSince = db.prepare<[number], string>(`SELECT namespace FROM ${table}_log WHERE gen > ? ORDER BY gen`).pluck();
   const logDelete = db.prepare(`INSERT INTO ${table}_log (gen, namespace) VALUES (?, ?)`);
@@ -167,21 +177,63 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     }
     cache.putMany(chunk);
   };
-  /** Brings the cache up to date; runs inside a read transaction (one snapshot). */
+  /** Brings a loaded cache up to date; runs inside a read transaction (one snapshot). */
   const sync = (): void => {
     const version = dataVersion.get()!;
-    if (loaded && version === seenVersion) return;
+    if (version === seenVersion) return;
     const gen = generation.get()!;
-    if (!loaded) {
-      cache.clear();
-      putRows(allTerms.iterate());
-      loaded = true;
-    } else if (gen !== cachedGen) {
+    if (gen !== cachedGen) {
       for (const ns of deletedSince.all(cachedGen)) cache.removeNamespace(ns);
       putRows(termsSince.iterate(cachedGen));
     }
     cachedGen = gen;
     seenVersion = version;
+  };
+  /**
+   * Loads every row into the cache, slice by slice in rid order, yielding to the event loop
+   * between slices. Each slice is its own read: rows written meanwhile (here or by another
+   * connection) carry a generation newer than `from`, and namespaces deleted meanwhile are in
+   * the log after it, so the first {@link sync} (which runs right after, in the search's read
+   * transaction) brings the cache to one consistent snapshot. Stops with `IndexClosed` when the
+   * index is closed between slices.
+   */
+  const loadSliced = async (): Promise<E.Either<IndexError, void>> => {
+    if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
+    cache.clear();
+    const from = generation.get()!;
+    let after = 0;
+    for (;;) {
+      const slice: TermsRow[] = [];
+      let chars = 0;
+      // Leaving the loop early returns the iterator, which resets the statement.
+      for (const r of termsFrom.iterate(after)) {
+        slice.push(r);
+        chars += r.terms.length;
+        if (slice.length >= LOAD_SLICE_ROWS || chars >= LOAD_SLICE_CHARS) break;
+      }
+      putRows(slice);
+      if (slice.length === 0) break;
+      after = slice[slice.length - 1]!.rid;
+      await nextTurn();
+      if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
+    }
+    loaded = true;
+    cachedGen = from;
+    seenVersion = -1;
+    return E.right(undefined);
+  };
+  /** The one load in flight: concurrent first searches wait for the same one. */
+  let loading: Promise<E.Either<IndexError, void>> | undefined;
+  const ensureLoaded = async (): Promise<E.Either<IndexError, void>> => {
+    if (loaded) return E.right(undefined);
+    loading ??= loadSliced()
+      .catch((e: unknown) => E.left(storageError("search", e)))
+      .then((r) => {
+        loading = undefined;
+        if (E.isLeft(r)) cache.clear();
+        return r;
+      });
+    return loading;
   };
   /** After this connection committed generation `gen`: the cache is complete up to it when nothing came between. */
   const advance = (gen: number): void => {
@@ -240,14 +292,21 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       }
     };
 
-  const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
-    run("search", () => {
+  const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> => async () => {
+    const asked = await run("search", () => {
       const resolved = resolveSearchOptions(opts);
       if (E.isLeft(resolved)) return resolved;
       const { k, namespace, kinds } = resolved.right;
       const terms = queryTerms(typeof query === "string" ? query : "");
-      if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return E.right([]);
-      return E.right(
+      return E.right(terms.length === 0 || (kinds !== undefined && kinds.length === 0) ? undefined : { terms, k, namespace, kinds });
+    })();
+    if (E.isLeft(asked)) return asked;
+    if (asked.right === undefined) return E.right([]);
+    const ready = await ensureLoaded();
+    if (E.isLeft(ready)) return ready;
+    const { terms, k, namespace, kinds } = asked.right;
+    return run("search", () =>
+      E.right(
         searchRows(terms, k, namespace, kinds).map(({ row: r, score }) => {
           const summary = decodeText(r.summary);
           return {
@@ -262,8 +321,9 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
             evictedAt: r.evicted_at,
           };
         }),
-      );
-    });
+      ),
+    )();
+  };
 
   return {
     backend: "sqlite",
