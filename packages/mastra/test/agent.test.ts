@@ -19,7 +19,7 @@ function script(prompt: LLMPrompt): Reply {
     const recall = /^recall (\S+)/.exec(last.text);
     if (recall !== null) {
       const note = noteOf(asMessages(prompt)) ?? "";
-      const id = /- (u[0-9a-f]{16}(?:\.\d+)?) /.exec(note)?.[1] ?? "none";
+      const id = /- (u[0-9a-f]{32}(?:\.\d+)?) /.exec(note)?.[1] ?? "none";
       return { tool: "expand_context", input: { id } };
     }
     if (last.text.startsWith("logs")) return { tool: "fetchLogs", input: {} };
