@@ -79,6 +79,7 @@ describe("compaction processor in a Mastra Agent", () => {
     // The oversized log went to the index as it arrived; the prompt carried a pointer, not the log.
     const evictedLog = reports.find((r) => r.evictedToolResult !== undefined)?.evictedToolResult;
     expect(evictedLog?.toolName).toBe("fetchLogs");
+    expect(evictedLog?.id).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
     expect(prompts.some((p) => p.some((m) => m.content.includes(bigLog.slice(0, 200))))).toBe(false);
     expect(prompts.some((p) => p.some((m) => m.role === "tool" && m.content.includes(`"id":"${evictedLog!.id}"`)))).toBe(true);
     const tools = contextTools(compaction.manager);
