@@ -10,19 +10,23 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type TurnResult } from "@cc/context";
 import { decodeSnapshot, digestOf } from "@cc/context/internal";
-import { entry, memoryIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
+import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
 import { alternativeId, ID_ALTERNATIVES } from "@cc/hierarchical/internal";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
+import { testDatabase, type TestDatabase } from "../../hierarchical/test/support/postgres.js";
 
 const runs = process.env["CI"] === undefined ? 25 : 100;
 const exact = tiktokenCounter();
 let dir: string;
-beforeAll(() => {
+let pgdb: TestDatabase;
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cc-context-ids-"));
+  pgdb = await testDatabase();
 });
-afterAll(() => {
+afterAll(async () => {
   exact.dispose();
+  await pgdb.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,6 +49,7 @@ const right = <A>(r: E.Either<unknown, A>): A => {
 const contentAt = async (index: SegmentIndex, id: string): Promise<string | undefined> => right(await index.expand(id, "s1")())?.content;
 const foreign = (id: string): ReturnType<typeof entry> => entry({ id, namespace: "s1", summary: "something else", content: `a different original under ${id}` });
 const sqlite = async (): Promise<SegmentIndex> => right(await openSqliteIndex({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })());
+const postgres = async (): Promise<SegmentIndex> => right(await openPostgresIndex({ connection: pgdb.client(), table: `t_${Math.random().toString(36).slice(2)}` })());
 
 /** The ids and originals a turn over `history` evicts into an empty index (turns are deterministic). */
 async function firstChoice(history: readonly Message[]): Promise<ReadonlyMap<string, string>> {
@@ -61,7 +66,7 @@ function budgetHolds(r: TurnResult): void {
   expect(r.budgetMet).toBe(r.tokensAfter <= r.maxTokens);
 }
 
-describe.each([["memory", async () => memoryIndex()], ["sqlite", sqlite]] as const)("a %s index holding another original under an evicted unit's id", (_name, open) => {
+describe.each([["memory", async () => memoryIndex()], ["sqlite", sqlite], ["postgres", postgres]] as const)("a %s index holding another original under an evicted unit's id", (_name, open) => {
   it("the turn succeeds: that unit is evicted under its first alternative with an UnitIdDisambiguated warning, every other unit is written", async () => {
     const history = conversation(10);
     const ids = await firstChoice(history);

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSegments, entry, evictUnits, indexWriter, memoryIndex, openPostgresIndex, openSqliteIndex, withNote, type SegmentIndex } from "@cc/hierarchical";
@@ -129,6 +130,48 @@ describe.each(backends)("a pass over a %s index that already holds another origi
     expect(counter.countMessages(withNote(ev.kept, ev.note)) <= settings.targetTokens).toBe(ev.budgetMet);
     right(await index.close()());
   });
+});
+
+describe("conflicting entries, any subset of a pass", () => {
+  it("property: every other unit is written and findable; each conflicting one is reported once and expands under its new id or is still kept", async () => {
+    const cache = new Map<number, ReadonlyMap<string, string>>();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 4, max: 10 }), fc.array(fc.constantFrom("free", "id", "all"), { minLength: 10, maxLength: 10 }), async (n, modes) => {
+        const m = conversation(n);
+        const ids = cache.get(n) ?? (await firstChoice(m));
+        cache.set(n, ids);
+        const mode = new Map([...ids.keys()].map((id, i) => [id, modes[i]!]));
+        const index = memoryIndex();
+        const planted = [...mode].flatMap(([id, k]) => (k === "free" ? [] : k === "id" ? [id] : [id, ...Array.from({ length: ID_ALTERNATIVES }, (_, i) => alternativeId(id, i + 1))]));
+        if (planted.length > 0) right(await index.write(planted.map(foreign))());
+        const ev = right(await evictUnits(m, settings, { index, counter, now: NOW })());
+        const evicted = new Set(ev.evicted.map((e) => e.id));
+        const hits = new Set(right(await index.search("line output", { namespace: "ns", k: 1000 })()).map((h) => h.id));
+        for (const [id, k] of mode) {
+          const reports = [...ev.disambiguated.filter((d) => d.id === id), ...ev.failures.filter((f) => f.id === id)];
+          if (k === "free") {
+            expect(reports).toEqual([]);
+            expect(evicted.has(id) && hits.has(id)).toBe(true);
+            expect(right(await index.expand(id, "ns")())?.content).toBe(ids.get(id));
+            continue;
+          }
+          expect(reports).toHaveLength(1);
+          const d = ev.disambiguated.find((x) => x.id === id);
+          if (d !== undefined) {
+            expect(k).toBe("id");
+            expect(evicted.has(d.writtenAs) && hits.has(d.writtenAs)).toBe(true);
+            expect(right(await index.expand(d.writtenAs, "ns")())?.content).toBe(ids.get(id));
+          } else {
+            expect(k).toBe("all");
+            for (const message of ev.segments.find((x) => x.id === id)!.unit.messages) expect(ev.kept).toContain(message);
+          }
+        }
+        for (const id of planted) expect(right(await index.expand(id, "ns")())?.content).toBe(`another original under ${id}`);
+        expect(counter.countMessages(withNote(ev.kept, ev.note)) <= settings.targetTokens).toBe(ev.budgetMet);
+      }),
+      { numRuns: process.env["CI"] === undefined ? 50 : 200 },
+    );
+  }, 300_000);
 });
 
 describe("indexWriter", () => {
