@@ -36,7 +36,7 @@ describe("agent-loop demo", () => {
     expect(out).toMatch(/→ hard pressure; \d+ segments?, \d+ re-accessed so far/);
     expect(out).toMatch(/evict {4}(1 unit|\d+ units) → index/);
     expect(out).not.toMatch(/\b1 units\b|\b1 segments\b/);
-    expect(out).toMatch(/summary {2}u[0-9a-f]{16}(\.\d+)?: \[tool:\w+\] \S/);
+    expect(out).toMatch(/summary {2}u[0-9a-f]{32}(\.\d+)?: \[tool:\w+\] \S/);
     expect(out).toMatch(/search "compute_total rounding": [1-9]\d* hits/);
     expect(out).toMatch(/expand \S+: restored \d+ chars \/ \d+ tokens; context now \d+ tokens/);
     // Beside each compacted size, the size without compaction at that turn.

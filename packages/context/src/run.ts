@@ -82,7 +82,10 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   const ev = r.right;
   const out = withNote(ev.kept, ev.note);
   const tokensAfter = o.counter.countMessages(out);
-  const warnings: TurnWarning[] = ev.failures.map((f) => ({ _tag: "UnitKept", id: f.id, reason: f.reason }));
+  const warnings: TurnWarning[] = [
+    ...ev.disambiguated.map((d): TurnWarning => ({ _tag: "UnitIdDisambiguated", id: d.id, writtenAs: d.writtenAs })),
+    ...ev.failures.map((f): TurnWarning => ({ _tag: "UnitKept", id: f.id, reason: f.reason })),
+  ];
   if (ev.noteFits === false) warnings.push({ _tag: "NoteDoesNotFit", targetTokens: target, reservedTokens: ev.reservedTokens });
   if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: "pinned system messages and the verbatim tail alone exceed the budget" });
   const commit = async (): Promise<E.Either<ContextError, void>> => {

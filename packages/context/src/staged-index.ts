@@ -5,7 +5,7 @@
  *
  * @module staged-index
  */
-import { entryKey, validateEntries } from "@cc/hierarchical/internal";
+import { entryKey, idConflict, validateEntries } from "@cc/hierarchical/internal";
 import { type IndexEntry, type IndexError, type SegmentIndex, type WriteReceipt } from "@cc/hierarchical";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -20,8 +20,14 @@ export interface StagedIndex extends SegmentIndex {
 
 /**
  * Stages writes to `index`. A write is validated as the real index would (a bad batch is refused
- * at once) and kept in memory; searches, expands and counts read the real index (staged entries
- * are not visible before the commit); `close` leaves the real index open (its owner closes it).
+ * at once), and refused with `IdConflict` — as the real index would refuse it at the commit — when
+ * an entry's `(namespace, id)` already holds a different original, staged or in the real index
+ * (read with `expand`; a failing read refuses the write with that error). An accepted write is
+ * kept in memory. So a conflict is met by the write of that one entry, where the writer can
+ * choose another id, never by the commit of the whole batch (unless another process writes a
+ * different original under the same id between the two). Searches, expands and counts read the
+ * real index (staged entries are not visible before the commit); `close` leaves the real index
+ * open (its owner closes it).
  *
  * @example
  * const staged = stagedIndex(index);
@@ -30,11 +36,21 @@ export interface StagedIndex extends SegmentIndex {
  */
 export function stagedIndex(index: SegmentIndex): StagedIndex {
   const staged = new Map<string, IndexEntry>();
+  /** What `(namespace, id)` of `entry` holds now: the staged entry, else the real index's. */
+  const holder = async (entry: IndexEntry): Promise<E.Either<IndexError, IndexEntry | undefined>> => {
+    const mine = staged.get(entryKey(entry.namespace, entry.id));
+    return mine === undefined ? index.expand(entry.id, entry.namespace)() : E.right(mine);
+  };
   return {
     backend: index.backend,
     write: (entries) => async () => {
       const valid = validateEntries(entries);
       if (E.isLeft(valid)) return valid;
+      for (const entry of valid.right) {
+        const held = await holder(entry);
+        if (E.isLeft(held)) return held;
+        if (held.right !== undefined && held.right.content !== entry.content) return E.left(idConflict(index.backend, entry.namespace, entry.id));
+      }
       for (const entry of valid.right) staged.set(entryKey(entry.namespace, entry.id), entry);
       return E.right({ written: valid.right.length });
     },

@@ -25,8 +25,19 @@ export type TurnWarning =
   | { readonly _tag: "SummariserDisabled"; readonly error: string }
   /** The event sink threw (the turn went on). */
   | { readonly _tag: "EventPublishFailed"; readonly event: string; readonly message: string }
-  /** A unit chosen for eviction stayed in context because its summary could not be written. */
+  /**
+   * A unit chosen for eviction stayed in context because its summary could not be written
+   * (`reason` names the failure, e.g. an `IdConflict` when its id and every alternative of it
+   * already hold other originals in the index).
+   */
   | { readonly _tag: "UnitKept"; readonly id: string; readonly reason: string }
+  /**
+   * The index already held a different original under the unit's id `id` (another writer of a
+   * shared index): the unit was evicted under `writtenAs` instead — the first free alternative,
+   * `id~1` … `id~8`, chosen deterministically — which `evicted` and the note name and which
+   * expands to the unit. The other original is untouched; the rest of the turn is unaffected.
+   */
+  | { readonly _tag: "UnitIdDisambiguated"; readonly id: string; readonly writtenAs: string }
   /** The prompt is still over `maxTokens` (pinned system messages and the last step alone exceed it). */
   | { readonly _tag: "BudgetNotMet"; readonly tokens: number; readonly maxTokens: number; readonly reason: string }
   /** The budget is too small to hold the note that lists evicted units: nothing was evicted. */
@@ -61,8 +72,10 @@ export interface TurnResult {
 /**
  * Why a turn produced no prompt. `IndexWriteFailed`: the index refused the turn's batch of
  * evicted units — none of them was written and the history is unchanged; `problems` names the
- * index's error (e.g. `IdConflict: id "u…" in namespace "s1" already holds a different original`
- * when a shared index holds another original under an evicted unit's id).
+ * index's error (a storage failure, or `IdConflict: id "u…" in namespace "s1" already holds a
+ * different original` when another process wrote a different original under an evicted unit's
+ * id between the turn's pass and its commit — an id already taken when the pass runs costs only
+ * that unit its id, see the `UnitIdDisambiguated` warning).
  */
 export type ContextError =
   | InvalidOptions

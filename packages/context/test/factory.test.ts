@@ -54,7 +54,7 @@ describe("createHistoryStrategy", () => {
     expect(r.right.summary).toMatch(/^Evicted to the journal/);
     const count = await index.count("s1")();
     expect(E.isRight(count) && count.right).toBeGreaterThan(0);
-    const [, id] = /- (u[0-9a-f]{16}(?:\.\d+)?) \(/.exec(r.right.summary)!;
+    const [, id] = /- (u[0-9a-f]{32}(?:\.\d+)?) \(/.exec(r.right.summary)!;
     const x = await index.expand(id!, "s1")();
     const original = E.isRight(x) ? x.right?.content ?? "" : "";
     const evicted = input.find((m) => m.content !== "" && original.includes(m.content));

@@ -78,13 +78,39 @@ describe("index writes of one turn", () => {
     const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
     expect(await staged.write([{ ...entry, tokenCost: Number.NaN }])()).toMatchObject(E.left({ _tag: "InvalidInput", subject: "index entries" }));
     expect(await staged.write([entry])()).toEqual(E.right({ written: 1 }));
-    expect(await staged.write([{ ...entry, content: "newer" }])()).toEqual(E.right({ written: 1 }));
+    expect(await staged.write([{ ...entry, summary: "newer" }])()).toEqual(E.right({ written: 1 }));
     expect(staged.pending()).toBe(1);
     expect(await staged.expand("a", "n")()).toEqual(E.right(undefined));
     expect(await staged.commit()()).toEqual(E.right({ written: 1 }));
     expect(staged.pending()).toBe(0);
-    expect(await staged.expand("a", "n")()).toMatchObject(E.right({ content: "newer" }));
+    expect(await staged.expand("a", "n")()).toMatchObject(E.right({ summary: "newer" }));
     expect(await staged.close()()).toEqual(E.right(undefined));
     expect(await inner.count()()).toEqual(E.right(1));
+  });
+
+  it("stagedIndex refuses at once, with IdConflict, a write the commit would refuse: another original staged or in the real index", async () => {
+    const inner = memoryIndex();
+    const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
+    expect(E.isRight(await inner.write([{ ...entry, id: "held", content: "theirs" }])())).toBe(true);
+    const staged = stagedIndex(inner);
+    expect(await staged.write([entry, { ...entry, id: "held" }])()).toMatchObject(E.left({ _tag: "IdConflict", backend: "memory", namespace: "n", id: "held" }));
+    expect(staged.pending()).toBe(0);
+    expect(await staged.write([{ ...entry, id: "held", content: "theirs", summary: "mine" }])()).toEqual(E.right({ written: 1 }));
+    expect(await staged.write([entry])()).toEqual(E.right({ written: 1 }));
+    expect(await staged.write([{ ...entry, content: "other" }])()).toMatchObject(E.left({ _tag: "IdConflict", id: "a" }));
+    expect(await staged.write([{ ...entry, id: "a", namespace: "elsewhere", content: "other" }])()).toEqual(E.right({ written: 1 }));
+    expect(staged.pending()).toBe(3);
+    expect(await staged.commit()()).toEqual(E.right({ written: 3 }));
+    expect(await inner.expand("held", "n")()).toMatchObject(E.right({ content: "theirs", summary: "mine" }));
+    expect(await inner.expand("a", "n")()).toMatchObject(E.right({ content: "c" }));
+  });
+
+  it("stagedIndex refuses a write it cannot check (the real index fails to read) with the real index's error", async () => {
+    const inner = memoryIndex();
+    await inner.close()();
+    const staged = stagedIndex(inner);
+    const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
+    expect(await staged.write([entry])()).toEqual(E.left({ _tag: "IndexClosed", backend: "memory" }));
+    expect(staged.pending()).toBe(0);
   });
 });

@@ -42,9 +42,12 @@ export type SegmentFailure =
   | { readonly _tag: "Aborted" }
   | { readonly _tag: "DuplicateId"; readonly firstPosition: number };
 
-/** What happened to one evicted segment. `position` is its index in `evict`. */
+/**
+ * What happened to one evicted segment. `position` is its index in `evict`; `id` of a written one
+ * is the id the writer stored it under (the segment's id unless the writer named another).
+ */
 export type SegmentOutcome<S extends Segment> =
-  | { readonly _tag: "Written"; readonly segment: S; readonly position: number; readonly summary: string }
+  | { readonly _tag: "Written"; readonly segment: S; readonly position: number; readonly summary: string; readonly id: string }
   | { readonly _tag: "Skipped"; readonly segment: S; readonly position: number; readonly reason: "EmptySummary" }
   | { readonly _tag: "Failed"; readonly segment: S; readonly position: number; readonly error: SegmentFailure };
 
@@ -122,12 +125,16 @@ async function summarizeOne<S extends Segment>(summarize: Summarizer<S>, segment
   }
 }
 
-async function writeOne<S extends Segment>(writer: SummaryWriter<S>, segment: S, summary: string, evictedAt: number, signal: AbortSignal): Promise<SegmentFailure | undefined> {
+/** The id the summary was stored under, or why it was not. */
+async function writeOne<S extends Segment>(writer: SummaryWriter<S>, segment: S, summary: string, evictedAt: number, signal: AbortSignal): Promise<E.Either<SegmentFailure, string>> {
   try {
-    const r = await writer.writeSummary(segment, summary, { evictedAt, signal })();
-    return E.isLeft(r) ? { _tag: "WriteFailed", error: r.left } : undefined;
+    const r: E.Either<WriteError, unknown> = await writer.writeSummary(segment, summary, { evictedAt, signal })();
+    if (E.isLeft(r)) return E.left({ _tag: "WriteFailed", error: r.left });
+    // A writer written in plain JavaScript may return anything: only a string `id` names another id.
+    const stored = r.right;
+    return E.right(isRecord(stored) && typeof stored["id"] === "string" && stored["id"] !== "" ? stored["id"] : segment.id);
   } catch (e) {
-    return { _tag: "WriteFailed", error: { _tag: "WriterThrew", message: messageOf(e), cause: e } };
+    return E.left({ _tag: "WriteFailed", error: { _tag: "WriterThrew", message: messageOf(e), cause: e } });
   }
 }
 
@@ -196,8 +203,8 @@ export function hierarchicalCompact<S extends Segment>(
       if (E.isLeft(summary)) return failed(summary.left);
       if (summary.right.trim() === "") return { _tag: "Skipped", segment, position, reason: "EmptySummary" };
       if (signal.aborted) return failed({ _tag: "Aborted" });
-      const problem = await writeOne(writer, segment, summary.right, evictedAt, signal);
-      return problem === undefined ? { _tag: "Written", segment, position, summary: summary.right } : failed(problem);
+      const stored = await writeOne(writer, segment, summary.right, evictedAt, signal);
+      return E.isRight(stored) ? { _tag: "Written", segment, position, summary: summary.right, id: stored.right } : failed(stored.left);
     };
 
     result.evict.forEach((s, i) => {

@@ -25,16 +25,22 @@ export type WriteError =
   | { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown }
   | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
 
+/** Where a writer stored a summary, when it says: `id` is the id it is stored under. */
+export interface StoredAs {
+  readonly id: string;
+}
+
 /**
  * Persists the summary of one evicted segment (the hook of hierarchical compaction).
  * Implementations return `Left` for failures; a writer that throws or rejects anyway is caught
- * and reported by `hierarchicalCompact`.
+ * and reported by `hierarchicalCompact`. `Right(undefined)` means stored under the segment's id;
+ * `Right({ id })` names the id it was stored under (see `idConflicts` of {@link indexWriter}).
  *
  * @example
  * const writer: SummaryWriter = summaryWriterFunc(async (segment, summary) => { await journal.append(segment.id, summary); });
  */
 export interface SummaryWriter<S extends Segment = Segment> {
-  writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, void>;
+  writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, StoredAs | undefined>;
 }
 
 /**
@@ -76,10 +82,39 @@ export interface IndexWriterOptions<S extends Segment> {
    * @default none
    */
   readonly metadata?: (segment: S) => { readonly [key: string]: Json };
+  /**
+   * What a write does when the index already holds a different original under the segment's
+   * `(namespace, id)` (`IdConflict`): `"refuse"` fails it (the segment is reported failed);
+   * `"disambiguate"` writes it under the first of {@link alternativeId}`(id, 1 … ID_ALTERNATIVES)`
+   * that is free or already holds the same original (deterministic, so the same segment lands on
+   * the same id in every pass and session), and fails with the first `IdConflict` only when all
+   * of them are taken. The other original is never touched.
+   * @default "refuse"
+   */
+  readonly idConflicts?: "refuse" | "disambiguate";
+}
+
+/** Alternatives {@link indexWriter} tries, with `idConflicts: "disambiguate"`, after a segment's own id. */
+export const ID_ALTERNATIVES = 8;
+
+/**
+ * The `n`-th alternative of `id` (n ≥ 1): `id~n`. Content-addressed unit ids (`u` + hex, `.k`
+ * for repeats, after an optional prefix) never end in `~n`, so an alternative never takes the
+ * first-choice id of another unit.
+ *
+ * @example alternativeId("u3f…", 1) // "u3f…~1"
+ */
+export function alternativeId(id: string, n: number): string {
+  return `${id}~${n}`;
 }
 
 const decodeWriterOptions = decodeWith(
-  objectCodec("IndexWriterOptions", {}, { namespace: t.string, defaultKind: t.string, metadata: fn }, { expected: "an options object" }),
+  objectCodec(
+    "IndexWriterOptions",
+    {},
+    { namespace: t.string, defaultKind: t.string, metadata: fn, idConflicts: t.keyof({ refuse: null, disambiguate: null }) },
+    { expected: "an options object" },
+  ),
   "InvalidOptions",
   "index writer options",
 );
@@ -114,8 +149,20 @@ export function indexWriter<S extends Segment>(index: SegmentIndex, options: Ind
           ...(segment.lastAccessed === undefined ? {} : { lastAccessed: segment.lastAccessed }),
         },
       };
-      const r = await index.write([entry])();
-      return E.isLeft(r) ? E.left({ _tag: "IndexWriteFailed", error: r.left }) : E.right(undefined);
+      const tries = options.idConflicts === "disambiguate" ? ID_ALTERNATIVES : 0;
+      let conflict: IndexError | undefined;
+      for (let n = 0; n <= tries; n++) {
+        const id = n === 0 ? segment.id : alternativeId(segment.id, n);
+        const r = await index.write([{ ...entry, id }])();
+        if (E.isRight(r)) return E.right({ id });
+        if (r.left._tag !== "IdConflict") return E.left({ _tag: "IndexWriteFailed", error: r.left });
+        conflict ??= r.left;
+      }
+      const error: IndexError =
+        conflict?._tag === "IdConflict" && tries > 0
+          ? { ...conflict, message: `id ${JSON.stringify(segment.id)} in namespace ${JSON.stringify(namespace)} and its ${tries} alternatives (${alternativeId(segment.id, 1)} … ${alternativeId(segment.id, tries)}) already hold different originals; nothing was written` }
+          : conflict!;
+      return E.left({ _tag: "IndexWriteFailed", error });
     },
   };
 }

@@ -146,7 +146,8 @@ async function evictResultOrThrow(o: ResolvedOptions, manager: ContextManager, r
   const { counter, index, namespace } = manager.options;
   const tokens = counter.count(text);
   if (tokens <= limit) return result;
-  const id = `r${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+  // 128 bits: two results with one id would need ~2^64 hashes (64 bits fell to a birthday search in minutes).
+  const id = `r${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
   const now = manager.options.now();
   const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
   let preview = firstLine.slice(0, 160);

@@ -42,7 +42,8 @@ export async function evictToolResult(manager: ContextManager, maxTokens: number
   try {
     const tokens = counter.count(text);
     if (tokens <= maxTokens) return undefined;
-    const id = `r${createHash("sha256").update(`${args.toolName}\n${text}`).digest("hex").slice(0, 16)}`;
+    // 128 bits: two results with one id would need ~2^64 hashes (64 bits fell to a birthday search in minutes).
+    const id = `r${createHash("sha256").update(`${args.toolName}\n${text}`).digest("hex").slice(0, 32)}`;
     const at = now();
     const preview = text.slice(0, PREVIEW_CHARS);
     const written = await index.write([

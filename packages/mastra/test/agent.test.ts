@@ -19,7 +19,7 @@ function script(prompt: LLMPrompt): Reply {
     const recall = /^recall (\S+)/.exec(last.text);
     if (recall !== null) {
       const note = noteOf(asMessages(prompt)) ?? "";
-      const id = /- (u[0-9a-f]{16}(?:\.\d+)?) /.exec(note)?.[1] ?? "none";
+      const id = /- (u[0-9a-f]{32}(?:\.\d+)?) /.exec(note)?.[1] ?? "none";
       return { tool: "expand_context", input: { id } };
     }
     if (last.text.startsWith("logs")) return { tool: "fetchLogs", input: {} };
@@ -79,6 +79,7 @@ describe("compaction processor in a Mastra Agent", () => {
     // The oversized log went to the index as it arrived; the prompt carried a pointer, not the log.
     const evictedLog = reports.find((r) => r.evictedToolResult !== undefined)?.evictedToolResult;
     expect(evictedLog?.toolName).toBe("fetchLogs");
+    expect(evictedLog?.id).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
     expect(prompts.some((p) => p.some((m) => m.content.includes(bigLog.slice(0, 200))))).toBe(false);
     expect(prompts.some((p) => p.some((m) => m.role === "tool" && m.content.includes(`"id":"${evictedLog!.id}"`)))).toBe(true);
     const tools = contextTools(compaction.manager);

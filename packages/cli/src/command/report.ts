@@ -29,6 +29,8 @@ function warningLines(w: TurnWarning): readonly string[] {
       return [...w.attempts.map((a) => `  attempt   ${a}`), `  note      no summary was accepted: the older part was truncated${w.providerFailed ? " (the provider failed)" : ""}`];
     case "UnitKept":
       return [`  failed    ${w.id}: ${w.reason}`];
+    case "UnitIdDisambiguated":
+      return [`  note      ${w.id} already holds another original in the index: evicted as ${w.writtenAs}`];
     case "BudgetNotMet":
       // Reported with the result (from `budgetMet` and the counts), never on its own.
       return [];

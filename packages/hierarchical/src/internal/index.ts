@@ -4,7 +4,7 @@
  *
  * @module @cc/hierarchical/internal
  */
-export { DEFAULT_K, entryKey, IndexEntryCodec, MAX_K, messageOf, resolveSearchOptions, validateEntries, type IndexBackend, type ResolvedSearch } from "../search/index.js";
+export { DEFAULT_K, entryKey, idConflict, IndexEntryCodec, MAX_K, messageOf, resolveSearchOptions, validateEntries, type IndexBackend, type ResolvedSearch } from "../search/index.js";
 export { bestSnippet, distinctTerms, fts5Match, indexedText, MAX_FIELD_TERMS, MAX_QUERY_TERMS, MAX_TERM_LENGTH, queryTerms, tokenize, tsqueryLiteral, tsvectorLiteral, type SnippetOptions } from "../search/query.js";
 export { decodeText, encodeText, entryFromRow, ESCAPED, isPlainJson, isPlainText, searchable, type StoredEntryRow } from "../search/lossless.js";
 export { SQLITE_SCHEMA_VERSION } from "../search/sqlite-schema.js";
@@ -12,13 +12,13 @@ export { POSTGRES_SCHEMA_VERSION } from "../search/postgres-schema.js";
 export type { SqlRunner } from "../search/postgres.js";
 export { driverUnavailable, loadDriver } from "../search/driver.js";
 export type { SegmentOutcome, SummaryResult } from "../compact.js";
-export type { IndexWriterOptions, WriteContext, WriteError } from "../writer.js";
+export { alternativeId, ID_ALTERNATIVES, type IndexWriterOptions, type StoredAs, type WriteContext, type WriteError } from "../writer.js";
 export { DEFAULT_SUMMARY_PROMPT, extractiveSummary, type ExtractiveOptions, type ProviderSummarizerOptions } from "../summarize.js";
 export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } from "../tools.js";
 export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
 export { EVICTION_NOTE_PREFIX, evictionNote, parseEvictionNote, type ParsedNote } from "../strategy/evict.js";
-export { unitId, type BuildOptions } from "../strategy/segments.js";
+export { UNIT_ID_HEX_DIGITS, unitId, type BuildOptions } from "../strategy/segments.js";
 export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";
 export { reaccesses, references } from "../strategy/references.js";

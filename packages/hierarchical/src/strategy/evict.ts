@@ -160,6 +160,12 @@ export interface Eviction {
   readonly note: string;
   /** Units whose summary could not be written (kept in context instead), with the reason. */
   readonly failures: readonly { readonly id: string; readonly reason: string }[];
+  /**
+   * Units whose id already held a different original in the index (another writer of a shared
+   * index): each was written under `writtenAs`, the first free alternative of its `id`, and is
+   * listed under it in `evicted` and the note. The other original is untouched.
+   */
+  readonly disambiguated: readonly { readonly id: string; readonly writtenAs: string }[];
   /** Evicted units with nothing to summarise (empty). */
   readonly skipped: number;
   /**
@@ -327,7 +333,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const maxTokens = settings.targetTokens - reserved;
     // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
     if (maxTokens <= 0) {
-      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
+      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
     // The newest units leave only when the older ones are not enough, and then only they leave.
@@ -335,14 +341,15 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       target: { maxTokens },
       scoring,
       summarize: extractiveSummarizer(),
-      writer: indexWriter(deps.index, { namespace: settings.namespace }),
+      // An id another original already holds (a shared index) costs the unit only that id.
+      writer: indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" }),
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();
     if (E.isLeft(r)) return r;
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
-    const evicted = res.written.map((w): EvictedEntry => ({ id: w.segment.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
+    const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
     const kept = segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
@@ -357,6 +364,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       evicted,
       note,
       failures: res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
+      disambiguated: res.written.filter((w) => w.id !== w.segment.id).map((w) => ({ id: w.segment.id, writtenAs: w.id })),
       skipped: res.skipped.length,
       budgetMet: fits,
       noteFits: true,

@@ -44,14 +44,15 @@ export interface BuildOptions {
  * or error name first seen in the unit, and `lastAccessedTurn` / `lastAccessed` are those of the
  * last one — tool output and a result naming its own call id never make a unit "used".
  *
- * Ids are content-addressed — `u` + 16 hex digits of the SHA-256 of the unit's messages — so the
- * same unit gets the same id in every pass and every session, and an id a note names always
- * expands to the text it named: a later pass or another transcript can never overwrite it with a
- * different original. A unit whose content repeats within one conversation gets `.2`, `.3`, ….
+ * Ids are content-addressed — `u` + 32 hex digits (128 bits) of the SHA-256 of the unit's messages
+ * (see {@link unitId}) — so the same unit gets the same id in every pass and every session, and an
+ * id a note names always expands to the text it named: a later pass or another transcript can
+ * never overwrite it with a different original. A unit whose content repeats within one
+ * conversation gets `.2`, `.3`, ….
  *
  * @example
  * const segments = buildSegments(history, { counter: estimateCounter(), now: Date.now(), preserveLast: 6 });
- * segments[0]?.id; // "u" + 16 hex digits
+ * segments[0]?.id; // "u" + 32 hex digits
  */
 export function buildSegments(messages: readonly Message[], options: BuildOptions): readonly MessageSegment[] {
   const units = messageUnits(messages);
@@ -83,11 +84,16 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
   });
 }
 
+/** Hex digits of the SHA-256 a unit id keeps: 128 bits, so that finding two units with one id takes ~2^64 hashes. */
+export const UNIT_ID_HEX_DIGITS = 32;
+
 /**
- * The content address of a unit: `u` + the first 16 hex digits of the SHA-256 of its messages.
+ * The content address of a unit: `u` + the first 32 hex digits (128 bits) of the SHA-256 of its
+ * messages' JSON. (Before, ids kept 16 digits — 64 bits, which a birthday search collides in ~2^32
+ * hashes; entries and notes written under such ids stay readable and expandable.)
  *
- * @example unitId({ start: 0, end: 1, messages: [{ role: "user", content: "hi" }] }) // "u" + 16 hex digits
+ * @example unitId({ start: 0, end: 1, messages: [{ role: "user", content: "hi" }] }) // "u" + 32 hex digits
  */
 export function unitId(unit: MessageUnit): string {
-  return `u${createHash("sha256").update(JSON.stringify(unit.messages)).digest("hex").slice(0, 16)}`;
+  return `u${createHash("sha256").update(JSON.stringify(unit.messages)).digest("hex").slice(0, UNIT_ID_HEX_DIGITS)}`;
 }

@@ -128,10 +128,10 @@ describe("buildSegments", () => {
     const m = [sys, { role: "user", content: "fix src/a.py" } as Message, call("a"), result("a"), { role: "user", content: "recheck src/a.py" } as Message];
     const segs = buildSegments(m, { counter, now: NOW, preserveLast: 1 });
     expect(segs.map((s) => [s.pinned, s.kind])).toEqual([[true, "system"], [false, "user"], [false, "tool:bash"], [true, "user"]]);
-    // Content-addressed ids: `u` + 16 hex digits of the SHA-256 of the unit's messages.
+    // Content-addressed ids: `u` + 32 hex digits (128 bits) of the SHA-256 of the unit's messages.
     expect(segs.map((s) => s.id)).toEqual(segs.map((s) => unitId(s.unit)));
-    for (const s of segs) expect(s.id).toMatch(/^u[0-9a-f]{16}$/);
-    expect(segs[0]!.id).toBe(`u${createHash("sha256").update(JSON.stringify([sys])).digest("hex").slice(0, 16)}`);
+    for (const s of segs) expect(s.id).toMatch(/^u[0-9a-f]{32}$/);
+    expect(segs[0]!.id).toBe(`u${createHash("sha256").update(JSON.stringify([sys])).digest("hex").slice(0, 32)}`);
     expect(segs.map((s) => s.createdAt)).toEqual([NOW - 180_000, NOW - 120_000, NOW - 60_000, NOW]);
     // Reuse comes from the agent's own references only: the assistant's call (unit 2) names
     // src/a.py; the tool output and the user's later "recheck src/a.py" (unit 3) do not count.
@@ -165,7 +165,7 @@ describe("evictUnits", () => {
     const r = await evictUnits(m, { ...settings, idPrefix: "c1." }, { index, counter, now: NOW })();
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.evicted.length).toBeGreaterThan(0);
-    for (const e of r.right.evicted) expect(e.id).toMatch(/^c1\.u[0-9a-f]{16}(\.\d+)?$/);
+    for (const e of r.right.evicted) expect(e.id).toMatch(/^c1\.u[0-9a-f]{32}(\.\d+)?$/);
     expect(r.right.noteFits).toBe(true);
     expect(r.right.reservedTokens).toBeGreaterThan(0);
     expect(r.right.note.startsWith(EVICTION_NOTE_PREFIX)).toBe(true);
@@ -188,7 +188,7 @@ describe("evictUnits", () => {
     expect(r.right.kept).toEqual(m);
     expect(r.right.note).toBe("");
     expect(r.right.failures.length).toBeGreaterThan(0);
-    expect(r.right.failures[0]).toEqual({ id: expect.stringMatching(/^u[0-9a-f]{16}$/), reason: expect.stringMatching(/^WriteFailed .*IndexClosed/) });
+    expect(r.right.failures[0]).toEqual({ id: expect.stringMatching(/^u[0-9a-f]{32}$/), reason: expect.stringMatching(/^WriteFailed .*IndexClosed/) });
     const ids = new Set(r.right.segments.map((s) => s.id));
     for (const f of r.right.failures) expect(ids.has(f.id)).toBe(true);
   });
