@@ -293,7 +293,7 @@ function removePatterns(text: string): string {
  * redact("401: key sk-live-0123456789abcdef\n0123 rejected at https://api.example/v1?key=abc");
  * // "401: key sk-*** rejected at https://api.example/v1?***"
  */
-export function createRedactor(secrets: readonly (string | undefined)[] = []): Redactor {
+export function createRedactor(secrets: readonly (string | undefined)[] = []): (text: string) => string {
   const removeRuns = createRunRemover(secrets);
   return (text) => {
     const first = removeRuns(text);
