@@ -12,8 +12,8 @@
  * `password`, `X-Amz-Signature`, `Authorization`, …), bearer tokens and `sk-…` keys.
  *
  * Matching is linear in the text: the text is normalised once (white space, line breaks and
- * escapes removed, with a map back to the original positions) and scanned with fixed-length
- * windows against a set of the secrets' runs.
+ * escapes removed, with a map back to the original positions) and every fixed-length window is
+ * looked up by a rolling hash in the set of the secrets' runs.
  *
  * @module providers/redact
  */
@@ -72,79 +72,100 @@ function hexDigit(c: number): number {
   return -1;
 }
 
-/** The value of the `count` hex digits at `at`, or -1. */
-function hexAt(s: string, at: number, count: number): number {
-  if (at + count > s.length) return -1;
+/** The value of the `count` hex digits of `codes` at `at` (before `limit`), or -1. */
+function hexAt(codes: Uint16Array, limit: number, at: number, count: number): number {
+  if (at + count > limit) return -1;
   let v = 0;
   for (let i = at; i < at + count; i++) {
-    const d = hexDigit(s.charCodeAt(i));
+    const d = hexDigit(codes[i]!);
     if (d < 0) return -1;
     v = v * 16 + d;
   }
   return v;
 }
 
-/** A text with white space and escapes removed, and for each of its characters the range of the original it came from. */
+/** A text with white space and escapes removed (as UTF-16 code units), and for each of its characters the range of the original it came from. */
 interface Normalised {
-  readonly text: string;
+  readonly codes: Uint16Array;
   readonly start: Int32Array;
   readonly end: Int32Array;
 }
 
-/** Escapes after a backslash that stand for white space. */
-const SPACE_ESCAPES = new Set([110, 114, 116, 102, 118]); // n r t f v
+/** The one-letter escapes after a backslash and the characters they stand for (`\n` `\r` `\t` `\f` `\v` `\b`). */
+const LETTER_ESCAPES: ReadonlyMap<number, number> = new Map([[110, 10], [114, 13], [116, 9], [102, 12], [118, 11], [98, 8]]);
 
 /**
- * Normalises `s` (pure, linear): white space dropped; a run of backslashes and `uXXXX` or `xXX`
- * is the character; a run of backslashes and `n`, `r`, `t`, `f`, `v` is dropped; a run of
- * backslashes and any other character is that character; `%XX` below 0x80 is the character.
+ * Normalises `s` (pure, linear), in two steps. First white space is dropped (so an escape split by
+ * a line break or spacing is still one). Then a run of backslashes and `uXXXX` or `xXX` is the
+ * character; a run of backslashes and `n`, `r`, `t`, `f`, `v`, `b` is the control character it
+ * stands for (white space ones dropped); a run of backslashes and any other character is that character; `%XX` below 0x80 is the character; a character
+ * decoded to white space is dropped.
  */
 function normalise(s: string): Normalised {
-  const codes = new Uint16Array(s.length);
-  const start = new Int32Array(s.length);
-  const end = new Int32Array(s.length);
+  const dense = new Uint16Array(s.length);
+  const at = new Int32Array(s.length);
+  let m = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) continue;
+    dense[m] = c;
+    at[m] = i;
+    m++;
+  }
+  const codes = new Uint16Array(m);
+  const start = new Int32Array(m);
+  const end = new Int32Array(m);
   let k = 0;
+  // The dense characters [from, to) decode to `c`.
   const push = (c: number, from: number, to: number): void => {
     if (isSpace(c)) return;
     codes[k] = c;
-    start[k] = from;
-    end[k] = to;
+    start[k] = at[from]!;
+    end[k] = at[to - 1]! + 1;
     k++;
   };
   let i = 0;
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
+  while (i < m) {
+    const c = dense[i]!;
     if (c === 92) {
       let j = i;
-      while (j < s.length && s.charCodeAt(j) === 92) j++;
-      if (j >= s.length) break;
-      const d = s.charCodeAt(j);
-      const u = d === 117 ? hexAt(s, j + 1, 4) : d === 120 ? hexAt(s, j + 1, 2) : -1;
+      while (j < m && dense[j] === 92) j++;
+      if (j >= m) break;
+      const d = dense[j]!;
+      const u = d === 117 ? hexAt(dense, m, j + 1, 4) : d === 120 ? hexAt(dense, m, j + 1, 2) : -1;
       if (u >= 0) {
         const to = j + (d === 117 ? 5 : 3);
         push(u, i, to);
         i = to;
       } else {
-        if (!SPACE_ESCAPES.has(d)) push(d, i, j + 1);
+        push(LETTER_ESCAPES.get(d) ?? d, i, j + 1);
         i = j + 1;
       }
     } else if (c === 37) {
-      const v = hexAt(s, i + 1, 2);
-      if (v >= 0 && v < 0x80) {
-        push(v, i, i + 3);
-        i += 3;
-      } else {
-        push(c, i, i + 1);
-        i++;
-      }
+      const v = hexAt(dense, m, i + 1, 2);
+      const to = v >= 0 && v < 0x80 ? i + 3 : i + 1;
+      push(to === i + 3 ? v : c, i, to);
+      i = to;
     } else {
       push(c, i, i + 1);
       i++;
     }
   }
+  return { codes: codes.subarray(0, k), start: start.subarray(0, k), end: end.subarray(0, k) };
+}
+
+/** The string of `codes` (chunked: an argument list has a size limit). */
+function stringOf(codes: Uint16Array): string {
   const parts: string[] = [];
-  for (let p = 0; p < k; p += 8192) parts.push(String.fromCharCode(...codes.subarray(p, Math.min(k, p + 8192))));
-  return { text: parts.join(""), start: start.subarray(0, k), end: end.subarray(0, k) };
+  for (let p = 0; p < codes.length; p += 8192) parts.push(String.fromCharCode(...codes.subarray(p, Math.min(codes.length, p + 8192))));
+  return parts.join("");
+}
+
+/** The UTF-16 code units of `s`. */
+function codesOf(s: string): Uint16Array {
+  const codes = new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) codes[i] = s.charCodeAt(i);
+  return codes;
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -183,44 +204,58 @@ function encodings(secret: string): readonly string[] {
   return out;
 }
 
-/** Every run of a set of strings, grouped by run length, with the characters they use. */
-interface Runs {
-  readonly byLength: ReadonlyMap<number, ReadonlySet<string>>;
-  readonly member: Uint8Array;
+/** Multiplier of the rolling hash of a window of code units (arithmetic modulo 2^32). */
+const HASH_BASE = 0x01000193;
+
+/** The hash of `length` code units of `codes` from `from`. */
+function hashOf(codes: Uint16Array, from: number, length: number): number {
+  let h = 0;
+  for (let i = from; i < from + length; i++) h = (Math.imul(h, HASH_BASE) + codes[i]!) | 0;
+  return h;
 }
 
+/** The runs of one length: the runs, and their hashes (a window whose hash is not among them is no run). */
+interface RunsOfLength {
+  readonly runs: ReadonlySet<string>;
+  readonly hashes: ReadonlySet<number>;
+}
+
+/** Every run of a set of strings, grouped by run length. */
+type Runs = ReadonlyMap<number, RunsOfLength>;
+
 function runsOf(strings: readonly string[]): Runs {
-  const byLength = new Map<number, Set<string>>();
-  const member = new Uint8Array(65536);
+  const byLength = new Map<number, { runs: Set<string>; hashes: Set<number> }>();
   for (const s of strings) {
     if (s.length < MIN_LITERAL_SECRET_LENGTH) continue;
     const length = Math.min(SECRET_RUN_LENGTH, s.length);
-    let set = byLength.get(length);
-    if (set === undefined) byLength.set(length, (set = new Set()));
-    for (let i = 0; i + length <= s.length; i++) set.add(s.slice(i, i + length));
-    for (let i = 0; i < s.length; i++) member[s.charCodeAt(i)] = 1;
+    let entry = byLength.get(length);
+    if (entry === undefined) byLength.set(length, (entry = { runs: new Set(), hashes: new Set() }));
+    const codes = codesOf(s);
+    for (let i = 0; i + length <= s.length; i++) {
+      entry.runs.add(s.slice(i, i + length));
+      entry.hashes.add(hashOf(codes, i, length));
+    }
   }
-  return { byLength, member };
+  return byLength;
 }
 
 type Span = readonly [number, number];
 
 /**
- * The windows of `text` that are runs (start, end), in no particular order. A window whose last
- * character is used by no run cannot match, nor can any window containing that character: the
- * scan jumps past it.
+ * The windows of `codes` that are runs (start, end), in no particular order: a rolling hash over
+ * every window, the window's text compared only when its hash is a run's (linear in the text).
  */
-function findRuns(text: string, runs: Runs): Span[] {
+function findRuns(codes: Uint16Array, runs: Runs): Span[] {
   const found: Span[] = [];
-  for (const [length, set] of runs.byLength) {
-    let p = 0;
-    while (p + length <= text.length) {
-      if (runs.member[text.charCodeAt(p + length - 1)] === 0) {
-        p += length;
-        continue;
-      }
-      if (set.has(text.slice(p, p + length))) found.push([p, p + length]);
-      p++;
+  for (const [length, { runs: set, hashes }] of runs) {
+    if (codes.length < length) continue;
+    let top = 1;
+    for (let i = 1; i < length; i++) top = Math.imul(top, HASH_BASE);
+    let h = hashOf(codes, 0, length);
+    for (let p = 0; ; p++) {
+      if (hashes.has(h) && set.has(String.fromCharCode(...codes.subarray(p, p + length)))) found.push([p, p + length]);
+      if (p + length >= codes.length) break;
+      h = (Math.imul((h - Math.imul(codes[p]!, top)) | 0, HASH_BASE) + codes[p + length]!) | 0;
     }
   }
   return found;
@@ -251,7 +286,7 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
   const configured = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= MIN_LITERAL_SECRET_LENGTH))];
   if (configured.length === 0) return (text) => text;
   const forms = configured.flatMap((s) => [s, ...encodings(s)]);
-  const normalisedForms = forms.map((f) => normalise(f).text);
+  const normalisedForms = forms.map((f) => stringOf(normalise(f).codes));
   // The raw scan is needed only for forms normalising changes (a key with spaces or backslashes).
   const raw = runsOf(forms.filter((f, i) => f !== normalisedForms[i]));
   const normal = runsOf(normalisedForms);
@@ -259,9 +294,9 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
     let out = text;
     // Each pass replaces spans of at least MIN_LITERAL_SECRET_LENGTH characters by three: it ends.
     for (;;) {
-      const spans = raw.byLength.size === 0 ? [] : findRuns(out, raw);
+      const spans = raw.size === 0 ? [] : findRuns(codesOf(out), raw);
       const n = normalise(out);
-      for (const [s, e] of findRuns(n.text, normal)) spans.push([n.start[s]!, n.end[e - 1]!]);
+      for (const [s, e] of findRuns(n.codes, normal)) spans.push([n.start[s]!, n.end[e - 1]!]);
       if (spans.length === 0) return out;
       out = replaceSpans(out, spans);
     }
