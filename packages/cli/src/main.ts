@@ -10,7 +10,8 @@ import { readFile } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { decodeContextManager, type ContextError } from "@cc/context";
 import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
-import { offlineProvider, openAICompatibleProvider, pressureOf, redactSecrets } from "@cc/lcm";
+import { createRedactor, offlineProvider, openAICompatibleProvider, pressureOf } from "@cc/lcm";
+import { createRunRemover, displayUrl, urlSecrets } from "@cc/lcm/internal";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import { createIndexServer, createStdioTransport } from "@cc/mcp";
@@ -133,7 +134,7 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
       const failures = providerFailures();
       if (fellBack !== undefined && (fellBack.providerFailed || failures.length > 0) && cmd.providerUrl !== undefined) {
         const why = [...new Set([...failures, ...fellBack.attempts])];
-        io.stderr(`cc-compact: the provider at ${cmd.providerUrl} failed:\n${why.map((a) => `  ${a}`).join("\n")}\n`);
+        io.stderr(`cc-compact: the provider at ${displayUrl(cmd.providerUrl)} failed:\n${why.map((a) => `  ${a}`).join("\n")}\n`);
         return ExitCode.provider;
       }
       const failedWrites = turn.warnings.filter((w) => w._tag === "UnitKept").length;
@@ -271,12 +272,17 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
 /**
  * Runs `cc-compact` with `argv` (arguments after the script) and returns the exit code.
  * Never rejects: unexpected exceptions become {@link ExitCode.internal} with a message on stderr.
- * Everything written to stderr passes through `redactSecrets` (the `CC_PROVIDER_KEY` value, bearer
- * tokens, `sk-…` keys, URL credentials).
+ * The secrets are the `CC_PROVIDER_KEY` value and the credential-named parameters of every
+ * argument shaped like a URL (`--provider-url http://…?key=…`). Everything written to stderr
+ * passes through a redactor of `@cc/lcm` built from them (every form of each secret, URL queries
+ * and userinfo, credential-named parameters and headers, bearer tokens, `sk-…` keys); everything
+ * written to stdout has every form of each secret removed (the output is otherwise the data).
  */
 export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCodeValue> {
-  const secrets = [rawIo.env["CC_PROVIDER_KEY"]];
-  const io: CliIo = { ...rawIo, stderr: (s) => rawIo.stderr(redactSecrets(s, secrets)) };
+  const secrets = [rawIo.env["CC_PROVIDER_KEY"], ...argv.flatMap((a) => urlSecrets(a))];
+  const redact = createRedactor(secrets);
+  const removeSecrets = createRunRemover(secrets);
+  const io: CliIo = { ...rawIo, stderr: (s) => rawIo.stderr(redact(s)), stdout: (s) => rawIo.stdout(removeSecrets(s)) };
   try {
     const cmd = parseCommand(argv);
     if (E.isLeft(cmd)) {

@@ -7,6 +7,7 @@ import { openSqliteIndex } from "@cc/hierarchical";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/command/exit-codes.js";
+import { exposedRun, SECRET_FORMS, showSecret } from "../../lcm/test/secret-forms.js";
 import { runCli, spawnBin } from "./run-cli.js";
 
 let dir: string;
@@ -154,5 +155,80 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
     } finally {
       await close(server);
     }
+  });
+
+  /** A loopback provider answering every request with `answer(request)`. */
+  async function answering(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+    const server = createServer(answer);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1` };
+  }
+
+  it("never prints CC_PROVIDER_KEY, or 8 characters of it in a row, in any form the server echoes it", async () => {
+    const key = "sk-live-Zx81Qw7eR5tY3uI9oP2aS4dF";
+    const shown = SECRET_FORMS.map((form, i) => showSecret(key, form, (i % 4) / 4 + 0.1)).join(" | ");
+    const provider = await answering((_req, res) => {
+      res.writeHead(401, { "content-type": "application/json" }).end(`{"error":{"message":"Incorrect API key provided: ${shown}"}}`);
+    });
+    try {
+      const run = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
+      expect(run.code, run.stderr).toBe(ExitCode.provider);
+      expect(run.stderr).toContain("Incorrect API key provided: ***");
+      expect(exposedRun(run.stderr, key), run.stderr).toBeUndefined();
+      expect(run.stdout).toBe("");
+    } finally {
+      await close(provider.server);
+    }
+  });
+
+  it("never prints CC_PROVIDER_KEY on stdout, even inside a summary the provider wrote", async () => {
+    const key = "sk-live-Summary0Echo1Key2Value3";
+    const provider = await answering((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: `Summary: the agent read files with the key ${key.slice(0, 12)}\n${key.slice(12)}.` } }], model: "m" }));
+    });
+    try {
+      const run = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
+      expect(run.code, run.stderr).toBe(ExitCode.ok);
+      expect(run.stdout).toContain("Summary: the agent read files with the key ***");
+      expect(exposedRun(run.stdout, key)).toBeUndefined();
+      expect(exposedRun(run.stderr, key)).toBeUndefined();
+    } finally {
+      await close(provider.server);
+    }
+  });
+
+  it("never prints a credential from the --provider-url query (key, api_key, token, access_token), nor the query", async () => {
+    const provider = await answering((req, res) => {
+      const value = new URL(req.url ?? "/", "http://x").searchParams.values().next().value ?? "";
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: `denied: ${req.method ?? ""} ${req.url ?? ""} (credential ${value}, ${Buffer.from(value).toString("base64")})` }));
+    });
+    try {
+      const names = ["key", "api_key", "token", "access_token"];
+      const runs = await Promise.all(names.map((name) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", `${provider.url}?${name}=Qv-${name}-7f3a9c1e5b`, "--model", "m"])));
+      runs.forEach((run, i) => {
+        const name = names[i]!;
+        expect(run.code, run.stderr).toBe(ExitCode.provider);
+        expect(run.stderr).toContain(`the provider at ${provider.url}?*** failed`);
+        expect(run.stderr).toContain("denied: POST /v1/chat/completions?***");
+        expect(exposedRun(run.stderr, `Qv-${name}-7f3a9c1e5b`), run.stderr).toBeUndefined();
+        expect(run.stderr).not.toContain(`${name}=`);
+        expect(run.stdout).toBe("");
+      });
+    } finally {
+      await close(provider.server);
+    }
+  });
+
+  it("never prints the query or credentials of a malformed --provider-url", async () => {
+    const secret = "Mq-secret-4d2b8e6a0c";
+    const urls = [`127.0.0.1:8080/v1?key=${secret}`, `http://[::1/v1?api_key=${secret}`, `http://127.0.0.1:99999/v1?token=${secret}`, `http://admin:${secret}@[::1/v1`, `http://127.0.0.1:1/v1#access_token=${secret}`];
+    const runs = await Promise.all(urls.map((url) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", url, "--model", "m"])));
+    runs.forEach((run, i) => {
+      // The last one is a well-formed URL (with a fragment) of a port nothing listens on.
+      expect(run.code, `${urls[i]!}: ${run.stderr}`).toBe(i === urls.length - 1 ? ExitCode.provider : ExitCode.usage);
+      expect(run.stderr).toMatch(i === urls.length - 1 ? /the provider at http:\/\/127\.0\.0\.1:1\/v1#\*\*\* failed/ : /--provider-url: /);
+      expect(exposedRun(run.stderr, secret), run.stderr).toBeUndefined();
+      expect(run.stdout).toBe("");
+    });
   });
 });

@@ -8,6 +8,9 @@
  * @module alerts
  */
 import type { Attempt } from "./escalation.js";
+import { createRedactor } from "./providers/redact.js";
+
+const redact = createRedactor();
 
 /**
  * Raised when compaction falls to level-3 truncation.
@@ -94,7 +97,7 @@ export async function deliverAlert(sink: AlertSink, alert: CompactionAlert, time
     const outcome = await Promise.race([Promise.resolve(pending).then(() => "done" as const), timedOut]);
     return outcome === "timeout" ? { _tag: "AlertDeliveryFailure", message: `alert sink did not settle within ${timeoutMs} ms` } : undefined;
   } catch (e) {
-    return { _tag: "AlertDeliveryFailure", message: `alert sink failed: ${e instanceof Error ? e.message : String(e)}` };
+    return { _tag: "AlertDeliveryFailure", message: redact(`alert sink failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 2000) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

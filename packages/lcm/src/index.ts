@@ -29,7 +29,7 @@ export { truncateToBudget, type TruncateOptions, type Truncation } from "./trunc
 export { memoryAlertSink, type AlertSink, type BudgetExceededAlert, type CompactionAlert, type CompactionSkipAlert, type MemoryAlertSink } from "./alerts.js";
 export { offlineProvider, type OfflineProviderOptions, type SummaryStyle } from "./providers/offline.js";
 export { decodeHttpProviderOptions, openAICompatibleProvider, type HttpProviderOptions } from "./providers/http.js";
-export { redactSecrets } from "./providers/redact.js";
+export { createRedactor, redactSecrets } from "./providers/redact.js";
 export { guardProvider } from "./providers/guard.js";
 export { serialiseTranscript, type TranscriptLimits } from "./transcript.js";
 export { chooseCompactionModel, type ModelChoiceError } from "./model-choice.js";

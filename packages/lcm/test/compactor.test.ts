@@ -132,6 +132,35 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
   });
 });
 
+describe("secrets in what any provider or sink says never reach results, warnings or alerts", () => {
+  it("a provider's error messages and throws are redacted (URL queries, credential parameters and headers, bearer tokens) and bounded", async () => {
+    const token = "tok-9f8e7d6c5b4a";
+    const says = [
+      `401 from https://llm.example/v1/chat?api_key=${token}&v=2`,
+      `upstream said {"access_token": "${token}"} ${"x".repeat(50_000)}`,
+      `bad header Authorization: Bearer ${token}`,
+      `POST /v1/chat?token=${token} refused`,
+    ];
+    for (const [i, message] of says.entries()) {
+      const sink = memoryAlertSink();
+      const provider = scripted(() => (i % 2 === 0 ? Promise.resolve(E.left({ _tag: "ProviderRequestError", status: 400, message })) : Promise.reject(new Error(message))));
+      const r = await createLcmCompactor({ provider, counter, timeoutMs: 200, alertSink: sink, sessionId: "s" }).compact(conversation, { maxTokens: 2000, preserveLast: 4 })();
+      const shown = JSON.stringify([r, sink.alerts, E.isRight(r) ? describeWarnings(r.right.warnings) : ""]);
+      expect(shown, message.slice(0, 80)).not.toContain(token);
+      expect(shown).toContain("***");
+      expect(shown.length).toBeLessThan(40_000);
+    }
+  });
+
+  it("an alert sink's failure message is redacted", async () => {
+    const c = createLcmCompactor({ counter, alertSink: { alert: () => { throw new Error("POST https://hooks.example/alert?token=hook-secret-77 failed"); } }, sessionId: "s3" });
+    const r = await c.compact(conversation, { maxTokens: 2000 })();
+    const shown = E.isRight(r) ? describeWarnings(r.right.warnings) ?? "" : "";
+    expect(shown).toContain("alert sink failed: POST https://hooks.example/alert?*** failed");
+    expect(shown).not.toContain("hook-secret");
+  });
+});
+
 describe("property: escalation converges", () => {
   it("any provider behaviour on any conversation gives a valid, smaller context with paired tool calls", async () => {
     const behaviours = fc.constantFrom("offline", "empty", "huge", "echo", "fail");

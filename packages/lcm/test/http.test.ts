@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chooseCompactionModel } from "../src/model-choice.js";
 import { classifyStatus, decodeHttpProviderOptions, openAICompatibleProvider, retryAfterMs, type HttpProviderOptions } from "../src/providers/http.js";
 import type { Provider } from "@cc/messages";
+import { exposedRun, SECRET_FORMS, showSecret } from "./secret-forms.js";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 let server: Server;
@@ -218,6 +219,52 @@ describe("provider bounds on loopback", () => {
     expect(text).not.toContain(key);
     expect(text).not.toContain("other.token-value_123");
     expect(text).toContain("invalid api key ***");
+  });
+
+  it("never puts the key, or 8 characters of it in a row, into an error message in any form the server echoes", async () => {
+    const key = "sk-proj-Q7w9E2r4T6y8U0iPaSdFgHjK";
+    for (const form of SECRET_FORMS) {
+      for (const cut of [0.1, 0.5, 0.9]) {
+        const shown = showSecret(key, form, cut);
+        handlers = [
+          (_q, _b, res) => json(res, 401, `{"error":{"message":"Incorrect API key provided: ${shown}","type":"invalid_request_error"}}`),
+          (_q, _b, res) => json(res, 400, { error: { message: `bad request for key ${shown}` } }),
+          (_q, _b, res) => json(res, 200, `<html>key: ${shown}</html>`),
+        ];
+        const p = provider({ apiKey: key, maxRetries: 0 });
+        const results = [await p.complete(request)(), await p.complete(request)(), await p.listModels()()];
+        expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual(["ProviderAuthError", "ProviderRequestError", "ProviderInvalidResponse"]);
+        for (const r of results) {
+          const message = E.isLeft(r) && "message" in r.left ? r.left.message : "";
+          expect(exposedRun(message, key), `${form} ${cut}: ${message}`).toBeUndefined();
+        }
+        expect(JSON.stringify(results[0])).toContain("Incorrect API key provided: ");
+      }
+    }
+  });
+
+  it("keeps the base URL's query on every request and never shows it or a credential in it", async () => {
+    const secret = "AIzaSyD-query-key-4242";
+    handlers = [(q, _b, res) => json(res, 403, { error: `denied for ${q.url ?? ""} (key ${secret}, ${encodeURIComponent(secret)})` }), ok("fine")];
+    const p = made({ baseUrl: `${base}/?api-version=2024-06-01&key=${secret}&access_token=tok-${secret}`, maxRetries: 0, backoffMs: 1, timeoutMs: 500 });
+    const denied = await p.complete(request)();
+    expect(seen[0]?.path).toBe(`/v1/chat/completions?api-version=2024-06-01&key=${secret}&access_token=tok-${secret}`);
+    expect(E.isLeft(denied) && denied.left._tag).toBe("ProviderAuthError");
+    const message = E.isLeft(denied) && "message" in denied.left ? denied.left.message : "";
+    expect(message).toContain("denied for /v1/chat/completions?");
+    expect(exposedRun(message, secret)).toBeUndefined();
+    expect(message).not.toContain("api-version");
+    expect(await p.complete(request)()).toMatchObject(E.right({ text: "fine" }));
+  });
+
+  it("a malformed base URL is refused without showing its query or credentials", () => {
+    for (const baseUrl of ["http://[::1/v1?api_key=QQ-secret-value-77", "127.0.0.1:8080/v1?token=QQ-secret-value-77", "ftp://u:QQ-secret-value-77@h/v1", "http://u:QQ-secret-value-77@[::1/v1"]) {
+      const r = decodeHttpProviderOptions({ baseUrl, apiKey: "sk-irrelevant-key-0000" });
+      const shown = JSON.stringify(r);
+      expect(shown, baseUrl).not.toContain("QQ-secret");
+      expect(shown, baseUrl).not.toContain("secret-value");
+      expect(shown, baseUrl).toContain('"_tag":"InvalidOptions"');
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 // Secret redaction: configured keys, bearer tokens, sk- keys and URL credentials never survive.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../src/providers/redact.js";
+import { createRedactor, redactSecrets } from "../src/providers/redact.js";
+import { exposedRun, SECRET_FORMS, showSecret } from "./secret-forms.js";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 300;
 const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".split(""));
@@ -18,7 +19,8 @@ describe("redactSecrets", () => {
     expect(redactSecrets("key my-own-secret-42 and \"my-own-secret-42\"", ["my-own-secret-42"])).toBe("key *** and \"***\"");
     expect(redactSecrets("short k stays", ["k"])).toBe("short k stays");
     expect(redactSecrets("a task-manager; risk-assessed")).toBe("a task-manager; risk-assessed");
-    expect(redactSecrets("key=0sk-abcdefghijklmnopqrst.")).toBe("key=0sk-***.");
+    expect(redactSecrets("id=0sk-abcdefghijklmnopqrst.")).toBe("id=0sk-***.");
+    expect(redactSecrets("key=0sk-abcdefghijklmnopqrst.")).toBe("key=***");
   });
 
   it("property: a configured key (any characters, ≥ 6) never survives, as is, URL-encoded or JSON-escaped", () => {
@@ -60,6 +62,104 @@ describe("redactSecrets", () => {
           expect(out).not.toContain(password);
         },
       ),
+      { numRuns },
+    );
+  });
+});
+
+const keyAlphabet = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/=!#$%&*()[]{}:;,<>?|\\\"'`^@éü€".split(""));
+const credentialNames = ["key", "api_key", "apikey", "apiKey", "api-key", "token", "access_token", "refresh_token", "id_token", "client_secret", "secret", "password", "pwd", "X-Amz-Signature", "X-Amz-Credential", "sig", "auth", "x-goog-api-key"];
+
+describe("redactSecrets: every form of a configured key", () => {
+  const key = "sk-live-0123456789abcdefghijXYZ";
+  it("removes the key split over lines, \\u-escaped, base64, hex, spaced, percent-encoded, and its runs of 8+", () => {
+    for (const form of SECRET_FORMS) {
+      const shown = showSecret(key, form, 0.4);
+      const out = redactSecrets(`{"error":{"message":"Incorrect API key provided: ${shown}. Check it."}}`, [key]);
+      expect(exposedRun(out, key), `${form}: ${out}`).toBeUndefined();
+      expect(out, form).toContain("Incorrect API key provided: ");
+      expect(out, form).toContain("Check it.");
+    }
+    expect(redactSecrets(`last 14: ${key.slice(-14)}.`, [key])).toBe("last 14: ***.");
+    expect(redactSecrets(`split: ${key.slice(0, 10)}\n${key.slice(10)} end`, [key])).toBe("split: *** end");
+  });
+
+  it("leaves text without 8 characters of the key in a row alone", () => {
+    const text = `the ${key.slice(0, 7)} and ${key.slice(9, 16)} parts, 0123456 and XYZ`;
+    expect(redactSecrets(text, [key])).toBe(text);
+  });
+
+  it("a redactor built once gives what redactSecrets gives", () => {
+    const redact = createRedactor([key, undefined, "pw-0000-long"]);
+    const text = `${Buffer.from(key).toString("base64")} pw-0000-long ?token=abc`;
+    expect(redact(text)).toBe(redactSecrets(text, [key, "pw-0000-long"]));
+    expect(redact(text)).not.toContain("pw-0000");
+  });
+
+  it("property: no reading of the output shows the key or any 8-character run of it, whatever the form", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 8, maxLength: 48, unit: keyAlphabet }), fc.constantFrom(...SECRET_FORMS), fc.double({ min: 0, max: 0.999, noNaN: true }), text, text, (key, form, cut, before, after) => {
+        const shown = showSecret(key, form, cut);
+        const out = redactSecrets(`${before} ${shown} ${after}`, [key]);
+        expect(exposedRun(out, key), `${form}: ${JSON.stringify(out)}`).toBeUndefined();
+      }),
+      { numRuns },
+    );
+  });
+
+  it("property: two configured keys, each shown several times in different forms, are all removed", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 8, maxLength: 40, unit: keyAlphabet }),
+        fc.string({ minLength: 8, maxLength: 40, unit: keyAlphabet }),
+        fc.array(fc.tuple(fc.boolean(), fc.constantFrom(...SECRET_FORMS), fc.double({ min: 0, max: 0.999, noNaN: true }), text), { minLength: 1, maxLength: 6 }),
+        (a, b, shows) => {
+          const out = redactSecrets(shows.map(([first, form, cut, filler]) => `${filler}${showSecret(first ? a : b, form, cut)}`).join("\n"), [a, b]);
+          expect(exposedRun(out, a)).toBeUndefined();
+          expect(exposedRun(out, b)).toBeUndefined();
+        },
+      ),
+      { numRuns },
+    );
+  });
+});
+
+describe("redactSecrets: URLs and credential-named parameters", () => {
+  it("never prints a URL's query or fragment, nor the value of a credential-named parameter", () => {
+    expect(redactSecrets("GET http://127.0.0.1:8080/v1/models?key=AIzaSyA-1234&alt=json failed")).toBe("GET http://127.0.0.1:8080/v1/models?*** failed");
+    expect(redactSecrets("see https://h.example/cb#access_token=abc123&x=1.")).toBe("see https://h.example/cb#***");
+    expect(redactSecrets('got "htp:/h?api_key=zz99zz99&token=t0k3n" and {"access_token": "eyJhbGciOi", "tokens": 12}')).toBe('got "htp:/h?***" and {"access_token": "***", "tokens": 12}');
+    expect(redactSecrets("body api_key=zz99zz99&token=t0k3n&n=1; (password = 'hunter22')")).toBe("body api_key=***&token=***&n=1; (password = ***)");
+    expect(redactSecrets("GET /v1/models?key=AIza-1234 HTTP/1.1")).toBe("GET /v1/models?*** HTTP/1.1");
+    expect(redactSecrets("Authorization: Basic dXNlcjpwYXNz, X-Api-Key: abcdef123")).toBe("Authorization: Basic ***, X-Api-Key: ***");
+    expect(redactSecrets("maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens")).toBe("maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens");
+  });
+
+  it("property: a credential-named parameter's value never survives, in a URL, a malformed URL, text or JSON", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...credentialNames), fc.string({ minLength: 6, maxLength: 40, unit: keyChars }), fc.constantFrom("url", "malformed", "text", "json", "form"), text, (name, value, where, filler) => {
+        fc.pre(!filler.includes(value));
+        const shown =
+          where === "url" ? `http://127.0.0.1:9/v1?a=1&${name}=${value}&b=2`
+          : where === "malformed" ? `htp//127.0.0.1:9/v1?${name}=${value}`
+          : where === "text" ? `${name}=${value}`
+          : where === "json" ? JSON.stringify({ [name]: value })
+          : `a=1&${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+        const out = redactSecrets(`${filler} ${shown} ${filler}`);
+        expect(out).not.toContain(value);
+      }),
+      { numRuns },
+    );
+  });
+
+  it("property: the query of any URL is dropped", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("http", "https", "ws", "postgres"), fc.string({ minLength: 6, maxLength: 40, unit: keyChars }), text, (scheme, query, filler) => {
+        fc.pre(!filler.includes(query));
+        const out = redactSecrets(`${filler} ${scheme}://db.example:5432/x/y?${query} ${filler}`);
+        expect(out).not.toContain(query);
+        expect(out).toContain(`${scheme}://db.example:5432/x/y?***`);
+      }),
       { numRuns },
     );
   });

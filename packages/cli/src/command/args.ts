@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { decodeCompactOptions, type CompactOptions } from "@cc/lcm";
+import { displayUrl } from "@cc/lcm/internal";
 import * as E from "fp-ts/lib/Either.js";
 import type { TranscriptFormat } from "../formats/read.js";
 import type { StrategyName } from "@cc/context";
@@ -237,7 +238,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   const options = decodeCompactOptions(input);
   if (E.isLeft(options)) return E.left({ _tag: "UsageError", message: options.left.problems.map((p) => p.message.replace(/^maxTokens/, "--budget").replace(/^softThreshold/, "--soft").replace(/^hardThreshold/, "--hard").replace(/^preserveLast/, "--preserve-last")).join("; ") });
   const url = v["provider-url"];
-  if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(url)}` });
+  if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(displayUrl(url))}` });
   const file = files[0] === "-" ? undefined : files[0];
   return E.right({
     _tag: "compact", file, format: format.right, strategy: strategy.right, options: options.right, force: v.force === true,

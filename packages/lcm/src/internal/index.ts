@@ -12,7 +12,7 @@ export { strengthRank, strengthTiers, cheapestModel } from "../model-choice.js";
 export { CompactOptionsInputCodec } from "../options.js";
 export { summaryPrompt, type PromptLevel } from "../prompts.js";
 export { classifyStatus, httpProviderDefaults, HttpProviderOptionsCodec, retryAfterMs, type HttpProviderConfig, type InvalidProviderOptions } from "../providers/http.js";
-export { MIN_LITERAL_SECRET_LENGTH, REDACTED } from "../providers/redact.js";
+export { createRunRemover, displayUrl, MIN_LITERAL_SECRET_LENGTH, REDACTED, SECRET_RUN_LENGTH, urlSecrets } from "../providers/redact.js";
 export { extractiveSummary, OFFLINE_MIN_BUDGET, OFFLINE_MODEL, summaryBudget } from "../providers/offline.js";
 export { renderSummary } from "../providers/offline/render.js";
 export { ERROR_LINE, isErrorLine, type Step } from "../providers/offline/facts.js";

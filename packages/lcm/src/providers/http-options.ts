@@ -10,7 +10,7 @@ import * as t from "io-ts";
 import type { ModelInfo } from "@cc/messages";
 import type { Strength } from "@cc/messages/internal";
 import { didYouMean, invalid, type InvalidOptions } from "@cc/validate";
-import { redactSecrets } from "./redact.js";
+import { displayUrl, redactSecrets, urlSecrets } from "./redact.js";
 
 /** Options of {@link openAICompatibleProvider} (validated by {@link decodeHttpProviderOptions}). */
 export interface HttpProviderOptions {
@@ -186,7 +186,8 @@ export function decodeHttpProviderOptions(input: unknown): E.Either<InvalidProvi
   const fail = (problems: readonly string[]): E.Either<InvalidProviderOptions, HttpProviderConfig> => E.left(invalid("InvalidOptions", "provider options", problems));
   if (typeof input !== "object" || input === null || Array.isArray(input)) return fail([`options: expected an object such as { baseUrl: "http://127.0.0.1:8080/v1" }, got ${showValue(input, [])}`]);
   const record = input as Readonly<Record<string, unknown>>;
-  const secrets = [typeof record["apiKey"] === "string" ? record["apiKey"] : undefined];
+  const baseUrl = record["baseUrl"];
+  const secrets = [typeof record["apiKey"] === "string" ? record["apiKey"] : undefined, ...(typeof baseUrl === "string" ? urlSecrets(baseUrl) : [])];
   const problems: string[] = [];
   for (const key of Object.keys(record)) {
     if (optionKeys.includes(key)) continue;
@@ -199,7 +200,8 @@ export function decodeHttpProviderOptions(input: unknown): E.Either<InvalidProvi
   if (E.isLeft(decoded)) {
     for (const error of decoded.left) {
       const field = error.context.map((c) => c.key).filter((k) => k !== "" && !/^\d+$/.test(k))[0] ?? "options";
-      const line = field === "apiKey" ? "apiKey: expected a non-empty string without line breaks" : `${field}: ${error.message ?? "invalid value"}, got ${showValue(error.value, secrets)}`;
+      const shown = field === "baseUrl" && typeof error.value === "string" ? showValue(displayUrl(error.value), secrets) : showValue(error.value, secrets);
+      const line = field === "apiKey" ? "apiKey: expected a non-empty string without line breaks" : `${field}: ${error.message ?? "invalid value"}, got ${shown}`;
       if (!problems.includes(line)) problems.push(line);
     }
   }

@@ -3,7 +3,8 @@
  * `/v1/models`, with a per-attempt timeout, caller abort, retries with exponential backoff on
  * 429/5xx and network errors (honouring `Retry-After`) within a total time budget, response bodies
  * read up to a size bound, errors classified as auth, transient, request or invalid response, and
- * every error message passed through {@link redactSecrets}.
+ * every error message passed through one redactor built from the key and the credential-named
+ * parameters of the base URL (see {@link createRedactor}).
  *
  * @module providers/http
  */
@@ -12,7 +13,7 @@ import * as t from "io-ts";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { toOpenAIMessages, type Completion, type CompletionRequest, type ModelInfo, type Provider, type ProviderError } from "@cc/messages";
 import { decodeHttpProviderOptions, type HttpProviderConfig, type HttpProviderOptions, type InvalidProviderOptions } from "./http-options.js";
-import { redactSecrets } from "./redact.js";
+import { createRedactor, urlSecrets } from "./redact.js";
 
 export { decodeHttpProviderOptions, httpProviderDefaults, HttpProviderOptionsCodec, type HttpProviderConfig, type HttpProviderOptions, type InvalidProviderOptions } from "./http-options.js";
 
@@ -70,8 +71,20 @@ function perMTok(price: string | number | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? Math.round(n * 1e12) / 1e6 : undefined;
 }
 
-/** Bytes of an error response read for its message (the message keeps 500 characters). */
+/** Bytes of an error response read for its message. */
 const ERROR_BODY_BYTES = 16 * 1024;
+/** Characters of a (redacted) error body kept in the message. */
+const ERROR_MESSAGE_CHARS = 500;
+
+/**
+ * The URL of `path` under `baseUrl` (pure): the path is appended to the base URL's path, its
+ * query (e.g. `?api-version=…`) kept after it.
+ */
+function endpoint(baseUrl: string, path: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`;
+  return url.href;
+}
 
 /** A body read up to a bound: the text, and whether more was there. */
 interface BoundedBody {
@@ -128,8 +141,7 @@ export function openAICompatibleProvider(options: HttpProviderOptions): E.Either
 /** The provider over validated options. */
 function httpProvider(config: HttpProviderConfig): Provider {
   const { timeoutMs, maxRetries, backoffMs, maxBackoffMs, maxTotalMs, maxResponseBytes, now } = config;
-  const base = config.baseUrl.replace(/\/+$/, "");
-  const redact = (text: string): string => redactSecrets(text, [config.apiKey]);
+  const redact = createRedactor([config.apiKey, ...urlSecrets(config.baseUrl)]);
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (config.apiKey !== undefined) headers["authorization"] = `Bearer ${config.apiKey}`;
 
@@ -144,18 +156,18 @@ function httpProvider(config: HttpProviderConfig): Provider {
       controller.abort();
     }, limitMs);
     try {
-      const response = await fetch(`${base}${path}`, { ...init, headers, signal: controller.signal });
+      const response = await fetch(endpoint(config.baseUrl, path), { ...init, headers, signal: controller.signal });
       if (!response.ok) {
         const body = await readBounded(response, ERROR_BODY_BYTES);
         const retryAfter = retryAfterMs(response.headers.get("retry-after"), now());
-        return { result: E.left(classifyStatus(response.status, redact(body.text).slice(0, 500))), ...(retryAfter === undefined ? {} : { retryAfter }) };
+        return { result: E.left(classifyStatus(response.status, redact(body.text).slice(0, ERROR_MESSAGE_CHARS))), ...(retryAfter === undefined ? {} : { retryAfter }) };
       }
       const body = await readBounded(response, maxResponseBytes);
       if (body.truncated) return { result: E.left({ _tag: "ProviderInvalidResponse", message: `response body exceeds maxResponseBytes (${maxResponseBytes} bytes)` }) };
       try {
         return { result: E.right(JSON.parse(body.text) as unknown) };
       } catch {
-        return { result: E.left({ _tag: "ProviderInvalidResponse", message: `response is not JSON: ${redact(body.text).slice(0, 120)}` }) };
+        return { result: E.left({ _tag: "ProviderInvalidResponse", message: `response is not JSON: ${redact(body.text.slice(0, ERROR_BODY_BYTES)).slice(0, 120)}` }) };
       }
     } catch (e) {
       if (signal?.aborted === true) return { result: E.left({ _tag: "ProviderAborted" }) };
