@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
+import { SUMMARY_PREFIX, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { EVICTION_NOTE_PREFIX } from "../../src/strategy/evict.js";
 import { evictUnits, noteId, parseEvictionNote, sealedNote, withNote } from "../../src/strategy/evict.js";
