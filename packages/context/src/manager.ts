@@ -10,7 +10,7 @@
  * @module manager
  */
 import { randomBytes } from "node:crypto";
-import { isSealedNote, memoryIndex, type SearchHit } from "@cc/hierarchical";
+import { isSealedNote, memoryIndex, sealedNote, type SearchHit } from "@cc/hierarchical";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -69,6 +69,12 @@ export interface ContextManager {
    * its exact text. A message that only reads like a note is not one.
    */
   isNote(message: Message): boolean;
+  /**
+   * The summary message that carries `summary` into a prompt, sealed with this manager's key —
+   * the note a `hierarchical` turn places after the system messages — for an adapter that keeps
+   * the note's text aside and puts it back later ({@link isNote} is true of it).
+   */
+  noteMessage(summary: string): Message;
 }
 
 type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
@@ -152,6 +158,7 @@ function build(built: Built): ContextManager {
     count,
     snapshot: () => (cell === undefined ? undefined : snapshotOf(cell, o.noteKey)),
     isNote: (message) => isSealedNote(message, o.noteKey),
+    noteMessage: (summary) => sealedNote(summary, o.noteKey),
   };
 }
 
