@@ -10,7 +10,8 @@
  * @module manager
  */
 import { randomBytes } from "node:crypto";
-import { isSealedNote, memoryIndex, sealedNote, type SearchHit } from "@cc/hierarchical";
+import { memoryIndex, type SearchHit } from "@cc/hierarchical";
+import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
