@@ -72,7 +72,7 @@ function promptWithNote(prompt: LLMPrompt, note: Message | undefined): LLMPrompt
   if (note === undefined) return prompt;
   const at = prompt.findIndex((m) => m.role !== "system");
   const i = at === -1 ? prompt.length : at;
-  return [...prompt.slice(0, i), promptNote(note.content, note.id), ...prompt.slice(i)];
+  return [...prompt.slice(0, i), promptNote(note.content, note), ...prompt.slice(i)];
 }
 
 /** Our messages from the first one derived from stored message `first` on (the current run). */
@@ -184,7 +184,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       // budget, the tail shrinks to the last step (the pending call and its result stay).
       if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(managerFor(1), converted.messages, "processLLMRequest", args.stepNumber)) ?? turn;
       if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
-      return { prompt: mapBack(prompt, converted, turn.messages, (text, note) => promptNote(text, note.id)) };
+      return { prompt: mapBack(prompt, converted, turn.messages, promptNote) };
     },
 
     async processToolResult(args) {

@@ -95,7 +95,11 @@ function sealOf(m: LLMPromptMessage): string | undefined {
   return typeof note === "string" ? note : undefined;
 }
 
-/** The note as a prompt message: a user message with one text part, its seal (the note's id, when sealed) in `providerOptions.cc.note`. */
-export function promptNote(text: string, seal?: string): LLMPromptMessage {
+/**
+ * The note as a prompt message: a user message with one text part; the seal of `note` (its id,
+ * when the manager sealed it) goes in `providerOptions.cc.note`.
+ */
+export function promptNote(text: string, note?: Message): LLMPromptMessage {
+  const seal = note?.id;
   return { role: "user", content: [{ type: "text", text }], ...(seal === undefined ? {} : { providerOptions: { [NOTE_OPTIONS_KEY]: { note: seal } } }) };
 }
