@@ -9,8 +9,6 @@ import { createContextManager, type ContextError, type TurnResult } from "@cc/co
 import type { InvalidOptions } from "@cc/validate";
 import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
-import type { Message } from "@cc/messages";
-import type { ItemRecord } from "./convert/kinds.js";
 import { itemsToMessages, messagesToItems } from "./convert/messages.js";
 import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
 import { compactingSession, type CompactingSession } from "./session.js";
@@ -123,9 +121,6 @@ export function createAgentsCompaction(options: AgentsCompactionOptions): Agents
   return built.right;
 }
 
-/** Whether `item` is the note item made for `note` (a message item holding its text). */
-const isNoteFor = (item: AgentInputItem, note: Message): boolean => (item as ItemRecord)["type"] === "message" && (item as ItemRecord)["content"] === note.content;
-
 function build(o: AgentsCompactionOptions): AgentsCompaction {
   // The decoder guarantees exactly one of the two.
   const manager = o.manager ?? createContextManager({ maxTokens: o.maxTokens ?? 0 });
@@ -144,25 +139,12 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     if (warning !== undefined) last = { ...report, warnings: [...report.warnings, warning] };
   };
 
-  // The note items this adapter made, with the seal of the note each carries: the seal cannot
-  // travel in the item (the Responses API reads its fields), so it is known by the item object —
-  // the view the session returns comes back through the filter as those same objects.
-  const seals = new WeakMap<AgentInputItem, string>();
   const compactItems: AgentsCompaction["compactItems"] = (items, instructions, source = "call") => async () => {
-    const plain = itemsToMessages(items, countInstructions ? instructions : undefined);
-    const sealOf = (sources: readonly number[]): string | undefined => (sources.length === 1 ? seals.get(items[sources[0]!]!) : undefined);
-    const conversion = { ...plain, messages: plain.messages.map((m, i) => { const seal = sealOf(plain.sources[i]!); return seal === undefined ? m : { ...m, id: seal }; }) };
+    const conversion = itemsToMessages(items, countInstructions ? instructions : undefined);
     const r = await manager.compactTE(conversion.messages)();
     if (E.isLeft(r)) return r;
     const turn: TurnResult = r.right;
     const back = messagesToItems(turn.messages, conversion, items);
-    const inputs = new Set(items);
-    const notes = turn.messages.filter(manager.isNote);
-    for (const item of back.items) {
-      if (inputs.has(item)) continue;
-      const note = notes.find((m) => isNoteFor(item, m));
-      if (note?.id !== undefined) seals.set(item, note.id);
-    }
     const report: CompactionReport = { source, turn, itemsBefore: items.length, itemsAfter: back.items.length, added: back.added, warnings: [] };
     await deliver(report);
     return E.right({ items: back.items, ...(instructions === undefined ? {} : { instructions }), report: last ?? report });
