@@ -12,7 +12,7 @@ import type { Message } from "@cc/messages";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { prefixCompactor, type SdkCompaction } from "./compact.js";
-import { fromModelMessages } from "./convert.js";
+import { fromModelMessages, NOTE_OPTIONS_KEY } from "./convert.js";
 import { AiSdkError, budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
 
@@ -69,7 +69,12 @@ export interface AiSdkContext {
   readonly callbackFailures: readonly string[];
 }
 
-const noteFor = (view: Message): ModelMessage & PromptMessage => ({ role: "user", content: [{ type: "text", text: view.content }] });
+/** The note as an AI SDK user message, its seal (the view's id) in `providerOptions.cc.note`. */
+const noteFor = (view: Message): ModelMessage & PromptMessage => ({
+  role: "user",
+  content: [{ type: "text", text: view.content }],
+  ...(view.id === undefined ? {} : { providerOptions: { [NOTE_OPTIONS_KEY]: { note: view.id } } }),
+});
 
 function build(options: AiSdkContextOptions): AiSdkContext {
   const manager = options.manager ?? createContextManager({ maxTokens: options.maxTokens ?? 1 });

@@ -40,6 +40,22 @@ export interface SdkMessage {
  */
 export const VIEW_ID_PREFIX = "ai-sdk:";
 
+/**
+ * Where a note the manager added keeps its seal in an AI SDK message: `providerOptions.cc.note`
+ * holds the note's id (which no provider reads), so the note is known again when the message
+ * comes back — a message that only reads like a note has no seal and stays conversation.
+ *
+ * @example const note = { role: "user", content: [{ type: "text", text }], providerOptions: { [NOTE_OPTIONS_KEY]: { note: view.id } } };
+ */
+export const NOTE_OPTIONS_KEY = "cc";
+
+/** The seal a message carries in `providerOptions.cc.note`, if any. */
+function sealOf(m: SdkMessage): string | undefined {
+  const options = fieldOf(m, "providerOptions");
+  const ours = typeof options === "object" && options !== null ? fieldOf(options, NOTE_OPTIONS_KEY) : undefined;
+  return typeof ours === "object" && ours !== null ? stringOf(ours, "note") : undefined;
+}
+
 const fieldOf = (part: object, key: string): unknown => (part as Readonly<Record<string, unknown>>)[key];
 const stringOf = (part: object, key: string): string | undefined => {
   const v = fieldOf(part, key);
@@ -151,8 +167,9 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
   const sources: number[] = [];
   const issued = new Set<string>();
   const approvals = new Map<string, string>();
-  const push = (i: number, k: number, view: Message): void => {
-    views.push(stamp ? { ...view, id: `${VIEW_ID_PREFIX}${i}${k === 0 ? "" : `.${k}`}` } : view);
+  const push = (i: number, k: number, view: Message, seal?: string): void => {
+    // A sealed note keeps its seal as its id (the manager verifies it); it maps back as a new note.
+    views.push(seal !== undefined ? { ...view, id: seal } : stamp ? { ...view, id: `${VIEW_ID_PREFIX}${i}${k === 0 ? "" : `.${k}`}` } : view);
     sources.push(i);
   };
   messages.forEach((m, i) => {
@@ -202,7 +219,7 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
       }
       default:
         // "user" and any role a newer SDK may add: a user turn.
-        push(i, 0, { role: "user", content: textOf(parts) });
+        push(i, 0, { role: "user", content: textOf(parts) }, sealOf(m));
     }
   });
   return { views, sources };

@@ -9,7 +9,9 @@
  *
  * @module manager
  */
+import { randomBytes } from "node:crypto";
 import { memoryIndex, type SearchHit } from "@cc/hierarchical";
+import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -19,7 +21,7 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
 import { initialPolicyState } from "./policy/decide.js";
 import { decodePolicy, type PolicyOptions, type PolicySettings } from "./policy/settings.js";
-import type { ManagerSnapshot } from "./policy/snapshot.js";
+import { renderingProblems, type ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
 import { ContextManagerError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
@@ -63,6 +65,17 @@ export interface ContextManager {
    * back as `resume` after a restart; `undefined` without a `policy`.
    */
   snapshot(): ManagerSnapshot | undefined;
+  /**
+   * Whether `message` is a note this manager (or one sharing its `noteKey`) wrote: its `id` seals
+   * its exact text. A message that only reads like a note is not one.
+   */
+  isNote(message: Message): boolean;
+  /**
+   * The summary message that carries `summary` into a prompt, sealed with this manager's key —
+   * the note a `hierarchical` turn places after the system messages — for an adapter that keeps
+   * the note's text aside and puts it back later ({@link isNote} is true of it).
+   */
+  noteMessage(summary: string): Message;
 }
 
 type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
@@ -81,6 +94,7 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     concurrency: o.concurrency ?? 4,
     summaryModel: o.summaryModel ?? "",
     now: o.now ?? Date.now,
+    noteKey: o.noteKey ?? o.resume?.noteKey ?? randomBytes(32).toString("hex"),
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
     ...(o.policy === undefined ? {} : { policyOptions: o.policy }),
@@ -101,13 +115,20 @@ function build(built: Built): ContextManager {
     if (call.signal?.aborted === true) return E.left(aborted);
     const history = decoded.right;
     try {
-      if (o.policy !== undefined && cell !== undefined) return await policyTurn(o, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
+      // The clock is read once per turn and checked before anything runs: a reading the scoring
+      // and the index cannot use (before 1970, not finite) fails the turn here, naming the clock.
+      const reading = o.now();
+      if (typeof reading !== "number" || !Number.isFinite(reading) || reading < 0) {
+        return E.left(invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]));
+      }
+      const turnOptions = { ...o, now: () => reading };
+      if (o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
       const tokensBefore = count(history);
       const target = Math.max(1, Math.floor(o.threshold * maxTokens));
       if (tokensBefore < target && call.force !== true) {
         return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], summary: "", warnings: [] });
       }
-      const candidate = o.strategy === "lcm" ? await runLcm(history, maxTokens, target, o, o.provider, call.signal) : await runHierarchical(history, tokensBefore, maxTokens, target, o, call.signal);
+      const candidate = o.strategy === "lcm" ? await runLcm(history, maxTokens, target, turnOptions, o.provider, call.signal) : await runHierarchical(history, tokensBefore, maxTokens, target, turnOptions, call.signal);
       if (E.isLeft(candidate)) return candidate;
       const committed = await candidate.right.commit();
       return E.isLeft(committed) ? committed : E.right(candidate.right.result);
@@ -136,7 +157,9 @@ function build(built: Built): ContextManager {
       return r.right?.content;
     },
     count,
-    snapshot: () => (cell === undefined ? undefined : snapshotOf(cell)),
+    snapshot: () => (cell === undefined ? undefined : snapshotOf(cell, o.noteKey)),
+    isNote: (message) => isSealedNote(message, o.noteKey),
+    noteMessage: (summary) => sealedNote(summary, o.noteKey),
   };
 }
 
@@ -152,6 +175,9 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
   if (E.isLeft(decoded)) return decoded;
   const o = decoded.right;
   if (o.resume !== undefined && o.policy === undefined) return E.left(invalid("InvalidOptions", "context manager options", ["resume: needs a policy (a snapshot holds a policy's state)"]));
+  // A rendering that does not verify is refused here: its bytes would be sent as the next prompt.
+  const unverified = o.resume === undefined ? [] : renderingProblems(o.resume);
+  if (unverified.length > 0) return E.left(invalid("InvalidOptions", "context manager options", unverified.map((p) => `resume.${p}`)));
   let policy: PolicySettings | undefined;
   if (o.policy !== undefined) {
     const p = decodePolicy(o.policy, o.threshold ?? 0.8);

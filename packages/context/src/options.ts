@@ -90,6 +90,14 @@ export interface ContextManagerOptions {
   readonly events?: EventSink;
   /** A {@link ManagerSnapshot} saved before a restart (needs `policy`). */
   readonly resume?: ManagerSnapshot;
+  /**
+   * The secret the manager seals its notes with (kept in memory and in snapshots, never in a
+   * prompt's text): only a message carrying the seal of its exact text is taken for an earlier
+   * note; any other message, whatever it says, is conversation. Give the same key to managers that
+   * must recognise each other's notes (another process of the same conversation).
+   * @default the key of `resume`, else 32 random bytes (hex), new for each manager
+   */
+  readonly noteKey?: string;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -119,6 +127,7 @@ export const ContextManagerOptionsCodec = objectCodec(
     policy: PolicyOptionsCodec,
     events: objectLike("EventSink", ["publish"]),
     resume: ManagerSnapshotCodec,
+    noteKey: nonEmptyString,
   },
   { expected: "an options object" },
 );

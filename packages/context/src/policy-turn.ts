@@ -26,8 +26,8 @@ export function cellOf(initial: PolicyState, resume: ManagerSnapshot | undefined
 }
 
 /** The cell as a snapshot. */
-export function snapshotOf(cell: PolicyCell): ManagerSnapshot {
-  return { version: 1, state: cell.state, rendering: cell.rendering ?? null };
+export function snapshotOf(cell: PolicyCell, noteKey: string): ManagerSnapshot {
+  return { version: 1, state: cell.state, rendering: cell.rendering ?? null, noteKey };
 }
 
 function publish(o: Resolved & { readonly events?: { publish(e: ContextEvent): unknown } }, event: ContextEvent, warnings: TurnWarning[]): void {

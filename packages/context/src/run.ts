@@ -74,13 +74,13 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   const r = await evictUnits(
     history,
     { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency },
-    { index: staged, counter: o.counter, now: o.now() },
+    { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();
   if (E.isLeft(r)) return E.left(invalid("InvalidOptions", "eviction settings", r.left.problems));
   if (r.right.aborted || signal?.aborted === true) return E.left(aborted);
   const ev = r.right;
-  const out = withNote(ev.kept, ev.note);
+  const out = withNote(ev.kept, ev.note, o.noteKey);
   const tokensAfter = o.counter.countMessages(out);
   const warnings: TurnWarning[] = [
     ...ev.disambiguated.map((d): TurnWarning => ({ _tag: "UnitIdDisambiguated", id: d.id, writtenAs: d.writtenAs })),

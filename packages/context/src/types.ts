@@ -127,5 +127,7 @@ export interface Resolved {
   readonly concurrency: number;
   readonly summaryModel: string;
   readonly now: () => number;
+  /** The secret the manager's notes are sealed with. */
+  readonly noteKey: string;
   readonly alertSink?: AlertSink;
 }

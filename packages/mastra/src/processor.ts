@@ -67,12 +67,12 @@ export class CompactionProcessorError extends Error {
 const systemText = (m: { readonly content: unknown }): string =>
   typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n") : "";
 
-/** The prompt with `note` after its leading system messages. */
-function promptWithNote(prompt: LLMPrompt, note: string | undefined): LLMPrompt {
-  if (note === undefined || note === "") return prompt;
+/** The prompt with `note` (the manager's sealed note message) after its leading system messages. */
+function promptWithNote(prompt: LLMPrompt, note: Message | undefined): LLMPrompt {
+  if (note === undefined) return prompt;
   const at = prompt.findIndex((m) => m.role !== "system");
   const i = at === -1 ? prompt.length : at;
-  return [...prompt.slice(0, i), promptNote(summaryMessage(note).content), ...prompt.slice(i)];
+  return [...prompt.slice(0, i), promptNote(note.content, note), ...prompt.slice(i)];
 }
 
 /** Our messages from the first one derived from stored message `first` on (the current run). */
@@ -139,16 +139,17 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
     async processInputStep(args) {
       const { messages, messageList, state, stepNumber } = args;
       const carried = typeof state[NOTE_STATE] === "string" ? (state[NOTE_STATE] as string) : undefined;
-      const ownNote = carried === undefined ? undefined : summaryMessage(carried).content;
+      const carriedNote = carried === undefined ? undefined : manager.noteMessage(carried);
+      const ownNote = carriedNote?.content;
       const systems = messageList.getAllSystemMessages().map(systemText).filter((s) => s !== ownNote);
       const base = fromMastraDBMessages(messages, systems);
       // The note of an earlier step of this request goes in after the system prompts, so this
       // step's note folds it in (one note names everything evicted so far).
       const converted: Converted =
-        carried === undefined
+        carriedNote === undefined
           ? base
           : {
-              messages: [...base.messages.slice(0, systems.length), summaryMessage(carried), ...base.messages.slice(systems.length)],
+              messages: [...base.messages.slice(0, systems.length), carriedNote, ...base.messages.slice(systems.length)],
               origin: [...base.origin.slice(0, systems.length), NO_ORIGIN, ...base.origin.slice(systems.length)],
             };
       // Messages of the current run (not yet saved) are never removed: memory saves them later.
@@ -175,7 +176,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
 
     async processLLMRequest(args) {
       const carried = typeof args.state[NOTE_STATE] === "string" ? (args.state[NOTE_STATE] as string) : undefined;
-      const prompt = promptWithNote(args.prompt, carried);
+      const prompt = promptWithNote(args.prompt, carried === undefined || carried === "" ? undefined : manager.noteMessage(carried));
       const converted = fromLLMPrompt(prompt);
       const tail = Math.max(1, manager.options.preserveLast);
       let turn = await turnOf(managerFor(tail), converted.messages, "processLLMRequest", args.stepNumber);

@@ -64,6 +64,17 @@ export interface PolicyState {
   readonly summariser: SummariserState;
 }
 
+/**
+ * The largest value a counter of the state takes (`Number.MAX_SAFE_INTEGER`): the turn number, the
+ * growth total and a cooldown's end stop there instead of leaving the safe integers, so every
+ * state a turn produces is one a snapshot accepts again (a snapshot at the last turn resumes, and
+ * so does the snapshot after it).
+ */
+export const MAX_COUNTER = Number.MAX_SAFE_INTEGER;
+
+/** `n` held at {@link MAX_COUNTER}. */
+const capped = (n: number): number => Math.min(n, MAX_COUNTER);
+
 /** The state before the first turn. */
 export const initialPolicyState: PolicyState = { turn: 0, lastCompactionTurn: null, backoff: 0, lastPromptTokens: null, grownTokens: 0, grownTurns: 0, summariser: { _tag: "Ready" } };
 
@@ -106,14 +117,14 @@ const useLlm = (state: PolicyState, turn: number): boolean =>
  * const { plan, state: next } = decide(settings, initialPolicyState, { promptTokens: 9000, maxTokens: 10000, force: false, summaryInputTokens: 0 });
  */
 export function decide(s: PolicySettings, state: PolicyState, input: TurnInput): { readonly plan: Plan; readonly state: PolicyState } {
-  const turn = state.turn + 1;
+  const turn = capped(state.turn + 1);
   const P = input.promptTokens;
   const grew = state.lastPromptTokens !== null && P >= state.lastPromptTokens;
   const next: PolicyState = {
     ...state,
     turn,
     lastPromptTokens: P,
-    grownTokens: grew ? state.grownTokens + (P - state.lastPromptTokens!) : state.grownTokens,
+    grownTokens: grew ? capped(state.grownTokens + (P - state.lastPromptTokens!)) : state.grownTokens,
     grownTurns: grew ? state.grownTurns + 1 : state.grownTurns,
   };
   const th = thresholds(s, state, input.maxTokens);
@@ -205,7 +216,7 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
         ? state.summariser
         : isAuthFailure(o.summariserError)
           ? { _tag: "Disabled", error: o.summariserError }
-          : { _tag: "CoolingDown", untilTurn: state.turn + 1 + s.cooldownTurns, error: o.summariserError };
+          : { _tag: "CoolingDown", untilTurn: capped(state.turn + 1 + s.cooldownTurns), error: o.summariserError };
   const summariserChanged = summariser._tag !== state.summariser._tag || (summariser._tag === "CoolingDown" && o.summariserError !== undefined);
   const saved = o.tokensBefore - o.tokensAfter;
   const mayDiscard = s.kind !== "threshold" && plan.reason !== "Forced" && plan.reason !== "HardThreshold";

@@ -5,17 +5,23 @@
  *
  * @module policy/snapshot
  */
-import { decodeWith, nonNegativeInt, numberIn, objectCodec, type InvalidOptions } from "@cc/validate";
-import type * as E from "fp-ts/lib/Either.js";
+import { toolCallIssuers } from "@cc/messages";
+import { decodeWith, invalid, nonEmptyString, nonNegativeInt, numberIn, objectCodec, type InvalidOptions } from "@cc/validate";
+import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { PolicyState } from "./decide.js";
-import { RenderingCodec, type Rendering } from "./rendering.js";
+import { digestOf, RenderingCodec, type Rendering } from "./rendering.js";
 
 /** What {@link ContextManager.snapshot} returns and the `resume` option takes. */
 export interface ManagerSnapshot {
   readonly version: 1;
   readonly state: PolicyState;
   readonly rendering: Rendering | null;
+  /**
+   * The secret the manager's notes are sealed with, so the resumed manager recognises the note
+   * in the rendering and in the history (absent in snapshots written before notes were sealed).
+   */
+  readonly noteKey?: string;
 }
 
 const SummariserCodec = t.union([
@@ -42,13 +48,42 @@ const PolicyStateCodec = objectCodec(
 export const ManagerSnapshotCodec = objectCodec(
   "ManagerSnapshot",
   { version: t.literal(1), state: PolicyStateCodec, rendering: t.union([t.null, RenderingCodec]) },
-  {},
+  { noteKey: nonEmptyString },
   { expected: "a manager snapshot" },
 );
 
+const decodeShape = decodeWith(ManagerSnapshotCodec, "InvalidOptions", "manager snapshot") as (u: unknown) => E.Either<InvalidOptions, ManagerSnapshot>;
+
 /**
- * Decodes a snapshot (e.g. `JSON.parse` of a saved one).
+ * What is wrong with a well-formed snapshot's rendering (pure; [] when nothing): its messages must
+ * hash to `renderedDigest` (an inserted, dropped or altered message is refused, never sent), and
+ * every tool result in it must answer a call issued before it (no orphaned result reaches the model).
+ *
+ * @example renderingProblems(snapshot) // ["rendering.renderedDigest: the rendered messages hash to 3f…, not 9a…"]
+ */
+export function renderingProblems(snapshot: ManagerSnapshot): readonly string[] {
+  const r = snapshot.rendering;
+  if (r === null) return [];
+  const problems: string[] = [];
+  const digest = digestOf(r.rendered, r.rendered.length);
+  if (digest !== r.renderedDigest) problems.push(`rendering.renderedDigest: the rendered messages hash to ${digest}, not ${r.renderedDigest} (altered, inserted or dropped messages)`);
+  const issuers = toolCallIssuers(r.rendered);
+  r.rendered.forEach((m, i) => {
+    if (m.role === "tool" && issuers[i] === -1) problems.push(`rendering.rendered[${i}]: tool result ${JSON.stringify(m.toolCallId)} answers no earlier tool call`);
+  });
+  return problems;
+}
+
+/**
+ * Decodes a snapshot (e.g. `JSON.parse` of a saved one): its shape (closed codec), then its
+ * rendering ({@link renderingProblems}). A snapshot whose rendering does not verify is an
+ * `InvalidOptions` naming the field — it is refused, its bytes are never sent.
  *
  * @example const resume = decodeSnapshot(JSON.parse(saved));
  */
-export const decodeSnapshot = decodeWith(ManagerSnapshotCodec, "InvalidOptions", "manager snapshot") as (u: unknown) => E.Either<InvalidOptions, ManagerSnapshot>;
+export function decodeSnapshot(u: unknown): E.Either<InvalidOptions, ManagerSnapshot> {
+  const shape = decodeShape(u);
+  if (E.isLeft(shape)) return shape;
+  const problems = renderingProblems(shape.right);
+  return problems.length === 0 ? shape : E.left(invalid("InvalidOptions", "manager snapshot", problems));
+}

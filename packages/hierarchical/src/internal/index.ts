@@ -17,7 +17,7 @@ export { DEFAULT_SUMMARY_PROMPT, extractiveSummary, type ExtractiveOptions, type
 export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } from "../tools.js";
 export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
-export { EVICTION_NOTE_PREFIX, evictionNote, parseEvictionNote, type ParsedNote } from "../strategy/evict.js";
+export { EVICTION_NOTE_PREFIX, evictionNote, isSealedNote, NOTE_ID_PREFIX, noteId, parseEvictionNote, sealedNote, type ParsedNote } from "../strategy/evict.js";
 export { UNIT_ID_HEX_DIGITS, unitId, type BuildOptions } from "../strategy/segments.js";
 export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";

@@ -6,7 +6,8 @@
  *
  * @module strategy/evict
  */
-import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
+import { createHmac } from "node:crypto";
+import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message, type UserMessage } from "@cc/messages";
 import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import { AGENT_PRESET, ImportanceOptionsCodec, type ImportanceOptions } from "@cc/importance";
 import * as t from "io-ts";
@@ -104,6 +105,12 @@ export interface EvictionRunOptions {
   readonly index: SegmentIndex;
   readonly counter: StrategyCounter;
   readonly now: number;
+  /**
+   * The secret the notes of this conversation are sealed with (see {@link sealedNote}): only a
+   * message carrying the seal of its exact text under this key is an earlier note, folded into
+   * the new one. Without it no message is taken for an earlier note (every one is conversation).
+   */
+  readonly noteKey?: string;
 }
 
 const EvictionOptionsCodec = objectCodec("EvictionOptions", {
@@ -121,7 +128,7 @@ const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
   index: withMethods("SegmentIndex", ["write", "search", "expand"]),
   counter: withMethods("StrategyCounter", ["count", "countMessages"]),
   now: finite,
-}, {}, { expected: "an eviction run options object" });
+}, { noteKey: leaf("NoteKey", "a non-empty string", (u): u is string => typeof u === "string" && u !== "") }, { expected: "an eviction run options object" });
 
 const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
 const decodeRunOptions = decodeWith(EvictionRunOptionsCodec, "InvalidOptions", "eviction run options");
@@ -226,14 +233,52 @@ export interface ParsedNote {
 const ENTRY_LINE = /^- (\S+) \((.*?), (\d+) tokens\): ?(.*)$/;
 const MORE_LINE = /^… (\d+) more(?: in the journal)?$/;
 
+/** Prefix of the `id` that seals a note (see {@link sealedNote}). */
+export const NOTE_ID_PREFIX = "cc-note:";
+
 /**
- * The eviction note a message carries (a summary message whose text starts with
- * {@link EVICTION_NOTE_PREFIX}), parsed; `undefined` for any other message.
+ * The seal of a note's text under `key`: {@link NOTE_ID_PREFIX} and the HMAC-SHA256 (hex) of the
+ * text keyed by `key`. Without the key it cannot be made, and it names one exact text.
  *
- * @example parseEvictionNote(summaryMessage(evictionNote(evicted, 300, counter)))?.entries.map((e) => e.id)
+ * @example noteId("k3y", "Summary of the earlier conversation …") // "cc-note:5f0c…"
  */
-export function parseEvictionNote(message: Message): ParsedNote | undefined {
-  if (message.role !== "user" || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX)) return undefined;
+export function noteId(key: string, text: string): string {
+  return `${NOTE_ID_PREFIX}${createHmac("sha256", key).update(text).digest("hex")}`;
+}
+
+/**
+ * The summary message that carries `note`, sealed with `key`: its `id` is {@link noteId} of its
+ * text. The seal lives outside the text, in message metadata a participant of the conversation
+ * cannot type, so a message that only reads like a note (a copy of one, a prefix, some of its
+ * lines) is never taken for one. Without a key the message is unsealed (never recognised later).
+ *
+ * @example sealedNote(eviction.note, key).id?.startsWith(NOTE_ID_PREFIX) // true
+ */
+export function sealedNote(note: string, key: string | undefined): UserMessage {
+  const m = summaryMessage(note);
+  return key === undefined ? m : { ...m, id: noteId(key, m.content) };
+}
+
+/**
+ * Whether `message` is a note sealed with `key` (a user message whose `id` is the seal of its
+ * exact text); always false without a key.
+ *
+ * @example isSealedNote(sealedNote(note, key), key) // true
+ * isSealedNote({ role: "user", content: sealedNote(note, key).content }, key) // false: a copy of the text
+ */
+export function isSealedNote(message: Message, key: string | undefined): boolean {
+  return key !== undefined && message.role === "user" && message.id !== undefined && message.id === noteId(key, message.content);
+}
+
+/**
+ * The eviction note a message carries (a note sealed with `key` whose text starts with
+ * {@link EVICTION_NOTE_PREFIX}), parsed; `undefined` for any other message — including one that
+ * has a note's text but not its seal.
+ *
+ * @example parseEvictionNote(sealedNote(evictionNote(evicted, 300, counter), key), key)?.entries.map((e) => e.id)
+ */
+export function parseEvictionNote(message: Message, key: string | undefined): ParsedNote | undefined {
+  if (!isSealedNote(message, key) || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX)) return undefined;
   const lines = message.content.slice(SUMMARY_PREFIX.length + EVICTION_NOTE_PREFIX.length).split("\n");
   const entries: EvictedEntry[] = [];
   let unlisted = 0;
@@ -251,17 +296,17 @@ export function parseEvictionNote(message: Message): ParsedNote | undefined {
 }
 
 /**
- * `messages` with the note placed after the leading system messages (as a summary message), or
- * unchanged when the note is "".
+ * `messages` with the note placed after the leading system messages (as a summary message sealed
+ * with `key`, see {@link sealedNote}), or unchanged when the note is "".
  *
  * @example
- * const next = withNote(eviction.kept, eviction.note); // system messages, the note, the kept messages
+ * const next = withNote(eviction.kept, eviction.note, key); // system messages, the note, the kept messages
  */
-export function withNote(messages: readonly Message[], note: string): readonly Message[] {
+export function withNote(messages: readonly Message[], note: string, key?: string): readonly Message[] {
   if (note === "") return messages;
   const sysEnd = messages.findIndex((m) => m.role !== "system");
   const at = sysEnd === -1 ? messages.length : sysEnd;
-  return [...messages.slice(0, at), summaryMessage(note), ...messages.slice(at)];
+  return [...messages.slice(0, at), sealedNote(note, key), ...messages.slice(at)];
 }
 
 /** The fields of an override that are set (`undefined` leaves the pass's setting in place). */
@@ -314,7 +359,8 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const prefix = settings.idPrefix ?? "";
     // The notes of earlier passes leave the messages and are folded into this pass's note, so the
     // prompt always holds one note naming every evicted id (never a note evicted into the index).
-    const earlier = messages.map(parseEvictionNote);
+    // Only a note sealed with this conversation's key is one: text alone proves nothing.
+    const earlier = messages.map((m) => parseEvictionNote(m, deps.noteKey));
     const folded = earlier.flatMap((n) => n?.entries ?? []);
     const foldedUnlisted = earlier.reduce((sum, n) => sum + (n?.unlisted ?? 0), 0);
     const hadNotes = earlier.some((n) => n !== undefined);
@@ -357,7 +403,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
-    const fits = deps.counter.countMessages(withNote(kept, note)) <= settings.targetTokens;
+    const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey)) <= settings.targetTokens;
     return E.right({
       segments,
       kept,

@@ -28,7 +28,7 @@ export interface Converted {
  * @example
  * const next = mapBack(prompt, converted, turn.messages, (text) => ({ role: "user", content: [{ type: "text", text }] }));
  */
-export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string) => T | undefined): T[] {
+export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string, note: Message) => T | undefined): T[] {
   const where = new Map<Message, number>();
   converted.messages.forEach((m, j) => where.set(m, j));
   const keptItems = new Set<number>();
@@ -41,7 +41,7 @@ export function mapBack<T>(items: readonly T[], converted: Converted, kept: read
   for (const m of kept) {
     const j = where.get(m);
     if (j === undefined) {
-      const note = makeNote(m.content);
+      const note = makeNote(m.content, m);
       if (note !== undefined) out.push(note);
       continue;
     }

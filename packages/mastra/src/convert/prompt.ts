@@ -43,8 +43,11 @@ function promptMessageToMessages(m: LLMPromptMessage): Message[] {
   switch (m.role) {
     case "system":
       return [{ role: "system", content: m.content }];
-    case "user":
-      return [{ role: "user", content: m.content.map((p) => (p.type === "text" ? p.text : `[file ${p.mediaType}]`)).join("\n") }];
+    case "user": {
+      // A note this adapter wrote keeps its seal as its id (the manager verifies it against the text).
+      const seal = sealOf(m);
+      return [{ role: "user", content: m.content.map((p) => (p.type === "text" ? p.text : `[file ${p.mediaType}]`)).join("\n"), ...(seal === undefined ? {} : { id: seal }) }];
+    }
     case "tool":
       return m.content.map((p) => ({ role: "tool", content: outputText(p.output), toolCallId: p.toolCallId, name: p.toolName }));
     case "assistant": {
@@ -80,7 +83,23 @@ export function fromLLMPrompt(prompt: LLMPrompt): Converted {
   return { messages, origin };
 }
 
-/** The note as a prompt message: a user message with one text part. */
-export function promptNote(text: string): LLMPromptMessage {
-  return { role: "user", content: [{ type: "text", text }] };
+/**
+ * Where a note keeps its seal in a prompt message: `providerOptions.cc.note` holds the note's id
+ * (no provider reads it), so the note is known again when the prompt is converted back.
+ */
+export const NOTE_OPTIONS_KEY = "cc";
+
+/** The seal a prompt message carries in `providerOptions.cc.note`, if any. */
+function sealOf(m: LLMPromptMessage): string | undefined {
+  const note = (m.providerOptions?.[NOTE_OPTIONS_KEY] as Readonly<Record<string, unknown>> | undefined)?.["note"];
+  return typeof note === "string" ? note : undefined;
+}
+
+/**
+ * The note as a prompt message: a user message with one text part; the seal of `note` (its id,
+ * when the manager sealed it) goes in `providerOptions.cc.note`.
+ */
+export function promptNote(text: string, note?: Message): LLMPromptMessage {
+  const seal = note?.id;
+  return { role: "user", content: [{ type: "text", text }], ...(seal === undefined ? {} : { providerOptions: { [NOTE_OPTIONS_KEY]: { note: seal } } }) };
 }
