@@ -8,9 +8,14 @@
  * relative to its time per byte on prose.
  *
  * `node --import tsx --conditions=development bench/tokens.bench.ts` (CC_BENCH_QUICK=1 for quick).
+ * `CC_BENCH_TOKENS=load` measures only the exact counter's per-byte ratios to prose of every
+ * class and pathological piece, alone and while a child process busy-loops on a core, and adds
+ * them (`underLoad`) to the recorded `bench/results/tokens.json` and the README section; every
+ * run (full or quick) measures them too.
  * The transcripts are read from `CC_DATA_DIR` (default `../shared/data` beside the repository).
  * A full run also rewrites the generated benchmark section of `packages/tokens/README.md`.
  */
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import fc from "fast-check";
@@ -22,7 +27,7 @@ import jsO200k from "js-tiktoken/ranks/o200k_base";
 import { estimateTokens, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { rawTiktoken } from "@cc/tokens/internal";
 import { measure, printTable, quick, writeResults } from "./harness.js";
-import { renderBenchSection, withSection, type TokensBenchData } from "../packages/tokens/test/support/bench-readme.js";
+import { renderBenchSection, withSection, type LoadComparison, type TokensBenchData } from "../packages/tokens/test/support/bench-readme.js";
 import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
 import { exactnessText } from "../packages/tokens/test/corpus/exactness.js";
 import { rng } from "../packages/tokens/test/corpus/random.js";
@@ -95,6 +100,91 @@ function version(pkg: string): string {
 
 const raw = rawTiktoken(encoding);
 const ours = tiktokenCounter({ encoding });
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const once = { runs: 1, warmup: 0 };
+const utf8Length = (t: string): number => Buffer.byteLength(t, "utf8");
+const proseVariant = classes.get("prose (transcripts)")!;
+
+/**
+ * Per round, (ms per byte on `text(round)`) / (ms per byte on prose just before): a fresh prose
+ * variant each round, or (`warm`) the one prose string counted every round, the kindest baseline
+ * (a string counted again costs less than a fresh one).
+ */
+function perByteRatios(text: (round: number) => string, rounds: number, warm = false): number[] {
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const p = warm ? prose : proseVariant(500 + round);
+    const t = text(round);
+    const proseMs = measure(() => ours.count(p), once).medianMs;
+    const textMs = measure(() => ours.count(t), once).medianMs;
+    ratios.push(textMs / utf8Length(t) / (proseMs / utf8Length(p)));
+  }
+  return ratios;
+}
+/** Median over rounds of {@link perByteRatios}. */
+function perByteVsProse(text: (round: number) => string, rounds: number, warm = false): number {
+  return median(perByteRatios(text, rounds, warm));
+}
+
+/** Runs `work` while a child process busy-loops (started and running before, killed after). */
+async function whileLoaded<T>(work: () => T): Promise<T> {
+  const child = spawn(process.execPath, ["-e", "process.stdout.write('ready\\n'); for (;;) {}"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once("data", () => resolve());
+      child.once("error", reject);
+    });
+    return work();
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
+/**
+ * Every class's and pathological piece's per-byte ratio to fresh prose, alone and under load
+ * (one busy child process), as the median and the range over rounds. Each input's alone rounds
+ * run, then its loaded rounds, so both see the same background.
+ */
+async function loadComparison(): Promise<LoadComparison> {
+  const rounds = quick ? 2 : 7;
+  const size = quick ? 100_000 : 1_000_000;
+  const pieces = Array.from({ length: rounds }, (_, round) => pathological(231 + round, size));
+  const inputs: [string, (round: number) => string][] = [
+    ...[...classes].filter(([name]) => name !== "prose (transcripts)").map(([name, make]): [string, (round: number) => string] => [`${name} (lines)`, (round) => make(700 + round)]),
+    ...[...pieces[0]!.keys()].map((name): [string, (round: number) => string] => [`${name} (one piece of ${size.toLocaleString("en-US")} units)`, (round) => pieces[round]!.get(name)!]),
+  ];
+  const interval = (xs: readonly number[]): { median: number; low: number; high: number } => ({ median: median(xs), low: Math.min(...xs), high: Math.max(...xs) });
+  const rows: LoadComparison["rows"][number][] = [];
+  ours.count(proseVariant(999)); // tables built before the first timed count
+  const loadBefore = loadavg()[0]!;
+  for (const [input, text] of inputs) {
+    const alone = perByteRatios(text, rounds);
+    const loaded = await whileLoaded(() => perByteRatios(text, rounds));
+    rows.push({ input, alone: interval(alone), underLoad: interval(loaded) });
+    console.log(`${input}: alone ${interval(alone).median.toFixed(2)}×, under load ${interval(loaded).median.toFixed(2)}×`);
+  }
+  return { rounds, loadAverage: [loadBefore, loadavg()[0]!], rows };
+}
+
+if (process.env["CC_BENCH_TOKENS"] === "load") {
+  // Only the load comparison, added to the recorded results (kept as they were otherwise).
+  const underLoad = await loadComparison();
+  const resultsUrl = new URL("./results/tokens.json", import.meta.url);
+  const doc = JSON.parse(readFileSync(resultsUrl, "utf8")) as { quick: boolean; date: string; data: TokensBenchData };
+  const data: TokensBenchData = { ...doc.data, underLoad: { ...underLoad, quick, date: new Date().toISOString() } };
+  writeFileSync(resultsUrl, `${JSON.stringify({ ...doc, data }, null, 2)}\n`);
+  const readmeUrl = new URL("../packages/tokens/README.md", import.meta.url);
+  const updated = withSection(readFileSync(readmeUrl, "utf8"), renderBenchSection(data, doc.date, doc.quick));
+  if (updated !== undefined) writeFileSync(readmeUrl, updated);
+  console.log(`added the load comparison to ${resultsUrl.pathname} and the README section`);
+  ours.dispose();
+  process.exit(0);
+}
 const ai = new Tokenizer(aiO200k);
 // encodeOrdinary is public at run time (its type marks it private): the special-token-free path, as for the others.
 const aiOrdinary = (ai as unknown as { encodeOrdinary(text: string): readonly number[] }).encodeOrdinary.bind(ai);
@@ -129,12 +219,6 @@ for (const b of backends) for (const t of [...[...classes.values()].map((make) =
 for (const t of corpus) memo.count(t);
 for (const make of classes.values()) for (let round = 0; round < rounds; round++) memo.count(make(round));
 
-const once = { runs: 1, warmup: 0 };
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /**
  * Times every backend on `work(count, round)`, interleaved round by round; returns ms, MB/s and
@@ -166,24 +250,6 @@ const perClassRaw = [...classes].map(([name, make]) => {
 // back in each round (a fresh variant of both, never seen before) so the machine's load drifts out
 // of the ratio; the median of the rounds' ratios.
 const linearityRounds = quick ? 1 : 7;
-const utf8Length = (t: string): number => Buffer.byteLength(t, "utf8");
-const proseVariant = classes.get("prose (transcripts)")!;
-/**
- * Median over rounds of (ms per byte on `text(round)`) / (ms per byte on prose just before): a
- * fresh prose variant each round, or (`warm`) the one prose string counted every round, the
- * kindest baseline (a string counted again costs less than a fresh one).
- */
-function perByteVsProse(text: (round: number) => string, rounds: number, warm = false): number {
-  const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const p = warm ? prose : proseVariant(500 + round);
-    const t = text(round);
-    const proseMs = measure(() => ours.count(p), once).medianMs;
-    const textMs = measure(() => ours.count(t), once).medianMs;
-    ratios.push(textMs / utf8Length(t) / (proseMs / utf8Length(p)));
-  }
-  return median(ratios);
-}
 const perClass = perClassRaw.map((c, i) => ({
   ...c,
   oursVsProsePerByte: i === 0 ? 1 : perByteVsProse((round) => classes.get(c.input)!(500 + round), linearityRounds),
@@ -240,6 +306,7 @@ const data: TokensBenchData = {
   perMessage: { messages: messages.length, mb: messageBytes / 1e6, results: perMessage },
   perClass,
   pathological: patho,
+  underLoad: { ...(await loadComparison()), quick, date: new Date().toISOString() },
 };
 const path = writeResults("tokens", data);
 console.log(`\nwrote ${path}`);

@@ -1,6 +1,6 @@
 /**
- * Exact token counting in TypeScript: pre-tokenise (ASCII by the hand-written scanner of
- * `bpe/scan`, the rest by the encoding's pattern), then for each piece: a short ASCII piece is
+ * Exact token counting in TypeScript: pre-tokenise by the hand-written scanners of `bpe/scan`
+ * (ASCII from char codes, the rest by Unicode 16.0 class tables), then for each piece: a short ASCII piece is
  * checked for being one token by a walk down the trie on its char codes, and merged from them in
  * place when it is not (no substring, no bytes encoded); any other piece is encoded to UTF-8
  * (hashing it on the way), read from a bounded cache when it has been seen before, else merged.
@@ -14,8 +14,7 @@
 import type { Encoding } from "../counter.js";
 import { BacktrackTables, backtrackCount } from "./backtrack.js";
 import { TokenTrie } from "./trie.js";
-import { patternSource } from "./pretokenize.js";
-import { cl100kPieceEnd, o200kPieceEnd } from "./scan.js";
+import { cl100kPieceEnd, cl100kPieceEndAny, o200kPieceEnd, o200kPieceEndAny } from "./scan.js";
 import type { RankTable } from "./ranks.js";
 
 /** Most pieces remembered by one engine's cache (cleared when full). */
@@ -96,7 +95,6 @@ const doorBits = 1 << 20;
 
 /** An engine over `table` for `encoding`. */
 export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
-  const re = new RegExp(patternSource(encoding), "yv"); // sticky: one piece at a given position
   let ranks: RankTable | undefined = table; // dropped once the tables are built (tens of MB of maps)
   let lattice: BacktrackTables | undefined; // built on the first count
   let cache: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -132,6 +130,7 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
     return tokens;
   };
   const pieceEnd = encoding === "cl100k_base" ? cl100kPieceEnd : o200kPieceEnd;
+  const pieceEndAny = encoding === "cl100k_base" ? cl100kPieceEndAny : o200kPieceEndAny;
   const count = (text: string): number => {
     const n = text.length;
     if (n === 0) return 0;
@@ -155,11 +154,10 @@ export function bpeEngine(encoding: Encoding, table: RankTable): BpeEngine {
         } else total += piece(t, text, i, end, undefined);
         i = end;
       } else {
-        // A character outside ASCII decides this piece: the pattern itself splits it off.
-        re.lastIndex = i;
-        const p = re.exec(text)![0]; // every position starts a piece: the match is never null
-        total += piece(t, text, i, i + p.length, p);
-        i += p.length;
+        // A character outside ASCII decides this piece: the full scanner (Unicode 16.0 classes) ends it.
+        const e = pieceEndAny(text, i, n);
+        total += piece(t, text, i, e, undefined);
+        i = e;
       }
     }
     return total;

@@ -32,6 +32,6 @@ export { bpeEngine, pieceCacheEntries, pieceCacheMaxChars, shortPieceChars, utf8
 export { mergeCountHeap, mergeCountScan } from "../bpe/merge.js";
 export { NO_RANK, TokenTrie } from "../bpe/trie.js";
 export { loadRanks, parseRanks, type RankTable } from "../bpe/ranks.js";
-export { patternSource, pretokenizer, whiteSpace } from "../bpe/pretokenize.js";
+export { patternSource, pretokenizer, unicodeVersion, whiteSpace } from "../bpe/pretokenize.js";
 export { BacktrackTables, backtrackCount } from "../bpe/backtrack.js";
-export { cl100kPieceEnd, o200kPieceEnd, splitPieces } from "../bpe/scan.js";
+export { cl100kPieceEnd, cl100kPieceEndAny, o200kPieceEnd, o200kPieceEndAny, splitPieces, type PieceEnd } from "../bpe/scan.js";

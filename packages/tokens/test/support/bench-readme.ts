@@ -17,6 +17,21 @@ export interface BackendResult {
   readonly tokens: number;
 }
 
+/** A ratio over rounds: the median and the lowest and highest round. */
+export interface RoundInterval {
+  readonly median: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** The exact counter's per-byte ratios to prose, alone and while a child process busy-loops. */
+export interface LoadComparison {
+  readonly rounds: number;
+  /** One-minute load average before and after the comparison. */
+  readonly loadAverage: readonly number[];
+  readonly rows: readonly { readonly input: string; readonly alone: RoundInterval; readonly underLoad: RoundInterval }[];
+}
+
 /** The part of the results document the section is rendered from. */
 export interface TokensBenchData {
   readonly encoding: string;
@@ -27,6 +42,8 @@ export interface TokensBenchData {
   readonly perMessage: { readonly messages: number; readonly mb: number; readonly results: readonly BackendResult[] };
   readonly perClass: readonly { readonly input: string; readonly bytes: number; readonly results: readonly BackendResult[]; readonly oursVsProsePerByte: number; readonly oursVsWarmProsePerByte?: number }[];
   readonly pathological: readonly { readonly name: string; readonly chars: number; readonly ms: number; readonly mbPerS: number; readonly slowdownVsProsePerByte: number; readonly tokens: number }[];
+  /** Recorded by `CC_BENCH_TOKENS=load` (or any later run): when, and whether in quick mode. */
+  readonly underLoad?: LoadComparison & { readonly quick: boolean; readonly date: string };
 }
 
 /** Three significant digits, no exponent. */
@@ -88,7 +105,25 @@ export function renderBenchSection(data: TokensBenchData, date: string, quick: b
     `**Linearity**: ${ours}, MB/s and time per byte ÷ its time per byte on prose (the transcript lines above):`,
     "",
     perByte,
+    ...underLoadSection(data),
   ].join("\n");
+}
+
+/** The load comparison's table, when the results hold one. */
+function underLoadSection(data: TokensBenchData): string[] {
+  const u = data.underLoad;
+  if (u === undefined) return [];
+  const cell = (r: RoundInterval): string => `${fmt(r.median)} (${fmt(r.low)}–${fmt(r.high)})`;
+  const t = table(
+    ["input", "× prose per byte, alone", "× prose per byte, one core busy-looping"],
+    u.rows.map((r) => [r.input, cell(r.alone), cell(r.underLoad)]),
+  );
+  return [
+    "",
+    `**Under load** (\`CC_BENCH_TOKENS=load\`, recorded ${u.date.slice(0, 10)}${u.quick ? ", quick mode" : ""}): the same per-byte ratio to fresh prose, alone and while a child process busy-loops, median (lowest–highest) of ${u.rounds} rounds each; load average ${u.loadAverage.map((l) => l.toFixed(1)).join(" → ")} (2 cores):`,
+    "",
+    t,
+  ];
 }
 
 /** `readme` with the text between the markers replaced by `section`; undefined when a marker is missing. */

@@ -1,0 +1,3 @@
+import { describeCodePointScan } from "./support/unicode-scan.js";
+
+describeCodePointScan("o200k_base");
