@@ -156,7 +156,7 @@ const moreInvalid = (count: number): MoreInvalid => {
  */
 export function moreInvalidOf(e: t.ValidationError): number | undefined {
   const v: unknown = e.value;
-  return isRecord(v) && summaries.has(v as MoreInvalid) ? (v as MoreInvalid).count : undefined;
+  return typeof v === "object" && v !== null && summaries.has(v as MoreInvalid) ? (v as MoreInvalid).count : undefined;
 }
 
 /** The id of each entry as read once (`undefined` for a non-object or a throwing read). */
