@@ -230,7 +230,7 @@ describe("orphaned input tool results", () => {
     const manager = createContextManager({ maxTokens: 4000 });
     const cc = createAgentsCompaction({ manager });
     const inner = new MemorySession();
-    await inner.addItems([orphan, { role: "user", content: "read a.py" }, { role: "assistant", content: "Done." }]);
+    await inner.addItems([orphan, { role: "user", content: "read a.py" }, { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Done." }] }]);
     const model = new ScriptedModel([[assistantMessage("ok")]]);
     const agent = new Agent({ name: "coder", instructions: "Be brief.", model });
     await run(agent, "And now?", { session: cc.session(inner) });
