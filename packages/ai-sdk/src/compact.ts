@@ -10,7 +10,7 @@ import { createContextManager, type CompactCallOptions, type ContextError, type 
 import type { Message } from "@cc/messages";
 import { invalid } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
-import { messageViews, restoreMessages, type SdkMessage } from "./convert.js";
+import { messageViews, restoreMessages, withoutOrphanedResults, type OrphanedResult, type SdkMessage } from "./convert.js";
 import { Lru, MessageHasher } from "./internal/prefix.js";
 
 /**
@@ -40,6 +40,8 @@ export interface SdkCompaction<M> {
   readonly turn?: TurnResult;
   /** Tokens of `messages` by the manager's counter. */
   readonly tokens: number;
+  /** Tool results left out because they answer no earlier call (see `withoutOrphanedResults`). */
+  readonly dropped: readonly OrphanedResult[];
 }
 
 /**
@@ -83,8 +85,10 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
     }
     return E.right(turn);
   };
-  return async (messages, call) => {
+  return async (input, call) => {
     try {
+      // A result without its call never reaches the model: it leaves first, and is reported.
+      const { messages, dropped } = withoutOrphanedResults(input);
       const chain = hasher.chain(messages);
       let hit = -1;
       let prefix: readonly M[] | undefined;
@@ -96,7 +100,7 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
       const base = prefix === undefined ? messages : hit === messages.length ? prefix : [...prefix, ...messages.slice(hit)];
       const { views } = messageViews(base, true);
       if (hit === messages.length && call?.force !== true) {
-        return E.right({ messages: base, changed: base !== messages, cached: true, tokens: manager.count(views) });
+        return E.right({ messages: base, changed: base !== input, cached: true, tokens: manager.count(views), dropped });
       }
       const r = await manager.compactTE(views, call ?? {})();
       if (E.isLeft(r)) return r;
@@ -105,7 +109,7 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
       const turn = escalated.right;
       const out = turn.compacted ? restoreMessages(base, turn.messages, added) : base;
       if (out !== messages) cache.set(key, out);
-      return E.right({ messages: out, changed: out !== messages, cached: false, turn, tokens: turn.tokensAfter });
+      return E.right({ messages: out, changed: out !== input, cached: false, turn, tokens: turn.tokensAfter, dropped });
     } catch (e) {
       // The cache and the conversion are pure; a throw here is a bug or a hostile input: reported.
       return E.left(invalid("InvalidInput", "AI SDK messages", [`could not be compacted: ${e instanceof Error ? e.message : String(e)}`]));

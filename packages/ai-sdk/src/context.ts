@@ -12,7 +12,7 @@ import type { Message } from "@cc/messages";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { prefixCompactor, type SdkCompaction } from "./compact.js";
-import { fromModelMessages, NOTE_OPTIONS_KEY } from "./convert.js";
+import { fromModelMessages, NOTE_OPTIONS_KEY, withoutOrphanedResults } from "./convert.js";
 import { AiSdkError, budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
 
@@ -97,6 +97,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
       emit({ _tag: "CompactionFailed", source: "prepareStep", stepNumber, error: r.left });
       return undefined;
     }
+    for (const d of r.right.dropped) emit({ _tag: "OrphanedToolResultDropped", source: "prepareStep", stepNumber, ...d });
     if (r.right.turn?.compacted === true) emit({ _tag: "Compacted", source: "prepareStep", stepNumber, turn: r.right.turn });
     return r.right.changed ? { messages: [...r.right.messages] } : undefined;
   };
@@ -108,9 +109,11 @@ function build(options: AiSdkContextOptions): AiSdkContext {
 
   const transformParams: TransformParams = async ({ params }) => {
     const maxTokens = manager.options.maxTokens;
-    if (manager.count(fromModelMessages(params.prompt)) <= maxTokens) return params;
+    const orphaned = withoutOrphanedResults(params.prompt).dropped.length > 0;
+    if (!orphaned && manager.count(fromModelMessages(params.prompt)) <= maxTokens) return params;
     const r = await compactPrompt(params.prompt);
     if (E.isLeft(r)) return refuse(r.left);
+    for (const d of r.right.dropped) emit({ _tag: "OrphanedToolResultDropped", source: "middleware", ...d });
     if (r.right.turn?.compacted === true) emit({ _tag: "Compacted", source: "middleware", turn: r.right.turn });
     if (r.right.tokens > maxTokens) return refuse(budgetExceeded(r.right.tokens, maxTokens));
     return { ...params, prompt: [...r.right.messages] };

@@ -269,3 +269,54 @@ export function restoreMessages<M>(source: readonly M[], views: readonly Message
   }
   return out;
 }
+
+/**
+ * A tool result part left out by {@link withoutOrphanedResults}: the message it was in and the
+ * call id it answered (for an approval response, its approval id).
+ */
+export interface OrphanedResult {
+  readonly messageIndex: number;
+  readonly toolCallId: string;
+}
+
+/**
+ * The messages without tool-result parts that answer no earlier tool call and approval responses
+ * that answer no earlier approval request (pure, linear). A tool message left with no part is
+ * left out; one that keeps some parts is a new message with only those (the caller's object is
+ * not changed); every other message is the input object. Returns the input array itself when
+ * nothing is orphaned.
+ *
+ * @example
+ * withoutOrphanedResults([{ role: "tool", content: [{ type: "tool-result", toolCallId: "gone", toolName: "ls", output: { type: "text", value: "a" } }] }])
+ * // { messages: [], dropped: [{ messageIndex: 0, toolCallId: "gone" }] }
+ */
+export function withoutOrphanedResults<M extends SdkMessage>(messages: readonly M[]): { readonly messages: readonly M[]; readonly dropped: readonly OrphanedResult[] } {
+  const issued = new Set<string>();
+  const requested = new Set<string>();
+  const dropped: OrphanedResult[] = [];
+  const out: M[] = [];
+  messages.forEach((m, i) => {
+    const parts: readonly SdkPart[] = Array.isArray(m.content) ? m.content : [];
+    if (m.role === "assistant") {
+      for (const p of parts) {
+        if (p.type === "tool-call") issued.add(stringOf(p, "toolCallId") ?? "");
+        else if (p.type === "tool-approval-request") requested.add(stringOf(p, "approvalId") ?? "");
+      }
+    }
+    if (m.role !== "tool" || parts.length === 0) {
+      out.push(m);
+      return;
+    }
+    const kept = parts.filter((p) => {
+      const orphan =
+        p.type === "tool-result" ? !issued.has(stringOf(p, "toolCallId") ?? "")
+        : p.type === "tool-approval-response" ? fieldOf(p, "providerExecuted") !== true && !requested.has(stringOf(p, "approvalId") ?? "")
+        : false;
+      if (orphan) dropped.push({ messageIndex: i, toolCallId: stringOf(p, p.type === "tool-result" ? "toolCallId" : "approvalId") ?? "" });
+      return !orphan;
+    });
+    if (kept.length === parts.length) out.push(m);
+    else if (kept.length > 0) out.push({ ...m, content: kept });
+  });
+  return dropped.length === 0 ? { messages, dropped } : { messages: out, dropped };
+}

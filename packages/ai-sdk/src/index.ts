@@ -21,7 +21,7 @@ export {
   type AiSdkFailure,
   type BudgetExceeded,
 } from "./options.js";
-export { fromModelMessages, messageViews, NOTE_OPTIONS_KEY, restoreMessages, VIEW_ID_PREFIX, type MessageViews, type SdkMessage, type SdkPart } from "./convert.js";
+export { fromModelMessages, messageViews, NOTE_OPTIONS_KEY, restoreMessages, VIEW_ID_PREFIX, type MessageViews, type OrphanedResult, type SdkMessage, type SdkPart } from "./convert.js";
 export { prefixCompactor, type SdkCompaction, type SdkCompactor } from "./compact.js";
 export {
   contextTools,

@@ -18,7 +18,13 @@ export type AiSdkEvent =
   /** The manager compacted the messages of a step (`prepareStep`) or a prompt (`middleware`). */
   | { readonly _tag: "Compacted"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly turn: TurnResult }
   /** A compaction failed: `prepareStep` sent the step uncompacted, the middleware refused the call. */
-  | { readonly _tag: "CompactionFailed"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly error: AiSdkFailure };
+  | { readonly _tag: "CompactionFailed"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly error: AiSdkFailure }
+  /**
+   * A tool result (or approval response) answering no earlier call (or request) was left out of
+   * what the model receives — a model never gets a result without its call. `messageIndex` is the
+   * message it was in; the caller's own messages are not changed.
+   */
+  | { readonly _tag: "OrphanedToolResultDropped"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly messageIndex: number; readonly toolCallId: string };
 
 /**
  * Options of {@link createAiSdkContext}: exactly one of `maxTokens` and `manager`.

@@ -131,3 +131,50 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
     expect(events.map((e) => e._tag)).toContain("CompactionFailed");
   });
 });
+
+describe("orphaned input tool results (ai v7)", () => {
+  const history: ModelMessage[] = [
+    { role: "user", content: "Read the sources." },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "gone", toolName: "read_file", output: { type: "text", value: fileText("lost", 20) } }] },
+    { role: "user", content: "Go on." },
+  ];
+
+  it("prepareStep leaves a result without its call out of the prompt and reports it; the caller's messages are unchanged", async () => {
+    const events: AiSdkEvent[] = [];
+    const cc = createAiSdkContext({ maxTokens: MAX, onEvent: (e) => events.push(e) });
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer("ok") });
+    const messages = [...history];
+    await generateText({ model, messages, prepareStep: cc.prepareStep });
+    const prompt = model.doGenerateCalls[0]!.prompt;
+    expect(orphans(prompt)).toEqual([]);
+    expect(prompt.filter((m) => m.role === "user")).toHaveLength(2);
+    expect(events).toContainEqual({ _tag: "OrphanedToolResultDropped", source: "prepareStep", stepNumber: 0, messageIndex: 1, toolCallId: "gone" });
+    expect(messages).toEqual(history);
+  });
+
+  it("the middleware alone does the same, also under the budget", async () => {
+    const events: AiSdkEvent[] = [];
+    const cc = createAiSdkContext({ maxTokens: MAX, onEvent: (e) => events.push(e) });
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer("ok") });
+    await generateText({ model: wrapLanguageModel({ model, middleware: cc.middleware }), messages: history });
+    expect(orphans(model.doGenerateCalls[0]!.prompt)).toEqual([]);
+    expect(events.map((e) => e._tag)).toEqual(["OrphanedToolResultDropped"]);
+  });
+
+  it("a tool message answering a real call and a missing one keeps only the real answer", async () => {
+    const cc = createAiSdkContext({ maxTokens: MAX });
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer("ok") });
+    const messages: ModelMessage[] = [
+      { role: "user", content: "Read f0." },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "src/f0.ts" } }] },
+      { role: "tool", content: [
+        { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "f0" } },
+        { type: "tool-result", toolCallId: "gone", toolName: "read_file", output: { type: "text", value: "lost" } },
+      ] },
+    ];
+    await generateText({ model, messages, prepareStep: cc.prepareStep });
+    const prompt = model.doGenerateCalls[0]!.prompt;
+    expect(orphans(prompt)).toEqual([]);
+    expect(toolOutputs(prompt, "read_file")).toEqual(["f0"]);
+  });
+});

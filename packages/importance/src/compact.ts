@@ -44,6 +44,16 @@ export interface CompactResult<S extends Segment> {
   readonly clock?: ClockProblem;
 }
 
+/** A field of the target, or `undefined` when the target is not an object or the read throws. */
+const field = (target: unknown, key: "maxTokens" | "minKeep"): unknown => {
+  if (typeof target !== "object" || target === null) return undefined;
+  try {
+    return (target as Readonly<Record<string, unknown>>)[key];
+  } catch {
+    return undefined;
+  }
+};
+
 /** `minKeep` as a whole count ≥ 0 (invalid values count as 0, fractions round up). */
 const minKeepOf = (m: unknown): number => (typeof m === "number" && m > 0 ? Math.ceil(m) : 0);
 
@@ -85,9 +95,10 @@ export function compact<S extends Segment>(
       if (s > max) max = s;
     }
   }
-  const maxTokens = target.maxTokens;
-  const noBudget = !(typeof maxTokens === "number" && maxTokens > 0);
-  const maxEvict = Math.min(free, n - Math.min(n, minKeepOf(target.minKeep)));
+  const read = field(target, "maxTokens");
+  const maxTokens = typeof read === "number" && read > 0 ? read : 0;
+  const noBudget = maxTokens === 0;
+  const maxEvict = Math.min(free, n - Math.min(n, minKeepOf(field(target, "minKeep"))));
   if (noBudget || total <= maxTokens || maxEvict <= 0) {
     return {
       keep: segments.slice(),

@@ -22,6 +22,7 @@ export {
 export { estimatedTokens, score } from "./score.js";
 export { rank } from "./rank.js";
 export { compact, type CompactResult } from "./compact.js";
+export { compactChecked, rankChecked } from "./checked.js";
 export { formatEvictionReport } from "./report.js";
 export {
   decodeSegmentsJson,

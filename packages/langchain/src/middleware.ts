@@ -8,7 +8,7 @@
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
 import { invalid, type InvalidOptions } from "@cc/validate";
-import { RemoveMessage, ToolMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
+import { AIMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
 import { createHash } from "node:crypto";
@@ -119,6 +119,41 @@ async function compactMessages(o: ResolvedOptions, manager: ContextManager, hook
 
 const systemOf = (m: SystemMessage | undefined): SystemMessage | undefined => (m !== undefined && messageText(m) !== "" ? m : undefined);
 
+const isSystem = (m: BaseMessage): boolean => m.type === "system" || m.type === "developer";
+
+/**
+ * The model's view before compaction. A system message among the conversation's messages is
+ * folded into the system prompt (its text appended after the prompt's, in order; strict providers
+ * accept a system message only first, and its instruction keeps its authority and is never
+ * evicted); a `ToolMessage` answering no earlier tool call is left out and reported. Returns the
+ * inputs themselves when there is nothing to change.
+ */
+function modelView(o: ResolvedOptions, messages: readonly BaseMessage[], system: SystemMessage | undefined): { readonly messages: readonly BaseMessage[]; readonly system: SystemMessage | undefined } {
+  const calls = new Set<string>();
+  const folded: BaseMessage[] = [];
+  const kept: BaseMessage[] = [];
+  messages.forEach((m, index) => {
+    if (AIMessage.isInstance(m)) for (const c of [...(m.tool_calls ?? []), ...(m.invalid_tool_calls ?? [])]) if (typeof c.id === "string") calls.add(c.id);
+    if (isSystem(m)) {
+      folded.push(m);
+      return;
+    }
+    if (ToolMessage.isInstance(m) && !calls.has(m.tool_call_id)) {
+      const message = `messages[${index}]: tool result ${JSON.stringify(m.tool_call_id)} answers no earlier tool call; left out of the model call`;
+      report(o, { _tag: "OrphanedToolResultDropped", subject: "wrapModelCall", problems: [{ path: `messages[${index}]`, index, message }], more: 0, message, toolCallId: m.tool_call_id, index });
+      return;
+    }
+    kept.push(m);
+  });
+  if (kept.length + folded.length === messages.length && folded.length === 0) return { messages, system };
+  if (folded.length === 0) return { messages: kept, system };
+  const extra = folded.map(messageText).filter((t) => t !== "");
+  const base = system?.content;
+  const content = Array.isArray(base) ? [...base, ...extra.map((text) => ({ type: "text" as const, text: `\n\n${text}` }))] : [...(base === undefined || base === "" ? [] : [base]), ...extra].join("\n\n");
+  const merged = new SystemMessage({ content, ...(system?.id === undefined ? {} : { id: system.id }) });
+  return { messages: kept, system: messageText(merged) === "" ? undefined : merged };
+}
+
 /** The pointer that replaces an evicted tool result. */
 function pointer(id: string, tokens: number, preview: string): string {
   const tail = preview === "" ? "" : ` Starts with: ${JSON.stringify(preview)}.`;
@@ -202,11 +237,15 @@ function build(o: ResolvedOptions) {
       : {}),
     wrapModelCall: async (request, handler) => {
       const thread = request.runtime.configurable?.thread_id;
-      const system = systemOf(request.systemMessage);
-      lastSystem.set(thread ?? "default", system);
+      lastSystem.set(thread ?? "default", systemOf(request.systemMessage));
+      const view = modelView(o, request.messages, systemOf(request.systemMessage));
+      const system = view.system;
+      const changed = view.messages !== request.messages;
+      const withSystem = system === systemOf(request.systemMessage) || system === undefined ? {} : { systemMessage: system };
       const manager = managerOf(thread);
-      const r = manager === undefined ? undefined : await compactMessages(o, manager, "wrapModelCall", request.messages, system);
-      return handler(r === undefined ? request : { ...request, messages: r.messages });
+      const r = manager === undefined ? undefined : await compactMessages(o, manager, "wrapModelCall", view.messages, system);
+      const messages = r?.messages ?? (changed ? [...view.messages] : undefined);
+      return handler(messages === undefined && !("systemMessage" in withSystem) ? request : { ...request, ...(messages === undefined ? {} : { messages }), ...withSystem });
     },
     ...(o.maxToolResultTokens !== 0
       ? {

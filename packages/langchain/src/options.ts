@@ -58,7 +58,13 @@ export type CompactionMiddlewareError =
   /** An oversized tool result could not be written to the index, so it stayed in the conversation. */
   | { readonly _tag: "ToolResultNotEvicted"; readonly subject: "wrapToolCall"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly toolCallId: string }
   /** A callback of the options (`onTurn`, `onToolResultEvicted`, a `manager` factory) threw, rejected or returned no manager. */
-  | { readonly _tag: "CallbackFailed"; readonly subject: CallbackName; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string };
+  | { readonly _tag: "CallbackFailed"; readonly subject: CallbackName; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string }
+  /**
+   * A `ToolMessage` answering no earlier tool call was left out of what the model receives (a
+   * model never gets a tool result without its call); the thread's messages are not changed.
+   * `index` is its position in the request's messages.
+   */
+  | { readonly _tag: "OrphanedToolResultDropped"; readonly subject: "wrapModelCall"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly toolCallId: string; readonly index: number };
 
 /** The user callbacks whose failures are reported as `CallbackFailed`. */
 export type CallbackName = "onTurn" | "onToolResultEvicted" | "manager";

@@ -2,7 +2,7 @@
 // with parallel tool calls, checkpointed by MemorySaver: what every model call received is checked.
 import { createContextManager, type ContextManager } from "@cc/context";
 import { SUMMARY_PREFIX } from "@cc/messages";
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
@@ -128,5 +128,39 @@ describe.each(["model", "state"] as const)("createAgent with the middleware (mod
       expect(notes).toEqual([]);
       expect(second.messages.length).toBe(19);
     }
+  });
+});
+
+describe("the model's view of odd threads", () => {
+  const setup = () => {
+    const errors: CompactionMiddlewareError[] = [];
+    const manager = createContextManager({ maxTokens: MAX, preserveLast: 2, ...(shared === undefined ? {} : { counter: shared.options.counter }) });
+    shared ??= manager;
+    const model = fakeModel().respond(new AIMessage("ok"));
+    const agent = createAgent({ model, tools: [readFile], systemPrompt: "You are a careful coding agent.", middleware: [compactionMiddleware({ manager, onError: (e) => void errors.push(e) })] });
+    return { errors, model, agent };
+  };
+
+  it("a tool result without its call never reaches the model, and is reported", async () => {
+    const { errors, model, agent } = setup();
+    const orphan = new ToolMessage({ content: fileText("src/a.ts"), tool_call_id: "gone", id: "t-gone" });
+    const out = await agent.invoke({ messages: [new HumanMessage("Look at this"), orphan, new HumanMessage("What now?")] });
+    const seen = model.calls[0]!.messages;
+    expect(orderProblems(seen)).toEqual([]);
+    expect(seen.some((m) => ToolMessage.isInstance(m))).toBe(false);
+    expect(errors).toEqual([expect.objectContaining({ _tag: "OrphanedToolResultDropped", toolCallId: "gone", index: 1 })]);
+    // The thread itself keeps it: nothing is lost.
+    expect(out.messages.some((m) => m.id === "t-gone")).toBe(true);
+  });
+
+  it("a system message in mid-conversation is folded into the system prompt, in order", async () => {
+    const { errors, model, agent } = setup();
+    await agent.invoke({ messages: [new HumanMessage("Fix the parser"), new AIMessage("On it."), new SystemMessage("Answer in French from now on."), new HumanMessage("Status?")] });
+    const seen = model.calls[0]!.messages;
+    expect(orderProblems(seen)).toEqual([]);
+    expect(seen.filter((m) => m.type === "system")).toHaveLength(1);
+    expect(textOf(seen[0]!)).toBe("You are a careful coding agent.\n\nAnswer in French from now on.");
+    expect(seen.slice(1).map((m) => textOf(m))).toEqual(["Fix the parser", "On it.", "Status?"]);
+    expect(errors).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-li
 import type { ProcessInputStepArgs, ProcessInputStepResult, ProcessLLMRequestArgs, ProcessLLMRequestResult, Processor, ProcessToolResultArgs } from "@mastra/core/processors";
 import * as E from "fp-ts/lib/Either.js";
 import { mapBack, NO_ORIGIN, type Converted } from "./convert/converted.js";
-import { fromMastraDBMessages } from "./convert/db.js";
+import { fromMastraDBMessages, withParts } from "./convert/db.js";
 import { fromLLMPrompt, promptNote, type LLMPrompt } from "./convert/prompt.js";
 import { decodeCompactionProcessorOptions, type CompactionProcessorOptions, type DecodedOptions } from "./options.js";
 import type { AdapterWarning, CompactionHook, CompactionReport } from "./report.js";
@@ -151,6 +151,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
           : {
               messages: [...base.messages.slice(0, systems.length), carriedNote, ...base.messages.slice(systems.length)],
               origin: [...base.origin.slice(0, systems.length), NO_ORIGIN, ...base.origin.slice(systems.length)],
+              parts: [...(base.parts ?? []).slice(0, systems.length), undefined, ...(base.parts ?? []).slice(systems.length)],
             };
       // Messages of the current run (not yet saved) are never removed: memory saves them later.
       // They are set aside and the stored history before them is compacted to what they leave of
@@ -165,7 +166,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       const room = current.length === 0 ? undefined : Math.max(1, manager.options.maxTokens - (manager.count([...stored.slice(0, systems.length), ...current]) - manager.count(stored.slice(0, systems.length))));
       const turn = await turnOf(managerFor(tail), stored, "processInputStep", stepNumber, room);
       if (turn === undefined || !turn.compacted) return undefined;
-      const kept: MastraDBMessage[] = mapBack(messages, converted, [...turn.messages, ...current], () => undefined);
+      const kept: MastraDBMessage[] = mapBack(messages, converted, [...turn.messages, ...current], () => undefined, withParts);
       state[NOTE_STATE] = turn.summary;
       if (args.llmRequestStage !== true) {
         messageList.clearSystemMessages(NOTE_TAG);

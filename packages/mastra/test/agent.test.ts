@@ -162,3 +162,43 @@ describe("compaction processor in a Mastra Agent", () => {
     expect(noteOf(prompts.at(-1)!)).toContain("Evicted to the journal");
   });
 });
+
+describe("a unit is one tool call with its result", () => {
+  it("a turn of several tool steps (one stored message) loses only the steps it must: the next prompt keeps the others", async () => {
+    const max = 1500;
+    const reps: CompactionReport[] = [];
+    const compaction = createCompactionProcessor({ maxTokens: max, preserveLast: 2, toolResultMaxTokens: 0, onCompaction: (r) => void reps.push(r) });
+    const readFile = readFileTool(true);
+    // Turn 1 reads module1..module6, one step each; turn 2 asks a question.
+    const model = scriptedModel((prompt) => {
+      const last = lastText(prompt);
+      if (last.role === "user") return last.text.startsWith("read") ? { tool: "readFile", input: { path: "module1.ts" } } : { text: "answered" };
+      const k = Number(/"path":"module(\d+)\.ts"/.exec(last.text)?.[1] ?? 0);
+      return k >= 6 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
+    });
+    const memory = new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } });
+    const agent = new Agent({ id: "steps", name: "steps", instructions: "Read the modules.", model: asAgentModel(model), memory, tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction] });
+    const thread = { memory: { thread: "steps", resource: "u" }, maxSteps: 10 };
+    expect((await agent.generate("read the modules", thread)).text).toBe("all read");
+    const firstTurnCalls = model.doGenerateCalls.length;
+    expect((await agent.generate("which module defines value3_0?", thread)).text).toBe("answered");
+    const prompt = asMessages(model.doGenerateCalls[firstTurnCalls]!.prompt as unknown as LLMPrompt);
+    expect(pairingProblems(prompt)).toEqual([]);
+    const tokens = compaction.manager.count(prompt);
+    // The stored history itself met the budget by evicting single steps (the earliest reads),
+    // so the prompt stage had nothing left to do.
+    const stored = reps.filter((r) => r.hook === "processInputStep");
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.turn?.tokensAfter).toBeLessThanOrEqual(max);
+    expect(stored[0]?.turn?.evicted.length).toBeGreaterThan(1);
+    expect(reps.filter((r) => r.hook === "processLLMRequest" && r.stepNumber === 0)).toEqual([]);
+    expect(tokens).toBeLessThanOrEqual(max);
+    // Some reads left, the newer ones stayed: eviction went step by step, not the whole turn at once.
+    const results = prompt.filter((m) => m.role === "tool");
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThan(6);
+    expect(results.some((m) => m.content.includes("module6.ts"))).toBe(true);
+    expect(noteOf(prompt)).toContain("Evicted to the journal");
+    expect(tokens).toBeGreaterThan(max / 3);
+  });
+});

@@ -9,6 +9,8 @@ import { createContextManager, type ContextError, type TurnResult } from "@cc/co
 import type { InvalidOptions } from "@cc/validate";
 import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
+import { decodeWith, intIn, objectCodec } from "@cc/validate";
+import { itemKind } from "./convert/kinds.js";
 import { itemsToMessages, messagesToItems } from "./convert/messages.js";
 import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
 import { compactingSession, type CompactingSession } from "./session.js";
@@ -73,9 +75,12 @@ export interface AgentsCompaction {
   readonly callModelInputFilter: CallModelInputFilter;
   /**
    * Wraps any `Session` so `getItems()` returns the stored history compacted (see
-   * {@link compactingSession}); storage keeps every item.
+   * {@link compactingSession}); storage keeps every item. The view is compacted as the prefix of
+   * the next model input (its newest items are not pinned) to `maxTokens − reserveTokens`. The SDK
+   * sends the items a run produces without asking the session: to keep every call of a run within
+   * budget, pass `callModelInputFilter` too. Invalid options throw an {@link AgentsCompactionError}.
    */
-  session(inner: Session): CompactingSession;
+  session(inner: Session, options?: SessionViewOptions): CompactingSession;
   /** `search_context` and `expand_context` over the units the manager evicted (its index and namespace). */
   readonly tools: readonly [SearchContextTool, ExpandContextTool];
   /**
@@ -121,6 +126,47 @@ export function createAgentsCompaction(options: AgentsCompactionOptions): Agents
   return built.right;
 }
 
+/**
+ * Options of {@link AgentsCompaction.session}.
+ *
+ * @example
+ * const session = cc.session(new MemorySession(), { reserveTokens: 600 }); // instructions + the longest new input
+ */
+export interface SessionViewOptions {
+  /**
+   * Tokens the view leaves free for what the run adds to it: the agent's instructions and the new
+   * input (the session sees neither). The view is compacted to `maxTokens − reserveTokens`.
+   * @default 0
+   */
+  readonly reserveTokens?: number;
+}
+
+const decodeSessionOptions = decodeWith(
+  objectCodec("SessionViewOptions", {}, { reserveTokens: intIn(0, 100_000_000) }),
+  "InvalidOptions",
+  "session options",
+);
+
+/**
+ * The input without result items whose call is not before them (a model must never get a tool
+ * result without its call), and a warning for each one left out.
+ */
+function withoutOrphans(items: readonly AgentInputItem[]): { readonly items: readonly AgentInputItem[]; readonly dropped: readonly AdapterWarning[] } {
+  const calls = new Set<string>();
+  const dropped: AdapterWarning[] = [];
+  const kept: AgentInputItem[] = [];
+  items.forEach((item, index) => {
+    const k = itemKind(item);
+    if (k.kind === "call") calls.add(k.callId);
+    if (k.kind === "result" && !calls.has(k.callId)) {
+      dropped.push({ _tag: "OrphanedResultDropped", index, callId: k.callId, message: `input item ${index} answers call ${JSON.stringify(k.callId)}, which is not before it; left out of the model input` });
+      return;
+    }
+    kept.push(item);
+  });
+  return dropped.length === 0 ? { items, dropped } : { items: kept, dropped };
+}
+
 function build(o: AgentsCompactionOptions): AgentsCompaction {
   // The decoder guarantees exactly one of the two.
   const manager = o.manager ?? createContextManager({ maxTokens: o.maxTokens ?? 0 });
@@ -139,16 +185,24 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     if (warning !== undefined) last = { ...report, warnings: [...report.warnings, warning] };
   };
 
-  const compactItems: AgentsCompaction["compactItems"] = (items, instructions, source = "call") => async () => {
-    const conversion = itemsToMessages(items, countInstructions ? instructions : undefined);
-    const r = await manager.compactTE(conversion.messages)();
+  const run = async (all: readonly AgentInputItem[], instructions: string | undefined, source: CompactionSource, reserveTokens: number): Promise<E.Either<ContextError, CompactedItems>> => {
+    const { items, dropped } = withoutOrphans(all);
+    const base = itemsToMessages(items, countInstructions ? instructions : undefined);
+    // A session's stored history is the prefix of the next model input, not its tail: a sentinel
+    // (an empty user message mapping to no item) stands for the input the run will add, so the
+    // newest stored items are not pinned, and `reserveTokens` are left for that input.
+    const conversion = source === "session" ? { ...base, messages: [...base.messages, { role: "user" as const, content: "" }], sources: [...base.sources, []] } : base;
+    const budget = source === "session" ? Math.max(1, manager.options.maxTokens - reserveTokens) : undefined;
+    const r = await manager.compactTE(conversion.messages, budget === undefined ? undefined : { maxTokens: budget })();
     if (E.isLeft(r)) return r;
     const turn: TurnResult = r.right;
     const back = messagesToItems(turn.messages, conversion, items);
-    const report: CompactionReport = { source, turn, itemsBefore: items.length, itemsAfter: back.items.length, added: back.added, warnings: [] };
+    const report: CompactionReport = { source, turn, itemsBefore: all.length, itemsAfter: back.items.length, added: back.added, warnings: dropped };
     await deliver(report);
     return E.right({ items: back.items, ...(instructions === undefined ? {} : { instructions }), report: last ?? report });
   };
+
+  const compactItems: AgentsCompaction["compactItems"] = (items, instructions, source = "call") => () => run(items, instructions, source, 0);
 
   const filter = async ({ modelData }: { readonly modelData: ModelInputData }): Promise<ModelInputData> => {
     const r = await compactItems(modelData.input, modelData.instructions, "filter")();
@@ -158,15 +212,19 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
   // The filter never mutates an item, so the SDK may pass the originals (kept items keep their identity).
   const callModelInputFilter: CallModelInputFilter = Object.assign(filter, { preserveInputIdentity: true });
 
-  const compactView = async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
-    const r = await compactItems(items, undefined, "session")();
+  const compactView = (reserveTokens: number) => async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
+    const r = await run(items, undefined, "session", reserveTokens);
     if (E.isLeft(r)) throw new AgentsCompactionError(r.left);
     return [...r.right.items];
   };
 
   return {
     callModelInputFilter,
-    session: (inner) => compactingSession(inner, compactView),
+    session: (inner, options = {}) => {
+      const decoded = decodeSessionOptions(options);
+      if (E.isLeft(decoded)) throw new AgentsCompactionError(decoded.left);
+      return compactingSession(inner, compactView(decoded.right.reserveTokens ?? 0));
+    },
     tools: contextTools(manager, { maxHits: o.maxHits ?? 5, maxExpandChars: o.maxExpandChars ?? 8000 }),
     compactItems,
     lastReport: () => last,

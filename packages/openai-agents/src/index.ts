@@ -20,6 +20,7 @@ export {
   type AgentsCompaction,
   type AgentsError,
   type CompactedItems,
+  type SessionViewOptions,
 } from "./compaction.js";
 export {
   AgentsCompactionOptionsCodec,

@@ -17,7 +17,13 @@ import * as t from "io-ts";
  */
 export type AdapterWarning =
   /** The `onReport` callback threw or rejected; the turn went on. */
-  { readonly _tag: "ReportCallbackFailed"; readonly message: string };
+  | { readonly _tag: "ReportCallbackFailed"; readonly message: string }
+  /**
+   * A result item whose call is not before it in the input (`index` into the input items) was
+   * left out of what the model receives: a model must never get a tool result without its call.
+   * The item itself is not lost: it stays wherever it came from (the session keeps it).
+   */
+  | { readonly _tag: "OrphanedResultDropped"; readonly index: number; readonly callId: string; readonly message: string };
 
 /**
  * Where a compaction ran.

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createAgentsCompaction, isNoteItem, itemKind, itemsToMessages } from "../src/index.js";
+import { orphanedResults } from "./fixtures.js";
 
 // A fast, deterministic counter (the property is about structure, not exact counts).
 const count = (s: string): number => Math.ceil(s.length / 4);
@@ -102,8 +103,12 @@ describe("convert → compact → convert back", () => {
             if (next !== undefined) expect(keptSet.has(next), `item after reasoning ${i}`).toBe(keptSet.has(items[i]!));
           }
         }
-        // The round trip is a valid message list again.
-        expect(itemsToMessages(out).messages.length).toBeGreaterThan(0);
+        // No result reaches the model without its call; each one left out is reported.
+        expect(orphanedResults(out)).toEqual([]);
+        const dropped = r.right.report.warnings.filter((w) => w._tag === "OrphanedResultDropped").length;
+        expect(dropped).toBe(orphanedResults(items).length);
+        // The round trip is a valid message list again (empty only when every item was such a result).
+        if (dropped < items.length) expect(itemsToMessages(out).messages.length).toBeGreaterThan(0);
       }),
       { numRuns: 120 },
     );

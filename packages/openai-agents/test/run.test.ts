@@ -154,3 +154,88 @@ describe("compacting session", () => {
     expect(await session.inner.getItems()).toHaveLength(history.length + 2);
   });
 });
+
+/** A stored history of four file reads whose newest result is large (`bigWords` words). */
+const historyWithLargeNewest = (bigWords: number): AgentInputItem[] =>
+  ["a.py", "b.py", "c.py", "d.py"].flatMap((path, i): AgentInputItem[] => [
+    { role: "user", content: `read ${path}` },
+    { type: "function_call", callId: `h${i}`, name: "read_file", arguments: JSON.stringify({ path }), status: "completed" },
+    { type: "function_call_result", callId: `h${i}`, name: "read_file", status: "completed", output: fileText(path, i === 3 ? bigWords : 300) },
+  ]);
+
+describe("compacting session within budget", () => {
+  for (const bigWords of [1200, 3000]) {
+    it(`the model input of a run stays within budget when the newest stored result is large (${bigWords} words)`, async () => {
+      const maxTokens = 4000;
+      const manager = createContextManager({ maxTokens });
+      const cc = createAgentsCompaction({ manager });
+      const inner = new MemorySession();
+      await inner.addItems(historyWithLargeNewest(bigWords));
+      const instructions = "You fix Python files. Be brief.";
+      const question = "What did a.py contain?";
+      // The view leaves room for what the run adds: the instructions and the new input.
+      const reserveTokens = manager.count([{ role: "system", content: instructions }, { role: "user", content: question }]);
+      const model = new ScriptedModel([[assistantMessage("It held alpha_apy.")]]);
+      const agent = new Agent({ name: "coder", instructions, model, tools: [readFile, ...cc.tools] });
+      await run(agent, question, { session: cc.session(inner, { reserveTokens }) });
+      const call = model.calls[0]!;
+      const input = inputOf(call);
+      expect(manager.count(itemsToMessages(input, call.request.systemInstructions).messages)).toBeLessThanOrEqual(maxTokens);
+      expect(orphanedResults(input)).toEqual([]);
+      expect(cc.lastReport()?.turn.budgetMet).toBe(true);
+      expect(cc.lastReport()?.turn.warnings.filter((w) => w._tag === "BudgetNotMet")).toEqual([]);
+      // The large result left the view, not the storage.
+      expect(await inner.getItems()).toHaveLength(12 + 2);
+      expect(noteText(input)).toBeDefined();
+    });
+  }
+
+  it("with the filter as well, every call of a run that reads another large file stays within budget", async () => {
+    const maxTokens = 4000;
+    const manager = createContextManager({ maxTokens });
+    const cc = createAgentsCompaction({ manager });
+    const inner = new MemorySession();
+    await inner.addItems(historyWithLargeNewest(1200));
+    const model = new ScriptedModel([[functionCall("read_file", { path: "e.py" }, { callId: "n1" })], [assistantMessage("Read e.py.")]]);
+    const agent = new Agent({ name: "coder", instructions: "Be brief.", model, tools: [readFile, ...cc.tools] });
+    await run(agent, "Read e.py", { session: cc.session(inner, { reserveTokens: 50 }), callModelInputFilter: cc.callModelInputFilter });
+    expect(model.calls).toHaveLength(2);
+    for (const call of model.calls) expect(manager.count(itemsToMessages(inputOf(call), call.request.systemInstructions).messages)).toBeLessThanOrEqual(maxTokens);
+  });
+
+  it("session options are decoded: an unknown key or a negative reserve throws an AgentsCompactionError naming it", () => {
+    const cc = createAgentsCompaction({ maxTokens: 4000 });
+    expect(() => cc.session(new MemorySession(), { reserveTokns: 5 } as never)).toThrow(/reserveTokns: unknown field \(did you mean reserveTokens\?\)/);
+    expect(() => cc.session(new MemorySession(), { reserveTokens: -1 })).toThrow(/reserveTokens/);
+    expect(() => cc.session(new MemorySession(), { reserveTokens: Number.NaN })).toThrow(/reserveTokens/);
+  });
+});
+
+describe("orphaned input tool results", () => {
+  const orphan: AgentInputItem = { type: "function_call_result", callId: "gone", name: "read_file", status: "completed", output: fileText("lost.py") };
+
+  it("the filter leaves a result without its call out of the model input and reports it", async () => {
+    const manager = createContextManager({ maxTokens: 4000 });
+    const cc = createAgentsCompaction({ manager });
+    const model = new ScriptedModel([[assistantMessage("ok")]]);
+    const agent = new Agent({ name: "coder", instructions: "Be brief.", model });
+    await run(agent, [orphan, { role: "user", content: "What now?" }], { callModelInputFilter: cc.callModelInputFilter });
+    const input = inputOf(model.calls[0]!);
+    expect(orphanedResults(input)).toEqual([]);
+    expect(input).toContainEqual({ role: "user", content: "What now?" });
+    expect(cc.lastReport()?.warnings).toEqual([expect.objectContaining({ _tag: "OrphanedResultDropped", index: 0, callId: "gone" })]);
+  });
+
+  it("the session view leaves it out too; the session keeps it", async () => {
+    const manager = createContextManager({ maxTokens: 4000 });
+    const cc = createAgentsCompaction({ manager });
+    const inner = new MemorySession();
+    await inner.addItems([orphan, { role: "user", content: "read a.py" }, { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Done." }] }]);
+    const model = new ScriptedModel([[assistantMessage("ok")]]);
+    const agent = new Agent({ name: "coder", instructions: "Be brief.", model });
+    await run(agent, "And now?", { session: cc.session(inner) });
+    expect(orphanedResults(inputOf(model.calls[0]!))).toEqual([]);
+    expect(cc.lastReport()?.warnings.map((w) => w._tag)).toEqual(["OrphanedResultDropped"]);
+    expect((await inner.getItems())[0]).toEqual(orphan);
+  });
+});

@@ -16,7 +16,7 @@ import type { Message, ToolCall } from "@cc/messages";
 import type { TranscriptError } from "./error.js";
 import { parseJson } from "./json.js";
 import type { Transcript } from "./openai.js";
-import { parsePythonLiteral } from "./python-literal.js";
+import { inexactNumbers, literalJson, LiteralNumber, readPythonLiteral, type InexactNumber } from "./python-literal.js";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -44,11 +44,12 @@ function listField(u: unknown, where: string, warnings: string[]): readonly unkn
   if (Array.isArray(u)) return u;
   if (typeof u === "string") {
     if (u.trim() === "") return [];
-    const parsed = parsePythonLiteral(u);
+    const parsed = readPythonLiteral(u);
     if (E.isLeft(parsed)) {
       warnings.push(`${where}: not a Python literal (${parsed.left.message} at offset ${parsed.left.offset}); ignored`);
       return undefined;
     }
+    for (const n of inexactNumbers(parsed.right)) warnings.push(inexactWarning(where, n));
     if (Array.isArray(parsed.right)) return parsed.right as readonly unknown[];
     warnings.push(`${where}: expected a list, got ${typeof parsed.right}; ignored`);
     return undefined;
@@ -57,9 +58,18 @@ function listField(u: unknown, where: string, warnings: string[]): readonly unkn
   return undefined;
 }
 
+/**
+ * The warning for a number of a Python literal that a double does not hold exactly, naming
+ * where it is (`history[3].tool_calls[0].function.arguments.n`) and what the reader did with it.
+ */
+function inexactWarning(where: string, n: InexactNumber): string {
+  const json = n.reason === "infinite" || n.reason === "not a number" ? "written as null in JSON text (JSON has no such number)" : "its exact digits are kept in JSON text (tool-call arguments)";
+  return `${where}${n.path}: the number ${n.text} is ${n.reason === "infinite" || n.reason === "not a number" ? n.reason : `${n.reason}, read as ${String(n.value)}`}; ${json} (offset ${n.offset})`;
+}
+
 function toolCall(u: unknown, where: string, warnings: string[]): ToolCall | undefined {
   const fn = isRecord(u) ? u["function"] : undefined;
-  if (!isRecord(u) || !isRecord(fn)) {
+  if (!isRecord(u) || !isRecord(fn) || u instanceof LiteralNumber || fn instanceof LiteralNumber) {
     warnings.push(`${where}: not a function call; dropped`);
     return undefined;
   }
@@ -74,7 +84,8 @@ function toolCall(u: unknown, where: string, warnings: string[]): ToolCall | und
     warnings.push(`${where}.function.name: missing; call dropped`);
     return undefined;
   }
-  const argText = typeof args === "string" ? args : args === undefined ? "{}" : JSON.stringify(args);
+  // A dict of arguments becomes JSON text with every number's exact digits (see literalJson).
+  const argText = typeof args === "string" ? args : args === undefined ? "{}" : literalJson(args as Parameters<typeof literalJson>[0]);
   return { id, name, arguments: argText };
 }
 

@@ -49,6 +49,39 @@ export const SegmentCodec: t.Type<Segment, Segment, unknown> = objectCodec<Segme
 );
 
 /**
+ * Whether `u` is a valid segment, by one read of each field and the leaf predicates: the same
+ * answer as `SegmentCodec.is` without building a validation (no context, no error list), so a
+ * list of a million segments, valid or not, is checked in well under a second. A throwing getter
+ * or proxy trap makes it `false`, never a throw.
+ */
+function isSegment(u: unknown, seen: { id: unknown } = { id: undefined }): boolean {
+  seen.id = undefined;
+  if (!isRecord(u)) return false;
+  try {
+    seen.id = u["id"];
+    if (!IdCodec.is(seen.id) || typeof u["content"] !== "string") return false;
+    const tokenCost = u["tokenCost"];
+    if (tokenCost !== undefined && !CountCodec.is(tokenCost)) return false;
+    const createdAt = u["createdAt"];
+    if (createdAt !== undefined && !TimeCodec.is(createdAt)) return false;
+    const lastAccessed = u["lastAccessed"];
+    if (lastAccessed !== undefined && !TimeCodec.is(lastAccessed)) return false;
+    const accessCount = u["accessCount"];
+    if (accessCount !== undefined && !CountCodec.is(accessCount)) return false;
+    const pinned = u["pinned"];
+    if (pinned !== undefined && typeof pinned !== "boolean") return false;
+    const kind = u["kind"];
+    if (kind !== undefined && typeof kind !== "string") return false;
+    const turn = u["turn"];
+    if (turn !== undefined && !TurnCodec.is(turn)) return false;
+    const lastAccessedTurn = u["lastAccessedTurn"];
+    return lastAccessedTurn === undefined || TurnCodec.is(lastAccessedTurn);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Codec of a segment list: every segment valid and every id unique (duplicates name both indices).
  *
  * @example SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }]) // false: duplicate id
@@ -59,18 +92,25 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
   unknown
 >(
   "Segments",
-  (u): u is readonly Segment[] => Array.isArray(u) && Array.from(u as readonly unknown[], (s) => SegmentCodec.is(s)).every(Boolean) && duplicateAt(u as readonly Segment[]).length === 0,
+  (u): u is readonly Segment[] => Array.isArray(u) && Array.from(u as readonly unknown[], (s) => isSegment(s)).every(Boolean) && duplicateAt(readIds(u as readonly unknown[])).length === 0,
   (u, c) => {
     if (!Array.isArray(u)) return t.failure(u, c, expectation(c, "an array of segments", u));
     const errors: t.ValidationError[] = [];
     const items = u as readonly unknown[];
     // Index loop, not forEach: holes in a sparse array are missing segments, not skipped ones.
-    // Past MAX_PROBLEMS bad segments the rest are only counted, so validation stays linear and small.
+    // Each segment is checked by the fast predicate; only the first MAX_PROBLEMS bad ones are
+    // validated again to describe them, the rest are only counted: linear, and small output.
+    // Each field is read once (a throwing getter throws once); the ids read feed the duplicate check.
     let bad = 0;
+    const ids = new Array<unknown>(items.length);
+    const seen = { id: undefined as unknown };
     for (let i = 0; i < items.length; i++) {
       const item = i in items ? items[i] : undefined;
+      const ok = isSegment(item, seen);
+      ids[i] = seen.id;
+      if (ok) continue;
       if (bad >= MAX_PROBLEMS) {
-        if (!SegmentCodec.is(item)) bad++;
+        bad++;
         continue;
       }
       const r = SegmentCodec.validate(item, t.appendContext(c, String(i), SegmentCodec, item));
@@ -80,10 +120,10 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
       }
     }
     if (bad > MAX_PROBLEMS) errors.push({ value: moreInvalid(bad - MAX_PROBLEMS), context: c, message: `… and ${bad - MAX_PROBLEMS} more invalid segments` });
-    for (const [i, first] of duplicateAt(items).slice(0, MAX_PROBLEMS)) {
-      const item = items[i] as Segment;
-      const ctx = t.appendContext(t.appendContext(c, String(i), SegmentCodec, item), "id", IdCodec, item.id);
-      errors.push({ value: item.id, context: ctx, message: `${pathOf(ctx)}: duplicate id ${JSON.stringify(item.id)} (first at [${first}])` });
+    for (const [i, first] of duplicateAt(ids).slice(0, MAX_PROBLEMS)) {
+      const id = ids[i];
+      const ctx = t.appendContext(t.appendContext(c, String(i), SegmentCodec, items[i]), "id", IdCodec, id);
+      errors.push({ value: id, context: ctx, message: `${pathOf(ctx)}: duplicate id ${JSON.stringify(id)} (first at [${first}])` });
     }
     return errors.length === 0 ? t.success(u as readonly Segment[]) : t.failures(errors);
   },
@@ -100,7 +140,14 @@ export interface MoreInvalid {
   readonly count: number;
 }
 
-const moreInvalid = (count: number): MoreInvalid => ({ _tag: "MoreInvalid", count });
+/** The summary values this codec made: recognised by identity, so no caller value is ever read. */
+const summaries = new WeakSet<MoreInvalid>();
+
+const moreInvalid = (count: number): MoreInvalid => {
+  const m: MoreInvalid = { _tag: "MoreInvalid", count };
+  summaries.add(m);
+  return m;
+};
 
 /**
  * The count of a {@link MoreInvalid} summary error, or `undefined` for any other error.
@@ -109,21 +156,27 @@ const moreInvalid = (count: number): MoreInvalid => ({ _tag: "MoreInvalid", coun
  */
 export function moreInvalidOf(e: t.ValidationError): number | undefined {
   const v: unknown = e.value;
-  return isRecord(v) && v["_tag"] === "MoreInvalid" && typeof v["count"] === "number" ? v["count"] : undefined;
+  return typeof v === "object" && v !== null && summaries.has(v as MoreInvalid) ? (v as MoreInvalid).count : undefined;
 }
 
-/** Pairs [index, first index] of every string id seen before (entries without a string id are ignored). */
-function duplicateAt(items: readonly unknown[]): readonly (readonly [number, number])[] {
+/** The id of each entry as read once (`undefined` for a non-object or a throwing read). */
+function readIds(items: readonly unknown[]): unknown[] {
+  const seen = { id: undefined as unknown };
+  return Array.from(items, (item) => {
+    isSegment(item, seen);
+    return seen.id;
+  });
+}
+
+/**
+ * Pairs [index, first index] of every string id seen before, over the ids read once per entry
+ * (entries without a non-empty string id are ignored).
+ */
+function duplicateAt(ids: readonly unknown[]): readonly (readonly [number, number])[] {
   const first = new Map<string, number>();
   const out: [number, number][] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    let id: unknown;
-    try {
-      id = isRecord(item) ? item["id"] : undefined;
-    } catch {
-      continue; // a throwing getter is reported by the segment codec
-    }
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
     if (typeof id !== "string" || id === "") continue;
     const at = first.get(id);
     if (at === undefined) first.set(id, i);

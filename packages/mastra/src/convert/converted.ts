@@ -18,6 +18,12 @@ export const NO_ORIGIN = -1;
 export interface Converted {
   readonly messages: readonly Message[];
   readonly origin: readonly number[];
+  /**
+   * For an item that is split into several units (a stored assistant message holding several
+   * tool steps), the indices of the item's parts each derived message stands for; absent (or
+   * `undefined` for a message) when the item is one unit.
+   */
+  readonly parts?: readonly (readonly number[] | undefined)[];
 }
 
 /**
@@ -28,13 +34,30 @@ export interface Converted {
  * @example
  * const next = mapBack(prompt, converted, turn.messages, (text) => ({ role: "user", content: [{ type: "text", text }] }));
  */
-export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string, note: Message) => T | undefined): T[] {
+export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string, note: Message) => T | undefined, partial?: (item: T, parts: readonly number[]) => T): T[] {
   const where = new Map<Message, number>();
   converted.messages.forEach((m, j) => where.set(m, j));
   const keptItems = new Set<number>();
+  const keptMessages = new Set<number>();
   for (const m of kept) {
     const j = where.get(m);
+    if (j !== undefined) keptMessages.add(j);
     if (j !== undefined && converted.origin[j]! >= 0) keptItems.add(converted.origin[j]!);
+  }
+  // An item split into units (see `Converted.parts`) of which only some are kept comes back as a
+  // copy holding the parts of those units (`partial`); kept whole otherwise.
+  const rebuilt = new Map<number, T>();
+  if (partial !== undefined && converted.parts !== undefined) {
+    const keptParts = new Map<number, number[]>();
+    const partialItems = new Set<number>();
+    converted.messages.forEach((_, j) => {
+      const i = converted.origin[j]!;
+      const ps = converted.parts?.[j];
+      if (i < 0 || ps === undefined || !keptItems.has(i)) return;
+      if (keptMessages.has(j)) keptParts.set(i, [...(keptParts.get(i) ?? []), ...ps]);
+      else partialItems.add(i);
+    });
+    for (const i of partialItems) rebuilt.set(i, partial(items[i]!, [...new Set(keptParts.get(i) ?? [])].sort((a, b) => a - b)));
   }
   const out: T[] = [];
   const emitted = new Set<number>();
@@ -48,7 +71,7 @@ export function mapBack<T>(items: readonly T[], converted: Converted, kept: read
     const i = converted.origin[j]!;
     if (i < 0 || emitted.has(i) || !keptItems.has(i)) continue;
     emitted.add(i);
-    out.push(items[i]!);
+    out.push(rebuilt.get(i) ?? items[i]!);
   }
   return out;
 }
