@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type TurnResult } from "@cc/context";
 import { decodeSnapshot, digestOf } from "@cc/context/internal";
 import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
-import { alternativeId, ID_ALTERNATIVES } from "@cc/hierarchical/internal";
+import { alternativeId, ID_ALTERNATIVES, noteId } from "@cc/hierarchical/internal";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { testDatabase, type TestDatabase } from "../../hierarchical/test/support/postgres.js";
@@ -163,7 +163,13 @@ describe("ids written by the previous version (u + 16 hex digits)", () => {
     }
     right(await previous.close()());
     const snapshot = a.snapshot()!;
-    const rendered = snapshot.rendering!.rendered.map((m) => (m.content.includes("Evicted to the journal") ? { ...m, content: m.content.replace(/u[0-9a-f]{32}/g, (id) => old(id)) } : m));
+    // The note names the 64-bit ids and stays sealed with the snapshot's note key (a note is
+    // recognised by its seal, never by its text).
+    const rendered = snapshot.rendering!.rendered.map((m) => {
+      if (!m.content.includes("Evicted to the journal")) return m;
+      const content = m.content.replace(/u[0-9a-f]{32}/g, (id) => old(id));
+      return { ...m, content, id: noteId(snapshot.noteKey!, content) };
+    });
     expect(JSON.stringify(rendered)).not.toMatch(/u[0-9a-f]{32}/);
     const saved = JSON.stringify({ ...snapshot, rendering: { ...snapshot.rendering!, rendered, renderedDigest: digestOf(rendered, rendered.length) } });
 
