@@ -2,7 +2,7 @@
 // other (the way `policy` went missing from an adapter's codec) fails to compile here.
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import { ContextManagerOptionsCodec, type ContextManagerOptions } from "@cc/context";
+import type { ContextManagerOptionsCodec, ContextManagerOptions } from "@cc/context";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 
 describe("options types equal their codecs", () => {

@@ -8,7 +8,7 @@
 import { ContextManagerOptionsCodec, type ContextManagerOptions } from "@cc/context";
 import { decodeWith, fn, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
+import type * as t from "io-ts";
 import type { CompactionReport } from "./report.js";
 
 /**

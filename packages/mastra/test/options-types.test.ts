@@ -2,7 +2,7 @@
 // not take (as `policy` once was) or an option the type does not declare fails to compile here.
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import { CompactionProcessorOptionsCodec, type CompactionProcessorOptions } from "@cc/mastra";
+import type { CompactionProcessorOptionsCodec, CompactionProcessorOptions } from "@cc/mastra";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 
 describe("options types equal their codecs", () => {
