@@ -10,7 +10,7 @@
  * @module manager
  */
 import { randomBytes } from "node:crypto";
-import { memoryIndex, type SearchHit } from "@cc/hierarchical";
+import { memoryIndex, type IndexError, type SearchHit } from "@cc/hierarchical";
 import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
@@ -24,7 +24,7 @@ import { decodePolicy, type PolicyOptions, type PolicySettings } from "./policy/
 import { renderingProblems, type ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
-import { ContextManagerError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
+import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
 export { ContextManagerError } from "./types.js";
 export type { ContextError, ContextEvent, EventSink, TurnResult, TurnWarning } from "./types.js";
@@ -103,6 +103,11 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
   };
 }
 
+const indexReadFailed = (subject: "search" | "expand", cause: IndexError): ContextError => {
+  const why = describeIndexError(cause);
+  return { _tag: "IndexReadFailed", subject, problems: [why], message: `the index failed to ${subject}: ${why}`, cause };
+};
+
 function build(built: Built): ContextManager {
   const { resume, policyOptions, ...o } = built;
   const count = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : o.counter.countMessages(messages));
@@ -134,7 +139,8 @@ function build(built: Built): ContextManager {
       return E.isLeft(committed) ? committed : E.right(candidate.right.result);
     } catch (e) {
       // A user-supplied counter, index or clock that throws: reported, never a rejection.
-      return E.left(invalid("InvalidInput", "turn", [`a dependency threw: ${e instanceof Error ? e.message : String(e)}`]));
+      const why = `a dependency threw: ${e instanceof Error ? e.message : String(e)}`;
+      return E.left({ _tag: "DependencyFailed", subject: "turn", problems: [why], message: `the turn failed: ${why}`, cause: e });
     }
   };
   const { policy: _resolvedPolicy, ...plain } = o;
@@ -148,12 +154,12 @@ function build(built: Built): ContextManager {
     },
     search: async (query, k = 5) => {
       const r = await o.index.search(query, { k, namespace: o.namespace })();
-      if (E.isLeft(r)) throw new ContextManagerError(invalid("InvalidInput", "search", [`${r.left._tag}`]));
+      if (E.isLeft(r)) throw new ContextManagerError(indexReadFailed("search", r.left));
       return r.right;
     },
     expand: async (id) => {
       const r = await o.index.expand(id, o.namespace)();
-      if (E.isLeft(r)) throw new ContextManagerError(invalid("InvalidInput", "expand", [`${r.left._tag}`]));
+      if (E.isLeft(r)) throw new ContextManagerError(indexReadFailed("expand", r.left));
       return r.right?.content;
     },
     count,

@@ -102,10 +102,13 @@ export interface ContextManagerOptions {
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
-const objectLike = (name: string, methods: readonly string[]): t.Type<unknown, unknown, unknown> => {
-  const ok = (u: unknown): boolean => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
-  return new t.Type<unknown, unknown, unknown>(name, (u): u is unknown => ok(u), (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
+/** An object with the named methods, typed as the interface `A` it stands for (methods are all a value can be checked for). */
+const objectLike = <A>(name: string, methods: readonly string[]): t.Type<A, A, unknown> => {
+  const ok = (u: unknown): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
+  return new t.Type<A, A, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
 };
+/** The clock: any function (its signature cannot be checked at run time), typed as the option's. */
+const clock = fn as unknown as t.Type<() => number, () => number, unknown>;
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
 export const ContextManagerOptionsCodec = objectCodec(
@@ -115,17 +118,17 @@ export const ContextManagerOptionsCodec = objectCodec(
     strategy: strategyCodec,
     threshold: share,
     preserveLast: intIn(0, 1_000_000),
-    counter: objectLike("TokenCounter", ["count", "countMessages"]),
-    provider: objectLike("Provider", ["complete", "listModels"]),
-    index: objectLike("SegmentIndex", ["write", "search", "expand"]),
+    counter: objectLike<TokenCounter>("TokenCounter", ["count", "countMessages"]),
+    provider: objectLike<Provider>("Provider", ["complete", "listModels"]),
+    index: objectLike<SegmentIndex>("SegmentIndex", ["write", "search", "expand"]),
     namespace: nonEmptyString,
     noteTokens: intIn(0, 1_000_000),
     concurrency: intIn(1, 256),
-    alertSink: objectLike("AlertSink", ["alert"]),
+    alertSink: objectLike<AlertSink>("AlertSink", ["alert"]),
     summaryModel: t.string,
-    now: fn,
+    now: clock,
     policy: PolicyOptionsCodec,
-    events: objectLike("EventSink", ["publish"]),
+    events: objectLike<EventSink>("EventSink", ["publish"]),
     resume: ManagerSnapshotCodec,
     noteKey: nonEmptyString,
   },

@@ -9,9 +9,9 @@ import { evictUnits, withNote } from "@cc/hierarchical";
 import { createLcmCompactor, describeWarnings, nextContext } from "@cc/lcm";
 import { describeRejection } from "@cc/lcm/internal";
 import type { Message, Provider } from "@cc/messages";
-import { invalid } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { ContextError, Resolved, TurnResult, TurnWarning } from "./types.js";
+import { describeIndexError } from "./types.js";
 import { stagedIndex } from "./staged-index.js";
 
 /** A compaction computed but not yet final. */
@@ -37,7 +37,7 @@ export async function runLcm(history: readonly Message[], maxTokens: number, tar
     counter: o.counter, now: o.now, ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink, sessionId: o.namespace }),
   });
   const r = await lcm.compact(history, { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel }, signal)();
-  if (E.isLeft(r)) return E.left(r.left._tag === "CompactionAborted" ? aborted : invalid("InvalidOptions", "compact options", r.left.problems));
+  if (E.isLeft(r)) return E.left(r.left._tag === "CompactionAborted" ? aborted : r.left);
   const res = r.right;
   const out = nextContext(res);
   const tokensAfter = o.counter.countMessages(out);
@@ -77,7 +77,7 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();
-  if (E.isLeft(r)) return E.left(invalid("InvalidOptions", "eviction settings", r.left.problems));
+  if (E.isLeft(r)) return E.left(r.left);
   if (r.right.aborted || signal?.aborted === true) return E.left(aborted);
   const ev = r.right;
   const out = withNote(ev.kept, ev.note, o.noteKey);
@@ -92,8 +92,8 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
     const entries = staged.pending();
     const committed = await staged.commit()();
     if (E.isRight(committed)) return E.right(undefined);
-    const why = `${committed.left._tag}${"message" in committed.left ? `: ${String(committed.left.message)}` : ""}`;
-    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the index refused the turn's ${entries} evicted units (none was written): ${why}`, entries });
+    const why = describeIndexError(committed.left);
+    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the index refused the turn's ${entries} evicted units (none was written): ${why}`, entries, cause: committed.left });
   };
   return E.right({
     result: {

@@ -3,7 +3,7 @@
  *
  * @module types
  */
-import type { EvictedEntry, SegmentIndex } from "@cc/hierarchical";
+import type { EvictedEntry, IndexError, SegmentIndex } from "@cc/hierarchical";
 import type { AlertSink, Level } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
@@ -70,25 +70,36 @@ export interface TurnResult {
 }
 
 /**
- * Why a turn produced no prompt. `IndexWriteFailed`: the index refused the turn's batch of
- * evicted units — none of them was written and the history is unchanged; `problems` names the
- * index's error (a storage failure, or `IdConflict: id "u…" in namespace "s1" already holds a
- * different original` when another process wrote a different original under an evicted unit's
- * id between the turn's pass and its commit — an id already taken when the pass runs costs only
- * that unit its id, see the `UnitIdDisambiguated` warning).
+ * Why a turn (or a search, an expand) produced nothing. `IndexWriteFailed`: the index refused the
+ * turn's batch of evicted units — none of them was written and the history is unchanged;
+ * `problems` names the index's error (a storage failure, or `IdConflict: id "u…" in namespace "s1"
+ * already holds a different original` when another process wrote a different original under an
+ * evicted unit's id between the turn's pass and its commit — an id already taken when the pass
+ * runs costs only that unit its id, see the `UnitIdDisambiguated` warning) and `cause` is that
+ * error as the index returned it. `IndexReadFailed`: `search` or `expand` failed in the index
+ * (`cause`, the index's typed error). `DependencyFailed`: a counter, index, provider or clock you
+ * supplied threw; `cause` is what it threw.
  */
 export type ContextError =
   | InvalidOptions
   | InvalidInput
   | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] }
-  | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number };
+  | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number; readonly cause: IndexError }
+  | { readonly _tag: "IndexReadFailed"; readonly subject: "search" | "expand"; readonly problems: readonly string[]; readonly message: string; readonly cause: IndexError }
+  | { readonly _tag: "DependencyFailed"; readonly subject: "turn"; readonly problems: readonly string[]; readonly message: string; readonly cause: unknown };
 
-/** The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}. */
+/** One line naming an index error: its tag, and its message when it has one. */
+export const describeIndexError = (e: IndexError): string => `${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}`;
+
+/**
+ * The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}
+ * (and, as its standard `cause`, the original error of a failed index or dependency).
+ */
 export class ContextManagerError extends Error {
   /** The typed failure. */
   readonly error: ContextError;
   constructor(error: ContextError) {
-    super(error._tag === "Aborted" ? "the turn was aborted" : error.message);
+    super(error._tag === "Aborted" ? "the turn was aborted" : error.message, "cause" in error ? { cause: error.cause } : undefined);
     this.name = "ContextManagerError";
     this.error = error;
   }

@@ -5,10 +5,10 @@
  *
  * @module options
  */
-import { decodeContextManagerOptions, type ContextManagerOptions } from "@cc/context";
-import { decodeWith, fn, intIn, invalid, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import { ContextManagerOptionsCodec, type ContextManagerOptions } from "@cc/context";
+import { decodeWith, fn, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
+import type * as t from "io-ts";
 import type { CompactionReport } from "./report.js";
 
 /**
@@ -44,23 +44,27 @@ export interface CompactionProcessorOptions extends ContextManagerOptions {
   readonly onCompaction?: (report: CompactionReport) => void | Promise<void>;
 }
 
-const CONTEXT_KEYS = ["maxTokens", "strategy", "threshold", "preserveLast", "counter", "provider", "index", "namespace", "noteTokens", "concurrency", "alertSink", "summaryModel", "now"] as const;
+/** The context manager's option names, taken from its codec (so none is ever missing here, `policy` included). */
+const CONTEXT_KEYS = [...Object.keys(ContextManagerOptionsCodec.required), ...Object.keys(ContextManagerOptionsCodec.optional)] as readonly (keyof ContextManagerOptions)[];
+/** The callback: any function (its signature cannot be checked at run time), typed as the option's. */
+const onCompaction = fn as unknown as t.Type<NonNullable<CompactionProcessorOptions["onCompaction"]>, NonNullable<CompactionProcessorOptions["onCompaction"]>, unknown>;
 const own = {
   id: nonEmptyString,
   toolResultMaxTokens: intIn(0, 100_000_000),
   maxExpandChars: intIn(1, 10_000_000),
-  onCompaction: fn,
+  onCompaction,
 };
 
 /**
- * io-ts codec of {@link CompactionProcessorOptions} (closed; the context manager's fields are checked by its own codec).
+ * io-ts codec of {@link CompactionProcessorOptions} (closed): the context manager's fields, checked by
+ * its codec's own field codecs, and the adapter's.
  *
- * @example CompactionProcessorOptionsCodec.is({ maxTokens: 8000 }) // true
+ * @example CompactionProcessorOptionsCodec.is({ maxTokens: 8000, policy: { kind: "cost" } }) // true
  */
 export const CompactionProcessorOptionsCodec = objectCodec(
   "CompactionProcessorOptions",
-  { maxTokens: t.unknown },
-  { ...own, ...Object.fromEntries(CONTEXT_KEYS.filter((k) => k !== "maxTokens").map((k) => [k, t.unknown])) },
+  ContextManagerOptionsCodec.required,
+  { ...ContextManagerOptionsCodec.optional, ...own },
   { expected: "an options object" },
 );
 
@@ -89,12 +93,10 @@ export function decodeCompactionProcessorOptions(input: unknown): E.Either<Inval
   const subject = "mastra compaction options";
   const shape = decodeWith(CompactionProcessorOptionsCodec, "InvalidOptions", subject)(input);
   if (E.isLeft(shape)) return shape;
-  const o = shape.right as unknown as CompactionProcessorOptions;
-  const contextPart = Object.fromEntries(CONTEXT_KEYS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
-  const context = decodeContextManagerOptions(contextPart);
-  if (E.isLeft(context)) return E.left(invalid("InvalidOptions", subject, context.left.problems, context.left.more));
+  const o: CompactionProcessorOptions = shape.right;
+  const context = Object.fromEntries(CONTEXT_KEYS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as unknown as ContextManagerOptions;
   return E.right({
-    context: context.right,
+    context,
     id: o.id ?? "cc-compaction",
     toolResultMaxTokens: o.toolResultMaxTokens ?? 2000,
     maxExpandChars: o.maxExpandChars ?? 8000,

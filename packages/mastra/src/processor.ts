@@ -8,7 +8,8 @@
  *
  * @module processor
  */
-import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import { createContextManager, decodeContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import { invalid } from "@cc/validate";
 import { summaryMessage, type Message } from "@cc/messages";
 import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs, ProcessInputStepResult, ProcessLLMRequestArgs, ProcessLLMRequestResult, Processor, ProcessToolResultArgs } from "@mastra/core/processors";
@@ -92,7 +93,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
   const decoded = decodeCompactionProcessorOptions(options);
   if (E.isLeft(decoded)) return decoded;
   const settings = decoded.right;
-  const manager = createContextManager(settings.context);
+  // The manager checks what no single field shows (resume needs a policy, a policy's shares agree).
+  const made = decodeContextManager(settings.context);
+  if (E.isLeft(made)) return E.left(invalid("InvalidOptions", "mastra compaction options", made.left.problems, made.left.more));
+  const manager = made.right;
   const byTail = new Map<number, ContextManager>();
   // One manager per tail length, all sharing the counter, index and namespace of `manager`.
   const managerFor = (preserveLast: number): ContextManager => {

@@ -30,6 +30,24 @@ describe("options", () => {
   });
 });
 
+describe("the context manager's options pass through", () => {
+  it("a policy (and its events and resume) is accepted and reaches the manager; a bad policy field is named", () => {
+    const processor = createCompactionProcessor({ maxTokens: 8000, policy: { kind: "cost" } });
+    expect(processor.manager.options.policy).toEqual({ kind: "cost" });
+    expect(problems({ maxTokens: 8000, policy: { kind: "hermes" }, events: { publish: () => undefined } })).toEqual([]);
+    expect(problems({ maxTokens: 8000, policy: { kind: "cost", targt: 0.4 } })).toEqual(["policy.targt: unknown field (did you mean target?)"]);
+    expect(problems({ maxTokens: 8000, policy: { kind: "cost", hardThreshold: Number.NaN } })).toEqual([expect.stringMatching(/^policy\.hardThreshold: .*got NaN$/)]);
+  });
+
+  it("a combination the manager refuses (resume without a policy, a policy target above the threshold) is InvalidOptions, not a throw", () => {
+    const snapshot = createCompactionProcessor({ maxTokens: 8000, policy: { kind: "hermes" } }).manager.snapshot();
+    for (const options of [{ maxTokens: 8000, resume: snapshot }, { maxTokens: 8000, threshold: 0.5, policy: { kind: "hermes", target: 0.9 } }]) {
+      const r = decodeCompactionProcessor(options);
+      expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "mastra compaction options" });
+    }
+  });
+});
+
 const hookArgs = { abort: (() => { throw new Error("abort"); }) as never, retryCount: 0, stepNumber: 0, steps: [], state: {} };
 
 describe("failures are reported, never thrown", () => {
@@ -69,6 +87,6 @@ describe("failures are reported, never thrown", () => {
     const p = createCompactionProcessor({ maxTokens: 100, counter: throwing as never });
     const prompt: LLMPrompt = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
     expect(await p.processLLMRequest({ ...hookArgs, prompt, model: {} as never } as ProcessLLMRequestArgs)).toBeUndefined();
-    expect(p.lastReport?.warnings[0]).toMatchObject({ _tag: "CompactionFailed", error: { _tag: "InvalidInput" } });
+    expect(p.lastReport?.warnings[0]).toMatchObject({ _tag: "CompactionFailed", error: { _tag: "DependencyFailed", problems: ["a dependency threw: counter broke"] } });
   });
 });

@@ -10,15 +10,22 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { decodeWith, expectation, invalid, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
 
-/** One function call issued by an assistant message. `arguments` is the raw JSON text. */
+/** A JSON value (what `JSON.parse` can return). */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+/**
+ * One function call issued by an assistant message. `arguments` is the raw JSON text. `extra`
+ * holds the provider's fields of the call the model does not know (OpenAI streaming's and
+ * DeepSeek's `index`, …) and `functionExtra` those inside its `function` object; both are
+ * returned unchanged on conversion back.
+ */
 export interface ToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  readonly extra?: { readonly [key: string]: Json };
+  readonly functionExtra?: { readonly [key: string]: Json };
 }
-
-/** A JSON value (what `JSON.parse` can return). */
-export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
 /**
  * One part of multi-part content as the provider sent it (a text part, an image, audio, a file),
@@ -83,7 +90,12 @@ const ContentPartCodec = objectCodec("ContentPart", { type: str }, {}, { closed:
 const meta = { id: str, timestamp: finiteNumber, name: str, parts: t.readonlyArray(ContentPartCodec), extra: t.record(t.string, JsonCodec) };
 
 /** io-ts codec of {@link ToolCall}. */
-export const ToolCallCodec: t.Type<ToolCall> = objectCodec("ToolCall", { id: str, name: str, arguments: str }, {}, { expected: "a tool call object" }) as unknown as t.Type<ToolCall>;
+export const ToolCallCodec: t.Type<ToolCall> = objectCodec(
+  "ToolCall",
+  { id: str, name: str, arguments: str },
+  { extra: t.record(t.string, JsonCodec), functionExtra: t.record(t.string, JsonCodec) },
+  { expected: "a tool call object" },
+) as unknown as t.Type<ToolCall>;
 
 const byRole: Readonly<Record<Role, t.Type<Message, Message, unknown>>> = {
   system: objectCodec("SystemMessage", { role: t.literal("system"), content: str }, { developer: t.literal(true), ...meta }) as unknown as t.Type<Message, Message, unknown>,

@@ -1,7 +1,8 @@
 /**
  * Lossless conversion between the OpenAI chat-completions message format and the {@link Message}
  * model. Everything the engine does not interpret travels along: `name`, the `developer` role,
- * multi-part content (images, audio, files) in `parts`, and unknown provider fields in `extra`.
+ * multi-part content (images, audio, files) in `parts`, and unknown provider fields in `extra` (a
+ * tool call's own, such as `index`, in the call's `extra` and `functionExtra`).
  *
  * Broken conversations are handled per case, and each repair is reported as a warning, so the
  * result is always a prompt the chat API accepts and nothing is dropped without a word:
@@ -23,7 +24,13 @@ export interface OpenAIMessage {
   readonly role: "system" | "developer" | "user" | "assistant" | "tool";
   readonly content?: string | null | readonly ContentPart[];
   readonly name?: string;
-  readonly tool_calls?: readonly { readonly id: string; readonly type: "function"; readonly function: { readonly name: string; readonly arguments: string } }[];
+  /** The calls of an assistant message; fields beyond these (e.g. `index`) travel in the call's `extra` / `functionExtra`. */
+  readonly tool_calls?: readonly {
+    readonly id: string;
+    readonly type: "function";
+    readonly function: { readonly name: string; readonly arguments: string; readonly [extra: string]: unknown };
+    readonly [extra: string]: unknown;
+  }[];
   readonly tool_call_id?: string;
   readonly [extra: string]: unknown;
 }
@@ -48,6 +55,8 @@ export interface Converted {
 export const UNANSWERED_RESULT = "[no result was recorded for this call]";
 
 const KNOWN = new Set(["role", "content", "name", "tool_calls", "tool_call_id"]);
+const CALL_KNOWN = new Set(["id", "type", "function"]);
+const FUNCTION_KNOWN = new Set(["name", "arguments"]);
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 
 function isJson(u: unknown, depth = 0): u is Json {
@@ -56,6 +65,20 @@ function isJson(u: unknown, depth = 0): u is Json {
   if (typeof u === "number") return Number.isFinite(u);
   if (Array.isArray(u)) return u.every((v) => isJson(v, depth + 1));
   return isRecord(u) && Object.values(u).every((v) => isJson(v, depth + 1));
+}
+
+/**
+ * The fields of `raw` outside `known` (undefined ones skipped), or `undefined` when there are
+ * none; a field that is not JSON is a problem at `at.<key>`.
+ */
+function extraFields(raw: Readonly<Record<string, unknown>>, known: ReadonlySet<string>, at: string, problems: string[]): { readonly [key: string]: Json } | undefined {
+  const extra: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (known.has(k) || v === undefined) continue;
+    if (!isJson(v)) problems.push(`${at}.${k}: expected JSON data`);
+    else extra[k] = v;
+  }
+  return Object.keys(extra).length === 0 ? undefined : extra;
 }
 
 function show(u: unknown): string {
@@ -115,19 +138,16 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
         if (!isRecord(c) || typeof c["id"] !== "string" || (c["type"] !== undefined && c["type"] !== "function") || !isRecord(f) || typeof f["name"] !== "string" || typeof f["arguments"] !== "string") {
           return void problems.push(`${at}.tool_calls[${j}]: expected { id: string, type: "function", function: { name: string, arguments: string } }, got ${show(c)}`);
         }
-        calls!.push({ id: c["id"], name: f["name"], arguments: f["arguments"] });
+        const extra = extraFields(c, CALL_KNOWN, `${at}.tool_calls[${j}]`, problems);
+        const functionExtra = extraFields(f, FUNCTION_KNOWN, `${at}.tool_calls[${j}].function`, problems);
+        calls!.push({ id: c["id"], name: f["name"], arguments: f["arguments"], ...(extra === undefined ? {} : { extra }), ...(functionExtra === undefined ? {} : { functionExtra }) });
       });
     }
   }
   const toolCallId = raw["tool_call_id"];
   if (role === "tool" && typeof toolCallId !== "string") problems.push(`${at}.tool_call_id: required on a tool message (a string), got ${show(toolCallId)}`);
   if (role !== "tool" && toolCallId !== undefined) problems.push(`${at}.tool_call_id: only a tool message answers a call`);
-  const extra: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (KNOWN.has(k) || v === undefined) continue;
-    if (!isJson(v)) problems.push(`${at}.${k}: expected JSON data`);
-    else extra[k] = v;
-  }
+  const extra = extraFields(raw, KNOWN, at, problems);
   if (problems.length > before) return undefined;
   return {
     role: role as OpenAIMessage["role"],
@@ -137,7 +157,7 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
     ...(typeof name === "string" ? { name } : {}),
     ...(calls === undefined ? {} : { calls }),
     ...(typeof toolCallId === "string" ? { toolCallId } : {}),
-    ...(Object.keys(extra).length === 0 ? {} : { extra }),
+    ...(extra === undefined ? {} : { extra }),
   };
 }
 
@@ -221,9 +241,15 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
   return E.right({ messages: out, warnings });
 }
 
+/** A call in the wire format, its provider fields restored (the model's own fields win over a clashing extra key). */
+function toOpenAIToolCall(c: ToolCall): NonNullable<OpenAIMessage["tool_calls"]>[number] {
+  return { ...c.extra, id: c.id, type: "function", function: { ...c.functionExtra, name: c.name, arguments: c.arguments } };
+}
+
 /**
  * Converts {@link Message}s to the OpenAI chat-completions wire format, restoring the
- * `developer` role, `name`, multi-part content and provider fields kept by {@link fromOpenAIMessages}.
+ * `developer` role, `name`, multi-part content and provider fields (of messages and of tool calls)
+ * kept by {@link fromOpenAIMessages}.
  *
  * @example toOpenAIMessages([{ role: "user", content: "hi", name: "ann" }]) // [{ role: "user", content: "hi", name: "ann" }]
  */
@@ -239,7 +265,7 @@ export function toOpenAIMessages(messages: readonly Message[]): readonly OpenAIM
         return { role: "user", content, ...base };
       case "assistant":
         return m.toolCalls !== undefined
-          ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map(toOpenAIToolCall) }
           : { role: "assistant", content, ...base };
       case "tool":
         return { role: "tool", content, ...base, tool_call_id: m.toolCallId };

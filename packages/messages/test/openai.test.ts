@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { fromOpenAIMessages, messageUnits, toOpenAIMessages, type OpenAIMessage } from "@cc/messages";
+import { decodeMessages, fromOpenAIMessages, messageUnits, toOpenAIMessages, type OpenAIMessage } from "@cc/messages";
 import { UNANSWERED_RESULT } from "@cc/messages/internal";
 
 const runs = process.env["CI"] === undefined ? 200 : 1000;
@@ -22,6 +22,59 @@ describe("fromOpenAIMessages", () => {
     expect(r.right.messages[0]).toMatchObject({ role: "system", developer: true, content: "be brief", name: "ops" });
     expect(r.right.messages[2]).toMatchObject({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }], extra: { reasoning_content: "think", refusal: null } });
     expect(toOpenAIMessages(r.right.messages)).toEqual(input);
+  });
+
+  it("keeps every field of a tool call and of its function (DeepSeek's index, provider fields), also through an id rename", () => {
+    const input = [
+      { role: "user", content: "go" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { index: 0, id: "c1", type: "function", function: { name: "read", arguments: "{}", strict: true } },
+          { index: 1, id: "c2", type: "function", function: { name: "ls", arguments: "{}" }, cache: { hit: [1, null] } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", content: "a" },
+      { role: "tool", tool_call_id: "c2", content: "b" },
+      { role: "assistant", content: "", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "c" },
+    ];
+    const r = fromOpenAIMessages(input);
+    if (E.isLeft(r)) return expect.fail(r.left.message);
+    expect(r.right.messages[1]).toMatchObject({ toolCalls: [{ id: "c1", extra: { index: 0 }, functionExtra: { strict: true } }, { id: "c2", extra: { index: 1, cache: { hit: [1, null] } } }] });
+    expect(r.right.warnings.map((w) => w._tag)).toEqual(["DuplicateCallId"]);
+    const back = toOpenAIMessages(r.right.messages);
+    expect(back.slice(0, 4)).toEqual(input.slice(0, 4));
+    expect(back[4]).toEqual({ role: "assistant", content: "", tool_calls: [{ index: 0, id: "c1#2", type: "function", function: { name: "read", arguments: "{}" } }] });
+    expect(decodeMessages(r.right.messages)).toEqual(E.right(r.right.messages));
+  });
+
+  it("reports a call field or function field that is not JSON, naming the call", () => {
+    const r = fromOpenAIMessages([
+      { role: "assistant", content: "", tool_calls: [{ index: Number.NaN, id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "assistant", content: "", tool_calls: [{ id: "c2", type: "function", function: { name: "f", arguments: "{}", hook: () => 1 } }] },
+    ]);
+    if (E.isRight(r)) return expect.fail("expected the calls to be refused");
+    expect(r.left.problems.map((p) => p.message)).toEqual(["[0].tool_calls[0].index: expected JSON data", "[1].tool_calls[0].function.hook: expected JSON data"]);
+  });
+
+  it("property: a call's extra fields, at call and function level, round-trip unchanged", () => {
+    const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !["id", "type", "function", "name", "arguments", "__proto__"].includes(k));
+    const fields = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown), { maxKeys: 3 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fields, fields), { minLength: 1, maxLength: 3 }), (calls) => {
+        const ids = calls.map((_, i) => `call_${i}`);
+        const input = [
+          { role: "assistant", content: "", tool_calls: calls.map(([outer, inner], i) => ({ ...outer, id: ids[i], type: "function", function: { ...inner, name: "f", arguments: "{}" } })) },
+          ...ids.map((id) => ({ role: "tool", tool_call_id: id, content: id })),
+        ];
+        const r = fromOpenAIMessages(input);
+        if (E.isLeft(r)) return expect.fail(r.left.message);
+        expect(toOpenAIMessages(r.right.messages)).toEqual(input);
+      }),
+      { numRuns: runs },
+    );
   });
 
   it("names the index and field of every problem, a non-string text part included", () => {

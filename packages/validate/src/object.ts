@@ -67,13 +67,20 @@ export interface ObjectCodecOptions {
 /**
  * An object codec: fails on non-objects, checks `required` and `optional` fields (an optional
  * field may be absent or `undefined`), and — when `closed` — rejects unknown keys, suggesting the
- * closest known one. Decoding returns the input object itself (no copy).
+ * closest known one. Decoding returns the input object itself (no copy). The codec keeps its
+ * `required` and `optional` fields, so another codec can extend it (an adapter's options with
+ * the manager's).
  *
  * @example
  * const Opts = objectCodec("Opts", {}, { maxTokens: positiveInt });
  * Opts.decode({ maxTokns: 5 }); // failure: "maxTokns: unknown field (did you mean maxTokens?)"
  */
-export function objectCodec<R extends Fields, O extends Fields>(name: string, required: R, optional: O, options: ObjectCodecOptions = {}): t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown> {
+export function objectCodec<R extends Fields, O extends Fields>(
+  name: string,
+  required: R,
+  optional: O,
+  options: ObjectCodecOptions = {},
+): t.Type<ObjectOf<R, O>, ObjectOf<R, O>, unknown> & { readonly required: R; readonly optional: O } {
   type A = ObjectOf<R, O>;
   const closed = options.closed ?? true;
   const expected = options.expected ?? "an object";
@@ -117,5 +124,5 @@ export function objectCodec<R extends Fields, O extends Fields>(name: string, re
     return errors.length === 0 ? t.success(u as A) : t.failures(errors);
   };
   const is = (u: unknown): u is A => validate(u, [{ key: "", type: t.unknown, actual: u }])._tag === "Right";
-  return new t.Type<A, A, unknown>(name, is, validate, t.identity);
+  return Object.assign(new t.Type<A, A, unknown>(name, is, validate, t.identity), { required, optional });
 }

@@ -9,6 +9,8 @@ import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+import { decodeWith, objectCodec } from "@cc/validate";
 import { decodeContextManager } from "../manager.js";
 import { withoutSummary, type HistoryStrategy } from "./factory.js";
 
@@ -33,8 +35,18 @@ export interface AgentCompactorOptions {
   readonly compactionModel?: string;
 }
 
+/** Closed check of the option names; the values are checked by the context manager's codec on each call. */
+const AgentCompactorOptionsCodec = objectCodec(
+  "AgentCompactorOptions",
+  {},
+  { provider: t.unknown, counter: t.unknown, now: t.unknown, preserveLast: t.unknown, compactionModel: t.unknown },
+  { expected: "an options object" },
+);
+const decodeNames = decodeWith(AgentCompactorOptionsCodec, "InvalidOptions", "agent compactor options");
+
 /**
- * Creates an {@link AgentCompactor}.
+ * Creates an {@link AgentCompactor}. Invalid options (an unknown key, a bad value) make every
+ * `compact` return `Left(InvalidOptions)` naming the field.
  *
  * @example
  * const agent = createAgentCompactor({ provider: offlineProvider(), preserveLast: 6 });
@@ -46,6 +58,8 @@ export function createAgentCompactor(options: AgentCompactorOptions = {}): Agent
   let namespace = "default";
   return {
     compact: (messages, _model, maxTokens, signal) => async () => {
+      const names = decodeNames(options);
+      if (E.isLeft(names)) return names;
       const manager = decodeContextManager({
         maxTokens, strategy: "lcm", threshold: 1, preserveLast: options.preserveLast ?? 20, summaryModel, namespace,
         ...(options.provider === undefined ? {} : { provider: options.provider }),

@@ -8,6 +8,9 @@
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { Task } from "fp-ts/lib/Task.js";
+import * as t from "io-ts";
+import { decodeWith, expectation, intIn, leaf, objectCodec } from "@cc/validate";
+import { ContextManagerError } from "../types.js";
 import { chooseCompactionModel } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
 import type { Provider, ProviderError } from "@cc/messages";
@@ -30,17 +33,44 @@ export interface PromptCompressor {
   setMinSavingRatio(ratio: number): void;
 }
 
-/** Options of {@link createPromptCompressor}. */
+/**
+ * Options of {@link createPromptCompressor}, decoded by a closed codec: an unknown key, NaN,
+ * ±Infinity or an out-of-range number throws a `ContextManagerError` carrying `InvalidOptions`
+ * (subject "prompt compressor options") naming the field.
+ */
 export interface PromptCompressorOptions {
   readonly provider?: Provider;
   readonly counter: TokenCounter;
   /** Model for the call; "" picks the cheapest listed. */
   readonly model?: string;
-  /** Prompts with fewer tokens are left alone. Default 200. */
+  /** Prompts with fewer tokens are left alone: an integer in [0, 10⁹]. Default 200. */
   readonly minTokens?: number;
+  /** Minimum share of tokens saved for a compression to be used, in [0, 1). Default 0.3. */
   readonly minSavingRatio?: number;
+  /** Longest wait for the provider, in ms: an integer in [1, 2³¹ − 1]. */
   readonly timeoutMs?: number;
 }
+
+const withMethods = <A>(name: string, methods: readonly string[]): t.Type<A, A, unknown> => {
+  const ok = (u: unknown): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
+  return new t.Type<A, A, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
+};
+
+/** io-ts codec of {@link PromptCompressorOptions} (closed). */
+const PromptCompressorOptionsCodec = objectCodec(
+  "PromptCompressorOptions",
+  { counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]) },
+  {
+    provider: withMethods<Provider>("Provider", ["complete", "listModels"]),
+    model: t.string,
+    minTokens: intIn(0, 1_000_000_000),
+    minSavingRatio: leaf("SavingRatio", "a number in [0, 1)", (u): u is number => typeof u === "number" && u >= 0 && u < 1),
+    timeoutMs: intIn(1, 2_147_483_647),
+  },
+  { expected: "an options object" },
+);
+
+const decodePromptCompressorOptions = decodeWith(PromptCompressorOptionsCodec, "InvalidOptions", "prompt compressor options");
 
 const INSTRUCTION =
   "Rewrite the text inside the transcript tags as compactly as possible for another model to read. Keep every instruction, constraint, identifier, path, number and quoted string exactly; drop repetition and filler. Output only the rewritten text.";
@@ -48,13 +78,16 @@ const INSTRUCTION =
 const describeError = (e: ProviderError): string => ("message" in e ? `${e._tag}: ${e.message}` : e._tag);
 
 /**
- * Creates a {@link PromptCompressor}.
+ * Creates a {@link PromptCompressor}. Invalid options throw a `ContextManagerError` carrying the
+ * typed `InvalidOptions` at once (a programming error, as with `createContextManager`).
  *
  * @example
  * const pc = createPromptCompressor({ provider: offlineProvider(), counter: estimateCounter() });
  * const r = await pc.compress(longPrompt)(); // r._tag === "Compressed" | "Skipped"
  */
 export function createPromptCompressor(options: PromptCompressorOptions): PromptCompressor {
+  const decoded = decodePromptCompressorOptions(options);
+  if (E.isLeft(decoded)) throw new ContextManagerError(decoded.left);
   let enabled = true;
   let minSavingRatio = options.minSavingRatio ?? 0.3;
   const minTokens = options.minTokens ?? 200;

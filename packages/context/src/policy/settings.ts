@@ -84,7 +84,7 @@ export interface PolicyOptions {
    * Turns the session is expected to run after this one; absent: as many as it has run so far (at least `minTurnsBetween`).
    * @default estimated
    */
-  readonly remainingTurns?: number | undefined;
+  readonly remainingTurns?: number;
   /**
    * Prices the cost model weighs: a {@link PRICE_SHEETS} name or your own sheet.
    * @default "anthropic/claude-sonnet-4"

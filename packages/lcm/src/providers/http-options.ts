@@ -9,7 +9,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { ModelInfo } from "@cc/messages";
 import type { Strength } from "@cc/messages/internal";
-import { didYouMean, invalid, type InvalidOptions } from "@cc/validate";
+import { didYouMean, invalid, type InvalidOptions, type Problem } from "@cc/validate";
 import { displayUrl, redactSecrets, urlSecrets } from "./redact.js";
 
 /** Options of {@link openAICompatibleProvider} (validated by {@link decodeHttpProviderOptions}). */
@@ -183,16 +183,17 @@ function showValue(u: unknown, secrets: readonly (string | undefined)[]): string
  * //   "maxRetrys is not an option; did you mean maxRetries?", "timeoutMs: expected an integer in 1..600000, got 0"] })
  */
 export function decodeHttpProviderOptions(input: unknown): E.Either<InvalidProviderOptions, HttpProviderConfig> {
-  const fail = (problems: readonly string[]): E.Either<InvalidProviderOptions, HttpProviderConfig> => E.left(invalid("InvalidOptions", "provider options", problems));
+  const fail = (problems: readonly (string | Problem)[]): E.Either<InvalidProviderOptions, HttpProviderConfig> => E.left(invalid("InvalidOptions", "provider options", problems));
   if (typeof input !== "object" || input === null || Array.isArray(input)) return fail([`options: expected an object such as { baseUrl: "http://127.0.0.1:8080/v1" }, got ${showValue(input, [])}`]);
   const record = input as Readonly<Record<string, unknown>>;
   const baseUrl = record["baseUrl"];
   const secrets = [typeof record["apiKey"] === "string" ? record["apiKey"] : undefined, ...(typeof baseUrl === "string" ? urlSecrets(baseUrl) : [])];
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for (const key of Object.keys(record)) {
     if (optionKeys.includes(key)) continue;
     const near = didYouMean(key.replace(/[_-]/g, ""), optionKeys);
-    problems.push(`${redactSecrets(key, secrets)} is not an option${near === undefined ? ` (known: ${optionKeys.join(", ")})` : `; did you mean ${near}?`}`);
+    const shown = redactSecrets(key, secrets);
+    problems.push({ path: shown, message: `${shown} is not an option${near === undefined ? ` (known: ${optionKeys.join(", ")})` : `; did you mean ${near}?`}` });
   }
   // An explicit `undefined` means "the default", as an absent key does.
   const defined = Object.fromEntries(Object.entries(record).filter(([k, v]) => v !== undefined && optionKeys.includes(k)));
@@ -202,7 +203,7 @@ export function decodeHttpProviderOptions(input: unknown): E.Either<InvalidProvi
       const field = error.context.map((c) => c.key).filter((k) => k !== "" && !/^\d+$/.test(k))[0] ?? "options";
       const shown = field === "baseUrl" && typeof error.value === "string" ? showValue(displayUrl(error.value), secrets) : showValue(error.value, secrets);
       const line = field === "apiKey" ? "apiKey: expected a non-empty string without line breaks" : `${field}: ${error.message ?? "invalid value"}, got ${shown}`;
-      if (!problems.includes(line)) problems.push(line);
+      if (!problems.some((p) => p.message === line)) problems.push({ path: field, message: line });
     }
   }
   if (problems.length > 0 || E.isLeft(decoded)) return fail(problems);

@@ -12,6 +12,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
+import { decodeWith, intIn, leaf, nonNegativeInt, objectCodec } from "@cc/validate";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store.js";
 import {
@@ -54,26 +55,42 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 ];
 
 /**
- * Options of {@link openSqliteStore}.
+ * Options of {@link openSqliteStore}, decoded by a closed codec ({@link SqliteStoreOptionsCodec}):
+ * an unknown key (with a "did you mean"), a missing or empty `path`, NaN, ±Infinity, a negative or
+ * fractional number is `Left(InvalidOptions)` with subject "sqlite store options", naming the field.
  *
  * @example openSqliteStore({ path: "agent.db", busyTimeoutMs: 10000, mmapSizeBytes: 0 })
  */
 export interface SqliteStoreOptions {
-  /** The database file, or `":memory:"` for a private in-memory database. */
+  /** The database file, or `":memory:"` for a private in-memory database (never empty: SQLite would open a hidden temporary file). */
   readonly path: string;
   /**
-   * How long a writer waits for another process's lock, in ms (the same default as the SQLite index).
+   * How long a writer waits for another process's lock, in ms: an integer in [0, 2³¹ − 1] (the same default as the SQLite index).
    * @default 10000
    */
   readonly busyTimeoutMs?: number;
   /**
-   * How much of the file reads may map into memory (`PRAGMA mmap_size`), in bytes; 0 turns
+   * How much of the file reads may map into memory (`PRAGMA mmap_size`), in bytes (a non-negative integer); 0 turns
    * mapping off. Default 256 MiB. Mapped reads skip a system call and a copy per page: a
    * prompt-building read of a long stack is several times faster. Ignored for `":memory:"`.
    * @default 268435456 (256 MiB)
    */
   readonly mmapSizeBytes?: number;
 }
+
+/**
+ * io-ts codec of {@link SqliteStoreOptions} (closed).
+ *
+ * @example SqliteStoreOptionsCodec.is({ path: "agent.db", busyTimeout: 5 }) // false: busyTimeout is not a field
+ */
+export const SqliteStoreOptionsCodec = objectCodec(
+  "SqliteStoreOptions",
+  { path: leaf("SqlitePath", 'a non-empty file path or ":memory:"', (u): u is string => typeof u === "string" && u !== "") },
+  { busyTimeoutMs: intIn(0, 2_147_483_647), mmapSizeBytes: nonNegativeInt },
+  { expected: "a store options object" },
+);
+
+const decodeSqliteStoreOptions = decodeWith(SqliteStoreOptionsCodec, "InvalidOptions", "sqlite store options");
 
 /** A `cc_chat_history` row read in raw (array) mode: id, body, created_at. */
 type MessageRow = readonly [id: number, body: string, createdAt: number];
@@ -115,22 +132,25 @@ function migrate(db: Database.Database): void {
 /**
  * Opens (creating and migrating when needed) a SQLite store at `path` (`":memory:"` for a
  * private in-memory database). Loads better-sqlite3 on first run; when it cannot be loaded the
- * result is a `StoreUnavailable` whose `missingPackage` is `"better-sqlite3"`.
+ * result is a `StoreUnavailable` whose `missingPackage` is `"better-sqlite3"`. Invalid options are
+ * `Left(InvalidOptions)` before anything is opened (see {@link SqliteStoreOptions}).
  *
  * @example
  * const store = await openSqliteStore({ path: "agent.db" })();
  */
 export function openSqliteStore(options: SqliteStoreOptions): TE.TaskEither<StoreError, SummaryStore> {
-  const { path } = options;
+  const decoded = decodeSqliteStoreOptions(options);
+  if (E.isLeft(decoded)) return TE.left(decoded.left);
+  const { path, busyTimeoutMs, mmapSizeBytes } = decoded.right;
   return pipe(
     loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) => (typeof mod.default === "function" ? mod.default : undefined)),
     TE.chainEitherK((Driver) =>
       E.tryCatch(() => {
-        const db = new Driver(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+        const db = new Driver(path, { timeout: busyTimeoutMs ?? 10_000 });
         try {
           if (path !== ":memory:") {
             db.pragma("journal_mode = WAL");
-            db.pragma(`mmap_size = ${mmapBytes(options.mmapSizeBytes)}`);
+            db.pragma(`mmap_size = ${mmapSizeBytes ?? DEFAULT_MMAP_BYTES}`);
           }
           db.pragma("foreign_keys = ON");
           migrate(db);
@@ -143,9 +163,6 @@ export function openSqliteStore(options: SqliteStoreOptions): TE.TaskEither<Stor
     ),
   );
 }
-
-/** A whole, non-negative byte count for `PRAGMA mmap_size` (anything else falls back to the default). */
-const mmapBytes = (n: number | undefined): number => (n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_MMAP_BYTES);
 
 /**
  * Turns rows of one stack into stored messages, stopping at the first row whose body does not

@@ -138,10 +138,14 @@ function isJsonObject(u: unknown): boolean {
   return true;
 }
 
-/** A tool call: exactly `id`, `name`, `arguments`, all strings (the codec's closed `ToolCall`). */
+/** A tool call: `id`, `name`, `arguments`, all strings, and optional JSON objects `extra` and `functionExtra` (the codec's closed `ToolCall`). */
 function isToolCall(u: unknown): boolean {
   if (!isRecord(u) || !isString(u["id"]) || !isString(u["name"]) || !isString(u["arguments"])) return false;
-  for (const key in u) if (Object.prototype.hasOwnProperty.call(u, key) && key !== "id" && key !== "name" && key !== "arguments") return false;
+  for (const key in u) {
+    if (!Object.prototype.hasOwnProperty.call(u, key) || key === "id" || key === "name" || key === "arguments") continue;
+    if ((key === "extra" || key === "functionExtra") && (u[key] === undefined || isJsonObject(u[key]))) continue;
+    return false;
+  }
   return true;
 }
 

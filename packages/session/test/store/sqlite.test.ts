@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,7 +126,7 @@ describe("SQLite store specifics", () => {
     }
   });
 
-  it("mmapSizeBytes: 0 turns mapping off, a bad size falls back to the default, reads agree either way", async () => {
+  it("mmapSizeBytes: 0 turns mapping off, reads agree at every size", async () => {
     const dir = tempDir();
     const path = join(dir, "mmap.db");
     try {
@@ -134,11 +134,40 @@ describe("SQLite store specifics", () => {
       const writer = await right(openSqliteStore({ path, mmapSizeBytes: 0 }));
       await right(writer.append("s", messages, 1));
       await right(writer.close());
-      for (const mmapSizeBytes of [0, 4096, 256 * 1024 * 1024, Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
+      for (const mmapSizeBytes of [0, 4096, 256 * 1024 * 1024]) {
         const store = await right(openSqliteStore({ path, mmapSizeBytes }));
         expect((await right(store.messagesAfter("s", 0))).map((m) => m.message)).toEqual(messages);
         await right(store.close());
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("decodes its options: a typo'd key, NaN, ±Infinity, a negative or fractional value is InvalidOptions naming the field, and no file is opened", async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir, "typo.db");
+      const cases: readonly (readonly [unknown, string, RegExp])[] = [
+        [{ paht: path }, "paht", /^paht: unknown field \(did you mean path\?\)$/],
+        [{ paht: path }, "path", /^path: expected a non-empty file path or ":memory:", got undefined$/],
+        [{ path, busyTimeout: 5 }, "busyTimeout", /^busyTimeout: unknown field \(did you mean busyTimeoutMs\?\)$/],
+        [{ path: "" }, "path", /^path: expected a non-empty file path or ":memory:", got ""$/],
+        [{ path: 7 }, "path", /^path: expected a non-empty file path/],
+        [{ path, busyTimeoutMs: -1 }, "busyTimeoutMs", /^busyTimeoutMs: expected an integer in \[0, 2147483647\], got -1$/],
+        [{ path, busyTimeoutMs: Number.NaN }, "busyTimeoutMs", /got NaN$/],
+        [{ path, busyTimeoutMs: Number.POSITIVE_INFINITY }, "busyTimeoutMs", /got Infinity$/],
+        [{ path, mmapSizeBytes: Number.NaN }, "mmapSizeBytes", /^mmapSizeBytes: expected a non-negative integer, got NaN$/],
+        [{ path, mmapSizeBytes: Number.NEGATIVE_INFINITY }, "mmapSizeBytes", /got -Infinity$/],
+        [{ path, mmapSizeBytes: -1 }, "mmapSizeBytes", /got -1$/],
+        [{ path, mmapSizeBytes: 1.5 }, "mmapSizeBytes", /got 1.5$/],
+      ];
+      for (const [options, field, message] of cases) {
+        const error = await left(openSqliteStore(options as never));
+        expect(error).toMatchObject({ _tag: "InvalidOptions", subject: "sqlite store options", problems: expect.arrayContaining([expect.objectContaining({ path: field, message: expect.stringMatching(message) })]) });
+      }
+      expect(await left(openSqliteStore(undefined as never))).toMatchObject({ _tag: "InvalidOptions", subject: "sqlite store options" });
+      expect(existsSync(path)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

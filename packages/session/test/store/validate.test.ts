@@ -8,7 +8,7 @@ import { oddStrings, runs } from "../support.js";
 /** Message-like values: mostly near-valid shapes with one field off, plus arbitrary JSON. */
 const field = fc.oneof(fc.string(), fc.constantFrom(...oddStrings), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue());
 const toolCall = fc.record(
-  { id: fc.oneof(fc.string(), field), name: fc.oneof(fc.string(), field), arguments: fc.oneof(fc.string(), field), extra: field },
+  { id: fc.oneof(fc.string(), field), name: fc.oneof(fc.string(), field), arguments: fc.oneof(fc.string(), field), extra: field, functionExtra: field, index: field },
   { requiredKeys: [] },
 );
 const messageLike = fc.record(
@@ -38,7 +38,7 @@ const validMessage = fc.oneof(
   fc.record({ role: fc.constant("system"), content: text, developer: fc.constant(true), ...meta }, { requiredKeys: ["role", "content"] }),
   fc.record({ role: fc.constant("user"), content: text, ...meta }, { requiredKeys: ["role", "content"] }),
   fc.record(
-    { role: fc.constant("assistant"), content: text, toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text }), { maxLength: 3 }), ...meta },
+    { role: fc.constant("assistant"), content: text, toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text, extra: meta.extra, functionExtra: meta.extra }, { requiredKeys: ["id", "name", "arguments"] }), { maxLength: 3 }), ...meta },
     { requiredKeys: ["role", "content"] },
   ),
   fc.record({ role: fc.constant("tool"), content: text, toolCallId: text, ...meta }, { requiredKeys: ["role", "content", "toolCallId"] }),

@@ -1,0 +1,81 @@
+// Every opener and factory of every package decodes its options: an unknown key, NaN, ±Infinity,
+// a negative or an out-of-range number is InvalidOptions naming the field (whether the opener
+// returns an Either, a TaskEither, or throws an error carrying the typed failure).
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { decodeAiSdkContext } from "@cc/ai-sdk";
+import { createAgentCompactor, createPromptCompressor, decodeContextManager } from "@cc/context";
+import { openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
+import { decodeCompactionMiddleware } from "@cc/langchain";
+import { createLcmCompactor, offlineProvider, openAICompatibleProvider } from "@cc/lcm";
+import { decodeCompactionProcessor } from "@cc/mastra";
+import { decodeAgentsCompaction } from "@cc/openai-agents";
+import { createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore } from "@cc/session";
+import { estimateCounter, memoCounter } from "@cc/tokens";
+
+/** The typed failure of one opening, however the opener reports it; `undefined` when it accepted the options. */
+async function failureOf(open: () => unknown): Promise<unknown> {
+  let r: unknown;
+  try {
+    r = open();
+    if (typeof r === "function") r = await (r as () => Promise<unknown>)();
+    if (r instanceof Promise) r = await r;
+  } catch (e) {
+    return typeof e === "object" && e !== null && "error" in e ? e.error : e;
+  }
+  if (typeof r === "object" && r !== null && "_tag" in r && (r._tag === "Left" || r._tag === "Right")) return E.isLeft(r as E.Either<unknown, unknown>) ? (r as E.Left<unknown>).left : undefined;
+  return undefined;
+}
+
+interface Row {
+  readonly name: string;
+  /** Valid options to start from. */
+  readonly base: Readonly<Record<string, unknown>>;
+  /** A numeric field, and the opener. */
+  readonly field: string;
+  /** The path the problem names when it is not `field` (a nested object decoded with a subject of its own). */
+  readonly reported?: string;
+  readonly open: (options: Readonly<Record<string, unknown>>) => unknown;
+}
+
+const noConnect = "postgres://cc@127.0.0.1:9/none";
+const rows: readonly Row[] = [
+  { name: "tokens estimateCounter", base: {}, field: "charsPerToken", open: (o) => estimateCounter(o as never) },
+  { name: "tokens memoCounter", base: {}, field: "maxEntries", open: (o) => memoCounter(estimateCounter(), o as never) },
+  { name: "hierarchical openSqliteIndex", base: {}, field: "busyTimeoutMs", open: (o) => openSqliteIndex(o as never) },
+  { name: "hierarchical openPostgresIndex", base: { connection: noConnect }, field: "connectTimeoutMs", open: (o) => openPostgresIndex(o as never) },
+  { name: "session openSqliteStore", base: { path: ":memory:" }, field: "busyTimeoutMs", open: (o) => openSqliteStore(o as never) },
+  { name: "session openPostgresStore", base: { connection: noConnect }, field: "maxConnections", open: (o) => openPostgresStore(o as never) },
+  { name: "session createSessionCompactor", base: { store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } }, field: "config.maxTokens", reported: "maxTokens", open: (o) => createSessionCompactor(o as never) },
+  { name: "lcm openAICompatibleProvider", base: { baseUrl: "http://127.0.0.1:9/v1" }, field: "maxRetries", open: (o) => openAICompatibleProvider(o as never) },
+  { name: "lcm createLcmCompactor", base: {}, field: "timeoutMs", open: (o) => createLcmCompactor(o as never).compact([{ role: "user", content: "hi" }], { maxTokens: 100 }) },
+  { name: "context decodeContextManager", base: { maxTokens: 1000 }, field: "preserveLast", open: (o) => decodeContextManager(o) },
+  { name: "context createAgentCompactor", base: {}, field: "preserveLast", open: (o) => createAgentCompactor(o as never).compact([{ role: "user", content: "hi" }], "", 1000) },
+  { name: "context createPromptCompressor", base: { counter: estimateCounter() }, field: "minTokens", open: (o) => createPromptCompressor(o as never) },
+  { name: "mastra decodeCompactionProcessor", base: { maxTokens: 1000 }, field: "toolResultMaxTokens", open: (o) => decodeCompactionProcessor(o) },
+  { name: "ai-sdk decodeAiSdkContext", base: { maxTokens: 1000 }, field: "cacheSize", open: (o) => decodeAiSdkContext(o) },
+  { name: "openai-agents decodeAgentsCompaction", base: { maxTokens: 1000 }, field: "maxHits", open: (o) => decodeAgentsCompaction(o) },
+  { name: "langchain decodeCompactionMiddleware", base: { maxTokens: 1000 }, field: "maxToolResultTokens", open: (o) => decodeCompactionMiddleware(o) },
+];
+
+const set = (base: Readonly<Record<string, unknown>>, path: string, value: unknown): Record<string, unknown> => {
+  const [head, ...rest] = path.split(".");
+  return { ...base, [head!]: rest.length === 0 ? value : set((base[head!] ?? {}) as Record<string, unknown>, rest.join("."), value) };
+};
+
+describe("every opener decodes its options", () => {
+  for (const row of rows) {
+    it(`${row.name}: an unknown key, NaN, ±Infinity, a negative and a huge number are InvalidOptions naming the field`, async () => {
+      const cases: readonly (readonly [Record<string, unknown>, string])[] = [
+        [{ ...row.base, zzUnknownOption: 1 }, "zzUnknownOption"],
+        ...[Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 1e300].map((bad) => [set(row.base, row.field, bad), row.reported ?? row.field] as const),
+      ];
+      for (const [options, field] of cases) {
+        const failure = await failureOf(() => row.open(options));
+        expect({ options: JSON.stringify(options, (_, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v)), failure }).toMatchObject({
+          failure: { _tag: "InvalidOptions", problems: expect.arrayContaining([expect.objectContaining({ path: field })]) },
+        });
+      }
+    });
+  }
+});
