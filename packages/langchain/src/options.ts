@@ -6,7 +6,7 @@
  * @module options
  */
 import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
-import { decodeWith, expectation, fn, intIn, invalid, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
+import { decodeWith, expectation, intIn, invalid, leaf, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -155,6 +155,9 @@ const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager |
   t.identity,
 );
 
+/** A codec of a callback option: any function, typed as the option's own signature. */
+const callback = <F extends (...args: never[]) => unknown>(): t.Type<F, F, unknown> => leaf("Function", "a function", (u): u is F => typeof u === "function");
+
 /**
  * io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected).
  *
@@ -171,9 +174,9 @@ export const CompactionMiddlewareOptionsCodec = objectCodec(
     maxToolResultTokens: intIn(0, 1_000_000_000),
     tools: t.boolean,
     maxExpandChars: intIn(1, 10_000_000),
-    onTurn: fn,
-    onToolResultEvicted: fn,
-    onError: fn,
+    onTurn: callback<NonNullable<CompactionMiddlewareOptions["onTurn"]>>(),
+    onToolResultEvicted: callback<NonNullable<CompactionMiddlewareOptions["onToolResultEvicted"]>>(),
+    onError: callback<NonNullable<CompactionMiddlewareOptions["onError"]>>(),
   },
   { expected: "an options object" },
 );

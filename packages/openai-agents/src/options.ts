@@ -5,7 +5,7 @@
  * @module options
  */
 import type { ContextManager, TurnResult } from "@cc/context";
-import { decodeWith, expectation, fn, intIn, invalid, isRecord, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { decodeWith, expectation, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -102,6 +102,8 @@ const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
   t.identity,
 );
 
+const onReportFn = leaf("Function", "a function", (u): u is NonNullable<AgentsCompactionOptions["onReport"]> => typeof u === "function");
+
 /**
  * io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected).
  *
@@ -111,7 +113,7 @@ const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
 export const AgentsCompactionOptionsCodec = objectCodec(
   "AgentsCompactionOptions",
   {},
-  { maxTokens: positiveInt, manager: managerCodec, onReport: fn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
+  { maxTokens: positiveInt, manager: managerCodec, onReport: onReportFn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
   { expected: "an options object" },
 );
 

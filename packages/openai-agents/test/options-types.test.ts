@@ -1,0 +1,12 @@
+// Each options type is the type of the codec that decodes it: a field added to one and not the
+// other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
+import type * as t from "io-ts";
+import { describe, expect, it } from "vitest";
+import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions } from "@cc/openai-agents";
+import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
+
+describe("options types equal their codecs", () => {
+  it("AgentsCompactionOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof AgentsCompactionOptionsCodec>, AgentsCompactionOptions>>(true)).toBe(true);
+  });
+});
