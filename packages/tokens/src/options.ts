@@ -54,12 +54,12 @@ export function suggestKey(key: string, known: readonly string[]): string | unde
  * A strict options codec: an object whose keys are all optional and all listed in `props`.
  * Unknown keys fail with a message naming the key and the closest known one.
  */
-export function strictOptions<P extends t.Props>(props: P, name: string): t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown> {
+export function strictOptions<P extends t.Props>(props: P, name: string): t.Type<Readonly<t.TypeOf<t.PartialC<P>>>, t.OutputOf<t.PartialC<P>>, unknown> {
   const inner = t.partial(props);
   const known = Object.keys(props);
-  return new t.Type<t.TypeOf<t.PartialC<P>>, t.OutputOf<t.PartialC<P>>, unknown>(
+  return new t.Type<Readonly<t.TypeOf<t.PartialC<P>>>, t.OutputOf<t.PartialC<P>>, unknown>(
     name,
-    (u): u is t.TypeOf<t.PartialC<P>> => inner.is(u) && Object.keys(u as object).every((k) => known.includes(k)),
+    (u): u is Readonly<t.TypeOf<t.PartialC<P>>> => inner.is(u) && Object.keys(u as object).every((k) => known.includes(k)),
     (u, c) => {
       if (typeof u !== "object" || u === null || Array.isArray(u)) return t.failure(u, c, "expected an options object");
       const unknownKeys = Object.keys(u).filter((k) => !known.includes(k));

@@ -1,0 +1,16 @@
+// Each options type is the type of the codec that decodes it: a field added to one and not the
+// other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
+import type * as t from "io-ts";
+import { describe, expect, it } from "vitest";
+import type { EstimateOptions, TiktokenOptions } from "@cc/tokens";
+import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
+import type { EstimateOptionsCodec, TiktokenOptionsCodec } from "../src/options.js";
+
+describe("options types equal their codecs", () => {
+  it("TiktokenOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof TiktokenOptionsCodec>, TiktokenOptions>>(true)).toBe(true);
+  });
+  it("EstimateOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof EstimateOptionsCodec>, EstimateOptions>>(true)).toBe(true);
+  });
+});
