@@ -22,7 +22,9 @@ export function showSecret(key: string, form: SecretForm, cut: number): string {
     case "split": return `${key.slice(0, at)}\n${key.slice(at)}`;
     case "split-crlf": return `${key.slice(0, at)}\r\n  ${key.slice(at)}`;
     case "json-u": return JSON.stringify({ error: [...key].map(uEscape).join("") });
-    case "json-u-some": return [...key].map((c, i) => (i % 2 === 0 ? uEscape(c) : c)).join("");
+    // As a JSON encoder prints it: every other character \u-escaped, the rest JSON-escaped (a raw
+    // backslash never stands before an escape).
+    case "json-u-some": return [...key].map((c, i) => (i % 2 === 0 ? uEscape(c) : JSON.stringify(c).slice(1, -1))).join("");
     case "json-in-json": return JSON.stringify(JSON.stringify({ message: `bad key "${key}"` }));
     case "base64": return Buffer.from(key, "utf8").toString("base64");
     case "base64-in-text": return Buffer.from(`${"u".repeat(Math.floor(cut * 3))}user:${key} end`, "utf8").toString("base64");

@@ -84,7 +84,8 @@ describe("mini-swe-agent tool calls", () => {
     expect(t.format).toBe("mini-swe-agent");
     expect(t.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     const a = t.messages[2] as Extract<Message, { role: "assistant" }>;
-    expect(a.toolCalls?.[0]).toEqual({ id: "call_00_abc", name: "bash", arguments: '{"command": "grep -n parse src/app.py"}' });
+    // DeepSeek's `index` inside the call is kept (a call keeps every field it came with).
+    expect(a.toolCalls?.[0]).toEqual({ id: "call_00_abc", name: "bash", arguments: '{"command": "grep -n parse src/app.py"}', extra: { index: 0 } });
     expect(a.extra?.["reasoning_content"]).toBe("The bug is probably in parse.");
     expect(a.timestamp).toBe(1775795495420);
     expect(t.messages[3]).toMatchObject({ role: "tool", toolCallId: "call_00_abc", timestamp: 1775795495690 });

@@ -287,8 +287,10 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
   if (configured.length === 0) return (text) => text;
   const forms = configured.flatMap((s) => [s, ...encodings(s)]);
   const normalisedForms = forms.map((f) => stringOf(normalise(f).codes));
-  // The raw scan is needed only for forms normalising changes (a key with spaces or backslashes).
-  const raw = runsOf(forms.filter((f, i) => f !== normalisedForms[i]));
+  // The raw text is scanned for every form too: normalising can join a shown key's last
+  // characters with what follows (`…$%` then `61` reads as `%61`, an escaped `a`), so a copy shown
+  // verbatim is found only in the raw text.
+  const raw = runsOf(forms);
   const normal = runsOf(normalisedForms);
   return (text) => {
     let out = text;
