@@ -26,7 +26,9 @@ const manager = (index: SegmentIndex) => createContextManager({ maxTokens: 1500,
 
 describe("a failing dependency or index", () => {
   it("a refused index batch is IndexWriteFailed carrying the index's own typed error", async () => {
-    const r = await manager(failing()).compactTE(history, { force: true })();
+    // The index reads fine (each staged unit's id is checked against it first) and refuses the write.
+    const refusesWrites: SegmentIndex = { ...memoryIndex(), write: () => async () => E.left(diskFull) };
+    const r = await manager(refusesWrites).compactTE(history, { force: true })();
     if (E.isRight(r)) return expect.fail("expected the turn to fail");
     expect(r.left).toMatchObject({ _tag: "IndexWriteFailed", subject: "index", cause: diskFull });
   });
