@@ -4,6 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { decodeAiSdkContext } from "@cc/ai-sdk";
+import { parseCommand } from "@cc/cli";
 import { createAgentCompactor, createPromptCompressor, decodeContextManager } from "@cc/context";
 import { openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
 import { decodeCompactionMiddleware } from "@cc/langchain";
@@ -78,4 +79,36 @@ describe("every opener decodes its options", () => {
       }
     });
   }
+});
+
+/** The command line's numeric flags: each with the command it belongs to and the spellings it is named by in a message. */
+const flags: readonly { readonly flag: string; readonly command: readonly string[]; readonly named: string }[] = [
+  { flag: "--budget", command: ["compact"], named: "--budget" },
+  { flag: "-b", command: ["compact"], named: "-b" },
+  { flag: "--soft", command: ["compact"], named: "--soft" },
+  { flag: "--hard", command: ["compact"], named: "--hard" },
+  { flag: "--preserve-last", command: ["compact"], named: "--preserve-last" },
+  { flag: "-p", command: ["compact"], named: "-p" },
+  { flag: "-k", command: ["search", "--index", "x.db", "q"], named: "-k" },
+];
+
+describe("the command line decodes its options", () => {
+  for (const { flag, command, named } of flags) {
+    it(`${flag}: NaN, ±Infinity, a negative, a huge number and an empty value are usage errors naming the flag`, () => {
+      for (const bad of ["NaN", "Infinity", "-Infinity", "-1", "1e300", "", "12abc"]) {
+        const parsed = parseCommand([...command, `${flag}=${bad}`].map((a) => (a.startsWith("-k=") ? `-k${bad}` : a)));
+        expect({ bad, parsed }).toMatchObject({ parsed: { _tag: "Left", left: { _tag: "UsageError", message: expect.stringContaining(named) } } });
+      }
+    });
+  }
+  it("an unknown flag is a usage error naming it", () => {
+    for (const args of [["compact", "--budjet=100"], ["search", "--index", "x.db", "--kk", "3", "q"], ["mcp", "--index", "x.db", "--zz"]]) {
+      const unknown = args.find((a) => a.startsWith("--") && !a.startsWith("--index"))!.split("=")[0]!;
+      expect({ args, parsed: parseCommand(args) }).toMatchObject({ parsed: { _tag: "Left", left: { _tag: "UsageError", message: expect.stringContaining(unknown) } } });
+    }
+  });
+  it("the same values in range are accepted (the checks above are not refusing everything)", () => {
+    expect(parseCommand(["compact", "--budget=1000", "--soft=0.4", "--hard=0.9", "--preserve-last=0"])).toMatchObject({ _tag: "Right", right: { _tag: "compact" } });
+    expect(parseCommand(["search", "--index", "x.db", "-k5", "q"])).toMatchObject({ _tag: "Right", right: { _tag: "search", k: 5 } });
+  });
 });

@@ -5,7 +5,7 @@
  * @module options
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { callback, decodeWith, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 
 /**
@@ -107,7 +107,7 @@ export function budgetExceeded(tokens: number, maxTokens: number): BudgetExceede
 
 const managerLike = leaf("ContextManager", "a context manager (createContextManager)", (u): u is ContextManager =>
   isRecord(u) && ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") && isRecord(u["options"]));
-const onEventFn = leaf("Function", "a function", (u): u is (event: AiSdkEvent) => void => typeof u === "function");
+const onEventFn = callback<(event: AiSdkEvent) => void>();
 
 /**
  * Closed io-ts codec of {@link AiSdkContextOptions} (the one-of rule is checked by {@link decodeAiSdkContextOptions}).

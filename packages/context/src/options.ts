@@ -8,7 +8,7 @@ import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
 import type { SegmentIndex } from "@cc/hierarchical";
 import type { TokenCounter } from "@cc/tokens";
-import { decodeWith, expectation, fn, intIn, leaf, nonEmptyString, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { callback, decodeWith, intIn, leaf, nonEmptyString, objectCodec, positiveInt, withMethods, type InvalidOptions } from "@cc/validate";
 import type * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
@@ -102,13 +102,8 @@ export interface ContextManagerOptions {
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
-/** An object with the named methods, typed as the interface `A` it stands for (methods are all a value can be checked for). */
-const objectLike = <A>(name: string, methods: readonly string[]): t.Type<A, A, unknown> => {
-  const ok = (u: unknown): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
-  return new t.Type<A, A, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
-};
 /** The clock: any function (its signature cannot be checked at run time), typed as the option's. */
-const clock = fn as unknown as t.Type<() => number, () => number, unknown>;
+const clock = callback<() => number>();
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
 export const ContextManagerOptionsCodec = objectCodec(
@@ -118,17 +113,17 @@ export const ContextManagerOptionsCodec = objectCodec(
     strategy: strategyCodec,
     threshold: share,
     preserveLast: intIn(0, 1_000_000),
-    counter: objectLike<TokenCounter>("TokenCounter", ["count", "countMessages"]),
-    provider: objectLike<Provider>("Provider", ["complete", "listModels"]),
-    index: objectLike<SegmentIndex>("SegmentIndex", ["write", "search", "expand"]),
+    counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]),
+    provider: withMethods<Provider>("Provider", ["complete", "listModels"]),
+    index: withMethods<SegmentIndex>("SegmentIndex", ["write", "search", "expand"]),
     namespace: nonEmptyString,
     noteTokens: intIn(0, 1_000_000),
     concurrency: intIn(1, 256),
-    alertSink: objectLike<AlertSink>("AlertSink", ["alert"]),
+    alertSink: withMethods<AlertSink>("AlertSink", ["alert"]),
     summaryModel: t.string,
     now: clock,
     policy: PolicyOptionsCodec,
-    events: objectLike<EventSink>("EventSink", ["publish"]),
+    events: withMethods<EventSink>("EventSink", ["publish"]),
     resume: ManagerSnapshotCodec,
     noteKey: nonEmptyString,
   },

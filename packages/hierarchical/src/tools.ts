@@ -108,7 +108,7 @@ const NonEmptyString = new t.Type<string, string, unknown>(
 );
 
 /** io-ts codec of {@link JournalToolOptions} (unknown keys are checked by {@link decodeJournalToolOptions}). */
-export const JournalToolOptionsCodec = t.partial({ namespace: NonEmptyString, maxExpandChars: int(1, 10_000_000), maxHits: int(1, 1000) });
+export const JournalToolOptionsCodec = t.readonly(t.partial({ namespace: NonEmptyString, maxExpandChars: int(1, 10_000_000), maxHits: int(1, 1000) }));
 
 const toolOptionKeys: readonly string[] = ["namespace", "maxExpandChars", "maxHits"];
 

@@ -6,7 +6,7 @@
  * @module options
  */
 import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
-import { decodeWith, expectation, intIn, invalid, leaf, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
+import { callback, decodeWith, expectation, intIn, invalid, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -155,8 +155,6 @@ const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager |
   t.identity,
 );
 
-/** A codec of a callback option: any function, typed as the option's own signature. */
-const callback = <F extends (...args: never[]) => unknown>(): t.Type<F, F, unknown> => leaf("Function", "a function", (u): u is F => typeof u === "function");
 
 /**
  * io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected).

@@ -13,7 +13,7 @@ import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { describeWarnings, type CompactionWarning } from "./warnings.js";
-import { decodeWith, fn, isRecord, leaf, numberIn, objectCodec, positiveInt, type InvalidInput } from "@cc/validate";
+import { callback, decodeWith, numberIn, objectCodec, positiveInt, withMethods, type InvalidInput } from "@cc/validate";
 import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
@@ -150,17 +150,14 @@ export interface LcmCompactorOptions {
   readonly sessionId?: string;
 }
 
-const objectLike = (name: string, expected: string, methods: readonly string[]): t.Type<object, object, unknown> =>
-  leaf(name, expected, (u): u is object => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
-
 /** Closed codec of {@link LcmCompactorOptions}. */
-const LcmCompactorOptionsCodec = objectCodec("LcmCompactorOptions", {}, {
-  provider: objectLike("Provider", "a provider (complete, listModels)", ["complete", "listModels"]),
-  counter: objectLike("TokenCounter", "a token counter (count, countMessages)", ["count", "countMessages"]),
-  now: fn,
+export const LcmCompactorOptionsCodec = objectCodec("LcmCompactorOptions", {}, {
+  provider: withMethods<Provider>("Provider", ["complete", "listModels"], "a provider (complete, listModels)"),
+  counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a token counter (count, countMessages)"),
+  now: callback<() => number>(),
   timeoutMs: positiveInt,
   temperature: numberIn(0, 2),
-  alertSink: objectLike("AlertSink", "an alert sink (alert)", ["alert"]),
+  alertSink: withMethods<AlertSink>("AlertSink", ["alert"], "an alert sink (alert)"),
   sessionId: t.string,
 }, { expected: "an options object" });
 

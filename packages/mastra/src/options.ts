@@ -6,9 +6,8 @@
  * @module options
  */
 import { ContextManagerOptionsCodec, type ContextManagerOptions } from "@cc/context";
-import { decodeWith, fn, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import { callback, decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
-import type * as t from "io-ts";
 import type { CompactionReport } from "./report.js";
 
 /**
@@ -47,7 +46,7 @@ export interface CompactionProcessorOptions extends ContextManagerOptions {
 /** The context manager's option names, taken from its codec (so none is ever missing here, `policy` included). */
 const CONTEXT_KEYS = [...Object.keys(ContextManagerOptionsCodec.required), ...Object.keys(ContextManagerOptionsCodec.optional)] as readonly (keyof ContextManagerOptions)[];
 /** The callback: any function (its signature cannot be checked at run time), typed as the option's. */
-const onCompaction = fn as unknown as t.Type<NonNullable<CompactionProcessorOptions["onCompaction"]>, NonNullable<CompactionProcessorOptions["onCompaction"]>, unknown>;
+const onCompaction = callback<NonNullable<CompactionProcessorOptions["onCompaction"]>>();
 const own = {
   id: nonEmptyString,
   toolResultMaxTokens: intIn(0, 100_000_000),

@@ -5,7 +5,7 @@
  * @module options
  */
 import type { ContextManager, TurnResult } from "@cc/context";
-import { decodeWith, expectation, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { callback, decodeWith, expectation, intIn, invalid, isRecord, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -102,7 +102,7 @@ const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
   t.identity,
 );
 
-const onReportFn = leaf("Function", "a function", (u): u is NonNullable<AgentsCompactionOptions["onReport"]> => typeof u === "function");
+const onReportFn = callback<NonNullable<AgentsCompactionOptions["onReport"]>>();
 
 /**
  * io-ts codec of {@link AgentsCompactionOptions} (closed: unknown keys are rejected).

@@ -10,9 +10,9 @@ import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import { decodeWith, fn, invalid, leaf, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import { callback, decodeWith, invalid, leaf, nonEmptyString, objectCodec, withMethods, type InvalidOptions } from "@cc/validate";
 import { PruneSettingsCodec, type PruneSettings } from "./prune.js";
-import { StoreShape, withMethods } from "./shape.js";
+import { StoreShape } from "./shape.js";
 import type { CompactionOutcome, SessionCompactor } from "./compactor.js";
 import type { SessionCompactionError } from "./errors.js";
 import { loadContext, type InvalidContextOptions } from "./context.js";
@@ -54,14 +54,14 @@ export const ChatSessionOptionsCodec = objectCodec(
   "ChatSessionOptions",
   {
     store: StoreShape,
-    compactor: withMethods("SessionCompactor", "a SessionCompactor (createSessionCompactor(…))", ["tryCompact", "forceCompact"]),
+    compactor: withMethods<SessionCompactor>("SessionCompactor", ["tryCompact", "forceCompact"], "a SessionCompactor (createSessionCompactor(…))"),
     stackId: nonEmptyString,
   },
   {
     systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"),
     ephemeral: leaf("Ephemeral", "true or false", (u): u is boolean => typeof u === "boolean"),
     prune: PruneSettingsCodec,
-    now: fn,
+    now: callback<() => number>(),
   },
 );
 

@@ -22,7 +22,7 @@ import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
 import * as t from "io-ts";
-import { decodeWith, fn, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
+import { callback, decodeWith, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
 import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
 import { createEventBus, type CompactionTrigger, type EventBus, type SessionEvent } from "./events.js";
 import { decideTrigger } from "./plan.js";
@@ -123,7 +123,7 @@ export function createSessionCompactor(deps: SessionCompactorOptions): E.Either<
 export const SessionCompactorOptionsCodec = objectCodec(
   "SessionCompactorOptions",
   { store: StoreShape, provider: ProviderShape, config: t.unknown },
-  { events: EventBusShape, counter: CounterShape, now: fn, transcriptLimits: TranscriptLimitsCodec },
+  { events: EventBusShape, counter: CounterShape, now: callback<() => number>(), transcriptLimits: TranscriptLimitsCodec },
 );
 
 const decodeDeps = decodeWith(SessionCompactorOptionsCodec, "InvalidOptions", "session compactor deps");

@@ -112,8 +112,8 @@ const decodeRaw = decodeWith(SessionCompactionConfigCodec, "InvalidOptions", "se
  *
  * @example
  * decodeSessionConfig({ maxTokens: 32000 }); // right({ maxTokens: 32000, threshold: 0.8, preserveLast: 6, … })
- * decodeSessionConfig({ maxTokens: 32000, preserveLast: 6 });
- * // left({ _tag: "InvalidOptions", message: "invalid session compaction config: preserveLast: unknown field (expected one of …)", … })
+ * decodeSessionConfig({ maxTokens: 32000, preserveLst: 6 });
+ * // left({ _tag: "InvalidOptions", problems: [{ path: "preserveLst", message: "preserveLst: unknown field (did you mean preserveLast?)" }], … })
  */
 export function decodeSessionConfig(input: unknown): Either<InvalidSessionConfig, SessionCompactionConfig> {
   return E.chain((raw: t.TypeOf<typeof SessionCompactionConfigCodec>): Either<InvalidSessionConfig, SessionCompactionConfig> => {

@@ -127,8 +127,10 @@ export type LoadContextOptions =
 export type InvalidContextOptions = InvalidOptions;
 
 const common = { systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"), prune: PruneSettingsCodec };
-const WithCompaction = objectCodec("LoadContextOptions", { compaction: t.literal(true) }, common);
-const WithoutCompaction = objectCodec(
+/** The codec of the {@link LoadContextOptions} member with compaction on (closed). */
+export const WithCompaction = objectCodec("LoadContextOptions", { compaction: t.literal(true) }, common);
+/** The codec of the {@link LoadContextOptions} member with compaction off (closed). */
+export const WithoutCompaction = objectCodec(
   "LoadContextOptions",
   {
     compaction: t.literal(false),

@@ -5,33 +5,27 @@
  *
  * @module session/shape
  */
-import type * as t from "io-ts";
-import { isRecord, leaf, objectCodec } from "@cc/validate";
-
-/**
- * A value that is an object with every method of `methods`.
- *
- * @example withMethods("Provider", "a Provider", ["complete", "listModels"]).is(offlineProvider()) // true
- */
-export function withMethods(name: string, expected: string, methods: readonly string[]): t.Type<unknown, unknown, unknown> {
-  return leaf(name, expected, (u): u is unknown => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
-}
+import type { Provider } from "@cc/messages";
+import type { TokenCounter } from "@cc/tokens";
+import { leaf, objectCodec, withMethods } from "@cc/validate";
+import type { EventBus, SessionEvent } from "./events.js";
+import type { SummaryStore } from "./store/store.js";
 
 /** A {@link SummaryStore}: the six store methods. */
-export const StoreShape = withMethods(
+export const StoreShape = withMethods<SummaryStore>(
   "SummaryStore",
-  "a SummaryStore (memoryStore(), openSqliteStore(…), openPostgresStore(…))",
   ["append", "saveSummary", "latestSummary", "messagesAfter", "lastMessageId", "close"],
+  "a SummaryStore (memoryStore(), openSqliteStore(…), openPostgresStore(…))",
 );
 
 /** A `Provider` of @cc/messages: `complete` and `listModels`. */
-export const ProviderShape = withMethods("Provider", "a Provider (complete and listModels)", ["complete", "listModels"]);
+export const ProviderShape = withMethods<Provider>("Provider", ["complete", "listModels"], "a Provider (complete and listModels)");
 
 /** A `TokenCounter` of @cc/tokens: `count` and `countMessages`. */
-export const CounterShape = withMethods("TokenCounter", "a TokenCounter (count and countMessages)", ["count", "countMessages"]);
+export const CounterShape = withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a TokenCounter (count and countMessages)");
 
 /** An event bus: `subscribe` and `publish`. */
-export const EventBusShape = withMethods("EventBus", "an event bus (createEventBus())", ["subscribe", "publish"]);
+export const EventBusShape = withMethods<EventBus<SessionEvent>>("EventBus", ["subscribe", "publish"], "an event bus (createEventBus())");
 
 const chars = leaf("Chars", "a whole number of characters ≥ 0", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
 

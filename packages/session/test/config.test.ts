@@ -101,3 +101,14 @@ describe("session compaction config", () => {
     );
   });
 });
+
+describe("decodeSessionConfig's documented examples", () => {
+  it("applies the defaults, and names a misspelt field with the known one it resembles", () => {
+    expect(decodeSessionConfig({ maxTokens: 32000 })).toMatchObject({ _tag: "Right", right: { maxTokens: 32000, threshold: 0.8, preserveLast: 6 } });
+    expect(E.isRight(decodeSessionConfig({ maxTokens: 32000, preserveLast: 6 }))).toBe(true);
+    expect(decodeSessionConfig({ maxTokens: 32000, preserveLst: 6 })).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "InvalidOptions", problems: [{ path: "preserveLst", message: "preserveLst: unknown field (did you mean preserveLast?)" }] },
+    });
+  });
+});

@@ -10,15 +10,15 @@ import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
 import { invalid, type InvalidOptions, type Problem } from "@cc/validate";
 
-interface PositiveIntBrand {
-  readonly PositiveInt: unique symbol;
-}
-
-/** A finite integer ≥ 1 (rejects NaN, ±Infinity, 0, negatives and fractions). */
-export const PositiveInt = t.brand(
-  t.number,
-  (n): n is t.Branded<number, PositiveIntBrand> => Number.isSafeInteger(n) && n >= 1,
+/**
+ * A finite integer ≥ 1 (rejects NaN, ±Infinity, 0, negatives and fractions). It decodes to a
+ * plain `number` (no brand), so an options type written with `number` equals its codec's type.
+ */
+export const PositiveInt = new t.Type<number, number, unknown>(
   "PositiveInt",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1,
+  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 ? t.success(u) : t.failure(u, c)),
+  (a) => a,
 );
 
 /** Edit distance between two short strings (for "did you mean"). */

@@ -48,3 +48,29 @@ export const nonEmptyString = leaf("NonEmptyString", "a non-empty string", (u): 
 
 /** A function (callbacks such as a clock or an estimator). */
 export const fn = leaf("Function", "a function", (u): u is (...args: never[]) => unknown => typeof u === "function");
+
+/**
+ * A function, typed as the callback `F` it stands for (a signature cannot be checked at run
+ * time, so the type says what the option promises and the check says it can be called).
+ *
+ * @example
+ * const clock = callback<() => number>();
+ * clock.decode(Date.now) // success
+ * clock.decode(42)       // failure: "expected a function, got 42"
+ */
+export function callback<F extends (...args: never[]) => unknown>(name = "Function", expected = "a function"): t.Type<F, F, unknown> {
+  return leaf(name, expected, (u): u is F => typeof u === "function");
+}
+
+/**
+ * An object with every method in `methods`, typed as the interface `A` it stands for (methods
+ * are all a value can be checked for at run time).
+ *
+ * @example
+ * const Counter = withMethods<{ count(text: string): number }>("TokenCounter", ["count"]);
+ * Counter.decode({ count: (s: string) => s.length }) // success
+ * Counter.decode({})                                 // failure: "expected an object with count, got an object"
+ */
+export function withMethods<A>(name: string, methods: readonly string[], expected = `an object with ${methods.join(", ")}`): t.Type<A, A, unknown> {
+  return leaf(name, expected, (u): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function"));
+}

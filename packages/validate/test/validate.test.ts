@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import { decodeWith, didYouMean, intIn, invalid, MAX_PROBLEMS, numberIn, objectCodec, positiveInt } from "@cc/validate";
+import { callback, decodeWith, didYouMean, intIn, invalid, MAX_PROBLEMS, numberIn, objectCodec, positiveInt, withMethods } from "@cc/validate";
 
 const runs = process.env["CI"] === undefined ? 200 : 1000;
 const Opts = objectCodec("Opts", { maxTokens: positiveInt }, { maxRetries: intIn(0, 20), ratio: numberIn(0, 1) });
@@ -65,5 +65,36 @@ describe("objectCodec + decodeWith", () => {
       }),
       { numRuns: runs },
     );
+  });
+});
+
+describe("callback and withMethods (typed leaves for collaborators)", () => {
+  interface Counter {
+    count(text: string): number;
+  }
+  const Deps = objectCodec("Deps", { counter: withMethods<Counter>("TokenCounter", ["count"]) }, { now: callback<() => number>() });
+  const decodeDeps = decodeWith(Deps, "InvalidOptions", "deps");
+
+  it("accepts an object with the methods and a function, as given", () => {
+    const deps = { counter: { count: (s: string) => s.length }, now: () => 7 };
+    const r = decodeDeps(deps);
+    expect(E.isRight(r) && r.right).toBe(deps);
+    if (E.isRight(r)) expect(r.right.counter.count("abc") + (r.right.now?.() ?? 0)).toBe(10);
+  });
+
+  it.each([null, 3, "count", [], {}, { count: 1 }])("rejects counter %j by name, listing the methods", (bad) => {
+    const r = decodeDeps({ counter: bad });
+    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({ path: "counter", message: expect.stringContaining("an object with count") });
+  });
+
+  it.each([null, 0, "Date.now", {}])("rejects now %j by name", (bad) => {
+    const r = decodeDeps({ counter: { count: () => 0 }, now: bad });
+    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({ path: "now", message: expect.stringContaining("expected a function") });
+  });
+
+  it("names a custom expectation", () => {
+    const Store = withMethods<{ close(): void }>("Store", ["close"], "a store (openStore())");
+    const r = decodeWith(Store, "InvalidOptions", "store")(42);
+    expect(E.isLeft(r) && r.left.message).toContain("expected a store (openStore()), got 42");
   });
 });

@@ -9,7 +9,7 @@ import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { Task } from "fp-ts/lib/Task.js";
 import * as t from "io-ts";
-import { decodeWith, expectation, intIn, leaf, objectCodec } from "@cc/validate";
+import { decodeWith, intIn, leaf, objectCodec, withMethods } from "@cc/validate";
 import { ContextManagerError } from "../types.js";
 import { chooseCompactionModel } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
@@ -50,11 +50,6 @@ export interface PromptCompressorOptions {
   /** Longest wait for the provider, in ms: an integer in [1, 2³¹ − 1]. */
   readonly timeoutMs?: number;
 }
-
-const withMethods = <A>(name: string, methods: readonly string[]): t.Type<A, A, unknown> => {
-  const ok = (u: unknown): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function");
-  return new t.Type<A, A, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, expectation(c, `an object with ${methods.join(", ")}`, u))), t.identity);
-};
 
 /** io-ts codec of {@link PromptCompressorOptions} (closed). */
 const PromptCompressorOptionsCodec = objectCodec(

@@ -8,127 +8,18 @@
  */
 import { createHmac } from "node:crypto";
 import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message, type UserMessage } from "@cc/messages";
-import { decodeWith, finite, intIn, isRecord, leaf, nonNegativeInt, objectCodec, type InvalidInput, type InvalidOptions } from "@cc/validate";
-import { AGENT_PRESET, ImportanceOptionsCodec, type ImportanceOptions } from "@cc/importance";
-import * as t from "io-ts";
+import { decodeWith, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
-import type { SegmentIndex } from "../search/index.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
-/**
- * Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens).
- *
- * @example
- * const counter: StrategyCounter = estimateCounter();
- */
-export interface StrategyCounter {
-  count(text: string): number;
-  countMessages(messages: readonly Message[]): number;
-}
+import { EVICTION_SCORING, EvictionOptionsCodec, EvictionRunOptionsCodec, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
 
-/**
- * What one eviction pass should do. Decoded by a closed codec (subject "eviction options").
- *
- * @example
- * const options: EvictionOptions = { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 };
- */
-export interface EvictionOptions {
-  /** Token target of the whole context after the pass, the note included (integer ≥ 0). */
-  readonly targetTokens: number;
-  /** Trailing messages kept verbatim (adjusted by the lcm safe split; integer ≥ 0). */
-  readonly preserveLast: number;
-  /** Index namespace of evicted entries. */
-  readonly namespace: string;
-  /** Tokens reserved for the note listing evicted entries, capped at a quarter of the target (integer ≥ 0). */
-  readonly noteTokens: number;
-  /** Summaries written at once (integer 1..256). */
-  readonly concurrency: number;
-  /**
-   * Prefix of index ids, so passes of different sessions sharing one namespace stay apart.
-   * @default ""
-   */
-  readonly idPrefix?: string;
-  /**
-   * Overrides of the importance scoring of the pass, spread over {@link EVICTION_SCORING}
-   * (`{ keepNewest: 0, age: "clock" }` restores the contract defaults of `@cc/importance`).
-   * @default {} (the settings chosen by the retention benchmark: `AGENT_PRESET`)
-   */
-  readonly scoring?: EvictionScoring;
-}
-
-/**
- * The importance settings a pass may override: every `ImportanceOptions` field but the clock, the
- * token estimator and the current turn (the pass supplies those).
- *
- * @example const scoring: EvictionScoring = { keepNewest: 2, recencyHalfLifeTurns: 20 };
- */
-export type EvictionScoring = Omit<ImportanceOptions, "now" | "estimateTokens" | "currentTurn">;
-
-/**
- * The scoring of every pass unless `scoring` overrides it: `AGENT_PRESET` of `@cc/importance` —
- * age in turns when timestamps are synthetic or absent (`age: "auto"`, 40-turn half-life), the
- * newest unit protected (`keepNewest: 1`), no kind weight — chosen by the retention benchmark
- * (bench/README.md: 96.1% of the agent's re-accesses kept against 91.0% with the contract
- * defaults, and no unit evicted on arrival against 40% of evictions).
- *
- * @example evictUnits(history, { ...options, scoring: { ...EVICTION_SCORING, keepNewest: 2 } }, run)
- */
-export const EVICTION_SCORING: Readonly<EvictionScoring> = AGENT_PRESET;
-
-const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
-const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), { expected: "an importance scoring object" });
-/** Closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
-const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
-  "EvictionScoring",
-  (u): u is EvictionScoring => ScoringKeys.is(u) && ImportanceOptionsCodec.is(u),
-  (u, c) => {
-    const keys = ScoringKeys.validate(u, c);
-    if (E.isLeft(keys)) return keys;
-    return ImportanceOptionsCodec.validate(u, c) as t.Validation<EvictionScoring>;
-  },
-  t.identity,
-);
-
-/**
- * The effects and the clock of one pass: the index written to, the token counter and `now`, the
- * pass's single clock reading (epoch ms). Decoded by a closed codec (subject "eviction run options").
- *
- * @example
- * const run: EvictionRunOptions = { index: memoryIndex(), counter: estimateCounter(), now: Date.now() };
- */
-export interface EvictionRunOptions {
-  readonly index: SegmentIndex;
-  readonly counter: StrategyCounter;
-  readonly now: number;
-  /**
-   * The secret the notes of this conversation are sealed with (see {@link sealedNote}): only a
-   * message carrying the seal of its exact text under this key is an earlier note, folded into
-   * the new one. Without it no message is taken for an earlier note (every one is conversation).
-   */
-  readonly noteKey?: string;
-}
-
-const EvictionOptionsCodec = objectCodec("EvictionOptions", {
-  targetTokens: nonNegativeInt,
-  preserveLast: nonNegativeInt,
-  namespace: t.string,
-  noteTokens: nonNegativeInt,
-  concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec }, { expected: "an eviction options object" });
-
-const withMethods = (name: string, methods: readonly string[]): t.Type<object, object, unknown> =>
-  leaf(name, `an object with ${methods.join(", ")}`, (u): u is object => isRecord(u) && methods.every((m) => typeof u[m] === "function"));
-
-const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
-  index: withMethods("SegmentIndex", ["write", "search", "expand"]),
-  counter: withMethods("StrategyCounter", ["count", "countMessages"]),
-  now: finite,
-}, { noteKey: leaf("NoteKey", "a non-empty string", (u): u is string => typeof u === "string" && u !== "") }, { expected: "an eviction run options object" });
+export { EVICTION_SCORING, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
 
 const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
 const decodeRunOptions = decodeWith(EvictionRunOptionsCodec, "InvalidOptions", "eviction run options");

@@ -148,7 +148,7 @@ const ModelInfoCodec: t.Type<ModelInfo, ModelInfo, unknown> = t.intersection([
 ]);
 
 /** io-ts codec of {@link HttpProviderOptions} (field by field; unknown keys are checked by {@link decodeHttpProviderOptions}). */
-export const HttpProviderOptionsCodec = t.intersection([
+export const HttpProviderOptionsCodec = t.readonly(t.intersection([
   t.type({ baseUrl: BaseUrl }),
   t.partial({
     apiKey: ApiKey,
@@ -162,7 +162,7 @@ export const HttpProviderOptionsCodec = t.intersection([
     now: Clock,
     name: nonEmptyString,
   }),
-]);
+]));
 
 const optionKeys: readonly string[] = ["baseUrl", "apiKey", "timeoutMs", "maxRetries", "backoffMs", "maxBackoffMs", "maxTotalMs", "maxResponseBytes", "catalogue", "now", "name"];
 

@@ -111,7 +111,7 @@ const MAX_TIMEOUT = 2_147_483_647;
 const isPgPoolLike = (u: unknown): u is PgPoolLike => isRecord(u) && ["query", "connect", "end", "on"].every((m) => typeof u[m] === "function");
 
 /** Closed codec of {@link PostgresStoreOptions}. */
-const PostgresStoreOptionsCodec = objectCodec(
+export const PostgresStoreOptionsCodec = objectCodec(
   "PostgresStoreOptions",
   {
     connection: leaf("Connection", "a non-empty URL or a pool (query, connect, end, on)", (u): u is string | PgPoolLike => (typeof u === "string" && u !== "") || isPgPoolLike(u)),
