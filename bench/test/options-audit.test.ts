@@ -4,14 +4,14 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { decodeAiSdkContext } from "@cc/ai-sdk";
-import { parseCommand } from "@cc/cli";
-import { createAgentCompactor, createPromptCompressor, decodeContextManager } from "@cc/context";
-import { openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
+import { parseCommand, readTranscript } from "@cc/cli";
+import { createAgentCompactor, createContextManager, createPromptCompressor, decodeContextManager } from "@cc/context";
+import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
 import { decodeCompactionMiddleware } from "@cc/langchain";
-import { createLcmCompactor, offlineProvider, openAICompatibleProvider } from "@cc/lcm";
-import { decodeCompactionProcessor } from "@cc/mastra";
-import { decodeAgentsCompaction } from "@cc/openai-agents";
-import { createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore } from "@cc/session";
+import { createLcmCompactor, offlineProvider, openAICompatibleProvider, truncateToBudget } from "@cc/lcm";
+import { contextTools as mastraContextTools, decodeCompactionProcessor } from "@cc/mastra";
+import { contextTools as agentsContextTools, decodeAgentsCompaction } from "@cc/openai-agents";
+import { createEventBus, createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore } from "@cc/session";
 import { estimateCounter, memoCounter } from "@cc/tokens";
 
 /** The typed failure of one opening, however the opener reports it; `undefined` when it accepted the options. */
@@ -56,6 +56,12 @@ const rows: readonly Row[] = [
   { name: "mastra decodeCompactionProcessor", base: { maxTokens: 1000 }, field: "toolResultMaxTokens", open: (o) => decodeCompactionProcessor(o) },
   { name: "ai-sdk decodeAiSdkContext", base: { maxTokens: 1000 }, field: "cacheSize", open: (o) => decodeAiSdkContext(o) },
   { name: "openai-agents decodeAgentsCompaction", base: { maxTokens: 1000 }, field: "maxHits", open: (o) => decodeAgentsCompaction(o) },
+  { name: "hierarchical memoryIndex", base: {}, field: "summaryBoost", open: (o) => memoryIndex(o as never).search("x") },
+  { name: "lcm offlineProvider", base: {}, field: "defaultMaxTokens", open: (o) => offlineProvider(o as never) },
+  { name: "lcm truncateToBudget", base: {}, field: "sourceTokens", open: (o) => truncateToBudget("some text", 2, estimateCounter(), o as never) },
+  { name: "context manager.compactTE call options", base: {}, field: "maxTokens", open: (o) => createContextManager({ maxTokens: 1000 }).compactTE([{ role: "user", content: "hi" }], o as never) },
+  { name: "mastra contextTools", base: {}, field: "maxExpandChars", open: (o) => mastraContextTools(createContextManager({ maxTokens: 1000 }), o as never) },
+  { name: "openai-agents contextTools", base: { maxHits: 5, maxExpandChars: 8000 }, field: "maxHits", open: (o) => agentsContextTools(createContextManager({ maxTokens: 1000 }), o as never) },
   { name: "langchain decodeCompactionMiddleware", base: { maxTokens: 1000 }, field: "maxToolResultTokens", open: (o) => decodeCompactionMiddleware(o) },
 ];
 
@@ -110,5 +116,24 @@ describe("the command line decodes its options", () => {
   it("the same values in range are accepted (the checks above are not refusing everything)", () => {
     expect(parseCommand(["compact", "--budget=1000", "--soft=0.4", "--hard=0.9", "--preserve-last=0"])).toMatchObject({ _tag: "Right", right: { _tag: "compact" } });
     expect(parseCommand(["search", "--index", "x.db", "-k5", "q"])).toMatchObject({ _tag: "Right", right: { _tag: "search", k: 5 } });
+  });
+});
+
+describe("options without a numeric field are decoded too", () => {
+  it("createEventBus: an unknown key or a reporter that is not a function is InvalidOptions naming the field", async () => {
+    for (const [options, field] of [[{ onSubscriberEror: () => undefined }, "onSubscriberEror"], [{ onSubscriberError: "log" }, "onSubscriberError"]] as const) {
+      expect(await failureOf(() => createEventBus(options as never))).toMatchObject({ _tag: "InvalidOptions", problems: [expect.objectContaining({ path: field })] });
+    }
+    expect(await failureOf(() => createEventBus({ onSubscriberError: () => undefined }))).toBeUndefined();
+  });
+  it("readTranscript: an unknown format or key is InvalidOptions naming the field (it was an undefined result)", async () => {
+    for (const [options, field] of [[{ format: "xml" }, "format"], [{ fromat: "jsonl" }, "fromat"], [{ source: "" }, "source"]] as const) {
+      expect(await failureOf(() => readTranscript("[]", options as never))).toMatchObject({ _tag: "InvalidOptions", problems: [expect.objectContaining({ path: field })] });
+    }
+    expect(readTranscript('[{"role":"user","content":"hi"}]', { format: "openai-json" })).toMatchObject({ _tag: "Right" });
+  });
+  it("manager.compactTE: a misspelt call option is refused, not ignored", async () => {
+    const r = await createContextManager({ maxTokens: 1000 }).compactTE([{ role: "user", content: "hi" }], { forse: true } as never)();
+    expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "compact call options", problems: [expect.objectContaining({ path: "forse" })] } });
   });
 });

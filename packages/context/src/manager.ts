@@ -15,7 +15,7 @@ import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
-import { invalid, type InvalidOptions } from "@cc/validate";
+import { decodeWith, invalid, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
@@ -38,6 +38,15 @@ export interface CompactCallOptions {
   /** Aborts the turn (what was written to the index by then stays there). */
   readonly signal?: AbortSignal;
 }
+
+/** io-ts codec of {@link CompactCallOptions} (closed: `{ maxTokns: 500 }` is refused by name, never ignored). */
+export const CompactCallOptionsCodec = objectCodec("CompactCallOptions", {}, {
+  force: leaf("Force", "true or false", (u): u is boolean => typeof u === "boolean"),
+  maxTokens: positiveInt,
+  signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
+}, { expected: "a call options object" });
+
+const decodeCall = decodeWith(CompactCallOptionsCodec, "InvalidOptions", "compact call options");
 
 /** A context manager: one conversation's budget, strategy and effects. */
 export interface ContextManager {
@@ -113,10 +122,11 @@ function build(built: Built): ContextManager {
   const count = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : o.counter.countMessages(messages));
   const cell = o.policy === undefined ? undefined : cellOf(initialPolicyState, resume);
   const compactTE = (input: readonly unknown[], call: CompactCallOptions = {}): TaskEither<ContextError, TurnResult> => async () => {
+    const callChecked = decodeCall(call);
+    if (E.isLeft(callChecked)) return callChecked;
     const decoded = decodeMessages(input);
     if (E.isLeft(decoded)) return decoded;
     const maxTokens = call.maxTokens ?? o.maxTokens;
-    if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) return E.left(invalid("InvalidOptions", "compact call options", [`maxTokens: expected a positive integer, got ${String(maxTokens)}`]));
     if (call.signal?.aborted === true) return E.left(aborted);
     const history = decoded.right;
     try {

@@ -5,6 +5,7 @@
  * @module truncate
  */
 import type { TokenCounter } from "@cc/tokens";
+import { decodeOrThrow, decodeWith, nonNegativeInt, numberIn, objectCodec } from "@cc/validate";
 import { headOf, omissionMarker, tailOf } from "./clip.js";
 
 /**
@@ -41,13 +42,20 @@ export interface TruncateOptions {
   readonly sourceTokens?: number;
 }
 
+/** io-ts codec of {@link TruncateOptions} (closed). */
+export const TruncateOptionsCodec = objectCodec("TruncateOptions", {}, { headShare: numberIn(0, 1), sourceTokens: nonNegativeInt }, { expected: "an options object" });
+
+const decodeTruncateOptions = decodeWith(TruncateOptionsCodec, "InvalidOptions", "truncate options");
+
 /** Markers tried, longest first, when no source text fits next to a marker. */
 const SHORT_MARKERS = ["[…]", "…", "."] as const;
 
 /**
  * Cuts `source` to at most `maxTokens` tokens, keeping its start and end with an omission marker
  * between them. Returns the source unchanged (`cut: false`) when it already fits. With
- * `maxTokens` ≤ 0 the result is empty.
+ * `maxTokens` ≤ 0 the result is empty. Invalid options (an unknown field, a share outside [0, 1],
+ * a negative or fractional `sourceTokens`) throw an `InvalidOptionsError` of @cc/validate naming
+ * the field.
  *
  * Cost: one count of the source plus a bounded number of counts of outputs no larger than the
  * budget — linear in the source. Never splits a surrogate pair.
@@ -55,6 +63,7 @@ const SHORT_MARKERS = ["[…]", "…", "."] as const;
  * @example truncateToBudget("a long text …", 5, counter).text // "a lo\n[… 9 chars omitted …]\n…"
  */
 export function truncateToBudget(source: string, maxTokens: number, counter: TokenCounter, options: TruncateOptions = {}): Truncation {
+  decodeOrThrow(decodeTruncateOptions, options);
   const budget = Number.isFinite(maxTokens) ? Math.floor(maxTokens) : 0;
   const sourceTokens = options.sourceTokens ?? counter.count(source);
   if (sourceTokens <= budget) return { text: source, cut: false, omittedChars: 0, tokens: sourceTokens };

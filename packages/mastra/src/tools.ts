@@ -10,7 +10,7 @@ import type { ContextManager } from "@cc/context";
 import { createTool } from "@mastra/core/tools";
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
-import { intIn, nonEmptyString, objectCodec, problemsOf } from "@cc/validate";
+import { decodeOrThrow, decodeWith, intIn, nonEmptyString, objectCodec, problemsOf } from "@cc/validate";
 
 /**
  * Why a context tool call failed (written for the model to read).
@@ -63,6 +63,11 @@ export interface ContextToolOptions {
   readonly maxExpandChars?: number;
 }
 
+/** io-ts codec of {@link ContextToolOptions} (closed). */
+export const ContextToolOptionsCodec = objectCodec("ContextToolOptions", {}, { maxExpandChars: intIn(1, 10_000_000) }, { expected: "an options object" });
+
+const decodeToolOptions = decodeWith(ContextToolOptionsCodec, "InvalidOptions", "context tool options");
+
 const SearchArgs = objectCodec("SearchContextArgs", { query: nonEmptyString }, { k: intIn(1, 50) });
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
@@ -78,13 +83,14 @@ const problemText = (errors: t.Errors): string => problemsOf(errors).map((p) => 
 
 /**
  * The two tools bound to a manager (a processor's `manager`), keyed by their names, ready for an
- * agent's `tools`.
+ * agent's `tools`. Invalid options (an unknown field, a bad `maxExpandChars`) throw an
+ * `InvalidOptionsError` of @cc/validate naming the field.
  *
  * @example
  * const agent = new Agent({ …, tools: { ...myTools, ...contextTools(compaction.manager) } });
  */
 export function contextTools(manager: ContextManager, options: ContextToolOptions = {}) {
-  const maxPage = options.maxExpandChars ?? 8000;
+  const maxPage = decodeOrThrow(decodeToolOptions, options).maxExpandChars ?? 8000;
   const ExpandArgs = objectCodec("ExpandContextArgs", { id: nonEmptyString }, { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage) });
   const search_context = createTool({
     id: "search_context",

@@ -141,11 +141,10 @@ export interface SessionViewOptions {
   readonly reserveTokens?: number;
 }
 
-const decodeSessionOptions = decodeWith(
-  objectCodec("SessionViewOptions", {}, { reserveTokens: intIn(0, 100_000_000) }),
-  "InvalidOptions",
-  "session options",
-);
+/** io-ts codec of {@link SessionViewOptions} (closed). */
+export const SessionViewOptionsCodec = objectCodec("SessionViewOptions", {}, { reserveTokens: intIn(0, 100_000_000) });
+
+const decodeSessionOptions = decodeWith(SessionViewOptionsCodec, "InvalidOptions", "session options");
 
 /**
  * The input without result items whose call is not before them (a model must never get a tool

@@ -10,7 +10,7 @@ import type { ContextManager } from "@cc/context";
 import { tool, type FunctionTool } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { decodeWith, intIn, nonEmptyString, objectCodec } from "@cc/validate";
+import { decodeOrThrow, decodeWith, intIn, nonEmptyString, objectCodec } from "@cc/validate";
 
 /**
  * Settings of the two tools.
@@ -22,6 +22,11 @@ export interface ContextToolSettings {
   readonly maxHits: number;
   readonly maxExpandChars: number;
 }
+
+/** io-ts codec of {@link ContextToolSettings} (closed; both fields required). */
+export const ContextToolSettingsCodec = objectCodec("ContextToolSettings", { maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000) }, {}, { expected: "a settings object" });
+
+const decodeSettings = decodeWith(ContextToolSettingsCodec, "InvalidOptions", "context tool settings");
 
 const SearchArgs = objectCodec("SearchContextArguments", { query: nonEmptyString }, {}, { expected: "an arguments object" });
 const ExpandArgs = objectCodec("ExpandContextArguments", { id: nonEmptyString }, { offset: t.union([t.null, intIn(0, Number.MAX_SAFE_INTEGER)]) }, { expected: "an arguments object" });
@@ -62,13 +67,16 @@ export type SearchContextTool = FunctionTool<unknown, typeof searchParameters, s
 export type ExpandContextTool = FunctionTool<unknown, typeof expandParameters, string>;
 
 /**
- * The two tools bound to `manager` (its index and namespace).
+ * The two tools bound to `manager` (its index and namespace). Invalid settings (an unknown or
+ * missing field, a number out of range) throw an `InvalidOptionsError` of @cc/validate naming the
+ * field.
  *
  * @example
  * const [search, expand] = contextTools(manager, { maxHits: 5, maxExpandChars: 8000 });
  * const agent = new Agent({ name: "a", tools: [search, expand] });
  */
 export function contextTools(manager: ContextManager, settings: ContextToolSettings): readonly [SearchContextTool, ExpandContextTool] {
+  decodeOrThrow(decodeSettings, settings);
   const search: SearchContextTool = tool({
     name: "search_context",
     description:

@@ -2,11 +2,19 @@
 // other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions } from "@cc/openai-agents";
+import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions, ContextToolSettings, SessionViewOptions } from "@cc/openai-agents";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
+import type { SessionViewOptionsCodec } from "../src/compaction.js";
+import type { ContextToolSettingsCodec } from "../src/tools.js";
 
 describe("options types equal their codecs", () => {
   it("AgentsCompactionOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof AgentsCompactionOptionsCodec>, AgentsCompactionOptions>>(true)).toBe(true);
+  });
+  it("SessionViewOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof SessionViewOptionsCodec>, SessionViewOptions>>(true)).toBe(true);
+  });
+  it("ContextToolSettings", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof ContextToolSettingsCodec>, ContextToolSettings>>(true)).toBe(true);
   });
 });

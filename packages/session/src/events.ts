@@ -8,6 +8,7 @@
 import type { SessionCompactionError, SummariserError } from "./errors.js";
 import type { SummaryFallback, SummaryLevel } from "./fallback.js";
 import type { StackId } from "./store/store.js";
+import { callback, decodeOrThrow, decodeWith, objectCodec } from "@cc/validate";
 
 /** How a compaction was started. */
 export type CompactionTrigger = "threshold" | "manual";
@@ -117,12 +118,18 @@ export interface EventBusOptions {
   readonly onSubscriberError?: (failure: SubscriberFailure) => void;
 }
 
+/** io-ts codec of {@link EventBusOptions} (closed). */
+export const EventBusOptionsCodec = objectCodec("EventBusOptions", {}, { onSubscriberError: callback<(failure: SubscriberFailure) => void>() }, { expected: "an options object" });
+
+const decodeBusOptions = decodeWith(EventBusOptionsCodec, "InvalidOptions", "event bus options");
+
 const reportToConsole = (failure: SubscriberFailure): void => {
   console.warn(`[@cc/session] a ${failure.event._tag} subscriber failed:`, failure.error);
 };
 
 /**
- * Creates a bus.
+ * Creates a bus. Invalid options (an unknown field, a reporter that is not a function) throw an
+ * `InvalidOptionsError` of @cc/validate naming the field.
  *
  * @example
  * const bus = createEventBus<SessionEvent>();
@@ -130,6 +137,7 @@ const reportToConsole = (failure: SubscriberFailure): void => {
  * off();
  */
 export function createEventBus<Ev extends { readonly _tag: string }>(options: EventBusOptions = {}): EventBus<Ev> {
+  decodeOrThrow(decodeBusOptions, options);
   const report = options.onSubscriberError ?? reportToConsole;
   const safeReport = (failure: SubscriberFailure): void => {
     try {

@@ -14,6 +14,7 @@ import type {
 } from "@cc/session";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { ChatSessionOptionsCodec } from "../src/chat-session.js";
+import type { EventBusOptions, EventBusOptionsCodec } from "../src/events.js";
 import type { ForceCompactInput, ForceCompactInputCodec, SessionCompactorOptionsCodec, TryCompactInput, TryCompactInputCodec } from "../src/compactor.js";
 import type { SessionCompactionConfigCodec } from "../src/config.js";
 import type { WithCompaction, WithoutCompaction } from "../src/context.js";
@@ -53,5 +54,8 @@ describe("options types equal their codecs", () => {
   it("SqliteStoreOptions and PostgresStoreOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof SqliteStoreOptionsCodec>, SqliteStoreOptions>>(true)).toBe(true);
     expect(assertEquals<Equals<t.TypeOf<typeof PostgresStoreOptionsCodec>, PostgresStoreOptions>>(true)).toBe(true);
+  });
+  it("EventBusOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof EventBusOptionsCodec>, EventBusOptions>>(true)).toBe(true);
   });
 });

@@ -64,3 +64,35 @@ export function decodeWith<A, Tag extends InvalidTag>(codec: t.Decoder<unknown, 
     return E.left(invalid(tag, subject, problems, Math.max(0, new Set(r.left.map((e) => e.message)).size - problems.length)));
   };
 }
+
+/**
+ * Thrown by a factory that returns a plain object (not an `Either`) when its options are invalid:
+ * a programming error, reported at once and never as a silent default. A `RangeError` whose
+ * message names every field at fault, carrying the typed failure in `error`; decode untrusted
+ * options with the factory's codec first to get the same failure as a `Left`.
+ *
+ * @example
+ * try { offlineProvider({ defaultMaxTokns: 500 } as never); }
+ * catch (e) { if (e instanceof InvalidOptionsError) console.error(e.error.problems[0]?.path); } // "defaultMaxTokns"
+ */
+export class InvalidOptionsError extends RangeError {
+  /** The typed failure: `_tag` "InvalidOptions", `subject`, `problems`. */
+  readonly error: InvalidOptions;
+  constructor(error: InvalidOptions) {
+    super(error.message);
+    this.name = "InvalidOptionsError";
+    this.error = error;
+  }
+}
+
+/**
+ * Decodes `input` with `decode`, returning the value or throwing an {@link InvalidOptionsError}
+ * (for factories that return a plain object).
+ *
+ * @example const options = decodeOrThrow(decodeWith(Codec, "InvalidOptions", "my options"), input);
+ */
+export function decodeOrThrow<A>(decode: (input: unknown) => E.Either<InvalidOptions, A>, input: unknown): A {
+  const r = decode(input);
+  if (E.isLeft(r)) throw new InvalidOptionsError(r.left);
+  return r.right;
+}

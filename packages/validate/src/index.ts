@@ -10,7 +10,7 @@
  *
  * @module @cc/validate
  */
-export { decodeWith, invalid, type Invalid, type InvalidInput, type InvalidOptions, type InvalidTag } from "./decode.js";
+export { decodeOrThrow, decodeWith, invalid, InvalidOptionsError, type Invalid, type InvalidInput, type InvalidOptions, type InvalidTag } from "./decode.js";
 export { didYouMean, isRecord, objectCodec, type Fields, type ObjectCodecOptions, type ObjectOf } from "./object.js";
 export { callback, finite, fn, intIn, leaf, nonEmptyString, nonNegativeInt, numberIn, positiveInt, withMethods } from "./leaf.js";
 export { describeValue, expectation, MAX_PROBLEMS, pathOf, problemsOf, type Problem } from "./problem.js";

@@ -5,6 +5,8 @@
  * @module formats/error
  */
 
+import type { InvalidOptions } from "@cc/validate";
+
 /** The input held nothing but whitespace. */
 export interface EmptyInput {
   readonly _tag: "EmptyInput";
@@ -35,7 +37,7 @@ export interface UnrecognisedFormat {
 }
 
 /** Why {@link readTranscript} failed. */
-export type TranscriptError = EmptyInput | MalformedJson | InvalidMessages | UnrecognisedFormat;
+export type TranscriptError = EmptyInput | MalformedJson | InvalidMessages | UnrecognisedFormat | InvalidOptions;
 
 /**
  * One human-readable paragraph for a {@link TranscriptError}, starting with the source.
@@ -57,5 +59,7 @@ export function formatTranscriptError(e: TranscriptError): string {
     }
     case "UnrecognisedFormat":
       return `${e.source}: unrecognised transcript: ${e.detail}`;
+    case "InvalidOptions":
+      return e.message;
   }
 }

@@ -9,6 +9,7 @@ import { parseJson } from "./json.js";
 import { fromOpenAIValue, readJsonl, readOpenAIJson, type Transcript } from "./openai.js";
 import { fromMiniValue, isMiniTrajectory, readMini } from "./mini.js";
 import { fromTrajValue, readTraj } from "./traj.js";
+import { decodeWith, leaf, objectCodec } from "@cc/validate";
 
 /** Transcript formats the readers understand. `auto` detects from the source name, then the text. */
 export type TranscriptFormat = "openai-json" | "jsonl" | "traj" | "mini-swe-agent" | "auto";
@@ -18,6 +19,16 @@ export interface ReadOptions {
   readonly format?: TranscriptFormat;
   readonly source?: string;
 }
+
+const FORMATS: readonly TranscriptFormat[] = ["openai-json", "jsonl", "traj", "mini-swe-agent", "auto"];
+
+/** io-ts codec of {@link ReadOptions} (closed). */
+export const ReadOptionsCodec = objectCodec("ReadOptions", {}, {
+  format: leaf("TranscriptFormat", `one of ${FORMATS.join(", ")}`, (u): u is TranscriptFormat => FORMATS.includes(u as TranscriptFormat)),
+  source: leaf("Source", "a non-empty string", (u): u is string => typeof u === "string" && u !== ""),
+}, { expected: "an options object" });
+
+const decodeReadOptions = decodeWith(ReadOptionsCodec, "InvalidOptions", "read options");
 
 /** A transcript with the concrete format it was read as. */
 export interface ReadResult extends Transcript {
@@ -70,6 +81,8 @@ function readAuto(text: string, source: string): E.Either<TranscriptError, ReadR
  * // right({ messages: [{ role: "user", content: "hi" }], warnings: [], format: "openai-json" })
  */
 export function readTranscript(text: string, options: ReadOptions = {}): E.Either<TranscriptError, ReadResult> {
+  const checked = decodeReadOptions(options);
+  if (E.isLeft(checked)) return checked;
   const source = options.source ?? "input";
   switch (options.format ?? "auto") {
     case "openai-json":

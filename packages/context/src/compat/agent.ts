@@ -9,9 +9,9 @@ import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
 import { decodeWith, objectCodec } from "@cc/validate";
 import { decodeContextManager } from "../manager.js";
+import { ContextManagerOptionsCodec } from "../options.js";
 import { withoutSummary, type HistoryStrategy } from "./factory.js";
 
 /** {@link HistoryStrategy} with the Go original's setters. */
@@ -35,11 +35,12 @@ export interface AgentCompactorOptions {
   readonly compactionModel?: string;
 }
 
-/** Closed check of the option names; the values are checked by the context manager's codec on each call. */
-const AgentCompactorOptionsCodec = objectCodec(
+const managerFields = ContextManagerOptionsCodec.optional;
+/** Closed codec of {@link AgentCompactorOptions}: each field checked by the context manager's codec of the same field. */
+export const AgentCompactorOptionsCodec = objectCodec(
   "AgentCompactorOptions",
   {},
-  { provider: t.unknown, counter: t.unknown, now: t.unknown, preserveLast: t.unknown, compactionModel: t.unknown },
+  { provider: managerFields.provider, counter: managerFields.counter, now: managerFields.now, preserveLast: managerFields.preserveLast, compactionModel: managerFields.summaryModel },
   { expected: "an options object" },
 );
 const decodeNames = decodeWith(AgentCompactorOptionsCodec, "InvalidOptions", "agent compactor options");

@@ -52,7 +52,7 @@ export interface PromptCompressorOptions {
 }
 
 /** io-ts codec of {@link PromptCompressorOptions} (closed). */
-const PromptCompressorOptionsCodec = objectCodec(
+export const PromptCompressorOptionsCodec = objectCodec(
   "PromptCompressorOptions",
   { counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]) },
   {

@@ -14,6 +14,7 @@ import { extractFacts } from "./offline/facts.js";
 import { parseTranscript, sourceOf, styleOf, type SummaryStyle } from "./offline/parse.js";
 import { renderSummary } from "./offline/render.js";
 import type { Completion, ModelInfo, Provider, ProviderError } from "@cc/messages";
+import { decodeOrThrow, decodeWith, intIn, numberIn, objectCodec, withMethods } from "@cc/validate";
 
 export type { SummaryStyle } from "./offline/parse.js";
 
@@ -54,6 +55,21 @@ export interface OfflineProviderOptions {
    */
   readonly minTokens?: number;
 }
+
+/**
+ * io-ts codec of {@link OfflineProviderOptions} (closed): a misspelt field, NaN, ±Infinity, a
+ * negative or out-of-range number is refused by name, never replaced by the default.
+ */
+export const OfflineProviderOptionsCodec = objectCodec("OfflineProviderOptions", {}, {
+  counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]),
+  defaultMaxTokens: intIn(0, 1_000_000_000),
+  maxLineChars: intIn(16, 100_000_000),
+  detailedShare: numberIn(0, 1000),
+  bulletShare: numberIn(0, 1000),
+  minTokens: intIn(0, 1_000_000_000),
+}, { expected: "an options object" });
+
+const decodeOfflineOptions = decodeWith(OfflineProviderOptionsCodec, "InvalidOptions", "offline provider options");
 
 /** The model id the offline provider reports. */
 export const OFFLINE_MODEL = "offline-extractive";
@@ -96,7 +112,9 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
 }
 
 /**
- * Creates the offline extractive summariser.
+ * Creates the offline extractive summariser. Invalid options (an unknown field, NaN, ±Infinity,
+ * a negative or out-of-range number) throw an `InvalidOptionsError` of @cc/validate carrying the
+ * typed `InvalidOptions` (subject "offline provider options"), naming the field.
  *
  * @example
  * const provider = offlineProvider();
@@ -104,6 +122,7 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
  * // right({ text: "Goal: …", usage: {...}, model: "offline-extractive" })
  */
 export function offlineProvider(options: OfflineProviderOptions = {}): Provider {
+  decodeOrThrow(decodeOfflineOptions, options);
   const counter = options.counter ?? estimateCounter();
   const defaultMax = finite(options.defaultMaxTokens, 1024);
   const models: readonly ModelInfo[] = [{ id: OFFLINE_MODEL, inputCostPerMTok: 0, outputCostPerMTok: 0, strength: "very_low" }];
