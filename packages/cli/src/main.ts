@@ -116,7 +116,7 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
       const o = cmd.options;
       const manager = decodeContextManager({
         strategy: cmd.strategy, maxTokens: o.maxTokens, threshold: o.softThreshold, preserveLast: o.preserveLast, counter, provider,
-        namespace: cmd.namespace, noteTokens: 512, summaryModel: o.compactionModel, now: io.now, ...(index.right === undefined ? {} : { index: index.right }),
+        namespace: cmd.namespace, noteTokens: 512, summaryModel: o.compactionModel, pinTask: o.pinTask, now: io.now, ...(index.right === undefined ? {} : { index: index.right }),
       });
       if (E.isLeft(manager)) {
         io.stderr(`cc-compact: ${manager.left.message}\n`);

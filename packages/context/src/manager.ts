@@ -104,6 +104,7 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     summaryModel: o.summaryModel ?? "",
     now: o.now ?? Date.now,
     noteKey: o.noteKey ?? o.resume?.noteKey ?? randomBytes(32).toString("hex"),
+    pinTask: o.pinTask ?? true,
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
     ...(o.policy === undefined ? {} : { policyOptions: o.policy }),

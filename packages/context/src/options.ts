@@ -98,6 +98,14 @@ export interface ContextManagerOptions {
    * @default the key of `resume`, else 32 random bytes (hex), new for each manager
    */
   readonly noteKey?: string;
+  /**
+   * Keep the task — the first user message, the issue or instructions an agent works from — in
+   * the prompt on every turn (both strategies), unless it would take more than half of the
+   * compaction's target: then it is compacted like the rest and the turn warns `TaskNotPinned`.
+   * `false` treats it as any other message.
+   * @default true
+   */
+  readonly pinTask?: boolean;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -126,6 +134,7 @@ export const ContextManagerOptionsCodec = objectCodec(
     events: withMethods<EventSink>("EventSink", ["publish"]),
     resume: ManagerSnapshotCodec,
     noteKey: nonEmptyString,
+    pinTask: t.boolean,
   },
   { expected: "an options object" },
 );

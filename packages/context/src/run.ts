@@ -8,7 +8,7 @@
 import { evictUnits, withNote } from "@cc/hierarchical";
 import { createLcmCompactor, describeWarnings, nextContext } from "@cc/lcm";
 import { describeRejection } from "@cc/lcm/internal";
-import type { Message, Provider } from "@cc/messages";
+import type { Message, Provider, TaskPin } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import type { ContextError, Resolved, TurnResult, TurnWarning } from "./types.js";
 import { describeIndexError } from "./types.js";
@@ -28,6 +28,11 @@ export interface Candidate {
 /** The error of an aborted turn. */
 export const aborted: ContextError = { _tag: "Aborted", subject: "turn", problems: [] };
 
+/** `TaskNotPinned` when the task was too large to pin. */
+function taskWarning(task: TaskPin): TurnWarning[] {
+  return task._tag === "TooLarge" ? [{ _tag: "TaskNotPinned", tokens: task.tokens, limit: task.limit }] : [];
+}
+
 const noCommit = async (): Promise<E.Either<ContextError, void>> => E.right(undefined);
 
 /** One `lcm` compaction with `provider` (none: truncation only). */
@@ -36,12 +41,12 @@ export async function runLcm(history: readonly Message[], maxTokens: number, tar
     ...(provider === undefined ? {} : { provider }),
     counter: o.counter, now: o.now, ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink, sessionId: o.namespace }),
   });
-  const r = await lcm.compact(history, { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel }, signal)();
+  const r = await lcm.compact(history, { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel, pinTask: o.pinTask }, signal)();
   if (E.isLeft(r)) return E.left(r.left._tag === "CompactionAborted" ? aborted : r.left);
   const res = r.right;
   const out = nextContext(res);
   const tokensAfter = o.counter.countMessages(out);
-  const warnings: TurnWarning[] = [];
+  const warnings: TurnWarning[] = taskWarning(res.task);
   let providerError: string | undefined;
   for (const a of res.attempts) if (a.rejection?._tag === "ProviderFailed" && providerError === undefined) providerError = a.rejection.error._tag;
   if (res.level === "truncate") {
@@ -73,16 +78,17 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   const staged = stagedIndex(o.index);
   const r = await evictUnits(
     history,
-    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency },
+    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask },
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();
   if (E.isLeft(r)) return E.left(r.left);
   if (r.right.aborted || signal?.aborted === true) return E.left(aborted);
   const ev = r.right;
-  const out = withNote(ev.kept, ev.note, o.noteKey);
+  const out = withNote(ev.kept, ev.note, o.noteKey, ev.noteAt);
   const tokensAfter = o.counter.countMessages(out);
   const warnings: TurnWarning[] = [
+    ...taskWarning(ev.task),
     ...ev.disambiguated.map((d): TurnWarning => ({ _tag: "UnitIdDisambiguated", id: d.id, writtenAs: d.writtenAs })),
     ...ev.failures.map((f): TurnWarning => ({ _tag: "UnitKept", id: f.id, reason: f.reason })),
   ];

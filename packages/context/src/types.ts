@@ -43,7 +43,12 @@ export type TurnWarning =
   /** The budget is too small to hold the note that lists evicted units: nothing was evicted. */
   | { readonly _tag: "NoteDoesNotFit"; readonly targetTokens: number; readonly reservedTokens: number }
   /** The alert sink threw, rejected or did not settle in time (the turn went on). */
-  | { readonly _tag: "AlertSinkFailed"; readonly message: string };
+  | { readonly _tag: "AlertSinkFailed"; readonly message: string }
+  /**
+   * The task (the first user message, `tokens` long) would take more than half of the turn's
+   * target (`limit` is that half), so it was compacted like the rest instead of kept verbatim.
+   */
+  | { readonly _tag: "TaskNotPinned"; readonly tokens: number; readonly limit: number };
 
 /** What one turn did. `messages` is the next prompt. */
 export interface TurnResult {
@@ -140,5 +145,7 @@ export interface Resolved {
   readonly now: () => number;
   /** The secret the manager's notes are sealed with. */
   readonly noteKey: string;
+  /** Keep the task in the prompt (see `ContextManagerOptions.pinTask`). */
+  readonly pinTask: boolean;
   readonly alertSink?: AlertSink;
 }

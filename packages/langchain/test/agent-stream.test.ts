@@ -87,12 +87,16 @@ describe.each(["model", "state"] as const)("agent.stream with the middleware (mo
     }
   });
 
-  it("the note sits right after the system prompt once the history outgrows the budget", async () => {
+  it("the note sits right after the system prompt and the task once the history outgrows the budget", async () => {
     const { model, events } = await result;
     expect(events.some((e) => e.turn.evicted.length > 0)).toBe(true);
     const withNote = model.calls.map((c, i) => [i, c.messages] as const).filter(([, ms]) => ms.some((m) => textOf(m).startsWith(SUMMARY_PREFIX)));
     expect(withNote.length).toBeGreaterThan(0);
-    for (const [i, ms] of withNote) expect(textOf(ms[1]!).startsWith(SUMMARY_PREFIX), `call ${i}`).toBe(true);
+    for (const [i, ms] of withNote) {
+      // The task (the request the agent first answered) stays pinned in front of the note.
+      expect(textOf(ms[1]!), `call ${i}`).toBe("Check the shard flush");
+      expect(textOf(ms[2]!).startsWith(SUMMARY_PREFIX), `call ${i}`).toBe(true);
+    }
     // Once a note is sent, every later call carries one (what left stays announced).
     const first = withNote[0]![0];
     expect(withNote.map(([i]) => i)).toEqual(Array.from({ length: model.calls.length - first }, (_, k) => first + k));

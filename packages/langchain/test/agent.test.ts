@@ -85,12 +85,16 @@ describe.each(["model", "state"] as const)("createAgent with the middleware (mod
     }
   });
 
-  it("puts the note right after the system prompt once the history outgrows the budget", async () => {
+  it("puts the note right after the system prompt and the task once the history outgrows the budget", async () => {
     const { model, events } = await result;
     expect(events.some((e) => e.turn.evicted.length > 0)).toBe(true);
     const withNote = model.calls.filter((c) => c.messages.some((m) => textOf(m).startsWith(SUMMARY_PREFIX)));
     expect(withNote.length).toBeGreaterThan(0);
-    for (const c of withNote) expect(textOf(c.messages[1]!).startsWith(SUMMARY_PREFIX)).toBe(true);
+    for (const c of withNote) {
+      // The task (the request the agent first answered) stays pinned in front of the note.
+      expect(textOf(c.messages[1]!)).toBe("Fix the parser in src/");
+      expect(textOf(c.messages[2]!).startsWith(SUMMARY_PREFIX)).toBe(true);
+    }
     // "model": the last call's full history is far over the budget; "state": the thread was compacted more than once.
     if (mode === "model") expect(events.at(-1)!.turn.tokensBefore).toBeGreaterThan(MAX);
     else expect(events.filter((e) => e.hook === "beforeModel" && e.turn.compacted).length).toBeGreaterThan(1);

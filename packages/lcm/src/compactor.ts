@@ -17,7 +17,8 @@ import { callback, decodeWith, numberIn, objectCodec, positiveInt, withMethods, 
 import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
-import { decodeMessages, leadingSystemCount, planTail, summaryMessage } from "@cc/messages";
+import { decodeMessages, leadingSystemCount, planTail, summaryMessage, type TaskPin } from "@cc/messages";
+import { planTaskPin } from "@cc/messages/internal";
 
 /**
  * The outcome of one compaction. The caller's `messages` array is never modified.
@@ -29,7 +30,10 @@ import { decodeMessages, leadingSystemCount, planTail, summaryMessage } from "@c
 export interface CompactionResult {
   /** The summary of the compacted head ("" when nothing was compacted). */
   readonly summary: string;
-  /** Leading system messages, kept verbatim. */
+  /**
+   * The messages kept verbatim before the summary: the leading system messages, then the task
+   * when it is pinned (see `task`).
+   */
   readonly system: readonly Message[];
   /** The preserved tail, kept verbatim. */
   readonly messages: readonly Message[];
@@ -50,6 +54,8 @@ export interface CompactionResult {
   readonly budgetMet: boolean;
   /** How the verbatim tail was chosen against the budget. */
   readonly tail: TailDecision;
+  /** What became of the task (the first user message) with `pinTask` on: pinned, too large to pin, or not pinned. */
+  readonly task: TaskPin;
   /**
    * Why compaction did nothing, fell to truncation or missed the budget, and alerts the sink could
    * not take, in that order ([] when there is nothing to say). `describeWarnings` gives one line.
@@ -220,11 +226,16 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
     if (E.isLeft(decoded)) return decoded;
     const valid = decodeMessages(raw);
     if (E.isLeft(valid)) return valid;
-    const messages = valid.right;
+    const given = valid.right;
     const options = decoded.right;
     if (signal?.aborted === true) return E.left({ _tag: "CompactionAborted" });
     const at = now();
-    const sys = leadingSystemCount(messages);
+    const givenSys = leadingSystemCount(given);
+    // A pinned task joins the verbatim prefix: it moves up to just after the system messages (over
+    // any earlier summary, which is folded into the new one) and is counted like them.
+    const task = planTaskPin(given, { enabled: options.pinTask, targetTokens: options.maxTokens }, (i) => partOf([given[i]!]));
+    const messages = task._tag === "Pinned" ? [...given.slice(0, givenSys), given[task.index]!, ...given.slice(givenSys, task.index), ...given.slice(task.index + 1)] : given;
+    const sys = task._tag === "Pinned" ? givenSys + 1 : givenSys;
     const system = messages.slice(0, sys);
     const originalTokens = tokensOf(messages);
     // The summary travels in a message of its own: its overhead is charged against the budget, so a
@@ -258,11 +269,13 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
         }
       : undefined;
     const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] => (overBudget === undefined ? [w] : [w, overBudget]);
+    // Nothing compacted: the input as given (the task is not moved).
     const unchanged = (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): CompactionResult => ({
-      summary: "", system, messages: messages.slice(sys), level: "none", originalTokens,
-      compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: messages.length - sys, model: "", attempts: [],
+      summary: "", system: given.slice(0, givenSys), messages: given.slice(givenSys), level: "none", originalTokens,
+      compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: given.length - givenSys, model: "", attempts: [],
       budgetMet: originalTokens <= options.maxTokens,
-      tail: { ...tailDecision, preserved: messages.length - sys },
+      tail: { ...tailDecision, preserved: given.length - givenSys },
+      task: { _tag: "NotPinned" },
       warnings: withOverBudget(reason),
     });
     // Every result that misses the budget is reported to the sink; a failing sink only adds a warning.
@@ -318,7 +331,7 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
       ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
       messagesCompacted: head.length, messagesPreserved: tail.length,
       model: E.isRight(model) ? model.right : "", attempts,
-      budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision,
+      budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision, task,
       warnings,
     };
     return E.right(await alertIfOverBudget(result, budgetReason));

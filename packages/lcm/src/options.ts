@@ -50,6 +50,13 @@ export interface CompactOptions {
    * @default none (the cheapest listed model)
    */
   readonly strength?: Strength;
+  /**
+   * Keep the task — the first user message — verbatim before the summary, unless it would take
+   * more than half of `maxTokens` (then it is summarised with the rest and the result says so).
+   * The context manager turns it on by default.
+   * @default false
+   */
+  readonly pinTask: boolean;
 }
 
 /**
@@ -58,7 +65,7 @@ export interface CompactOptions {
  * @example defaultCompactOptions().preserveLast // 20
  */
 export function defaultCompactOptions(): CompactOptions {
-  return { maxTokens: 128_000, preserveLast: 20, model: "", compactionModel: "", softThreshold: 0.5, hardThreshold: 0.95 };
+  return { maxTokens: 128_000, preserveLast: 20, model: "", compactionModel: "", softThreshold: 0.5, hardThreshold: 0.95, pinTask: false };
 }
 
 /** Options were rejected: the one failure shape of `@cc/validate`, subject "compact options" (or "compactor options"). */
@@ -82,6 +89,7 @@ export const CompactOptionsInputCodec = objectCodec("CompactOptions", {}, {
   softThreshold: fraction,
   hardThreshold: fraction,
   strength: StrengthCodec,
+  pinTask: t.boolean,
 }, { expected: "an options object" });
 
 const decodeInput = decodeWith(CompactOptionsInputCodec, "InvalidOptions", "compact options");

@@ -27,6 +27,7 @@ export {
 } from "./message.js";
 export { fromOpenAIMessages, toOpenAIMessages, type ConversionWarning, type Converted, type OpenAIMessage } from "./openai.js";
 export { leadingSystemCount, planTail, safeSplit, type TailPlan } from "./split.js";
+export type { TaskPin } from "./task.js";
 export { messageUnits, toolCallIssuers, unitKind, unitText, type MessageUnit } from "./units.js";
 export type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
 export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFailure, type DriverPackage, type PgPoolLike } from "./driver.js";

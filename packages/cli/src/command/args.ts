@@ -87,6 +87,8 @@ Compact options:
                           (default lcm)
   -f, --format F          auto | openai-json | jsonl | traj | mini-swe-agent (default auto)
       --force             compact even below the soft threshold
+      --unpin-task        let the task (the first user message) be compacted like the
+                          rest (default: it stays verbatim unless it takes over half the budget)
   -i, --index FILE        SQLite index for evicted entries (hierarchical; default: in memory)
   -n, --namespace NS      index namespace (default "default")
       --provider-url URL  OpenAI-compatible endpoint for summaries (key: CC_PROVIDER_KEY);
@@ -174,6 +176,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
         strategy: { type: "string", short: "s" },
         format: { type: "string", short: "f" },
         force: { type: "boolean" },
+        "unpin-task": { type: "boolean" },
         index: { type: "string", short: "i" },
         namespace: { type: "string", short: "n" },
         "provider-url": { type: "string" },
@@ -234,6 +237,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
     ...(hard.right === undefined ? {} : { hardThreshold: hard.right }),
     ...(keep.right === undefined ? {} : { preserveLast: keep.right }),
     ...(v.model === undefined ? {} : { compactionModel: v.model }),
+    pinTask: v["unpin-task"] !== true,
   };
   const options = decodeCompactOptions(input);
   if (E.isLeft(options)) return E.left({ _tag: "UsageError", message: options.left.problems.map((p) => p.message.replace(/^maxTokens/, "--budget").replace(/^softThreshold/, "--soft").replace(/^hardThreshold/, "--hard").replace(/^preserveLast/, "--preserve-last")).join("; ") });

@@ -42,6 +42,8 @@ function warningLines(w: TurnWarning): readonly string[] {
       return [`  alert     LLM summaries disabled for this session (${w.error}); truncation keeps the budget`];
     case "EventPublishFailed":
       return [`  note      the ${w.event} event could not be delivered: ${w.message}`];
+    case "TaskNotPinned":
+      return [`  note      the task (${w.tokens} tokens) is more than half the target (${w.limit} is half): it was compacted like the rest`];
   }
 }
 

@@ -7,7 +7,8 @@
  * @module strategy/evict
  */
 import { createHmac } from "node:crypto";
-import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message, type UserMessage } from "@cc/messages";
+import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message, type TaskPin, type UserMessage } from "@cc/messages";
+import { planTaskPin } from "@cc/messages/internal";
 import { decodeWith, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -80,6 +81,13 @@ export interface Eviction {
   readonly reservedTokens: number;
   /** The signal fired during the pass (what was written by then is reported). */
   readonly aborted: boolean;
+  /** What became of the task (see `pinTask`): pinned, too large to pin, or not pinned. */
+  readonly task: TaskPin;
+  /**
+   * Where the note goes in `kept` (give it to {@link withNote}): right after the pinned task, so
+   * the task stays the message the conversation opens with; else right after the system messages.
+   */
+  readonly noteAt: number;
 }
 
 /**
@@ -187,16 +195,16 @@ export function parseEvictionNote(message: Message, key: string | undefined): Pa
 }
 
 /**
- * `messages` with the note placed after the leading system messages (as a summary message sealed
- * with `key`, see {@link sealedNote}), or unchanged when the note is "".
+ * `messages` with the note placed at `noteAt` (an eviction's `noteAt`: right after its pinned
+ * task), else after the leading system messages, as a summary message sealed with `key` (see
+ * {@link sealedNote}); unchanged when the note is "".
  *
  * @example
  * const next = withNote(eviction.kept, eviction.note, key); // system messages, the note, the kept messages
  */
-export function withNote(messages: readonly Message[], note: string, key?: string): readonly Message[] {
+export function withNote(messages: readonly Message[], note: string, key?: string, noteAt?: number): readonly Message[] {
   if (note === "") return messages;
-  const sysEnd = messages.findIndex((m) => m.role !== "system");
-  const at = sysEnd === -1 ? messages.length : sysEnd;
+  const at = noteAt !== undefined && Number.isSafeInteger(noteAt) && noteAt >= 0 && noteAt <= messages.length ? noteAt : leadingSystemCount(messages);
   return [...messages.slice(0, at), sealedNote(note, key), ...messages.slice(at)];
 }
 
@@ -225,8 +233,8 @@ function describeFailure(e: SegmentFailure): string {
  * tail and the largest note this pass could write fit `targetTokens`; otherwise the first later
  * safe boundary that fits, never past the start of the last step (see `planTail`).
  */
-function fittingTail(source: readonly Message[], settings: EvictionOptions, counter: EvictionRunOptions["counter"], foldedEntries: number): number {
-  const system = source.slice(0, leadingSystemCount(source));
+function fittingTail(source: readonly Message[], settings: EvictionOptions, counter: EvictionRunOptions["counter"], foldedEntries: number, task: TaskPin): number {
+  const system = [...source.slice(0, leadingSystemCount(source)), ...(task._tag === "Pinned" ? [source[task.index]!] : [])];
   const shortest = counter.count(`${EVICTION_NOTE_PREFIX}\n… ${source.length + foldedEntries} more in the journal`);
   const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
   const reserved = counter.countMessages([summaryMessage("")]) + noteTokens;
@@ -259,8 +267,14 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // preserveLast is the longest verbatim tail: when the system prefix, that tail and the note
     // cannot fit the target, the tail shrinks over safe boundaries (never orphaning a tool result)
     // down to the last step, so older units can go instead of the budget being missed.
-    const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted);
-    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    const base = deps.counter.countMessages([]);
+    // The task is found in the messages as given: an earlier note right after the system messages
+    // means the task was compacted before (taskIndex stops there), so no later message takes its place.
+    const found = planTaskPin(messages, { enabled: settings.pinTask ?? false, targetTokens: settings.targetTokens }, (i) => deps.counter.countMessages([messages[i]!]) - base);
+    const task: TaskPin = found._tag === "NotPinned" ? found : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
+    const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted, task);
+    const pinIndex = task._tag === "Pinned" ? { pinIndex: task.index } : {};
+    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
     // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
@@ -270,7 +284,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const maxTokens = settings.targetTokens - reserved;
     // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
     if (maxTokens <= 0) {
-      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false });
+      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false, task: { _tag: "NotPinned" }, noteAt: leadingSystemCount(messages) });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
     // The newest units leave only when the older ones are not enough, and then only they leave.
@@ -294,7 +308,9 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
-    const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey)) <= settings.targetTokens;
+    const pinnedAt = task._tag === "Pinned" ? kept.indexOf(source[task.index]!) : -1;
+    const noteAt = pinnedAt >= 0 ? pinnedAt + 1 : leadingSystemCount(kept);
+    const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey, noteAt)) <= settings.targetTokens;
     return E.right({
       segments,
       kept,
@@ -307,6 +323,8 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       noteFits: true,
       reservedTokens: reserved,
       aborted: res.aborted,
+      task,
+      noteAt,
     });
   };
 }

@@ -50,6 +50,13 @@ export interface EvictionOptions {
    * @default {} (the settings chosen by the retention benchmark: `AGENT_PRESET`)
    */
   readonly scoring?: EvictionScoring;
+  /**
+   * Keep the task — the first user message — in context, unless it would take more than half of
+   * `targetTokens` (then it may leave like any unit and the result says so). The context manager
+   * turns it on by default.
+   * @default false
+   */
+  readonly pinTask?: boolean;
 }
 
 /**
@@ -111,7 +118,7 @@ export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   namespace: t.string,
   noteTokens: nonNegativeInt,
   concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec }, { expected: "an eviction options object" });
+}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean }, { expected: "an eviction options object" });
 
 /** io-ts codec of {@link EvictionRunOptions} (closed). */
 export const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {

@@ -34,6 +34,11 @@ export interface BuildOptions {
    * @default 60 000
    */
   readonly stepMs?: number;
+  /**
+   * Index of a message whose unit is pinned too (the task, see `planTaskPin`).
+   * @default none
+   */
+  readonly pinIndex?: number;
 }
 
 /**
@@ -77,7 +82,7 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
       turn: i,
       ...(s.lastTurn === undefined ? {} : { lastAccessed: dated[s.lastTurn]!, lastAccessedTurn: s.lastTurn }),
       accessCount: s.count,
-      pinned: unit.end <= sys || unit.start >= tailFrom,
+      pinned: unit.end <= sys || unit.start >= tailFrom || (options.pinIndex !== undefined && unit.start <= options.pinIndex && options.pinIndex < unit.end),
       kind: unitKind(unit),
       unit,
     };
