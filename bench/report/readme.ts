@@ -145,6 +145,18 @@ function searchRows(doc: ResultsDoc | undefined): string[] {
   ];
 }
 
+function identifierRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| identifier search after eviction | ${source("identifiers", doc)} |`];
+  const all = arr(doc.data["rows"]).map(obj).filter((r) => str(r["shape"]) === "all");
+  const interval = (x: unknown): string => {
+    const [lo, hi] = arr(x).map(num);
+    return `[${pct(lo ?? Number.NaN, 0)}, ${pct(hi ?? Number.NaN, 0)}]`;
+  };
+  const cells = all.map((r) => `${str(r["contender"])}: ${pct(num(r["hit1"]), 0)} ${interval(r["hit1Interval"])}`);
+  const queries = num(all[0]?.["queries"]);
+  return [`| identifier search after eviction: hit@1 of \`module_N\`, \`src/module_N.py\`, \`SECRET_N\`, \`handler_N_7\` (${queries} queries, 95 % CI) | ${cells.join("; ")} — ${source("identifiers", doc)} |`];
+}
+
 function reopenRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| first search after reopening an index | ${source("reopen", doc)} |`];
   const rows = arr(doc.data["rows"]).map(obj);
@@ -160,6 +172,7 @@ export function renderResults(root: string = ROOT): string {
     "|---|---|",
     ...tokensRows(readResults("tokens", root)),
     ...searchRows(readResults("hierarchical", root)),
+    ...identifierRows(readResults("identifiers", root)),
     ...reopenRows(readResults("reopen", root)),
     ...retentionRows(readResults("retention", root)),
     ...costRows(readResults("cost", root)),
