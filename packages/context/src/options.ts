@@ -110,7 +110,7 @@ export interface ContextManagerOptions {
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
-/** The clock: any function (its signature cannot be checked at run time), typed as the option's. */
+/** The clock, typed as the option's (a function; its signature cannot be checked at run time). */
 const clock = callback<() => number>();
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */

@@ -45,7 +45,7 @@ export interface CompactionProcessorOptions extends ContextManagerOptions {
 
 /** The context manager's option names, taken from its codec (so none is ever missing here, `policy` included). */
 const CONTEXT_KEYS = [...Object.keys(ContextManagerOptionsCodec.required), ...Object.keys(ContextManagerOptionsCodec.optional)] as readonly (keyof ContextManagerOptions)[];
-/** The callback: any function (its signature cannot be checked at run time), typed as the option's. */
+/** The callback, typed as the option's (a function; its signature cannot be checked at run time). */
 const onCompaction = callback<NonNullable<CompactionProcessorOptions["onCompaction"]>>();
 const own = {
   id: nonEmptyString,

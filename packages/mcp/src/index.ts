@@ -1,5 +1,5 @@
 /**
- * An MCP server over a @cc/hierarchical index: any MCP client (Claude Desktop, Cursor, an agent
+ * An MCP server over a @cc/hierarchical index, so every MCP client (Claude Desktop, Cursor, an agent
  * framework's MCP client) can search evicted context and read originals back a page at a time.
  *
  * @module @cc/mcp
