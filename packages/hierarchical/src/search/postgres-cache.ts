@@ -183,8 +183,9 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
       const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
       for (const d of deletions) if (mine(d.namespace)) drop(Number(d.gen), d.namespace);
       if (namespace !== undefined) {
-        // One namespace: its rows in one result (the primary key's namespace prefix finds them).
-        const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen`, [namespace, since]);
+        // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
+        // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
+        const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`, [namespace, since]);
         putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
         if (since < 0) firstRows = page.rows.length;
         return { gen: Number(g.rows[0]?.gen ?? 0) };
