@@ -36,7 +36,7 @@ if (mode === "floor") {
   }
   const index = opened.right;
   const t0 = performance.now();
-  const scope = mode === "namespace" ? { namespace: ns } : {};
+  const scope = mode === "namespace" && ns !== undefined ? { namespace: ns } : {};
   const first = await index.search("kalo mi file12.py", { k: 10, ...scope })();
   const t1 = performance.now();
   const second = await index.search("vi za src", { k: 10, ...scope })();
