@@ -26,3 +26,4 @@ export { textPage, type TextPage } from "../tools.js";
 export { BM25_B, BM25_K1, idf, indexedTerms, PostingsCache, rank, tfPart } from "../search/ranking/index.js";
 export { EVICTION_SCORING, type EvictionScoring } from "../strategy/evict.js";
 export { agentReuse, agentText, argumentValues, MAX_TRACKED_TERMS, termKeys, type UnitReuse } from "../strategy/reuse.js";
+export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheStats } from "../search/ranking/scopes.js";

@@ -34,7 +34,9 @@ const decodeMemoryOptions = decodeWith(objectCodec("MemoryIndexOptions", {}, { s
 /**
  * Creates an empty in-memory index. Terms match exactly (no prefix or fuzzy search), ORed,
  * ranked by the BM25 of every backend (`search/ranking/bm25`) with summary matches weighted
- * `summaryBoost`.
+ * `summaryBoost`. A search in a namespace ranks with that namespace's statistics (entry count,
+ * document frequencies, average length), so other namespaces never change its ranking; a search
+ * across namespaces ranks with the whole index's.
  *
  * @example
  * const index = memoryIndex();
@@ -46,7 +48,10 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
   const boost = (E.isRight(checked) ? checked.right.summaryBoost : undefined) ?? 2;
   const entries = new Map<string, IndexEntry>();
   let closed = false;
+  /** Every entry: what a search across namespaces ranks on (whole-index statistics). */
   const cache = new PostingsCache<string>();
+  /** One cache per namespace: what a search in a namespace ranks on (that namespace's statistics). */
+  const byNs = new Map<string, PostingsCache<string>>();
   const run =
     <A>(fn: () => E.Either<IndexError, A>): TE.TaskEither<IndexError, A> =>
     async () => {
@@ -66,6 +71,11 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
       return { key, handle: key, terms: { summary: indexedTerms(e.summary), content: indexedTerms(e.content) }, namespace: e.namespace, kind: e.kind };
     });
     cache.putMany(items);
+    for (const it of items) {
+      let c = byNs.get(it.namespace);
+      if (c === undefined) byNs.set(it.namespace, (c = new PostingsCache<string>()));
+      c.put(it.key, it.handle, it.terms, it.namespace, it.kind);
+    }
   };
 
   return {
@@ -88,7 +98,9 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
         E.map(({ k, namespace, kinds }: { k: number; namespace: string | undefined; kinds: readonly string[] | undefined }) => {
           const terms = queryTerms(typeof query === "string" ? query : "");
           if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return [];
-          const found = rank(cache, terms, { k, summaryWeight: boost, namespace, kinds });
+          const scoped = namespace === undefined ? cache : byNs.get(namespace);
+          if (scoped === undefined) return [];
+          const found = rank(scoped, terms, { k, summaryWeight: boost, namespace, kinds });
           return found.flatMap((r): SearchHit[] => {
             const e = entries.get(r.handle);
             if (e === undefined) return [];
@@ -118,6 +130,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
           entries.delete(key);
           n++;
         }
+        byNs.delete(namespace);
         return E.right(n);
       }),
     count: (namespace?: string) =>
@@ -127,6 +140,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
         closed = true;
         entries.clear();
         cache.clear();
+        byNs.clear();
         return E.right(undefined);
       }),
   };

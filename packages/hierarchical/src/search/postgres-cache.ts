@@ -111,14 +111,22 @@ export interface PgPostingsCache {
   /** Applies this process's committed deletion of a namespace (stored form) at generation `gen`. */
   readonly deleted: (gen: number, namespace: string) => void;
   readonly clear: () => void;
+  /** Estimated bytes held (see `PostingsCache.bytes`). */
+  readonly bytes: () => number;
+  /** Live entries held. */
+  readonly entries: () => number;
+  /** Rows read by the first load (0 before it). */
+  readonly loadedRows: () => number;
 }
 
 /**
- * The postings cache of the PostgreSQL index on `table` (names already validated).
+ * The postings cache of the PostgreSQL index on `table` (names already validated): of one
+ * namespace (stored form), or of every namespace when `namespace` is undefined. A namespace's
+ * cache reads and keeps only that namespace's rows, so its statistics are the namespace's own.
  *
- * @example const cache = pgPostingsCache(client, "cc_segments"); await cache.sync();
+ * @example const cache = pgPostingsCache(client, "cc_segments", "run-1"); await cache.sync();
  */
-export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCache {
+export function pgPostingsCache(client: SqlClient, table: string, namespace?: string): PgPostingsCache {
   const cache = new PostingsCache<RowKey>();
   const genOf = new Map<string, number>();
   const deletedAt = new Map<string, number>();
@@ -126,6 +134,8 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
   /** Every change up to this generation is in the cache. */
   let cachedGen = -1;
   let queue: Promise<void> = Promise.resolve();
+  let firstRows = 0;
+  const mine = (ns: string): boolean => namespace === undefined || ns === namespace;
 
   /** Puts the rows newer than what the cache holds of their key and namespace, in batches. */
   const putAll = (rows: Iterable<{ readonly gen: number; readonly namespace: string; readonly id: string; readonly kind: string; readonly terms: EntryTerms }>): void => {
@@ -171,12 +181,21 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
       await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
       const g = await tx.query<{ gen: string | number }>(`SELECT gen FROM ${table}_gen`);
       const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
-      for (const d of deletions) drop(Number(d.gen), d.namespace);
+      for (const d of deletions) if (mine(d.namespace)) drop(Number(d.gen), d.namespace);
+      if (namespace !== undefined) {
+        // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
+        // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
+        const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`, [namespace, since]);
+        putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+        if (since < 0) firstRows = page.rows.length;
+        return { gen: Number(g.rows[0]?.gen ?? 0) };
+      }
       // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
       await tx.query(`DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`);
       for (;;) {
         const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
         putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+        if (since < 0) firstRows += page.rows.length;
         if (page.rows.length < PAGE_ROWS) break;
       }
       return { gen: Number(g.rows[0]?.gen ?? 0) };
@@ -205,12 +224,12 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
     rank: (terms, options) => rank(cache, terms, options),
     wrote: (gen, entries) => {
       if (!loaded) return;
-      putAll(entries.map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })));
+      putAll(entries.filter((e) => mine(e.namespace)).map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })));
       if (cachedGen === gen - 1) cachedGen = gen;
     },
-    deleted: (gen, namespace) => {
+    deleted: (gen, ns) => {
       if (!loaded) return;
-      drop(gen, namespace);
+      if (mine(ns)) drop(gen, ns);
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     clear: () => {
@@ -219,5 +238,8 @@ export function pgPostingsCache(client: SqlClient, table: string): PgPostingsCac
       deletedAt.clear();
       loaded = false;
     },
+    bytes: () => cache.bytes(),
+    entries: () => cache.live,
+    loadedRows: () => firstRows,
   };
 }

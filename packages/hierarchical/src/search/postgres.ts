@@ -28,7 +28,8 @@ import { prepareSchema } from "./postgres-schema.js";
 import type { SqlClient } from "./sql.js";
 export type { SqlClient, SqlRunner } from "./sql.js";
 import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.js";
-import { pgPostingsCache, type StagedEntry } from "./postgres-cache.js";
+import { pgPostingsCache, type PgPostingsCache, type StagedEntry } from "./postgres-cache.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 
 
 /**
@@ -70,6 +71,17 @@ export interface PostgresIndexOptions {
    * @default 30000
    */
   readonly statementTimeoutMs?: number;
+  /**
+   * Byte cap of the in-process postings caches: an integer number of bytes in [0, 2⁵³ − 1]. A
+   * search in a namespace loads that namespace's rows only (once, then kept in step by
+   * generation); loaded namespaces are kept least-recently-used first under this cap, and an
+   * evicted one is loaded again on its next search. The namespace in use is never evicted, so
+   * one namespace larger than the cap is still searched (held alone). A search across every
+   * namespace (no `namespace`) loads the whole table into one more cache under the same cap:
+   * its first search reads every row, as a whole-index load always did.
+   * @default 1 GiB (`2³⁰`: a 2-core / 24 GB worker running a few agent processes)
+   */
+  readonly postingsCacheBytes?: number;
 }
 
 
@@ -87,6 +99,7 @@ const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
   chunkSize: intIn(1, 10_000),
   connectTimeoutMs: intIn(0, MAX_TIMEOUT),
   statementTimeoutMs: intIn(0, MAX_TIMEOUT),
+  postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
 }, { expected: "an options object" });
 
 /** Settings that configure the pool the index creates: refused next to a pool or client you own, never ignored. */
@@ -151,7 +164,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
       client = connect.right();
       const c = client;
       await withRetries(() => c.transaction((tx) => prepareSchema(tx, table)), true);
-      return E.right(make(c, table, chunk, owned));
+      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
@@ -173,7 +186,7 @@ function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
 }
 
-function make(client: SqlClient, table: string, chunk: number, owned: boolean): SegmentIndex {
+function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number): SegmentIndex {
   let closed = false;
   const run =
     <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>, idempotent = true): TE.TaskEither<IndexError, A> =>
@@ -197,7 +210,32 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
     WHERE ${table}.content = EXCLUDED.content
     RETURNING namespace, id`;
 
-  const cache = pgPostingsCache(client, table);
+  // One postings cache per scope searched (a namespace, or every namespace), under an LRU with a
+  // byte cap. An evicted cache is dropped, not cleared: a search already ranking on it finishes
+  // (it is no longer kept in step by this process's writes, so the generation check catches it up).
+  interface Scoped extends Sized {
+    readonly cache: PgPostingsCache;
+  }
+  const lru = new ScopeLru<Scoped>(cacheBytes);
+  const scopeOf = (stored: string | undefined, namespace: string | undefined): Scoped => {
+    const key = scopeKey(stored);
+    const held = lru.get(key);
+    if (held !== undefined) return held;
+    const cache = pgPostingsCache(client, table, stored);
+    const scoped: Scoped = { cache, bytes: cache.bytes, entries: cache.entries, release: () => undefined };
+    lru.set(key, namespace, scoped);
+    return scoped;
+  };
+  /** Catches a scope up (loading it the first time), then re-reads its size for the cap. */
+  const syncScope = async (stored: string | undefined, scoped: Scoped): Promise<void> => {
+    const first = !scoped.cache.isLoaded();
+    await scoped.cache.sync();
+    if (first && scoped.cache.isLoaded()) {
+      lru.loads++;
+      lru.loadedEntries += scoped.cache.loadedRows();
+    }
+    lru.touch(scopeKey(stored));
+  };
   const bump = `UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`;
   // The counter and the hits' rows in one snapshot (the counter row always comes, hits or not).
   const fetchRows = `SELECT g.gen AS cur_gen, t.* FROM ${table}_gen g LEFT JOIN LATERAL (
@@ -231,8 +269,10 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       const storedNs = namespace === undefined ? undefined : encodeText(namespace);
       const storedKinds = kinds?.map(encodeText);
       let rows: (Row & { readonly score: number })[] = [];
+      const scoped = scopeOf(storedNs, namespace);
+      const { cache } = scoped;
       for (let attempt = 0; attempt < 3; attempt++) {
-        if (attempt > 0 || !cache.isLoaded()) await cache.sync();
+        if (attempt > 0 || !cache.isLoaded()) await syncScope(storedNs, scoped);
         const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: storedNs, kinds: storedKinds });
         const { rows: fetched } = await client.query<Row & { readonly cur_gen: string | number; readonly namespace: string | null }>(fetchRows, [
           ranked.map((r) => r.handle.namespace),
@@ -263,7 +303,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
       );
     });
 
-  return {
+  const index: SegmentIndex = {
     backend: "postgres",
     write: (batch) =>
       run("write", async () => {
@@ -299,7 +339,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
           if (e instanceof IdConflictSignal) return E.left(idConflict("postgres", e.namespace, e.id));
           throw e;
         }
-        cache.wrote(gen, staged);
+        for (const s of lru.values()) s.cache.wrote(gen, staged);
         return E.right({ written: all.length });
       }),
     search,
@@ -323,7 +363,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
            SELECT (SELECT count(*) FROM d) AS n, (SELECT gen FROM g) AS gen`,
           [stored],
         );
-        cache.deleted(Number(rows[0]?.gen), stored);
+        for (const s of lru.values()) s.cache.deleted(Number(rows[0]?.gen), stored);
         return E.right(Number(rows[0]?.n ?? 0));
       }, false),
     count: (namespace?: string) =>
@@ -338,11 +378,14 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean): 
         "close",
         async () => {
           closed = true;
-          cache.clear();
+          for (const s of lru.values()) s.cache.clear();
+          lru.clear();
           if (owned) await client.end();
           return E.right(undefined);
         },
         false,
       ),
   };
+  registerCacheStats(index, () => lru.stats());
+  return index;
 }

@@ -4,8 +4,12 @@
  * `:memory:` gives a private, throwaway index. better-sqlite3 is loaded when an index is opened,
  * not when this module is imported (see `search/driver`).
  *
- * The file is the durable store; ranking runs in the process on a postings cache
- * (`search/ranking`) loaded from the rows' stored terms on the first search and kept in step.
+ * The file is the durable store; ranking runs in the process on postings caches
+ * (`search/ranking`), one per namespace searched (see `search/ranking/scopes`: an LRU under
+ * `postingsCacheBytes`), each loaded from its namespace's stored terms on its first search
+ * and kept in step. BM25 statistics are a namespace's own, so one tenant's entries never change
+ * another tenant's ranking; a search across every namespace ranks on a whole-index cache (and
+ * whole-index statistics).
  * The load is sliced (at most `LOAD_SLICE_ROWS` rows or `LOAD_SLICE_CHARS` characters of terms
  * between yields to the event loop), so a process serving requests stays responsive while a
  * large index loads. Then this connection's writes update it as they commit, and another connection's commits are seen
@@ -24,6 +28,7 @@ import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable }
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import { decodeWith, intIn, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
@@ -42,6 +47,17 @@ export interface SqliteIndexOptions {
   readonly busyTimeoutMs?: number;
   /** bm25 weight of the summary column relative to content: a finite number in (0, 10⁶] (default 2). */
   readonly summaryWeight?: number;
+  /**
+   * Byte cap of the in-process postings caches: an integer number of bytes in [0, 2⁵³ − 1]. A
+   * search in a namespace loads that namespace's postings only (once, then kept in step by
+   * generation); loaded namespaces are kept least-recently-used first under this cap, and an
+   * evicted one is loaded again on its next search. The namespace in use is never evicted, so
+   * one namespace larger than the cap is still searched (held alone). A search across every
+   * namespace (no `namespace`) loads the whole index into one more cache under the same cap:
+   * its first search reads every row, as a whole-index load always did.
+   * @default 1 GiB (`2³⁰`: a 2-core / 24 GB worker running a few agent processes)
+   */
+  readonly postingsCacheBytes?: number;
 }
 
 interface Row extends StoredEntryRow {
@@ -74,6 +90,7 @@ const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
   table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
   busyTimeoutMs: intIn(0, 2_147_483_647),
   summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
+  postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
 }, { expected: "an options object" });
 
 const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions", "sqlite index options");
@@ -111,19 +128,20 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     const table = decoded.right.table ?? "cc_segments";
     const busy = decoded.right.busyTimeoutMs ?? 10_000;
     const weight = decoded.right.summaryWeight ?? 2;
+    const cacheBytes = decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES;
     const driver = await loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) =>
       typeof mod.default === "function" ? mod.default : undefined,
     )();
     if (E.isLeft(driver)) return driver;
     try {
-      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight));
+      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight, cacheBytes));
     } catch (e) {
       return E.left(storageError("open", e));
     }
   };
 }
 
-function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number): SegmentIndex {
+function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number, cacheBytes: number): SegmentIndex {
   const db = new Driver(path);
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
@@ -157,87 +175,137 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   const countNs = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE namespace = ?`);
   const deleteNs = db.prepare(`DELETE FROM ${table} WHERE namespace = ?`);
 
-  // The postings cache: keys are entryKey(stored namespace, stored id), handles are rids, and
-  // namespaces and kinds are kept in their stored form (encodeText is injective).
-  const cache = new PostingsCache<number>();
-  let loaded = false;
-  /** Every change up to this generation is in the cache. */
-  let cachedGen = 0;
-  let seenVersion = -1;
+  const termsOfNs = db.prepare<[string, string], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND id > ? ORDER BY id`);
+  const termsOfNsSince = db.prepare<[string, number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND gen > ? ORDER BY gen, rid`);
+
+  // The postings caches, one per scope (a namespace, or the whole index for a search across
+  // namespaces), under an LRU with a byte cap: keys are entryKey(stored namespace, stored id),
+  // handles are rids, and namespaces and kinds are kept in their stored form (encodeText is
+  // injective).
+  const lru = new ScopeLru<ScopeCache>(cacheBytes);
+  interface ScopeCache extends Sized {
+    /** The stored namespace, or undefined for the whole index. */
+    readonly stored: string | undefined;
+    readonly cache: PostingsCache<number>;
+    loaded: boolean;
+    /** Every change up to this generation is in the cache. */
+    cachedGen: number;
+    seenVersion: number;
+    /** Set when the LRU let it go: no longer kept in step by this connection's writes. */
+    evicted: boolean;
+  }
+  const newScope = (stored: string | undefined): ScopeCache => {
+    const cache = new PostingsCache<number>();
+    // Released by dropping the reference (a search already holding it finishes on it).
+    const scope: ScopeCache = { stored, cache, loaded: false, cachedGen: 0, seenVersion: -1, evicted: false, bytes: () => cache.bytes(), entries: () => cache.live, release: () => { scope.evicted = true; } };
+    return scope;
+  };
   const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: r.terms, namespace: r.namespace, kind: r.kind });
-  /** Rows into the cache, a thousand at a time. */
-  const putRows = (rows: Iterable<TermsRow>): void => {
+  /** Rows into a cache, a thousand at a time; returns how many. */
+  const putRows = (cache: PostingsCache<number>, rows: Iterable<TermsRow>): number => {
     let chunk: ReturnType<typeof item>[] = [];
+    let n = 0;
     for (const r of rows) {
       chunk.push(item(r));
+      n++;
       if (chunk.length === 1000) {
         cache.putMany(chunk);
         chunk = [];
       }
     }
     cache.putMany(chunk);
+    return n;
   };
-  /** Brings a loaded cache up to date; runs inside a read transaction (one snapshot). */
-  const sync = (): void => {
+  /** Brings a loaded scope up to date; runs inside a read transaction (one snapshot). */
+  const sync = (scope: ScopeCache): void => {
     const version = dataVersion.get()!;
-    if (version === seenVersion) return;
+    if (version === scope.seenVersion) return;
     const gen = generation.get()!;
-    if (gen !== cachedGen) {
-      for (const ns of deletedSince.all(cachedGen)) cache.removeNamespace(ns);
-      putRows(termsSince.iterate(cachedGen));
+    if (gen !== scope.cachedGen) {
+      let changed = 0;
+      for (const ns of deletedSince.all(scope.cachedGen)) {
+        if (scope.stored === undefined) changed += scope.cache.removeNamespace(ns);
+        else if (ns === scope.stored && scope.cache.live > 0) {
+          changed += scope.cache.live;
+          scope.cache.clear();
+        }
+      }
+      changed += putRows(scope.cache, scope.stored === undefined ? termsSince.iterate(scope.cachedGen) : termsOfNsSince.iterate(scope.stored, scope.cachedGen));
+      if (changed > 0) lru.touch(scopeKey(scope.stored));
     }
-    cachedGen = gen;
-    seenVersion = version;
+    scope.cachedGen = gen;
+    scope.seenVersion = version;
   };
   /**
-   * Loads every row into the cache, slice by slice in rid order, yielding to the event loop
-   * between slices. Each slice is its own read: rows written meanwhile (here or by another
-   * connection) carry a generation newer than `from`, and namespaces deleted meanwhile are in
-   * the log after it, so the first {@link sync} (which runs right after, in the search's read
-   * transaction) brings the cache to one consistent snapshot. Stops with `IndexClosed` when the
-   * index is closed between slices.
+   * Loads a scope's rows into its cache, slice by slice, yielding to the event loop between
+   * slices: the whole index in rid order; one namespace through the (namespace, id) index,
+   * then put in rid order (write order, as the whole-index load). Each slice is its own read:
+   * rows written meanwhile (here or by another connection) carry a generation newer than
+   * `from`, and namespaces deleted meanwhile are in the log after it, so the first {@link sync}
+   * (which runs right after, in the search's read transaction) brings the cache to one
+   * consistent snapshot. Stops with `IndexClosed` when the index is closed between slices.
    */
-  const loadSliced = async (): Promise<E.Either<IndexError, void>> => {
+  const loadSliced = async (scope: ScopeCache): Promise<E.Either<IndexError, void>> => {
     if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
-    cache.clear();
+    scope.cache.clear();
     const from = generation.get()!;
-    let after = 0;
+    const held: TermsRow[] = [];
+    let afterRid = 0;
+    let afterId = "";
+    let read = 0;
     for (;;) {
       const slice: TermsRow[] = [];
       let chars = 0;
       // Leaving the loop early returns the iterator, which resets the statement.
-      for (const r of termsFrom.iterate(after)) {
+      for (const r of scope.stored === undefined ? termsFrom.iterate(afterRid) : termsOfNs.iterate(scope.stored, afterId)) {
         slice.push(r);
         chars += r.terms.length;
         if (slice.length >= LOAD_SLICE_ROWS || chars >= LOAD_SLICE_CHARS) break;
       }
-      putRows(slice);
+      read += slice.length;
+      if (scope.stored === undefined) putRows(scope.cache, slice);
+      else for (const r of slice) held.push(r);
       if (slice.length === 0) break;
-      after = slice[slice.length - 1]!.rid;
+      afterRid = slice[slice.length - 1]!.rid;
+      afterId = slice[slice.length - 1]!.id;
       await nextTurn();
       if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
     }
-    loaded = true;
-    cachedGen = from;
-    seenVersion = -1;
+    if (held.length > 0) putRows(scope.cache, held.sort((a, b) => a.rid - b.rid));
+    scope.loaded = true;
+    scope.cachedGen = from;
+    scope.seenVersion = -1;
+    lru.loads++;
+    lru.loadedEntries += read;
     return E.right(undefined);
   };
-  /** The one load in flight: concurrent first searches wait for the same one. */
-  let loading: Promise<E.Either<IndexError, void>> | undefined;
-  const ensureLoaded = async (): Promise<E.Either<IndexError, void>> => {
-    if (loaded) return E.right(undefined);
-    loading ??= loadSliced()
-      .catch((e: unknown) => E.left(storageError("search", e)))
-      .then((r) => {
-        loading = undefined;
-        if (E.isLeft(r)) cache.clear();
-        return r;
-      });
-    return loading;
+  /** The one load in flight per scope: concurrent first searches of a scope wait for the same one. */
+  const loading = new Map<string, Promise<E.Either<IndexError, ScopeCache>>>();
+  const ensureLoaded = async (stored: string | undefined, namespace: string | undefined): Promise<E.Either<IndexError, ScopeCache>> => {
+    const key = scopeKey(stored);
+    const held = lru.get(key);
+    if (held !== undefined) return E.right(held);
+    let pending = loading.get(key);
+    if (pending === undefined) {
+      const scope = newScope(stored);
+      pending = loadSliced(scope)
+        .catch((e: unknown) => E.left(storageError("search", e)))
+        .then((r): E.Either<IndexError, ScopeCache> => {
+          loading.delete(key);
+          if (E.isLeft(r)) {
+            scope.cache.clear();
+            return r;
+          }
+          if (!closed) lru.set(key, namespace, scope);
+          return E.right(scope);
+        });
+      loading.set(key, pending);
+    }
+    return pending;
   };
-  /** After this connection committed generation `gen`: the cache is complete up to it when nothing came between. */
+  /** After this connection committed generation `gen`: a held scope is complete up to it when nothing came between. */
   const advance = (gen: number): void => {
-    if (cachedGen === gen - 1) cachedGen = gen;
+    for (const scope of lru.values()) if (scope.loaded && scope.cachedGen === gen - 1) scope.cachedGen = gen;
   };
 
   interface Staged {
@@ -269,9 +337,9 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     logDelete.run(gen, namespace);
     return { gen, n: deleteNs.run(namespace).changes };
   });
-  const searchRows = db.transaction((terms: readonly string[], k: number, namespace: string | undefined, kinds: readonly string[] | undefined) => {
-    sync();
-    const ranked = rank(cache, terms, { k, summaryWeight: weight, namespace: namespace === undefined ? undefined : encodeText(namespace), kinds: kinds?.map(encodeText) });
+  const searchRows = db.transaction((scope: ScopeCache, terms: readonly string[], k: number, kinds: readonly string[] | undefined) => {
+    sync(scope);
+    const ranked = rank(scope.cache, terms, { k, summaryWeight: weight, namespace: scope.stored, kinds: kinds?.map(encodeText) });
     const rows: { row: Row; score: number }[] = [];
     for (const r of ranked) {
       const row = byRid.get(r.handle);
@@ -302,12 +370,16 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     })();
     if (E.isLeft(asked)) return asked;
     if (asked.right === undefined) return E.right([]);
-    const ready = await ensureLoaded();
-    if (E.isLeft(ready)) return ready;
     const { terms, k, namespace, kinds } = asked.right;
+    const stored = namespace === undefined ? undefined : encodeText(namespace);
+    let ready = await ensureLoaded(stored, namespace);
+    // Evicted by another scope's load before this search ran on it: load it again (once more at most).
+    for (let i = 0; i < 2 && E.isRight(ready) && ready.right.evicted; i++) ready = await ensureLoaded(stored, namespace);
+    if (E.isLeft(ready)) return ready;
+    const scope = ready.right;
     return run("search", () =>
       E.right(
-        searchRows(terms, k, namespace, kinds).map(({ row: r, score }) => {
+        searchRows(scope, terms, k, kinds).map(({ row: r, score }) => {
           const summary = decodeText(r.summary);
           return {
             id: decodeText(r.id),
@@ -325,7 +397,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     )();
   };
 
-  return {
+  const index: SegmentIndex = {
     backend: "sqlite",
     write: (batch) =>
       run("write", () => {
@@ -339,10 +411,14 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
           if (e instanceof IdConflictSignal) return E.left(idConflict("sqlite", e.namespace, e.id));
           throw e;
         }
-        if (loaded) {
-          cache.putMany(done.staged.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
-          advance(done.gen);
+        for (const scope of lru.values()) {
+          if (!scope.loaded) continue;
+          const mine = scope.stored === undefined ? done.staged : done.staged.filter((s) => s.namespace === scope.stored);
+          if (mine.length === 0) continue;
+          scope.cache.putMany(mine.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
+          lru.touch(scopeKey(scope.stored));
         }
+        advance(done.gen);
         return E.right({ written: valid.right.length });
       }),
     search,
@@ -355,10 +431,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       run("deleteNamespace", () => {
         const stored = encodeText(namespace);
         const { gen, n } = dropNamespace.immediate(stored);
-        if (loaded) {
-          cache.removeNamespace(stored);
-          advance(gen);
+        for (const scope of lru.values()) {
+          if (scope.stored === undefined) scope.cache.removeNamespace(stored);
+          else if (scope.stored === stored) scope.cache.clear();
         }
+        advance(gen);
         return E.right(n);
       }),
     count: (namespace?: string) =>
@@ -366,9 +443,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     close: () =>
       run("close", () => {
         closed = true;
-        cache.clear();
+        lru.clear();
         db.close();
         return E.right(undefined);
       }),
   };
+  registerCacheStats(index, () => lru.stats());
+  return index;
 }

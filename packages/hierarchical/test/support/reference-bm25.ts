@@ -1,6 +1,8 @@
 // The reference ranking the engine is checked against: BM25 written out plainly, scoring every
 // entry of the corpus (no postings, no pruning). Same definition as src/search/ranking/bm25.ts:
-// FTS5's bm25() over the distinct indexed terms of two weighted fields.
+// FTS5's bm25() over the distinct indexed terms of two weighted fields, with the statistics (N,
+// df, average length) of the namespace searched, or of the whole corpus for a search across
+// namespaces.
 import { expect } from "vitest";
 import type { IndexEntry, SearchHit } from "../../src/search/index.js";
 import { indexedTerms, queryTerms } from "../../src/search/query.js";
@@ -16,13 +18,19 @@ export interface ReferenceOptions {
   readonly namespace?: string;
   readonly kinds?: readonly string[];
   readonly summaryWeight?: number;
+  /**
+   * Whose statistics a namespace search uses: its namespace's (a backend's, the default) or the
+   * whole corpus's (the engine on one cache with a namespace filter).
+   */
+  readonly statistics?: "namespace" | "corpus";
 }
 
 /** Every matching entry's score (not only the top k), best first; `scores` maps `namespace\u0000id`. */
 export function referenceRanking(corpus: readonly IndexEntry[], query: string, options: ReferenceOptions): { readonly top: ReferenceHit[]; readonly scores: Map<string, number> } {
   const ws = options.summaryWeight ?? 2;
   const wc = 1;
-  const docs = corpus.map((e) => {
+  // Statistics are per namespace: a search in a namespace ranks by that namespace's entries only.
+  const docs = corpus.filter((e) => options.namespace === undefined || options.statistics === "corpus" || e.namespace === options.namespace).map((e) => {
     const s = indexedTerms(e.summary);
     const c = indexedTerms(e.content);
     return { e, summary: new Set(s), content: new Set(c), len: s.length + c.length };
