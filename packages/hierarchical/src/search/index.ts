@@ -309,7 +309,8 @@ export interface ResolvedSearch {
 const StringArray = leaf("Strings", "an array of strings", (u): u is readonly string[] => Array.isArray(u) && u.every((x) => typeof x === "string"));
 
 /** Closed codec of {@link SearchOptions}: an unknown field gets a "did you mean". */
-const SearchOptionsCodec = objectCodec("SearchOptions", {}, { k: intIn(1, MAX_K), namespace: t.string, kinds: StringArray }, { expected: "a search options object" });
+/** io-ts codec of {@link SearchOptions} (closed). */
+export const SearchOptionsCodec = objectCodec("SearchOptions", {}, { k: intIn(1, MAX_K), namespace: t.string, kinds: StringArray }, { expected: "a search options object" });
 
 const decodeSearchOptions = decodeWith(SearchOptionsCodec, "InvalidOptions", "search options");
 

@@ -29,7 +29,10 @@ export interface MemoryIndexOptions {
   readonly summaryBoost?: number;
 }
 
-const decodeMemoryOptions = decodeWith(objectCodec("MemoryIndexOptions", {}, { summaryBoost: numberIn(0, 1e6) }, { expected: "an options object" }), "InvalidOptions", "memory index options");
+/** io-ts codec of {@link MemoryIndexOptions} (closed). */
+export const MemoryIndexOptionsCodec = objectCodec("MemoryIndexOptions", {}, { summaryBoost: numberIn(0, 1e6) }, { expected: "an options object" });
+
+const decodeMemoryOptions = decodeWith(MemoryIndexOptionsCodec, "InvalidOptions", "memory index options");
 
 /**
  * Creates an empty in-memory index. Terms match exactly (no prefix or fuzzy search), ORed,

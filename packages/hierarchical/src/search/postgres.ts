@@ -91,7 +91,7 @@ const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
 const MAX_TIMEOUT = 2_147_483_647;
 
 /** Closed codec of {@link PostgresIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
-const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
+export const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
   connection: leaf("Connection", "a non-empty URL, a pool (query, connect, end, on) or a SqlClient (query, transaction, end)", (u): u is string | PgPoolLike | SqlClient =>
     (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u)),
 }, {

@@ -85,7 +85,7 @@ const LOAD_SLICE_CHARS = 1 << 20;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Closed codec of {@link SqliteIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
-const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
+export const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
   path: t.string,
   table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
   busyTimeoutMs: intIn(0, 2_147_483_647),
