@@ -23,6 +23,7 @@ import { initialPolicyState } from "./policy/decide.js";
 import { decodePolicy, type PolicyOptions, type PolicySettings } from "./policy/settings.js";
 import { renderingProblems, type ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
+import { isRecallMessage, recall, RECALL_DEFAULTS, type RecallOptions } from "./recall.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
 import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
@@ -80,6 +81,11 @@ export interface ContextManager {
    */
   isNote(message: Message): boolean;
   /**
+   * Whether `message` is a recall this manager appended (see `recall`): sealed with its key, it
+   * lives for one prompt and leaves the history on the next turn.
+   */
+  isRecalled(message: Message): boolean;
+  /**
    * The summary message that carries `summary` into a prompt, sealed with this manager's key —
    * the note a `hierarchical` turn places after the system messages — for an adapter that keeps
    * the note's text aside and puts it back later ({@link isNote} is true of it).
@@ -105,6 +111,8 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     now: o.now ?? Date.now,
     noteKey: o.noteKey ?? o.resume?.noteKey ?? randomBytes(32).toString("hex"),
     pinTask: o.pinTask ?? true,
+    mask: o.mask ?? false,
+    recall: o.recall ?? false,
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
     ...(o.policy === undefined ? {} : { policyOptions: o.policy }),
@@ -129,7 +137,30 @@ function build(built: Built): ContextManager {
     if (E.isLeft(decoded)) return decoded;
     const maxTokens = call.maxTokens ?? o.maxTokens;
     if (call.signal?.aborted === true) return E.left(aborted);
-    const history = decoded.right;
+    // A recall lives for one prompt: the one an earlier turn appended leaves the history here.
+    const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey)) ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey)) : decoded.right;
+    const turn = await runTurn(history, maxTokens, call);
+    if (E.isLeft(turn) || o.recall === false || o.strategy !== "hierarchical") return turn;
+    return E.right(await withRecall(turn.right, o.recall));
+  };
+  /** Appends the recall to a finished turn's prompt (an index failure is a warning: the turn stands). */
+  const withRecall = async (result: TurnResult, settings: RecallOptions): Promise<TurnResult> => {
+    const s = { ...RECALL_DEFAULTS, ...settings };
+    const allowance = Math.min(Math.floor(s.share * result.maxTokens), result.maxTokens - result.tokensAfter);
+    try {
+      const r = await recall(result.messages, { index: o.index, namespace: o.namespace, key: o.noteKey, countMessages: (m) => o.counter.countMessages(m), allowance, k: s.k, minScore: s.minScore });
+      if (E.isLeft(r)) return { ...result, warnings: [...result.warnings, { _tag: "RecallFailed", message: describeIndexError(r.left) }] };
+      if (r.right.message === undefined) return result;
+      const messages = [...result.messages, r.right.message];
+      const tokensAfter = count(messages);
+      // Never over the budget: the per-message estimate is checked on the whole prompt.
+      if (tokensAfter > result.maxTokens) return result;
+      return { ...result, messages, tokensAfter, budgetMet: true, recalled: r.right.ids };
+    } catch (e) {
+      return { ...result, warnings: [...result.warnings, { _tag: "RecallFailed", message: `the index threw: ${e instanceof Error ? e.message : String(e)}` }] };
+    }
+  };
+  const runTurn = async (history: readonly Message[], maxTokens: number, call: CompactCallOptions): Promise<E.Either<ContextError, TurnResult>> => {
     try {
       // The clock is read once per turn and checked before anything runs: a reading the scoring
       // and the index cannot use (before 1970, not finite) fails the turn here, naming the clock.
@@ -142,7 +173,7 @@ function build(built: Built): ContextManager {
       const tokensBefore = count(history);
       const target = Math.max(1, Math.floor(o.threshold * maxTokens));
       if (tokensBefore < target && call.force !== true) {
-        return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], summary: "", warnings: [] });
+        return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], masked: [], recalled: [], summary: "", warnings: [] });
       }
       const candidate = o.strategy === "lcm" ? await runLcm(history, maxTokens, target, turnOptions, o.provider, call.signal) : await runHierarchical(history, tokensBefore, maxTokens, target, turnOptions, call.signal);
       if (E.isLeft(candidate)) return candidate;
@@ -176,6 +207,7 @@ function build(built: Built): ContextManager {
     count,
     snapshot: () => (cell === undefined ? undefined : snapshotOf(cell, o.noteKey)),
     isNote: (message) => isSealedNote(message, o.noteKey),
+    isRecalled: (message) => isRecallMessage(message, o.noteKey),
     noteMessage: (summary) => sealedNote(summary, o.noteKey),
   };
 }

@@ -6,7 +6,9 @@
  */
 import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
-import type { SegmentIndex } from "@cc/hierarchical";
+import type { MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import { MaskOptionsCodec } from "@cc/hierarchical/internal";
+import type { RecallOptions } from "./recall.js";
 import type { TokenCounter } from "@cc/tokens";
 import { callback, decodeWith, intIn, leaf, nonEmptyString, objectCodec, positiveInt, withMethods, type InvalidOptions } from "@cc/validate";
 import type * as E from "fp-ts/lib/Either.js";
@@ -106,12 +108,30 @@ export interface ContextManagerOptions {
    * @default true
    */
   readonly pinTask?: boolean;
+  /**
+   * Fact-keeping masks (`hierarchical`): before whole turns leave, the least important tool
+   * outputs — and long observations a text-acting agent gets as user messages — are replaced by a
+   * stub naming their index id, their tokens and their key facts (errors, `path:line`, paths,
+   * identifiers, numbers) within `stubTokens`; the call stays and the original expands back byte
+   * for byte. `false` evicts whole turns only. See `MaskOptions` of `@cc/hierarchical`.
+   * @default false — whole turns only (`{}`: the newest 3 observations and outputs under 200 tokens stay, 96 tokens of facts per stub)
+   */
+  readonly mask?: MaskOptions | false;
+  /**
+   * Automatic recall (`hierarchical`): each turn searches the index with the agent's newest
+   * message and appends the originals of the best hits that fit `share` of the budget, in one
+   * sealed message at the end of the prompt (the prefix stays byte-identical; the next turn
+   * drops it from the history). `false` turns it off. See {@link RecallOptions}.
+   * @default false
+   */
+  readonly recall?: RecallOptions | false;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
 /** The clock, typed as the option's (a function; its signature cannot be checked at run time). */
 const clock = callback<() => number>();
+const nonNegativeFinite = leaf("NonNegativeNumber", "a finite number ≥ 0", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0);
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
 export const ContextManagerOptionsCodec = objectCodec(
@@ -135,6 +155,8 @@ export const ContextManagerOptionsCodec = objectCodec(
     resume: ManagerSnapshotCodec,
     noteKey: nonEmptyString,
     pinTask: t.boolean,
+    mask: t.union([t.literal(false), MaskOptionsCodec]),
+    recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
   },
   { expected: "an options object" },
 );

@@ -63,7 +63,7 @@ export async function policyTurn(
     return E.right({ ...result, warnings: [...result.warnings, ...warnings], decision });
   };
   const unchanged = (decision: CompactionDecision, state: PolicyState): E.Either<ContextError, TurnResult> =>
-    finish({ messages: prompt, compacted: false, strategy: o.strategy, tokensBefore: tokens, tokensAfter: tokens, maxTokens, budgetMet: tokens <= maxTokens, evicted: [], summary: "", warnings: [] }, decision, state, cell.rendering);
+    finish({ messages: prompt, compacted: false, strategy: o.strategy, tokensBefore: tokens, tokensAfter: tokens, maxTokens, budgetMet: tokens <= maxTokens, evicted: [], masked: [], recalled: [], summary: "", warnings: [] }, decision, state, cell.rendering);
   if (plan._tag === "Done") return unchanged(plan.decision, decided);
   const provider = llm && plan.useLlm ? o.provider : undefined;
   const candidate = llm ? await runLcm(prompt, maxTokens, plan.targetTokens, o, provider, signal) : await runHierarchical(prompt, tokens, maxTokens, plan.targetTokens, o, signal);

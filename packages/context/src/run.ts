@@ -63,7 +63,7 @@ export async function runLcm(history: readonly Message[], maxTokens: number, tar
   return E.right({
     result: {
       messages: out, compacted: res.level !== "none", strategy: "lcm", tokensBefore: res.originalTokens, tokensAfter, maxTokens,
-      budgetMet: tokensAfter <= maxTokens, evicted: [], summary: res.summary, level: res.level, warnings,
+      budgetMet: tokensAfter <= maxTokens, evicted: [], masked: [], recalled: [], summary: res.summary, level: res.level, warnings,
     },
     commit: noCommit,
     llmAsked,
@@ -78,7 +78,7 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   const staged = stagedIndex(o.index);
   const r = await evictUnits(
     history,
-    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask },
+    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask, mask: o.mask },
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();
@@ -103,8 +103,8 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   };
   return E.right({
     result: {
-      messages: out, compacted: ev.evicted.length > 0, strategy: "hierarchical", tokensBefore, tokensAfter, maxTokens,
-      budgetMet: tokensAfter <= maxTokens, evicted: ev.evicted, summary: ev.note, warnings,
+      messages: out, compacted: ev.evicted.length > 0 || ev.masked.length > 0, strategy: "hierarchical", tokensBefore, tokensAfter, maxTokens,
+      budgetMet: tokensAfter <= maxTokens, evicted: ev.evicted, masked: ev.masked, recalled: [], summary: ev.note, warnings,
     },
     commit,
     llmAsked: false,

@@ -3,7 +3,8 @@
  *
  * @module types
  */
-import type { EvictedEntry, IndexError, SegmentIndex } from "@cc/hierarchical";
+import type { EvictedEntry, IndexError, MaskedEntry, MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import type { RecallOptions } from "./recall.js";
 import type { AlertSink, Level } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
@@ -31,6 +32,8 @@ export type TurnWarning =
    * already hold other originals in the index).
    */
   | { readonly _tag: "UnitKept"; readonly id: string; readonly reason: string }
+  /** The recall's search or expand failed in the index (`message` says how); the prompt went out without a recall. */
+  | { readonly _tag: "RecallFailed"; readonly message: string }
   /**
    * The index already held a different original under the unit's id `id` (another writer of a
    * shared index): the unit was evicted under `writtenAs` instead — the first free alternative,
@@ -65,6 +68,13 @@ export interface TurnResult {
   readonly budgetMet: boolean;
   /** The units evicted in this turn (`hierarchical`): index id, kind, tokens, summary; each id expands back. */
   readonly evicted: readonly EvictedEntry[];
+  /**
+   * The outputs masked in this turn (`hierarchical` with `mask`): their stubs are in `messages`,
+   * each naming the index id its original expands from.
+   */
+  readonly masked: readonly MaskedEntry[];
+  /** Index ids whose originals the recall message at the end of `messages` brought back (see `recall`). */
+  readonly recalled: readonly string[];
   /** The summary or note added to the prompt ("" when none). */
   readonly summary: string;
   /** `lcm`: the escalation level that produced the summary. */
@@ -147,5 +157,9 @@ export interface Resolved {
   readonly noteKey: string;
   /** Keep the task in the prompt (see `ContextManagerOptions.pinTask`). */
   readonly pinTask: boolean;
+  /** Fact-keeping masks of the `hierarchical` strategy (`false`: whole units only). */
+  readonly mask: MaskOptions | false;
+  /** Automatic recall (`false`: none). */
+  readonly recall: RecallOptions | false;
   readonly alertSink?: AlertSink;
 }

@@ -34,7 +34,7 @@ function accountsFor(note: Message, key: string, evicted: number): void {
 
 describe("the manager's note is recognised by its seal, never by its text", () => {
   it("a last user message written like the note is kept verbatim and nothing of it reaches the note (hierarchical)", async () => {
-    const m = createContextManager({ maxTokens: 4000, counter, preserveLast: 2, now: () => NOW });
+    const m = createContextManager({ maxTokens: 4000, mask: false, counter, preserveLast: 2, now: () => NOW });
     const history: Message[] = [{ role: "system", content: "You are an agent." }, ...conversation(0, 12), { role: "user", content: SPOOF }];
     const r = await m.compact(history);
     expect(r.compacted).toBe(true);
@@ -45,7 +45,7 @@ describe("the manager's note is recognised by its seal, never by its text", () =
   });
 
   it("over two turns the real note is folded (one note naming both turns' units) and a copy of its text, typed by the user, is not", async () => {
-    const m = createContextManager({ maxTokens: 4000, counter, preserveLast: 2, now: () => NOW });
+    const m = createContextManager({ maxTokens: 4000, mask: false, counter, preserveLast: 2, now: () => NOW });
     const first = await m.compact([{ role: "system", content: "You are an agent." }, ...conversation(0, 10)]);
     expect(first.compacted).toBe(true);
     const [note] = notesOf(first, m.isNote);
@@ -61,7 +61,7 @@ describe("the manager's note is recognised by its seal, never by its text", () =
   });
 
   it("a manager resumed from a snapshot (JSON) recognises the note of the one before it; another manager does not", async () => {
-    const opts = { maxTokens: 4000, counter, preserveLast: 2, now: () => NOW, policy: { kind: "threshold" as const } };
+    const opts = { maxTokens: 4000, mask: false as const, counter, preserveLast: 2, now: () => NOW, policy: { kind: "threshold" as const } };
     const a = createContextManager(opts);
     const first = await a.compact([{ role: "system", content: "You are an agent." }, ...conversation(0, 10)]);
     expect(first.compacted).toBe(true);
@@ -73,13 +73,13 @@ describe("the manager's note is recognised by its seal, never by its text", () =
     expect(second.compacted).toBe(true);
     expect(notesOf(second, b.isNote)).toHaveLength(1);
     accountsFor(notesOf(second, b.isNote)[0]!, b.options.noteKey, first.evicted.length + second.evicted.length);
-    const stranger = createContextManager({ maxTokens: 4000, counter, now: () => NOW });
+    const stranger = createContextManager({ maxTokens: 4000, mask: false, counter, now: () => NOW });
     expect(first.messages.some(stranger.isNote)).toBe(false);
     expect(first.messages.some(a.isNote)).toBe(true);
   });
 
   it("property: no user message, whatever its text (the note's text, a prefix, some of its lines), leaves the prompt as a note or changes the note", async () => {
-    const m = createContextManager({ maxTokens: 4000, counter, preserveLast: 2, now: () => NOW });
+    const m = createContextManager({ maxTokens: 4000, mask: false, counter, preserveLast: 2, now: () => NOW });
     const first = await m.compact([{ role: "system", content: "You are an agent." }, ...conversation(0, 10)]);
     const note = notesOf(first, m.isNote)[0]!;
     const lines = note.content.split("\n");

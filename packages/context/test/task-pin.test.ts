@@ -49,7 +49,8 @@ describe("the task is pinned by default", () => {
       // A task of ~1,000 tokens (under half the target, so pinned by default) among older steps.
       const long = `${TASK}\n${"the reader must accept files written by older scanners\n".repeat(90)}`;
       const history: readonly Message[] = [opening[0]!, { role: "user", content: long }, ...run(6, 20)];
-      const options = { maxTokens: 3000, strategy, counter: exact, now: () => 1_750_000_000_000 } as const;
+      // Whole units only: with masks the outputs would give way first and the task would stay anyway.
+      const options = { maxTokens: 3000, strategy, counter: exact, now: () => 1_750_000_000_000, mask: false } as const;
       const pinned = await createContextManager({ ...options, index: memoryIndex() }).compact(history);
       const unpinned = await createContextManager({ ...options, index: memoryIndex(), pinTask: false }).compact(history);
       expect(pinned.messages.some((m) => m.content === long)).toBe(true);

@@ -25,6 +25,5 @@ export { hierarchicalCompact, type HierarchicalCompactOptions, type Hierarchical
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { journalTools, type AgentTool, type JournalToolOptions, type JournalTools } from "./tools.js";
-export { prefetch, recordAccess } from "./prefetch.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
-export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type StrategyCounter } from "./strategy/evict.js";
+export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type MaskedEntry, type MaskOptions, type StrategyCounter } from "./strategy/evict.js";

@@ -42,6 +42,8 @@ function warningLines(w: TurnWarning): readonly string[] {
       return [`  alert     LLM summaries disabled for this session (${w.error}); truncation keeps the budget`];
     case "EventPublishFailed":
       return [`  note      the ${w.event} event could not be delivered: ${w.message}`];
+    case "RecallFailed":
+      return [`  note      no recall: ${w.message}`];
     case "TaskNotPinned":
       return [`  note      the task (${w.tokens} tokens) is more than half the target (${w.limit} is half): it was compacted like the rest`];
   }
@@ -76,6 +78,12 @@ export function formatReport(r: TurnResult, input: ReportInput): string {
     `  result    ${r.messages.length} messages, ${r.tokensAfter} tokens (${pct(r.tokensAfter)}); ${r.compacted ? `saved ${r.tokensBefore - r.tokensAfter}` : "unchanged"}; ${budget.verdict}`,
     ...budget.note,
   ];
+  if (r.masked.length > 0) {
+    const freed = r.masked.reduce((n, m) => n + m.tokens - m.stubTokens, 0);
+    lines.push(`  masked    ${r.masked.length} outputs to stubs with their key facts (${freed} tokens freed; originals in the index):`);
+    for (const m of r.masked.slice(0, 8)) lines.push(`    ${m.id} ${m.tokens} → ${m.stubTokens} tok`);
+    if (r.masked.length > 8) lines.push(`    … ${r.masked.length - 8} more`);
+  }
   if (r.evicted.length > 0) {
     lines.push(`  evicted   ${r.evicted.length} units to the index:`);
     for (const e of r.evicted.slice(0, 8)) lines.push(`    ${e.id} ${e.kind} ${e.tokens} tok — ${e.summary.slice(0, 90)}`);

@@ -81,7 +81,8 @@ export function createHistoryStrategy(config: unknown, deps: StrategyDeps = {}):
   };
   const strategy: HistoryStrategy = {
     compact: (messages, _model, maxTokens, signal) => async () => {
-      const manager = decodeContextManager({ ...settings, maxTokens });
+      // The Go interface evicts whole units: no fact-keeping masks here.
+      const manager = decodeContextManager({ ...settings, maxTokens, mask: false });
       if (E.isLeft(manager)) return manager;
       const r = await manager.right.compactTE(messages, { force: true, ...(signal === undefined ? {} : { signal }) })();
       // The Go interface returns the kept messages and the summary apart.

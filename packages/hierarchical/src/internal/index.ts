@@ -15,7 +15,7 @@ export type { SegmentOutcome, SummaryResult } from "../compact.js";
 export { alternativeId, ID_ALTERNATIVES, type IndexWriterOptions, type StoredAs, type WriteContext, type WriteError } from "../writer.js";
 export { DEFAULT_SUMMARY_PROMPT, extractiveSummary, type ExtractiveOptions, type ProviderSummarizerOptions } from "../summarize.js";
 export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } from "../tools.js";
-export { neighbourPositions, neighbours, type InvalidPrefetch } from "../prefetch.js";
+export { neighbourPositions, neighbours, prefetch, recordAccess, type InvalidPrefetch } from "../prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
 export { EVICTION_NOTE_PREFIX, evictionNote, isSealedNote, NOTE_ID_PREFIX, noteId, parseEvictionNote, sealedNote, type ParsedNote } from "../strategy/evict.js";
 export { UNIT_ID_HEX_DIGITS, unitId, type BuildOptions } from "../strategy/segments.js";
@@ -27,3 +27,6 @@ export { BM25_B, BM25_K1, idf, indexedTerms, PostingsCache, rank, tfPart } from 
 export { EVICTION_SCORING, type EvictionScoring } from "../strategy/evict.js";
 export { agentReuse, agentText, argumentValues, MAX_TRACKED_TERMS, termKeys, type UnitReuse } from "../strategy/reuse.js";
 export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheStats } from "../search/ranking/scopes.js";
+export { MaskOptionsCodec } from "../strategy/options.js";
+export { MASK_DEFAULTS, MASK_PREFIX, maskOutputs, maskStub, outputId, type Masking, type MaskRun } from "../strategy/mask.js";
+export { ERROR_LINE_CHARS, FACT_SCAN_CHARS, fitFacts, keyFacts } from "../strategy/facts.js";

@@ -15,11 +15,13 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
+import { maskOutputs, withOriginals, type MaskedEntry } from "./mask.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
 import { EVICTION_SCORING, EvictionOptionsCodec, EvictionRunOptionsCodec, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
 
+export { type MaskedEntry, type MaskOptions } from "./mask.js";
 export { EVICTION_SCORING, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
 
 const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
@@ -51,6 +53,12 @@ export interface Eviction {
   /** Kept messages in conversation order (leading system messages first). */
   readonly kept: readonly Message[];
   readonly evicted: readonly EvictedEntry[];
+  /**
+   * Outputs masked (see `mask`): each original was written to the index under `id`, and its stub
+   * names that id — in `kept`, or inside a unit that then left too (listed in `evicted`, whose
+   * entry holds the original output). Empty when masking is off or was not needed.
+   */
+  readonly masked: readonly MaskedEntry[];
   /**
    * The one note of the next prompt: `evicted` (newest first) plus the entries of the notes of
    * earlier passes found in the messages (those notes leave the prompt), cut to the note budget
@@ -241,6 +249,12 @@ function fittingTail(source: readonly Message[], settings: EvictionOptions, coun
   return planTail(source, settings.preserveLast, (split) => counter.countMessages([...system, ...source.slice(split)]) + reserved <= settings.targetTokens).split;
 }
 
+/** Where the note goes in `kept`: right after the pinned task, else after the system messages. */
+function noteAfterTask(kept: readonly Message[], source: readonly Message[], task: TaskPin): number {
+  const pinnedAt = task._tag === "Pinned" ? kept.indexOf(source[task.index]!) : -1;
+  return pinnedAt >= 0 ? pinnedAt + 1 : leadingSystemCount(kept);
+}
+
 /**
  * Runs one eviction pass. Never rejects: a summariser or index failure keeps its unit in context
  * and is listed in `failures`. `Left` only for invalid options (closed codecs: an unknown field
@@ -284,16 +298,43 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const maxTokens = settings.targetTokens - reserved;
     // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
     if (maxTokens <= 0) {
-      return E.right({ segments, kept: messages, evicted: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false, task: { _tag: "NotPinned" }, noteAt: leadingSystemCount(messages) });
+      return E.right({ segments, kept: messages, evicted: [], masked: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false, task: { _tag: "NotPinned" }, noteAt: leadingSystemCount(messages) });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
+    // An id another original already holds (a shared index) costs the unit only that id.
+    const writer = indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" });
+    // Fact-keeping masks come first: the least important outputs become stubs (call kept, key
+    // facts kept, original in the index); whole units leave only when that is not enough. With
+    // earlier notes a note is written anyway, so masking aims below its reservation.
+    let masking = { messages: source, masked: [] as readonly MaskedEntry[], failures: [] as readonly { readonly id: string; readonly reason: string }[] };
+    let units = segments;
+    if (settings.mask !== undefined && settings.mask !== false) {
+      const taskAt = task._tag === "NotPinned" ? leadingSystemCount(source) - 1 : task.index;
+      const goal = hadNotes ? maxTokens : settings.targetTokens;
+      masking = await maskOutputs(source, segments, settings.mask, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal, ...(signal === undefined ? {} : { signal }) });
+      if (masking.masked.length > 0) {
+        units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+        if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
+          return E.right({
+            segments: units, kept: masking.messages, evicted: [], masked: masking.masked, note: "", failures: [...masking.failures], disambiguated: [], skipped: 0,
+            budgetMet: true, noteFits: true, reservedTokens: reserved, aborted: signal?.aborted === true, task, noteAt: noteAfterTask(masking.messages, source, task),
+          });
+        }
+      }
+    }
+    // A unit that leaves with a stub in it is stored with the original output, so its entry
+    // expands to what the conversation really held (and searches like it).
+    const originals = new Map(masking.masked.map((m) => [m.id, source[m.position]!.content]));
+    const stored = await withOriginals(units, originals, async (id) => {
+      const r = await deps.index.expand(id, settings.namespace)();
+      return E.isRight(r) ? r.right?.content : undefined;
+    });
     // The newest units leave only when the older ones are not enough, and then only they leave.
-    const r = await hierarchicalCompact(protectNewest(segments, maxTokens, scoring), {
+    const r = await hierarchicalCompact(protectNewest(stored, maxTokens, scoring), {
       target: { maxTokens },
       scoring,
       summarize: extractiveSummarizer(),
-      // An id another original already holds (a shared index) costs the unit only that id.
-      writer: indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" }),
+      writer,
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();
@@ -301,22 +342,22 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
     const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
-    const kept = segments.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
+    const kept = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
     const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
-    const pinnedAt = task._tag === "Pinned" ? kept.indexOf(source[task.index]!) : -1;
-    const noteAt = pinnedAt >= 0 ? pinnedAt + 1 : leadingSystemCount(kept);
+    const noteAt = noteAfterTask(kept, source, task);
     const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey, noteAt)) <= settings.targetTokens;
     return E.right({
-      segments,
+      segments: units,
       kept,
       evicted,
+      masked: masking.masked,
       note,
-      failures: res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
+      failures: [...masking.failures, ...res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) }))],
       disambiguated: res.written.filter((w) => w.id !== w.segment.id).map((w) => ({ id: w.segment.id, writtenAs: w.id })),
       skipped: res.skipped.length,
       budgetMet: fits,

@@ -10,6 +10,7 @@ import { AGENT_PRESET, ImportanceOptionsCodec, type ImportanceOptions } from "@c
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
 import type { SegmentIndex } from "../search/index.js";
+import type { MaskOptions } from "./mask.js";
 
 /**
  * Counts tokens of text and of chat messages (structurally a `TokenCounter` of @cc/tokens).
@@ -57,6 +58,13 @@ export interface EvictionOptions {
    * @default false
    */
   readonly pinTask?: boolean;
+  /**
+   * Fact-keeping masks (see {@link MaskOptions}): before whole units leave, the least important
+   * outputs are replaced by a stub — their index id, their tokens and their key facts — with the
+   * call kept; `false` or absent evicts whole units only. The context manager turns it on by default.
+   * @default false
+   */
+  readonly mask?: MaskOptions | false;
 }
 
 /**
@@ -111,6 +119,15 @@ export interface EvictionRunOptions {
   readonly noteKey?: string;
 }
 
+/** io-ts codec of {@link MaskOptions} (closed). */
+export const MaskOptionsCodec = objectCodec("MaskOptions", {}, {
+  keepRecent: nonNegativeInt,
+  minTokens: nonNegativeInt,
+  stubTokens: nonNegativeInt,
+  excludeTools: t.readonlyArray(t.string),
+  clearAtLeast: nonNegativeInt,
+}, { expected: "a mask options object (or false)" });
+
 /** io-ts codec of {@link EvictionOptions} (closed). */
 export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   targetTokens: nonNegativeInt,
@@ -118,7 +135,7 @@ export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   namespace: t.string,
   noteTokens: nonNegativeInt,
   concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean }, { expected: "an eviction options object" });
+}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]) }, { expected: "an eviction options object" });
 
 /** io-ts codec of {@link EvictionRunOptions} (closed). */
 export const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
