@@ -231,7 +231,7 @@ printTable(
 const real = table["real"];
 if (!quick && real !== undefined) {
   const svg = renderBars(
-    `needed facts available, real transcripts of the evaluation split (${evalReal.length} sessions), by budget (share of the peak running context), 95% CI`,
+    `needed facts available by budget, ${evalReal.length} real sessions (evaluation split), 95% CI`,
     SHARES.map(shareLabel),
     contenders.map((c) => ({ policy: c.label, values: SHARES.map((share) => real[shareLabel(share)]![c.label]!["needed.available"]!) })),
   );
