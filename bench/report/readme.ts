@@ -69,21 +69,33 @@ function tokensRows(doc: ResultsDoc | undefined): string[] {
 
 function retentionRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| retention | ${source("retention", doc)} |`];
-  const pooled = obj(obj(doc.data["table"])["pooled"]);
-  const cell = (policy: string, metric: string): string => {
-    const m = obj(obj(pooled[policy])[metric]);
-    return `${pct(num(m["value"]))} (${pct(num(m["lo"]))}–${pct(num(m["hi"]))})`;
+  // Version 3: per budget share, real transcripts of the evaluation split pooled.
+  const real = obj(obj(doc.data["table"])["real"]);
+  const budgets = Object.keys(real);
+  // Points, with a difference that rounds to zero written 0.0 (never -0.0).
+  const points = (x: number): string => fixed(Math.abs(100 * x) < 0.05 ? 0 : 100 * x, 1);
+  const cell = (budget: string, policy: string, metric: string): string => {
+    const m = obj(obj(obj(real[budget])[policy])[metric]);
+    return `${points(num(m["value"]))} (${points(num(m["lo"]))}–${points(num(m["hi"]))})`;
   };
+  const policies = budgets.length === 0 ? [] : Object.keys(obj(real[budgets[0]!]));
+  const available = policies.map((p) => `${p} ${budgets.map((b) => cell(b, p, "needed.available")).join(" / ")}`).join("; ");
+  const headline = arr(doc.data["headline"]).map(obj);
+  const diff = (metric: string): string =>
+    headline
+      .map((h) => {
+        const m = obj(arr(h["metrics"]).map(obj).find((x) => str(x["metric"]) === metric));
+        const d = obj(m["difference"]);
+        return `${str(h["budget"])}: ${points(num(d["value"]))} vs ${str(m["rival"])} (${points(num(d["lo"]))} to ${points(num(d["hi"]))})`;
+      })
+      .join("; ");
   const goal = arr(doc.data["goal"]).map(obj);
-  const diff = goal
-    .map((g) => {
-      const d = obj(g["difference"]);
-      return `${str(g["metric"])} vs ${str(g["rival"])} ${fixed(100 * num(d["value"]), 1)} points (95% CI ${fixed(100 * num(d["lo"]), 1)} to ${fixed(100 * num(d["hi"]), 1)})`;
-    })
-    .join("; ");
+  const met = goal.map((g) => `${str(g["budget"])} ${g["met"] === true ? "met" : "not met"}`).join(", ");
+  const sessions = arr(obj(doc.data["sessions"])["eval"]).length;
   return [
-    `| retention, pooled evaluation split (re-access kept / action grounding, 95% CI) | importance with \`AGENT_PRESET\` ${cell("importance", "reaccess")} / ${cell("importance", "grounding")}; its old defaults ${cell("importance (defaults)", "reaccess")}; observation masking ${cell("observation-masking", "reaccess")} / ${cell("observation-masking", "grounding")}; LRU ${cell("lru", "reaccess")} — ${source("retention", doc)} |`,
-    `| importance against the best simple policy | ${diff} |`,
+    `| retention: needed facts available at ${budgets.join(" / ")} of each session's peak context, ${sessions} real transcripts of the evaluation split, % (95% CI) | ${available} — ${source("retention", doc)} |`,
+    `| the manager minus the best simple rule, needed facts available, points (paired 95% CI) | ${diff("needed.available")}; goal (≥ +10 with the interval above 0, re-access and grounding within 1 point): ${met} |`,
+    `| the same, re-access kept / action grounding, points | re-access ${diff("reaccess")}; grounding ${diff("grounding")} |`,
   ];
 }
 

@@ -1,56 +1,41 @@
 /**
- * The pre-registered selection of the importance configuration (bench/README.md, "Retention:
- * pre-registered selection"): the grid, the objective and the tie rule. Pure.
+ * The pre-registered choice of the context manager's configuration (bench/README.md, "Retention:
+ * pre-registered rule"): the candidates, and the rule that picks one from its development-split
+ * objective. Pure.
  */
-import type { ImportanceOptions } from "@cc/importance";
+import type { ContextManagerOptions } from "@cc/context";
 
-/** One grid point. */
-export interface GridPoint {
-  readonly keepNewest: number;
-  readonly halfLifeTurns: number;
-  readonly taskWeight: number;
+/** One candidate configuration of the manager. */
+export interface ManagerCandidate {
+  readonly label: string;
+  /** Options beside `maxTokens` (the replay adds the clock and the shared exact counter). */
+  readonly options: Omit<ContextManagerOptions, "maxTokens" | "counter" | "now">;
 }
 
-/** The grid: keepNewest × recencyHalfLifeTurns × kindWeights.task. */
-export function grid(quick: boolean): GridPoint[] {
-  const kn = quick ? [0, 1] : [0, 1, 2, 4];
-  const hl = quick ? [10] : [5, 10, 20, 40];
-  const tw = [0, 3];
-  return kn.flatMap((keepNewest) => hl.flatMap((halfLifeTurns) => tw.map((taskWeight) => ({ keepNewest, halfLifeTurns, taskWeight }))));
-}
+/** The candidates, simplest (the defaults) first. */
+export const MANAGER_CANDIDATES: readonly ManagerCandidate[] = [
+  { label: "manager (defaults)", options: {} },
+  { label: "manager (pinTask off)", options: { pinTask: false } },
+  { label: "manager (threshold 1)", options: { threshold: 1 } },
+];
 
-/**
- * Row label of a grid point.
- *
- * @example gridLabel({ keepNewest: 1, halfLifeTurns: 10, taskWeight: 3 }) // "importance kn=1 hl=10 task=3"
- */
-export function gridLabel(p: GridPoint): string {
-  return `importance kn=${p.keepNewest} hl=${p.halfLifeTurns} task=${p.taskWeight}`;
-}
-
-/** The importance options of a grid point. */
-export function gridOptions(p: GridPoint): ImportanceOptions {
-  return { age: "auto", keepNewest: p.keepNewest, recencyHalfLifeTurns: p.halfLifeTurns, kindWeights: p.taskWeight > 0 ? { task: p.taskWeight } : {} };
-}
-
-/** A grid point with its development objective. */
-export interface Scored {
-  readonly point: GridPoint;
-  /** Mean of re-access kept and action grounding (each a mean over budgets), in [0, 1]. */
+/** A candidate with its development objective. */
+export interface ScoredCandidate {
+  readonly label: string;
+  /** Needed facts available, the mean over the goal's budgets, in [0, 1]. */
   readonly objective: number;
 }
 
 /**
- * The winner: the highest objective; among the points within `tolerance` (0.005 = 0.5 points) of
- * it, the smallest keepNewest, then the largest half-life, then the smallest task weight.
+ * The winner: among the candidates within `tolerance` (0.005 = 0.5 points) of the best finite
+ * objective, the first in candidate order (the defaults win every near-tie); undefined when no
+ * objective is finite.
  *
- * @example select([{ point: a, objective: 0.70 }, { point: b, objective: 0.698 }]) // the simpler of a and b
+ * @example selectManager([{ label: "a", objective: 0.70 }, { label: "b", objective: 0.703 }]) // a
  */
-export function select(scored: readonly Scored[], tolerance = 0.005): Scored | undefined {
+export function selectManager(scored: readonly ScoredCandidate[], tolerance = 0.005): ScoredCandidate | undefined {
   const finite = scored.filter((s) => Number.isFinite(s.objective));
   if (finite.length === 0) return undefined;
   const best = Math.max(...finite.map((s) => s.objective));
-  return finite
-    .filter((s) => s.objective >= best - tolerance)
-    .sort((a, b) => a.point.keepNewest - b.point.keepNewest || b.point.halfLifeTurns - a.point.halfLifeTurns || a.point.taskWeight - b.point.taskWeight)[0];
+  return finite.find((s) => s.objective >= best - tolerance);
 }

@@ -1,26 +1,37 @@
 /**
- * Pure statistics of the retention tables: per policy, the mean over budgets of a pooled share
- * (sum kept / sum scored over the sessions, per budget), with a session-clustered bootstrap 95%
- * interval (sessions resampled with replacement, the share recomputed; seeds of one session are
- * averaged first, so a random policy's seeds are not independent sessions).
+ * Pure statistics of the retention tables: per contender and budget, the pooled share (sum kept /
+ * sum scored over the sessions), with a session-clustered bootstrap 95% interval (sessions
+ * resampled with replacement, the share recomputed); paired differences of two contenders use the
+ * same resamples. A mean over budgets exists for the selection objective only; the tables report
+ * each budget on its own.
  */
 import { seededRandom } from "./policies.js";
-import type { ReplayScore } from "./replay.js";
+import type { FactCounts, ReplayScore } from "./replay.js";
 
-/** The metrics reported: re-access kept, kept or recovered by the index, by grep; grounding likewise. */
-export type MetricName = "reaccess" | "reaccess+index" | "reaccess+grep" | "grounding" | "grounding+index";
+/**
+ * The metrics reported: needed facts kept / available / recoverable, the same for the distant
+ * ones, re-access kept and action grounding.
+ */
+export type MetricName = "needed.kept" | "needed.available" | "needed.recoverable" | "distant.kept" | "distant.available" | "distant.recoverable" | "reaccess" | "grounding";
 
 /** All metrics, in column order. */
-export const METRICS: readonly MetricName[] = ["reaccess", "reaccess+index", "reaccess+grep", "grounding", "grounding+index"];
+export const METRICS: readonly MetricName[] = ["needed.kept", "needed.available", "needed.recoverable", "distant.kept", "distant.available", "distant.recoverable", "reaccess", "grounding"];
 
-/** Numerator and denominator of a metric in one replay. */
+/**
+ * Numerator and denominator of a metric in one replay (a recoverable share is of every needed
+ * fact, so kept ≤ available and available + recoverable ≤ 1).
+ *
+ * @example counts(score, "needed.available") // [score.needed.available, score.needed.n]
+ */
 export function counts(r: ReplayScore, metric: MetricName): readonly [number, number] {
-  const c = metric.startsWith("reaccess") ? r.reaccess : r.grounding;
-  const extra = metric.endsWith("+index") ? c.index : metric.endsWith("+grep") ? c.grep : 0;
-  return [c.kept + extra, c.n];
+  if (metric === "reaccess") return [r.reaccess.kept, r.reaccess.n];
+  if (metric === "grounding") return [r.grounding.kept, r.grounding.n];
+  const [group, field] = metric.split(".") as ["needed" | "distant", keyof Omit<FactCounts, "n">];
+  const c = r[group];
+  return [c[field], c.n];
 }
 
-/** Per session and budget: numerator and denominator averaged over seeds. */
+/** Per session and budget share: numerator and denominator (averaged over repeated replays). */
 export interface Cell {
   readonly session: string;
   readonly budget: number;
@@ -29,22 +40,22 @@ export interface Cell {
 }
 
 /**
- * Cells of one policy and metric (seeds averaged).
+ * Cells of one contender and metric, one per (session, budget share).
  *
- * @example cells(scores.filter((r) => r.policy === "lru"), "reaccess")
+ * @example cells(scores.filter((r) => r.policy === "lru"), "needed.available")
  */
 export function cells(scores: readonly ReplayScore[], metric: MetricName): Cell[] {
-  const groups = new Map<string, { session: string; budget: number; num: number; den: number; seeds: number }>();
+  const groups = new Map<string, { session: string; budget: number; num: number; den: number; runs: number }>();
   for (const r of scores) {
-    const key = `${r.session}\u0000${r.budget}`;
-    const g = groups.get(key) ?? { session: r.session, budget: r.budget, num: 0, den: 0, seeds: 0 };
+    const key = `${r.session}\u0000${r.share}`;
+    const g = groups.get(key) ?? { session: r.session, budget: r.share, num: 0, den: 0, runs: 0 };
     const [a, b] = counts(r, metric);
     g.num += a;
     g.den += b;
-    g.seeds++;
+    g.runs++;
     groups.set(key, g);
   }
-  return [...groups.values()].map((g) => ({ session: g.session, budget: g.budget, num: g.num / g.seeds, den: g.den / g.seeds }));
+  return [...groups.values()].map((g) => ({ session: g.session, budget: g.budget, num: g.num / g.runs, den: g.den / g.runs }));
 }
 
 /**

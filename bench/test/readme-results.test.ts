@@ -30,6 +30,22 @@ describe("README results block", () => {
     expect(renderResults(root)).toContain("| input cost of replaying 4 transcripts, with prompt caching | cost $9.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, full run 2026-01-02 |");
 
     expect(block).toContain("`bench/results/tokens.json` missing");
+    expect(block).toContain("| retention | `bench/results/retention.json` missing |");
+    const e = (value: number): Record<string, number> => ({ value, lo: value - 0.05, hi: value + 0.05, n: 10 });
+    const budget = (m: number, r: number): Record<string, unknown> => ({ manager: { "needed.available": e(m) }, lru: { "needed.available": e(r) } });
+    const headline = (b: string, d: number): Record<string, unknown> => ({
+      budget: b,
+      metrics: ["needed.available", "reaccess", "grounding"].map((metric) => ({ metric, rival: "lru", difference: { value: d, lo: d - 0.05, hi: d + 0.05 } })),
+    });
+    writeFileSync(join(root, "bench", "results", "retention.json"), JSON.stringify({ name: "retention", quick: false, date: "2026-01-02T00:00:00Z", data: {
+      sessions: { eval: ["a", "b"] },
+      table: { real: { "10%": budget(0.5, 0.4), "20%": budget(0.7, 0.6) } },
+      headline: [headline("10%", 0.1), headline("20%", 0.1)],
+      goal: [{ budget: "10%", met: true }, { budget: "20%", met: false }],
+    } }));
+    const retention = renderResults(root);
+    expect(retention).toContain("| retention: needed facts available at 10% / 20% of each session's peak context, 2 real transcripts of the evaluation split, % (95% CI) | manager 50.0 (45.0–55.0) / 70.0 (65.0–75.0); lru 40.0 (35.0–45.0) / 60.0 (55.0–65.0) — `bench/results/retention.json`, full run 2026-01-02 |");
+    expect(retention).toContain("| the manager minus the best simple rule, needed facts available, points (paired 95% CI) | 10%: 10.0 vs lru (5.0 to 15.0); 20%: 10.0 vs lru (5.0 to 15.0); goal (≥ +10 with the interval above 0, re-access and grounding within 1 point): 10% met, 20% not met |");
     expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
     expect(withResults("no markers", "new")).toBe("no markers");

@@ -1,10 +1,10 @@
-import { compact, rank, type Segment } from "@cc/importance";
+import { score, type Segment } from "@cc/importance";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sessionClock } from "../retention/clock.js";
 import { contextText, storable, summaryOf } from "../retention/evaluate.js";
 import { goStableSort, goStaleOrder } from "../retention/go-order.js";
-import { evictInOrder, fifoPolicy, goOriginalPolicy, importancePolicy, lruPolicy, POLICIES, randomPolicy, seededRandom, shuffle, type Candidate, type PolicyInput } from "../retention/policies.js";
+import { evictInOrder, seededRandom, shuffle, type Candidate } from "../retention/policies.js";
 import { argumentText, findReaccesses, messageTerms, ruleText, termsOf } from "../retention/reaccess.js";
 import { generatedSessions } from "../retention/sessions.js";
 
@@ -88,20 +88,16 @@ describe("Go original's order (GO-FINDINGS item 1)", () => {
     expect(goStaleOrder(["fresh", "4h", "1h"], [1.25, 0.254, 0.5])).toEqual(["4h", "fresh", "1h"]);
   });
 
-  it("puts a pinned segment before others: [pin, 2h, 1h] → [2h, pin, 1h]", () => {
-    const segs: Segment[] = [
-      { id: "pin", content: "x", tokenCost: 100, createdAt: NOW, pinned: true },
-      { id: "2h", content: "x", tokenCost: 100, createdAt: NOW - 2 * HOUR },
-      { id: "1h", content: "x", tokenCost: 100, createdAt: NOW - HOUR },
-    ];
-    const cands: Candidate[] = segs.map((s, i) => ({ index: i, tokens: 100, createdAt: s.createdAt!, lastAccessed: s.createdAt!, accessCount: 0, pinned: s.pinned === true, content: "x" }));
-    const input: PolicyInput = { candidates: cands, budget: 150, now: NOW, seed: 1, importance: {} };
+  it("puts a pinned segment before others: [pin, 2h, 1h] → [2h, pin, 1h]; its greedy compact keeps the stale segment a correct order evicts", () => {
     expect(goStaleOrder(["pin", "2h", "1h"], [Infinity, 0.4, 0.6])).toEqual(["2h", "pin", "1h"]);
-    // Compact(MaxTokens=150) evicts fresh-ish and keeps the stale one where a correct order would not.
+    // Compact(MaxTokens=150) in the stale order evicts the fresh one and keeps the 4-hour-old one;
+    // a correct ascending order evicts the two oldest.
     const fresh: Candidate[] = [0, 4, 1].map((h, i) => ({ index: i, tokens: 100, createdAt: NOW - h * HOUR, lastAccessed: NOW - h * HOUR, accessCount: 0, pinned: false, content: "x" }));
-    expect(goOriginalPolicy.evict({ ...input, candidates: fresh })).toEqual([1, 0]);
-    expect(importancePolicy.evict({ ...input, candidates: fresh }).slice().sort()).toEqual([1, 2]);
-    expect(goOriginalPolicy.evict(input)).not.toContain(0);
+    const segs: Segment[] = fresh.map((c) => ({ id: String(c.index), content: "x", tokenCost: c.tokens, createdAt: c.createdAt, lastAccessed: c.lastAccessed, accessCount: 0 }));
+    const scores = segs.map((x) => score(x, { now: () => NOW }));
+    expect(evictInOrder(fresh, goStaleOrder(fresh, scores), 150)).toEqual([1, 0]);
+    const correct = [...fresh].sort((a, b) => scores[a.index]! - scores[b.index]! || a.index - b.index);
+    expect(evictInOrder(fresh, correct, 150).sort()).toEqual([1, 2]);
   });
 
   it("the transcription is a correct stable sort when the comparator is not stale (property)", () => {
@@ -131,61 +127,22 @@ describe("Go original's order (GO-FINDINGS item 1)", () => {
   });
 });
 
-describe("policies", () => {
-  const cand = (i: number, tokens: number, ageH: number, extra: Partial<Candidate> = {}): Candidate => ({
-    index: i,
-    tokens,
-    createdAt: NOW - ageH * HOUR,
-    lastAccessed: NOW - ageH * HOUR,
-    accessCount: 0,
-    pinned: false,
-    content: "x",
-    ...extra,
+describe("eviction helpers", () => {
+  const cand = (i: number, tokens: number, pinned = false): Candidate => ({ index: i, tokens, createdAt: NOW, lastAccessed: NOW, accessCount: 0, pinned, content: "x" });
+
+  it("evicts in the given order until the budget holds, never a pinned candidate", () => {
+    const cs = [cand(0, 100, true), cand(1, 100), cand(2, 100), cand(3, 100)];
+    expect(evictInOrder(cs, cs, 250)).toEqual([1, 2]);
+    expect(evictInOrder(cs, [...cs].reverse(), 250)).toEqual([3, 2]);
+    expect(evictInOrder(cs, cs, 0)).toEqual([1, 2, 3]);
+    expect(evictInOrder(cs, [], 0)).toEqual([]);
   });
 
-  it("FIFO evicts oldest first, LRU the least recently referred, never a pinned one", () => {
-    const cs = [cand(0, 100, 3, { pinned: true }), cand(1, 100, 2, { lastAccessed: NOW }), cand(2, 100, 1), cand(3, 100, 0.5)];
-    const input = { candidates: cs, budget: 250, now: NOW, seed: 7, importance: {} };
-    expect(fifoPolicy.evict(input)).toEqual([1, 2]);
-    expect(lruPolicy.evict(input)).toEqual([2, 3]);
-  });
-
-  it("importance is @cc/importance compact on the same segments", () => {
-    const cs = [cand(0, 100, 3), cand(1, 300, 2, { accessCount: 5 }), cand(2, 100, 1), cand(3, 50, 0)];
-    const input = { candidates: cs, budget: 300, now: NOW, seed: 7, importance: {} };
-    const segs: Segment[] = cs.map((c) => ({ id: String(c.index), content: c.content, tokenCost: c.tokens, createdAt: c.createdAt, lastAccessed: c.lastAccessed, accessCount: c.accessCount }));
-    expect(importancePolicy.evict(input)).toEqual(compact(segs, { maxTokens: 300 }, { now: () => NOW }).evict.map((s) => Number(s.id)));
-    expect(rank(segs, { now: () => NOW })[0]!.id).toBe("0");
-  });
-
-  it("every policy meets the budget when it can, evicts each index at most once, never a pinned one (property)", () => {
-    const c = fc.record({ tokens: fc.integer({ min: 0, max: 500 }), ageH: fc.double({ min: 0, max: 10, noNaN: true }), pinned: fc.boolean(), accessCount: fc.nat(5) });
-    fc.assert(
-      // Budget ≥ 1: `compact` reads maxTokens ≤ 0 as "no budget" (a replay budget is always > 0).
-      fc.property(fc.array(c, { maxLength: 30 }), fc.integer({ min: 1, max: 5000 }), fc.integer(), (raw, budget, seed) => {
-        const cs = raw.map((r, i) => cand(i, r.tokens, r.ageH, { pinned: r.pinned, accessCount: r.accessCount }));
-        const pinnedTokens = cs.filter((x) => x.pinned).reduce((s, x) => s + x.tokens, 0);
-        for (const p of POLICIES) {
-          const ev = p.evict({ candidates: cs, budget, now: NOW, seed, importance: {} });
-          expect(new Set(ev).size).toBe(ev.length);
-          for (const i of ev) expect(cs[i]!.pinned).toBe(false);
-          const left = cs.filter((x) => !ev.includes(x.index)).reduce((s, x) => s + x.tokens, 0);
-          if (pinnedTokens <= budget) expect(left).toBeLessThanOrEqual(budget);
-        }
-      }),
-      { numRuns },
-    );
-  });
-
-  it("random is reproducible for a seed and a permutation", () => {
+  it("the seeded PRNG is reproducible and the shuffle a permutation", () => {
     const a = seededRandom(42);
     const b = seededRandom(42);
     expect([a(), a(), a()]).toEqual([b(), b(), b()]);
     expect(shuffle([1, 2, 3, 4, 5], seededRandom(9)).sort()).toEqual([1, 2, 3, 4, 5]);
-    const cs = [cand(0, 100, 3), cand(1, 100, 2), cand(2, 100, 1)];
-    const input = { candidates: cs, budget: 150, now: NOW, seed: 3, importance: {} };
-    expect(randomPolicy.evict(input)).toEqual(randomPolicy.evict(input));
-    expect(evictInOrder(cs, [], 0)).toEqual([]);
   });
 });
 
