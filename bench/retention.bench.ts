@@ -24,7 +24,7 @@ import { dedupe, prepare, readCorpus, type RawSession } from "./retention/corpor
 import { contextText } from "./retention/evaluate.js";
 import { managerContender, replaySession, ruleContender, type ContenderSpec, type PreparedSession, type ReplayScore, type Tokens } from "./retention/replay.js";
 import { fifoRule, importanceRule, largestFirstRule, lruRule, observationMaskingRule, toolResultClearingRule } from "./retention/rules.js";
-import { MANAGER_CANDIDATES, selectManager } from "./retention/selection.js";
+import { MANAGER_CANDIDATES, selectManager, type ManagerCandidate } from "./retention/selection.js";
 import { generatedSessions } from "./retention/sessions.js";
 import { cells, difference, estimate, formatEstimate, meanOverBudgets, METRICS, resamples, type Estimate, type MetricName } from "./retention/stats.js";
 
@@ -109,12 +109,16 @@ const est = (scores: readonly ReplayScore[], policy: string, share: number, metr
 const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(1) : "n/a");
 
 // ---- (1) the manager's configuration, on the development split ----
+// CC_RETENTION_EXPLORE='[{"label":"…","options":{…}}]' scores other configurations on the
+// development split only and stops after the selection table (exploration never sees eval).
+const explore = process.env["CC_RETENTION_EXPLORE"];
+const candidates: readonly ManagerCandidate[] = explore === undefined ? MANAGER_CANDIDATES : (JSON.parse(explore) as ManagerCandidate[]);
 const devScores = await run(
   dev,
-  MANAGER_CANDIDATES.map((c) => managerContender(c.label, c.options)),
+  candidates.map((c) => managerContender(c.label, c.options)),
   GOAL_SHARES,
 );
-const scoredCandidates = MANAGER_CANDIDATES.map((c) => {
+const scoredCandidates = candidates.map((c) => {
   const mine = devScores.filter((r) => r.policy === c.label);
   const perShare = GOAL_SHARES.map((share) => est(mine, c.label, share, "needed.available", noDraws).value);
   return { label: c.label, objective: meanOverBudgets(cells(mine, "needed.available")), perShare };
@@ -124,12 +128,13 @@ if (chosen === undefined) {
   console.error("selection: no finite objective on the development split");
   process.exit(1);
 }
-const chosenCandidate = MANAGER_CANDIDATES.find((c) => c.label === chosen.label)!;
+const chosenCandidate = candidates.find((c) => c.label === chosen.label)!;
 printTable(
   `selection on the development split (${dev.length} real sessions, pooled): needed facts available, %`,
   ["candidate", ...GOAL_SHARES.map(shareLabel), "objective (mean)"],
   scoredCandidates.map((s) => [s.label + (s.label === chosen.label ? "  ← chosen" : ""), ...s.perShare.map(pct), pct(s.objective)]),
 );
+if (explore !== undefined) process.exit(0);
 
 // ---- (2) every contender on the evaluation split ----
 const MANAGER = "manager";
