@@ -113,6 +113,7 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     pinTask: o.pinTask ?? true,
     mask: o.mask ?? false,
     recall: o.recall ?? false,
+    scoring: o.scoring ?? {},
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
     ...(o.policy === undefined ? {} : { policyOptions: o.policy }),

@@ -6,8 +6,8 @@
  */
 import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
-import type { MaskOptions, SegmentIndex } from "@cc/hierarchical";
-import { MaskOptionsCodec } from "@cc/hierarchical/internal";
+import type { EvictionOptions, MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import { EvictionScoringCodec, MaskOptionsCodec } from "@cc/hierarchical/internal";
 import type { RecallOptions } from "./recall.js";
 import type { TokenCounter } from "@cc/tokens";
 import { callback, decodeWith, intIn, leaf, nonEmptyString, objectCodec, positiveInt, withMethods, type InvalidOptions } from "@cc/validate";
@@ -125,6 +125,13 @@ export interface ContextManagerOptions {
    * @default false
    */
   readonly recall?: RecallOptions | false;
+  /**
+   * Overrides of the importance scoring the `hierarchical` strategy evicts by (every
+   * `ImportanceOptions` field but the clock, the estimator and the turn, which each pass supplies:
+   * half-lives, weights, `keepNewest`, kind weights), spread over its default `AGENT_PRESET`.
+   * @default {}
+   */
+  readonly scoring?: NonNullable<EvictionOptions["scoring"]>;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -156,6 +163,7 @@ export const ContextManagerOptionsCodec = objectCodec(
     noteKey: nonEmptyString,
     pinTask: t.boolean,
     mask: t.union([t.literal(false), MaskOptionsCodec]),
+    scoring: EvictionScoringCodec,
     recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
   },
   { expected: "an options object" },

@@ -3,7 +3,7 @@
  *
  * @module types
  */
-import type { EvictedEntry, IndexError, MaskedEntry, MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import type { EvictedEntry, EvictionOptions, IndexError, MaskedEntry, MaskOptions, SegmentIndex } from "@cc/hierarchical";
 import type { RecallOptions } from "./recall.js";
 import type { AlertSink, Level } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
@@ -161,5 +161,7 @@ export interface Resolved {
   readonly mask: MaskOptions | false;
   /** Automatic recall (`false`: none). */
   readonly recall: RecallOptions | false;
+  /** Overrides of the eviction scoring (`hierarchical`). */
+  readonly scoring: NonNullable<EvictionOptions["scoring"]>;
   readonly alertSink?: AlertSink;
 }

@@ -122,4 +122,17 @@ describe("automatic recall", () => {
       expect(() => createContextManager({ maxTokens: 1000, recall: recall as never })).toThrow(/recall/);
     }
   });
+
+  it("bad mask and scoring options of the manager are refused by name; good ones reach the eviction pass", async () => {
+    for (const bad of [{ mask: { keepRecnt: 1 } }, { mask: { stubTokens: -1 } }, { scoring: { costWeigth: 0 } }, { scoring: { recencyHalfLifeTurns: Number.NaN } }]) {
+      expect(() => createContextManager({ maxTokens: 1000, ...(bad as object) })).toThrow(/mask|scoring|costWeigth|recencyHalfLifeTurns/);
+    }
+    const masked = await createContextManager({ maxTokens: 6000, counter, now: () => NOW, mask: { keepRecent: 1 } }).compact(reading(20, "All read."));
+    expect(masked.masked.length).toBeGreaterThan(0);
+    expect(orphans(masked.messages)).toBe(0);
+    // A 1-turn half-life with no reuse weight evicts strictly by age: the oldest module leaves first.
+    const byAge = await createContextManager({ maxTokens: 3000, counter, now: () => NOW, scoring: { recencyHalfLifeTurns: 1, reuseWeight: 0, costWeight: 0 } }).compact(reading(20, "All read."));
+    expect(byAge.messages.some((x) => x.content.includes(file(1)))).toBe(false);
+    expect(byAge.messages.some((x) => x.content.includes(file(20)))).toBe(true);
+  });
 });

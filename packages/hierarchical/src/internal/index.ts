@@ -27,6 +27,6 @@ export { BM25_B, BM25_K1, idf, indexedTerms, PostingsCache, rank, tfPart } from 
 export { EVICTION_SCORING, type EvictionScoring } from "../strategy/evict.js";
 export { agentReuse, agentText, argumentValues, MAX_TRACKED_TERMS, termKeys, type UnitReuse } from "../strategy/reuse.js";
 export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheStats } from "../search/ranking/scopes.js";
-export { MaskOptionsCodec } from "../strategy/options.js";
+export { EvictionScoringCodec, MaskOptionsCodec } from "../strategy/options.js";
 export { MASK_DEFAULTS, MASK_PREFIX, maskOutputs, maskStub, outputId, type Masking, type MaskRun } from "../strategy/mask.js";
 export { ERROR_LINE_CHARS, FACT_SCAN_CHARS, fitFacts, keyFacts } from "../strategy/facts.js";

@@ -88,8 +88,8 @@ export const EVICTION_SCORING: Readonly<EvictionScoring> = AGENT_PRESET;
 
 const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
 const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), { expected: "an importance scoring object" });
-/** Closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
-const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
+/** io-ts codec of {@link EvictionScoring}: closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
+export const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
   "EvictionScoring",
   (u): u is EvictionScoring => ScoringKeys.is(u) && ImportanceOptionsCodec.is(u),
   (u, c) => {
