@@ -77,12 +77,15 @@ export function meanOverBudgets(cs: readonly Cell[], weights?: ReadonlyMap<strin
   return shares.length === 0 ? Number.NaN : shares.reduce((x, y) => x + y, 0) / shares.length;
 }
 
-/** Session resamples: for each replicate, how often each session was drawn. */
+/**
+ * Session resamples: for each replicate, how often each session was drawn — every session has an
+ * entry, 0 when it was not drawn (an absent entry would weigh 1 in {@link meanOverBudgets}).
+ */
 export function resamples(sessions: readonly string[], reps: number, seed: number): ReadonlyMap<string, number>[] {
   const rnd = seededRandom(seed);
   const out: Map<string, number>[] = [];
   for (let r = 0; r < reps; r++) {
-    const w = new Map<string, number>();
+    const w = new Map<string, number>(sessions.map((s) => [s, 0]));
     for (let i = 0; i < sessions.length; i++) {
       const s = sessions[Math.floor(rnd() * sessions.length)]!;
       w.set(s, (w.get(s) ?? 0) + 1);

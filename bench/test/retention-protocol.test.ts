@@ -80,6 +80,17 @@ describe("retention statistics", () => {
     expect(m.hi).toBeGreaterThan(m.value);
     expect(difference(many, many, draws)).toEqual({ value: 0, lo: 0, hi: 0 });
   });
+
+  it("a resample gives every session its count, 0 when not drawn, so an undrawn session weighs nothing", () => {
+    const draws = resamples(["a", "b"], 200, 3);
+    for (const w of draws) {
+      expect([...w.keys()].sort()).toEqual(["a", "b"]);
+      expect((w.get("a") ?? 0) + (w.get("b") ?? 0)).toBe(2);
+    }
+    // Sessions scoring 1 and 0: a draw of `a` twice is 1, of `b` twice 0 — the interval reaches both ends.
+    const e = estimate([{ session: "a", budget: 1, num: 1, den: 1 }, { session: "b", budget: 1, num: 0, den: 1 }], draws);
+    expect([e.value, e.lo, e.hi]).toEqual([0.5, 0, 1]);
+  });
 });
 
 describe("pre-registered choice of the manager's configuration", () => {
