@@ -19,9 +19,27 @@ export {
   type ContextEvent,
   type ContextManager,
   type EventSink,
+  type EvictedToolResult,
+  type ManagerLimits,
   type TurnResult,
   type TurnWarning,
 } from "./manager.js";
+export {
+  CONTEXT_TOOL_NAMES,
+  contextToolCore,
+  strictParameters,
+  textPage,
+  toolReply,
+  type ContextHit,
+  type ContextTool,
+  type ContextToolCore,
+  type ContextToolError,
+  type ContextToolOptions,
+  type ExpandContextResult,
+  type JsonSchema,
+  type SearchContextResult,
+  type TextPage,
+} from "./tools.js";
 export { ContextManagerOptionsCodec, decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
 export { PRICE_SHEETS, type PriceSheet } from "./policy/prices.js";
 export { costVerdict, type CostEstimate } from "./policy/cost-model.js";
@@ -30,14 +48,4 @@ export { describeDecision } from "./policy/describe.js";
 export type { PolicyOptions } from "./policy/settings.js";
 export type { ManagerSnapshot } from "./policy/snapshot.js";
 export { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
-export { createHistoryStrategy, STRATEGY_DEFAULTS, type BuiltStrategy, type HistoryCompaction, type HistoryStrategy, type StrategyDeps } from "./compat/factory.js";
-export { decodeStrategyConfig, type StrategyConfig } from "./compat/config.js";
-export { createAgentCompactor, type AgentCompactor, type AgentCompactorOptions } from "./compat/agent.js";
-export {
-  agentPromptCompressor,
-  createPromptCompressor,
-  type AgentPromptCompressor,
-  type CompressionResult,
-  type PromptCompressor,
-  type PromptCompressorOptions,
-} from "./compat/prompt.js";
+// The Go port's compatibility layer (strategies by name, agent compactor, prompt compressors): `@cc/context/compat`.

@@ -9,13 +9,13 @@
  *
  * @module manager
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { memoryIndex, type IndexError, type SearchHit } from "@cc/hierarchical";
 import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
-import { decodeWith, invalid, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { decodeWith, intIn, invalid, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
@@ -25,6 +25,7 @@ import { renderingProblems, type ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
 import { isRecallMessage, recall, RECALL_DEFAULTS, type RecallOptions } from "./recall.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
+import { buildCore, CONTEXT_TOOL_NAMES, decodeContextToolOptions, type ContextToolCore, type ContextToolOptions } from "./tools.js";
 import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
 export { ContextManagerError } from "./types.js";
@@ -38,6 +39,14 @@ export interface CompactCallOptions {
   readonly maxTokens?: number;
   /** Aborts the turn (what was written to the index by then stays there). */
   readonly signal?: AbortSignal;
+  /** This call's verbatim tail instead of the manager's `preserveLast` (the policy's state is kept: the same manager runs the turn). */
+  readonly preserveLast?: number;
+  /**
+   * When the preserved tail alone keeps the prompt above the target (large parallel tool
+   * results), compact the result again with shorter tails — half, then the last step (the pending
+   * call and its results stay) — folding the earlier note into the new one. @default false
+   */
+  readonly fitTail?: boolean;
 }
 
 /** io-ts codec of {@link CompactCallOptions} (closed: `{ maxTokns: 500 }` is refused by name, never ignored). */
@@ -45,6 +54,8 @@ export const CompactCallOptionsCodec = objectCodec("CompactCallOptions", {}, {
   force: leaf("Force", "true or false", (u): u is boolean => typeof u === "boolean"),
   maxTokens: positiveInt,
   signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
+  preserveLast: intIn(0, 1_000_000),
+  fitTail: leaf("FitTail", "true or false", (u): u is boolean => typeof u === "boolean"),
 }, { expected: "a call options object" });
 
 const decodeCall = decodeWith(CompactCallOptionsCodec, "InvalidOptions", "compact call options");
@@ -52,9 +63,9 @@ const decodeCall = decodeWith(CompactCallOptionsCodec, "InvalidOptions", "compac
 /** A context manager: one conversation's budget, strategy and effects. */
 export interface ContextManager {
   /**
-   * The decoded options, defaults filled in; valid options of `createContextManager` again (so
-   * `createContextManager({ ...manager.options, preserveLast: 2 })` derives a manager), with
-   * `policy` as it was given.
+   * The decoded options, defaults filled in; valid options of `createContextManager` again, with
+   * `policy` as it was given. A face never reads them: it plans with {@link limits}, compacts with
+   * per-call options (a derived manager would start with fresh policy state) and uses the verbs.
    */
   readonly options: Resolved & { readonly policy?: PolicyOptions; readonly events?: EventSink };
   /**
@@ -70,6 +81,30 @@ export interface ContextManager {
   expand(id: string): Promise<string | undefined>;
   /** Tokens of a prompt by the manager's counter. */
   count(messages: readonly Message[]): number;
+  /** The budget settings a face plans with (what `compact` uses when a call overrides nothing). */
+  readonly limits: ManagerLimits;
+  /**
+   * The tokens a compaction aims at for a budget (`maxTokens` by default): `threshold × maxTokens`
+   * rounded down, at least 1 — the one place this arithmetic is written.
+   */
+  targetTokens(maxTokens?: number): number;
+  /**
+   * The tool core (`search_context`, `expand_context`) over this manager's index, confined to its
+   * namespace, for a face to wrap into its framework's tool type. Bad options throw a
+   * {@link ContextManagerError} (`InvalidOptions`) at once, like bad construction options.
+   */
+  tools(options?: Omit<ContextToolOptions, "namespace">): ContextToolCore;
+  /**
+   * Eviction of one tool result on arrival: over `maxTokens` (default a quarter of the budget;
+   * 0 never evicts), its text goes to the index under a content-addressed id and the result is
+   * the `stub` to put in its place (which names the id `expand_context` reads back); `undefined`
+   * when it fits or a stub would not be shorter. Never rejects: a refused write is
+   * `IndexWriteFailed`, a throwing counter or index `DependencyFailed` (the caller keeps the original).
+   */
+  evictToolResult(
+    result: { readonly toolCallId: string; readonly toolName: string; readonly content: string },
+    options?: { readonly maxTokens?: number },
+  ): Promise<E.Either<ContextError, EvictedToolResult | undefined>>;
   /**
    * The policy's memory (decision state and the last compaction's rendering) to save and pass
    * back as `resume` after a restart; `undefined` without a `policy`.
@@ -91,6 +126,33 @@ export interface ContextManager {
    * the note's text aside and puts it back later ({@link isNote} is true of it).
    */
   noteMessage(summary: string): Message;
+}
+
+/**
+ * The budget settings of a manager, as a face plans with them.
+ *
+ * @example const { maxTokens, preserveLast } = manager.limits;
+ */
+export interface ManagerLimits {
+  readonly maxTokens: number;
+  readonly preserveLast: number;
+  readonly threshold: number;
+}
+
+/**
+ * A tool result moved to the index on arrival (see {@link ContextManager.evictToolResult}).
+ *
+ * @example { id: "r0123…", tokens: 5120, preview: "Traceback (most recent call last):", stub: "[Tool result of 5120 tokens moved to the context index as r0123…. …]" }
+ */
+export interface EvictedToolResult {
+  /** The index id; `expand_context` with it returns the original text. */
+  readonly id: string;
+  /** Tokens of the original. */
+  readonly tokens: number;
+  /** The start of the original the stub quotes ("" when none fits). */
+  readonly preview: string;
+  /** The text to put in the result's place. */
+  readonly stub: string;
 }
 
 type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
@@ -140,9 +202,29 @@ function build(built: Built): ContextManager {
     if (call.signal?.aborted === true) return E.left(aborted);
     // A recall lives for one prompt: the one an earlier turn appended leaves the history here.
     const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey)) ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey)) : decoded.right;
-    const turn = await runTurn(history, maxTokens, call);
+    const first = await runTurn(history, maxTokens, call, true);
+    const turn = E.isRight(first) && call.fitTail === true ? await fitTail(first.right, maxTokens, call) : first;
     if (E.isLeft(turn) || o.recall === false || o.strategy !== "hierarchical") return turn;
     return E.right(await withRecall(turn.right, o.recall));
+  };
+  /**
+   * Compacts a turn's own output again with shorter tails while the tail alone keeps it above the
+   * target: same counter, index and namespace (what leaves is searchable like the rest), the
+   * earlier note folded into the new one, the policy's state untouched (these are one turn).
+   */
+  const fitTail = async (first: TurnResult, maxTokens: number, call: CompactCallOptions): Promise<E.Either<ContextError, TurnResult>> => {
+    let turn = first;
+    const target = targetTokens(o.threshold, maxTokens);
+    for (const k of shorterTails(call.preserveLast ?? o.preserveLast)) {
+      if (turn.tokensAfter <= target) break;
+      const r = await runTurn(turn.messages, maxTokens, { ...call, force: true, preserveLast: k }, false);
+      if (E.isLeft(r)) return r;
+      turn = {
+        ...r.right, compacted: turn.compacted || r.right.compacted, tokensBefore: first.tokensBefore, evicted: [...turn.evicted, ...r.right.evicted], masked: [...turn.masked, ...r.right.masked],
+        warnings: [...turn.warnings.filter((w) => w._tag !== "BudgetNotMet"), ...r.right.warnings], ...(first.decision === undefined ? {} : { decision: first.decision }),
+      };
+    }
+    return E.right(turn);
   };
   /** Appends the recall to a finished turn's prompt (an index failure is a warning: the turn stands). */
   const withRecall = async (result: TurnResult, settings: RecallOptions): Promise<TurnResult> => {
@@ -161,7 +243,7 @@ function build(built: Built): ContextManager {
       return { ...result, warnings: [...result.warnings, { _tag: "RecallFailed", message: `the index threw: ${e instanceof Error ? e.message : String(e)}` }] };
     }
   };
-  const runTurn = async (history: readonly Message[], maxTokens: number, call: CompactCallOptions): Promise<E.Either<ContextError, TurnResult>> => {
+  const runTurn = async (history: readonly Message[], maxTokens: number, call: CompactCallOptions, withPolicy: boolean): Promise<E.Either<ContextError, TurnResult>> => {
     try {
       // The clock is read once per turn and checked before anything runs: a reading the scoring
       // and the index cannot use (before 1970, not finite) fails the turn here, naming the clock.
@@ -169,10 +251,10 @@ function build(built: Built): ContextManager {
       if (typeof reading !== "number" || !Number.isFinite(reading) || reading < 0) {
         return E.left(invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]));
       }
-      const turnOptions = { ...o, now: () => reading };
-      if (o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
+      const turnOptions = { ...o, now: () => reading, preserveLast: call.preserveLast ?? o.preserveLast };
+      if (withPolicy && o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
       const tokensBefore = count(history);
-      const target = Math.max(1, Math.floor(o.threshold * maxTokens));
+      const target = targetTokens(o.threshold, maxTokens);
       if (tokensBefore < target && call.force !== true) {
         return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], masked: [], recalled: [], summary: "", warnings: [] });
       }
@@ -184,6 +266,26 @@ function build(built: Built): ContextManager {
       // A user-supplied counter, index or clock that throws: reported, never a rejection.
       const why = `a dependency threw: ${e instanceof Error ? e.message : String(e)}`;
       return E.left({ _tag: "DependencyFailed", subject: "turn", problems: [why], message: `the turn failed: ${why}`, cause: e });
+    }
+  };
+  const cores = new Map<string, ContextToolCore>();
+  const tools = (options: Omit<ContextToolOptions, "namespace"> = {}): ContextToolCore => {
+    const key = JSON.stringify([options.maxExpandChars, options.maxHits, options.defaultK]);
+    const known = cores.get(key);
+    if (known !== undefined) return known;
+    const config = decodeContextToolOptions({ ...options, namespace: o.namespace });
+    if (E.isLeft(config)) throw new ContextManagerError(config.left);
+    const core = buildCore(o.index, config.right);
+    cores.set(key, core);
+    return core;
+  };
+  const evictToolResult: ContextManager["evictToolResult"] = async (result, options = {}) => {
+    try {
+      return await evictResult(o, result, options.maxTokens ?? Math.floor(o.maxTokens / 4));
+    } catch (e) {
+      // A user-supplied counter, index or clock that throws: reported, the caller keeps the original.
+      const why = `a dependency threw: ${e instanceof Error ? e.message : String(e)}`;
+      return E.left({ _tag: "DependencyFailed", subject: "toolResult", problems: [why], message: `the tool result ${result.toolCallId} stayed whole: ${why}`, cause: e });
     }
   };
   const { policy: _resolvedPolicy, ...plain } = o;
@@ -206,11 +308,71 @@ function build(built: Built): ContextManager {
       return r.right?.content;
     },
     count,
+    limits: { maxTokens: o.maxTokens, preserveLast: o.preserveLast, threshold: o.threshold },
+    targetTokens: (maxTokens = o.maxTokens) => targetTokens(o.threshold, maxTokens),
+    tools,
+    evictToolResult,
     snapshot: () => (cell === undefined ? undefined : snapshotOf(cell, o.noteKey)),
     isNote: (message) => isSealedNote(message, o.noteKey),
     isRecalled: (message) => isRecallMessage(message, o.noteKey),
     noteMessage: (summary) => sealedNote(summary, o.noteKey),
   };
+}
+
+/**
+ * The tokens a compaction aims at: `threshold × maxTokens` rounded down, at least 1.
+ *
+ * @example targetTokens(0.8, 8000) // 6400
+ */
+export const targetTokens = (threshold: number, maxTokens: number): number => Math.max(1, Math.floor(threshold * maxTokens));
+
+/**
+ * The shorter preserved tails `fitTail` tries, in order: half, then 1 (the last message with the
+ * call that produced it — the current step is never evicted: the model would call the same tool
+ * again).
+ *
+ * @example shorterTails(6) // [3, 1]
+ */
+export function shorterTails(preserveLast: number): readonly number[] {
+  return [...new Set([Math.floor(preserveLast / 2), 1])].filter((k) => k >= 1 && k < preserveLast);
+}
+
+/** The stub that replaces an evicted tool result. */
+function toolResultStub(id: string, tokens: number, preview: string): string {
+  const tail = preview === "" ? "" : ` Starts with: ${JSON.stringify(preview)}.`;
+  return `[Tool result of ${tokens} tokens moved to the context index as ${id}.${tail} Call ${CONTEXT_TOOL_NAMES.expand} with {"id":"${id}"} to read it.]`;
+}
+
+/** Moves one tool result over `limit` tokens to the index (see `ContextManager.evictToolResult`). */
+async function evictResult(o: Resolved, result: { readonly toolCallId: string; readonly toolName: string; readonly content: string }, limit: number): Promise<E.Either<ContextError, EvictedToolResult | undefined>> {
+  if (!Number.isSafeInteger(limit) || limit < 0) return E.left(invalid("InvalidOptions", "evictToolResult options", [`maxTokens: expected an integer ≥ 0, got ${String(limit)}`]));
+  if (typeof result.content !== "string" || typeof result.toolName !== "string" || typeof result.toolCallId !== "string") {
+    return E.left(invalid("InvalidInput", "tool result", ["expected { toolCallId: string, toolName: string, content: string }"]));
+  }
+  const text = result.content;
+  if (limit === 0) return E.right(undefined);
+  const tokens = o.counter.count(text);
+  if (tokens <= limit) return E.right(undefined);
+  // 128 bits: two results with one id would need ~2^64 hashes (64 bits fell to a birthday search in minutes).
+  const id = `r${createHash("sha256").update(`${result.toolName}\n${text}`).digest("hex").slice(0, 32)}`;
+  const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  let preview = firstLine.slice(0, 160);
+  while (preview !== "" && o.counter.count(toolResultStub(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
+  const stub = toolResultStub(id, tokens, preview);
+  // A limit so small that even the bare stub is not shorter than the result: nothing to gain.
+  if (o.counter.count(stub) >= tokens) return E.right(undefined);
+  const at = o.now();
+  const written = await o.index.write([
+    {
+      id, namespace: o.namespace, kind: `tool_result:${result.toolName}`, summary: `${result.toolName} result (${tokens} tokens): ${firstLine.slice(0, 200)}`,
+      content: text, tokenCost: tokens, createdAt: at, evictedAt: at, metadata: { toolCallId: result.toolCallId, toolName: result.toolName },
+    },
+  ])();
+  if (E.isLeft(written)) {
+    const why = describeIndexError(written.left);
+    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the ${tokens}-token result of ${result.toolName} (${result.toolCallId}) stayed whole: the index refused it (${why})`, entries: 1, cause: written.left });
+  }
+  return E.right({ id, tokens, preview, stub });
 }
 
 /**

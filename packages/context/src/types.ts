@@ -101,7 +101,7 @@ export type ContextError =
   | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] }
   | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number; readonly cause: IndexError }
   | { readonly _tag: "IndexReadFailed"; readonly subject: "search" | "expand"; readonly problems: readonly string[]; readonly message: string; readonly cause: IndexError }
-  | { readonly _tag: "DependencyFailed"; readonly subject: "turn"; readonly problems: readonly string[]; readonly message: string; readonly cause: unknown };
+  | { readonly _tag: "DependencyFailed"; readonly subject: "turn" | "toolResult"; readonly problems: readonly string[]; readonly message: string; readonly cause: unknown };
 
 /** One line naming an index error: its tag, and its message when it has one. */
 export const describeIndexError = (e: IndexError): string => `${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}`;

@@ -3,7 +3,7 @@ import { offlineProvider } from "@cc/lcm";
 import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { describe, expect, it } from "vitest";
-import { agentPromptCompressor, createAgentCompactor, createPromptCompressor } from "@cc/context";
+import { agentPromptCompressor, createAgentCompactor, createPromptCompressor } from "@cc/context/compat";
 import { call, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();

@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import type { Message } from "@cc/messages";
 import { memoryIndex } from "@cc/hierarchical";
-import { createHistoryStrategy, decodeStrategyConfig } from "@cc/context";
+import { createHistoryStrategy, decodeStrategyConfig } from "@cc/context/compat";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 100;
 const big = (tag: string): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words\n".repeat(80)}`;

@@ -2,7 +2,8 @@
 // other (the way `policy` went missing from an adapter's codec) fails to compile here.
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { AgentCompactorOptions, CompactCallOptions, ContextManagerOptionsCodec, ContextManagerOptions, PolicyOptions, PromptCompressorOptions } from "@cc/context";
+import type { CompactCallOptions, ContextManagerOptionsCodec, ContextManagerOptions, PolicyOptions } from "@cc/context";
+import type { AgentCompactorOptions, PromptCompressorOptions } from "@cc/context/compat";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { AgentCompactorOptionsCodec } from "../src/compat/agent.js";
 import type { PromptCompressorOptionsCodec } from "../src/compat/prompt.js";

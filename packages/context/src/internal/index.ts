@@ -10,3 +10,5 @@ export { DEFAULT_PRICE_SHEET, withoutCaching, type PriceSheetName } from "../pol
 export { decodePolicy, DEFAULT_CYCLE_CENTRE, DEFAULT_CYCLE_CENTRES, defaultCycleCentre, hasPromptCaching, POLICY_KINDS, PolicyOptionsCodec, type PolicyKind, type PolicySettings } from "../policy/settings.js";
 export { applyRendering, digestOf, renderingOf, stablePrefixTokens, type Rendering } from "../policy/rendering.js";
 export { decodeSnapshot, ManagerSnapshotCodec } from "../policy/snapshot.js";
+export { shorterTails, targetTokens } from "../manager.js";
+export { buildCore, ContextToolOptionsCodec, decodeContextToolOptions } from "../tools.js";

@@ -1,0 +1,400 @@
+/**
+ * The one tool core: `search_context` and `expand_context` over a `SegmentIndex`, defined once —
+ * names, description texts, JSON-schema parameters, argument decoding, paging and error texts —
+ * and wrapped by every face (MCP and each framework adapter) into its framework's tool type, so
+ * the model sees the same tools everywhere.
+ *
+ * A tool's `run` takes the model's raw arguments (a JSON string or a parsed object) and never
+ * rejects: a bad argument, an unknown id or a failing index is a typed {@link ContextToolError}.
+ * {@link toolReply} turns an outcome into what the model reads, the same in every face.
+ *
+ * @module tools
+ */
+import type { IndexError, SearchHit, SegmentIndex } from "@cc/hierarchical";
+import { DEFAULT_NAMESPACE } from "@cc/hierarchical/internal";
+import { decodeWith, intIn, invalid, nonEmptyString, objectCodec, type InvalidOptions, type Problem } from "@cc/validate";
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+
+/**
+ * The tool names every face uses (the journal tools' `journal_search` / `journal_expand` are
+ * deprecated aliases of these).
+ *
+ * @example CONTEXT_TOOL_NAMES // { search: "search_context", expand: "expand_context" }
+ */
+export const CONTEXT_TOOL_NAMES = { search: "search_context", expand: "expand_context" } as const;
+
+/**
+ * JSON Schema of a tool's parameters (the subset the tools use).
+ *
+ * @example const s: JsonSchema = { type: "object", properties: { query: { type: "string" } }, required: ["query"] };
+ */
+export interface JsonSchema {
+  readonly type: "object" | "string" | "integer" | "array" | readonly ["string" | "integer" | "array", "null"];
+  readonly description?: string;
+  readonly properties?: { readonly [name: string]: JsonSchema };
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly additionalProperties?: boolean;
+}
+
+/**
+ * Why a tool call produced no result. `message` is the text the model reads (the same in every
+ * face); `problems` lists each bad argument; `IndexFailed` keeps the index's typed error.
+ *
+ * @example { _tag: "NotFound", subject: "expand_context", problems: [], message: 'expand_context: no evicted entry with id "u1"' }
+ */
+export type ContextToolError =
+  | { readonly _tag: "InvalidArguments"; readonly subject: string; readonly problems: readonly Problem[]; readonly message: string }
+  | { readonly _tag: "NotFound"; readonly subject: string; readonly problems: readonly []; readonly message: string }
+  /** `cause`: the index's typed `IndexError`, or what a user-supplied index threw. */
+  | { readonly _tag: "IndexFailed"; readonly subject: string; readonly problems: readonly []; readonly message: string; readonly cause: unknown };
+
+/**
+ * One hit of `search_context`. `namespace` is present only when the tools are not confined to one
+ * namespace (see {@link ContextToolOptions.namespace}); `score` is rounded to 3 significant digits.
+ *
+ * @example { id: "u0123…", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812, score: 4.1 }
+ */
+export interface ContextHit {
+  readonly id: string;
+  readonly namespace?: string;
+  readonly kind: string;
+  readonly summary: string;
+  /** Excerpt around the match, matched terms marked `**like this**`. */
+  readonly snippet: string;
+  /** Tokens the original costs when expanded whole. */
+  readonly tokens: number;
+  /** The index's rank (higher is better). */
+  readonly score: number;
+}
+
+/**
+ * What `search_context` returns.
+ *
+ * @example { hits: [] }
+ */
+export interface SearchContextResult {
+  readonly hits: readonly ContextHit[];
+}
+
+/**
+ * What `expand_context` returns: one page of an original, which never splits a surrogate pair.
+ *
+ * @example { id: "u1", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ */
+export interface ExpandContextResult {
+  readonly id: string;
+  readonly namespace?: string;
+  readonly kind: string;
+  /** The page of the original text. */
+  readonly content: string;
+  /** Where the page starts, in UTF-16 code units. */
+  readonly offset: number;
+  /** Length of the whole original, in UTF-16 code units. */
+  readonly totalChars: number;
+  /** Where the next page starts; absent when this page reaches the end. */
+  readonly nextOffset?: number;
+}
+
+/**
+ * One tool of the core: its definition and its executor.
+ *
+ * @example
+ * const r = await core.search.run('{"query":"KeyError"}');
+ * const reply = toolReply(r); // what the model reads
+ */
+export interface ContextTool<R> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  /** Runs a call; never rejects. Optional arguments may be absent or `null` (strict function calling sends `null`). */
+  run(args: unknown): Promise<E.Either<ContextToolError, R>>;
+}
+
+/**
+ * The two tools bound to one index (and namespace).
+ *
+ * @example const { search, expand } = contextToolCore(index, { namespace: "run-1" });
+ */
+export interface ContextToolCore {
+  readonly search: ContextTool<SearchContextResult>;
+  readonly expand: ContextTool<ExpandContextResult>;
+}
+
+/**
+ * Options of {@link contextToolCore} (decoded by a closed codec: unknown keys are refused).
+ *
+ * @example contextToolCore(index, { namespace: "run-1", maxExpandChars: 4000 })
+ */
+export interface ContextToolOptions {
+  /**
+   * Confine both tools to this namespace (non-empty). Without it the tools take a `namespace`
+   * argument: `search_context` then searches every namespace unless one is named, and
+   * `expand_context` reads the default namespace unless one is named.
+   * @default every namespace
+   */
+  readonly namespace?: string;
+  /**
+   * Default and largest page of `expand_context`, in UTF-16 code units (integer 1..10000000).
+   * @default 8000
+   */
+  readonly maxExpandChars?: number;
+  /**
+   * Most hits one `search_context` call may ask for (integer 1..1000).
+   * @default 50
+   */
+  readonly maxHits?: number;
+  /**
+   * Hits `search_context` returns when the call gives no `k` (integer 1..1000, at most `maxHits`).
+   * @default 5
+   */
+  readonly defaultK?: number;
+}
+
+/** Closed io-ts codec of {@link ContextToolOptions}. */
+export const ContextToolOptionsCodec = objectCodec("ContextToolOptions", {}, {
+  namespace: nonEmptyString,
+  maxExpandChars: intIn(1, 10_000_000),
+  maxHits: intIn(1, 1000),
+  defaultK: intIn(1, 1000),
+}, { expected: "a tool options object" });
+
+const decodeOptions = decodeWith(ContextToolOptionsCodec, "InvalidOptions", "context tool options");
+
+/** The options with defaults applied. */
+interface ToolConfig {
+  readonly namespace: string | undefined;
+  readonly maxExpandChars: number;
+  readonly maxHits: number;
+  readonly defaultK: number;
+}
+
+/**
+ * Validates tool options and applies the defaults (a page size or hit count that is 0, negative,
+ * fractional, NaN or infinite is refused: it would make paging stall; so is an unknown key).
+ *
+ * @example decodeContextToolOptions({ maxExpandChars: 0 }) // left({ _tag: "InvalidOptions", … })
+ */
+export function decodeContextToolOptions(input: unknown): E.Either<InvalidOptions, ToolConfig> {
+  const d = decodeOptions(input);
+  if (E.isLeft(d)) return d;
+  const maxHits = d.right.maxHits ?? 50;
+  const defaultK = d.right.defaultK ?? Math.min(5, maxHits);
+  if (defaultK > maxHits) return E.left(invalid("InvalidOptions", "context tool options", [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }]));
+  return E.right({ namespace: d.right.namespace, maxExpandChars: d.right.maxExpandChars ?? 8000, maxHits, defaultK });
+}
+
+/**
+ * One page of a text.
+ *
+ * @example const page: TextPage = { content: "abc", offset: 0, nextOffset: 3 };
+ */
+export interface TextPage {
+  readonly content: string;
+  /** Where the page starts (the requested offset, moved back onto a code point boundary). */
+  readonly offset: number;
+  /** Where the next page starts; absent when this page reaches the end. */
+  readonly nextOffset?: number;
+}
+
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+/** True when `at` falls between the two halves of a surrogate pair of `text`. */
+const splitsPair = (text: string, at: number): boolean => at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
+
+/**
+ * The page of `text` from `offset` holding at most `maxChars` UTF-16 code units (pure) — the one
+ * paging function of every face. Pages never split a surrogate pair (lone surrogates are ordinary
+ * units): an offset inside a pair moves back to its start, a page end inside one moves back before
+ * it — or, when the pair is the page's only code point, past it, so a page always advances by at
+ * least one whole code point (it is then one unit over `maxChars`). Following `nextOffset` from 0
+ * visits `text` exactly once.
+ *
+ * @example textPage("a😀b", 1, 1) // { content: "😀", offset: 1, nextOffset: 3 }
+ */
+export function textPage(text: string, offset: number, maxChars: number): TextPage {
+  const total = text.length;
+  const step = Number.isSafeInteger(maxChars) && maxChars >= 1 ? maxChars : 1;
+  let from = Number.isSafeInteger(offset) && offset > 0 ? Math.min(offset, total) : 0;
+  if (splitsPair(text, from)) from--;
+  let to = Math.min(total, from + step);
+  if (splitsPair(text, to)) to = to - 1 > from ? to - 1 : to + 1;
+  return { content: text.slice(from, to), offset: from, ...(to < total ? { nextOffset: to } : {}) };
+}
+
+/**
+ * What the model reads for an outcome, the same in every face: the result object, or
+ * `{ error: { _tag, message } }`. `text` is its JSON; `isError` marks a failure.
+ *
+ * @example toolReply(await core.search.run({ query: "x" })).text // '{"hits":[]}'
+ */
+export function toolReply<R extends object>(outcome: E.Either<ContextToolError, R>): { readonly value: R | { readonly error: { readonly _tag: ContextToolError["_tag"]; readonly message: string } }; readonly text: string; readonly isError: boolean } {
+  const value = E.isLeft(outcome) ? { error: { _tag: outcome.left._tag, message: outcome.left.message } } : outcome.right;
+  return { value, text: JSON.stringify(value), isError: E.isLeft(outcome) };
+}
+
+/**
+ * The parameters of a tool in the shape OpenAI's strict function calling requires: every
+ * property required, an optional one nullable (`null` means "use the default" to the core).
+ *
+ * @example strictParameters(core.search.parameters).required // ["query", "k", "kinds"]
+ */
+export function strictParameters(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  const strict = Object.fromEntries(
+    Object.entries(properties).map(([name, p]) => [name, required.has(name) || typeof p.type !== "string" || p.type === "object" ? p : { ...p, type: [p.type, "null"] as const }]),
+  );
+  return { ...schema, properties: strict, required: Object.keys(properties), additionalProperties: false };
+}
+
+const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const shown = (s: string): string => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+const roundScore = (s: number): number => (Number.isFinite(s) && s !== 0 ? Number(s.toPrecision(3)) : s);
+
+/** The model's arguments as an object: a JSON string is parsed, `null` optional fields are dropped. */
+function argumentsOf(raw: unknown): E.Either<string, unknown> {
+  let value: unknown = raw ?? {};
+  if (typeof raw === "string") {
+    try {
+      value = raw.trim() === "" ? {} : JSON.parse(raw);
+    } catch (e) {
+      return E.left(`arguments: malformed JSON (${describe(e)})`);
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return E.right(value);
+  return E.right(Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null)));
+}
+
+/** The names and descriptions the two tools go by (the journal aliases pass their own names). */
+interface ToolNames {
+  readonly search: string;
+  readonly expand: string;
+}
+
+/**
+ * The description texts of the two tools (one text for every face).
+ *
+ * @example descriptions({ search: "search_context", expand: "expand_context" }, 8000, true).search
+ */
+function descriptions(names: ToolNames, maxPage: number, confined: boolean): { readonly search: string; readonly expand: string } {
+  return {
+    search:
+      "Search summaries of earlier context that was evicted from your window (tool outputs, files, messages). " +
+      `Returns ids with summaries and snippets; call ${names.expand} with an id${confined ? "" : " (and its namespace)"} to read the original.`,
+    expand:
+      `Read the original text of evicted context by its id (from ${names.search} or the eviction note), up to ${maxPage} characters per call; ` +
+      "when the result has nextOffset, pass it as offset to read the next page.",
+  };
+}
+
+/**
+ * Builds the core from decoded settings under `names` (also used by the deprecated journal
+ * aliases).
+ *
+ * @example buildCore(index, config, CONTEXT_TOOL_NAMES)
+ */
+export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNames = CONTEXT_TOOL_NAMES): ContextToolCore {
+  const { maxExpandChars: maxPage, maxHits, defaultK } = config;
+  const confined = config.namespace !== undefined;
+  const text = descriptions(names, maxPage, confined);
+  const nsField = confined ? {} : { namespace: nonEmptyString };
+  const SearchArgs = objectCodec(`${names.search} arguments`, { query: t.string }, { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField }, { expected: "an arguments object" });
+  const ExpandArgs = objectCodec(`${names.expand} arguments`, { id: t.string }, { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage), ...nsField }, { expected: "an arguments object" });
+  const decodeSearch = decodeWith(SearchArgs, "InvalidInput", `${names.search} arguments`);
+  const decodeExpand = decodeWith(ExpandArgs, "InvalidInput", `${names.expand} arguments`);
+  const nsSchema: { readonly [name: string]: JsonSchema } = confined ? {} : { namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." } };
+
+  const badArguments = (subject: string, problems: readonly Problem[], message: string): ContextToolError => ({ _tag: "InvalidArguments", subject, problems, message });
+  const indexFailed = (subject: string, cause: IndexError): ContextToolError => ({
+    _tag: "IndexFailed", subject, problems: [], cause, message: `${subject}: the index failed (${cause._tag}${"message" in cause && typeof cause.message === "string" ? `: ${cause.message}` : ""})`,
+  });
+  const threw = (subject: string, e: unknown): ContextToolError => ({ _tag: "IndexFailed", subject, problems: [], cause: e, message: `${subject}: the index failed (it threw: ${describe(e)})` });
+  const decodeArgs = <A>(subject: string, decode: (u: unknown) => E.Either<{ readonly problems: readonly Problem[]; readonly message: string }, A>, raw: unknown): E.Either<ContextToolError, A> => {
+    const parsed = argumentsOf(raw);
+    if (E.isLeft(parsed)) return E.left(badArguments(subject, [{ path: "", message: parsed.left }], `${subject}: ${parsed.left}`));
+    const a = decode(parsed.right);
+    return E.isLeft(a) ? E.left(badArguments(subject, a.left.problems, a.left.message)) : E.right(a.right);
+  };
+  const hit = (h: SearchHit): ContextHit => ({
+    id: h.id, ...(confined ? {} : { namespace: h.namespace }), kind: h.kind, summary: h.summary, snippet: h.snippet, tokens: h.tokenCost, score: roundScore(h.score),
+  });
+
+  const search: ContextTool<SearchContextResult> = {
+    name: names.search,
+    description: text.search,
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for: file paths, identifiers, error text." },
+        k: { type: "integer", minimum: 1, maximum: maxHits, description: `How many hits (1-${maxHits}, default ${defaultK}).` },
+        kinds: { type: "array", items: { type: "string" }, description: "Only these kinds, e.g. tool_result, file, message." },
+        ...nsSchema,
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+    run: async (raw) => {
+      const a = decodeArgs(names.search, decodeSearch, raw);
+      if (E.isLeft(a)) return a;
+      const namespace = config.namespace ?? (a.right as { readonly namespace?: string }).namespace;
+      try {
+        const r = await index.search(a.right.query, { k: a.right.k ?? defaultK, ...(namespace === undefined ? {} : { namespace }), ...(a.right.kinds === undefined ? {} : { kinds: a.right.kinds }) })();
+        return E.isLeft(r) ? E.left(indexFailed(names.search, r.left)) : E.right({ hits: r.right.map(hit) });
+      } catch (e) {
+        return E.left(threw(names.search, e));
+      }
+    },
+  };
+
+  const expand: ContextTool<ExpandContextResult> = {
+    name: names.expand,
+    description: text.expand,
+    parameters: {
+      type: "object",
+      properties: {
+        id: { type: "string", description: `The id of a ${names.search} hit or of an entry of the eviction note.` },
+        offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
+        maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${maxPage}).` },
+        ...(confined ? {} : { namespace: { type: "string", minLength: 1, description: "The namespace of the hit (default: the default namespace)." } }),
+      },
+      required: ["id"],
+      additionalProperties: false,
+    },
+    run: async (raw) => {
+      const a = decodeArgs(names.expand, decodeExpand, raw);
+      if (E.isLeft(a)) return a;
+      const namespace = config.namespace ?? (a.right as { readonly namespace?: string }).namespace ?? DEFAULT_NAMESPACE;
+      try {
+        const r = await index.expand(a.right.id, namespace)();
+        if (E.isLeft(r)) return E.left(indexFailed(names.expand, r.left));
+        const entry = r.right;
+        if (entry === undefined) {
+          return E.left({ _tag: "NotFound", subject: names.expand, problems: [], message: `${names.expand}: no evicted entry with id ${shown(a.right.id)}${confined ? "" : ` in namespace ${shown(namespace)}`}` });
+        }
+        const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? maxPage);
+        return E.right({ id: entry.id, ...(confined ? {} : { namespace: entry.namespace }), kind: entry.kind, content: page.content, offset: page.offset, totalChars: entry.content.length, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) });
+      } catch (e) {
+        return E.left(threw(names.expand, e));
+      }
+    },
+  };
+  return { search, expand };
+}
+
+/**
+ * The tool core over `index`, or the problems of `options` (see {@link decodeContextToolOptions}).
+ * A context manager gives its own with `manager.tools()`; MCP and the adapters wrap one.
+ *
+ * @example
+ * const core = contextToolCore(index, { namespace: "session-42" });
+ * if (E.isRight(core)) toolReply(await core.right.search.run('{"query":"ValueError in src/app.py"}')).text;
+ */
+export function contextToolCore(index: SegmentIndex, options: ContextToolOptions = {}): E.Either<InvalidOptions, ContextToolCore> {
+  const config = decodeContextToolOptions(options);
+  return E.isLeft(config) ? config : E.right(buildCore(index, config.right));
+}
