@@ -6,23 +6,12 @@
  *
  * @module compact
  */
-import { createContextManager, type CompactCallOptions, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import type { CompactCallOptions, ContextError, ContextManager, TurnResult } from "@cc/context";
 import type { Message } from "@cc/messages";
 import { invalid } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import { messageViews, restoreMessages, withoutOrphanedResults, type OrphanedResult, type SdkMessage } from "./convert.js";
 import { Lru, MessageHasher } from "./internal/prefix.js";
-
-/**
- * The shorter preserved tails tried, in order, when a turn misses the budget: half, then 1 (the
- * last message with the call that produced it — the current step is never evicted: the model
- * would call the same tool again).
- *
- * @example shorterTails(6) // [3, 1]
- */
-export function shorterTails(preserveLast: number): readonly number[] {
-  return [...new Set([Math.floor(preserveLast / 2), 1])].filter((k) => k >= 1 && k < preserveLast);
-}
 
 /**
  * What one compaction of AI SDK messages did.
@@ -62,29 +51,6 @@ export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions
 export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, cacheSize: number, added: (view: Message) => M): SdkCompactor<M> {
   const hasher = new MessageHasher();
   const cache = new Lru<readonly M[]>(cacheSize);
-  const shorter = new Map<number, ContextManager>();
-  const withTail = (k: number): ContextManager => {
-    const known = shorter.get(k);
-    if (known !== undefined) return known;
-    const m = createContextManager({ ...manager.options, preserveLast: k });
-    shorter.set(k, m);
-    return m;
-  };
-  // A compaction that stays above the target because the preserved tail alone is too big (large
-  // parallel tool results) runs again on its own output with shorter tails: same counter, index and namespace, so what
-  // leaves is searchable like the rest; the earlier note is folded into the new one.
-  const escalate = async (first: TurnResult, call: CompactCallOptions | undefined): Promise<E.Either<ContextError, TurnResult>> => {
-    let turn = first;
-    // The manager's own target: compaction leaves this much headroom below the budget.
-    const target = Math.max(1, Math.floor(manager.options.threshold * (call?.maxTokens ?? manager.options.maxTokens)));
-    for (const k of shorterTails(manager.options.preserveLast)) {
-      if (turn.tokensAfter <= target) break;
-      const r = await withTail(k).compactTE(turn.messages, { ...call, force: true })();
-      if (E.isLeft(r)) return r;
-      turn = { ...r.right, compacted: turn.compacted || r.right.compacted, tokensBefore: first.tokensBefore, evicted: [...turn.evicted, ...r.right.evicted], warnings: [...turn.warnings.filter((w) => w._tag !== "BudgetNotMet"), ...r.right.warnings] };
-    }
-    return E.right(turn);
-  };
   return async (input, call) => {
     try {
       // A result without its call never reaches the model: it leaves first, and is reported.
@@ -102,11 +68,11 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
       if (hit === messages.length && call?.force !== true) {
         return E.right({ messages: base, changed: base !== input, cached: true, tokens: manager.count(views), dropped });
       }
-      const r = await manager.compactTE(views, call ?? {})();
+      // A compaction that stays above the target because the preserved tail alone is too big
+      // (large parallel tool results) runs again with shorter tails, on the same manager.
+      const r = await manager.compactTE(views, { ...call, fitTail: true })();
       if (E.isLeft(r)) return r;
-      const escalated = await escalate(r.right, call);
-      if (E.isLeft(escalated)) return escalated;
-      const turn = escalated.right;
+      const turn = r.right;
       const out = turn.compacted ? restoreMessages(base, turn.messages, added) : base;
       if (out !== messages) cache.set(key, out);
       return E.right({ messages: out, changed: out !== input, cached: false, turn, tokens: turn.tokensAfter, dropped });

@@ -108,7 +108,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
   };
 
   const transformParams: TransformParams = async ({ params }) => {
-    const maxTokens = manager.options.maxTokens;
+    const maxTokens = manager.limits.maxTokens;
     const orphaned = withoutOrphanedResults(params.prompt).dropped.length > 0;
     if (!orphaned && manager.count(fromModelMessages(params.prompt)) <= maxTokens) return params;
     const r = await compactPrompt(params.prompt);

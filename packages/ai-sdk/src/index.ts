@@ -25,8 +25,6 @@ export { fromModelMessages, messageViews, NOTE_OPTIONS_KEY, restoreMessages, VIE
 export { prefixCompactor, type SdkCompaction, type SdkCompactor } from "./compact.js";
 export {
   contextTools,
-  MAX_SEARCH_HITS,
-  type ContextSearchHit,
   type ContextToolError,
   type ContextTools,
   type ExpandContextInput,

@@ -5,7 +5,7 @@ import { createContextManager } from "@cc/context";
 import type { ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { shorterTails } from "../src/compact.js";
+import { shorterTails } from "@cc/context/internal";
 import { fileText, hasNote, orphans } from "./script.js";
 
 /** A user turn, then `n` steps that each call two tools in parallel and get both results in one tool message. */

@@ -144,6 +144,12 @@ export interface ContextToolOptions {
    */
   readonly maxExpandChars?: number;
   /**
+   * Page of `expand_context` when the call gives no `maxChars` (integer 1..10000000, at most
+   * `maxExpandChars`).
+   * @default maxExpandChars
+   */
+  readonly defaultExpandChars?: number;
+  /**
    * Most hits one `search_context` call may ask for (integer 1..1000).
    * @default 50
    */
@@ -159,6 +165,7 @@ export interface ContextToolOptions {
 export const ContextToolOptionsCodec = objectCodec("ContextToolOptions", {}, {
   namespace: nonEmptyString,
   maxExpandChars: intIn(1, 10_000_000),
+  defaultExpandChars: intIn(1, 10_000_000),
   maxHits: intIn(1, 1000),
   defaultK: intIn(1, 1000),
 }, { expected: "a tool options object" });
@@ -169,6 +176,7 @@ const decodeOptions = decodeWith(ContextToolOptionsCodec, "InvalidOptions", "con
 interface ToolConfig {
   readonly namespace: string | undefined;
   readonly maxExpandChars: number;
+  readonly defaultExpandChars: number;
   readonly maxHits: number;
   readonly defaultK: number;
 }
@@ -184,8 +192,14 @@ export function decodeContextToolOptions(input: unknown): E.Either<InvalidOption
   if (E.isLeft(d)) return d;
   const maxHits = d.right.maxHits ?? 50;
   const defaultK = d.right.defaultK ?? Math.min(5, maxHits);
-  if (defaultK > maxHits) return E.left(invalid("InvalidOptions", "context tool options", [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }]));
-  return E.right({ namespace: d.right.namespace, maxExpandChars: d.right.maxExpandChars ?? 8000, maxHits, defaultK });
+  const maxExpandChars = d.right.maxExpandChars ?? 8000;
+  const defaultExpandChars = d.right.defaultExpandChars ?? maxExpandChars;
+  const problems = [
+    ...(defaultK > maxHits ? [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }] : []),
+    ...(defaultExpandChars > maxExpandChars ? [{ path: "defaultExpandChars", field: "defaultExpandChars", message: `defaultExpandChars: ${defaultExpandChars} is more than maxExpandChars (${maxExpandChars})` }] : []),
+  ];
+  if (problems.length > 0) return E.left(invalid("InvalidOptions", "context tool options", problems));
+  return E.right({ namespace: d.right.namespace, maxExpandChars, defaultExpandChars, maxHits, defaultK });
 }
 
 /**
@@ -270,6 +284,18 @@ function argumentsOf(raw: unknown): E.Either<string, unknown> {
   return E.right(Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null)));
 }
 
+/**
+ * Confined tools take no `namespace`: a call naming their own is served (the argument dropped),
+ * one naming another is refused by name.
+ */
+function ownNamespace(args: unknown, confined: string): E.Either<string, unknown> {
+  if (typeof args !== "object" || args === null || Array.isArray(args) || !("namespace" in args)) return E.right(args);
+  const { namespace, ...rest } = args as Record<string, unknown>;
+  if (namespace === confined) return E.right(rest);
+  const asked = typeof namespace === "string" ? shown(namespace) : typeof namespace;
+  return E.left(`namespace: these tools serve only namespace ${shown(confined)}, got ${asked}`);
+}
+
 /** The names and descriptions the two tools go by (the journal aliases pass their own names). */
 interface ToolNames {
   readonly search: string;
@@ -281,13 +307,14 @@ interface ToolNames {
  *
  * @example descriptions({ search: "search_context", expand: "expand_context" }, 8000, true).search
  */
-function descriptions(names: ToolNames, maxPage: number, confined: boolean): { readonly search: string; readonly expand: string } {
+function descriptions(names: ToolNames, defaultPage: number, maxPage: number, confined: boolean): { readonly search: string; readonly expand: string } {
+  const pages = defaultPage === maxPage ? `up to ${maxPage} characters per call` : `${defaultPage} characters per call by default, at most ${maxPage}`;
   return {
     search:
       "Search summaries of earlier context that was evicted from your window (tool outputs, files, messages). " +
       `Returns ids with summaries and snippets; call ${names.expand} with an id${confined ? "" : " (and its namespace)"} to read the original.`,
     expand:
-      `Read the original text of evicted context by its id (from ${names.search} or the eviction note), up to ${maxPage} characters per call; ` +
+      `Read the original text of evicted context by its id (from ${names.search} or the eviction note), ${pages}; ` +
       "when the result has nextOffset, pass it as offset to read the next page.",
   };
 }
@@ -299,9 +326,9 @@ function descriptions(names: ToolNames, maxPage: number, confined: boolean): { r
  * @example buildCore(index, config, CONTEXT_TOOL_NAMES)
  */
 export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNames = CONTEXT_TOOL_NAMES): ContextToolCore {
-  const { maxExpandChars: maxPage, maxHits, defaultK } = config;
+  const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;
   const confined = config.namespace !== undefined;
-  const text = descriptions(names, maxPage, confined);
+  const text = descriptions(names, defaultPage, maxPage, confined);
   const nsField = confined ? {} : { namespace: nonEmptyString };
   const SearchArgs = objectCodec(`${names.search} arguments`, { query: t.string }, { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField }, { expected: "an arguments object" });
   const ExpandArgs = objectCodec(`${names.expand} arguments`, { id: t.string }, { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage), ...nsField }, { expected: "an arguments object" });
@@ -317,7 +344,9 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
   const decodeArgs = <A>(subject: string, decode: (u: unknown) => E.Either<{ readonly problems: readonly Problem[]; readonly message: string }, A>, raw: unknown): E.Either<ContextToolError, A> => {
     const parsed = argumentsOf(raw);
     if (E.isLeft(parsed)) return E.left(badArguments(subject, [{ path: "", message: parsed.left }], `${subject}: ${parsed.left}`));
-    const a = decode(parsed.right);
+    const own = confined ? ownNamespace(parsed.right, config.namespace) : E.right(parsed.right);
+    if (E.isLeft(own)) return E.left(badArguments(subject, [{ path: "namespace", field: "namespace", message: own.left }], `invalid ${subject} arguments: ${own.left}`));
+    const a = decode(own.right);
     return E.isLeft(a) ? E.left(badArguments(subject, a.left.problems, a.left.message)) : E.right(a.right);
   };
   const hit = (h: SearchHit): ContextHit => ({
@@ -359,7 +388,7 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
       properties: {
         id: { type: "string", description: `The id of a ${names.search} hit or of an entry of the eviction note.` },
         offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
-        maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${maxPage}).` },
+        maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${defaultPage}).` },
         ...(confined ? {} : { namespace: { type: "string", minLength: 1, description: "The namespace of the hit (default: the default namespace)." } }),
       },
       required: ["id"],
@@ -376,7 +405,7 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
         if (entry === undefined) {
           return E.left({ _tag: "NotFound", subject: names.expand, problems: [], message: `${names.expand}: no evicted entry with id ${shown(a.right.id)}${confined ? "" : ` in namespace ${shown(namespace)}`}` });
         }
-        const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? maxPage);
+        const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? defaultPage);
         return E.right({ id: entry.id, ...(confined ? {} : { namespace: entry.namespace }), kind: entry.kind, content: page.content, offset: page.offset, totalChars: entry.content.length, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) });
       } catch (e) {
         return E.left(threw(names.expand, e));

@@ -6,13 +6,12 @@
  *
  * @module server
  */
-import type { IndexError, SegmentIndex } from "@cc/hierarchical";
-import { DEFAULT_NAMESPACE, textPage } from "@cc/hierarchical/internal";
+import { contextToolCore, toolReply, type ContextHit as CoreHit, type ContextToolCore, type ContextToolError, type ExpandContextResult, type JsonSchema } from "@cc/context";
+import type { SegmentIndex } from "@cc/hierarchical";
 import { decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
 
 /** Most hits one `search_context` call returns. */
 export const MAX_SEARCH_HITS = 50;
@@ -23,9 +22,9 @@ export const MAX_EXPAND_CHARS = 100_000;
 /** Options of {@link createIndexServer} (decoded by a closed codec: unknown keys are refused). */
 export interface IndexServerOptions {
   /**
-   * Confine both tools to this namespace (non-empty): a call naming another namespace is a tool
-   * error. Without it a call may name any namespace; `search_context` then searches every
-   * namespace and `expand_context` reads the default one.
+   * Confine both tools to this namespace (non-empty): the tools then take no `namespace` argument
+   * (one naming a namespace is a tool error). Without it a call may name any namespace;
+   * `search_context` then searches every namespace and `expand_context` reads the default one.
    * @default every namespace
    */
   readonly namespace?: string;
@@ -34,6 +33,12 @@ export interface IndexServerOptions {
    * @default 8000
    */
   readonly defaultExpandChars?: number;
+  /**
+   * Largest page one `expand_context` call may ask for (integer 1..100000, at least
+   * `defaultExpandChars`).
+   * @default 100000
+   */
+  readonly maxExpandChars?: number;
   /**
    * Hits `search_context` returns when the call gives no `k` (integer 1..50).
    * @default 5
@@ -55,6 +60,7 @@ export interface IndexServerOptions {
 export const IndexServerOptionsCodec = objectCodec("IndexServerOptions", {}, {
   namespace: nonEmptyString,
   defaultExpandChars: intIn(1, MAX_EXPAND_CHARS),
+  maxExpandChars: intIn(1, MAX_EXPAND_CHARS),
   defaultK: intIn(1, MAX_SEARCH_HITS),
   name: nonEmptyString,
   version: nonEmptyString,
@@ -68,159 +74,71 @@ export const IndexServerOptionsCodec = objectCodec("IndexServerOptions", {}, {
  */
 export const decodeIndexServerOptions: (input: unknown) => E.Either<InvalidOptions, IndexServerOptions> = decodeWith(IndexServerOptionsCodec, "InvalidOptions", "MCP server options");
 
-/** One hit of `search_context` (its structured content is `{ hits }`). */
-export interface ContextHit {
-  readonly id: string;
-  readonly namespace: string;
-  readonly kind: string;
-  readonly summary: string;
-  /** Excerpt around the match, matched terms marked `**like this**`. */
-  readonly snippet: string;
-  /** Backend-specific rank: higher is better. */
-  readonly score: number;
-}
+/**
+ * One hit of `search_context` (its structured content is `{ hits }`); `namespace` is present when
+ * the server is not confined to one namespace.
+ *
+ * @example { id: "u…", namespace: "run-1", kind: "tool:bash", summary: "…", snippet: "…", tokens: 812, score: 4.1 }
+ */
+export type ContextHit = CoreHit;
 
-/** The structured content of an `expand_context` result: one page of an original. */
-export interface ContextPage {
-  readonly id: string;
-  readonly namespace: string;
-  readonly kind: string;
-  /** The page of the original text. */
-  readonly content: string;
-  /** Where the page starts, in UTF-16 code units. */
-  readonly offset: number;
-  /** Length of the whole original, in UTF-16 code units. */
-  readonly totalChars: number;
-  /** Offset of the next page; absent when this page reaches the end. */
-  readonly nextOffset?: number;
-}
+/**
+ * The structured content of an `expand_context` result: one page of an original.
+ *
+ * @example { id: "u…", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ */
+export type ContextPage = ExpandContextResult;
 
-const SearchArgs = objectCodec("search_context arguments", { query: t.string }, { k: intIn(1, MAX_SEARCH_HITS), namespace: nonEmptyString }, { expected: "an arguments object" });
-const ExpandArgs = objectCodec(
-  "expand_context arguments",
-  { id: t.string },
-  { namespace: nonEmptyString, offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, MAX_EXPAND_CHARS) },
-  { expected: "an arguments object" },
-);
-const decodeSearchArgs = decodeWith(SearchArgs, "InvalidInput", "search_context arguments");
-const decodeExpandArgs = decodeWith(ExpandArgs, "InvalidInput", "expand_context arguments");
-
-const hitSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string" },
-    namespace: { type: "string" },
-    kind: { type: "string" },
-    summary: { type: "string" },
-    snippet: { type: "string" },
-    score: { type: "number" },
-  },
-  required: ["id", "namespace", "kind", "summary", "snippet", "score"],
-} as const;
-
-/** The tool definitions `tools/list` returns. */
-function toolList(defaultK: number, defaultExpand: number): Tool[] {
+/** The tool definitions `tools/list` returns: the core's, with MCP's title, output schema and hints. */
+function toolList(core: ContextToolCore, confined: boolean): Tool[] {
+  const ns = confined ? {} : { namespace: { type: "string" } };
+  const hitSchema = {
+    type: "object",
+    properties: { id: { type: "string" }, ...ns, kind: { type: "string" }, summary: { type: "string" }, snippet: { type: "string" }, tokens: { type: "integer" }, score: { type: "number" } },
+    required: ["id", ...(confined ? [] : ["namespace"]), "kind", "summary", "snippet", "tokens", "score"],
+  };
+  const inputSchema = (p: JsonSchema): Tool["inputSchema"] => p as unknown as Tool["inputSchema"];
   return [
     {
-      name: "search_context",
+      name: core.search.name,
       title: "Search evicted context",
-      description:
-        "Search summaries of earlier context that was evicted from the conversation (tool outputs, files, messages). " +
-        "Returns ids with summaries and snippets; call expand_context with an id (and its namespace) to read the original.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          query: { type: "string", description: "Words to look for: file paths, identifiers, error text." },
-          k: { type: "integer", minimum: 1, maximum: MAX_SEARCH_HITS, description: `How many hits (1-${MAX_SEARCH_HITS}, default ${defaultK}).` },
-          namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." },
-        },
-        required: ["query"],
-        additionalProperties: false,
-      },
+      description: core.search.description,
+      inputSchema: inputSchema(core.search.parameters),
       outputSchema: { type: "object", properties: { hits: { type: "array", items: hitSchema } }, required: ["hits"] },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     {
-      name: "expand_context",
+      name: core.expand.name,
       title: "Read an evicted original",
-      description:
-        `Read the original text of an evicted entry by its id (from search_context), up to ${defaultExpand} characters per call by default; ` +
-        "when the result has nextOffset, pass it as offset to read the next page.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          id: { type: "string", description: "The id of a search_context hit." },
-          namespace: { type: "string", minLength: 1, description: "The namespace of the hit." },
-          offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
-          maxChars: { type: "integer", minimum: 1, maximum: MAX_EXPAND_CHARS, description: `Characters to return (1-${MAX_EXPAND_CHARS}, default ${defaultExpand}).` },
-        },
-        required: ["id"],
-        additionalProperties: false,
-      },
+      description: core.expand.description,
+      inputSchema: inputSchema(core.expand.parameters),
       outputSchema: {
         type: "object",
         properties: {
-          id: { type: "string" },
-          namespace: { type: "string" },
-          kind: { type: "string" },
-          content: { type: "string" },
-          offset: { type: "integer" },
-          totalChars: { type: "integer" },
-          nextOffset: { type: "integer" },
+          id: { type: "string" }, ...ns, kind: { type: "string" }, content: { type: "string" }, offset: { type: "integer" }, totalChars: { type: "integer" }, nextOffset: { type: "integer" },
         },
-        required: ["id", "namespace", "kind", "content", "offset", "totalChars"],
+        required: ["id", ...(confined ? [] : ["namespace"]), "kind", "content", "offset", "totalChars"],
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
   ];
 }
 
-const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: message }] });
+const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: JSON.stringify({ error: { _tag: "InvalidArguments", message } }) }] });
 
-const success = (value: { readonly [key: string]: unknown }): CallToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(value) }],
-  structuredContent: { ...value },
-});
-
-const indexFailed = (tool: string, error: IndexError): CallToolResult =>
-  toolError(`${tool}: the index failed (${error._tag}${"message" in error && typeof error.message === "string" ? `: ${error.message}` : ""})`);
+/** What the model reads for a core outcome: the reply's text, the result as structured content. */
+function resultOf(outcome: E.Either<ContextToolError, object>): CallToolResult {
+  const reply = toolReply(outcome);
+  return reply.isError ? { isError: true, content: [{ type: "text", text: reply.text }] } : { content: [{ type: "text", text: reply.text }], structuredContent: { ...reply.value } };
+}
 
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** The namespace a call reads, or the message refusing it (a confined server serves only its own). */
-function namespaceOf(confined: string | undefined, asked: string | undefined): E.Either<string, string | undefined> {
-  if (confined === undefined || asked === undefined || asked === confined) return E.right(confined ?? asked);
-  return E.left(`namespace: this server serves only namespace ${JSON.stringify(confined)}, got ${JSON.stringify(asked.slice(0, 80))}`);
-}
-
 /** Runs one `tools/call` (pure of the transport: the SDK request handler is a thin wrapper). */
-async function callTool(index: SegmentIndex, options: IndexServerOptions, name: string, args: unknown): Promise<CallToolResult> {
-  const input = args ?? {};
-  if (name === "search_context") {
-    const a = decodeSearchArgs(input);
-    if (E.isLeft(a)) return toolError(a.left.message);
-    const ns = namespaceOf(options.namespace, a.right.namespace);
-    if (E.isLeft(ns)) return toolError(`search_context: ${ns.left}`);
-    const r = await index.search(a.right.query, { k: a.right.k ?? options.defaultK ?? 5, ...(ns.right === undefined ? {} : { namespace: ns.right }) })();
-    if (E.isLeft(r)) return indexFailed("search_context", r.left);
-    const hits: ContextHit[] = r.right.map(({ id, namespace, kind, summary, snippet, score }) => ({ id, namespace, kind, summary, snippet, score }));
-    return success({ hits });
-  }
-  if (name === "expand_context") {
-    const a = decodeExpandArgs(input);
-    if (E.isLeft(a)) return toolError(a.left.message);
-    const ns = namespaceOf(options.namespace, a.right.namespace);
-    if (E.isLeft(ns)) return toolError(`expand_context: ${ns.left}`);
-    const namespace = ns.right ?? DEFAULT_NAMESPACE;
-    const r = await index.expand(a.right.id, namespace)();
-    if (E.isLeft(r)) return indexFailed("expand_context", r.left);
-    if (r.right === undefined) return toolError(`expand_context: not found: no entry with id ${JSON.stringify(a.right.id.slice(0, 200))} in namespace ${JSON.stringify(namespace)}`);
-    const entry = r.right;
-    const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? options.defaultExpandChars ?? 8000);
-    const result: ContextPage = { id: entry.id, namespace: entry.namespace, kind: entry.kind, content: page.content, offset: page.offset, totalChars: entry.content.length, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) };
-    return success({ ...result });
-  }
-  return toolError(`unknown tool ${JSON.stringify(name.slice(0, 80))} (known: search_context, expand_context)`);
+async function callTool(core: ContextToolCore, name: string, args: unknown): Promise<CallToolResult> {
+  if (name === core.search.name) return resultOf(await core.search.run(args));
+  if (name === core.expand.name) return resultOf(await core.expand.run(args));
+  return toolError(`unknown tool ${JSON.stringify(name.slice(0, 80))} (known: ${core.search.name}, ${core.expand.name})`);
 }
 
 /**
@@ -238,11 +156,18 @@ export function createIndexServer(index: SegmentIndex, options: IndexServerOptio
   if (E.isLeft(decoded)) return decoded;
   const config = decoded.right;
   const server = new Server({ name: config.name ?? "cc-context", version: config.version ?? "0.0.0" }, { capabilities: { tools: {} } });
-  const tools = toolList(config.defaultK ?? 5, config.defaultExpandChars ?? 8000);
+  const core = contextToolCore(index, {
+    ...(config.namespace === undefined ? {} : { namespace: config.namespace }),
+    maxExpandChars: config.maxExpandChars ?? MAX_EXPAND_CHARS, defaultExpandChars: config.defaultExpandChars ?? Math.min(8000, config.maxExpandChars ?? MAX_EXPAND_CHARS),
+    maxHits: MAX_SEARCH_HITS, defaultK: config.defaultK ?? 5,
+  });
+  // The ranges were decoded above; the core checks that the defaults are within the limits.
+  if (E.isLeft(core)) return E.left({ ...core.left, subject: "MCP server options", message: core.left.message.replace("context tool options", "MCP server options") });
+  const tools = toolList(core.right, config.namespace !== undefined);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {
-      return await callTool(index, config, request.params.name, request.params.arguments);
+      return await callTool(core.right, request.params.name, request.params.arguments);
     } catch (e: unknown) {
       return toolError(`${request.params.name}: internal error: ${describe(e)}`);
     }

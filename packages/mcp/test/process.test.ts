@@ -110,7 +110,7 @@ describe("cc-compact mcp", () => {
       expect(bad.isError).toBe(true);
       const missing = (await client.callTool({ name: "expand_context", arguments: { id: "nope" } })) as CallToolResult;
       expect(missing.isError).toBe(true);
-      expect(JSON.stringify(missing.content)).toMatch(/not found/);
+      expect(JSON.stringify(missing.content)).toMatch(/no evicted entry with id/);
     } finally {
       await client.close();
     }

@@ -46,6 +46,8 @@ async function connect(index: SegmentIndex, options: IndexServerOptions = {}): P
 const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 const textOf = (r: CallToolResult): string => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+/** The message of a tool error: the model reads `{ "error": { _tag, message } }` from every face. */
+const errorOf = (r: CallToolResult): string => (JSON.parse(textOf(r)) as { error: { message: string } }).error.message;
 
 describe("createIndexServer", () => {
   it("lists search_context and expand_context with their input schemas", async () => {
@@ -126,7 +128,7 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, "expand_context", { id: "nope" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/not found.*"nope".*"default"/);
+    expect(errorOf(r)).toMatch(/no evicted entry with id "nope" in namespace "default"/);
   });
 
   it.each([
@@ -147,7 +149,7 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, name, args);
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(field);
+    expect(errorOf(r)).toMatch(field);
     const after = await call(client, "expand_context", { id: "seg-2" });
     expect(after.isError).not.toBe(true);
     expect((after.structuredContent as { content: string }).content).toBe("# Install\nnpm install");
@@ -157,7 +159,7 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, "drop_tables", {});
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/unknown tool "drop_tables"/);
+    expect(errorOf(r)).toMatch(/unknown tool "drop_tables"/);
   });
 
   it("a server confined to a namespace refuses another one and reads its own by default", async () => {
@@ -168,7 +170,7 @@ describe("createIndexServer", () => {
     expect((expanded.structuredContent as { content: string }).content).toBe("other namespace original");
     const refused = await call(client, "expand_context", { id: "seg-1", namespace: "default" });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/namespace: this server serves only namespace "other"/);
+    expect(errorOf(refused)).toMatch(/namespace: these tools serve only namespace "other", got "default"/);
   });
 
   it("a failing index is a tool error, not a crash", async () => {
@@ -177,7 +179,7 @@ describe("createIndexServer", () => {
     await index.close()();
     const r = await call(client, "search_context", { query: "ValueError" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/the index failed \(IndexClosed/);
+    expect(errorOf(r)).toMatch(/the index failed \(IndexClosed/);
     const e = await call(client, "expand_context", { id: "seg-1" });
     expect(e.isError).toBe(true);
   });
