@@ -27,6 +27,7 @@ export {
 export {
   CONTEXT_TOOL_NAMES,
   contextToolCore,
+  contextToolDefinitions,
   strictParameters,
   textPage,
   toolReply,

@@ -319,6 +319,61 @@ function descriptions(names: ToolNames, defaultPage: number, maxPage: number, co
   };
 }
 
+/** A tool's definition: what a face registers (the executor aside). */
+type Definition = Pick<ContextTool<unknown>, "name" | "description" | "parameters">;
+
+/** The two tools' definitions for decoded settings (pure; no index needed). */
+function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search: Definition; readonly expand: Definition } {
+  const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;
+  const confined = config.namespace !== undefined;
+  const text = descriptions(names, defaultPage, maxPage, confined);
+  const nsSchema: { readonly [name: string]: JsonSchema } = confined ? {} : { namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." } };
+  return {
+    search: {
+      name: names.search,
+      description: text.search,
+      parameters: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "Words to look for: file paths, identifiers, error text." },
+          k: { type: "integer", minimum: 1, maximum: maxHits, description: `How many hits (1-${maxHits}, default ${defaultK}).` },
+          kinds: { type: "array", items: { type: "string" }, description: "Only these kinds, e.g. tool_result, file, message." },
+          ...nsSchema,
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+    },
+    expand: {
+      name: names.expand,
+      description: text.expand,
+      parameters: {
+        type: "object",
+        properties: {
+          id: { type: "string", description: `The id of a ${names.search} hit or of an entry of the eviction note.` },
+          offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
+          maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${defaultPage}).` },
+          ...(confined ? {} : { namespace: { type: "string", minLength: 1, description: "The namespace of the hit (default: the default namespace)." } }),
+        },
+        required: ["id"],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+/**
+ * The definitions (name, description, JSON-schema parameters) of the two tools for `options`, with
+ * no index: for a face that registers its tools before it knows which manager serves a call (one
+ * per thread). Identical to those of `contextToolCore(index, options)`.
+ *
+ * @example contextToolDefinitions({ namespace: "run-1" }) // right({ search: { name: "search_context", … }, expand: { … } })
+ */
+export function contextToolDefinitions(options: ContextToolOptions = {}): E.Either<InvalidOptions, { readonly search: Definition; readonly expand: Definition }> {
+  const config = decodeContextToolOptions(options);
+  return E.isLeft(config) ? config : E.right(definitionsOf(config.right, CONTEXT_TOOL_NAMES));
+}
+
 /**
  * Builds the core from decoded settings under `names` (also used by the deprecated journal
  * aliases).
@@ -328,13 +383,12 @@ function descriptions(names: ToolNames, defaultPage: number, maxPage: number, co
 export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNames = CONTEXT_TOOL_NAMES): ContextToolCore {
   const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;
   const confined = config.namespace !== undefined;
-  const text = descriptions(names, defaultPage, maxPage, confined);
+  const defs = definitionsOf(config, names);
   const nsField = confined ? {} : { namespace: nonEmptyString };
   const SearchArgs = objectCodec(`${names.search} arguments`, { query: t.string }, { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField }, { expected: "an arguments object" });
   const ExpandArgs = objectCodec(`${names.expand} arguments`, { id: t.string }, { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage), ...nsField }, { expected: "an arguments object" });
   const decodeSearch = decodeWith(SearchArgs, "InvalidInput", `${names.search} arguments`);
   const decodeExpand = decodeWith(ExpandArgs, "InvalidInput", `${names.expand} arguments`);
-  const nsSchema: { readonly [name: string]: JsonSchema } = confined ? {} : { namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." } };
 
   const badArguments = (subject: string, problems: readonly Problem[], message: string): ContextToolError => ({ _tag: "InvalidArguments", subject, problems, message });
   const indexFailed = (subject: string, cause: IndexError): ContextToolError => ({
@@ -354,19 +408,7 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
   });
 
   const search: ContextTool<SearchContextResult> = {
-    name: names.search,
-    description: text.search,
-    parameters: {
-      type: "object",
-      properties: {
-        query: { type: "string", description: "Words to look for: file paths, identifiers, error text." },
-        k: { type: "integer", minimum: 1, maximum: maxHits, description: `How many hits (1-${maxHits}, default ${defaultK}).` },
-        kinds: { type: "array", items: { type: "string" }, description: "Only these kinds, e.g. tool_result, file, message." },
-        ...nsSchema,
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
+    ...defs.search,
     run: async (raw) => {
       const a = decodeArgs(names.search, decodeSearch, raw);
       if (E.isLeft(a)) return a;
@@ -381,19 +423,7 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
   };
 
   const expand: ContextTool<ExpandContextResult> = {
-    name: names.expand,
-    description: text.expand,
-    parameters: {
-      type: "object",
-      properties: {
-        id: { type: "string", description: `The id of a ${names.search} hit or of an entry of the eviction note.` },
-        offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
-        maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${defaultPage}).` },
-        ...(confined ? {} : { namespace: { type: "string", minLength: 1, description: "The namespace of the hit (default: the default namespace)." } }),
-      },
-      required: ["id"],
-      additionalProperties: false,
-    },
+    ...defs.expand,
     run: async (raw) => {
       const a = decodeArgs(names.expand, decodeExpand, raw);
       if (E.isLeft(a)) return a;

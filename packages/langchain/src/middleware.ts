@@ -11,7 +11,6 @@ import { invalid, type InvalidOptions } from "@cc/validate";
 import { AIMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
-import { createHash } from "node:crypto";
 import { fromLangChain, messageText, toLangChain, type LangChainView } from "./convert.js";
 import {
   CompactionMiddlewareOptionsError,
@@ -154,62 +153,32 @@ function modelView(o: ResolvedOptions, messages: readonly BaseMessage[], system:
   return { messages: kept, system: messageText(merged) === "" ? undefined : merged };
 }
 
-/** The pointer that replaces an evicted tool result. */
-function pointer(id: string, tokens: number, preview: string): string {
-  const tail = preview === "" ? "" : ` Starts with: ${JSON.stringify(preview)}.`;
-  return `[Tool result of ${tokens} tokens moved to the context index as ${id}.${tail} Call ${EXPAND_TOOL} with {"id":"${id}"} to read it.]`;
-}
-
-/** Moves an oversized tool result to the index; returns the pointer message, or the original when it fits or cannot be written (reported). */
+/** Moves an oversized tool result to the index (`manager.evictToolResult`); returns the stub message, or the original when it fits or cannot be written (reported). */
 async function evictResult(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
-  try {
-    return await evictResultOrThrow(o, manager, result, tool);
-  } catch (e) {
-    // A user-supplied counter, index or clock that throws: the result stays whole.
-    const message = `the result of ${tool} (${result.tool_call_id}) stayed in the conversation: ${errorMessage(e)}`;
-    report(o, { _tag: "ToolResultNotEvicted", subject: "wrapToolCall", problems: [{ path: "wrapToolCall", message }], more: 0, message, toolCallId: result.tool_call_id });
-    return result;
-  }
-}
-
-async function evictResultOrThrow(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
-  const limit = o.maxToolResultTokens ?? Math.floor(manager.options.maxTokens / 4);
   const content: unknown = result.content;
   const textOnly = typeof content === "string" || (Array.isArray(content) && content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));
-  if (limit === 0 || !textOnly) return result;
-  const text = messageText(result);
-  const { counter, index, namespace } = manager.options;
-  const tokens = counter.count(text);
-  if (tokens <= limit) return result;
-  // 128 bits: two results with one id would need ~2^64 hashes (64 bits fell to a birthday search in minutes).
-  const id = `r${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
-  const now = manager.options.now();
-  const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  let preview = firstLine.slice(0, 160);
-  while (preview !== "" && counter.count(pointer(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
-  // A limit so small that even the bare pointer is not shorter than the result: nothing to gain.
-  if (counter.count(pointer(id, tokens, preview)) >= tokens) return result;
-  const written = await index.write([
-    { id, namespace, kind: `tool_result:${tool}`, summary: `${tool} result (${tokens} tokens): ${firstLine.slice(0, 200)}`, content: text, tokenCost: tokens, createdAt: now, evictedAt: now, metadata: { toolCallId: result.tool_call_id, tool } },
-  ])();
-  if (E.isLeft(written)) {
-    const message = `the ${tokens}-token result of ${tool} (${result.tool_call_id}) stayed in the conversation: the index refused it (${written.left._tag})`;
-    report(o, { _tag: "ToolResultNotEvicted", subject: "wrapToolCall", problems: [{ path: "index", message }], more: 0, message, toolCallId: result.tool_call_id });
+  if (!textOnly) return result;
+  const r = await manager.evictToolResult({ toolCallId: result.tool_call_id, toolName: tool, content: messageText(result) }, o.maxToolResultTokens === undefined ? {} : { maxTokens: o.maxToolResultTokens });
+  if (E.isLeft(r)) {
+    const message = `the result of ${tool} (${result.tool_call_id}) stayed in the conversation: ${r.left._tag === "Aborted" ? "aborted" : r.left.message}`;
+    report(o, { _tag: "ToolResultNotEvicted", subject: "wrapToolCall", problems: [{ path: r.left._tag === "IndexWriteFailed" ? "index" : "wrapToolCall", message }], more: 0, message, toolCallId: result.tool_call_id });
     return result;
   }
+  const evicted = r.right;
+  if (evicted === undefined) return result;
   if (o.onToolResultEvicted !== undefined) {
     const cb = o.onToolResultEvicted;
-    await safely(o, "onToolResultEvicted", () => cb({ id, toolCallId: result.tool_call_id, tool, tokens }));
+    await safely(o, "onToolResultEvicted", () => cb({ id: evicted.id, toolCallId: result.tool_call_id, tool, tokens: evicted.tokens }));
   }
   return new ToolMessage({
-    content: pointer(id, tokens, preview),
+    content: evicted.stub,
     tool_call_id: result.tool_call_id,
     ...(result.id === undefined ? {} : { id: result.id }),
     ...(result.name === undefined ? {} : { name: result.name }),
     ...(result.status === undefined ? {} : { status: result.status }),
     ...(result.artifact === undefined ? {} : { artifact: result.artifact }),
     ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
-    additional_kwargs: { ...result.additional_kwargs, cc_evicted: id },
+    additional_kwargs: { ...result.additional_kwargs, cc_evicted: evicted.id },
     response_metadata: result.response_metadata,
   });
 }

@@ -107,7 +107,7 @@ describe.each(["model", "state"] as const)("createAgent with the middleware (mod
     expect(evictedIds[0]).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
     expect(textOf(resultSeen(model, "c5"))).toMatch(new RegExp(`^\\[Tool result of \\d+ tokens moved to the context index as ${evictedIds[0]!}\\.`));
     const page = JSON.parse(textOf(resultSeen(model, "c8"))) as { content: string; offset: number; nextOffset: number; totalChars: number };
-    expect(page).toEqual({ id: evictedIds[0], content: logText.slice(2000, 4000), offset: 2000, nextOffset: 4000, totalChars: logText.length });
+    expect(page).toEqual({ id: evictedIds[0], kind: "tool_result:dump_log", content: logText.slice(2000, 4000), offset: 2000, nextOffset: 4000, totalChars: logText.length });
     expect(await manager.expand(evictedIds[0]!)).toBe(logText);
   });
 

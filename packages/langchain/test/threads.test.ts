@@ -48,7 +48,7 @@ it("keeps each thread's evicted context to that thread", async () => {
   expect(evicted.length).toBe(1);
   const b = await agent.invoke({ messages: [new HumanMessage("what is in the config?")] }, on("B"));
   expect(JSON.parse(resultOf(b.messages, "b1"))).toEqual({ hits: [] });
-  expect(JSON.parse(resultOf(b.messages, "b2"))).toEqual({ error: `no evicted context with id ${JSON.stringify(evicted[0])}` });
+  expect(JSON.parse(resultOf(b.messages, "b2"))).toEqual({ error: { _tag: "NotFound", message: `expand_context: no evicted entry with id ${JSON.stringify(evicted[0])}` } });
   const a = await agent.invoke({ messages: [new HumanMessage("show the config again")] }, on("A"));
   expect((JSON.parse(resultOf(a.messages, "a2")) as { content: string }).content).toBe(secret);
   const bad = await agent.invoke({ messages: [new HumanMessage("hi")] }, on("bad"));
