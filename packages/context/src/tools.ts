@@ -54,10 +54,11 @@ export type ContextToolError =
   | { readonly _tag: "IndexFailed"; readonly subject: string; readonly problems: readonly []; readonly message: string; readonly cause: unknown };
 
 /**
- * One hit of `search_context`. `namespace` is present only when the tools are not confined to one
- * namespace (see {@link ContextToolOptions.namespace}); `score` is rounded to 3 significant digits.
+ * One hit of `search_context`, best first (the order is the rank: a backend's raw score means
+ * nothing to the model). `namespace` is present only when the tools are not confined to one
+ * namespace (see {@link ContextToolOptions.namespace}).
  *
- * @example { id: "u0123…", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812, score: 4.1 }
+ * @example { id: "u0123…", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812 }
  */
 export interface ContextHit {
   readonly id: string;
@@ -68,8 +69,6 @@ export interface ContextHit {
   readonly snippet: string;
   /** Tokens the original costs when expanded whole. */
   readonly tokens: number;
-  /** The index's rank (higher is better). */
-  readonly score: number;
 }
 
 /**
@@ -268,7 +267,6 @@ export function strictParameters(schema: JsonSchema): JsonSchema {
 
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const shown = (s: string): string => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
-const roundScore = (s: number): number => (Number.isFinite(s) && s !== 0 ? Number(s.toPrecision(3)) : s);
 
 /** The model's arguments as an object: a JSON string is parsed, `null` optional fields are dropped. */
 function argumentsOf(raw: unknown): E.Either<string, unknown> {
@@ -404,7 +402,7 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
     return E.isLeft(a) ? E.left(badArguments(subject, a.left.problems, a.left.message)) : E.right(a.right);
   };
   const hit = (h: SearchHit): ContextHit => ({
-    id: h.id, ...(confined ? {} : { namespace: h.namespace }), kind: h.kind, summary: h.summary, snippet: h.snippet, tokens: h.tokenCost, score: roundScore(h.score),
+    id: h.id, ...(confined ? {} : { namespace: h.namespace }), kind: h.kind, summary: h.summary, snippet: h.snippet, tokens: h.tokenCost,
   });
 
   const search: ContextTool<SearchContextResult> = {

@@ -2,8 +2,10 @@
 // other (the way `policy` went missing from an adapter's codec) fails to compile here.
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { CompactCallOptions, ContextManagerOptionsCodec, ContextManagerOptions, PolicyOptions } from "@cc/context";
-import type { AgentCompactorOptions, PromptCompressorOptions } from "@cc/context/compat";
+import type { CompactCallOptions, ContextManagerOptionsCodec, ContextManagerOptions, ContextToolOptions, PolicyOptions } from "@cc/context";
+import type { AgentCompactorOptions, JournalToolOptions, PromptCompressorOptions } from "@cc/context/compat";
+import type { JournalToolOptionsCodec } from "../src/compat/journal.js";
+import type { ContextToolOptionsCodec } from "../src/tools.js";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { AgentCompactorOptionsCodec } from "../src/compat/agent.js";
 import type { PromptCompressorOptionsCodec } from "../src/compat/prompt.js";
@@ -22,6 +24,10 @@ describe("options types equal their codecs", () => {
   });
   it("PromptCompressorOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof PromptCompressorOptionsCodec>, PromptCompressorOptions>>(true)).toBe(true);
+  });
+  it("ContextToolOptions and the deprecated JournalToolOptions", () => {
+    expect(assertEquals<Equals<t.TypeOf<typeof ContextToolOptionsCodec>, ContextToolOptions>>(true)).toBe(true);
+    expect(assertEquals<Equals<t.TypeOf<typeof JournalToolOptionsCodec>, JournalToolOptions>>(true)).toBe(true);
   });
   it("CompactCallOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof CompactCallOptionsCodec>, CompactCallOptions>>(true)).toBe(true);

@@ -24,6 +24,5 @@ export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient 
 export { hierarchicalCompact, type HierarchicalCompactOptions, type HierarchicalResult, type SegmentFailure, type Summarizer } from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
-export { journalTools, type AgentTool, type JournalToolOptions, type JournalTools } from "./tools.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
 export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type MaskedEntry, type MaskOptions, type StrategyCounter } from "./strategy/evict.js";

@@ -1,7 +1,7 @@
 // Runs the README's example verbatim (between the markers) and checks what it prints.
 import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { extractiveSummarizer, hierarchicalCompact, indexWriter, journalTools, openSqliteIndex } from "@cc/hierarchical";
+import { extractiveSummarizer, hierarchicalCompact, indexWriter, openSqliteIndex } from "@cc/hierarchical";
 
 describe("README example", () => {
   it("evicts, writes summaries, searches and expands", async () => {
@@ -32,14 +32,12 @@ describe("README example", () => {
     const { keep, written, skipped, failed } = result.right;
     log("kept", keep.map((s) => s.id), "written", written.length, "skipped", skipped.length, "failed", failed.length);
 
-    // The agent gets two tools; execute takes the model's raw JSON arguments.
-    const tools = journalTools(index, { namespace: "session-1" }); // Left({ _tag: "InvalidOptions", … }) on bad options
-    if (E.isLeft(tools)) throw new Error(tools.left.problems.join("; "));
-    const { search, expand } = tools.right;
-    const found = await search.execute('{"query": "KeyError reader.py"}')();
-    if (E.isRight(found)) log("hit", found.right.hits[0]?.id, found.right.hits[0]?.summary);
-    const original = await expand.execute({ id: "t1" })();
-    if (E.isRight(original)) log("original", original.right.content);
+    // What left is searchable and expands back byte for byte (the agent's tools over this index,
+    // search_context / expand_context, are @cc/context's contextToolCore(index, { namespace })).
+    const found = await index.search("KeyError reader.py", { namespace: "session-1" })();
+    if (E.isRight(found)) log("hit", found.right[0]?.id, found.right[0]?.summary);
+    const original = await index.expand("t1", "session-1")();
+    if (E.isRight(original)) log("original", original.right?.content);
 
     await index.close()();
     // README-EXAMPLE-END

@@ -78,7 +78,7 @@ export const decodeIndexServerOptions: (input: unknown) => E.Either<InvalidOptio
  * One hit of `search_context` (its structured content is `{ hits }`); `namespace` is present when
  * the server is not confined to one namespace.
  *
- * @example { id: "u…", namespace: "run-1", kind: "tool:bash", summary: "…", snippet: "…", tokens: 812, score: 4.1 }
+ * @example { id: "u…", namespace: "run-1", kind: "tool:bash", summary: "…", snippet: "…", tokens: 812 }
  */
 export type ContextHit = CoreHit;
 
@@ -94,8 +94,8 @@ function toolList(core: ContextToolCore, confined: boolean): Tool[] {
   const ns = confined ? {} : { namespace: { type: "string" } };
   const hitSchema = {
     type: "object",
-    properties: { id: { type: "string" }, ...ns, kind: { type: "string" }, summary: { type: "string" }, snippet: { type: "string" }, tokens: { type: "integer" }, score: { type: "number" } },
-    required: ["id", ...(confined ? [] : ["namespace"]), "kind", "summary", "snippet", "tokens", "score"],
+    properties: { id: { type: "string" }, ...ns, kind: { type: "string" }, summary: { type: "string" }, snippet: { type: "string" }, tokens: { type: "integer" } },
+    required: ["id", ...(confined ? [] : ["namespace"]), "kind", "summary", "snippet", "tokens"],
   };
   const inputSchema = (p: JsonSchema): Tool["inputSchema"] => p as unknown as Tool["inputSchema"];
   return [

@@ -63,11 +63,11 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, "search_context", { query: "ValueError app.py" });
     expect(r.isError).not.toBe(true);
-    const hits = (r.structuredContent as { hits: { id: string; namespace: string; kind: string; summary: string; snippet: string; score: number }[] }).hits;
+    const hits = (r.structuredContent as { hits: { id: string; namespace: string; kind: string; summary: string; snippet: string; tokens: number }[] }).hits;
     expect(hits.map((h) => h.id)).toContain("seg-1");
     const first = hits.find((h) => h.id === "seg-1")!;
     expect(first).toMatchObject({ namespace: "default", kind: "tool_result", summary: "pytest run: ValueError in src/app.py" });
-    expect(typeof first.score).toBe("number");
+    expect(Object.keys(first).sort()).toEqual(["id", "kind", "namespace", "snippet", "summary", "tokens"]);
     expect(first.snippet).not.toBe("");
     expect(JSON.parse(textOf(r))).toEqual(r.structuredContent);
   });

@@ -21,3 +21,4 @@ export {
   type PromptCompressor,
   type PromptCompressorOptions,
 } from "./prompt.js";
+export { decodeJournalToolOptions, journalTools, JournalToolOptionsCodec, type AgentTool, type JournalToolConfig, type JournalToolOptions, type JournalTools } from "./journal.js";

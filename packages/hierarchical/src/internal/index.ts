@@ -14,7 +14,6 @@ export { driverUnavailable, loadDriver } from "../search/driver.js";
 export type { SegmentOutcome, SummaryResult } from "../compact.js";
 export { alternativeId, ID_ALTERNATIVES, type IndexWriterOptions, type StoredAs, type WriteContext, type WriteError } from "../writer.js";
 export { DEFAULT_SUMMARY_PROMPT, extractiveSummary, type ExtractiveOptions, type ProviderSummarizerOptions } from "../summarize.js";
-export type { JournalExpandResult, JournalSearchResult, JsonSchema, ToolError } from "../tools.js";
 export { neighbourPositions, neighbours, prefetch, recordAccess, type InvalidPrefetch } from "../prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../strategy/references.js";
 export { EVICTION_NOTE_PREFIX, evictionNote, isSealedNote, NOTE_ID_PREFIX, noteId, parseEvictionNote, sealedNote, type ParsedNote } from "../strategy/evict.js";
@@ -22,7 +21,6 @@ export { UNIT_ID_HEX_DIGITS, unitId, type BuildOptions } from "../strategy/segme
 export { DEFAULT_NAMESPACE } from "../search/index.js";
 export { snippet } from "../search/query.js";
 export { reaccesses, references } from "../strategy/references.js";
-export { textPage, type TextPage } from "../tools.js";
 export { BM25_B, BM25_K1, idf, indexedTerms, PostingsCache, rank, tfPart } from "../search/ranking/index.js";
 export { EVICTION_SCORING, type EvictionScoring } from "../strategy/evict.js";
 export { agentReuse, agentText, argumentValues, MAX_TRACKED_TERMS, termKeys, type UnitReuse } from "../strategy/reuse.js";

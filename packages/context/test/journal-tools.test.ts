@@ -1,11 +1,15 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { entry } from "../src/search/index.js";
-import { memoryIndex } from "../src/search/memory.js";
+import { entry, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
 import fc from "fast-check";
-import type { SegmentIndex } from "../src/search/index.js";
-import { decodeJournalToolOptions, journalTools, textPage, type JournalToolOptions, type JournalTools } from "../src/tools.js";
-import { right } from "./support/contract.js";
+import { textPage } from "@cc/context";
+import { decodeJournalToolOptions, journalTools, type JournalToolOptions, type JournalTools } from "@cc/context/compat";
+
+/** The value of a `Right`, or a failure naming the `Left`. */
+function right<A>(r: E.Either<unknown, A>): A {
+  if (E.isLeft(r)) throw new Error(`expected Right, got Left ${JSON.stringify(r.left)}`);
+  return r.right;
+}
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 200;
 
@@ -63,7 +67,7 @@ describe("journal tools", () => {
     const { search } = await setup();
     const r = right(await search.execute('{"query":"KeyError","k":5}')());
     expect(r.hits.map((h) => h.id)).toEqual(["t1"]);
-    expect(r.hits[0]).toEqual({ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokenCost: 0 });
+    expect(r.hits[0]).toEqual({ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokens: 0 });
     expect(right(await search.execute({ query: "KeyError", kinds: ["file"] })()).hits).toEqual([]);
   });
 
