@@ -270,7 +270,10 @@ function build(built: Built): ContextManager {
   };
   const cores = new Map<string, ContextToolCore>();
   const tools = (options: Omit<ContextToolOptions, "namespace"> = {}): ContextToolCore => {
-    const key = JSON.stringify([options.maxExpandChars, options.maxHits, options.defaultK]);
+    const given = decodeContextToolOptions(options);
+    if (E.isLeft(given)) throw new ContextManagerError(given.left);
+    if (given.right.namespace !== undefined) throw new ContextManagerError(invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]));
+    const key = JSON.stringify(given.right);
     const known = cores.get(key);
     if (known !== undefined) return known;
     const config = decodeContextToolOptions({ ...options, namespace: o.namespace });
