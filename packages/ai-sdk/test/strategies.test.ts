@@ -5,7 +5,6 @@ import { createContextManager } from "@cc/context";
 import type { ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { shorterTails } from "@cc/context/internal";
 import { fileText, hasNote, orphans } from "./script.js";
 
 /** A user turn, then `n` steps that each call two tools in parallel and get both results in one tool message. */
@@ -20,25 +19,24 @@ function parallelSteps(n: number, words: number): ModelMessage[] {
 }
 
 describe("shorter tails", () => {
-  it("tries half the preserved tail, then 1; never 0 (the current step stays)", () => {
-    expect(shorterTails(6)).toEqual([3, 1]);
-    expect(shorterTails(2)).toEqual([1]);
-    expect(shorterTails(1)).toEqual([]);
-    expect(shorterTails(0)).toEqual([]);
-  });
-
-  it("a compaction whose preserved tail alone exceeds the target runs again with a shorter tail and reaches it", async () => {
-    // preserveLast 6 views = three steps of two large results each: ~3 × 2 × 330 tokens, over the 1600 target.
-    const manager = createContextManager({ maxTokens: 2000, preserveLast: 6 });
-    const history = parallelSteps(6, 120);
-    // The manager's own pass treats preserveLast as the longest tail and shrinks it to fit; the
-    // prefix compactor's shorter-tail retry is the fallback for a strategy that still misses.
-    const plain = await manager.compact(fromModelMessages(history));
-    expect(plain.tokensAfter).toBeLessThanOrEqual(1600);
+  it("a compaction whose preserved tail alone exceeds the target runs again with a shorter tail (the manager's fitTail) and reaches it", async () => {
+    // lcm keeps preserveLast views verbatim: 6 views = three steps of two large results each.
+    const manager = createContextManager({ maxTokens: 2000, strategy: "lcm", preserveLast: 6 });
+    const target = manager.targetTokens();
+    // The smallest result size at which lcm's own pass misses the target (the tail is fixed).
+    let words = 20;
+    let plain = await manager.compact(fromModelMessages(parallelSteps(6, words)));
+    while (plain.tokensAfter <= target && words < 400) {
+      words += 10;
+      plain = await manager.compact(fromModelMessages(parallelSteps(6, words)));
+    }
+    const history = parallelSteps(6, words);
+    // Without the retry the tail keeps the prompt above the target: the retry has work to do.
+    expect(plain.tokensAfter).toBeGreaterThan(target);
     const compact = prefixCompactor<ModelMessage>(manager, 4, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
     const r = await compact(history);
     if (E.isLeft(r)) throw new Error(r.left._tag);
-    expect(r.right.tokens).toBeLessThanOrEqual(1600);
+    expect(r.right.tokens).toBeLessThanOrEqual(target);
     expect(manager.count(fromModelMessages(r.right.messages))).toBe(r.right.tokens);
     expect(orphans(r.right.messages)).toEqual([]);
     // The last step (its call and both results) is still there.
