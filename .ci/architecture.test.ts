@@ -87,4 +87,49 @@ describe("architecture", () => {
     expect(defining(/export type StrategyName\b/)).toEqual(["packages/context/src/strategy.ts"]);
     expect(defining(/export (?:const|function) toolCallIssuers\b/)).toEqual(["packages/messages/src/units.ts"]);
   });
+
+  // The top floor: faces (MCP and the framework adapters) wrap the manager; they never reach into
+  // it, never build a second one, and never define their own tools or paging.
+  const FACES = ["ai-sdk", "langchain", "mastra", "openai-agents", "mcp", "cli"];
+  const faceSources = sources.filter((f) => FACES.some((p) => f.startsWith(join(packagesDir, p, "src"))));
+  /** A source's code without its comments (so a doc comment may name what the code must not do). */
+  const code = (f: string): string => readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+
+  it("no manager.options outside @cc/context, and no face derives a second manager from one", () => {
+    const outside = sources.filter((f) => !f.startsWith(join(packagesDir, "context", "src")));
+    expect(outside.filter((f) => /\bmanager\.options\b|\.options\.(?:counter|index|namespace|now|maxTokens|preserveLast|threshold)\b/.test(code(f))).map((f) => relative(root, f))).toEqual([]);
+    expect(faceSources.filter((f) => /createContextManager\(\s*\{\s*\.\.\./.test(code(f))).map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it("one tool core: the tool names, the paging and the oversized-result id are written once, in @cc/context", () => {
+    const core = join(packagesDir, "context", "src", "tools.ts");
+    const naming = sources.filter((f) => f !== core && /["'`](?:search_context|expand_context)["'`]/.test(code(f)));
+    expect(naming.map((f) => relative(root, f))).toEqual([]);
+    // Paging: one function keeps pages off the middle of a surrogate pair.
+    const paging = sources.filter((f) => /0xd800|0xdc00/i.test(code(f)) && /offset/.test(code(f)) && /nextOffset|maxChars/.test(code(f)));
+    expect(paging.map((f) => relative(root, f))).toEqual([relative(root, core)]);
+    // One evictor of oversized tool results (the manager's evictToolResult).
+    const evictors = sources.filter((f) => /createHash\("sha256"\)\.update\(`\$\{[^}]*toolName/.test(code(f)) || /`r\$\{createHash/.test(code(f)));
+    expect(evictors.map((f) => relative(root, f))).toEqual(["packages/context/src/manager.ts"]);
+  });
+
+  it("a package imports another's /internal only from the allowed list", () => {
+    const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+      "@cc/cli": ["@cc/lcm/internal"],
+      "@cc/context": ["@cc/hierarchical/internal", "@cc/lcm/internal"],
+      "@cc/hierarchical": ["@cc/messages/internal"],
+      "@cc/langchain": ["@cc/session/internal"],
+      "@cc/lcm": ["@cc/messages/internal"],
+      "@cc/session": ["@cc/lcm/internal", "@cc/messages/internal"],
+    };
+    const found = new Map<string, Set<string>>();
+    for (const p of packages) {
+      const name = (JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string }).name;
+      for (const s of walk(join(packagesDir, p, "src")).flatMap(importsOf)) {
+        if (/^@cc\/[^/]+\/internal$/.test(s) && !s.startsWith(`${name}/`)) found.set(name, (found.get(name) ?? new Set()).add(s));
+      }
+    }
+    const actual = Object.fromEntries([...found].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    expect(actual).toEqual(ALLOWED);
+  });
 });
