@@ -363,7 +363,9 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
 /**
  * The definitions (name, description, JSON-schema parameters) of the two tools for `options`, with
  * no index: for a face that registers its tools before it knows which manager serves a call (one
- * per thread). Identical to those of `contextToolCore(index, options)`.
+ * per thread). Identical to those of `contextToolCore(index, options)`: give the `namespace` the
+ * tools will be confined to (its name never appears in the definitions; any name gives a
+ * confined tool's definitions), or none for tools that take a `namespace` argument.
  *
  * @example contextToolDefinitions({ namespace: "run-1" }) // right({ search: { name: "search_context", … }, expand: { … } })
  */

@@ -30,6 +30,9 @@ export const EXPAND_TOOL = CONTEXT_TOOL_NAMES.expand;
 const ToolOptionsCodec = objectCodec("ContextToolOptions", {}, { maxExpandChars: intIn(1, 10_000_000) }, { expected: "an options object" });
 const decodeToolOptions = decodeWith(ToolOptionsCodec, "InvalidOptions", "context tool options");
 
+/** What LangChain's own input check is given: any object (the core decodes the fields). */
+const OPEN_OBJECT = { type: "object" } as const;
+
 /** The reply when no manager serves the run's thread (its factory failed; reported there). */
 const NO_MANAGER = JSON.stringify({ error: { _tag: "IndexFailed", message: "no context manager for this thread" } });
 
@@ -46,13 +49,34 @@ const NO_MANAGER = JSON.stringify({ error: { _tag: "IndexFailed", message: "no c
  */
 export function contextTools(manager: ContextManager | ((threadId: string | undefined) => ContextManager | undefined), options: { readonly maxExpandChars?: number } = {}) {
   const maxExpandChars = decodeOrThrow(decodeToolOptions, options).maxExpandChars ?? 8000;
-  // The definitions need no manager (a factory makes one per thread, at the first call).
-  const defs = contextToolDefinitions({ maxExpandChars });
+  // The definitions need no manager (a factory makes one per thread, at the first call); each
+  // manager's tools are confined to its namespace, whose name the definitions never show.
+  const defs = contextToolDefinitions({ maxExpandChars, namespace: "thread" });
   if (E.isLeft(defs)) throw new Error(defs.left.message);
   const coreOf = (runtime: ToolRuntime | undefined) => {
     const thread: unknown = runtime?.configurable?.["thread_id"];
     const m = typeof manager === "function" ? manager(typeof thread === "string" ? thread : undefined) : manager;
     return m?.tools({ maxExpandChars });
+  };
+  // LangChain checks a call's input against the tool's JSON schema before the function runs and
+  // answers a mismatch (`k: 0`, a `null` from strict function calling) with its own exception
+  // text. The core decodes every argument itself — one error text in every face — so that check
+  // sees an open object schema; the schema the model is shown stays the core's. The check runs
+  // synchronously at the start of `call`, so the schema is back before any other code runs.
+  const decodedByCore = <T extends { schema: unknown; call: (...args: never[]) => Promise<unknown> }>(t: T): T => {
+    const call = t.call.bind(t) as (...args: unknown[]) => Promise<unknown>;
+    const shown = t.schema;
+    Object.assign(t, {
+      call: (...args: unknown[]): Promise<unknown> => {
+        Object.assign(t, { schema: OPEN_OBJECT });
+        try {
+          return call(...args);
+        } finally {
+          Object.assign(t, { schema: shown });
+        }
+      },
+    });
+    return t;
   };
   const search = tool(
     async (input: unknown, runtime?: ToolRuntime): Promise<string> => {
@@ -68,5 +92,5 @@ export function contextTools(manager: ContextManager | ((threadId: string | unde
     },
     { name: defs.right.expand.name, description: defs.right.expand.description, schema: defs.right.expand.parameters as unknown as Record<string, unknown> },
   );
-  return [search, expand] as const;
+  return [decodedByCore(search), decodedByCore(expand)] as const;
 }
