@@ -14,7 +14,7 @@ import { memoryIndex, type IndexError, type SearchHit } from "@cc/hierarchical";
 import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
-import { tiktokenCounter } from "@cc/tokens";
+import { tiktokenCounter, tokensWithin } from "@cc/tokens";
 import { decodeWith, intIn, invalid, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -327,7 +327,7 @@ function build(built: Built): ContextManager {
  *
  * @example targetTokens(0.8, 8000) // 6400
  */
-export const targetTokens = (threshold: number, maxTokens: number): number => Math.max(1, Math.floor(threshold * maxTokens));
+export const targetTokens = (threshold: number, maxTokens: number): number => tokensWithin(threshold, maxTokens);
 
 /**
  * The shorter preserved tails `fitTail` tries, in order: half, then 1 (the last message with the

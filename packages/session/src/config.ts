@@ -5,6 +5,7 @@
  *
  * @module session/config
  */
+import { tokensReaching } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { Either } from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
@@ -78,8 +79,7 @@ export const sessionConfigDefaults = { threshold: 0.8, preserveLast: 6, temperat
 export type InvalidSessionConfig = InvalidOptions;
 
 /** The token count at which compaction starts: `threshold × maxTokens`, at least 1. Pure. */
-export const triggerTokens = (config: Pick<SessionCompactionConfig, "maxTokens" | "threshold">): number =>
-  Math.max(1, Math.ceil(config.threshold * config.maxTokens));
+export const triggerTokens = (config: Pick<SessionCompactionConfig, "maxTokens" | "threshold">): number => tokensReaching(config.threshold, config.maxTokens);
 
 const fallbacks: readonly SummaryFallback[] = ["none", "truncate"];
 

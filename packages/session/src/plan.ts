@@ -4,6 +4,7 @@
  *
  * @module session/plan
  */
+import { tokensReaching } from "@cc/tokens";
 import { safeSplit } from "@cc/messages";
 import type { StoredMessage } from "./store/store.js";
 
@@ -51,7 +52,7 @@ export function decideTrigger(input: TriggerInput): TriggerDecision {
   if (input.ephemeral) return { _tag: "Hold", reason: "ephemeral", effectiveTokens: 0, source: "reported" };
   const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
   const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
-  return effectiveTokens >= input.threshold * input.maxTokens
+  return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens)
     ? { _tag: "Trigger", effectiveTokens, source }
     : { _tag: "Hold", reason: "below_threshold", effectiveTokens, source };
 }

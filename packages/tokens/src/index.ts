@@ -21,3 +21,4 @@ export { countAsync, type CountAsyncOptions } from "./async.js";
 export { isValidTokenCost, withTokenCost, type Costable } from "./cost.js";
 export { gptTokenizerCounter, type BackendUnavailable, type GptTokenizerOptions } from "./gpt-tokenizer.js";
 export { decodeOptions, TokensOptionsError, type InvalidOptions } from "./options.js";
+export { tokensReaching, tokensWithin } from "./share.js";

@@ -7,6 +7,7 @@
  *
  * @module policy/decide
  */
+import { tokensWithin } from "@cc/tokens";
 import { costVerdict, type CostEstimate, type CostVerdict } from "./cost-model.js";
 import type { PolicySettings } from "./settings.js";
 
@@ -96,9 +97,9 @@ export type Plan =
 
 /** Token thresholds of a turn. */
 export function thresholds(s: PolicySettings, state: PolicyState, maxTokens: number): { readonly hard: number; readonly trigger: number; readonly target: number } {
-  const hard = Math.max(1, Math.floor(s.hardThreshold * maxTokens));
-  const trigger = Math.max(1, Math.floor(Math.min(s.hardThreshold, s.trigger + state.backoff) * maxTokens));
-  return { hard, trigger, target: Math.max(1, Math.floor(s.target * maxTokens)) };
+  const hard = tokensWithin(s.hardThreshold, maxTokens);
+  const trigger = tokensWithin(Math.min(s.hardThreshold, s.trigger + state.backoff), maxTokens);
+  return { hard, trigger, target: tokensWithin(s.target, maxTokens) };
 }
 
 /** The cost model's mean prompt in tokens (never below the floor). */
@@ -133,7 +134,7 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   const verdict = (): CostVerdict =>
     costVerdict({
       promptTokens: P,
-      triggerTokens: Math.max(1, Math.floor(s.trigger * input.maxTokens)),
+      triggerTokens: tokensWithin(s.trigger, input.maxTokens),
       floorTokens: th.target,
       centreTokens: centreOf(s, th, input.maxTokens),
       stablePrefixTokens: input.stablePrefixTokens ?? 0,
