@@ -15,7 +15,7 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
-import { maskOutputs, withOriginals, type MaskedEntry } from "./mask.js";
+import { maskOutputs, restoringOriginals, type MaskedEntry } from "./mask.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
@@ -324,17 +324,20 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     }
     // A unit that leaves with a stub in it is stored with the original output, so its entry
     // expands to what the conversation really held (and searches like it).
+    // The choice of what leaves reads costs, kinds and times, never the content: the originals are
+    // read back only for the units that leave, as they are summarised and written.
     const originals = new Map(masking.masked.map((m) => [m.id, source[m.position]!.content]));
-    const stored = await withOriginals(units, originals, async (id) => {
+    const restore = restoringOriginals(originals, async (id) => {
       const r = await deps.index.expand(id, settings.namespace)();
       return E.isRight(r) ? r.right?.content : undefined;
     });
+    const summarize = extractiveSummarizer<MessageSegment>();
     // The newest units leave only when the older ones are not enough, and then only they leave.
-    const r = await hierarchicalCompact(protectNewest(stored, maxTokens, scoring), {
+    const r = await hierarchicalCompact(protectNewest(units, maxTokens, scoring), {
       target: { maxTokens },
       scoring,
-      summarize: extractiveSummarizer(),
-      writer,
+      summarize: async (segment, context) => summarize(await restore(segment), context),
+      writer: { writeSummary: (segment, summary, context) => async () => writer.writeSummary(await restore(segment), summary, context)() },
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();

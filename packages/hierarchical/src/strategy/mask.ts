@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { rank, type ScoringOptions } from "@cc/importance";
-import { SUMMARY_PREFIX, unitText, type Message } from "@cc/messages";
+import { SUMMARY_PREFIX, toolCallIssuers, unitText, type Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { extractiveSummary } from "../summarize.js";
 import type { SummaryWriter } from "../writer.js";
@@ -93,19 +93,40 @@ export function outputId(message: Message): string {
   return `o${createHash("sha256").update(JSON.stringify(message)).digest("hex").slice(0, 32)}`;
 }
 
-/** The tool a message answers, by name, when it is a tool result. */
-function toolName(messages: readonly Message[], i: number): string | undefined {
-  const m = messages[i]!;
-  if (m.role !== "tool") return undefined;
-  if (m.name !== undefined) return m.name;
-  for (let j = i - 1; j >= 0; j--) {
-    const a = messages[j]!;
-    if (a.role === "assistant") {
-      const call = a.toolCalls?.find((c) => c.id === m.toolCallId);
-      if (call !== undefined) return call.name;
-    }
+/**
+ * The lookups of one pass, computed once (linear): each tool result's tool name (by the call of
+ * its issuing assistant message), the assistant text and call arguments before each message (the
+ * facts the agent already stated), and the unit holding each message.
+ */
+interface Lookups {
+  toolName(i: number): string | undefined;
+  knownText(i: number): string;
+  segmentAt(i: number): MessageSegment | undefined;
+}
+
+function lookups(messages: readonly Message[], segments: readonly MessageSegment[]): Lookups {
+  const issuers = toolCallIssuers(messages);
+  const lastAssistant = new Int32Array(messages.length).fill(-1);
+  for (let i = 0, last = -1; i < messages.length; i++) {
+    lastAssistant[i] = last;
+    if (messages[i]!.role === "assistant") last = i;
   }
-  return undefined;
+  const unitOf = new Map<number, MessageSegment>();
+  for (const s of segments) for (let i = s.unit.start; i < s.unit.end; i++) unitOf.set(i, s);
+  return {
+    toolName: (i) => {
+      const m = messages[i]!;
+      if (m.role !== "tool") return undefined;
+      if (m.name !== undefined) return m.name;
+      const a = messages[issuers[i]!];
+      return a?.role === "assistant" ? a.toolCalls?.find((c) => c.id === m.toolCallId)?.name : undefined;
+    },
+    knownText: (i) => {
+      const a = messages[lastAssistant[i]!];
+      return a?.role === "assistant" ? [a.content, ...(a.toolCalls ?? []).map((c) => c.arguments)].join("\n") : "";
+    },
+    segmentAt: (i) => unitOf.get(i),
+  };
 }
 
 /**
@@ -116,15 +137,6 @@ function isObservation(messages: readonly Message[], i: number, taskAt: number):
   const m = messages[i]!;
   if (m.role === "tool") return true;
   return m.role === "user" && i > taskAt && messages[i - 1]?.role === "assistant" && !m.content.startsWith(SUMMARY_PREFIX);
-}
-
-/** What the agent already said around an output: its call's arguments (facts it knows). */
-function knownText(messages: readonly Message[], i: number): string {
-  for (let j = i - 1; j >= 0; j--) {
-    const a = messages[j]!;
-    if (a.role === "assistant") return [a.content, ...(a.toolCalls ?? []).map((c) => c.arguments)].join("\n");
-  }
-  return "";
 }
 
 /** The result of {@link maskOutputs}. */
@@ -169,12 +181,13 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
   const recent = new Set(o.keepRecent === 0 ? [] : observations.slice(-o.keepRecent));
   const excluded = new Set(o.excludeTools);
   const order = rank(segments, run.scoring).filter((s) => s.pinned !== true);
+  const look = lookups(messages, segments);
   const candidates: number[] = [];
   for (const s of order) {
     for (let i = s.unit.start; i < s.unit.end; i++) {
       const m = messages[i]!;
       if (!isObs.has(i) || recent.has(i) || m.content.startsWith(MASK_PREFIX)) continue;
-      const tool = toolName(messages, i);
+      const tool = look.toolName(i);
       if (tool !== undefined && excluded.has(tool)) continue;
       candidates.push(i);
     }
@@ -192,10 +205,10 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
     const tokens = run.counter.countMessages([m]) - base;
     if (tokens < o.minTokens) continue;
     const id = `${run.idPrefix}${outputId(m)}`;
-    const segment = segments.find((s) => s.unit.start <= i && i < s.unit.end)!;
-    const tool = toolName(messages, i);
+    const segment = look.segmentAt(i);
+    const tool = look.toolName(i);
     const written = await run.writer.writeSummary(
-      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? segment.createdAt ?? run.now, kind: tool === undefined ? "observation" : `output:${tool}` },
+      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? segment?.createdAt ?? run.now, kind: tool === undefined ? "observation" : `output:${tool}` },
       extractiveSummary(m.content),
       { evictedAt: run.now, signal: run.signal ?? new AbortController().signal },
     )();
@@ -204,7 +217,7 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
       continue;
     }
     const storedAs = written.right?.id ?? id;
-    const facts = fitFacts(keyFacts(m.content, knownText(messages, i)), o.stubTokens, (t) => run.counter.count(t));
+    const facts = fitFacts(keyFacts(m.content, look.knownText(i)), o.stubTokens, (t) => run.counter.count(t));
     // The stub replaces the text; multi-part content (images, files) leaves with it.
     const { parts: _parts, ...rest } = m;
     const stub = { ...rest, content: maskStub(storedAs, tokens, facts) } as Message;
@@ -230,28 +243,37 @@ export function stubId(content: string): string | undefined {
 }
 
 /**
- * `segments` whose units hold stubs, with `content` (what the index stores and searches when the
- * unit leaves) rendered from the originals: `originals` maps a stub's id to its output (this
- * pass's masks), `expand` fetches the others (earlier passes); a stub whose original cannot be
- * read stays as it is. Ids, costs and messages are unchanged.
- *
- * @example const units = await withOriginals(segments, new Map([["o12", "…"]]), (id) => index.expand(id, ns)());
+ * A restorer of units that hold stubs (see {@link restoringOriginals}): `restore(s)` is `s` with
+ * `content` (what the index stores and searches when the unit leaves) rendered from the originals;
+ * a unit without stubs, or pinned, is itself. Each unit is restored at most once.
  */
-export async function withOriginals<S extends MessageSegment>(segments: readonly S[], originals: ReadonlyMap<string, string>, expand: (id: string) => Promise<string | undefined>): Promise<readonly S[]> {
-  const out: S[] = [];
-  for (const s of segments) {
-    const stubs = s.unit.messages.filter((m) => m.content.startsWith(MASK_PREFIX) && stubId(m.content) !== undefined);
-    if (stubs.length === 0 || s.pinned === true) {
-      out.push(s);
-      continue;
-    }
+export type Restore = <S extends MessageSegment>(segment: S) => Promise<S>;
+
+/**
+ * Restores units lazily, only when one leaves: `originals` maps a stub's id to its output (this
+ * pass's masks), `expand` fetches the others (earlier passes) — read for the units that are
+ * evicted, never for the ones that stay. A stub whose original cannot be read stays as it is. Ids,
+ * costs and messages are unchanged.
+ *
+ * @example const restore = restoringOriginals(new Map([["o12", "…"]]), (id) => expandFromIndex(id)); await restore(unit);
+ */
+export function restoringOriginals(originals: ReadonlyMap<string, string>, expand: (id: string) => Promise<string | undefined>): Restore {
+  const done = new Map<string, Promise<MessageSegment>>();
+  const restoreOne = async <S extends MessageSegment>(s: S): Promise<S> => {
+    if (s.pinned === true || !s.unit.messages.some((m) => m.content.startsWith(MASK_PREFIX) && stubId(m.content) !== undefined)) return s;
     const messages: Message[] = [];
     for (const m of s.unit.messages) {
       const id = m.content.startsWith(MASK_PREFIX) ? stubId(m.content) : undefined;
       const original = id === undefined ? undefined : (originals.get(id) ?? (await expand(id).catch(() => undefined)));
       messages.push(original === undefined ? m : ({ ...m, content: original } as Message));
     }
-    out.push({ ...s, content: unitText({ ...s.unit, messages }) });
-  }
-  return out;
+    return { ...s, content: unitText({ ...s.unit, messages }) };
+  };
+  return <S extends MessageSegment>(s: S): Promise<S> => {
+    const known = done.get(s.id);
+    if (known !== undefined) return known as Promise<S>;
+    const p = restoreOne(s);
+    done.set(s.id, p);
+    return p;
+  };
 }
