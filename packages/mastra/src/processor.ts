@@ -8,7 +8,7 @@
  *
  * @module processor
  */
-import { createContextManager, decodeContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import { decodeContextManager, type CompactCallOptions, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
 import { invalid } from "@cc/validate";
 import { summaryMessage, type Message } from "@cc/messages";
 import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-list";
@@ -96,17 +96,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
   // The manager checks what no single field shows (resume needs a policy, a policy's shares agree).
   const made = decodeContextManager(settings.context);
   if (E.isLeft(made)) return E.left(invalid("InvalidOptions", "mastra compaction options", made.left.problems, made.left.more));
+  // The one manager every hook runs its turns through: a hook that needs another tail or budget
+  // says so per call (the policy's state stays one conversation's).
   const manager = made.right;
-  const byTail = new Map<number, ContextManager>();
-  // One manager per tail length, all sharing the counter, index and namespace of `manager`.
-  const managerFor = (preserveLast: number): ContextManager => {
-    if (preserveLast === manager.options.preserveLast) return manager;
-    const known = byTail.get(preserveLast);
-    if (known !== undefined) return known;
-    const m = createContextManager({ ...manager.options, preserveLast });
-    byTail.set(preserveLast, m);
-    return m;
-  };
+  const { maxTokens, preserveLast } = manager.limits;
   let lastReport: CompactionReport | undefined;
 
   const report = async (hook: CompactionHook, stepNumber: number, fields: Omit<CompactionReport, "hook" | "stepNumber">): Promise<void> => {
@@ -121,8 +114,8 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
     }
     lastReport = r;
   };
-  const turnOf = async (m: ContextManager, history: readonly Message[], hook: CompactionHook, stepNumber: number, maxTokens?: number): Promise<TurnResult | undefined> => {
-    const r = await m.compactTE(history, maxTokens === undefined ? {} : { maxTokens })();
+  const turnOf = async (history: readonly Message[], hook: CompactionHook, stepNumber: number, call: CompactCallOptions): Promise<TurnResult | undefined> => {
+    const r = await manager.compactTE(history, call)();
     if (E.isLeft(r)) {
       await report(hook, stepNumber, { warnings: [{ _tag: "CompactionFailed", error: r.left }] });
       return undefined;
@@ -165,10 +158,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       const current = converted.messages.slice(cut);
       const stored = converted.messages.slice(0, cut);
       // The current run is the newest part of the conversation: it counts towards preserveLast.
-      const tail = current.length === 0 ? Math.max(manager.options.preserveLast, 1) : Math.max(0, manager.options.preserveLast - current.length);
+      const tail = current.length === 0 ? Math.max(preserveLast, 1) : Math.max(0, preserveLast - current.length);
       if (stored.length - systems.length <= (current.length === 0 ? tail : 0)) return undefined;
-      const room = current.length === 0 ? undefined : Math.max(1, manager.options.maxTokens - (manager.count([...stored.slice(0, systems.length), ...current]) - manager.count(stored.slice(0, systems.length))));
-      const turn = await turnOf(managerFor(tail), stored, "processInputStep", stepNumber, room);
+      const room = current.length === 0 ? undefined : Math.max(1, maxTokens - (manager.count([...stored.slice(0, systems.length), ...current]) - manager.count(stored.slice(0, systems.length))));
+      const turn = await turnOf(stored, "processInputStep", stepNumber, { preserveLast: tail, ...(room === undefined ? {} : { maxTokens: room }) });
       if (turn === undefined || !turn.compacted) return undefined;
       const kept: MastraDBMessage[] = mapBack(messages, converted, [...turn.messages, ...current], () => undefined, withParts);
       state[NOTE_STATE] = turn.summary;
@@ -183,11 +176,14 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       const carried = typeof args.state[NOTE_STATE] === "string" ? (args.state[NOTE_STATE] as string) : undefined;
       const prompt = promptWithNote(args.prompt, carried === undefined || carried === "" ? undefined : manager.noteMessage(carried));
       const converted = fromLLMPrompt(prompt);
-      const tail = Math.max(1, manager.options.preserveLast);
-      let turn = await turnOf(managerFor(tail), converted.messages, "processLLMRequest", args.stepNumber);
+      const tail = Math.max(1, preserveLast);
+      let turn = await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: tail });
       // The prompt is what the provider receives: when the preserved tail alone keeps it over the
-      // budget, the tail shrinks to the last step (the pending call and its result stay).
-      if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(managerFor(1), converted.messages, "processLLMRequest", args.stepNumber)) ?? turn;
+      // budget, the tail shrinks to the last step (the pending call and its result stay). Forced:
+      // the turn just decided belongs to this request, and a policy's interval must not keep the
+      // prompt over the budget. (Not `fitTail`: it also shortens a tail that is within the budget
+      // but above the target, overriding a policy that chose to wait.)
+      if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: 1, force: true })) ?? turn;
       if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
       return { prompt: mapBack(prompt, converted, turn.messages, promptNote) };
     },

@@ -82,6 +82,10 @@ describe("compaction processor in a Mastra Agent", () => {
     expect(evictedLog?.id).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
     expect(prompts.some((p) => p.some((m) => m.content.includes(bigLog.slice(0, 200))))).toBe(false);
     expect(prompts.some((p) => p.some((m) => m.role === "tool" && m.content.includes(`"id":"${evictedLog!.id}"`)))).toBe(true);
+    // The pointer's instruction is the manager's stub: it names the id and the tool that reads it back.
+    const pointer = prompts.flat().find((m) => m.role === "tool" && m.content.includes(`"evicted":true`) && m.content.includes(evictedLog!.id));
+    expect(pointer?.content).toContain(`moved to the context index as ${evictedLog!.id}.`);
+    expect(pointer?.content).toContain(`Call expand_context with {\\"id\\":\\"${evictedLog!.id}\\"} to read it.`);
     const tools = contextTools(compaction.manager);
     // Page through the original (8,000 characters a page): the pages join to the exact original text.
     let original = "";

@@ -31,9 +31,12 @@ describe("options", () => {
 });
 
 describe("the context manager's options pass through", () => {
-  it("a policy (and its events and resume) is accepted and reaches the manager; a bad policy field is named", () => {
+  it("a policy (and its events and resume) is accepted and reaches the manager; a bad policy field is named", async () => {
     const processor = createCompactionProcessor({ maxTokens: 8000, policy: { kind: "cost" } });
-    expect(processor.manager.options.policy).toEqual({ kind: "cost" });
+    expect(processor.settings.context.policy).toEqual({ kind: "cost" });
+    // The manager runs its turns under the policy: it keeps a snapshot and every turn carries a decision.
+    expect(processor.manager.snapshot()).toBeDefined();
+    expect((await processor.manager.compact([{ role: "user", content: "hi" }])).decision).toMatchObject({ _tag: "Waited", reason: "BelowTrigger" });
     expect(problems({ maxTokens: 8000, policy: { kind: "hermes" }, events: { publish: () => undefined } })).toEqual([]);
     expect(problems({ maxTokens: 8000, policy: { kind: "cost", targt: 0.4 } })).toEqual(["policy.targt: unknown field (did you mean target?)"]);
     expect(problems({ maxTokens: 8000, policy: { kind: "cost", hardThreshold: Number.NaN } })).toEqual([expect.stringMatching(/^policy\.hardThreshold: .*got NaN$/)]);

@@ -191,7 +191,7 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     // (an empty user message mapping to no item) stands for the input the run will add, so the
     // newest stored items are not pinned, and `reserveTokens` are left for that input.
     const conversion = source === "session" ? { ...base, messages: [...base.messages, { role: "user" as const, content: "" }], sources: [...base.sources, []] } : base;
-    const budget = source === "session" ? Math.max(1, manager.options.maxTokens - reserveTokens) : undefined;
+    const budget = source === "session" ? Math.max(1, manager.limits.maxTokens - reserveTokens) : undefined;
     const r = await manager.compactTE(conversion.messages, budget === undefined ? undefined : { maxTokens: budget })();
     if (E.isLeft(r)) return r;
     const turn: TurnResult = r.right;
@@ -224,7 +224,8 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
       if (E.isLeft(decoded)) throw new AgentsCompactionError(decoded.left);
       return compactingSession(inner, compactView(decoded.right.reserveTokens ?? 0));
     },
-    tools: contextTools(manager, { maxHits: o.maxHits ?? 5, maxExpandChars: o.maxExpandChars ?? 8000 }),
+    // `maxHits` is how many hits a search returns when the model gives no `k`; a call may ask for up to 50 (or that many).
+    tools: contextTools(manager, { defaultK: o.maxHits ?? 5, maxHits: Math.max(50, o.maxHits ?? 5), maxExpandChars: o.maxExpandChars ?? 8000 }),
     compactItems,
     lastReport: () => last,
   };

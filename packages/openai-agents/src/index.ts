@@ -33,4 +33,4 @@ export {
 export { itemsToMessages, messagesToItems, isNoteItem, type ItemConversion, type ItemsBack } from "./convert/messages.js";
 export { itemKind, type ItemKind } from "./convert/kinds.js";
 export { compactingSession, type CompactingSession, type CompactView } from "./session.js";
-export { contextTools, expandPage, type ContextToolSettings, type ExpandContextTool, type SearchContextTool } from "./tools.js";
+export { contextTools, type ExpandContextTool, type SearchContextTool, type StrictToolParameters } from "./tools.js";

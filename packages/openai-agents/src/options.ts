@@ -76,7 +76,8 @@ export interface AgentsCompactionOptions {
    */
   readonly onReport?: (report: CompactionReport) => void | Promise<void>;
   /**
-   * Hits `search_context` returns (integer 1..100).
+   * Hits `search_context` returns when the call gives no `k` (integer 1..100); a call may ask for
+   * up to 50, or up to this many when it is more.
    * @default 5
    */
   readonly maxHits?: number;

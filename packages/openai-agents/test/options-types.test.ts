@@ -2,10 +2,10 @@
 // other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions, ContextToolSettings, SessionViewOptions } from "@cc/openai-agents";
+import type { ContextToolOptions } from "@cc/context";
+import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions, contextTools, SessionViewOptions } from "@cc/openai-agents";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { SessionViewOptionsCodec } from "../src/compaction.js";
-import type { ContextToolSettingsCodec } from "../src/tools.js";
 
 describe("options types equal their codecs", () => {
   it("AgentsCompactionOptions", () => {
@@ -14,7 +14,7 @@ describe("options types equal their codecs", () => {
   it("SessionViewOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof SessionViewOptionsCodec>, SessionViewOptions>>(true)).toBe(true);
   });
-  it("ContextToolSettings", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof ContextToolSettingsCodec>, ContextToolSettings>>(true)).toBe(true);
+  it("contextTools takes the tool core's options, less the namespace (the manager's)", () => {
+    expect(assertEquals<Equals<Parameters<typeof contextTools>[1], Omit<ContextToolOptions, "namespace"> | undefined>>(true)).toBe(true);
   });
 });

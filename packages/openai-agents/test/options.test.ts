@@ -1,10 +1,10 @@
 // Bad options are typed errors; a throwing callback is caught and reported; a failed turn is a
 // typed value (compactItems) or a typed rejection (the filter); tool failures are tool outputs.
-import { createContextManager, type ContextManagerOptions } from "@cc/context";
+import { createContextManager, strictParameters, type ContextManagerOptions } from "@cc/context";
 import { RunContext, type AgentInputItem } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { AgentsCompactionError, createAgentsCompaction, decodeAgentsCompaction, expandPage } from "../src/index.js";
+import { AgentsCompactionError, createAgentsCompaction, decodeAgentsCompaction } from "../src/index.js";
 import { fileText } from "./fixtures.js";
 
 const manager = createContextManager({ maxTokens: 400, preserveLast: 1, noteTokens: 60 });
@@ -103,22 +103,76 @@ describe("callbacks and failures", () => {
 });
 
 describe("tools", () => {
+  const errorOf = (text: string): { readonly _tag: string; readonly message: string } => (JSON.parse(text) as { error: { _tag: string; message: string } }).error;
+
   it("bad arguments and unknown ids are tool outputs, not throws", async () => {
     const cc = createAgentsCompaction({ manager });
     const [search, expand] = cc.tools;
     const ctx = new RunContext();
-    expect(await search.invoke(ctx, JSON.stringify({ query: "" }))).toMatch(/^InvalidArguments: .*query/);
-    expect(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: null }))).toMatch(/^NotFound: /);
-    expect(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: -1 }))).toMatch(/^InvalidArguments: .*offset/);
+    const noQuery = errorOf(await search.invoke(ctx, JSON.stringify({ k: null, kinds: null })));
+    expect(noQuery._tag).toBe("InvalidArguments");
+    expect(noQuery.message).toMatch(/query/);
+    expect(errorOf(await search.invoke(ctx, JSON.stringify({ query: "x", k: 0, kinds: null })))).toMatchObject({ _tag: "InvalidArguments", message: expect.stringMatching(/k/) as unknown });
+    expect(errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: null, maxChars: null })))).toEqual({ _tag: "NotFound", message: 'expand_context: no evicted entry with id "u-none"' });
+    const badOffset = errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: -1, maxChars: null })));
+    expect(badOffset._tag).toBe("InvalidArguments");
+    expect(badOffset.message).toMatch(/offset/);
   });
 
-  it("expand pages long originals without splitting a surrogate pair", () => {
-    expect(expandPage("hello", 0, 10)).toBe("hello");
-    const text = `${"a".repeat(9)}😀${"b".repeat(10)}`;
-    const first = JSON.parse(expandPage(text, 0, 10)) as { content: string; nextOffset: number; totalChars: number };
-    expect(first.content).toBe("a".repeat(9));
-    const second = JSON.parse(expandPage(text, first.nextOffset, 10)) as { content: string };
-    expect(first.content + second.content).toBe(text.slice(0, first.content.length + second.content.length));
-    expect(second.content.startsWith("😀")).toBe(true);
+  it("are the tool core's, in strict-mode form: names, descriptions, every parameter required, optional ones nullable", () => {
+    const cc = createAgentsCompaction({ manager, maxExpandChars: 4000 });
+    const [search, expand] = cc.tools;
+    const core = manager.tools({ defaultK: 5, maxHits: 50, maxExpandChars: 4000 });
+    expect([search.name, search.description, search.strict]).toEqual([core.search.name, core.search.description, true]);
+    expect([expand.name, expand.description, expand.strict]).toEqual([core.expand.name, core.expand.description, true]);
+    expect(search.parameters).toEqual(strictParameters(core.search.parameters));
+    expect(expand.parameters).toEqual(strictParameters(core.expand.parameters));
+    expect(search.parameters.required).toEqual(["query", "k", "kinds"]);
+    expect(expand.parameters.required).toEqual(["id", "offset", "maxChars"]);
+    expect(expand.parameters.properties.maxChars).toMatchObject({ type: ["integer", "null"], maximum: 4000 });
+  });
+
+  it("search takes k (more hits than maxHits, the default) and kinds", async () => {
+    const m = createContextManager({ maxTokens: 400, preserveLast: 1, noteTokens: 60 });
+    const cc = createAgentsCompaction({ manager: m, maxHits: 1 });
+    const r = await cc.compactItems(big, "Be brief.")();
+    expect(E.isRight(r) && r.right.report.turn.evicted.length).toBeGreaterThan(1);
+    const [search] = cc.tools;
+    const ctx = new RunContext();
+    const hitsOf = async (args: object): Promise<readonly { readonly kind: string }[]> => (JSON.parse(await search.invoke(ctx, JSON.stringify(args))) as { hits: { kind: string }[] }).hits;
+    expect(await hitsOf({ query: "read_file py", k: null, kinds: null })).toHaveLength(1);
+    expect((await hitsOf({ query: "read_file py", k: 5, kinds: null })).length).toBeGreaterThan(1);
+    expect(await hitsOf({ query: "read_file py", k: 5, kinds: ["no-such-kind"] })).toEqual([]);
+  });
+
+  it("expand returns JSON pages, short originals too, that never split a surrogate pair and join to the original", async () => {
+    const m = createContextManager({ maxTokens: 4000 });
+    const text = `${"a".repeat(9)}😀${"b".repeat(10)} ${"lorem ipsum dolor ".repeat(60)}`;
+    const evicted = await m.evictToolResult({ toolCallId: "c1", toolName: "read_file", content: text }, { maxTokens: 50 });
+    const id = E.isRight(evicted) ? evicted.right?.id : undefined;
+    expect(id).toBeDefined();
+    const [, expand] = createAgentsCompaction({ manager: m, maxExpandChars: 10 }).tools;
+    const ctx = new RunContext();
+    type Page = { readonly content: string; readonly offset: number; readonly totalChars: number; readonly nextOffset?: number };
+    const pageAt = async (offset: number | null): Promise<Page> => JSON.parse(await expand.invoke(ctx, JSON.stringify({ id, offset, maxChars: null }))) as Page;
+    const first = await pageAt(null);
+    expect(first).toMatchObject({ content: "a".repeat(9), offset: 0, totalChars: text.length, nextOffset: 9 });
+    expect((await pageAt(9)).content.startsWith("😀")).toBe(true);
+    // Inside the pair, the page starts at the pair.
+    expect((await pageAt(10)).offset).toBe(9);
+    let joined = "";
+    for (let at: number | undefined = 0; at !== undefined; ) {
+      const page: Page = await pageAt(at);
+      expect(page.content.length).toBeLessThanOrEqual(10);
+      joined += page.content;
+      at = page.nextOffset;
+    }
+    expect(joined).toBe(text);
+    // A short original is a page too (no raw-text shortcut): the whole content, no next page.
+    const short = await m.evictToolResult({ toolCallId: "c2", toolName: "read_file", content: "lorem ipsum dolor ".repeat(30) }, { maxTokens: 50 });
+    const shortId = E.isRight(short) ? short.right?.id : undefined;
+    const [, wide] = createAgentsCompaction({ manager: m }).tools;
+    const whole = JSON.parse(await wide.invoke(ctx, JSON.stringify({ id: shortId, offset: null, maxChars: null }))) as Page;
+    expect(whole).toEqual({ id: shortId, kind: "tool_result:read_file", content: "lorem ipsum dolor ".repeat(30), offset: 0, totalChars: 540 });
   });
 });

@@ -70,7 +70,10 @@ describe("callModelInputFilter through run()", () => {
     const finalInput = inputOf(model.calls[6]!);
     const original = await manager.expand(expandedId);
     expect(original).toBeDefined();
-    expect(outputOf(finalInput, "c5")).toBe(original);
+    // The output is the core's JSON page: the whole original (it fits one page), from offset 0, no next page.
+    const expanded = JSON.parse(outputOf(finalInput, "c5") ?? "null") as Record<string, unknown>;
+    expect(expanded).toEqual({ id: expandedId, kind: expect.any(String) as unknown, content: original, offset: 0, totalChars: original!.length });
+    expect("nextOffset" in expanded).toBe(false);
     expect(original).toMatch(/read_file|# [a-d]\.py/);
     const searched = outputOf(finalInput, "c6") ?? "";
     expect(searched).toContain('"hits"');
