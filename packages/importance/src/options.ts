@@ -40,6 +40,7 @@ export interface ResolvedOptions {
   readonly halfLifeMs: number;
   readonly recencyWeight: number;
   readonly reuseWeight: number;
+  readonly relevanceWeight: number;
   readonly costWeight: number;
   /** The single "now" of this call (epoch ms), or `undefined` when the clock failed (recency left out). */
   readonly now: number | undefined;
@@ -124,6 +125,7 @@ export function resolveOptions(options: ImportanceOptions | undefined): Resolved
     halfLifeMs: halfLife(field(options, "recencyHalfLifeMs")),
     recencyWeight: weight(field(options, "recencyWeight"), DEFAULT_RECENCY_WEIGHT),
     reuseWeight: weight(field(options, "reuseWeight"), DEFAULT_REUSE_WEIGHT),
+    relevanceWeight: weight(field(options, "relevanceWeight"), 0),
     costWeight: weight(field(options, "costWeight"), DEFAULT_COST_WEIGHT),
     now: E.isRight(clock) ? clock.right : undefined,
     clock: E.isLeft(clock) ? clock.left : undefined,

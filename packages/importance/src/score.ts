@@ -4,6 +4,7 @@
  *   pinned                → +Infinity
  *   otherwise             → recencyWeight · 2^(-age/halfLife)
  *                         + reuseWeight   · (1 − 1/(1+accessCount))
+ *                         + relevanceWeight · relevance (in [0, 1]; default weight 0)
  *                         + costWeight    · 100/(100+tokens)
  *                         + kindWeights[kind] (0 when the kind is not weighted)
  *
@@ -57,7 +58,9 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
   const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
   const cost = 100 / (100 + tokens);
   const recency = age.mode === "turns" ? turnRecency(segment, position, r, age) : clockRecency(segment, r);
-  return r.recencyWeight * recency + r.reuseWeight * reuse + r.costWeight * cost + kindScore(segment, r);
+  const rel = segment.relevance;
+  const relevance = typeof rel === "number" && rel > 0 ? Math.min(1, rel) : 0;
+  return r.recencyWeight * recency + r.reuseWeight * reuse + r.relevanceWeight * relevance + r.costWeight * cost + kindScore(segment, r);
 }
 
 /** Recency on the wall clock (0 when the age or the clock is unknown). */

@@ -38,6 +38,12 @@ export interface Segment {
   readonly turn?: number | undefined;
   /** The turn at which the agent last referred to the segment; falls back to `turn`. */
   readonly lastAccessedTurn?: number | undefined;
+  /**
+   * How much the segment shares with what the agent is doing now, in [0, 1] (e.g. BM25
+   * similarity to its latest messages); scored with {@link ImportanceOptions.relevanceWeight}.
+   * Absent counts as 0.
+   */
+  readonly relevance?: number | undefined;
 }
 
 /**
@@ -73,6 +79,11 @@ export interface ImportanceOptions {
    * @default 0.7
    */
   readonly reuseWeight?: number | undefined;
+  /**
+   * Weight of the relevance axis (the segment's `relevance`, in [0, 1]).
+   * @default 0
+   */
+  readonly relevanceWeight?: number | undefined;
   /**
    * Weight of the inverted cost axis `100/(100+tokens)`.
    * @default 0.5

@@ -155,7 +155,7 @@ describe("options and target codecs", () => {
     expect(r._tag === "Left" && r.left.message).toMatch(/^invalid importance options: recencyHalfLifeMs: /);
     const far = validateImportanceOptions({ zzzzzzzzzzzz: 1 });
     expect(far._tag === "Left" && far.left.problems.map((p) => p.message)).toEqual([
-      "zzzzzzzzzzzz: unknown field (expected one of recencyHalfLifeMs, recencyWeight, reuseWeight, costWeight, now, estimateTokens, age, recencyHalfLifeTurns, currentTurn, keepNewest, kindWeights)",
+      "zzzzzzzzzzzz: unknown field (expected one of recencyHalfLifeMs, recencyWeight, reuseWeight, relevanceWeight, costWeight, now, estimateTokens, age, recencyHalfLifeTurns, currentTurn, keepNewest, kindWeights)",
     ]);
     expect(validateImportanceOptions(null)._tag).toBe("Left");
   });

@@ -28,3 +28,4 @@ export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheSta
 export { EvictionScoringCodec, MaskOptionsCodec } from "../strategy/options.js";
 export { MASK_DEFAULTS, MASK_PREFIX, maskOutputs, maskStub, outputId, type Masking, type MaskRun } from "../strategy/mask.js";
 export { ERROR_LINE_CHARS, FACT_SCAN_CHARS, fitFacts, keyFacts } from "../strategy/facts.js";
+export { DEFAULT_RELEVANCE_WINDOW, RELEVANCE_SCAN_CHARS, unitRelevance, workingSetTerms } from "../strategy/relevance.js";

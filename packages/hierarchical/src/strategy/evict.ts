@@ -16,6 +16,7 @@ import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
 import { maskOutputs, restoringOriginals, type MaskedEntry } from "./mask.js";
+import { DEFAULT_RELEVANCE_WINDOW } from "./relevance.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
@@ -288,7 +289,10 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const task: TaskPin = found._tag === "NotPinned" ? found : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
     const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted, task);
     const pinIndex = task._tag === "Pinned" ? { pinIndex: task.index } : {};
-    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    // Relevance to the working set costs a scan of every unit: only when it is scored.
+    const relevanceWeight = settings.scoring?.relevanceWeight ?? EVICTION_SCORING.relevanceWeight ?? 0;
+    const relevance = relevanceWeight > 0 ? { relevanceWindow: settings.relevanceWindow ?? DEFAULT_RELEVANCE_WINDOW } : {};
+    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
     // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
@@ -313,7 +317,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       const goal = hadNotes ? maxTokens : settings.targetTokens;
       masking = await maskOutputs(source, segments, settings.mask, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal, ...(signal === undefined ? {} : { signal }) });
       if (masking.masked.length > 0) {
-        units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+        units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
         if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
           return E.right({
             segments: units, kept: masking.messages, evicted: [], masked: masking.masked, note: "", failures: [...masking.failures], disambiguated: [], skipped: 0,

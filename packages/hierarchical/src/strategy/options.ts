@@ -65,6 +65,13 @@ export interface EvictionOptions {
    * @default false
    */
   readonly mask?: MaskOptions | false;
+  /**
+   * Messages of the working set — the latest ones, their text and call arguments — that each
+   * unit's relevance is measured against (BM25 over the index's terms, in [0, 1)), scored with
+   * `scoring.relevanceWeight` (relevance is computed only when that weight is above 0).
+   * @default 6
+   */
+  readonly relevanceWindow?: number;
 }
 
 /**
@@ -86,7 +93,7 @@ export type EvictionScoring = Omit<ImportanceOptions, "now" | "estimateTokens" |
  */
 export const EVICTION_SCORING: Readonly<EvictionScoring> = AGENT_PRESET;
 
-const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
+const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "relevanceWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
 const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), { expected: "an importance scoring object" });
 /** io-ts codec of {@link EvictionScoring}: closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
 export const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
@@ -135,7 +142,7 @@ export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   namespace: t.string,
   noteTokens: nonNegativeInt,
   concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]) }, { expected: "an eviction options object" });
+}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) }, { expected: "an eviction options object" });
 
 /** io-ts codec of {@link EvictionRunOptions} (closed). */
 export const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {

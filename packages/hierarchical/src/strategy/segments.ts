@@ -7,6 +7,7 @@
  */
 import type { Segment } from "@cc/importance";
 import { createHash } from "node:crypto";
+import { unitRelevance, workingSetTerms } from "./relevance.js";
 import { agentReuse } from "./reuse.js";
 import { leadingSystemCount, messageUnits, safeSplit, unitKind, unitText, type Message, type MessageUnit } from "@cc/messages";
 
@@ -39,6 +40,12 @@ export interface BuildOptions {
    * @default none
    */
   readonly pinIndex?: number;
+  /**
+   * Messages of the working set (the latest ones) each unit's `relevance` is measured against
+   * (see `unitRelevance`); 0 or absent: no relevance.
+   * @default 0
+   */
+  readonly relevanceWindow?: number;
 }
 
 /**
@@ -67,6 +74,8 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
   const base = options.counter.countMessages([]);
   const texts = units.map(unitText);
   const stats = agentReuse(units);
+  const window = options.relevanceWindow ?? 0;
+  const relevance = window > 0 ? unitRelevance(units, workingSetTerms(messages, window)) : undefined;
   const dated = units.map((u, i) => u.messages[0]?.timestamp ?? options.now - step * (units.length - 1 - i));
   const seen = new Map<string, number>();
   return units.map((unit, i): MessageSegment => {
@@ -82,6 +91,7 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
       turn: i,
       ...(s.lastTurn === undefined ? {} : { lastAccessed: dated[s.lastTurn]!, lastAccessedTurn: s.lastTurn }),
       accessCount: s.count,
+      ...(relevance === undefined ? {} : { relevance: relevance[i]! }),
       pinned: unit.end <= sys || unit.start >= tailFrom || (options.pinIndex !== undefined && unit.start <= options.pinIndex && options.pinIndex < unit.end),
       kind: unitKind(unit),
       unit,

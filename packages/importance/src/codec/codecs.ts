@@ -13,6 +13,7 @@ import {
   FlagCodec,
   HalfLifeCodec,
   IdCodec,
+  RelevanceCodec,
   TextCodec,
   TimeCodec,
   TurnCodec,
@@ -44,6 +45,7 @@ export const SegmentCodec: t.Type<Segment, Segment, unknown> = objectCodec<Segme
     kind: TextCodec,
     turn: TurnCodec,
     lastAccessedTurn: TurnCodec,
+    relevance: RelevanceCodec,
   },
   false,
 );
@@ -75,7 +77,9 @@ function isSegment(u: unknown, seen: { id: unknown } = { id: undefined }): boole
     const turn = u["turn"];
     if (turn !== undefined && !TurnCodec.is(turn)) return false;
     const lastAccessedTurn = u["lastAccessedTurn"];
-    return lastAccessedTurn === undefined || TurnCodec.is(lastAccessedTurn);
+    if (lastAccessedTurn !== undefined && !TurnCodec.is(lastAccessedTurn)) return false;
+    const relevance = u["relevance"];
+    return relevance === undefined || RelevanceCodec.is(relevance);
   } catch {
     return false;
   }
@@ -199,6 +203,7 @@ export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions
     recencyHalfLifeMs: HalfLifeCodec,
     recencyWeight: WeightCodec,
     reuseWeight: WeightCodec,
+    relevanceWeight: WeightCodec,
     costWeight: WeightCodec,
     now: ClockCodec,
     estimateTokens: EstimatorCodec,

@@ -80,3 +80,6 @@ export const TurnHalfLifeCodec = leaf(
 
 /** A finite turn number ≥ 0. */
 export const TurnCodec = leaf("Turn", "a finite number ≥ 0", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0);
+
+/** A relevance: a number in [0, 1] (NaN and ±Infinity never pass). */
+export const RelevanceCodec = leaf("Relevance", "a number in [0, 1]", (u): u is number => typeof u === "number" && u >= 0 && u <= 1);
