@@ -24,6 +24,12 @@ interface Face {
   readonly call: (tool: string, args: Record<string, unknown>) => Promise<string>;
 }
 
+/** The JSON schema Mastra gives the model for a tool (its input schema is wrapped as a Standard Schema). */
+const mastraSchema = (schema: unknown): Record<string, unknown> => {
+  const { $schema: _version, ...rest } = (schema as { "~standard": { jsonSchema: { input(o: { target: string }): Record<string, unknown> } } })["~standard"].jsonSchema.input({ target: "draft-07" });
+  return rest;
+};
+
 const textOf = (r: CallToolResult): string => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
 async function faces(manager: ContextManager): Promise<readonly Face[]> {
@@ -61,7 +67,7 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
     },
     {
       name: "mastra",
-      definitions: async () => ["search_context", "expand_context"].map((n) => ({ name: n, description: maTool(n).description, parameters: maTool(n).inputSchema })),
+      definitions: async () => ["search_context", "expand_context"].map((n) => ({ name: n, description: maTool(n).description, parameters: mastraSchema(maTool(n).inputSchema) })),
       call: async (tool, args) => JSON.stringify(await maTool(tool).execute(args, {})),
     },
     {

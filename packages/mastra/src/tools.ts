@@ -84,6 +84,18 @@ function toolSchema(s: JsonSchema): ToolSchema {
 }
 
 /**
+ * A tool's input schema for Mastra: a Standard Schema (v1, with its JSON Schema) whose JSON form —
+ * what the model is shown — is the core's parameters, and whose validation accepts any value.
+ * Mastra checks a call's input against the schema before `execute` and answers a mismatch
+ * (`k: 0`, an unknown field) with its own text; the core decodes every argument itself, so the
+ * model reads the same error text here as in every other face.
+ */
+function decodedByCore(schema: JsonSchema) {
+  const json = (): Record<string, unknown> => ({ ...toolSchema(schema) });
+  return { "~standard": { version: 1 as const, vendor: "@cc/context", validate: (value: unknown) => ({ value }), jsonSchema: { input: json, output: json } } };
+}
+
+/**
  * The two tools bound to a manager (a processor's `manager`), keyed by their names, ready for an
  * agent's `tools`. Invalid options (an unknown field, a bad `maxExpandChars`) throw a
  * `ContextManagerError` of @cc/context naming the field.
@@ -96,13 +108,13 @@ export function contextTools(manager: ContextManager, options: ContextToolOption
   const search_context = createTool({
     id: core.search.name,
     description: core.search.description,
-    inputSchema: toolSchema(core.search.parameters),
+    inputSchema: decodedByCore(core.search.parameters),
     execute: async (input: unknown): Promise<ContextSearchResult> => toolReply(await core.search.run(input)).value,
   });
   const expand_context = createTool({
     id: core.expand.name,
     description: core.expand.description,
-    inputSchema: toolSchema(core.expand.parameters),
+    inputSchema: decodedByCore(core.expand.parameters),
     execute: async (input: unknown): Promise<ContextExpandResult> => toolReply(await core.expand.run(input)).value,
   });
   return { search_context, expand_context } as const;
