@@ -213,7 +213,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
  * @example
  * const compaction = createCompactionProcessor({ maxTokens: 8000 });
  * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, memory,
- *   tools: { ...contextTools(compaction) }, inputProcessors: [compaction], outputProcessors: [compaction] });
+ *   tools: { ...contextTools(compaction.manager) }, inputProcessors: [compaction], outputProcessors: [compaction] });
  */
 export function createCompactionProcessor(options: CompactionProcessorOptions): CompactionProcessor {
   const p = decodeCompactionProcessor(options);
