@@ -183,7 +183,11 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       // the turn just decided belongs to this request, and a policy's interval must not keep the
       // prompt over the budget. (Not `fitTail`: it also shortens a tail that is within the budget
       // but above the target, overriding a policy that chose to wait.)
-      if (turn !== undefined && !turn.budgetMet && tail > 1) turn = (await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: 1, force: true })) ?? turn;
+      // A retry that compacts nothing more (the last step alone is over the budget) leaves the first turn's prompt.
+      if (turn !== undefined && !turn.budgetMet && tail > 1) {
+        const shorter = await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: 1, force: true });
+        if (shorter?.compacted === true) turn = shorter;
+      }
       if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
       return { prompt: mapBack(prompt, converted, turn.messages, promptNote) };
     },
@@ -213,7 +217,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
  * @example
  * const compaction = createCompactionProcessor({ maxTokens: 8000 });
  * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, memory,
- *   tools: { ...contextTools(compaction) }, inputProcessors: [compaction], outputProcessors: [compaction] });
+ *   tools: { ...contextTools(compaction.manager) }, inputProcessors: [compaction], outputProcessors: [compaction] });
  */
 export function createCompactionProcessor(options: CompactionProcessorOptions): CompactionProcessor {
   const p = decodeCompactionProcessor(options);

@@ -65,4 +65,40 @@ describe("processLLMRequest", () => {
     expect(out.slice(-2)).toEqual([prompt[prompt.length - 2], prompt[prompt.length - 1]]);
     expect(out.at(-1)).toBe(prompt.at(-1));
   });
+
+  /** Six read steps with results of `repeat` words each, after a system prompt. */
+  const steps = (repeat: number): LLMPrompt => {
+    const prompt: LLMPrompt = [{ role: "system", content: "You are terse." }];
+    for (let i = 0; i < 6; i++) {
+      prompt.push({ role: "user", content: [{ type: "text", text: `read part ${i}` }] });
+      prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }] });
+      prompt.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read", output: { type: "text", value: `part ${i} `.repeat(repeat) } }] });
+    }
+    return prompt;
+  };
+  const hook = { model: {} as never, stepNumber: 3, steps: [], state: {}, retryCount: 0, abort: (() => { throw new Error("abort"); }) as never };
+
+  it.each([{ kind: "hermes" as const }, { kind: "cost" as const }])("under a policy ($kind) the prompt stage brings a prompt whose default tail is over the budget within it, on the one manager", async (policy) => {
+    const p = createCompactionProcessor({ maxTokens: 700, policy });
+    // Results so large that the last two steps (the default tail of 6) alone are over the budget.
+    const prompt = steps(150);
+    const r = await p.processLLMRequest({ ...hook, prompt });
+    const out = r?.prompt ?? prompt;
+    expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThanOrEqual(700);
+    expect(out.slice(-2)).toEqual(prompt.slice(-2));
+    expect(out.at(-1)).toBe(prompt.at(-1));
+    expect(p.lastReport?.turn?.decision).toMatchObject({ _tag: "Compacted" });
+    // The policy's state is the one manager's: the request's turns were decided there.
+    expect(p.manager.snapshot()?.state.lastCompactionTurn).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([{}, { policy: { kind: "hermes" as const } }])("when even the last step is over the budget the first turn's compaction still goes out (%o)", async (options) => {
+    const p = createCompactionProcessor({ maxTokens: 700, ...options });
+    const prompt = steps(200);
+    const r = await p.processLLMRequest({ ...hook, prompt });
+    const out = r?.prompt ?? prompt;
+    expect(out.length).toBeLessThan(prompt.length);
+    expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThan(p.manager.count(fromLLMPrompt(prompt).messages) / 2);
+    expect(out.at(-1)).toBe(prompt.at(-1));
+  });
 });
