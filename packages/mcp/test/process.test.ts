@@ -70,7 +70,7 @@ describe("the README example", () => {
     const path = dbPath;
     const index = await openSqliteIndex({ path })(); // path: an existing index file, e.g. "journal.db"
     if (index._tag === "Left") throw new Error(index.left._tag);
-    const server = createIndexServer(index.right, { defaultK: 10 }); // options: namespace, defaultK, defaultExpandChars, name, version
+    const server = createIndexServer(index.right, { defaultK: 10 }); // options: namespace, defaultK, defaultExpandChars, maxExpandChars, name, version
     if (server._tag === "Left") throw new Error(server.left.message);
     const transport = createStdioTransport(process.stdin, process.stdout, { maxRequestBytes: 1024 * 1024 }); // stdout carries the protocol: log to stderr only
     if (transport._tag === "Left") throw new Error(transport.left.message);
