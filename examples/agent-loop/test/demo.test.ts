@@ -96,7 +96,8 @@ describe("agent-loop demo", () => {
   it("`pnpm demo` in examples/agent-loop runs the same demo; CC_DEMO_QUERY chooses the search and CC_DEMO_INDEX keeps the index", () => {
     const own = JSON.parse(readFileSync(join(root, "examples/agent-loop/package.json"), "utf8")) as { scripts: { demo: string } };
     const top = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { demo: string } };
-    expect(top.scripts.demo).toBe(own.scripts.demo.replace("main.ts", "examples/agent-loop/main.ts"));
+    // The root script runs the example's own tsx: the demo-only install has no root devDependencies.
+    expect(top.scripts.demo).toBe(`examples/agent-loop/node_modules/.bin/${own.scripts.demo.replace("main.ts", "examples/agent-loop/main.ts")}`);
     const dir = mkdtempSync(join(tmpdir(), "cc-demo-test-"));
     try {
       const kept = join(dir, "kept.db");
