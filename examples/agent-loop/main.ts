@@ -1,20 +1,21 @@
 /**
  * The agent-loop demo: replays a session turn by turn and runs every turn through one context
- * manager (@cc/context) — pressure per turn, importance eviction of whole units into a SQLite
- * index with a summary of each, the note that lists them in the prompt, then search and expand.
+ * manager (@cc/context) — pressure per turn, importance eviction of whole units into an index
+ * (in memory, or a SQLite file) with a summary of each, the note that lists them in the prompt,
+ * then search and expand.
  *
  * Run: npx tsx --conditions=development examples/agent-loop/main.ts [transcript]
  * Offline: summaries are extractive, written by the index.
  * Environment: CC_DEMO_BUDGET (tokens, default 8000), CC_DEMO_QUERY (the search at the end),
- * CC_DEMO_INDEX (a SQLite file to use and keep; default a temp dir removed at exit),
+ * CC_DEMO_INDEX (a SQLite file to use and keep; needs better-sqlite3, which the full install
+ * brings; default an in-memory index, gone at exit),
  * CC_DEMO_POLICY (threshold | hermes | cost: a compaction policy; every decision gets a line).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { createContextManager, describeDecision } from "@cc/context";
-import { openSqliteIndex } from "@cc/hierarchical";
+import { memoryIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
 import { reaccesses, references } from "@cc/hierarchical/internal";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -72,23 +73,25 @@ async function main(): Promise<number> {
   const turns = loadTurns(source);
   const counter = tiktokenCounter();
   const kept = process.env["CC_DEMO_INDEX"];
-  const dir = kept === undefined || kept === "" ? mkdtempSync(join(tmpdir(), "cc-demo-")) : undefined;
-  const indexPath = dir === undefined ? resolve(kept!) : join(dir, "journal.db");
-  const opened = await openSqliteIndex({ path: indexPath })();
-  if (E.isLeft(opened)) {
-    console.error(`agent-loop demo: cannot open the index ${indexPath}: ${opened.left._tag}${"message" in opened.left ? `: ${String(opened.left.message)}` : ""}`);
-    counter.dispose();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    return 5;
+  // The default index lives in memory: the demo-only install has no SQLite driver to compile.
+  const indexPath = kept === undefined || kept === "" ? undefined : resolve(kept);
+  let index: SegmentIndex = memoryIndex();
+  if (indexPath !== undefined) {
+    const opened = await openSqliteIndex({ path: indexPath })();
+    if (E.isLeft(opened)) {
+      console.error(`agent-loop demo: cannot open the index ${indexPath}: ${opened.left._tag}${"message" in opened.left ? `: ${String(opened.left.message)}` : ""}`);
+      counter.dispose();
+      return 5;
+    }
+    index = opened.right;
   }
-  const index = opened.right;
   const clock = { t: 1_700_000_000_000 };
   // One manager for the whole session: budget, strategy and every effect are given once.
   const manager = createContextManager({
     maxTokens: BUDGET, strategy: "hierarchical", threshold: SOFT, preserveLast: 4, counter, index, namespace: "demo", noteTokens: 300, now: () => clock.t,
     ...(POLICY === undefined ? {} : { policy: { kind: POLICY } }),
   });
-  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath}${dir === undefined ? " (kept)" : " (temporary)"}${POLICY === undefined ? "" : `, policy ${POLICY}`}`);
+  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath === undefined ? "in memory" : `${indexPath} (kept)`}${POLICY === undefined ? "" : `, policy ${POLICY}`}`);
   const decisions = { compacted: 0, skipped: 0, waited: 0 };
   let context: readonly Message[] = [];
   // Everything the session has said so far: what the context would be without compaction.
@@ -143,7 +146,6 @@ async function main(): Promise<number> {
   } finally {
     await index.close()();
     counter.dispose();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

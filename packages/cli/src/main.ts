@@ -25,6 +25,7 @@ import { readTranscript } from "./formats/read.js";
 import { decodeTranscriptBytes } from "./formats/utf8.js";
 import { watchProvider } from "./command/provider-watch.js";
 import { findNamespaces } from "./command/namespaces.js";
+import { formatScore } from "./command/score.js";
 
 /** The effects the command uses. */
 export interface CliIo {
@@ -187,7 +188,7 @@ async function searchCommand(cmd: SearchCommand, io: CliIo): Promise<ExitCodeVal
       return ExitCode.index;
     }
     io.stdout(`${JSON.stringify(hits.right, null, 2)}\n`);
-    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h) => `  ${h.id} [namespace ${h.namespace}, ${h.kind}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
+    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h, i) => `  ${i + 1}. ${h.id} [namespace ${h.namespace}, ${h.kind}, score ${formatScore(h.score)}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
     return ExitCode.ok;
   });
 }

@@ -21,6 +21,8 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(ExitCode.ok);
     expect(r.stdout).toContain("Usage:");
+    // The compact defaults differ from createContextManager's, and the help says why.
+    expect(r.stdout).toContain("The compact defaults are those of @cc/lcm's compactor, not createContextManager's\n(strategy hierarchical, threshold 0.8, preserveLast 6, maxTokens required)");
     expect(r.stdout).toContain("Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found,\n7 index file missing, 8 budget not met (the output is still written).");
   });
 

@@ -1,4 +1,5 @@
 // What a new user meets in the first hour, as real processes: exit codes and messages.
+import { formatScore } from "../src/command/score.js";
 import { createServer, type Server } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -68,9 +69,12 @@ describe("cc-compact first-hour behaviour (real processes)", { timeout: 300_000 
     expect(w.code, w.stderr).toBe(ExitCode.ok);
     const s = await runCli(["search", "-i", index, "parser", "-k", "1"]);
     expect(s.code, s.stderr).toBe(ExitCode.ok);
-    const [hit] = JSON.parse(s.stdout) as { id: string; namespace: string }[];
+    const [hit] = JSON.parse(s.stdout) as { id: string; namespace: string; score: number }[];
     expect(hit?.namespace).toBe("proj");
-    expect(s.stderr).toContain(`${hit!.id} [namespace proj,`);
+    expect(s.stderr).toContain(`1. ${hit!.id} [namespace proj,`);
+    // The line's score has at most 3 significant digits; the JSON keeps the exact number.
+    expect(s.stderr).toContain(`, score ${formatScore(hit!.score)}] `);
+    expect(s.stderr).toMatch(/, score (\d+(\.\d+)?|\d\.\d\de[+-]\d+)\] /);
     const x = await runCli(["expand", "-i", index, hit!.id]);
     expect(x.code, x.stderr).toBe(ExitCode.ok);
     const entry = JSON.parse(x.stdout) as { content: string; namespace: string };

@@ -97,6 +97,13 @@ Compact options:
       --encoding E        o200k_base | cl100k_base (default o200k_base)
   -q, --quiet             no report on stderr
 
+The compact defaults are those of @cc/lcm's compactor, not createContextManager's
+(strategy hierarchical, threshold 0.8, preserveLast 6, maxTokens required): a one-shot
+offline run has no index to keep evicted originals in unless given -i (so lcm), no model
+to take a window from (so 128000), compacts because it is asked to (so from half the
+budget), and serves a reader who wants the last exchanges whole (so 20 messages).
+README, "Defaults, and why they are not the manager's".
+
 Search / expand / mcp options:
   -i, --index FILE        the SQLite index (required; must exist, never created)
   -k N                    hits to return (default 10)
