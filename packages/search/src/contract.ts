@@ -2,7 +2,7 @@
  * The `SegmentIndex` contract every backend honours (in-memory, SQLite FTS5, PostgreSQL), its
  * entry and hit types, typed errors and the boundary codecs.
  *
- * @module search/index
+ * @module contract
  */
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
@@ -107,7 +107,7 @@ export type IndexBackend = "sqlite" | "postgres";
 
 /**
  * Why an index operation failed. `IndexUnavailable` comes from opening a persistent index whose
- * driver package (`missingPackage`) cannot be loaded: install it next to `@cc/hierarchical`.
+ * driver package (`missingPackage`) cannot be loaded: install it next to `@cc/search`.
  *
  * @example
  * const r = await index.search("x", { k: 0 })();

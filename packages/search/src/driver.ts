@@ -1,20 +1,19 @@
 /**
  * The database drivers of the persistent indexes (better-sqlite3, pg) are loaded with a dynamic
- * `import()` when an index is opened, never when `@cc/hierarchical` is imported: a caller that
- * only uses {@link memoryIndex} or `hierarchicalCompact` with its own writer loads no native
- * module and no network client. The loading itself is `@cc/messages`' `loadOptionalDriver`; this
+ * `import()` when an index is opened, never when `@cc/search` (or `@cc/hierarchical`) is
+ * imported: a caller that only uses {@link memoryIndex} or `hierarchicalCompact` with its own writer loads no native
+ * module and no network client. The loading itself is `loadOptionalDriver` (`optional-driver`); this
  * module speaks `IndexError`.
  *
  * @module search/driver
  */
-import { installCommand } from "@cc/messages/internal";
-import { loadOptionalDriver, type DriverPackage } from "@cc/messages";
+import { installCommand, loadOptionalDriver, type DriverPackage } from "./optional-driver.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
-import type { IndexBackend, IndexError } from "./index.js";
-import { messageOf } from "./index.js";
+import type { IndexBackend, IndexError } from "./contract.js";
+import { messageOf } from "./contract.js";
 
-export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/messages";
+export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "./optional-driver.js";
 
 /**
  * The `IndexUnavailable` of a driver that could not be loaded: names the package and how to install it.

@@ -14,7 +14,7 @@
  *
  * @module search/lossless
  */
-import type { IndexEntry, Json } from "./index.js";
+import type { IndexEntry, Json } from "./contract.js";
 
 /** First character of an escaped stored string (U+FFFF, a noncharacter). */
 export const ESCAPED = "\uFFFF";

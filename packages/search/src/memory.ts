@@ -7,8 +7,8 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex, WriteReceipt } from "./index.js";
-import { DEFAULT_NAMESPACE, entryKey, idConflict, resolveSearchOptions, validateEntries } from "./index.js";
+import type { IndexEntry, IndexError, SearchHit, SearchOptions, SegmentIndex, WriteReceipt } from "./contract.js";
+import { DEFAULT_NAMESPACE, entryKey, idConflict, resolveSearchOptions, validateEntries } from "./contract.js";
 import { searchable } from "./lossless.js";
 import { decodeWith, numberIn, objectCodec } from "@cc/validate";
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";

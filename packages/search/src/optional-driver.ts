@@ -1,10 +1,10 @@
 /**
  * Optional database drivers (better-sqlite3, pg), loaded with a dynamic `import()` only when a
- * persistent store or index is opened — never when a package is imported. Shared by the summary
- * stores here and the segment indexes of `@cc/hierarchical`; each maps a load failure to its own
+ * persistent store or index is opened — never when a package is imported. Shared by the segment
+ * indexes here and the summary stores of `@cc/session`; each maps a load failure to its own
  * typed error.
  *
- * @module driver
+ * @module optional-driver
  */
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";

@@ -1,5 +1,5 @@
 /**
- * What the PostgreSQL backends (the summary store here, the segment index of `@cc/hierarchical`)
+ * What the PostgreSQL backends (the segment index here, the summary store of `@cc/session`)
  * do about faults: a lost connection, a server that stops answering, a deadlock.
  *
  * - Every pool this library creates, and every client it checks out, has an `'error'` listener:
@@ -14,7 +14,7 @@
  * @module pg-resilience
  */
 import * as E from "fp-ts/lib/Either.js";
-import type { PgPoolClientLike, PgPoolLike } from "./driver.js";
+import type { PgPoolClientLike, PgPoolLike } from "./optional-driver.js";
 
 /** Connection timeout of a pool created from a URL, in ms. */
 export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 10_000;

@@ -11,7 +11,7 @@
  *
  * @module search/postgres-cache
  */
-import { entryKey } from "./index.js";
+import { entryKey } from "./contract.js";
 import { PostingsCache, type CacheItem, type EntryTerms } from "./ranking/postings.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
 import type { SqlClient } from "./sql.js";

@@ -7,16 +7,16 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { PgPoolLike } from "@cc/messages";
-import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, PG_TRANSACTION_ATTEMPTS, type PgTimeouts } from "@cc/messages/internal";
+import type { PgPoolLike } from "./optional-driver.js";
+import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, PG_TRANSACTION_ATTEMPTS, type PgTimeouts } from "./pg-resilience.js";
 import { isRecord } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
-import type { IndexError } from "./index.js";
-import { messageOf } from "./index.js";
+import type { IndexError } from "./contract.js";
+import { messageOf } from "./contract.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
 
 /**
- * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike` of `@cc/messages`) to {@link SqlClient}.
+ * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike`) to {@link SqlClient}.
  * Every client checked out for a transaction has an `'error'` listener while it is out, and one
  * whose connection broke is destroyed rather than returned. The pool itself is yours: give it an
  * `'error'` listener (an idle connection that is lost raises `'error'` on the pool, and an event

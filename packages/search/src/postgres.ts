@@ -16,13 +16,13 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { PgPoolLike } from "@cc/messages";
-import { resolvePgTimeouts } from "@cc/messages/internal";
+import type { PgPoolLike } from "./optional-driver.js";
+import { resolvePgTimeouts } from "./pg-resilience.js";
 import { decodeWith, intIn, invalid, leaf, objectCodec } from "@cc/validate";
 import { clientFactory, isPgPoolLike, isSqlClient, storageError, withRetries } from "./postgres-client.js";
 export { pgClient } from "./postgres-client.js";
-import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
-import { DEFAULT_NAMESPACE, idConflict, resolveSearchOptions, validateEntries } from "./index.js";
+import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./contract.js";
+import { DEFAULT_NAMESPACE, idConflict, resolveSearchOptions, validateEntries } from "./contract.js";
 import { ESCAPED, encodeText, entryFromRow, type StoredEntryRow, isPlainJson, searchable } from "./lossless.js";
 import { prepareSchema } from "./postgres-schema.js";
 import type { SqlClient } from "./sql.js";
@@ -39,7 +39,7 @@ import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, t
  * field.
  *
  * `connection` is a URL (the index creates a pool, owns it and ends it on close), a pool you own
- * (`PgPoolLike` of @cc/messages — a `pg.Pool` fits; not ended on close, and its `'error'`
+ * (`PgPoolLike` — a `pg.Pool` fits; not ended on close, and its `'error'`
  * listener is yours to attach) or a ready {@link SqlClient} (not ended on close). They are told
  * apart by shape: a pool has `connect`, a `SqlClient` has `transaction`. The timeouts configure
  * the pool the index creates, so they are refused next to a pool or client you own.

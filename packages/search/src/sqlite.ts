@@ -21,9 +21,9 @@
 import type Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./index.js";
+import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./contract.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
-import { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./index.js";
+import { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./contract.js";
 import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
