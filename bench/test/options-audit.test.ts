@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { decodeAiSdkContext } from "@cc/ai-sdk";
 import { parseCommand, readTranscript } from "@cc/cli";
 import { createAgentCompactor, createContextManager, createPromptCompressor, decodeContextManager } from "@cc/context";
-import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
+import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/search";
 import { decodeCompactionMiddleware } from "@cc/langchain";
 import { createLcmCompactor, offlineProvider, openAICompatibleProvider, truncateToBudget } from "@cc/lcm";
 import { contextTools as mastraContextTools, decodeCompactionProcessor } from "@cc/mastra";

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { createContextManager, describeDecision } from "@cc/context";
-import { openSqliteIndex } from "@cc/hierarchical";
+import { openSqliteIndex } from "@cc/search";
 import { reaccesses, references } from "@cc/hierarchical/internal";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";

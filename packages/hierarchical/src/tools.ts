@@ -9,8 +9,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { invalid, type InvalidOptions } from "@cc/validate";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
-import type { IndexError, SearchHit, SegmentIndex } from "./search/index.js";
-import { DEFAULT_NAMESPACE, messageOf } from "./search/index.js";
+import type { IndexError, SearchHit, SegmentIndex } from "@cc/search";
+import { DEFAULT_NAMESPACE, messageOf } from "@cc/search/internal";
 
 /** JSON Schema of a tool's parameters (the subset the tools use). */
 export interface JsonSchema {

@@ -4,10 +4,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { IndexError } from "@cc/hierarchical";
-import { driverUnavailable, loadDriver, POSTGRES_DRIVER, SQLITE_DRIVER } from "../../src/search/driver.js";
+import { POSTGRES_DRIVER, SQLITE_DRIVER } from "@cc/search";
+import { driverUnavailable, loadDriver } from "@cc/search/internal";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "../../../..");
+const root = join(here, "../../..");
 
 type Loaded = "sqlite" | "pg";
 type Outcome = { readonly tag: "Right"; readonly hits: number } | { readonly tag: "Left"; readonly error: IndexError };

@@ -9,7 +9,7 @@
  *   node --import tsx --conditions=development load-probe.ts [specifier] [--hide-drivers]
  */
 import { createRequire } from "node:module";
-import { hideDrivers } from "../../../../.ci/support/hide-drivers.js";
+import { hideDrivers } from "../../../.ci/support/hide-drivers.js";
 import type * as Hierarchical from "@cc/hierarchical";
 import type { Either } from "fp-ts/lib/Either.js";
 

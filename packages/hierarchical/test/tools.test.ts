@@ -1,11 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { entry } from "../src/search/index.js";
-import { memoryIndex } from "../src/search/memory.js";
+import { entry, memoryIndex } from "@cc/search";
 import fc from "fast-check";
-import type { SegmentIndex } from "../src/search/index.js";
+import type { SegmentIndex } from "@cc/search";
 import { decodeJournalToolOptions, journalTools, textPage, type JournalToolOptions, type JournalTools } from "../src/tools.js";
-import { right } from "./support/contract.js";
+import { right } from "../../search/test/support/contract.js";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 200;
 

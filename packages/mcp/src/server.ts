@@ -6,8 +6,9 @@
  *
  * @module server
  */
-import type { IndexError, SegmentIndex } from "@cc/hierarchical";
-import { DEFAULT_NAMESPACE, textPage } from "@cc/hierarchical/internal";
+import type { IndexError, SegmentIndex } from "@cc/search";
+import { textPage } from "@cc/hierarchical/internal";
+import { DEFAULT_NAMESPACE } from "@cc/search/internal";
 import { decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";

@@ -4,11 +4,11 @@
 // is a typed error or succeeds, the call after works, and no acknowledged write is lost.
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../../src/search/index.js";
-import { openPostgresIndex } from "../../src/search/postgres.js";
-import { right } from "../support/contract.js";
-import { databaseOf, lockWaiters, silentServer, sleep, terminateBackends, waitFor } from "../support/pg-faults.js";
-import { guardedClient, guardedPool, testDatabase, type TestDatabase } from "../support/postgres.js";
+import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../src/contract.js";
+import { openPostgresIndex } from "../src/postgres.js";
+import { right } from "./support/contract.js";
+import { databaseOf, lockWaiters, silentServer, sleep, terminateBackends, waitFor } from "./support/pg-faults.js";
+import { guardedClient, guardedPool, testDatabase, type TestDatabase } from "./support/postgres.js";
 
 let db: TestDatabase;
 let admin: ReturnType<typeof guardedClient>;

@@ -2,9 +2,9 @@
 // holds `name_3` outranks entries that only share `name` and `3`.
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { memoryIndex } from "../../src/search/memory.js";
-import { queryTerms, tokenize } from "../../src/search/query.js";
-import { right } from "../support/contract.js";
+import { memoryIndex } from "../src/memory.js";
+import { queryTerms, tokenize } from "../src/query.js";
+import { right } from "./support/contract.js";
 
 const part = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/);
 

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ESCAPED, decodeText, encodeText, isPlainJson, isPlainText, searchable } from "../src/search/lossless.js";
-import { tokenize } from "../src/search/query.js";
+import { ESCAPED, decodeText, encodeText, isPlainJson, isPlainText, searchable } from "../src/lossless.js";
+import { tokenize } from "../src/query.js";
 import { runs } from "./support/contract.js";
 import { anyString } from "./support/lossless-contract.js";
 

@@ -1,4 +1,4 @@
-import { memoryIndex } from "../../src/search/memory.js";
-import { indexContract } from "../support/contract.js";
+import { memoryIndex } from "../src/memory.js";
+import { indexContract } from "./support/contract.js";
 
 indexContract("memory", async () => memoryIndex());

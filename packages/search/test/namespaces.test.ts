@@ -6,14 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchHit, SegmentIndex } from "../../src/search/index.js";
-import { entry } from "../../src/search/index.js";
-import { memoryIndex } from "../../src/search/memory.js";
-import { openPostgresIndex } from "../../src/search/postgres.js";
-import { postingsCacheStats } from "../../src/search/ranking/scopes.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
-import { right } from "../support/contract.js";
-import { testDatabase, type TestDatabase } from "../support/postgres.js";
+import type { SearchHit, SegmentIndex } from "../src/contract.js";
+import { entry } from "../src/contract.js";
+import { memoryIndex } from "../src/memory.js";
+import { openPostgresIndex } from "../src/postgres.js";
+import { postingsCacheStats } from "../src/ranking/scopes.js";
+import { openSqliteIndex } from "../src/sqlite.js";
+import { right } from "./support/contract.js";
+import { testDatabase, type TestDatabase } from "./support/postgres.js";
 
 const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
 

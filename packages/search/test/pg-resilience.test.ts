@@ -8,7 +8,7 @@ import {
   classifyPgError,
   pgPoolTimeoutSettings,
   resolvePgTimeouts,
-} from "@cc/messages/internal";
+} from "@cc/search/internal";
 const runs = (n: number): number => (process.env["CI"] === undefined ? Math.min(n, 200) : n);
 
 const pgError = (code: string, message: string): Error => Object.assign(new Error(message), { code });

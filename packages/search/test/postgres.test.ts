@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
-import { openPostgresIndex } from "../../src/search/postgres.js";
-import { indexContract, right } from "../support/contract.js";
-import { testDatabase } from "../support/postgres.js";
-import type { TestDatabase } from "../support/postgres.js";
+import { openPostgresIndex } from "../src/postgres.js";
+import { indexContract, right } from "./support/contract.js";
+import { testDatabase } from "./support/postgres.js";
+import type { TestDatabase } from "./support/postgres.js";
 
 let db: TestDatabase;
 beforeAll(async () => {

@@ -2,12 +2,12 @@
 // reference BM25, on corpora large enough for many blocks, with removals that trigger compaction.
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { entry, entryKey, type IndexEntry, type SearchHit } from "../../src/search/index.js";
-import { indexedTerms } from "../../src/search/query.js";
-import { PostingsCache } from "../../src/search/ranking/postings.js";
-import { rank } from "../../src/search/ranking/topk.js";
-import { runs } from "../support/contract.js";
-import { expectReferenceTopK, referenceRanking } from "../support/reference-bm25.js";
+import { entry, entryKey, type IndexEntry, type SearchHit } from "../src/contract.js";
+import { indexedTerms } from "../src/query.js";
+import { PostingsCache } from "../src/ranking/postings.js";
+import { rank } from "../src/ranking/topk.js";
+import { runs } from "./support/contract.js";
+import { expectReferenceTopK, referenceRanking } from "./support/reference-bm25.js";
 
 const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "test", "main", "io", "x1", "x2", "x3", "x4", "x5", "x6"];
 const word = fc.nat({ max: 999 }).map((x) => VOCAB[Math.floor((x / 1000) ** 3 * VOCAB.length)]!);

@@ -4,11 +4,11 @@
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type StoreError, type SummaryStore } from "@cc/session";
-import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../../src/search/index.js";
-import { openPostgresIndex } from "../../src/search/postgres.js";
-import { right } from "../support/contract.js";
-import { startCluster, type Cluster } from "../support/cluster.js";
-import { sleep } from "../support/pg-faults.js";
+import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../src/contract.js";
+import { openPostgresIndex } from "../src/postgres.js";
+import { right } from "./support/contract.js";
+import { startCluster, type Cluster } from "./support/cluster.js";
+import { sleep } from "./support/pg-faults.js";
 
 let cluster: Cluster;
 beforeAll(() => {

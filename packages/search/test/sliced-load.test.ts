@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { entry, type IndexEntry } from "../../src/search/index.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
-import { left, right } from "../support/contract.js";
-import { expectReferenceTopK } from "../support/reference-bm25.js";
+import { entry, type IndexEntry } from "../src/contract.js";
+import { openSqliteIndex } from "../src/sqlite.js";
+import { left, right } from "./support/contract.js";
+import { expectReferenceTopK } from "./support/reference-bm25.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cc-sliced-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,11 +7,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { entry, type IndexEntry } from "../../src/search/index.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
-import { right } from "../support/contract.js";
-import { writeUntilKilled } from "../../../../.ci/support/crash.js";
-import { tinyFs } from "../../../../.ci/support/tiny-fs.js";
+import { entry, type IndexEntry } from "../src/contract.js";
+import { openSqliteIndex } from "../src/sqlite.js";
+import { right } from "./support/contract.js";
+import { writeUntilKilled } from "../../../.ci/support/crash.js";
+import { tinyFs } from "../../../.ci/support/tiny-fs.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-sqlite-faults-"));
@@ -24,7 +24,7 @@ describe("SQLite index: a writer killed mid-batch", () => {
     const acknowledged: number[] = [];
     let next = 0;
     for (let run = 0; run < 3; run++) {
-      const acks = await writeUntilKilled(join(here, "../support/sqlite-crash-writer.ts"), [path, String(next), String(size)], 3);
+      const acks = await writeUntilKilled(join(here, "./support/sqlite-crash-writer.ts"), [path, String(next), String(size)], 3);
       expect(acks.length).toBeGreaterThanOrEqual(3);
       acknowledged.push(...acks);
       // The batch after the last acknowledged one may or may not have committed; start past it.

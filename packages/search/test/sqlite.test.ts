@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
-import { indexContract, right } from "../support/contract.js";
+import { openSqliteIndex } from "../src/sqlite.js";
+import { indexContract, right } from "./support/contract.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cc-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

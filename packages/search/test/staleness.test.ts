@@ -7,12 +7,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { entry, type IndexEntry, type SegmentIndex } from "../../src/search/index.js";
-import { openPostgresIndex } from "../../src/search/postgres.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
-import { right } from "../support/contract.js";
-import { testDatabase, type TestDatabase } from "../support/postgres.js";
-import { expectReferenceTopK } from "../support/reference-bm25.js";
+import { entry, type IndexEntry, type SegmentIndex } from "../src/contract.js";
+import { openPostgresIndex } from "../src/postgres.js";
+import { openSqliteIndex } from "../src/sqlite.js";
+import { right } from "./support/contract.js";
+import { testDatabase, type TestDatabase } from "./support/postgres.js";
+import { expectReferenceTopK } from "./support/reference-bm25.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "cc-stale-"));
@@ -48,7 +48,7 @@ async function followsOtherWriter(reader: SegmentIndex, write: (batch: readonly 
 
 function child(path: string, name: string, count: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "../support/sqlite-writer.ts"), path, name, String(count)], { stdio: ["ignore", "ignore", "inherit"] });
+    const p = spawn(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "./support/sqlite-writer.ts"), path, name, String(count)], { stdio: ["ignore", "ignore", "inherit"] });
     p.on("error", reject);
     p.on("exit", (code) => resolve(code ?? -1));
   });

@@ -2,8 +2,8 @@
 // longer string, any Unicode, through many rehashes.
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TermTable } from "../../src/search/ranking/term-table.js";
-import { runs } from "../support/contract.js";
+import { TermTable } from "../src/ranking/term-table.js";
+import { runs } from "./support/contract.js";
 
 describe("TermTable", () => {
   it("property: behaves as a Map from term to the order of first sight, looked up whole or in place", () => {

@@ -1,8 +1,8 @@
 // The cap on indexed terms that keeps every backend (PostgreSQL's 1 MB tsvector included) agreeing.
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_FIELD_TERM_BYTES, MAX_FIELD_TERMS, distinctTerms, indexedTerms } from "../../src/search/query.js";
-import { runs } from "../support/contract.js";
+import { MAX_FIELD_TERM_BYTES, MAX_FIELD_TERMS, distinctTerms, indexedTerms } from "../src/query.js";
+import { runs } from "./support/contract.js";
 
 const bytes = (terms: readonly string[]): number => terms.reduce((n, t) => n + Buffer.byteLength(t, "utf8") + 5, 0);
 

@@ -1,9 +1,9 @@
 // The tsvector text form the PostgreSQL index loads its postings cache from.
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseTsvector } from "../../src/search/postgres-cache.js";
-import { tsvectorLiteral } from "../../src/search/query.js";
-import { runs } from "../support/contract.js";
+import { parseTsvector } from "../src/postgres-cache.js";
+import { tsvectorLiteral } from "../src/query.js";
+import { runs } from "./support/contract.js";
 
 describe("parseTsvector", () => {
   it("splits lexemes by weight: A is the summary, unweighted (D) or none the content, both when both", () => {

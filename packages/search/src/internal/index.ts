@@ -4,7 +4,7 @@
  *
  * @module @cc/search/internal
  */
-export { DEFAULT_K, DEFAULT_NAMESPACE, entryKey, idConflict, IndexEntryCodec, MAX_K, messageOf, resolveSearchOptions, validateEntries, type IndexBackend, type ResolvedSearch } from "../contract.js";
+export { DEFAULT_K, DEFAULT_NAMESPACE, entryKey, idConflict, IndexEntryCodec, MAX_K, messageOf, resolveSearchOptions, validateEntries, type IndexBackend, type Json, type ResolvedSearch } from "../contract.js";
 export { bestSnippet, distinctTerms, fts5Match, indexedText, MAX_FIELD_TERMS, MAX_QUERY_TERMS, MAX_TERM_LENGTH, queryTerms, snippet, tokenize, tsqueryLiteral, tsvectorLiteral, type SnippetOptions } from "../query.js";
 export { decodeText, encodeText, entryFromRow, ESCAPED, isPlainJson, isPlainText, searchable, type StoredEntryRow } from "../lossless.js";
 export { SQLITE_SCHEMA_VERSION } from "../sqlite-schema.js";

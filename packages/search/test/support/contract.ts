@@ -2,9 +2,9 @@
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { IndexEntry, IndexError, SearchHit, SegmentIndex } from "../../src/search/index.js";
-import { entry } from "../../src/search/index.js";
-import { queryTerms, tokenize } from "../../src/search/query.js";
+import type { IndexEntry, IndexError, SearchHit, SegmentIndex } from "../../src/contract.js";
+import { entry } from "../../src/contract.js";
+import { queryTerms, tokenize } from "../../src/query.js";
 import { losslessContract } from "./lossless-contract.js";
 import { rankingContract } from "./ranking-contract.js";
 

@@ -2,9 +2,9 @@
 // surrogates, U+FFFF, in every field), keeps look-alike keys apart, and searches the sanitised text.
 import * as fc from "fast-check";
 import { expect, it } from "vitest";
-import type { IndexEntry, Json, SegmentIndex } from "../../src/search/index.js";
-import { entry } from "../../src/search/index.js";
-import { isPlainText } from "../../src/search/lossless.js";
+import type { IndexEntry, Json, SegmentIndex } from "../../src/contract.js";
+import { entry } from "../../src/contract.js";
+import { isPlainText } from "../../src/lossless.js";
 import { left, right, runs } from "./contract.js";
 
 /** One UTF-16 code unit of any value (lone surrogates, NUL, U+FFFF), an astral code point, or a tricky one. */

@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { ownPgPool } from "@cc/messages/internal";
-import { pgClient } from "../../src/search/postgres.js";
-import type { SqlClient, SqlRunner } from "../../src/search/postgres.js";
+import { ownPgPool } from "@cc/search/internal";
+import { pgClient } from "../../src/postgres.js";
+import type { SqlClient, SqlRunner } from "../../src/postgres.js";
 
 /** A provisioned database: a way to make clients on it and a teardown. */
 export interface TestDatabase {

@@ -3,8 +3,8 @@
 // namespace deletes.
 import * as fc from "fast-check";
 import { expect, it } from "vitest";
-import type { IndexEntry, SegmentIndex } from "../../src/search/index.js";
-import { entry } from "../../src/search/index.js";
+import type { IndexEntry, SegmentIndex } from "../../src/contract.js";
+import { entry } from "../../src/contract.js";
 import { expectReferenceTopK } from "./reference-bm25.js";
 
 /** Property-test runs: ≥ 1000 in CI. */

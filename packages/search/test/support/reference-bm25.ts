@@ -4,8 +4,8 @@
 // df, average length) of the namespace searched, or of the whole corpus for a search across
 // namespaces.
 import { expect } from "vitest";
-import type { IndexEntry, SearchHit } from "../../src/search/index.js";
-import { indexedTerms, queryTerms } from "../../src/search/query.js";
+import type { IndexEntry, SearchHit } from "../../src/contract.js";
+import { indexedTerms, queryTerms } from "../../src/query.js";
 
 export interface ReferenceHit {
   readonly namespace: string;

@@ -1,8 +1,8 @@
 // Child process for the crash test: writes batches of `size` entries (namespace `b<n>`, one
 // transaction each) into the SQLite index at the path given, from batch `first` on, and prints
 // `ack <n>` after each acknowledged batch, until it is killed.
-import { entry } from "../../src/search/index.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
+import { entry } from "../../src/contract.js";
+import { openSqliteIndex } from "../../src/sqlite.js";
 
 const [path, firstText, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);

@@ -1,7 +1,7 @@
 // Child process for the multi-process durability test: writes `count` entries one transaction
 // at a time into the SQLite file given on the command line, then exits 0 only if all succeeded.
-import { entry } from "../../src/search/index.js";
-import { openSqliteIndex } from "../../src/search/sqlite.js";
+import { entry } from "../../src/contract.js";
+import { openSqliteIndex } from "../../src/sqlite.js";
 
 const [path, name, countText] = process.argv.slice(2);
 const count = Number(countText);
