@@ -14,7 +14,7 @@ import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentInd
 import { alternativeId, ID_ALTERNATIVES, noteId } from "@cc/hierarchical/internal";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
-import { testDatabase, type TestDatabase } from "../../hierarchical/test/support/postgres.js";
+import { testDatabase, type TestDatabase } from "../../search/test/support/postgres.js";
 
 const runs = process.env["CI"] === undefined ? 25 : 100;
 const exact = tiktokenCounter();
