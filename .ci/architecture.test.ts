@@ -116,11 +116,11 @@ describe("architecture", () => {
   it("a package imports another's /internal only from the allowed list", () => {
     const ALLOWED: Readonly<Record<string, readonly string[]>> = {
       "@cc/cli": ["@cc/lcm/internal"],
-      "@cc/context": ["@cc/hierarchical/internal", "@cc/lcm/internal"],
-      "@cc/hierarchical": ["@cc/messages/internal"],
+      "@cc/context": ["@cc/hierarchical/internal", "@cc/lcm/internal", "@cc/search/internal"],
+      "@cc/hierarchical": ["@cc/messages/internal", "@cc/search/internal"],
       "@cc/langchain": ["@cc/session/internal"],
       "@cc/lcm": ["@cc/messages/internal"],
-      "@cc/session": ["@cc/lcm/internal", "@cc/messages/internal"],
+      "@cc/session": ["@cc/lcm/internal", "@cc/messages/internal", "@cc/search/internal"],
     };
     const found = new Map<string, Set<string>>();
     for (const p of packages) {

@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
+import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/search";
 import pg from "pg";
 import { printTable, quick, writeResults } from "./harness.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";

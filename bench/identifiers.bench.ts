@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createContextManager } from "@cc/context";
-import { memoryIndex, openSqliteIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, openSqliteIndex, type IndexEntry, type SegmentIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { printTable, writeResults } from "./harness.js";

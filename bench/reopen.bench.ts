@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openSqliteIndex } from "@cc/hierarchical";
+import { openSqliteIndex } from "@cc/search";
 import { printTable, quick, writeResults } from "./harness.js";
 import { makeEntries } from "./search/corpus.js";
 

@@ -5,7 +5,7 @@
  * squares on log–log axes and prints k (≈ 1 means linear). Writes bench/results/scaling.json,
  * which bench/run.ts draws as bench/results/scaling.svg.
  */
-import { memoryIndex, openSqliteIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, openSqliteIndex, type IndexEntry, type SegmentIndex } from "@cc/search";
 import { compact, score, type Segment } from "@cc/importance";
 import * as E from "fp-ts/lib/Either.js";
 import { referenceCompact } from "../packages/importance/test/reference.js";

@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/.ci/consumer"
 PNPM="npx -y pnpm@12.4.2"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-packages=(validate messages importance tokens lcm session hierarchical context mcp cli ai-sdk langchain openai-agents mastra)
+packages=(validate messages search importance tokens lcm session hierarchical context mcp cli ai-sdk langchain openai-agents mastra)
 # The framework adapters are installed in their own project, next to their frameworks (see below).
 
 tmp="$(mktemp -d)"
@@ -81,7 +81,7 @@ grep -qx "kept b" "$tmp/solo.out" || { echo "consumer check: @cc/importance alon
 
 step "CommonJS: require() of each package either works (Node's require(esm)) or fails with Node's ESM-only error"
 (cd "$app" && node -e '
-for (const p of ["validate", "messages", "importance", "tokens", "lcm", "session", "hierarchical", "context", "mcp", "cli"]) { // adapters: see the frameworks step
+for (const p of ["validate", "messages", "search", "importance", "tokens", "lcm", "session", "hierarchical", "context", "mcp", "cli"]) { // adapters: see the frameworks step
   try {
     const m = require(`@cc/${p}`);
     if (Object.keys(m).length === 0) throw new Error(`require("@cc/${p}") returned no exports`);

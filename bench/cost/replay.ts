@@ -5,7 +5,7 @@
  */
 import { createContextManager, type PolicyOptions, type PriceSheet, type TurnResult } from "@cc/context";
 import { inputCost } from "@cc/context/internal";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
 import { findReaccesses } from "../retention/reaccess.js";

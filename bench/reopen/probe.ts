@@ -5,8 +5,8 @@
  * `namespace NS`: the first search in namespace NS (which loads that namespace's postings only)
  * and a second one, with the entries the load read.
  */
-import { postingsCacheStats } from "@cc/hierarchical/internal";
-import { openSqliteIndex } from "@cc/hierarchical";
+import { postingsCacheStats } from "@cc/search/internal";
+import { openSqliteIndex } from "@cc/search";
 
 /** The part of better-sqlite3 the floor reads with (bench has no @types/better-sqlite3). */
 interface Db {

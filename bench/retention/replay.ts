@@ -16,7 +16,7 @@
  * in the context holding the term, and `j` arrives.
  */
 import { createContextManager, type ContextManager, type ContextManagerOptions } from "@cc/context";
-import { memoryIndex, type IndexEntry } from "@cc/hierarchical";
+import { memoryIndex, type IndexEntry } from "@cc/search";
 import type { Message } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";

@@ -5,8 +5,8 @@
  * FlexSearch and Orama. Every contender answers "the 10 best entries of namespace main".
  */
 import { join } from "node:path";
-import type { IndexEntry, SegmentIndex } from "@cc/hierarchical";
-import { BM25_B, BM25_K1, idf, indexedTerms, queryTerms } from "@cc/hierarchical/internal";
+import type { IndexEntry, SegmentIndex } from "@cc/search";
+import { BM25_B, BM25_K1, idf, indexedTerms, queryTerms } from "@cc/search/internal";
 import { create, insertMultiple, search as oramaSearch } from "@orama/orama";
 import FlexSearch, { type Document as FlexDocument } from "flexsearch";
 import MiniSearch from "minisearch";

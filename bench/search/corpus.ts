@@ -4,8 +4,8 @@
  * content per entry, a path `src/modM/fileI.py` in every content (so `src` and `py` are in
  * every entry), 10 % of entries in namespace "other", and three query shapes.
  */
-import type { IndexEntry } from "@cc/hierarchical";
-import { entry } from "@cc/hierarchical";
+import type { IndexEntry } from "@cc/search";
+import { entry } from "@cc/search";
 
 /** A small deterministic PRNG (32-bit outputs). */
 export function mulberry32(seed: number): () => number {

@@ -7,7 +7,7 @@ import { decodeAiSdkContext } from "@cc/ai-sdk";
 import { parseCommand, readTranscript } from "@cc/cli";
 import { createContextManager, decodeContextManager } from "@cc/context";
 import { createAgentCompactor, createPromptCompressor } from "@cc/context/compat";
-import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/hierarchical";
+import { memoryIndex, openPostgresIndex, openSqliteIndex } from "@cc/search";
 import { decodeCompactionMiddleware } from "@cc/langchain";
 import { createLcmCompactor, offlineProvider, openAICompatibleProvider, truncateToBudget } from "@cc/lcm";
 import { contextTools as mastraContextTools, decodeCompactionProcessor } from "@cc/mastra";

@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { createContextManager, describeDecision } from "@cc/context";
-import { memoryIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
 import { reaccesses, references } from "@cc/hierarchical/internal";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";

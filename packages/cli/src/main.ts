@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { decodeContextManager, type ContextError } from "@cc/context";
-import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
+import { openSqliteIndex, memoryIndex, type SegmentIndex } from "@cc/search";
 import { createRedactor, offlineProvider, openAICompatibleProvider, pressureOf } from "@cc/lcm";
 import { createRunRemover, displayUrl, urlSecrets } from "@cc/lcm/internal";
 import { toOpenAIMessages, type Provider } from "@cc/messages";

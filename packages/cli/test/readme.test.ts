@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { readTranscript } from "@cc/cli";
 import { createContextManager } from "@cc/context";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 

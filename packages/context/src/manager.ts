@@ -10,7 +10,7 @@
  * @module manager
  */
 import { createHash, randomBytes } from "node:crypto";
-import { memoryIndex, type IndexError, type SearchHit } from "@cc/hierarchical";
+import { memoryIndex, type IndexError, type SearchHit } from "@cc/search";
 import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";

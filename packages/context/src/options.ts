@@ -6,7 +6,8 @@
  */
 import type { AlertSink } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
-import type { EvictionOptions, MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import type { EvictionOptions, MaskOptions } from "@cc/hierarchical";
+import type { SegmentIndex } from "@cc/search";
 import { EvictionScoringCodec, MaskOptionsCodec } from "@cc/hierarchical/internal";
 import type { RecallOptions } from "./recall.js";
 import type { TokenCounter } from "@cc/tokens";

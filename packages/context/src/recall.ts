@@ -10,7 +10,7 @@
  * @module recall
  */
 import { createHmac } from "node:crypto";
-import type { IndexError, SegmentIndex } from "@cc/hierarchical";
+import type { IndexError, SegmentIndex } from "@cc/search";
 import type { Message, UserMessage } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 

@@ -5,8 +5,8 @@
  *
  * @module staged-index
  */
-import { entryKey, idConflict, validateEntries } from "@cc/hierarchical/internal";
-import { type IndexEntry, type IndexError, type SegmentIndex, type WriteReceipt } from "@cc/hierarchical";
+import { entryKey, idConflict, validateEntries } from "@cc/search/internal";
+import { type IndexEntry, type IndexError, type SegmentIndex, type WriteReceipt } from "@cc/search";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 

@@ -10,8 +10,8 @@
  *
  * @module tools
  */
-import type { IndexError, SearchHit, SegmentIndex } from "@cc/hierarchical";
-import { DEFAULT_NAMESPACE } from "@cc/hierarchical/internal";
+import type { IndexError, SearchHit, SegmentIndex } from "@cc/search";
+import { DEFAULT_NAMESPACE } from "@cc/search/internal";
 import { decodeWith, intIn, invalid, nonEmptyString, objectCodec, type InvalidOptions, type Problem } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";

@@ -3,7 +3,8 @@
  *
  * @module types
  */
-import type { EvictedEntry, EvictionOptions, IndexError, MaskedEntry, MaskOptions, SegmentIndex } from "@cc/hierarchical";
+import type { EvictedEntry, EvictionOptions, MaskedEntry, MaskOptions } from "@cc/hierarchical";
+import type { IndexError, SegmentIndex } from "@cc/search";
 import type { RecallOptions } from "./recall.js";
 import type { AlertSink, Level } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";

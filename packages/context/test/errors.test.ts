@@ -1,6 +1,6 @@
 // A failing dependency or index is reported as what it is, carrying the original typed error (or
 // the thrown value): never re-labelled as bad input, never reduced to a tag.
-import { memoryIndex, type IndexError, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, type IndexError, type SegmentIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";

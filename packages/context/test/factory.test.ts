@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import type { Message } from "@cc/messages";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import { createHistoryStrategy, decodeStrategyConfig } from "@cc/context/compat";
 
 const numRuns = process.env["CI"] !== undefined ? 1000 : 100;

@@ -10,11 +10,11 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type TurnResult } from "@cc/context";
 import { decodeSnapshot, digestOf } from "@cc/context/internal";
-import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
+import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
 import { alternativeId, ID_ALTERNATIVES, noteId } from "@cc/hierarchical/internal";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
-import { testDatabase, type TestDatabase } from "../../hierarchical/test/support/postgres.js";
+import { testDatabase, type TestDatabase } from "../../search/test/support/postgres.js";
 
 const runs = process.env["CI"] === undefined ? 25 : 100;
 const exact = tiktokenCounter();

@@ -4,7 +4,7 @@
 // file defines `handler_N_3`), so only the identifiers themselves tell them apart.
 import { randomBytes } from "node:crypto";
 import { createContextManager } from "@cc/context";
-import { memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, inject, it } from "vitest";

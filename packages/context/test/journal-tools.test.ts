@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { entry, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
+import { entry, memoryIndex, type SegmentIndex } from "@cc/search";
 import fc from "fast-check";
 import { textPage } from "@cc/context";
 import { decodeJournalToolOptions, journalTools, type JournalToolOptions, type JournalTools } from "@cc/context/compat";

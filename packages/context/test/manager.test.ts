@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextManagerError, createContextManager, decodeContextManager, type TurnResult } from "@cc/context";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { estimateCounter, tiktokenCounter } from "@cc/tokens";
 

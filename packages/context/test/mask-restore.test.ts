@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContextManager } from "@cc/context";
-import { memoryIndex, type SegmentIndex } from "@cc/hierarchical";
+import { memoryIndex, type SegmentIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createContextManager, PRICE_SHEETS, type TurnResult } from "@cc/context";
 import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, DEFAULT_CYCLE_CENTRES, defaultCycleCentre, estimateCost, hasPromptCaching, initialPolicyState, rewriteCharge, stablePrefixTokens, withoutCaching, type PolicySettings } from "@cc/context/internal";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 

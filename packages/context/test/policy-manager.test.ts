@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type ContextEvent, type PolicyOptions, type TurnResult } from "@cc/context";
 import { decodeSnapshot } from "@cc/context/internal";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import { openAICompatibleProvider } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";

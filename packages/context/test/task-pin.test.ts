@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContextManager, type TurnResult } from "@cc/context";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { CONTEXT_TOOL_NAMES, contextToolCore, contextToolDefinitions, strictParameters, toolReply, type ContextToolCore } from "@cc/context";
-import { entry, memoryIndex, type SegmentIndex } from "@cc/hierarchical";
+import { entry, memoryIndex, type SegmentIndex } from "@cc/search";
 
 function core(index: SegmentIndex, options: Parameters<typeof contextToolCore>[1] = {}): ContextToolCore {
   const c = contextToolCore(index, options);

@@ -11,7 +11,7 @@ import { decodeWith, fn, intIn, invalid, isRecord, leaf, objectCodec } from "@cc
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import pLimit from "p-limit";
-import { messageOf } from "./search/index.js";
+import { messageOf } from "@cc/search/internal";
 import type { SummaryWriter, WriteError } from "./writer.js";
 
 /** What a summariser may return: the summary, or `Either` a failure or the summary. */

@@ -1,14 +1,17 @@
 /**
  * @cc/hierarchical — summary-on-evict: evicted context segments are summarised into a searchable,
- * durable index (in memory, SQLite FTS5, PostgreSQL) that the agent can search and expand back.
+ * durable index (`@cc/search`: in memory, SQLite FTS5, PostgreSQL) that the agent can search and
+ * expand back.
  *
  * @example
- * import { evictUnits, memoryIndex } from "@cc/hierarchical";
+ * import { evictUnits } from "@cc/hierarchical";
+ * import { memoryIndex } from "@cc/search";
  * const index = memoryIndex();
  * const r = await evictUnits(history, { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 }, { index, counter, now: Date.now() })();
  *
  * @module @cc/hierarchical
  */
+/** @deprecated import from `@cc/search`: the search engine has its own package (re-exported here for one release). */
 export {
   entry,
   type IndexEntry,
@@ -17,10 +20,13 @@ export {
   type SearchOptions,
   type SegmentIndex,
   type WriteReceipt,
-} from "./search/index.js";
-export { memoryIndex, type MemoryIndexOptions } from "./search/memory.js";
-export { openSqliteIndex, type SqliteIndexOptions } from "./search/sqlite.js";
-export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./search/postgres.js";
+} from "@cc/search";
+/** @deprecated import from `@cc/search` (re-exported here for one release). */
+export { memoryIndex, type MemoryIndexOptions } from "@cc/search";
+/** @deprecated import from `@cc/search` (re-exported here for one release). */
+export { openSqliteIndex, type SqliteIndexOptions } from "@cc/search";
+/** @deprecated import from `@cc/search` (re-exported here for one release). */
+export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "@cc/search";
 export { hierarchicalCompact, type HierarchicalCompactOptions, type HierarchicalResult, type SegmentFailure, type Summarizer } from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";

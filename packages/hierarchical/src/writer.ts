@@ -7,8 +7,8 @@
 import type { Segment } from "@cc/importance";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
-import type { IndexError, Json, SegmentIndex } from "./search/index.js";
-import { DEFAULT_NAMESPACE, messageOf } from "./search/index.js";
+import type { IndexError, SegmentIndex } from "@cc/search";
+import { DEFAULT_NAMESPACE, messageOf, type Json } from "@cc/search/internal";
 import { decodeWith, fn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 

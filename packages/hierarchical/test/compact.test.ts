@@ -4,11 +4,10 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { HierarchicalCompactOptions, HierarchicalResult, Summarizer } from "../src/compact.js";
 import { hierarchicalCompact } from "../src/compact.js";
-import { memoryIndex } from "../src/search/memory.js";
-import { openSqliteIndex } from "../src/search/sqlite.js";
+import { memoryIndex, openSqliteIndex } from "@cc/search";
 import { extractiveSummarizer } from "../src/summarize.js";
 import { indexWriter, summaryWriterFunc } from "../src/writer.js";
-import { right, runs } from "./support/contract.js";
+import { right, runs } from "../../search/test/support/contract.js";
 
 const NOW = 1_735_689_600_000;
 const opts = { now: () => NOW };

@@ -2,13 +2,9 @@
 // other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { EvictionOptions, EvictionRunOptions, MemoryIndexOptions, PostgresIndexOptions, SearchOptions, SqliteIndexOptions } from "@cc/hierarchical";
+import type { EvictionOptions, EvictionRunOptions } from "@cc/hierarchical";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { EvictionOptionsCodec, EvictionRunOptionsCodec } from "../src/strategy/options.js";
-import type { SearchOptionsCodec } from "../src/search/index.js";
-import type { MemoryIndexOptionsCodec } from "../src/search/memory.js";
-import type { PostgresIndexOptionsCodec } from "../src/search/postgres.js";
-import type { SqliteIndexOptionsCodec } from "../src/search/sqlite.js";
 
 describe("options types equal their codecs", () => {
   it("EvictionOptions", () => {
@@ -16,13 +12,5 @@ describe("options types equal their codecs", () => {
   });
   it("EvictionRunOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof EvictionRunOptionsCodec>, EvictionRunOptions>>(true)).toBe(true);
-  });
-  it("SearchOptions", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof SearchOptionsCodec>, SearchOptions>>(true)).toBe(true);
-  });
-  it("MemoryIndexOptions, SqliteIndexOptions and PostgresIndexOptions", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof MemoryIndexOptionsCodec>, MemoryIndexOptions>>(true)).toBe(true);
-    expect(assertEquals<Equals<t.TypeOf<typeof SqliteIndexOptionsCodec>, SqliteIndexOptions>>(true)).toBe(true);
-    expect(assertEquals<Equals<t.TypeOf<typeof PostgresIndexOptionsCodec>, PostgresIndexOptions>>(true)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { neighbourPositions, neighbours, prefetch, recordAccess } from "../src/prefetch.js";
-import { runs } from "./support/contract.js";
+import { runs } from "../../search/test/support/contract.js";
 
 const segs: Segment[] = Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, content: "", lastAccessed: 100, accessCount: i }));
 
@@ -72,7 +72,7 @@ describe("prefetch refusals", () => {
 
 describe("memory index and index writer options", () => {
   it("are closed: a typo or a bad value makes every operation a typed InvalidOptions, not a silent default", async () => {
-    const { memoryIndex } = await import("../src/search/memory.js");
+    const { memoryIndex } = await import("@cc/search");
     const { indexWriter } = await import("../src/writer.js");
     const typo = memoryIndex({ summaryBost: 3 } as unknown as Parameters<typeof memoryIndex>[0]);
     const c = await typo.count()();

@@ -1,7 +1,8 @@
 // Runs the README's example verbatim (between the markers) and checks what it prints.
 import { describe, expect, it, vi } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { extractiveSummarizer, hierarchicalCompact, indexWriter, openSqliteIndex } from "@cc/hierarchical";
+import { extractiveSummarizer, hierarchicalCompact, indexWriter } from "@cc/hierarchical";
+import { openSqliteIndex } from "@cc/search";
 
 describe("README example", () => {
   it("evicts, writes summaries, searches and expands", async () => {

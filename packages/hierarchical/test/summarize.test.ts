@@ -6,11 +6,10 @@ import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { hierarchicalCompact } from "../src/compact.js";
-import { entry } from "../src/search/index.js";
-import { memoryIndex } from "../src/search/memory.js";
+import { entry, memoryIndex } from "@cc/search";
 import { extractiveSummarizer, extractiveSummary, providerSummarizer } from "../src/summarize.js";
 import { summaryWriterFunc } from "../src/writer.js";
-import { right, runs } from "./support/contract.js";
+import { right, runs } from "../../search/test/support/contract.js";
 import { corpusPath } from "../../../.ci/data.js";
 
 const dataDir = corpusPath("swe-agent-trajectories");

@@ -7,7 +7,7 @@
  * @module server
  */
 import { contextToolCore, toolReply, type ContextHit as CoreHit, type ContextToolCore, type ContextToolError, type ExpandContextResult, type JsonSchema } from "@cc/context";
-import type { SegmentIndex } from "@cc/hierarchical";
+import type { SegmentIndex } from "@cc/search";
 import { decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";

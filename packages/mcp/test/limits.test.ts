@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { entry, openSqliteIndex } from "@cc/hierarchical";
+import { entry, openSqliteIndex } from "@cc/search";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_REQUEST_BYTES } from "../src/index.js";

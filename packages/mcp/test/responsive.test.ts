@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { entry, openSqliteIndex } from "@cc/hierarchical";
+import { entry, openSqliteIndex } from "@cc/search";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialize, line, startRawServer, type RawServer } from "./support/raw-client.js";

@@ -1,6 +1,6 @@
 // The MCP server over an in-memory index, driven by a real SDK Client through the SDK's linked
 // in-memory transport pair.
-import { entry, memoryIndex, type IndexEntry, type SegmentIndex } from "@cc/hierarchical";
+import { entry, memoryIndex, type IndexEntry, type SegmentIndex } from "@cc/search";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

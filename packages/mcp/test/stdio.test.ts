@@ -1,7 +1,7 @@
 // The bounded stdio transport: its line framer and line check as properties, its options
 // decoding, and the transport itself over real streams with the real MCP server.
 import { PassThrough } from "node:stream";
-import { memoryIndex } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * @cc/messages — the conversation model every @cc package speaks: `Message` and its codec,
  * lossless OpenAI chat conversion, pair-safe units (a tool call with all its results), the
- * `Provider` contract, and the optional database driver loader.
+ * `Provider` contract.
  *
  * @example
  * import { fromOpenAIMessages, messageUnits } from "@cc/messages";
@@ -30,4 +30,3 @@ export { leadingSystemCount, planTail, safeSplit, type TailPlan } from "./split.
 export type { TaskPin } from "./task.js";
 export { messageUnits, toolCallIssuers, unitKind, unitText, type MessageUnit } from "./units.js";
 export type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
-export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFailure, type DriverPackage, type PgPoolLike } from "./driver.js";

@@ -1,8 +1,8 @@
 import * as O from "fp-ts/lib/Option.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PgPoolClientLike } from "@cc/messages/internal";
-import type { PgPoolLike } from "@cc/messages";
+import type { PgPoolClientLike } from "@cc/search/internal";
+import type { PgPoolLike } from "@cc/search";
 import { openPostgresStore, type PostgresStoreOptions } from "../src/store/postgres.js";
 import { freshDatabase, guardedPool, right } from "./support.js";
 

@@ -5,7 +5,7 @@
  *
  * @module compat/factory
  */
-import type { SegmentIndex } from "@cc/hierarchical";
+import type { SegmentIndex } from "@cc/search";
 import { summaryMessage, type Message, type Provider } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
 import { invalid } from "@cc/validate";

@@ -7,11 +7,11 @@
  * @module compat/journal
  */
 import { invalid, type InvalidOptions } from "@cc/validate";
-import { DEFAULT_NAMESPACE } from "@cc/hierarchical/internal";
+import { DEFAULT_NAMESPACE } from "@cc/search/internal";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
-import type { SegmentIndex } from "@cc/hierarchical";
+import type { SegmentIndex } from "@cc/search";
 import { buildCore, type ContextToolError, type ExpandContextResult, type JsonSchema, type SearchContextResult } from "../tools.js";
 
 /**

@@ -9,7 +9,7 @@ import { finite, intIn, leaf, nonNegativeInt, objectCodec, withMethods } from "@
 import { AGENT_PRESET, ImportanceOptionsCodec, type ImportanceOptions } from "@cc/importance";
 import * as t from "io-ts";
 import * as E from "fp-ts/lib/Either.js";
-import type { SegmentIndex } from "../search/index.js";
+import type { SegmentIndex } from "@cc/search";
 import type { MaskOptions } from "./mask.js";
 
 /**

@@ -13,8 +13,7 @@
  */
 import type { Message, MessageUnit } from "@cc/messages";
 import { unitText } from "@cc/messages";
-import { idf, tfPart } from "../search/ranking/index.js";
-import { MAX_QUERY_TERMS, tokenize } from "../search/query.js";
+import { idf, MAX_QUERY_TERMS, tfPart, tokenize } from "@cc/search/internal";
 
 /** Characters of a unit's text read from its head and from its tail (one huge output costs a bounded scan). */
 export const RELEVANCE_SCAN_CHARS = 4000;

@@ -3,7 +3,7 @@ import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { summaryMessage, type Message } from "@cc/messages";
-import { memoryIndex } from "../../src/search/memory.js";
+import { memoryIndex } from "@cc/search";
 import { buildSegments, evictUnits, withNote } from "@cc/hierarchical";
 import { reaccesses, references } from "@cc/hierarchical/internal";
 import { estimateCounter } from "@cc/tokens";

@@ -8,11 +8,12 @@ import { join } from "node:path";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSegments, entry, evictUnits, indexWriter, memoryIndex, openPostgresIndex, openSqliteIndex, withNote, type SegmentIndex } from "@cc/hierarchical";
+import { buildSegments, evictUnits, indexWriter, withNote } from "@cc/hierarchical";
+import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
 import { alternativeId, ID_ALTERNATIVES, unitId } from "@cc/hierarchical/internal";
 import { type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
-import { testDatabase, type TestDatabase } from "../support/postgres.js";
+import { testDatabase, type TestDatabase } from "../../../search/test/support/postgres.js";
 
 const counter = estimateCounter();
 const NOW = 1_700_000_000_000;

@@ -8,7 +8,7 @@ import { tiktokenCounter } from "@cc/tokens";
 import { evictUnits, withNote, type EvictionOptions } from "../../src/strategy/evict.js";
 import { fitFacts, keyFacts } from "../../src/strategy/facts.js";
 import { MASK_PREFIX, stubId } from "../../src/strategy/mask.js";
-import { memoryIndex } from "../../src/search/memory.js";
+import { memoryIndex } from "@cc/search";
 
 const counter = tiktokenCounter();
 afterAll(() => counter.dispose());

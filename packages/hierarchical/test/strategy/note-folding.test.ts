@@ -5,7 +5,7 @@ import { SUMMARY_PREFIX, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { EVICTION_NOTE_PREFIX } from "../../src/strategy/evict.js";
 import { evictUnits, noteId, parseEvictionNote, sealedNote, withNote } from "../../src/strategy/evict.js";
-import { memoryIndex } from "../../src/search/memory.js";
+import { memoryIndex } from "@cc/search";
 
 const counter = tiktokenCounter();
 afterAll(() => counter.dispose());

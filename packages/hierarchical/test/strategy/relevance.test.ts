@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { AGENT_PRESET, score, SegmentCodec } from "@cc/importance";
 import { messageUnits, type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
-import { evictUnits, memoryIndex } from "@cc/hierarchical";
+import { evictUnits } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import { unitRelevance, workingSetTerms } from "@cc/hierarchical/internal";
 
 const word = fc.stringMatching(/^[a-z]{3,8}$/);

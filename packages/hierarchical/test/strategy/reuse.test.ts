@@ -4,7 +4,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { AGENT_PRESET } from "@cc/importance";
 import { messageUnits, type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
-import { buildSegments, evictUnits, memoryIndex } from "@cc/hierarchical";
+import { buildSegments, evictUnits } from "@cc/hierarchical";
+import { memoryIndex } from "@cc/search";
 import { agentReuse, EVICTION_SCORING, MAX_TRACKED_TERMS, termKeys } from "@cc/hierarchical/internal";
 
 const numRuns = process.env["CI"] !== undefined ? 500 : 100;

@@ -5,7 +5,7 @@ import type { Message } from "@cc/messages";
 import { lastStepStart } from "@cc/messages/internal";
 import { tiktokenCounter } from "@cc/tokens";
 import { evictUnits, withNote } from "../../src/strategy/evict.js";
-import { memoryIndex } from "../../src/search/memory.js";
+import { memoryIndex } from "@cc/search";
 
 const counter = tiktokenCounter();
 afterAll(() => counter.dispose());

@@ -8,11 +8,11 @@
  */
 import { pipe } from "fp-ts/lib/function.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
-import { installCommand } from "@cc/messages/internal";
-import { loadOptionalDriver, type DriverPackage } from "@cc/messages";
+import { installCommand } from "@cc/search/internal";
+import { loadOptionalDriver, type DriverPackage } from "@cc/search";
 import type { StoreBackend, StoreError } from "./store.js";
 
-export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/messages";
+export { POSTGRES_DRIVER, SQLITE_DRIVER, type DriverPackage } from "@cc/search";
 
 /** The `StoreUnavailable` of a driver that could not be loaded: names the package and how to install it. */
 export function driverUnavailable(backend: StoreBackend, driver: DriverPackage, cause: unknown): StoreError {

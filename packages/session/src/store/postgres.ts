@@ -12,18 +12,10 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
-import type { PgPoolClientLike } from "@cc/messages/internal";
-import type { PgPoolLike } from "@cc/messages";
+import type { PgPoolClientLike } from "@cc/search/internal";
+import type { PgPoolLike } from "@cc/search";
 import type { Message } from "@cc/messages";
-import {
-  classifyPgError,
-  ownPgPool,
-  pgErrorCode,
-  pgPoolTimeoutSettings,
-  pgTransaction,
-  resolvePgTimeouts,
-  type OwnedPgPool,
-} from "@cc/messages/internal";
+import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, resolvePgTimeouts, type OwnedPgPool } from "@cc/search/internal";
 import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";

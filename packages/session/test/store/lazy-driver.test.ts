@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { StoreError } from "@cc/session";
 import { driverUnavailable, loadDriver } from "../../src/store/driver.js";
-import { POSTGRES_DRIVER, SQLITE_DRIVER } from "@cc/messages";
+import { POSTGRES_DRIVER, SQLITE_DRIVER } from "@cc/search";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../../../..");

@@ -8,7 +8,7 @@ import * as O from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresStoreOptions, type StoreError, type SummaryStore } from "@cc/session";
-import { type PgPoolLike } from "@cc/messages";
+import { type PgPoolLike } from "@cc/search";
 import { freshDatabase, guardedClient, guardedPool, left, right } from "../support.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

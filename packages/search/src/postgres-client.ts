@@ -1,0 +1,110 @@
+/**
+ * The PostgreSQL connection of the index: a pool adapted to `SqlClient`, the client made from
+ * what the caller gave (a URL, a pool or a client), retries of whole operations, and a caught
+ * error as a typed `IndexError`.
+ *
+ * @module search/postgres-client
+ */
+import * as E from "fp-ts/lib/Either.js";
+import type * as TE from "fp-ts/lib/TaskEither.js";
+import type { PgPoolLike } from "./optional-driver.js";
+import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, PG_TRANSACTION_ATTEMPTS, type PgTimeouts } from "./pg-resilience.js";
+import { isRecord } from "@cc/validate";
+import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
+import type { IndexError } from "./contract.js";
+import { messageOf } from "./contract.js";
+import type { SqlClient, SqlRunner } from "./sql.js";
+
+/**
+ * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike`) to {@link SqlClient}.
+ * Every client checked out for a transaction has an `'error'` listener while it is out, and one
+ * whose connection broke is destroyed rather than returned. The pool itself is yours: give it an
+ * `'error'` listener (an idle connection that is lost raises `'error'` on the pool, and an event
+ * nobody listens to ends the process).
+ *
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * pool.on("error", (e) => console.warn("idle PostgreSQL connection lost", e.message));
+ * const client = pgClient(pool);
+ */
+export function pgClient(pool: PgPoolLike): SqlClient {
+  return {
+    query: async <R>(text: string, params: readonly unknown[] = []) => {
+      const r = await pool.query(text, [...params]);
+      return { rows: r.rows as R[] };
+    },
+    // One attempt: the index retries whole operations (see `make`), for any SqlClient.
+    transaction: <A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A> =>
+      pgTransaction(
+        pool,
+        (c) =>
+          fn({
+            query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await c.query(text, [...params])).rows as R[] }),
+          }),
+        1,
+      ),
+    end: () => pool.end(),
+  };
+}
+
+const hasFunctions = (u: unknown, names: readonly string[]): boolean => isRecord(u) && names.every((m) => typeof u[m] === "function");
+/** A ready client: `query`, `transaction` and `end`. Checked first, so a client that also has `connect` stays a client. */
+export const isSqlClient = (u: unknown): u is SqlClient => hasFunctions(u, ["query", "transaction", "end"]);
+/** A pool (`PgPoolLike`): `query`, `connect`, `end` and `on`. */
+export const isPgPoolLike = (u: unknown): u is PgPoolLike => hasFunctions(u, ["query", "connect", "end", "on"]);
+
+/** A caught error as an `IndexError`: a lost connection, a timeout, or a storage error with its SQLSTATE. */
+export function storageError(operation: string, e: unknown): IndexError {
+  const code = pgErrorCode(e);
+  const message = messageOf(e);
+  switch (classifyPgError(e)) {
+    case "connectionLost":
+      return { _tag: "ConnectionLost", backend: "postgres", operation, ...(code === undefined ? {} : { code }), message };
+    case "timeout":
+      return { _tag: "Timeout", backend: "postgres", operation, message };
+    default:
+      return { _tag: "StorageError", backend: "postgres", operation, message, ...(code === undefined ? {} : { code }) };
+  }
+}
+
+/** How to get the client: a pool on pg (loaded now) for a URL, the caller's own pool adapted, or the caller's own client as it is. */
+export function clientFactory(connection: string | PgPoolLike | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
+  if (typeof connection !== "string") return async () => E.right(() => (isSqlClient(connection) ? connection : pgClient(connection)));
+  return async () => {
+    const driver = await loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) =>
+      typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined,
+    )();
+    if (E.isLeft(driver)) return driver;
+    const Pool = driver.right;
+    return E.right(() => {
+      // The pool and every client it opens get an 'error' listener; `end` waits for the sockets.
+      const owned = ownPgPool(new Pool({ connectionString: connection, max: 4, ...pgPoolTimeoutSettings(timeouts) }));
+      return { ...pgClient(owned.pool), end: () => owned.end() };
+    });
+  };
+}
+
+/**
+ * Runs `fn` again when it fails with a deadlock or a serialization failure (up to
+ * `PG_TRANSACTION_ATTEMPTS` in all: the server rolled the transaction back), and once more after a
+ * lost connection when `idempotent` (the pool has dropped the broken connection by then).
+ */
+export async function withRetries<A>(fn: () => Promise<A>, idempotent: boolean): Promise<A> {
+  let reconnected = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const kind = classifyPgError(e);
+      if (kind === "retryable" && attempt < PG_TRANSACTION_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        continue;
+      }
+      if (kind === "connectionLost" && idempotent && !reconnected) {
+        reconnected = true;
+        continue;
+      }
+      throw e;
+    }
+  }
+}
