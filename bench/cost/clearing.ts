@@ -60,9 +60,10 @@ export function clearToolUses(messages: readonly Message[], s: ClearSettings, co
   let head = 0;
   while (head < out.length && out[head]!.role === "system") head++;
   if (head < out.length && out[head]!.role === "user") head++;
-  while (sum(sizes) > s.maxTokens && head < out.length - 1) {
+  while (sum(sizes) > s.maxTokens && head < out.length) {
     let end = head + 1;
-    if (out[head]!.role === "assistant") while (end < out.length - 1 && out[end]!.role === "tool") end++;
+    if (out[head]!.role === "assistant") while (end < out.length && out[end]!.role === "tool") end++;
+    if (end >= out.length) break; // the newest unit stays
     out.splice(head, end - head);
     sizes.splice(head, end - head);
   }
