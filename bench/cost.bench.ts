@@ -105,8 +105,8 @@ function defaultCentres(): Readonly<Record<string, number>> {
   );
 }
 
-const fmt = (r: CostRow & { readonly budget: number }): readonly (string | number)[] => [r.budget, r.split, r.corpus, r.sheet, r.policy, r.sessions, r.inputCostUsd, r.cutVsThresholdPct, r.compactions, r.cacheHitPct, r.tokensSent, r.retentionPct, r.budgetMisses];
-const HEADERS = ["budget", "split", "corpus", "sheet", "policy", "transcripts", "input $", "cut vs threshold %", "compactions", "cache hit %", "tokens sent", "retention %", "budget misses"];
+const fmt = (r: CostRow & { readonly budget: number }): readonly (string | number)[] => [r.budget, r.split, r.corpus, r.sheet, r.policy, r.sessions, r.inputCostUsd, r.cutVsThresholdPct, r.compactions, r.cacheHitPct, r.tokensSent, r.retentionPct, r.neededKeptPct, r.budgetMisses];
+const HEADERS = ["budget", "split", "corpus", "sheet", "policy", "transcripts", "input $", "cut vs threshold %", "compactions", "cache hit %", "tokens sent", "retention %", "needed facts kept %", "budget misses"];
 
 /** The development run: the sweep table and the rule's choice per sheet. */
 function reportSelection(totals: (split: RowSplit, corpus: string, policy: string, sheet: string) => Totals): Record<string, unknown>[] {

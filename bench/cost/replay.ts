@@ -8,6 +8,8 @@ import { inputCost } from "@cc/context/internal";
 import { memoryIndex } from "@cc/hierarchical";
 import type { Message } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
+import { ruleKinds, type MetricMessage } from "../retention/metrics.js";
+import { factLiterals, heldText, neededFacts } from "../retention/needed.js";
 import { findReaccesses } from "../retention/reaccess.js";
 import { billOf, keyOf, scoreTurn, turnsOf } from "./accounting.js";
 import { clearToolUses, type ClearSettings } from "./clearing.js";
@@ -34,6 +36,9 @@ export interface ReplayFigures {
   readonly budgetMisses: number;
   readonly reaccessKept: number;
   readonly reaccessTotal: number;
+  /** Needed facts (bench/retention/needed.ts) held by the prompt the agent saw when it wrote the action needing them. */
+  readonly neededKept: number;
+  readonly neededTotal: number;
 }
 
 /**
@@ -48,6 +53,16 @@ export async function replay(messages: readonly Message[], p: ReplayPolicy, coun
   const keys = messages.map(keyOf);
   const refs = findReaccesses(messages);
   const turns = turnsOf(messages);
+  const facts = neededFacts(messages as readonly MetricMessage[], ruleKinds(messages as readonly MetricMessage[]));
+  const literals = new WeakMap<Message, ReadonlySet<string>>();
+  const literalsOf = (m: Message): ReadonlySet<string> => {
+    const hit = literals.get(m);
+    if (hit !== undefined) return hit;
+    const l = factLiterals(heldText(m as MetricMessage));
+    literals.set(m, l);
+    return l;
+  };
+  let neededKept = 0;
   const cost: Record<string, number> = Object.fromEntries(Object.keys(sheets).map((k) => [k, 0]));
   const decisions: Record<string, number> = {};
   let previous: readonly string[] = [];
@@ -62,6 +77,8 @@ export async function replay(messages: readonly Message[], p: ReplayPolicy, coun
   for (const t of turns) {
     const from = at;
     at += t.length;
+    // The agent wrote message `from` having seen the prompt of the turn before (`sent`).
+    for (const f of facts) if (f.at === from && sent.some((m) => literalsOf(m).has(f.literal))) neededKept++;
     const clearing = p.clearing;
     const r: Pick<TurnResult, "messages" | "compacted" | "budgetMet" | "decision"> =
       clearing === undefined
@@ -87,5 +104,5 @@ export async function replay(messages: readonly Message[], p: ReplayPolicy, coun
     kept += s.kept;
     scored += s.total;
   }
-  return { turns: turns.length, maxTokens, tokensSent, cachedTokens, cost, compactions, decisions, budgetMisses, reaccessKept: kept, reaccessTotal: scored };
+  return { turns: turns.length, maxTokens, tokensSent, cachedTokens, cost, compactions, decisions, budgetMisses, reaccessKept: kept, reaccessTotal: scored, neededKept, neededTotal: facts.length };
 }
