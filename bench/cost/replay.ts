@@ -8,14 +8,19 @@ import { inputCost } from "@cc/context/internal";
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";
+import { ruleKinds, type MetricMessage } from "../retention/metrics.js";
+import { factLiterals, heldText, neededFacts } from "../retention/needed.js";
 import { findReaccesses } from "../retention/reaccess.js";
 import { billOf, keyOf, scoreTurn, turnsOf } from "./accounting.js";
+import { clearToolUses, type ClearSettings } from "./clearing.js";
 
-/** How a replay runs the manager. */
+/** How a replay builds each prompt. */
 export interface ReplayPolicy {
   readonly name: string;
-  /** Absent: the manager without a policy, fed its last prompt plus the new turn (as the demo does). */
+  /** The manager's policy; the manager is fed the full history every turn. */
   readonly policy?: PolicyOptions;
+  /** Instead of the manager: tool-result clearing (shares of `maxTokens` for `trigger` and `clearAtLeast`) on the last prompt plus the new turn. */
+  readonly clearing?: Omit<ClearSettings, "maxTokens" | "trigger" | "clearAtLeast"> & { readonly trigger: number; readonly clearAtLeast: number };
 }
 
 /** What one replay measured. */
@@ -31,21 +36,33 @@ export interface ReplayFigures {
   readonly budgetMisses: number;
   readonly reaccessKept: number;
   readonly reaccessTotal: number;
+  /** Needed facts (bench/retention/needed.ts) held by the prompt the agent saw when it wrote the action needing them. */
+  readonly neededKept: number;
+  readonly neededTotal: number;
 }
 
 /**
- * Replays `messages` with a budget of `budgetShare` of the whole transcript's tokens.
+ * Replays `messages` with a fixed budget of `maxTokens` (chosen before the run: no figure of the
+ * transcript's future, such as its final length or its peak, sets it).
  *
- * @example const f = await replay(session.messages, { name: "hermes", policy: { kind: "hermes" } }, counter, 0.5, sheets);
+ * @example const f = await replay(session.messages, { name: "hermes", policy: { kind: "hermes" } }, counter, 16_000, sheets);
  */
-export async function replay(messages: readonly Message[], p: ReplayPolicy, counter: TokenCounter, budgetShare: number, sheets: Readonly<Record<string, PriceSheet>>, threshold?: number): Promise<ReplayFigures> {
+export async function replay(messages: readonly Message[], p: ReplayPolicy, counter: TokenCounter, maxTokens: number, sheets: Readonly<Record<string, PriceSheet>>, threshold?: number): Promise<ReplayFigures> {
   const tokensOf = (m: Message): number => counter.countMessages([m]);
-  const total = messages.reduce((s, m) => s + tokensOf(m), 0);
-  const maxTokens = Math.max(2000, Math.floor(total * budgetShare));
   const manager = createContextManager({ maxTokens, counter, index: memoryIndex(), namespace: "bench", now: () => 1_700_000_000_000, ...(threshold === undefined ? {} : { threshold }), ...(p.policy === undefined ? {} : { policy: p.policy }) });
   const keys = messages.map(keyOf);
   const refs = findReaccesses(messages);
   const turns = turnsOf(messages);
+  const facts = neededFacts(messages as readonly MetricMessage[], ruleKinds(messages as readonly MetricMessage[]));
+  const literals = new WeakMap<Message, ReadonlySet<string>>();
+  const literalsOf = (m: Message): ReadonlySet<string> => {
+    const hit = literals.get(m);
+    if (hit !== undefined) return hit;
+    const l = factLiterals(heldText(m as MetricMessage));
+    literals.set(m, l);
+    return l;
+  };
+  let neededKept = 0;
   const cost: Record<string, number> = Object.fromEntries(Object.keys(sheets).map((k) => [k, 0]));
   const decisions: Record<string, number> = {};
   let previous: readonly string[] = [];
@@ -60,8 +77,18 @@ export async function replay(messages: readonly Message[], p: ReplayPolicy, coun
   for (const t of turns) {
     const from = at;
     at += t.length;
-    const input = p.policy === undefined ? [...sent, ...t] : messages.slice(0, at);
-    const r: TurnResult = await manager.compact(input);
+    // The agent wrote message `from` having seen the prompt of the turn before (`sent`).
+    for (const f of facts) if (f.at === from && sent.some((m) => literalsOf(m).has(f.literal))) neededKept++;
+    const clearing = p.clearing;
+    const r: Pick<TurnResult, "messages" | "compacted" | "budgetMet" | "decision"> =
+      clearing === undefined
+        ? await manager.compact(messages.slice(0, at))
+        : ((): Pick<TurnResult, "messages" | "compacted" | "budgetMet" | "decision"> => {
+            const before = [...sent, ...t];
+            const next = clearToolUses(before, { ...clearing, trigger: Math.ceil(clearing.trigger * maxTokens), clearAtLeast: Math.floor(clearing.clearAtLeast * maxTokens), maxTokens }, tokensOf);
+            const changed = next.length !== before.length || next.some((m, i) => m !== before[i]);
+            return { messages: next, compacted: changed, budgetMet: next.reduce((a, m) => a + tokensOf(m), 0) <= maxTokens };
+          })();
     sent = r.messages;
     const current = sent.map(keyOf);
     const bill = billOf(previous, current, sent.map(tokensOf));
@@ -77,5 +104,5 @@ export async function replay(messages: readonly Message[], p: ReplayPolicy, coun
     kept += s.kept;
     scored += s.total;
   }
-  return { turns: turns.length, maxTokens, tokensSent, cachedTokens, cost, compactions, decisions, budgetMisses, reaccessKept: kept, reaccessTotal: scored };
+  return { turns: turns.length, maxTokens, tokensSent, cachedTokens, cost, compactions, decisions, budgetMisses, reaccessKept: kept, reaccessTotal: scored, neededKept, neededTotal: facts.length };
 }

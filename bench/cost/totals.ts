@@ -12,6 +12,8 @@ export interface Totals {
   cachedTokens: number;
   kept: number;
   reaccesses: number;
+  neededKept: number;
+  needed: number;
   budgetMisses: number;
   turns: number;
   sessions: number;
@@ -19,7 +21,7 @@ export interface Totals {
 }
 
 /** A cell with nothing in it. */
-export const emptyTotals = (): Totals => ({ cost: 0, compactions: 0, tokensSent: 0, cachedTokens: 0, kept: 0, reaccesses: 0, budgetMisses: 0, turns: 0, sessions: 0, decisions: {} });
+export const emptyTotals = (): Totals => ({ cost: 0, compactions: 0, tokensSent: 0, cachedTokens: 0, kept: 0, reaccesses: 0, neededKept: 0, needed: 0, budgetMisses: 0, turns: 0, sessions: 0, decisions: {} });
 
 /**
  * Adds one replay, billed under `sheet`, to `t`.
@@ -33,6 +35,8 @@ export function addReplay(t: Totals, f: ReplayFigures, sheet: string): void {
   t.cachedTokens += f.cachedTokens;
   t.kept += f.reaccessKept;
   t.reaccesses += f.reaccessTotal;
+  t.neededKept += f.neededKept;
+  t.needed += f.neededTotal;
   t.budgetMisses += f.budgetMisses;
   t.turns += f.turns;
   t.sessions++;
@@ -57,6 +61,8 @@ export interface CostRow {
   readonly tokensSent: number;
   readonly retentionPct: number;
   readonly reaccesses: number;
+  /** Share of needed facts held by the prompt the agent saw (bench/retention/needed.ts), %. */
+  readonly neededKeptPct: number;
   readonly budgetMisses: number;
   readonly decisions: Readonly<Record<string, number>>;
 }
@@ -76,6 +82,7 @@ export function rowOf(t: Totals, split: RowSplit, corpus: string, sheet: string,
     tokensSent: t.tokensSent,
     retentionPct: t.reaccesses > 0 ? Number(((100 * t.kept) / t.reaccesses).toFixed(2)) : 0,
     reaccesses: t.reaccesses,
+    neededKeptPct: t.needed > 0 ? Number(((100 * t.neededKept) / t.needed).toFixed(2)) : 0,
     budgetMisses: t.budgetMisses,
     decisions: t.decisions,
   };

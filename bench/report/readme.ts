@@ -105,15 +105,32 @@ function costRows(doc: ResultsDoc | undefined): string[] {
   const pooled = arr(doc.data["rows"]).map(obj).filter((r) => str(r["corpus"]) === "all");
   const split = pooled.some((r) => str(r["split"]) === "eval");
   const rows = split ? pooled.filter((r) => str(r["split"]) === "eval") : pooled;
-  const line = (sheet: string): string =>
-    rows
+  // Rows carry a fixed token budget since budgets no longer come from a transcript's length; older files have one budget.
+  const budgets = [...new Set(rows.map((r) => r["budget"]).filter((b) => typeof b === "number"))] as number[];
+  const line = (sheet: string, at: readonly Record<string, unknown>[]): string =>
+    at
       .filter((r) => str(r["sheet"]) === sheet)
       .map((r) => `${str(r["policy"])} $${fixed(num(r["inputCostUsd"]), 1)} (${num(r["compactions"])} compactions, retention ${fixed(num(r["retentionPct"]), 1)}%)`)
       .join(", ");
-  return [
-    `| input cost of replaying ${num(rows[0]?.["sessions"])} transcripts${split ? " (evaluation split)" : ""}, with prompt caching | ${line("with caching")} — ${source("cost", doc)} |`,
-    `| the same without prompt caching | ${line("without caching")} |`,
-  ];
+  const what = `${num(rows[0]?.["sessions"])} transcripts${split ? " (evaluation split)" : ""}`;
+  if (budgets.length === 0) {
+    return [
+      `| input cost of replaying ${what}, with prompt caching | ${line("with caching", rows)} — ${source("cost", doc)} |`,
+      `| the same without prompt caching | ${line("without caching", rows)} |`,
+    ];
+  }
+  const diffs = arr(doc.data["differences"]).map(obj).filter((d) => str(d["split"]) === (split ? "eval" : "all") && str(d["rival"]) !== "threshold");
+  const diff = (budget: number, sheet: string): string =>
+    diffs
+      .filter((d) => num(d["budget"]) === budget && str(d["sheet"]) === sheet)
+      .map((d) => `vs ${str(d["rival"])} ${fixed(num(d["differencePct"]), 1)}% [${fixed(num(d["lo"]), 1)}, ${fixed(num(d["hi"]), 1)}]`)
+      .join(", ");
+  return budgets.flatMap((budget, i) => {
+    const at = rows.filter((r) => r["budget"] === budget);
+    return ["with caching", "without caching"].map(
+      (sheet, j) => `| input cost of replaying ${what} at a budget of ${budget} tokens, ${sheet === "with caching" ? "with" : "without"} prompt caching | ${line(sheet, at)}; cost model minus rival (session bootstrap 95% CI): ${diff(budget, sheet)}${i === 0 && j === 0 ? ` — ${source("cost", doc)}` : ""} |`,
+    );
+  });
 }
 
 function adapterRows(doc: ResultsDoc | undefined): string[] {

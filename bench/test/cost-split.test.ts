@@ -94,7 +94,7 @@ describe("the cost benchmark's corpus: the retention benchmark's tasks, de-dupli
 });
 
 describe("the cost benchmark's rows and goals", () => {
-  const figures = (cost: number, kept: number): ReplayFigures => ({ turns: 2, maxTokens: 100, tokensSent: 10, cachedTokens: 5, cost: { s: cost }, compactions: 1, decisions: { Waited: 2 }, budgetMisses: 0, reaccessKept: kept, reaccessTotal: 4 });
+  const figures = (cost: number, kept: number): ReplayFigures => ({ turns: 2, maxTokens: 100, tokensSent: 10, cachedTokens: 5, cost: { s: cost }, compactions: 1, decisions: { Waited: 2 }, budgetMisses: 0, reaccessKept: kept, reaccessTotal: 4, neededKept: kept, neededTotal: 4 });
   it("a row carries its split; the goal compares `cost` with the other policies of that split, not the sweep", () => {
     const rows = [["threshold", 10, 4], ["hermes", 5, 2], ["cost", 5, 3], ["cost@0.6", 1, 1]].map(([p, c, k]) => {
       const t = emptyTotals();

@@ -28,6 +28,12 @@ describe("README results block", () => {
     expect(block).toContain("| input cost of replaying 2 transcripts (evaluation split), with prompt caching | cost $4.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, quick run 2026-01-02 |");
     writeFileSync(join(root, "bench", "results", "cost.json"), JSON.stringify({ name: "cost", quick: false, date: "2026-01-02T00:00:00Z", data: { rows: [cost(undefined, "cost", 9)] } }));
     expect(renderResults(root)).toContain("| input cost of replaying 4 transcripts, with prompt caching | cost $9.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, full run 2026-01-02 |");
+    // Fixed budgets: one row per budget and sheet, with the bootstrap differences.
+    writeFileSync(join(root, "bench", "results", "cost.json"), JSON.stringify({ name: "cost", quick: false, date: "2026-01-02T00:00:00Z", data: {
+      rows: [{ ...cost("eval", "cost", 4), budget: 8000 }, { ...cost("eval", "hermes", 5), budget: 8000 }],
+      differences: [{ split: "eval", budget: 8000, sheet: "with caching", rival: "hermes", differencePct: -20, lo: -30, hi: -10 }, { split: "eval", budget: 8000, sheet: "with caching", rival: "threshold", differencePct: -1, lo: -2, hi: 0 }],
+    } }));
+    expect(renderResults(root)).toContain("| input cost of replaying 2 transcripts (evaluation split) at a budget of 8000 tokens, with prompt caching | cost $4.0 (3 compactions, retention 70.0%), hermes $5.0 (3 compactions, retention 70.0%); cost model minus rival (session bootstrap 95% CI): vs hermes -20.0% [-30.0, -10.0] — `bench/results/cost.json`, full run 2026-01-02 |");
 
     expect(block).toContain("`bench/results/tokens.json` missing");
     expect(block).toContain("| retention | `bench/results/retention.json` missing |");
