@@ -4,11 +4,10 @@
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore, type StoreError, type SummaryStore } from "@cc/session";
-import { entry, type IndexEntry, type IndexError, type SegmentIndex } from "../src/contract.js";
-import { openPostgresIndex } from "../src/postgres.js";
-import { right } from "./support/contract.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
-import { sleep } from "./support/pg-faults.js";
+import { entry, openPostgresIndex, type IndexEntry, type IndexError, type SegmentIndex } from "@cc/search";
+import { right } from "../../search/test/support/contract.js";
+import { startCluster, type Cluster } from "../../search/test/support/cluster.js";
+import { sleep } from "../../search/test/support/pg-faults.js";
 
 let cluster: Cluster;
 beforeAll(() => {
