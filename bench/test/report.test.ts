@@ -8,8 +8,9 @@ import { seriesOf } from "../report/series.js";
 import { MAX_SUMMARY_ROWS, markdownTable, renderSummary } from "../report/summary.js";
 import { escapeXml, renderLogLogChart } from "../report/svg.js";
 import { tablesOf } from "../report/tables.js";
+import { runsFor } from "../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 
 describe("fitPowerLaw", () => {
   it("recovers the exponent and coefficient of an exact power law", () => {

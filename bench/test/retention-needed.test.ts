@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { actionText, agentText, ruleKinds, type MetricMessage } from "../retention/metrics.js";
 import { factLiterals, heldText, neededFacts, recoveryQuery } from "../retention/needed.js";
+import { runsFor } from "../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 
 const call = (id: string, command: string): { id: string; name: string; arguments: string } => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
 

@@ -10,8 +10,9 @@ import { fifoRule, importanceRule, largestFirstRule, lruRule, observationMasking
 import { MANAGER_CANDIDATES, selectManager } from "../retention/selection.js";
 import { generatedSessions } from "../retention/sessions.js";
 import { cells, counts, difference, estimate, meanOverBudgets, resamples, type Cell } from "../retention/stats.js";
+import { runsFor } from "../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] ? 200 : 50;
+const numRuns = runsFor(50, 200);
 
 /** A cheap deterministic count (characters / 4) for protocol tests. */
 const cheap: Tokens = (() => {

@@ -19,8 +19,9 @@ import {
   type ContextEntry,
   type Rule,
 } from "../retention/rules.js";
+import { runsFor } from "../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 const count = (m: Message): number => Math.max(1, Math.ceil(m.content.length / 4));
 
 const entry = (source: number, message: Message, kind: RuleKind, extra: Partial<ContextEntry> = {}): ContextEntry => ({

@@ -7,8 +7,9 @@ import { goStableSort, goStaleOrder } from "../retention/go-order.js";
 import { evictInOrder, seededRandom, shuffle, type Candidate } from "../retention/policies.js";
 import { argumentText, findReaccesses, messageTerms, ruleText, termsOf } from "../retention/reaccess.js";
 import { generatedSessions } from "../retention/sessions.js";
+import { runsFor } from "../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 const HOUR = 3_600_000;
 const NOW = 1_700_000_000_000;
 

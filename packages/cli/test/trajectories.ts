@@ -1,6 +1,7 @@
 // Locates the SWE-agent trajectories of the repository's test corpus (.ci/corpus, MIT, provenance beside them).
 import { readdirSync } from "node:fs";
 import { corpusPath } from "../../../.ci/data.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
 /** Absolute path of the corpus trajectories folder, with a trailing slash (`.ci/corpus/swe-agent-trajectories/`). */
 export const trajectoriesDir = `${corpusPath("swe-agent-trajectories")}/`;
@@ -11,4 +12,4 @@ export const trajectoryFiles: readonly string[] = readdirSync(trajectoriesDir)
   .sort();
 
 /** Runs assertions with at least 1000 fast-check runs in CI. */
-export const numRuns = process.env["CI"] !== undefined ? 1000 : 200;
+export const numRuns = runsFor(200, 1000);

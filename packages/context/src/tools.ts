@@ -369,7 +369,9 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
  *
  * @example contextToolDefinitions({ namespace: "run-1" }) // right({ search: { name: "search_context", … }, expand: { … } })
  */
-export function contextToolDefinitions(options: ContextToolOptions = {}): E.Either<InvalidOptions, { readonly search: Definition; readonly expand: Definition }> {
+export function contextToolDefinitions(
+  options: ContextToolOptions = {},
+): E.Either<InvalidOptions, { readonly search: Pick<ContextTool<SearchContextResult>, "name" | "description" | "parameters">; readonly expand: Pick<ContextTool<ExpandContextResult>, "name" | "description" | "parameters"> }> {
   const config = decodeContextToolOptions(options);
   return E.isLeft(config) ? config : E.right(definitionsOf(config.right, CONTEXT_TOOL_NAMES));
 }

@@ -4,8 +4,9 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Message } from "@cc/messages";
 import { memoryIndex } from "@cc/search";
 import { createHistoryStrategy, decodeStrategyConfig } from "@cc/context/compat";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] !== undefined ? 1000 : 100;
+const numRuns = runsFor(100, 1000);
 const big = (tag: string): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words\n".repeat(80)}`;
 
 function conversation(cycles: number): Message[] {

@@ -15,8 +15,9 @@ import { alternativeId, ID_ALTERNATIVES, noteId } from "@cc/hierarchical/interna
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { testDatabase, type TestDatabase } from "../../search/test/support/postgres.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 25 : 100;
+const runs = runsFor(25, 100);
 const exact = tiktokenCounter();
 let dir: string;
 let pgdb: TestDatabase;

@@ -4,6 +4,7 @@ import { entry, memoryIndex, type SegmentIndex } from "@cc/search";
 import fc from "fast-check";
 import { textPage } from "@cc/context";
 import { decodeJournalToolOptions, journalTools, type JournalToolOptions, type JournalTools } from "@cc/context/compat";
+import { runsFor } from "../../../.ci/support/runs.js";
 
 /** The value of a `Right`, or a failure naming the `Left`. */
 function right<A>(r: E.Either<unknown, A>): A {
@@ -11,7 +12,7 @@ function right<A>(r: E.Either<unknown, A>): A {
   return r.right;
 }
 
-const numRuns = process.env["CI"] !== undefined ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 
 function tools(index: SegmentIndex, options: JournalToolOptions): JournalTools {
   const r = journalTools(index, options);

@@ -5,8 +5,9 @@ import { ContextManagerError, createContextManager, decodeContextManager, type T
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { estimateCounter, tiktokenCounter } from "@cc/tokens";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 25 : 60;
+const runs = runsFor(25, 60);
 const exact = tiktokenCounter();
 afterAll(() => exact.dispose());
 

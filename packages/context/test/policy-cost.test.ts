@@ -6,8 +6,9 @@ import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, DEFAULT_CYCLE_CENTRES, defa
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 200 : 500;
+const runs = runsFor(200, 500);
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
 const base = { triggerTokens: 80_000, floorTokens: 50_000, hardTokens: 95_000, summaryInputTokens: 0, summaryOutputTokens: 0, growthPerTurn: 2_000, remainingTurns: 40 };
 const settingsOf = (options: unknown, trigger = 0.8): PolicySettings => {

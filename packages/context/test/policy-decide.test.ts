@@ -3,8 +3,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { costVerdict, decodeContextManager, PRICE_SHEETS } from "@cc/context";
 import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, estimateCost, initialPolicyState, settle, withoutCaching, type PolicySettings, type PolicyState } from "@cc/context/internal";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 200 : 500;
+const runs = runsFor(200, 500);
 const settingsOf = (options: unknown, trigger = 0.8): PolicySettings => {
   const d = decodePolicy(options, trigger);
   if (E.isLeft(d)) throw new Error(d.left.message);

@@ -9,8 +9,9 @@ import { memoryIndex } from "@cc/search";
 import { openAICompatibleProvider } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 12 : 30;
+const runs = runsFor(12, 30);
 const counter = tiktokenCounter();
 
 let server: Server;

@@ -6,8 +6,9 @@ import { createContextManager, type TurnResult } from "@cc/context";
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 20 : 60;
+const runs = runsFor(20, 60);
 const exact = tiktokenCounter();
 afterAll(() => exact.dispose());
 

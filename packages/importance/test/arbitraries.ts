@@ -4,12 +4,13 @@
  */
 import fc from "fast-check";
 import type { EvictionTarget, ScoringOptions, Segment } from "../src/index.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
 /** The fixed clock of the property tests. */
 export const NOW = 1_735_689_600_000;
 
 /** Runs per property: at least 1,000 in CI. */
-export const numRuns = process.env["CI"] ? 1000 : 200;
+export const numRuns = runsFor(200, 1000);
 
 /** A segment; small value domains make equal scores (ties) and duplicate ids common. */
 export const segmentArb: fc.Arbitrary<Segment> = fc.record(

@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { Io, Read } from "../src/store/backend.js";
 import { decide, type Proposer } from "../src/store/consensus.js";
 import type { Value } from "../src/store/records.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 type Fate = "ok" | "lost" | "landed" | "late";
 const fateArb: fc.Arbitrary<Fate> = fc.constantFrom<Fate>("ok", "ok", "ok", "lost", "landed", "late");

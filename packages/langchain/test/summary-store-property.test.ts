@@ -11,8 +11,9 @@ import type { Message } from "@cc/messages";
 import type { StoredMessage, StoredSummary, StoreError, SummaryStore } from "@cc/session";
 import { describe, expect, it } from "vitest";
 import { baseStoreSummaryStore, type LangGraphStore } from "../src/index.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 type Op = { readonly kind: "append"; readonly stack: number; readonly texts: readonly string[] } | { readonly kind: "save"; readonly stack: number; readonly advance: number };
 
@@ -175,7 +176,7 @@ const property = (separate: boolean) => async (): Promise<void> => {
         },
       ),
       // Separate stores contend and back off (real timers): fewer runs.
-      { numRuns: separate ? (process.env["CI"] ? 150 : 40) : runs(150) },
+      { numRuns: separate ? runsFor(40, 150) : runs(150) },
     );
 };
 

@@ -11,9 +11,10 @@ import { isErrorLine } from "../src/providers/offline/facts.js";
 import { extractiveSummary, OFFLINE_MIN_BUDGET, offlineProvider, summaryBudget } from "../src/providers/offline.js";
 import { serialiseMessage, serialiseTranscript } from "../src/transcript.js";
 import { corpusPath } from "../../../.ci/data.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
 const counter = estimateCounter();
-const runs = process.env["CI"] === undefined ? 200 : 1000;
+const runs = runsFor(200, 1000);
 
 const session: readonly Message[] = [
   { role: "user", content: "Fix the failing parser test in src/parser.ts\nKeep the public API unchanged." },

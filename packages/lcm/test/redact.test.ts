@@ -3,8 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRedactor, redactSecrets } from "../src/providers/redact.js";
 import { exposedRun, SECRET_FORMS, showSecret } from "./secret-forms.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] !== undefined ? 1000 : 300;
+const numRuns = runsFor(300, 1000);
 const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".split(""));
 const tokenChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=".split(""));
 const separator = fc.constantFrom(" ", "\n", "\t", ": ", "\"", "'", "(", ", ", "=", "");

@@ -7,8 +7,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { checkLine, LineFramer, type Frame } from "../src/internal/framing.js";
 import { createIndexServer, createStdioTransport, decodeStdioTransportOptions, DEFAULT_MAX_REQUEST_BYTES } from "../src/index.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 /** Cuts `bytes` at the given points (sorted, deduplicated, within range). */
 function cut(bytes: Buffer, points: readonly number[]): Buffer[] {

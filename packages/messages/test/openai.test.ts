@@ -3,8 +3,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { decodeMessages, fromOpenAIMessages, messageUnits, toOpenAIMessages, type OpenAIMessage } from "@cc/messages";
 import { UNANSWERED_RESULT } from "@cc/messages/internal";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 200 : 1000;
+const runs = runsFor(200, 1000);
 const fnCall = (id: string, name = "read") => ({ id, type: "function" as const, function: { name, arguments: "{}" } });
 
 describe("fromOpenAIMessages", () => {

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
 import { planTaskPin, TASK_PIN_MAX_SHARE, taskIndex } from "@cc/messages/internal";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] !== undefined ? 1000 : 200;
+const numRuns = runsFor(200, 1000);
 const sys = (content: string): Message => ({ role: "system", content });
 const user = (content: string): Message => ({ role: "user", content });
 const assistant = (content: string): Message => ({ role: "assistant", content });

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { messageUnits, toolCallIssuers, type Message } from "@cc/messages";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 300 : 1000;
+const runs = runsFor(300, 1000);
 const u = (content: string): Message => ({ role: "user", content });
 const calls = (...ids: string[]): Message => ({ role: "assistant", content: "", toolCalls: ids.map((id) => ({ id, name: "bash", arguments: "{}" })) });
 const res = (id: string): Message => ({ role: "tool", content: `out ${id}`, toolCallId: id });

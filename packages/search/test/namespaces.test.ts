@@ -14,8 +14,9 @@ import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { right } from "./support/contract.js";
 import { testDatabase, type TestDatabase } from "./support/postgres.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 let dir: string;
 let db: TestDatabase;

@@ -9,7 +9,8 @@ import {
   pgPoolTimeoutSettings,
   resolvePgTimeouts,
 } from "@cc/search/internal";
-const runs = (n: number): number => (process.env["CI"] === undefined ? Math.min(n, 200) : n);
+import { runsFor } from "../../../.ci/support/runs.js";
+const runs = (n: number): number => runsFor(Math.min(n, 200), n);
 
 const pgError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
 

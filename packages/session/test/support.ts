@@ -5,6 +5,7 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import pg from "pg";
 import { expect, inject } from "vitest";
 import { ownPgPool } from "@cc/search/internal";
+import { runsFor } from "../../../.ci/support/runs.js";
 
 /** Runs `te` and returns its Right value, failing the test with the Left otherwise. */
 export async function right<L, A>(te: TaskEither<L, A>): Promise<A> {
@@ -84,4 +85,4 @@ export const oddStrings: readonly string[] = [
 ];
 
 /** fast-check runs: at least 1000 in CI, fewer locally. */
-export const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+export const runs = (local: number): number => runsFor(local, Math.max(1000, local));

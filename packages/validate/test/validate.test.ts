@@ -3,8 +3,9 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import { callback, decodeWith, didYouMean, intIn, invalid, MAX_PROBLEMS, numberIn, objectCodec, positiveInt, withMethods } from "@cc/validate";
+import { runsFor } from "../../../.ci/support/runs.js";
 
-const runs = process.env["CI"] === undefined ? 200 : 1000;
+const runs = runsFor(200, 1000);
 const Opts = objectCodec("Opts", { maxTokens: positiveInt }, { maxRetries: intIn(0, 20), ratio: numberIn(0, 1) });
 const decode = decodeWith(Opts, "InvalidOptions", "test options");
 

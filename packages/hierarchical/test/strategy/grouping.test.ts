@@ -9,8 +9,9 @@ import { reaccesses, references } from "@cc/hierarchical/internal";
 import { estimateCounter } from "@cc/tokens";
 import { evictionNote, EVICTION_NOTE_PREFIX, MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS, unitId } from "@cc/hierarchical/internal";
 import { messageUnits, unitKind, unitText } from "@cc/messages";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] !== undefined ? 1000 : 100;
+const numRuns = runsFor(100, 1000);
 const counter = estimateCounter();
 const NOW = 1_700_000_000_000;
 

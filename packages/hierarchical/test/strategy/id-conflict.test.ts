@@ -14,6 +14,7 @@ import { alternativeId, ID_ALTERNATIVES, unitId } from "@cc/hierarchical/interna
 import { type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
 import { testDatabase, type TestDatabase } from "../../../search/test/support/postgres.js";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
 const counter = estimateCounter();
 const NOW = 1_700_000_000_000;
@@ -170,7 +171,7 @@ describe("conflicting entries, any subset of a pass", () => {
         for (const id of planted) expect(right(await index.expand(id, "ns")())?.content).toBe(`another original under ${id}`);
         expect(counter.countMessages(withNote(ev.kept, ev.note)) <= settings.targetTokens).toBe(ev.budgetMet);
       }),
-      { numRuns: process.env["CI"] === undefined ? 50 : 200 },
+      { numRuns: runsFor(50, 200) },
     );
   }, 300_000);
 });

@@ -7,8 +7,9 @@ import { estimateCounter } from "@cc/tokens";
 import { buildSegments, evictUnits } from "@cc/hierarchical";
 import { memoryIndex } from "@cc/search";
 import { agentReuse, EVICTION_SCORING, MAX_TRACKED_TERMS, termKeys } from "@cc/hierarchical/internal";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
-const numRuns = process.env["CI"] !== undefined ? 500 : 100;
+const numRuns = runsFor(100, 500);
 const counter = estimateCounter();
 const NOW = 1_700_000_000_000;
 

@@ -6,6 +6,7 @@ import { lastStepStart } from "@cc/messages/internal";
 import { tiktokenCounter } from "@cc/tokens";
 import { evictUnits, withNote } from "../../src/strategy/evict.js";
 import { memoryIndex } from "@cc/search";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
 const counter = tiktokenCounter();
 afterAll(() => counter.dispose());
@@ -64,7 +65,7 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
           expect(r.right.budgetMet).toBe(true);
         }
       }),
-      { numRuns: process.env["CI"] ? 60 : 25 },
+      { numRuns: runsFor(25, 60) },
     );
   });
 });

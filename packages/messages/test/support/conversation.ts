@@ -1,8 +1,9 @@
 // Builders and generators of conversations for the tests.
 import fc from "fast-check";
 import type { Message } from "@cc/messages";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
-export const runs = process.env["CI"] === undefined ? 200 : 1000;
+export const runs = runsFor(200, 1000);
 
 export const u = (content = "user turn"): Message => ({ role: "user", content });
 export const sys = (content = "you are an agent"): Message => ({ role: "system", content });

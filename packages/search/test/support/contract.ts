@@ -7,9 +7,10 @@ import { entry } from "../../src/contract.js";
 import { queryTerms, tokenize } from "../../src/query.js";
 import { losslessContract } from "./lossless-contract.js";
 import { rankingContract } from "./ranking-contract.js";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
 /** Property-test runs: ≥ 1000 in CI. */
-export const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+export const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 /** Unwraps a Right or fails the test with the Left. */
 export function right<A>(r: E.Either<unknown, A>): A {

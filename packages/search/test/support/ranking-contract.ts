@@ -6,9 +6,10 @@ import { expect, it } from "vitest";
 import type { IndexEntry, SegmentIndex } from "../../src/contract.js";
 import { entry } from "../../src/contract.js";
 import { expectReferenceTopK } from "./reference-bm25.js";
+import { runsFor } from "../../../../.ci/support/runs.js";
 
 /** Property-test runs: ≥ 1000 in CI. */
-const runs = (local: number): number => (process.env["CI"] ? Math.max(1000, local) : local);
+const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
 function right<A>(r: { _tag: "Left"; left: unknown } | { _tag: "Right"; right: A }): A {
   if (r._tag === "Left") throw new Error(`expected Right, got ${JSON.stringify(r.left)}`);

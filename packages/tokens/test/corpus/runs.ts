@@ -1,2 +1,3 @@
+import { runsFor } from "../../../../.ci/support/runs.js";
 /** fast-check run counts: at least 1000 in CI, fewer locally. */
-export const numRuns: number = process.env["CI"] ? 1000 : 200;
+export const numRuns: number = runsFor(200, 1000);
