@@ -29,7 +29,6 @@ export {
   contextToolCore,
   contextToolDefinitions,
   strictParameters,
-  textPage,
   toolReply,
   type ContextHit,
   type ContextTool,
@@ -39,8 +38,8 @@ export {
   type ExpandContextResult,
   type JsonSchema,
   type SearchContextResult,
-  type TextPage,
 } from "./tools.js";
+export { textPage, type TextPage } from "./page.js";
 export { ContextManagerOptionsCodec, decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
 export { PRICE_SHEETS, type PriceSheet } from "./policy/prices.js";
 export { costVerdict, type CostEstimate } from "./policy/cost-model.js";

@@ -9,7 +9,7 @@
  *
  * @module manager
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { memoryIndex, type IndexError, type SearchHit } from "@cc/search";
 import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
@@ -25,10 +25,12 @@ import { renderingProblems, type ManagerSnapshot } from "./policy/snapshot.js";
 import { cellOf, policyTurn, snapshotOf } from "./policy-turn.js";
 import { isRecallMessage, recall, RECALL_DEFAULTS, type RecallOptions } from "./recall.js";
 import { aborted, runHierarchical, runLcm } from "./run.js";
-import { buildCore, CONTEXT_TOOL_NAMES, decodeContextToolOptions, type ContextToolCore, type ContextToolOptions } from "./tools.js";
+import { evictResult, type EvictedToolResult } from "./tool-result.js";
+import { buildCore, decodeContextToolOptions, type ContextToolCore, type ContextToolOptions } from "./tools.js";
 import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
 export { ContextManagerError } from "./types.js";
+export type { EvictedToolResult } from "./tool-result.js";
 export type { ContextError, ContextEvent, EventSink, TurnResult, TurnWarning } from "./types.js";
 
 /** Per-call settings of {@link ContextManager.compact}. */
@@ -137,22 +139,6 @@ export interface ManagerLimits {
   readonly maxTokens: number;
   readonly preserveLast: number;
   readonly threshold: number;
-}
-
-/**
- * A tool result moved to the index on arrival (see {@link ContextManager.evictToolResult}).
- *
- * @example { id: "r0123…", tokens: 5120, preview: "Traceback (most recent call last):", stub: "[Tool result of 5120 tokens moved to the context index as r0123…. …]" }
- */
-export interface EvictedToolResult {
-  /** The index id; `expand_context` with it returns the original text. */
-  readonly id: string;
-  /** Tokens of the original. */
-  readonly tokens: number;
-  /** The start of the original the stub quotes ("" when none fits). */
-  readonly preview: string;
-  /** The text to put in the result's place. */
-  readonly stub: string;
 }
 
 type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
@@ -276,9 +262,7 @@ function build(built: Built): ContextManager {
     const key = JSON.stringify(given.right);
     const known = cores.get(key);
     if (known !== undefined) return known;
-    const config = decodeContextToolOptions({ ...options, namespace: o.namespace });
-    if (E.isLeft(config)) throw new ContextManagerError(config.left);
-    const core = buildCore(o.index, config.right);
+    const core = buildCore(o.index, { ...given.right, namespace: o.namespace });
     cores.set(key, core);
     return core;
   };
@@ -338,44 +322,6 @@ export const targetTokens = (threshold: number, maxTokens: number): number => to
  */
 export function shorterTails(preserveLast: number): readonly number[] {
   return [...new Set([Math.floor(preserveLast / 2), 1])].filter((k) => k >= 1 && k < preserveLast);
-}
-
-/** The stub that replaces an evicted tool result. */
-function toolResultStub(id: string, tokens: number, preview: string): string {
-  const tail = preview === "" ? "" : ` Starts with: ${JSON.stringify(preview)}.`;
-  return `[Tool result of ${tokens} tokens moved to the context index as ${id}.${tail} Call ${CONTEXT_TOOL_NAMES.expand} with {"id":"${id}"} to read it.]`;
-}
-
-/** Moves one tool result over `limit` tokens to the index (see `ContextManager.evictToolResult`). */
-async function evictResult(o: Resolved, result: { readonly toolCallId: string; readonly toolName: string; readonly content: string }, limit: number): Promise<E.Either<ContextError, EvictedToolResult | undefined>> {
-  if (!Number.isSafeInteger(limit) || limit < 0) return E.left(invalid("InvalidOptions", "evictToolResult options", [`maxTokens: expected an integer ≥ 0, got ${String(limit)}`]));
-  if (typeof result.content !== "string" || typeof result.toolName !== "string" || typeof result.toolCallId !== "string") {
-    return E.left(invalid("InvalidInput", "tool result", ["expected { toolCallId: string, toolName: string, content: string }"]));
-  }
-  const text = result.content;
-  if (limit === 0) return E.right(undefined);
-  const tokens = o.counter.count(text);
-  if (tokens <= limit) return E.right(undefined);
-  // 128 bits: two results with one id would need ~2^64 hashes (64 bits fell to a birthday search in minutes).
-  const id = `r${createHash("sha256").update(`${result.toolName}\n${text}`).digest("hex").slice(0, 32)}`;
-  const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  let preview = firstLine.slice(0, 160);
-  while (preview !== "" && o.counter.count(toolResultStub(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
-  const stub = toolResultStub(id, tokens, preview);
-  // A limit so small that even the bare stub is not shorter than the result: nothing to gain.
-  if (o.counter.count(stub) >= tokens) return E.right(undefined);
-  const at = o.now();
-  const written = await o.index.write([
-    {
-      id, namespace: o.namespace, kind: `tool_result:${result.toolName}`, summary: `${result.toolName} result (${tokens} tokens): ${firstLine.slice(0, 200)}`,
-      content: text, tokenCost: tokens, createdAt: at, evictedAt: at, metadata: { toolCallId: result.toolCallId, toolName: result.toolName },
-    },
-  ])();
-  if (E.isLeft(written)) {
-    const why = describeIndexError(written.left);
-    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the ${tokens}-token result of ${result.toolName} (${result.toolCallId}) stayed whole: the index refused it (${why})`, entries: 1, cause: written.left });
-  }
-  return E.right({ id, tokens, preview, stub });
 }
 
 /**
