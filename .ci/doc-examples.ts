@@ -4,18 +4,29 @@
 // reader of that doc comment sees: the names the file exports, then every public name of its own
 // package and of the other packages (public entries and `/compat`), `E`/`TE`/`O`/`A`/`pipe` from
 // fp-ts, and the fixtures of .ci/doc-examples/fixtures.d.ts (the values an example talks about
-// without building them: a `counter`, an `index`, a `manager`, ...). The example's own `import`
+// without building them: a `counter`, an `index`, a `manager`, ...) and, for a package that has
+// one, of .ci/doc-examples/<package>.d.ts (values whose type is that package's own, such as a
+// framework's `messages`; the file is read as if it were packages/<package>/src/doc-fixtures.ts,
+// so its imports resolve from there and its exports come right after the file's own names). The
+// example's own `import`
 // lines are kept at the top; the rest runs inside an async function (so `await` works and the
 // example's names shadow fixtures). An example that does not type-check is reported with its file
 // and line.
-//   npx tsx .ci/doc-examples.ts     (prints every failing example; exit 1 when there is one)
+//   npx tsx .ci/doc-examples.ts [path prefix]   (prints every failing example; exit 1 when there is one)
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const fixtures = join(root, ".ci", "doc-examples", "fixtures.d.ts");
+// Fixture files are checked as `.ts` (a `.d.ts` is not checked under skipLibCheck, and a fixture
+// that does not type-check would quietly type its values `any`).
+const fixtures = { source: join(root, ".ci", "doc-examples", "fixtures.d.ts"), path: join(root, ".ci", "doc-examples", "fixtures.ts") };
+/** Where a package's own fixtures (.ci/doc-examples/<package>.d.ts) are read, and as which file. */
+const packageFixtures = (p: string): { readonly source: string; readonly path: string } => ({
+  source: join(root, ".ci", "doc-examples", `${p}.d.ts`),
+  path: join(root, "packages", p, "src", "doc-fixtures.ts"),
+});
 
 /** One `@example` block of a doc comment. */
 export interface DocExample {
@@ -108,6 +119,13 @@ const PRELUDE = [
 
 /** Every example of every package source, with the text of the virtual module that checks it. */
 export function exampleModules(): { readonly example: DocExample; readonly path: string; readonly text: string }[] {
+  return modulesAndFixtures().modules;
+}
+
+function modulesAndFixtures(): {
+  readonly modules: { readonly example: DocExample; readonly path: string; readonly text: string }[];
+  readonly fixtures: ReadonlyMap<string, { readonly source: string; readonly text: string }>;
+} {
   const packages = readdirSync(join(root, "packages"))
     .filter((d) => existsSync(join(root, "packages", d, "src", "index.ts")))
     .sort();
@@ -117,16 +135,23 @@ export function exampleModules(): { readonly example: DocExample; readonly path:
   );
   const entryNames = new Map(entries.map((f) => [f, exportedNames(parse(f))]));
   const out: { example: DocExample; path: string; text: string }[] = [];
+  const fixtureFiles = new Map<string, { readonly source: string; readonly text: string }>([
+    [fixtures.path, { source: fixtures.source, text: readFileSync(fixtures.source, "utf8") }],
+  ]);
   for (const p of packages) {
     const srcDir = join(root, "packages", p, "src");
+    const own = packageFixtures(p);
+    const ownNames = existsSync(own.source) ? exportedNames(parse(own.source)) : undefined;
+    if (ownNames !== undefined) fixtureFiles.set(own.path, { source: own.source, text: readFileSync(own.source, "utf8") });
     // Own package's entries first, then the others in name order.
     const order = [...entries.filter((f) => f.startsWith(srcDir + "/")), ...entries.filter((f) => !f.startsWith(srcDir + "/"))];
     for (const file of sourceFiles(srcDir)) {
       const text = readFileSync(file, "utf8");
       const examples = examplesOf(file, text);
       if (examples.length === 0) continue;
-      const providers = [file, ...order.filter((f) => f !== file)];
-      const namesOf = (f: string) => (f === file ? exportedNames(parse(file)) : entryNames.get(f)!);
+      const providers = [file, ...(ownNames !== undefined ? [own.path] : []), ...order.filter((f) => f !== file)];
+      const fileNames = exportedNames(parse(file));
+      const namesOf = (f: string) => (f === file ? fileNames : f === own.path && ownNames !== undefined ? ownNames : entryNames.get(f)!);
       examples.forEach((example, n) => {
         const lines = example.code.split("\n");
         const imports = lines.filter((l) => /^\s*import\s/.test(l));
@@ -142,7 +167,7 @@ export function exampleModules(): { readonly example: DocExample; readonly path:
           values.forEach((x) => taken.add(x));
           types.forEach((x) => taken.add(x));
           if (values.length + types.length === 0) continue;
-          let spec = relative(dirname(file), f).replace(/\.ts$/, ".js");
+          let spec = relative(dirname(file), f).replace(/(\.d)?\.ts$/, ".js");
           if (!spec.startsWith(".")) spec = `./${spec}`;
           lines2.push(`import { ${[...values, ...types.map((t) => `type ${t}`)].join(", ")} } from "${spec}";`);
         }
@@ -151,13 +176,18 @@ export function exampleModules(): { readonly example: DocExample; readonly path:
       });
     }
   }
-  return out;
+  return { modules: out, fixtures: fixtureFiles };
 }
 
-/** Type-checks every example; the failures, in file order. */
-export function checkExamples(): ExampleFailure[] {
-  const modules = exampleModules();
-  const virtual = new Map(modules.map((m) => [m.path, m]));
+/** Type-checks every example (or those of the files under `prefix`, relative to the repository root); the failures, in file order. */
+export function checkExamples(prefix = ""): ExampleFailure[] {
+  const all = modulesAndFixtures();
+  const fixtureFiles = all.fixtures;
+  const modules = all.modules.filter((m) => relative(root, m.example.file).startsWith(prefix));
+  const virtual = new Map<string, { readonly text: string }>([
+    ...modules.map((m) => [m.path, m] as const),
+    ...fixtureFiles,
+  ]);
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ["lib.es2023.d.ts"],
@@ -186,8 +216,14 @@ export function checkExamples(): ExampleFailure[] {
   host.fileExists = (name) => virtual.has(name) || fileExists(name);
   const readFile = host.readFile.bind(host);
   host.readFile = (name) => virtual.get(name)?.text ?? readFile(name);
-  const program = ts.createProgram([fixtures, ...virtual.keys()], options, host);
-  const failures: ExampleFailure[] = [];
+  const program = ts.createProgram([...virtual.keys()], options, host);
+  // A fixture that does not type-check would quietly type its values `any`: report it as a failure.
+  const fixtureFailures: ExampleFailure[] = [...fixtureFiles].flatMap(([path, f]) => {
+    const sf = program.getSourceFile(path);
+    const diagnostics = sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
+    return diagnostics.length === 0 ? [] : [{ file: relative(root, f.source), line: 1, code: "", messages: diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")) }];
+  });
+  const failures: ExampleFailure[] = [...fixtureFailures];
   for (const m of modules) {
     const sf = program.getSourceFile(m.path);
     const diagnostics = sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
@@ -203,8 +239,9 @@ export function checkExamples(): ExampleFailure[] {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const failures = checkExamples();
+  const prefix = process.argv[2] ?? "";
+  const failures = checkExamples(prefix);
   for (const f of failures) console.log(`${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}\n`);
-  console.log(`${failures.length} of ${exampleModules().length} examples do not type-check`);
+  console.log(`${failures.length} of ${exampleModules().filter((m) => relative(root, m.example.file).startsWith(prefix)).length} examples${prefix === "" ? "" : ` under ${prefix}`} do not type-check`);
   process.exit(failures.length === 0 ? 0 : 1);
 }
