@@ -5,6 +5,7 @@
  *
  * @example
  * import { fromOpenAIMessages, messageUnits } from "@cc/messages";
+ * const body = '[{"role":"user","content":"fix the CSV reader"}]'; // a request's `messages`
  * const r = fromOpenAIMessages(JSON.parse(body));
  * if (r._tag === "Right") console.log(messageUnits(r.right.messages).length, r.right.warnings);
  *

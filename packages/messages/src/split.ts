@@ -46,7 +46,7 @@ export function safeSplit(messages: readonly Message[], preserveLast: number): n
  * A tail starting at such an index never orphans a tool result and never cuts a tool chain.
  * Leading system messages are never part of a tail, so indices start at the system prefix. Linear time.
  *
- * @example safeBoundaries([u, assistant+call c1, tool c1, u]) // [0, 1, 3, 4]
+ * @example safeBoundaries([u, callC1, toolC1, u]) // [0, 1, 3, 4]
  */
 export function safeBoundaries(messages: readonly Message[]): readonly number[] {
   const floor = leadingSystemCount(messages);
@@ -67,7 +67,7 @@ export function safeBoundaries(messages: readonly Message[]): readonly number[] 
  * user message and the last assistant message that issued tool calls (else the last message), moved
  * back to a safe boundary. `messages.length` when nothing follows the system prefix.
  *
- * @example lastStepStart([sys, u, assistant+call c1, tool c1]) // 2
+ * @example lastStepStart([sys, u, callC1, toolC1]) // 2
  */
 export function lastStepStart(messages: readonly Message[]): number {
   const floor = leadingSystemCount(messages);
@@ -104,7 +104,7 @@ export interface TailPlan {
  * When none fits, the split is that floor and `fits` is false. `fits` must be pure. Linear in the
  * number of messages plus the calls of `fits`.
  *
- * @example planTail(messages, 6, (split) => roomFor(split) >= 256)
+ * @example planTail(history, 6, (split) => 8000 - counter.countMessages(history.slice(split)) >= 256)
  */
 export function planTail(messages: readonly Message[], preserveLast: number, fits: (split: number) => boolean): TailPlan {
   const requested = safeSplit(messages, preserveLast);

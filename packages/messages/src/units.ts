@@ -20,7 +20,7 @@ export interface MessageUnit {
  * messages that are not tool results and for orphaned results (no earlier call with that id).
  * Pure, linear.
  *
- * @example toolCallIssuers([user, assistantCalling("c1"), toolResult("c1")]) // Int32Array [-1, -1, 1]
+ * @example toolCallIssuers([u, callC1, toolC1]) // Int32Array [-1, -1, 1]
  */
 export function toolCallIssuers(messages: readonly Message[]): Int32Array {
   const issuer = new Map<string, number>();
@@ -41,7 +41,7 @@ export function toolCallIssuers(messages: readonly Message[]): Int32Array {
  * before it. Removing or keeping whole units therefore never orphans a tool result.
  *
  * @example
- * messageUnits([user, assistantWithCall, toolResult, user2]).map((u) => [u.start, u.end])
+ * messageUnits([u, callC1, toolC1, u]).map((unit) => [unit.start, unit.end])
  * // [[0, 1], [1, 3], [3, 4]]
  */
 export function messageUnits(messages: readonly Message[]): readonly MessageUnit[] {

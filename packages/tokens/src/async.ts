@@ -33,7 +33,7 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * with a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the field.
  *
  * @example
- * const n = await countAsync(counter, hugeToolOutput);
+ * const n = await countAsync(counter, "x".repeat(5_000_000)); // a huge tool output, counted off the event loop
  */
 export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
   const decoded = decodeCountAsyncOptions(options);

@@ -48,6 +48,7 @@ export function invalid<Tag extends InvalidTag>(tag: Tag, subject: string, probl
  * that throws (a getter that throws, a proxy) is a failure too, never a throw.
  *
  * @example
+ * const CompactOptionsCodec = objectCodec("CompactOptions", {}, { maxTokens: positiveInt });
  * decodeWith(CompactOptionsCodec, "InvalidOptions", "compact options")({ maxTokns: 5 })
  * // left({ _tag: "InvalidOptions", subject: "compact options", problems: [{ path: "maxTokns", message: "maxTokns: unknown field (did you mean maxTokens?)" }], … })
  */
@@ -89,7 +90,7 @@ export class InvalidOptionsError extends RangeError {
  * Decodes `input` with `decode`, returning the value or throwing an {@link InvalidOptionsError}
  * (for factories that return a plain object).
  *
- * @example const options = decodeOrThrow(decodeWith(Codec, "InvalidOptions", "my options"), input);
+ * @example const options = decodeOrThrow(decodeWith(objectCodec("MyOptions", {}, { maxRetries: intIn(0, 20) }), "InvalidOptions", "my options"), { maxRetries: 3 });
  */
 export function decodeOrThrow<A>(decode: (input: unknown) => E.Either<InvalidOptions, A>, input: unknown): A {
   const r = decode(input);
