@@ -85,8 +85,8 @@ export interface PgPoolClientLike extends PgQueryable {
  * pool-shaped object (a wrapper, a test double over a real server).
  *
  * @example
- * // pg is the node-postgres package
- * const pool: PgPoolLike = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * import pg from "pg"; // node-postgres
+ * const pool: PgPoolLike = new pg.Pool({ connectionString: process.env["DATABASE_URL"] });
  */
 export interface PgPoolLike extends PgQueryable {
   /** Checks out one connection (for a transaction). */

@@ -160,7 +160,9 @@ export interface OwnedPgPool {
  * loses its connection is dropped by the pool and reported here, never as an unhandled event), an
  * `'error'` listener on every client it opens, and an `end` that waits for the sockets to close.
  *
- * @example const owned = ownPgPool(new pg.Pool({ connectionString, max: 4 }));
+ * @example
+ * import pg from "pg";
+ * const owned = ownPgPool(new pg.Pool({ connectionString: "postgres://agent@db/journal", max: 4 }));
  */
 export function ownPgPool(pool: PgPoolLike & PgPoolEvents): OwnedPgPool {
   let lastIdleError: Error | undefined;

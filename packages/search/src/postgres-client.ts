@@ -23,7 +23,8 @@ import type { SqlClient, SqlRunner } from "./sql.js";
  * nobody listens to ends the process).
  *
  * @example
- * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * import pg from "pg";
+ * const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"] });
  * pool.on("error", (e) => console.warn("idle PostgreSQL connection lost", e.message));
  * const client = pgClient(pool);
  */

@@ -56,7 +56,8 @@ export interface Sized {
  *
  * @example
  * const lru = new ScopeLru<Sized>(1 << 20);
- * lru.set("nrun-1", cached); lru.get("nrun-1");
+ * const cached: Sized = { bytes: () => 2_400_000, entries: () => 1000, release: () => {} };
+ * lru.set("nrun-1", "run-1", cached); lru.get("nrun-1");
  */
 export class ScopeLru<V extends Sized> {
   private readonly map = new Map<string, { readonly value: V; readonly namespace: string | undefined; bytes: number }>();

@@ -262,7 +262,11 @@ export interface RankOptions {
  * The top `k` entries of the cache for the query terms (already tokenised, distinct), best
  * first, with their handles: see {@link topK}.
  *
- * @example rank(cache, queryTerms("KeyError reader.py"), { k: 10, summaryWeight: 2, namespace: "run-1" })
+ * @example
+ * import { queryTerms } from "../query.js";
+ * import { PostingsCache } from "./postings.js";
+ * const cache = new PostingsCache<string>();
+ * rank(cache, queryTerms("KeyError reader.py"), { k: 10, summaryWeight: 2, namespace: "run-1" })
  */
 export function rank<H>(cache: PostingsCache<H>, terms: readonly string[], options: RankOptions): RankedHandle<H>[] {
   const ids: number[] = [];

@@ -1,0 +1,8 @@
+// Values the examples of @cc/search use without building them (see .ci/doc-examples.ts; read as
+// packages/search/src/doc-fixtures.ts).
+import type { PgPoolLike, SqlClient } from "./index.js";
+
+/** A node-postgres pool the caller owns. */
+export declare const pool: PgPoolLike;
+/** The SQL client over {@link pool}. */
+export declare const client: SqlClient;
