@@ -56,7 +56,9 @@ export function syntheticTimes(segments: readonly unknown[]): boolean {
 /**
  * The age measure of a call over `segments`.
  *
- * @example ageContext([{ id: "a", content: "" }], resolveOptions({ now: () => 0 })) // { mode: "turns", currentTurn: 0 }
+ * @example
+ * import { resolveOptions } from "./options.js";
+ * ageContext([{ id: "a", content: "" }], resolveOptions({ now: () => 0 })) // { mode: "turns", currentTurn: 0 }
  */
 export function ageContext(segments: readonly unknown[], r: ResolvedOptions): AgeContext {
   const mode = r.age === "auto" ? (r.now === undefined || syntheticTimes(segments) ? "turns" : "clock") : r.age;

@@ -137,7 +137,9 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
 /**
  * The value of the one summary error of {@link SegmentsCodec}: how many invalid segments were only counted.
  *
- * @example moreInvalidOf(error) // 199900 for the summary error of 200000 bad segments
+ * @example
+ * const r = SegmentsCodec.decode(Array.from({ length: 200_000 }, () => ({})));
+ * if (E.isLeft(r)) r.left.map(moreInvalidOf).find((n) => n !== undefined) // 199900: the summary error of 200000 bad segments
  */
 export interface MoreInvalid {
   readonly _tag: "MoreInvalid";
@@ -156,7 +158,9 @@ const moreInvalid = (count: number): MoreInvalid => {
 /**
  * The count of a {@link MoreInvalid} summary error, or `undefined` for any other error.
  *
- * @example const counted = errors.map(moreInvalidOf).find((n) => n !== undefined) ?? 0;
+ * @example
+ * const errors = pipe(SegmentsCodec.decode([{ id: 1 }]), E.match((e) => e, () => []));
+ * const counted = errors.map(moreInvalidOf).find((n) => n !== undefined) ?? 0;
  */
 export function moreInvalidOf(e: t.ValidationError): number | undefined {
   const v: unknown = e.value;
