@@ -81,7 +81,7 @@ export function extractiveSummary(content: string, options: ExtractiveOptions = 
 /**
  * The extractive summariser as a `Summarizer`, prefixed with the segment's kind when it has one.
  *
- * @example hierarchicalCompact(segments, { target, scoring, summarize: extractiveSummarizer(), writer })
+ * @example hierarchicalCompact(segments, { target: { maxTokens: 8000 }, scoring, summarize: extractiveSummarizer(), writer })
  */
 export function extractiveSummarizer<S extends Segment>(options: ExtractiveOptions = {}): Summarizer<S> {
   // Closed options: a typo or a bad value fails every segment with InvalidOptions (reported per segment).

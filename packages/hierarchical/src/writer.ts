@@ -37,7 +37,8 @@ export interface StoredAs {
  * `Right({ id })` names the id it was stored under (see `idConflicts` of {@link indexWriter}).
  *
  * @example
- * const writer: SummaryWriter = summaryWriterFunc(async (segment, summary) => { await journal.append(segment.id, summary); });
+ * const journal = new Map<string, string>();
+ * const writer: SummaryWriter = summaryWriterFunc((segment, summary) => { journal.set(segment.id, summary); });
  */
 export interface SummaryWriter<S extends Segment = Segment> {
   writeSummary(segment: S, summary: string, context: WriteContext): TE.TaskEither<WriteError, StoredAs | undefined>;
@@ -48,7 +49,8 @@ export interface SummaryWriter<S extends Segment = Segment> {
  * `Left<WriterThrew>`.
  *
  * @example
- * const writer = summaryWriterFunc(async (segment, summary) => { await db.save(segment.id, summary); });
+ * import { appendFile } from "node:fs/promises";
+ * const writer = summaryWriterFunc(async (segment, summary) => { await appendFile("summaries.jsonl", JSON.stringify({ id: segment.id, summary }) + "\n"); });
  */
 export function summaryWriterFunc<S extends Segment = Segment>(
   fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>,

@@ -171,8 +171,8 @@ export function sealedNote(note: string, key: string | undefined): UserMessage {
  * Whether `message` is a note sealed with `key` (a user message whose `id` is the seal of its
  * exact text); always false without a key.
  *
- * @example isSealedNote(sealedNote(note, key), key) // true
- * isSealedNote({ role: "user", content: sealedNote(note, key).content }, key) // false: a copy of the text
+ * @example isSealedNote(sealedNote(eviction.note, key), key) // true
+ * isSealedNote({ role: "user", content: sealedNote(eviction.note, key).content }, key) // false: a copy of the text
  */
 export function isSealedNote(message: Message, key: string | undefined): boolean {
   return key !== undefined && message.role === "user" && message.id !== undefined && message.id === noteId(key, message.content);
@@ -183,7 +183,7 @@ export function isSealedNote(message: Message, key: string | undefined): boolean
  * {@link EVICTION_NOTE_PREFIX}), parsed; `undefined` for any other message — including one that
  * has a note's text but not its seal.
  *
- * @example parseEvictionNote(sealedNote(evictionNote(evicted, 300, counter), key), key)?.entries.map((e) => e.id)
+ * @example parseEvictionNote(sealedNote(evictionNote(eviction.evicted, 300, counter), key), key)?.entries.map((e) => e.id)
  */
 export function parseEvictionNote(message: Message, key: string | undefined): ParsedNote | undefined {
   if (!isSealedNote(message, key) || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX)) return undefined;

@@ -75,7 +75,7 @@ export function keyFacts(text: string, known = ""): readonly string[] {
  * counter), in order; a fact that does not fit is skipped and later, shorter ones still tried.
  * The joined text never exceeds the allowance by the counter's measure.
  *
- * @example fitFacts(["KeyError: 'port'", "src/io.py:42"], 8, counter) // ["KeyError: 'port'"]
+ * @example fitFacts(["KeyError: 'port'", "src/io.py:42"], 8, (text) => counter.count(text)) // ["KeyError: 'port'"]
  */
 export function fitFacts(facts: readonly string[], allowance: number, count: (text: string) => number): readonly string[] {
   const kept: string[] = [];

@@ -170,7 +170,8 @@ export interface MaskRun {
  * is written to the index before its stub replaces it; one that cannot be written stays.
  *
  * @example
- * const m = await maskOutputs(source, segments, MASK_DEFAULTS, { counter, writer, scoring, now, idPrefix: "", taskAt: 1, goal: 6000 });
+ * const segments = buildSegments(history, { counter, now, preserveLast: 6 });
+ * const m = await maskOutputs(history, segments, MASK_DEFAULTS, { counter, writer, scoring, now, idPrefix: "", taskAt: 1, goal: 6000 });
  */
 export async function maskOutputs(messages: readonly Message[], segments: readonly MessageSegment[], options: MaskOptions, run: MaskRun): Promise<Masking> {
   const o = { ...MASK_DEFAULTS, ...options };
@@ -255,7 +256,9 @@ export type Restore = <S extends MessageSegment>(segment: S) => Promise<S>;
  * evicted, never for the ones that stay. A stub whose original cannot be read stays as it is. Ids,
  * costs and messages are unchanged.
  *
- * @example const restore = restoringOriginals(new Map([["o12", "…"]]), (id) => expandFromIndex(id)); await restore(unit);
+ * @example
+ * const restore = restoringOriginals(new Map([["o12", "…"]]), async (id) => pipe(await index.expand(id)(), E.match(() => undefined, (e) => e?.content)));
+ * await restore(eviction.segments[0]!);
  */
 export function restoringOriginals(originals: ReadonlyMap<string, string>, expand: (id: string) => Promise<string | undefined>): Restore {
   const done = new Map<string, Promise<MessageSegment>>();

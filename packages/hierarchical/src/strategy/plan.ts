@@ -15,8 +15,9 @@ import { compact, estimatedTokens, rank, type ScoringOptions, type Segment } fro
  * Unchanged (the same array) when nothing protected is evicted.
  *
  * @example
- * const planned = protectNewest(segments, 4000, { ...AGENT_PRESET, now: () => now });
- * await hierarchicalCompact(planned, { target: { maxTokens: 4000 }, scoring, … })();
+ * const scoring = { ...AGENT_PRESET, now: () => now };
+ * const planned = protectNewest(segments, 4000, scoring);
+ * await hierarchicalCompact(planned, { target: { maxTokens: 4000 }, scoring, summarize: extractiveSummarizer(), writer })();
  */
 export function protectNewest<S extends Segment>(segments: readonly S[], maxTokens: number, scoring: ScoringOptions): readonly S[] {
   const keepNewest = scoring.keepNewest ?? 0;

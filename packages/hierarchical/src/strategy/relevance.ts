@@ -55,7 +55,7 @@ export function workingSetTerms(messages: readonly Message[], window: number): r
  * The relevance of each unit to the query `terms` (pure), in [0, 1): BM25 of the unit's sampled
  * text, with N, df and the average length over `units`, mapped by `s / (1 + s)`.
  *
- * @example unitRelevance(units, workingSetTerms(messages, 6))[0] // 0.62
+ * @example unitRelevance(messageUnits(history), workingSetTerms(history, 6))[0] // 0.62
  */
 export function unitRelevance(units: readonly MessageUnit[], terms: readonly string[]): readonly number[] {
   if (units.length === 0 || terms.length === 0) return units.map(() => 0);

@@ -94,7 +94,7 @@ function originText(m: Message): string {
  * earlier unit) pair; a message never uses its own unit.
  *
  * @example
- * agentReuse(messageUnits([user("see src/a.py"), tool("a.py: 3 lines"), assistant("edit a.py")]))
+ * agentReuse(messageUnits([{ role: "user", content: "see src/a.py" }, { role: "tool", toolCallId: "c1", content: "a.py: 3 lines" }, { role: "assistant", content: "edit a.py" }]))
  * // [{ count: 1, lastTurn: 2 }, { count: 0 }, { count: 0 }]
  */
 export function agentReuse(units: readonly MessageUnit[]): readonly UnitReuse[] {
