@@ -66,7 +66,9 @@ export type CompactionAlert = CompactionSkipAlert | BudgetExceededAlert;
 /**
  * Receives compaction alerts (e.g. writes them to a journal or a metrics system).
  *
- * @example createLcmCompactor({ alertSink: { alert: (a) => metrics.increment(a.kind) }, sessionId: "s1" })
+ * @example
+ * const counts = new Map<string, number>();
+ * createLcmCompactor({ alertSink: { alert: (a) => void counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1) }, sessionId: "s1" })
  */
 export interface AlertSink {
   alert(alert: CompactionAlert): void | Promise<void>;

@@ -194,7 +194,7 @@ export interface LcmCompactor {
  *
  * @example
  * const r = await compactor.compact(history, { maxTokens: 8000 })();
- * if (r._tag === "Right") history = [...nextContext(r.right)];
+ * const next = r._tag === "Right" ? nextContext(r.right) : history;
  */
 export function nextContext(result: CompactionResult): readonly Message[] {
   return result.summary === "" ? [...result.system, ...result.messages] : [...result.system, summaryMessage(result.summary), ...result.messages];
@@ -205,7 +205,7 @@ export function nextContext(result: CompactionResult): readonly Message[] {
  *
  * @example
  * const compactor = createLcmCompactor({ provider: offlineProvider() });
- * const r = await compactor.compact(messages, { maxTokens: 8000, preserveLast: 6 })();
+ * const r = await compactor.compact(history, { maxTokens: 8000, preserveLast: 6 })();
  */
 export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompactor {
   const checked = decodeCompactorOptions(options);

@@ -8,7 +8,7 @@
  * import { createLcmCompactor, nextContext, offlineProvider } from "@cc/lcm";
  * const lcm = createLcmCompactor({ provider: offlineProvider() });
  * const r = await lcm.compact(history, { maxTokens: 8000, preserveLast: 6 })();
- * if (r._tag === "Right") send(nextContext(r.right));
+ * if (r._tag === "Right") console.log(nextContext(r.right).length); // the messages of the next request
  *
  * @module @cc/lcm
  */

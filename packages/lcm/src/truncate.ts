@@ -11,7 +11,9 @@ import { headOf, omissionMarker, tailOf } from "./clip.js";
 /**
  * The outcome of {@link truncateToBudget}.
  *
- * @example const t: Truncation = truncateToBudget(longLog, 200, counter); // t.text fits 200 tokens
+ * @example
+ * const longLog = "GET /health 200\n".repeat(5000);
+ * const t: Truncation = truncateToBudget(longLog, 200, counter); // t.text fits 200 tokens
  */
 export interface Truncation {
   /** The kept text: a prefix of the source, a marker, and a suffix of the source (or the source). */
@@ -27,7 +29,7 @@ export interface Truncation {
 /**
  * Options of {@link truncateToBudget}.
  *
- * @example truncateToBudget(longLog, 200, counter, { headShare: 0.3 } satisfies TruncateOptions)
+ * @example truncateToBudget("GET /health 200\n".repeat(5000), 200, counter, { headShare: 0.3 } satisfies TruncateOptions)
  */
 export interface TruncateOptions {
   /**

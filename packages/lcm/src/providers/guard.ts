@@ -40,7 +40,7 @@ function caught<A>(run: () => TaskEither<ProviderError, A>): Promise<E.Either<Pr
  * Guards `provider`. With `timeoutMs`, a completion that has not settled in time is aborted and
  * yields `ProviderTimeout`; a caller's abort yields `ProviderAborted` at once.
  *
- * @example const safe = guardProvider(untrusted, 30_000);
+ * @example const safe = guardProvider(provider, 30_000); // a provider of someone else's code
  */
 export function guardProvider(provider: Provider, timeoutMs?: number): Provider {
   const complete = (request: CompletionRequest): TaskEither<ProviderError, Completion> => () => {

@@ -130,7 +130,7 @@ async function readBounded(response: Response, limit: number): Promise<BoundedBo
  * Creates the HTTP provider, or says which options are wrong (see {@link decodeHttpProviderOptions}).
  *
  * @example
- * const provider = openAICompatibleProvider({ baseUrl: "http://127.0.0.1:8080/v1", apiKey: process.env.KEY });
+ * const provider = openAICompatibleProvider({ baseUrl: "http://127.0.0.1:8080/v1", apiKey: process.env["KEY"] ?? "" });
  * if (E.isLeft(provider)) console.error(provider.left.problems.join("\n"));
  */
 export function openAICompatibleProvider(options: HttpProviderOptions): E.Either<InvalidProviderOptions, Provider> {

@@ -117,7 +117,9 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
  * typed `InvalidOptions` (subject "offline provider options"), naming the field.
  *
  * @example
+ * import { summaryPrompt } from "../prompts.js";
  * const provider = offlineProvider();
+ * const transcript = "[user]\nfix the CSV reader\n\n[assistant]\nreading src/csv.py";
  * const r = await provider.complete({ model: OFFLINE_MODEL, messages: summaryPrompt("detailed", transcript, 500), maxTokens: 500 })();
  * // right({ text: "Goal: …", usage: {...}, model: "offline-extractive" })
  */

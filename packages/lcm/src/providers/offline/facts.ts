@@ -127,7 +127,9 @@ class LastMention<T> {
 /**
  * Extracts the {@link Facts} of `blocks` (pure). `maxChars` bounds every kept line.
  *
- * @example extractFacts(parseTranscript("[user]\nfix src/a.ts\n\n[tool result bash #1]\nError: boom"), 200).errors
+ * @example
+ * import { parseTranscript } from "./parse.js";
+ * extractFacts(parseTranscript("[user]\nfix src/a.ts\n\n[tool result bash #1]\nError: boom"), 200).errors
  * // [{ order: 1, text: "Error: boom" }]
  */
 export function extractFacts(blocks: readonly Block[], maxChars: number): Facts {

@@ -10,7 +10,7 @@ import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "../../transcript.js";
 /**
  * The summary style a request asks for: `bullet` when its instructions mention bullet points.
  *
- * @example styleOf(messages) // "bullet" when the prompt asks for bullet points, else "detailed"
+ * @example styleOf([{ role: "system", content: "Summarise as bullet points." }]) // "bullet" (else "detailed")
  */
 export type SummaryStyle = "detailed" | "bullet";
 
