@@ -110,7 +110,7 @@ export interface RecallRun {
  * only when the index fails.
  *
  * @example
- * const r = await recall(prompt, { index, namespace: "s1", key, countMessages, allowance: 800, k: 5 });
+ * const r = await recall(history, { index, namespace: "s1", key, countMessages: (ms) => counter.countMessages(ms), allowance: 800, k: 5, minScore: 0 });
  */
 export async function recall(prompt: readonly Message[], run: RecallRun): Promise<E.Either<IndexError, Recall>> {
   const none: Recall = { ids: [], tokens: 0 };

@@ -30,8 +30,9 @@ export interface StagedIndex extends SegmentIndex {
  * open (its owner closes it).
  *
  * @example
+ * const signal = AbortSignal.timeout(30_000);
  * const staged = stagedIndex(index);
- * await evictUnits(messages, settings, { index: staged, counter, now }, signal)();
+ * await evictUnits(history, { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 }, { index: staged, counter, now: Date.now() }, signal)();
  * if (!signal.aborted) await staged.commit()();
  */
 export function stagedIndex(index: SegmentIndex): StagedIndex {

@@ -13,7 +13,7 @@ import { describeIndexError, type ContextError, type Resolved } from "./types.js
 /**
  * A tool result moved to the index on arrival (see {@link ContextManager.evictToolResult}).
  *
- * @example { id: "r0123…", tokens: 5120, preview: "Traceback (most recent call last):", stub: "[Tool result of 5120 tokens moved to the context index as r0123…. …]" }
+ * @example const evicted: EvictedToolResult = { id: "r0123…", tokens: 5120, preview: "Traceback (most recent call last):", stub: "[Tool result of 5120 tokens moved to the context index as r0123…. …]" };
  */
 export interface EvictedToolResult {
   /** The index id; `expand_context` with it returns the original text. */

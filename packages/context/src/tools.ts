@@ -46,7 +46,7 @@ export interface JsonSchema {
  * Why a tool call produced no result. `message` is the text the model reads (the same in every
  * face); `problems` lists each bad argument; `IndexFailed` keeps the index's typed error.
  *
- * @example { _tag: "NotFound", subject: "expand_context", problems: [], message: 'expand_context: no evicted entry with id "u1"' }
+ * @example const error: ContextToolError = { _tag: "NotFound", subject: "expand_context", problems: [], message: 'expand_context: no evicted entry with id "u1"' };
  */
 export type ContextToolError =
   | { readonly _tag: "InvalidArguments"; readonly subject: string; readonly problems: readonly Problem[]; readonly message: string }
@@ -59,7 +59,7 @@ export type ContextToolError =
  * nothing to the model). `namespace` is present only when the tools are not confined to one
  * namespace (see {@link ContextToolOptions.namespace}).
  *
- * @example { id: "u0123…", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812 }
+ * @example const hit: ContextHit = { id: "u0123…", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812 };
  */
 export interface ContextHit {
   readonly id: string;
@@ -75,7 +75,7 @@ export interface ContextHit {
 /**
  * What `search_context` returns.
  *
- * @example { hits: [] }
+ * @example const result: SearchContextResult = { hits: [] };
  */
 export interface SearchContextResult {
   readonly hits: readonly ContextHit[];
@@ -84,7 +84,7 @@ export interface SearchContextResult {
 /**
  * What `expand_context` returns: one page of an original, which never splits a surrogate pair.
  *
- * @example { id: "u1", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ * @example const page: ExpandContextResult = { id: "u1", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 };
  */
 export interface ExpandContextResult {
   readonly id: string;
@@ -118,7 +118,9 @@ export interface ContextTool<R> {
 /**
  * The two tools bound to one index (and namespace).
  *
- * @example const { search, expand } = contextToolCore(index, { namespace: "run-1" });
+ * @example
+ * const core = contextToolCore(index, { namespace: "run-1" });
+ * if (E.isRight(core)) { const { search, expand } = core.right; }
  */
 export interface ContextToolCore {
   readonly search: ContextTool<SearchContextResult>;
@@ -266,7 +268,7 @@ interface ToolNames {
 /**
  * The description texts of the two tools (one text for every face).
  *
- * @example descriptions({ search: "search_context", expand: "expand_context" }, 8000, true).search
+ * For example, `descriptions({ search: "search_context", expand: "expand_context" }, 8000, 8000, true).search`.
  */
 function descriptions(names: ToolNames, defaultPage: number, maxPage: number, confined: boolean): { readonly search: string; readonly expand: string } {
   const pages = defaultPage === maxPage ? `up to ${maxPage} characters per call` : `${defaultPage} characters per call by default, at most ${maxPage}`;
@@ -343,7 +345,7 @@ export function contextToolDefinitions(
  * Builds the core from decoded settings under `names` (also used by the deprecated journal
  * aliases).
  *
- * @example buildCore(index, config, CONTEXT_TOOL_NAMES)
+ * @example pipe(decodeContextToolOptions({ namespace: "run-1" }), E.map((config) => buildCore(index, config, CONTEXT_TOOL_NAMES)))
  */
 export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNames = CONTEXT_TOOL_NAMES): ContextToolCore {
   const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;

@@ -126,7 +126,7 @@ export class ContextManagerError extends Error {
  * What a manager with a policy announces on its `events` sink (e.g. a `@cc/session` event bus):
  * every turn's decision, and the summariser's cooldowns.
  *
- * @example manager options: { events: { publish: (e) => { if (e._tag === "CompactionDecided") log(e.decision); } } }
+ * @example createContextManager({ maxTokens: 8000, events: { publish: (e: ContextEvent) => { if (e._tag === "CompactionDecided") console.log(e.decision); } } })
  */
 export type ContextEvent =
   | { readonly _tag: "CompactionDecided"; readonly namespace: string; readonly turn: number; readonly decision: CompactionDecision }

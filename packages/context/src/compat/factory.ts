@@ -59,7 +59,7 @@ export const STRATEGY_DEFAULTS = { lcmPreserveLast: 20, hierarchicalPreserveLast
  *
  * @example
  * const built = createHistoryStrategy({ strategy: "hierarchical", preserveLast: 6 }, { index: memoryIndex() });
- * if (E.isRight(built)) await built.right.strategy.compact(messages, "gpt-4o", 8000)();
+ * if (E.isRight(built)) await built.right.strategy.compact(history, "gpt-4o", 8000)();
  */
 export function createHistoryStrategy(config: unknown, deps: StrategyDeps = {}): E.Either<InvalidStrategyConfig, BuiltStrategy> {
   const decoded = decodeStrategyConfig(config);

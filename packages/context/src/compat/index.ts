@@ -6,7 +6,7 @@
  *
  * @example
  * import { createHistoryStrategy } from "@cc/context/compat";
- * const built = createHistoryStrategy({ strategy: "importance", maxTokens: 8000 }, deps);
+ * const built = createHistoryStrategy({ strategy: "importance", maxTokens: 8000 });
  *
  * @module @cc/context/compat
  */

@@ -19,7 +19,9 @@ import { buildCore, type ContextToolError, type ExpandContextResult, type JsonSc
  * `execute` accepts the model's raw JSON arguments (string) or an already parsed object.
  *
  * @deprecated use `manager.tools()` or `contextToolCore` from `@cc/context`.
- * @example const forApi = { type: tool.type, function: tool.function };
+ * @example
+ * const tools = journalTools(index);
+ * if (E.isRight(tools)) { const tool = tools.right.search; const forApi = { type: tool.type, function: tool.function }; }
  */
 export interface AgentTool<R> {
   readonly type: "function";
@@ -31,7 +33,7 @@ export interface AgentTool<R> {
  * The two journal tools.
  *
  * @deprecated use `manager.tools()` or `contextToolCore` from `@cc/context`.
- * @example const { search, expand } = tools;
+ * @example const tools = journalTools(index); if (E.isRight(tools)) { const { search, expand } = tools.right; }
  */
 export interface JournalTools {
   readonly search: AgentTool<SearchContextResult>;

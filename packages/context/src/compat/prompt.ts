@@ -78,7 +78,7 @@ const describeError = (e: ProviderError): string => ("message" in e ? `${e._tag}
  *
  * @example
  * const pc = createPromptCompressor({ provider: offlineProvider(), counter: estimateCounter() });
- * const r = await pc.compress(longPrompt)(); // r._tag === "Compressed" | "Skipped"
+ * const r = await pc.compress("You are a careful engineer. ".repeat(400))(); // r._tag === "Compressed" | "Skipped"
  */
 export function createPromptCompressor(options: PromptCompressorOptions): PromptCompressor {
   const decoded = decodePromptCompressorOptions(options);

@@ -127,7 +127,7 @@ export function estimateCost(i: CostInput): CostEstimate {
  *
  * @example
  * const v = costVerdict(input);
- * if (v._tag === "Pays") compactTo(v.estimate.targetTokens);
+ * if (v._tag === "Pays") console.log(`compact to ${v.estimate.targetTokens} tokens`);
  */
 export function costVerdict(i: CostInput): CostVerdict {
   const estimate = estimateCost(i);

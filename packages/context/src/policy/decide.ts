@@ -207,7 +207,11 @@ export const isAuthFailure = (errorTag: string): boolean => errorTag === "Provid
  * discarded as `Skipped` (never at the hard threshold or when forced), a poor saving backs off,
  * a summariser failure starts a cooldown (an authentication failure disables the LLM for good).
  *
- * @example const { decision, keep, state } = settle(settings, afterDecide, plan, { tokensBefore: 9000, tokensAfter: 5000, llmAsked: false });
+ * @example
+ * const decided = decide(settings, initialPolicyState, { promptTokens: 9000, maxTokens: 10000, force: false, summaryInputTokens: 0 });
+ * if (decided.plan._tag === "Compact") {
+ *   const { decision, keep, state } = settle(settings, decided.state, decided.plan, { tokensBefore: 9000, tokensAfter: 5000, llmAsked: false });
+ * }
  */
 export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan, { _tag: "Compact" }>, o: CompactionOutcome): Settled {
   const summariser: SummariserState =

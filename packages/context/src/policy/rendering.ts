@@ -65,7 +65,7 @@ export type Reuse = "source" | "rendered" | "none";
  * after its source, the history itself when it already starts with the rendered prefix, else
  * the history unchanged.
  *
- * @example const { prompt, reuse } = applyRendering(last, history);
+ * @example const { prompt, reuse } = applyRendering(renderingOf(history, turn.messages), history);
  */
 export function applyRendering(r: Rendering | undefined, history: readonly Message[]): { readonly prompt: readonly Message[]; readonly reuse: Reuse } {
   if (r === undefined) return { prompt: history, reuse: "none" };
@@ -81,7 +81,9 @@ export function applyRendering(r: Rendering | undefined, history: readonly Messa
  * which every strategy pins — so that a provider's prompt cache still hits on them after the
  * rewrite (pure given `count`). The cost model charges the cache write only after them.
  *
- * @example stablePrefixTokens([system, user, assistant], (ms) => counter.countMessages(ms)) // tokens of [system]
+ * @example
+ * const prompt: Message[] = [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
+ * stablePrefixTokens(prompt, (ms) => counter.countMessages(ms)) // tokens of prompt[0]
  */
 export function stablePrefixTokens(prompt: readonly Message[], count: (messages: readonly Message[]) => number): number {
   let n = 0;

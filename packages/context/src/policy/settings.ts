@@ -167,7 +167,9 @@ export const DEFAULT_CYCLE_CENTRE: number = DEFAULT_CYCLE_CENTRES.withCaching;
 /**
  * Whether a sheet has prompt caching: a cache hit costs less than uncached input.
  *
- * @example hasPromptCaching(withoutCaching(PRICE_SHEETS["openai/gpt-4.1"])) // false
+ * @example
+ * import { withoutCaching } from "./prices.js";
+ * hasPromptCaching(withoutCaching(PRICE_SHEETS["openai/gpt-4.1"])) // false
  */
 export function hasPromptCaching(sheet: PriceSheet): boolean {
   return sheet.cachedInput < sheet.input;

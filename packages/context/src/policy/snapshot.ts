@@ -79,7 +79,9 @@ export function renderingProblems(snapshot: ManagerSnapshot): readonly string[] 
  * rendering ({@link renderingProblems}). A snapshot whose rendering does not verify is an
  * `InvalidOptions` naming the field — it is refused, its bytes are never sent.
  *
- * @example const resume = decodeSnapshot(JSON.parse(saved));
+ * @example
+ * import { readFile } from "node:fs/promises";
+ * const resume = decodeSnapshot(JSON.parse(await readFile("snapshot.json", "utf8")));
  */
 export function decodeSnapshot(u: unknown): E.Either<InvalidOptions, ManagerSnapshot> {
   const shape = decodeShape(u);
