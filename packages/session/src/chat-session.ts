@@ -21,7 +21,9 @@ import type { StackId, StoreError, StoredMessage, SummaryStore } from "./store/s
 /**
  * What {@link createChatSession} needs.
  *
- * @example createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are terse.", prune: defaultPruneSettings })
+ * @example
+ * import { defaultPruneSettings } from "./prune.js";
+ * createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are terse.", prune: defaultPruneSettings })
  */
 export interface ChatSessionOptions {
   readonly store: SummaryStore;
@@ -92,7 +94,8 @@ export interface PreparedTurn {
 /**
  * A conversation driven turn by turn.
  *
- * @example await session.finishTurn([{ role: "assistant", content: "done" }], usage.inputTokens)();
+ * @example
+ * await session.finishTurn([{ role: "assistant", content: "done" }], 26000)(); // the provider's reported input tokens
  */
 export interface ChatSession {
   readonly stackId: StackId;

@@ -48,7 +48,8 @@ export function buildContext(input: BuildContextInput): readonly Message[] {
  * The newest `max` messages, moved back so the window never opens on a tool result whose call
  * it left out (it may then hold a few more than `max`). Pure; `max` ≤ 0 keeps nothing.
  *
- * @example limitHistory(messages, 50).length // ≤ 50 unless a tool chain straddles the cut
+ * @example
+ * limitHistory(history, 50).length // ≤ 50 unless a tool chain straddles the cut
  */
 export function limitHistory(messages: readonly Message[], max: number): readonly Message[] {
   if (!(max > 0)) return [];

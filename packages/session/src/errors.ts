@@ -12,7 +12,9 @@ import type { StoreError } from "./store/store.js";
 /**
  * Why the summariser did not produce a summary: no model could be chosen, or the call failed.
  *
- * @example if (error._tag === "SummariserFailed" && error.error._tag === "ProviderTimeout") retryLater();
+ * @example
+ * const r = await compactor.forceCompact({ stackId: "chat-1" })();
+ * if (E.isLeft(r) && r.left._tag === "SummariserFailed") { const error: SummariserError = r.left; if (error._tag === "SummariserFailed" && error.error._tag === "ProviderTimeout") console.warn("retry later"); }
  */
 export type SummariserError = ModelChoiceError | { readonly _tag: "SummariserFailed"; readonly error: ProviderError };
 

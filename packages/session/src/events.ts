@@ -46,7 +46,8 @@ export interface CompactionDone {
  * empty summary. `fallback` says what followed: `truncate` = a truncated summary was saved
  * (a `CompactionDone` with `level: "truncate"` follows), `none` = nothing was saved.
  *
- * @example bus.subscribe((e) => { if (e._tag === "CompactionWarning") alert(e.reason, e.message); });
+ * @example
+ * bus.subscribe((e) => { if (e._tag === "CompactionWarning") console.warn(e.reason, e.message); });
  */
 export interface CompactionWarning {
   readonly _tag: "CompactionWarning";
@@ -77,7 +78,9 @@ export type SessionEvent = CompactionDone | CompactionWarning | CompactionFailed
 /**
  * A subscriber; it may return a promise (its rejection is reported, not awaited by publishers).
  *
- * @example const log: Subscriber<SessionEvent> = async (e) => { await audit.write(e); };
+ * @example
+ * import { appendFile } from "node:fs/promises";
+ * const log: Subscriber<SessionEvent> = async (e) => { await appendFile("audit.jsonl", JSON.stringify(e) + "\n"); };
  */
 export type Subscriber<Ev> = (event: Ev) => void | Promise<void>;
 
@@ -95,7 +98,8 @@ export interface SubscriberFailure {
 /**
  * A small synchronous broadcast bus.
  *
- * @example const off = bus.subscribe(handler); bus.publish(event); off();
+ * @example
+ * const off = bus.subscribe((e) => console.log(e._tag)); bus.publish(event); off();
  */
 export interface EventBus<Ev extends { readonly _tag: string }> {
   /** Adds `handler`; returns a function that removes exactly this subscription (idempotent). */

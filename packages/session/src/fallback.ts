@@ -52,7 +52,8 @@ const MIN_BODY_TOKENS = 8;
  * A previous summary that is itself a truncated summary is continued rather than nested, so
  * repeated fallbacks do not pile up headings. `undefined` when nothing non-blank fits.
  *
- * @example truncatedSummary({ transcript: "[user]\nfix it", maxTokens: 256, counter }).text.startsWith(TRUNCATED_SUMMARY_HEADING) // true
+ * @example
+ * truncatedSummary({ transcript: "[user]\nfix it", maxTokens: 256, counter })?.text.startsWith(TRUNCATED_SUMMARY_HEADING) // true
  */
 export function truncatedSummary(input: TruncatedSummaryInput): TruncatedSummary | undefined {
   const { counter } = input;

@@ -7,8 +7,8 @@
  * import { createChatSession, createSessionCompactor, memoryStore } from "@cc/session";
  * import { offlineProvider } from "@cc/lcm";
  * const store = memoryStore();
- * const compactor = createSessionCompactor({ store, provider: offlineProvider() });
- * const chat = createChatSession({ store, compactor, stackId: "demo" });
+ * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
+ * if (compactor._tag === "Right") { const chat = createChatSession({ store, compactor: compactor.right, stackId: "demo" }); }
  *
  * @module @cc/session
  */

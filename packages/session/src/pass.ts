@@ -120,7 +120,9 @@ export interface SummaryJob {
  * `preserveLast`, never splitting a tool call from its results) and the summariser prompt built
  * from them and the previous summary. A `Skipped` outcome says why there is nothing to fold.
  *
- * @example planSummary({ latest: O.none, after: storedMessages }, config, defaultTranscriptLimits, 31000)._tag // "Job"
+ * @example
+ * import { defaultTranscriptLimits } from "@cc/lcm/internal";
+ * planSummary({ latest: O.none, after: stored }, { preserveLast: 6 }, defaultTranscriptLimits, 31000)._tag // "Job"
  */
 export function planSummary(loaded: Loaded, config: Pick<SessionCompactionConfig, "preserveLast">, limits: TranscriptLimits, effectiveTokens: number): SummaryJob | Skipped {
   const plan = planCompaction(loaded.after, config.preserveLast);

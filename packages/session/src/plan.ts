@@ -77,7 +77,8 @@ export type CompactionPlan =
  * and the boundary moves back so a tool result is never separated from the assistant message
  * that called it. Nothing to do when at most `preserveLast` messages lie past the watermark. Pure.
  *
- * @example planCompaction(eightStoredMessages, 6) // Fold: summarise 2, keep 6
+ * @example
+ * planCompaction(stored.slice(0, 8), 6) // Fold (of eight stored messages): summarise 2, keep 6
  */
 export function planCompaction(afterWatermark: readonly StoredMessage[], preserveLast: number): CompactionPlan {
   if (afterWatermark.length <= preserveLast) return { _tag: "Nothing", reason: "too_few_messages" };

@@ -174,6 +174,7 @@ export function exitCodeOf(output: string): number | undefined {
  * The one-line description of a tool result, derived from its call (when known) and its size.
  *
  * @example
+ * const out = "PASS src/a.test.ts\n".repeat(46) + "exit code 0"; // 47 lines
  * describeToolResult({ id: "c1", name: "bash", arguments: '{"command":"npm test"}' }, { role: "tool", toolCallId: "c1", content: out })
  * // "[bash] ran `npm test` → exit 0, 47 lines output"
  */
