@@ -4,7 +4,8 @@
  * @example
  * import { readTranscript } from "@cc/cli";
  * import * as E from "fp-ts/lib/Either.js";
- * const r = readTranscript(text, { source: "run.traj" });
+ * import { readFileSync } from "node:fs";
+ * const r = readTranscript(readFileSync("run.traj", "utf8"), { source: "run.traj" });
  * if (E.isRight(r)) console.log(r.right.messages.length, r.right.warnings);
  *
  * @module @cc/cli

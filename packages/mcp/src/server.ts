@@ -78,14 +78,14 @@ export const decodeIndexServerOptions: (input: unknown) => E.Either<InvalidOptio
  * One hit of `search_context` (its structured content is `{ hits }`); `namespace` is present when
  * the server is not confined to one namespace.
  *
- * @example { id: "u…", namespace: "run-1", kind: "tool:bash", summary: "…", snippet: "…", tokens: 812 }
+ * @example const hit: ContextHit = { id: "u0123…", namespace: "run-1", kind: "tool:bash", summary: "pytest: 2 failed", snippet: "…**KeyError**…", tokens: 812 };
  */
 export type ContextHit = CoreHit;
 
 /**
  * The structured content of an `expand_context` result: one page of an original.
  *
- * @example { id: "u…", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ * @example const page: ContextPage = { id: "u0123…", kind: "tool:bash", content: "Traceback (most recent call last): …", offset: 0, totalChars: 12000, nextOffset: 8000 };
  */
 export type ContextPage = ExpandContextResult;
 
@@ -147,6 +147,7 @@ async function callTool(core: ContextToolCore, name: string, args: unknown): Pro
  * close it) and connects a transport: `await server.connect(new StdioServerTransport())`.
  *
  * @example
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
  * const server = createIndexServer(index, { namespace: "session-42" });
  * if (E.isLeft(server)) throw new Error(server.left.message);
  * await server.right.connect(new StdioServerTransport());

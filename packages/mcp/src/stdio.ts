@@ -137,7 +137,8 @@ class BoundedStdioTransport implements Transport {
  * @example
  * const transport = createStdioTransport(process.stdin, process.stdout, { maxRequestBytes: 1024 * 1024 });
  * if (E.isLeft(transport)) throw new Error(transport.left.message);
- * await server.connect(transport.right);
+ * const server = createIndexServer(index);
+ * if (E.isRight(server)) await server.right.connect(transport.right);
  */
 export function createStdioTransport(input: Readable, output: Writable, options: StdioTransportOptions = {}): E.Either<InvalidOptions, Transport> {
   const decoded = decodeStdioTransportOptions(options);

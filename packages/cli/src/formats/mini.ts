@@ -130,7 +130,9 @@ function fromTextActions(messages: readonly unknown[]): Transcript {
  * Converts a parsed mini-swe-agent trajectory (either shape; tool calls when any message has
  * `tool_calls` or `role: "tool"`).
  *
- * @example fromMiniValue(JSON.parse(text), "run.traj.json")
+ * @example
+ * import { readFileSync } from "node:fs";
+ * fromMiniValue(JSON.parse(readFileSync("run.traj.json", "utf8")), "run.traj.json")
  */
 export function fromMiniValue(value: unknown, source: string): E.Either<TranscriptError, Transcript> {
   if (!isMiniTrajectory(value)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "a mini-swe-agent trajectory is a JSON object with `trajectory_format: \"mini-swe-agent…\"` and a `messages` array" });

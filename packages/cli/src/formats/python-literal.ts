@@ -353,7 +353,7 @@ const keyPath = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` :
 /**
  * Every inexact number in `v`, in order, with its path (`[0].function.arguments.n`) and offset.
  *
- * @example inexactNumbers(readRight("[1, 2**64]")) // one InexactNumber at path "[1]"
+ * @example pipe(readPythonLiteral("[1, 2**64]"), E.map((v) => inexactNumbers(v))) // right: one InexactNumber at path "[1]"
  */
 export function inexactNumbers(v: LiteralValue, path = ""): readonly InexactNumber[] {
   if (v instanceof LiteralNumber) return [{ _tag: "InexactNumber", path, offset: v.offset, text: v.text, value: v.value, reason: v.reason }];
@@ -367,7 +367,7 @@ export function inexactNumbers(v: LiteralValue, path = ""): readonly InexactNumb
  * past 2^53 in decimal, `1e400` as written); `inf` and `nan`, which JSON cannot write, become
  * `null` (and are listed by {@link inexactNumbers}).
  *
- * @example literalJson(readRight("{'n': 123456789012345678901}")) // '{"n":123456789012345678901}'
+ * @example pipe(readPythonLiteral("{'n': 123456789012345678901}"), E.map(literalJson)) // right('{"n":123456789012345678901}')
  */
 export function literalJson(v: LiteralValue): string {
   if (v instanceof LiteralNumber) return numberJson(v);
