@@ -16,7 +16,7 @@ import { Lru, MessageHasher } from "./internal/prefix.js";
 /**
  * What one compaction of AI SDK messages did.
  *
- * @example const { messages, changed, tokens } = await cc.compact(history);
+ * @example const { messages: next, changed, tokens } = await cc.compact(messages);
  */
 export interface SdkCompaction<M> {
   /** The messages to send: kept messages are the input objects, the note is new. */
@@ -36,7 +36,10 @@ export interface SdkCompaction<M> {
 /**
  * Compacts AI SDK messages of type `M` (a `ModelMessage` or a provider prompt message).
  *
- * @example const compact: SdkCompactor<ModelMessage> = prefixCompactor(manager, 32, note);
+ * @example
+ * import type { ModelMessage } from "ai";
+ * const note = (v: Message): ModelMessage => ({ role: "user", content: [{ type: "text", text: v.content }] });
+ * const compact: SdkCompactor<ModelMessage> = prefixCompactor(manager, 32, note);
  */
 export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions) => Promise<E.Either<ContextError, SdkCompaction<M>>>;
 
@@ -45,6 +48,7 @@ export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions
  * added (the summary note). Never rejects: a failure of the manager is a `Left`.
  *
  * @example
+ * import type { ModelMessage } from "ai";
  * const compact = prefixCompactor<ModelMessage>(manager, 32, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
  * const r = await compact(messages);
  */

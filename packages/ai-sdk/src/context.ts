@@ -138,6 +138,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
  * Builds the adapter (fp-ts style): `Left<InvalidOptions>` names every bad option.
  *
  * @example
+ * import { generateText } from "ai";
  * const cc = decodeAiSdkContext({ maxTokens: 8000 });
  * if (cc._tag === "Right") await generateText({ model, messages, prepareStep: cc.right.prepareStep });
  */
@@ -151,6 +152,7 @@ export function decodeAiSdkContext(options: unknown): E.Either<AiSdkFailure, AiS
  * reported before any step); after that, failures are values or typed rejections.
  *
  * @example
+ * import { generateText, stepCountIs, wrapLanguageModel } from "ai";
  * const cc = createAiSdkContext({ maxTokens: 8000 });
  * const result = await generateText({
  *   model: wrapLanguageModel({ model, middleware: cc.middleware }),

@@ -45,7 +45,9 @@ export const VIEW_ID_PREFIX = "ai-sdk:";
  * holds the note's id (which no provider reads), so the note is known again when the message
  * comes back — a message that only reads like a note has no seal and stays conversation.
  *
- * @example const note = { role: "user", content: [{ type: "text", text }], providerOptions: { [NOTE_OPTIONS_KEY]: { note: view.id } } };
+ * @example
+ * const view: Message = { role: "user", content: "Summary of the earlier conversation: …", id: "cc-note:3f…" };
+ * const note = { role: "user", content: [{ type: "text", text: view.content }], providerOptions: { [NOTE_OPTIONS_KEY]: { note: view.id } } };
  */
 export const NOTE_OPTIONS_KEY = "cc";
 
@@ -230,7 +232,9 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
  * several calls become one tool message per call).
  *
  * @example
- * fromModelMessages([{ role: "user", content: [{ type: "text", text: "hi" }] }]); // [{ role: "user", content: "hi" }]
+ * import type { ModelMessage } from "ai";
+ * const hi: ModelMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
+ * fromModelMessages([hi]); // [{ role: "user", content: "hi" }]
  */
 export function fromModelMessages(messages: readonly SdkMessage[]): readonly Message[] {
   return messageViews(messages, false).views;
@@ -254,7 +258,10 @@ export function sourceOf(view: Message): number | undefined {
  * through `added`. Order follows the views.
  *
  * @example
- * restoreMessages(original, result.messages, (m) => ({ role: "user", content: [{ type: "text", text: m.content }] }));
+ * import type { ModelMessage } from "ai";
+ * const { views } = messageViews(messages, true);
+ * const turn = await manager.compact(views);
+ * restoreMessages(messages, turn.messages, (m): ModelMessage => ({ role: "user", content: [{ type: "text", text: m.content }] }));
  */
 export function restoreMessages<M>(source: readonly M[], views: readonly Message[], added: (view: Message) => M): readonly M[] {
   const seen = new Set<number>();

@@ -5,6 +5,7 @@
  * `LanguageModelMiddleware` that never lets a prompt over the budget reach the model.
  *
  * @example
+ * import { generateText } from "ai";
  * import { createAiSdkContext } from "@cc/ai-sdk";
  * const cc = createAiSdkContext({ maxTokens: 8000 });
  * await generateText({ model, messages, tools: { ...cc.tools }, prepareStep: cc.prepareStep });

@@ -59,6 +59,8 @@ export interface AiSdkContextOptions {
  * exceed it): the middleware refuses to send it.
  *
  * @example
+ * import { generateText, wrapLanguageModel } from "ai";
+ * try { await generateText({ model: wrapLanguageModel({ model, middleware: cc.middleware }), messages }); }
  * catch (e) { if (e instanceof AiSdkError && e.error._tag === "BudgetExceeded") console.warn(e.error.tokens, e.error.maxTokens); }
  */
 export interface BudgetExceeded {
@@ -83,7 +85,7 @@ export type AiSdkFailure = InvalidOptions | ContextError | BudgetExceeded;
  * The rejection of the adapter's Promises: an `Error` carrying the typed {@link AiSdkFailure}.
  *
  * @example
- * try { await cc.compact(messages); } catch (e) { if (e instanceof AiSdkError) console.error(e.error._tag, e.error.message); }
+ * try { await cc.compact(messages); } catch (e) { if (e instanceof AiSdkError) console.error(e.error._tag, e.message); }
  */
 export class AiSdkError extends Error {
   /** The typed failure. */

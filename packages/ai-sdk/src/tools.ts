@@ -34,7 +34,7 @@ export interface ExpandContextInput {
 /**
  * Why a context tool call produced no result, as the model reads it; `message` is the core's text.
  *
- * @example { _tag: "NotFound", message: 'expand_context: no evicted entry with id "u1"' }
+ * @example const error: ContextToolError = { _tag: "NotFound", message: 'expand_context: no evicted entry with id "u1"' };
  */
 export interface ContextToolError {
   readonly _tag: CoreToolError["_tag"];
@@ -51,14 +51,16 @@ export type SearchContextOutput = SearchContextResult | { readonly error: Contex
 /**
  * Result of `expand_context`: one page of the original text of an evicted unit.
  *
- * @example { id: "u1", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 }
+ * @example const page: ExpandContextOutput = { id: "u1", kind: "tool:bash", content: "…", offset: 0, totalChars: 12000, nextOffset: 8000 };
  */
 export type ExpandContextOutput = ExpandContextResult | { readonly error: ContextToolError };
 
 /**
  * The two tools, keyed by the names the model calls them by.
  *
- * @example generateText({ model, tools: { ...cc.tools, ...myTools }, messages });
+ * @example
+ * import { generateText } from "ai";
+ * await generateText({ model, tools: { ...cc.tools, ...myTools }, messages });
  */
 export interface ContextTools {
   readonly search_context: Tool<SearchContextInput, SearchContextOutput>;
@@ -70,8 +72,9 @@ export interface ContextTools {
  * `maxExpandChars` is the default and largest page `expand_context` returns.
  *
  * @example
+ * import { generateText } from "ai";
  * const tools = contextTools(manager, 8000);
- * await generateText({ model, tools: { ...tools, ...myTools }, prompt });
+ * await generateText({ model, tools: { ...tools, ...myTools }, prompt: "Why does the CSV reader fail?" });
  */
 export function contextTools(manager: ContextManager, maxExpandChars: number): ContextTools {
   const core = manager.tools({ maxExpandChars });
