@@ -30,6 +30,7 @@ export interface LangChainView {
  * `additional_kwargs.lc_source` of the note messages this adapter writes.
  *
  * @example
+ * import type { BaseMessage } from "@langchain/core/messages";
  * const isNote = (m: BaseMessage) => m.additional_kwargs["lc_source"] === NOTE_SOURCE;
  */
 export const NOTE_SOURCE = "cc-compaction";
@@ -55,7 +56,9 @@ function blockText(block: unknown): string {
  * the text, reasoning and thinking blocks joined by newlines (other blocks — images, files, audio —
  * as a `[type]` marker), plus `additional_kwargs.reasoning_content` when a provider put it there.
  *
- * @example messageText(new AIMessage({ content: [{ type: "reasoning", reasoning: "r" }, { type: "text", text: "t" }] })) // "r\nt"
+ * @example
+ * import { AIMessage } from "@langchain/core/messages";
+ * messageText(new AIMessage({ content: [{ type: "reasoning", reasoning: "r" }, { type: "text", text: "t" }] })) // "r\nt"
  */
 export function messageText(message: BaseMessage): string {
   const content: unknown = message.content;
@@ -98,6 +101,7 @@ function single(m: BaseMessage, at: number): Message {
  * stays with its tool-call unit. A tool call without an id gets a synthetic one.
  *
  * @example
+ * import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
  * const view = fromLangChain([new HumanMessage("hi"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "ls", args: {} }] }), new ToolMessage({ content: "a.ts", tool_call_id: "c1" })]);
  * view.messages.map((m) => m.role); // ["user", "assistant", "tool"]
  */

@@ -29,7 +29,8 @@ import { contextTools, EXPAND_TOOL, SEARCH_TOOL } from "./tools.js";
  * `@langchain/langgraph`, the same string; a test checks they agree).
  *
  * @example
- * return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...compacted] };
+ * import { RemoveMessage } from "@langchain/core/messages";
+ * const update = { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...state.messages] }; // a node's state update: clear, then the compacted thread
  */
 export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
@@ -243,6 +244,7 @@ export type CompactionMiddleware = ReturnType<typeof build>;
  * Creates the compaction middleware (fp-ts style): `Left<InvalidOptions>` names every bad option.
  *
  * @example
+ * import { createAgent } from "langchain";
  * const m = decodeCompactionMiddleware({ manager, mode: "state" });
  * if (m._tag === "Right") createAgent({ model, tools, middleware: [m.right] });
  */
@@ -259,6 +261,7 @@ export function decodeCompactionMiddleware(options: unknown): E.Either<InvalidOp
  * time every failure is a typed value given to `onError`, and the run goes on.
  *
  * @example
+ * import { createAgent } from "langchain";
  * const manager = createContextManager({ maxTokens: 8000 });
  * const agent = createAgent({ model, tools, middleware: [compactionMiddleware({ manager })] });
  */

@@ -49,7 +49,7 @@ export interface ToolResultEviction {
  * `{ _tag, subject, problems, more, message }`.
  *
  * @example
- * const onError = (e: CompactionMiddlewareError) => logger.warn({ tag: e._tag, subject: e.subject }, e.message);
+ * const onError = (e: CompactionMiddlewareError) => console.warn({ tag: e._tag, subject: e.subject }, e.message);
  */
 export type CompactionMiddlewareError =
   | InvalidOptions

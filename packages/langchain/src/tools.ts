@@ -16,6 +16,7 @@ import { tool } from "langchain";
  * Name of the search tool.
  *
  * @example
+ * import { fakeModel } from "@langchain/core/testing";
  * fakeModel().respondWithTools([{ name: SEARCH_TOOL, args: { query: "pytest" } }]);
  */
 export const SEARCH_TOOL = CONTEXT_TOOL_NAMES.search;
@@ -23,6 +24,7 @@ export const SEARCH_TOOL = CONTEXT_TOOL_NAMES.search;
  * Name of the expand tool.
  *
  * @example
+ * import { fakeModel } from "@langchain/core/testing";
  * fakeModel().respondWithTools([{ name: EXPAND_TOOL, args: { id: "u0123456789abcdef" } }]);
  */
 export const EXPAND_TOOL = CONTEXT_TOOL_NAMES.expand;
