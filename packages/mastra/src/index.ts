@@ -4,6 +4,7 @@
  * `search_context` / `expand_context` tools over what it evicted.
  *
  * @example
+ * import { Agent } from "@mastra/core/agent";
  * import { contextTools, createCompactionProcessor } from "@cc/mastra";
  * const compaction = createCompactionProcessor({ maxTokens: 8000 });
  * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, memory, tools: contextTools(compaction.manager),

@@ -86,8 +86,9 @@ function derivedFrom(converted: Converted, first: number): number {
  * Builds the processor, or the typed problems of `options`.
  *
  * @example
+ * import { Agent } from "@mastra/core/agent";
  * const p = decodeCompactionProcessor({ maxTokens: 8000 });
- * if (p._tag === "Right") new Agent({ …, inputProcessors: [p.right], outputProcessors: [p.right] });
+ * if (p._tag === "Right") new Agent({ id: "a", name: "a", instructions: "…", model, inputProcessors: [p.right], outputProcessors: [p.right] });
  */
 export function decodeCompactionProcessor(options: unknown): E.Either<ContextError, CompactionProcessor> {
   const decoded = decodeCompactionProcessorOptions(options);
@@ -215,6 +216,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
  * lets the messages through unchanged and is reported (`lastReport`, `onCompaction`).
  *
  * @example
+ * import { Agent } from "@mastra/core/agent";
  * const compaction = createCompactionProcessor({ maxTokens: 8000 });
  * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, memory,
  *   tools: { ...contextTools(compaction.manager) }, inputProcessors: [compaction], outputProcessors: [compaction] });

@@ -14,7 +14,7 @@ import type { AdapterWarning, EvictedToolResult } from "./report.js";
  * What replaces an evicted tool result in the conversation: the index id, the tokens and the
  * preview the manager's stub quotes, and the stub itself as `instruction`.
  *
- * @example { evicted: true, id: "r67…", tokens: 3363, preview: "{\"log\":\"…", instruction: "[Tool result of 3363 tokens moved to the context index as r67…. … Call expand_context with {\"id\":\"r67…\"} to read it.]" }
+ * @example const pointer: ToolResultPointer = { evicted: true, id: "r67…", tokens: 3363, preview: "{\"log\":\"…", instruction: "[Tool result of 3363 tokens moved to the context index as r67…. … Call expand_context with {\"id\":\"r67…\"} to read it.]" };
  */
 export interface ToolResultPointer {
   readonly evicted: true;
@@ -33,7 +33,7 @@ export interface ToolResultPointer {
  * (nothing to do).
  *
  * @example
- * const r = await evictToolResult(processor.manager, 2000, args); // Right({ id: "r…", tokens: 5120, … })
+ * const r = await evictToolResult(compaction.manager, 2000, args); // Right({ id: "r…", tokens: 5120, … })
  */
 export async function evictToolResult(manager: ContextManager, maxTokens: number, args: ProcessToolResultArgs): Promise<E.Either<AdapterWarning, EvictedToolResult> | undefined> {
   const kept = (reason: string): E.Either<AdapterWarning, EvictedToolResult> => E.left({ _tag: "ToolResultKept", toolCallId: args.toolCallId, reason });

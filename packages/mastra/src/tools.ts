@@ -23,7 +23,7 @@ import { createTool } from "@mastra/core/tools";
 /**
  * Why a context tool call failed, as the model reads it (the same text in every face).
  *
- * @example { _tag: "NotFound", message: 'expand_context: no evicted entry with id "u123"' }
+ * @example const error: ContextToolError = { _tag: "NotFound", message: 'expand_context: no evicted entry with id "u123"' };
  */
 export type ContextToolError = Pick<CoreToolError, "_tag" | "message">;
 
@@ -40,7 +40,7 @@ export interface ContextSearchResult {
 /**
  * What `expand_context` returns: a page of the original, or the error.
  *
- * @example { id: "u1f…", kind: "tool:grep", content: "…", offset: 0, totalChars: 8178, nextOffset: 8000 }
+ * @example const page: ContextExpandResult = { id: "u1f…", kind: "tool:grep", content: "…", offset: 0, totalChars: 8178, nextOffset: 8000 };
  */
 export interface ContextExpandResult extends Partial<ExpandContextResult> {
   readonly error?: ContextToolError;
@@ -101,7 +101,8 @@ function decodedByCore(schema: JsonSchema) {
  * `ContextManagerError` of @cc/context naming the field.
  *
  * @example
- * const agent = new Agent({ …, tools: { ...myTools, ...contextTools(compaction.manager) } });
+ * import { Agent } from "@mastra/core/agent";
+ * const agent = new Agent({ id: "a", name: "a", instructions: "…", model, tools: { ...myTools, ...contextTools(compaction.manager) } });
  */
 export function contextTools(manager: ContextManager, options: ContextToolOptions = {}) {
   const core = manager.tools(options);

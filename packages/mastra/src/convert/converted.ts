@@ -32,7 +32,8 @@ export interface Converted {
  * message derived from it is kept; an item only partly kept is kept whole (never half an item).
  *
  * @example
- * const next = mapBack(prompt, converted, turn.messages, (text) => ({ role: "user", content: [{ type: "text", text }] }));
+ * import type { MastraDBMessage } from "@mastra/core/agent/message-list";
+ * const next = mapBack(prompt, converted, kept, (text): MastraDBMessage => ({ id: "note-1", role: "user", createdAt: new Date(), content: { format: 2, parts: [{ type: "text", text }] } }));
  */
 export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string, note: Message) => T | undefined, partial?: (item: T, parts: readonly number[]) => T): T[] {
   const where = new Map<Message, number>();

@@ -104,7 +104,7 @@ export function withParts(m: MastraDBMessage, keep: readonly number[]): MastraDB
  * counted) to our messages, each remembering the stored message it came from.
  *
  * @example
- * const { messages, origin } = fromMastraDBMessages(args.messages, args.systemMessages.map((s) => String(s.content)));
+ * const { messages, origin } = fromMastraDBMessages(step.messages, step.systemMessages.map((s) => String(s.content)));
  */
 export function fromMastraDBMessages(messages: readonly MastraDBMessage[], systemPrompts: readonly string[] = []): Converted {
   const out: Message[] = systemPrompts.map((content) => ({ role: "system", content }));
