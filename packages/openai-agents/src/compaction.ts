@@ -30,6 +30,7 @@ export type AgentsError = InvalidOptions | ContextError;
  * {@link createAgentsCompaction}): an `Error` carrying the typed {@link AgentsError}.
  *
  * @example
+ * import { run } from "@openai/agents";
  * try { await run(agent, "hi", { callModelInputFilter: cc.callModelInputFilter }); }
  * catch (e) { if (e instanceof AgentsCompactionError) console.error(e.error._tag, e.error); }
  */
@@ -48,7 +49,7 @@ export class AgentsCompactionError extends Error {
  *
  * @example
  * const r = await cc.compactItems(items, "Be brief.")();
- * if (r._tag === "Right") await model.getResponse({ input: [...r.right.items], systemInstructions: r.right.instructions, … });
+ * if (r._tag === "Right") console.log(r.right.instructions, r.right.items.length); // what the model is sent
  */
 export interface CompactedItems {
   /** The items to send: kept originals (the same objects) and the summary note, in order. */
@@ -62,6 +63,7 @@ export interface CompactedItems {
  * The adapter built by {@link createAgentsCompaction}.
  *
  * @example
+ * import { Agent, MemorySession, run } from "@openai/agents";
  * const cc = createAgentsCompaction({ manager });
  * await run(new Agent({ name: "a", tools: [...cc.tools] }), "hi", { session: cc.session(new MemorySession()) });
  */
@@ -101,6 +103,7 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * Builds the adapter (fp-ts style): `Left<InvalidOptions>` names every bad option.
  *
  * @example
+ * import { run } from "@openai/agents";
  * const cc = decodeAgentsCompaction({ manager: createContextManager({ maxTokens: 8000 }) });
  * if (cc._tag === "Right") await run(agent, "hi", { callModelInputFilter: cc.right.callModelInputFilter });
  */
@@ -114,7 +117,7 @@ export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOption
  * programming error, reported before any run).
  *
  * @example
- * import { createContextManager } from "@cc/context";
+ * import { Agent, MemorySession, run } from "@openai/agents";
  * import { createAgentsCompaction } from "@cc/openai-agents";
  * const cc = createAgentsCompaction({ maxTokens: 8000 });
  * const agent = new Agent({ name: "coder", instructions: "…", tools: [...cc.tools] });
@@ -130,6 +133,7 @@ export function createAgentsCompaction(options: AgentsCompactionOptions): Agents
  * Options of {@link AgentsCompaction.session}.
  *
  * @example
+ * import { MemorySession } from "@openai/agents";
  * const session = cc.session(new MemorySession(), { reserveTokens: 600 }); // instructions + the longest new input
  */
 export interface SessionViewOptions {

@@ -26,6 +26,7 @@ export type CompactView = (items: readonly AgentInputItem[]) => Promise<AgentInp
  * A session whose `getItems` is compacted; `inner` is the wrapped session (every stored item).
  *
  * @example
+ * import { MemorySession } from "@openai/agents";
  * const session = cc.session(new MemorySession());
  * const all = await session.inner.getItems(); // the full stored history
  */
@@ -42,6 +43,7 @@ const acceptsRunContext = (s: Session): s is RunContextAwareSession =>
  * the stored items first, then the window is compacted.
  *
  * @example
+ * import { MemorySession } from "@openai/agents";
  * const session = compactingSession(new MemorySession(), async (items) => [...items]); // usually cc.session(inner)
  */
 export function compactingSession(inner: Session, view: CompactView): CompactingSession {

@@ -37,6 +37,7 @@ export type SearchContextTool = FunctionTool<unknown, StrictToolParameters, stri
  * `{ id, kind, content, offset, totalChars, nextOffset? }`).
  *
  * @example
+ * import { RunContext } from "@openai/agents";
  * const page = JSON.parse(await cc.tools[1].invoke(new RunContext(), JSON.stringify({ id: "u0123456789abcdef", offset: null, maxChars: null })));
  */
 export type ExpandContextTool = FunctionTool<unknown, StrictToolParameters, string>;
@@ -58,6 +59,7 @@ function strictToolParameters(schema: JsonSchema): StrictToolParameters {
  * a number out of range) throw a `ContextManagerError` of @cc/context naming the field.
  *
  * @example
+ * import { Agent } from "@openai/agents";
  * const [search, expand] = contextTools(manager, { maxExpandChars: 8000 });
  * const agent = new Agent({ name: "a", tools: [search, expand] });
  */
