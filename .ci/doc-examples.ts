@@ -8,10 +8,9 @@
 // one, of .ci/doc-examples/<package>.d.ts (values whose type is that package's own, such as a
 // framework's `messages`; the file is read as if it were packages/<package>/src/doc-fixtures.ts,
 // so its imports resolve from there and its exports come right after the file's own names). The
-// example's own `import`
-// lines are kept at the top; the rest runs inside an async function (so `await` works and the
-// example's names shadow fixtures). An example that does not type-check is reported with its file
-// and line.
+// example's own `import` lines are kept at the top; the rest runs inside an async function (so
+// `await` works and the example's names shadow fixtures). An example (or a fixture file) that does
+// not type-check is reported with its file and line.
 //   npx tsx .ci/doc-examples.ts [path prefix]   (prints every failing example; exit 1 when there is one)
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -167,7 +166,7 @@ function modulesAndFixtures(): {
           values.forEach((x) => taken.add(x));
           types.forEach((x) => taken.add(x));
           if (values.length + types.length === 0) continue;
-          let spec = relative(dirname(file), f).replace(/(\.d)?\.ts$/, ".js");
+          let spec = relative(dirname(file), f).replace(/\.ts$/, ".js");
           if (!spec.startsWith(".")) spec = `./${spec}`;
           lines2.push(`import { ${[...values, ...types.map((t) => `type ${t}`)].join(", ")} } from "${spec}";`);
         }
@@ -242,6 +241,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const prefix = process.argv[2] ?? "";
   const failures = checkExamples(prefix);
   for (const f of failures) console.log(`${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}\n`);
-  console.log(`${failures.length} of ${exampleModules().filter((m) => relative(root, m.example.file).startsWith(prefix)).length} examples${prefix === "" ? "" : ` under ${prefix}`} do not type-check`);
+  const checked = exampleModules().filter((m) => relative(root, m.example.file).startsWith(prefix)).length;
+  console.log(`${failures.length} failing (examples or fixture files), ${checked} examples${prefix === "" ? "" : ` under ${prefix}`} checked`);
   process.exit(failures.length === 0 ? 0 : 1);
 }

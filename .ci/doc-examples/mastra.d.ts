@@ -26,8 +26,9 @@ export declare const messageList: MessageList;
 export declare const step: ProcessInputStepArgs;
 /** The arguments of one `processToolResult` call. */
 export declare const args: ProcessToolResultArgs;
-/** A prompt's items, and their conversion to messages. */
+/** A prompt's stored messages. */
 export declare const prompt: readonly MastraDBMessage[];
+/** Their conversion to messages (`fromMastraDBMessages`). */
 export declare const converted: Converted;
 /** What the manager kept of the converted messages. */
 export declare const kept: readonly Message[];

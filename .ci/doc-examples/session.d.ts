@@ -26,8 +26,11 @@ export declare const stored: readonly StoredMessage[];
 export declare const prompt: readonly Message[];
 /** A node-postgres pool the caller owns. */
 export declare const pool: PgPoolLike;
-/** One compaction pass: its dependencies, job, identity and decision. */
+/** What one compaction pass summarises with. */
 export declare const deps: SummariseDeps;
+/** The summary one pass is to write. */
 export declare const job: SummaryJob;
+/** One compaction pass (stack, trigger, signal). */
 export declare const pass: Pass;
+/** What the summariser decided for {@link job}. */
 export declare const decision: SummaryDecision;
