@@ -34,7 +34,7 @@ const probe = join(dirname(fileURLToPath(import.meta.url)), "namespaces", "probe
 
 /** Runs the probe in a fresh node process and parses its JSON line. */
 function run(args: readonly string[]): Record<string, number> {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
@@ -73,12 +73,17 @@ interface Row {
   /** V8 heap used after minus before (median), and external + array buffers growth (median). */
   readonly heapGrowthBytes: number;
   readonly externalGrowthBytes: number;
+  /** Heap used plus external memory after a collection, minus the same before the search (median): what the search retained. */
+  readonly retainedBytes: number;
+  /** retainedBytes / cacheBytes: how far the cache's estimate is from what it holds. */
+  readonly retainedRatio: number;
   readonly wholeRounds: number;
   readonly wholeFirst: MedianInterval;
   readonly wholeFirstMs: number;
   readonly wholeLoaded: number;
   readonly wholeCacheBytes: number;
   readonly wholeRssGrowthBytes: number;
+  readonly wholeRetainedBytes: number;
   readonly ratio: number;
 }
 
@@ -112,12 +117,15 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
     rssRatio: rssGrowth.median / cacheBytes,
     heapGrowthBytes: medianInterval(growth(ns, "heap")).median,
     externalGrowthBytes: medianInterval(growth(ns, "arrayBuffers").map((a, i) => a + growth(ns, "external")[i]!)).median,
+    retainedBytes: medianInterval(growth(ns, "retained")).median,
+    retainedRatio: medianInterval(growth(ns, "retained")).median / cacheBytes,
     wholeRounds,
     wholeFirst,
     wholeFirstMs: wholeFirst.median,
     wholeLoaded: medianInterval(col(whole, "loaded")).median,
     wholeCacheBytes: medianInterval(col(whole, "cacheBytes")).median,
     wholeRssGrowthBytes: medianInterval(growth(whole, "rss")).median,
+    wholeRetainedBytes: medianInterval(growth(whole, "retained")).median,
     ratio: namespaceFirst.median / wholeFirst.median,
   };
 }
@@ -165,7 +173,7 @@ try {
 const mib = (b: number): string => (b / 2 ** 20).toFixed(2);
 printTable(
   `First search in one namespace of ${perNamespace} entries vs across every namespace, fresh process (${quick ? "quick" : "full"}; median of ${rounds} namespace and ${wholeRounds} whole-index rounds, 95% order-statistic interval)`,
-  ["backend", "entries", "namespaces", "ns first ms", "interval", "ns second ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "heap growth MiB", "whole first ms", "loaded", "ratio"],
-  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceSecondMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.heapGrowthBytes), r.wholeFirstMs, r.wholeLoaded, r.ratio]),
+  ["backend", "entries", "namespaces", "ns first ms", "interval", "ns second ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
+  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceSecondMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
 );
 console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, rows })}`);

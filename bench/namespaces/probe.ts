@@ -4,6 +4,9 @@
  * every namespace (`whole`) and a second one, and prints one JSON line: the two times in ms, the
  * entries the load read, the postings cache's own byte estimate, and the process's memory just
  * before the first search and just after it (RSS, V8 heap used, external and array buffers).
+ * Run with `--expose-gc`, it collects garbage before the first measurement (a clean baseline) and,
+ * after the second one, again to read what the search retained (`retained*`: heap used plus
+ * external memory, after a collection, minus the same before).
  *
  * @example node --import tsx --conditions=development bench/namespaces/probe.ts postgres postgres://… cc_ns namespace t7
  */
@@ -28,11 +31,15 @@ if (opened._tag === "Left") {
 }
 const index = opened.right;
 const scope = mode === "namespace" && ns !== undefined ? { namespace: ns } : {};
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
 const before = process.memoryUsage();
 const t0 = performance.now();
 const first = await index.search("kalo mi file12.py", { k: 10, ...scope })();
 const t1 = performance.now();
 const after = process.memoryUsage();
+gc?.();
+const retained = process.memoryUsage();
 const second = await index.search("vi za src", { k: 10, ...scope })();
 const t2 = performance.now();
 const stats = postingsCacheStats(index);
@@ -57,5 +64,7 @@ console.log(
     externalAfter: after.external,
     arrayBuffersBefore: before.arrayBuffers,
     arrayBuffersAfter: after.arrayBuffers,
+    retainedBefore: before.heapUsed + before.external,
+    retainedAfter: gc === undefined ? Number.NaN : retained.heapUsed + retained.external,
   }),
 );
