@@ -31,7 +31,7 @@ export interface FleetOptions {
   readonly port: number;
   readonly workers: number;
   readonly namespacesPerWorker: number;
-  /** How long the workers run, ms (from the start of the first one). */
+  /** How long the workers run, ms (from the moment every first worker process has written). */
   readonly durationMs: number;
   /** Entries per write. */
   readonly batch: number;
@@ -164,7 +164,7 @@ export interface FleetReport {
   /** The first search of each worker that succeeded after a failed operation (the server restart): median and largest, ms. */
   readonly afterRestartSearchP50Ms: number;
   readonly afterRestartSearchMaxMs: number;
-  /** Longest time a worker saw the store failing (first error to next success), ms. */
+  /** Longest time one worker process saw the store failing (first error to its next success), ms. */
   readonly longestOutageMs: number;
   /** Typed errors the workers saw, by tag. */
   readonly errors: Readonly<Record<string, number>>;
@@ -207,8 +207,7 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
   if (created._tag === "Left") throw new Error(`cannot create the fleet table: ${JSON.stringify(created.left)}`);
   await created.right.close()();
 
-  const t0 = Date.now();
-  const deadline = t0 + o.durationMs;
+  const stopFile = join(o.dir, "stop");
   const files = (w: number): { readonly ackFile: string; readonly eventsFile: string } => ({ ackFile: join(o.dir, `acks-${w}.tsv`), eventsFile: join(o.dir, `events-${w}.jsonl`) });
   const incarnations = Array.from({ length: o.workers }, () => 0);
   const procs = new Map<number, { readonly child: ChildProcess; readonly eventsAtSpawn: number; killed: boolean; readonly exited: Promise<void> }>();
@@ -222,7 +221,7 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
   };
   const spawnWorker = (w: number): void => {
     const f = files(w);
-    const args: WorkerArgs = { url, table, worker: w, incarnation: incarnations[w]!, namespaces: namespaces(w), ...f, deadline, batch: o.batch, pauseMs: o.pauseMs };
+    const args: WorkerArgs = { url, table, worker: w, incarnation: incarnations[w]!, namespaces: namespaces(w), ...f, stopFile, batch: o.batch, pauseMs: o.pauseMs };
     incarnations[w]!++;
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", workerScript, JSON.stringify(args)], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
@@ -247,6 +246,14 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
     writeFileSync(files(w).eventsFile, "");
     spawnWorker(w);
   }
+  // The run starts once every worker has done something (process start-up is not part of it).
+  const startBy = Date.now() + 120_000;
+  while ([...Array(o.workers).keys()].some((w) => size(files(w).eventsFile) === 0)) {
+    if (Date.now() > startBy || crashes.length > 0) throw new Error(`the workers did not start: ${crashes.join("; ")}`);
+    await sleep(100);
+  }
+  const t0 = Date.now();
+  const deadline = t0 + o.durationMs;
 
   // Kills at random times over the middle of the run; a kill takes a worker that has done work since it started.
   const killTimes = Array.from({ length: o.kills }, () => t0 + o.durationMs * (0.1 + 0.7 * ((random() % 10_000) / 10_000))).sort((a, b) => a - b);
@@ -280,7 +287,9 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
     restartWindow = [(a - t0) / 1000, (Date.now() - t0) / 1000];
   })();
   await Promise.all([killer, restarter]);
-  // Every worker stops by itself at the deadline; one that does not is killed 60 s later.
+  await sleep(Math.max(0, deadline - Date.now()));
+  writeFileSync(stopFile, "");
+  // Every worker stops by itself once the stop file exists; one that does not is killed 60 s later.
   let hung = 0;
   await Promise.all(
     [...procs.values()].map(async (p) => {
@@ -318,11 +327,16 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
   const searches = searchesOf(flat);
   const errors: Record<string, number> = {};
   for (const e of flat) if (e.t === "error") errors[`${e.op}:${e.tag}`] = (errors[`${e.op}:${e.tag}`] ?? 0) + 1;
-  // The longest run of failures per worker: from an error to the next successful write or search.
+  // The longest run of failures of one worker process: from an error to its next successful write or search.
   let longestOutageMs = 0;
   for (const es of events) {
     let since: number | undefined;
+    let inc = -1;
     for (const e of [...es].sort((a, b) => a.at - b.at)) {
+      if (e.inc !== inc) {
+        inc = e.inc;
+        since = undefined;
+      }
       if (e.t === "error") since ??= e.at;
       else if (since !== undefined) {
         longestOutageMs = Math.max(longestOutageMs, e.at - since);

@@ -19,16 +19,16 @@ export interface WorkerArgs {
   readonly ackFile: string;
   /** {@link FleetEvent}s, one JSON line each. */
   readonly eventsFile: string;
-  /** Epoch ms at which the worker stops. */
-  readonly deadline: number;
+  /** The worker stops once this file exists (the harness creates it at the end of the run). */
+  readonly stopFile: string;
   /** Entries per write. */
   readonly batch: number;
   /** Pause between iterations, ms. */
   readonly pauseMs: number;
 }
 
-/** One thing a worker did. `at` is epoch ms. */
-export type FleetEvent =
+/** One thing a worker did. `at` is epoch ms; `inc` the worker process's incarnation. */
+export type FleetEvent = { readonly inc: number } & (
   | { readonly t: "write"; readonly at: number; readonly ms: number; readonly entries: number }
   | {
       readonly t: "search";
@@ -44,7 +44,8 @@ export type FleetEvent =
       /** The first search that succeeded after a failed operation. */
       readonly afterOutage: boolean;
     }
-  | { readonly t: "error"; readonly at: number; readonly op: string; readonly tag: string };
+  | { readonly t: "error"; readonly at: number; readonly op: string; readonly tag: string; readonly message: string }
+);
 
 /** One acknowledged entry. */
 export interface Ack {
@@ -68,8 +69,8 @@ export function decodeWorkerArgs(text: string): WorkerArgs | string {
   }
   if (typeof u !== "object" || u === null) return "the argument is not an object";
   const o = u as Record<string, unknown>;
-  for (const k of ["url", "table", "ackFile", "eventsFile"]) if (typeof o[k] !== "string") return `${k}: expected a string`;
-  for (const k of ["worker", "incarnation", "deadline", "batch", "pauseMs"]) if (typeof o[k] !== "number" || !Number.isFinite(o[k])) return `${k}: expected a number`;
+  for (const k of ["url", "table", "ackFile", "eventsFile", "stopFile"]) if (typeof o[k] !== "string") return `${k}: expected a string`;
+  for (const k of ["worker", "incarnation", "batch", "pauseMs"]) if (typeof o[k] !== "number" || !Number.isFinite(o[k])) return `${k}: expected a number`;
   if (!Array.isArray(o["namespaces"]) || o["namespaces"].length === 0 || !o["namespaces"].every((n) => typeof n === "string")) return "namespaces: expected a non-empty list of strings";
   return o as unknown as WorkerArgs;
 }

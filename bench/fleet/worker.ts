@@ -1,6 +1,6 @@
 /**
  * One worker process of the fleet (see `bench/fleet/fleet.ts`): opens the shared PostgreSQL index
- * and, until its deadline, writes a batch of entries into one of its own namespaces, then
+ * and, until the harness's stop file exists, writes a batch of entries into one of its own namespaces, then
  * searches that namespace, over and over. An entry is acknowledged — one line appended to the
  * worker's acknowledgement file and fsynced — only after `write` returned Right, so a SIGKILL at
  * any point leaves every acknowledged entry on disk and nothing acknowledged that was not written.
@@ -10,7 +10,7 @@
  *
  * @example node --import tsx --conditions=development bench/fleet/worker.ts '{"url":"postgres://…",…}'
  */
-import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { IndexEntry, SegmentIndex } from "@cc/search";
 import { entry, openPostgresIndex } from "@cc/search";
 import { decodeWorkerArgs, entryTerm, type FleetEvent } from "./protocol.js";
@@ -24,9 +24,12 @@ if (typeof args === "string") {
 const ack = openSync(args.ackFile, "a");
 const events = openSync(args.eventsFile, "a");
 const started = Date.now();
-const emit = (e: FleetEvent): void => {
-  writeSync(events, `${JSON.stringify(e)}\n`);
+const emit = (e: DistributiveOmit<FleetEvent, "inc">): void => {
+  writeSync(events, `${JSON.stringify({ ...e, inc: args.incarnation })}\n`);
 };
+/** The message of a typed error, when it has one (cut to 160 characters). */
+const messageOf = (e: object): string => ("message" in e && typeof e.message === "string" ? e.message.slice(0, 160) : "");
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const random = mulberry32(args.worker * 7919 + args.incarnation * 104_729 + 1);
 const filler = ["parse", "stack", "trace", "error", "module", "config", "retry", "socket", "buffer", "commit", "branch", "pytest"];
@@ -37,8 +40,8 @@ async function open(): Promise<SegmentIndex> {
   for (;;) {
     const opened = await openPostgresIndex({ connection: args.url, table: args.table, connectTimeoutMs: 2000, statementTimeoutMs: 10_000 })();
     if (opened._tag === "Right") return opened.right;
-    emit({ t: "error", at: Date.now(), op: "open", tag: opened.left._tag });
-    if (Date.now() >= args.deadline) process.exit(0);
+    emit({ t: "error", at: Date.now(), op: "open", tag: opened.left._tag, message: messageOf(opened.left) });
+    if (existsSync(args.stopFile)) process.exit(0);
     await sleep(100);
   }
 }
@@ -48,7 +51,7 @@ let batchNo = 0;
 let searches = 0;
 let failing = false;
 let lastAcked: { readonly namespace: string; readonly term: string } | undefined;
-while (Date.now() < args.deadline) {
+while (!existsSync(args.stopFile)) {
   const namespace = args.namespaces[batchNo % args.namespaces.length]!;
   const batch: IndexEntry[] = Array.from({ length: args.batch }, (_, j) => {
     const term = entryTerm(args.worker, args.incarnation, batchNo, j);
@@ -59,7 +62,7 @@ while (Date.now() < args.deadline) {
   const written = await index.write(batch)();
   const writeMs = performance.now() - w0;
   if (written._tag === "Left") {
-    emit({ t: "error", at: Date.now(), op: "write", tag: written.left._tag });
+    emit({ t: "error", at: Date.now(), op: "write", tag: written.left._tag, message: messageOf(written.left) });
     failing = true;
     await sleep(50);
     continue;
@@ -74,7 +77,7 @@ while (Date.now() < args.deadline) {
   const found = await index.search(query, { k: 20, namespace })();
   const searchMs = performance.now() - s0;
   if (found._tag === "Left") {
-    emit({ t: "error", at: Date.now(), op: "search", tag: found.left._tag });
+    emit({ t: "error", at: Date.now(), op: "search", tag: found.left._tag, message: messageOf(found.left) });
     failing = true;
     await sleep(50);
     continue;
