@@ -15,7 +15,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SegmentIndex } from "@cc/search";
@@ -62,6 +62,9 @@ interface Row {
   readonly namespaceFirst: MedianInterval;
   readonly namespaceFirstMs: number;
   readonly namespaceSecondMs: number;
+  /** CPU time (user + system) of the probe process in its first and second search, ms (medians): what it spent itself, whatever else ran. */
+  readonly namespaceFirstCpuMs: number;
+  readonly namespaceSecondCpuMs: number;
   readonly namespaceLoaded: number;
   /** The postings cache's own estimate of the namespace's bytes (median over rounds). */
   readonly cacheBytes: number;
@@ -81,6 +84,7 @@ interface Row {
   readonly wholeFirst: MedianInterval;
   readonly wholeFirstMs: number;
   readonly wholeLoaded: number;
+  readonly wholeFirstCpuMs: number;
   readonly wholeCacheBytes: number;
   readonly wholeRssGrowthBytes: number;
   readonly wholeRetainedBytes: number;
@@ -110,6 +114,8 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
     namespaceFirst,
     namespaceFirstMs: namespaceFirst.median,
     namespaceSecondMs: medianInterval(col(ns, "secondMs")).median,
+    namespaceFirstCpuMs: medianInterval(col(ns, "firstCpuMs")).median,
+    namespaceSecondCpuMs: medianInterval(col(ns, "secondCpuMs")).median,
     namespaceLoaded: medianInterval(col(ns, "loaded")).median,
     cacheBytes,
     rssGrowth,
@@ -123,6 +129,7 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
     wholeFirst,
     wholeFirstMs: wholeFirst.median,
     wholeLoaded: medianInterval(col(whole, "loaded")).median,
+    wholeFirstCpuMs: medianInterval(col(whole, "firstCpuMs")).median,
     wholeCacheBytes: medianInterval(col(whole, "cacheBytes")).median,
     wholeRssGrowthBytes: medianInterval(growth(whole, "rss")).median,
     wholeRetainedBytes: medianInterval(growth(whole, "retained")).median,
@@ -131,6 +138,8 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
 }
 
 const rows: Row[] = [];
+// The machine's load average (1, 5, 15 min) at the start and end: fresh-process times are wall-clock.
+const loadStart = loadavg();
 const dir = mkdtempSync(join(tmpdir(), "cc-namespaces-"));
 const server = backends.includes("postgres") ? pgServer("namespaces", 61000) : undefined;
 const cleanup = (): void => {
@@ -173,7 +182,7 @@ try {
 const mib = (b: number): string => (b / 2 ** 20).toFixed(2);
 printTable(
   `First search in one namespace of ${perNamespace} entries vs across every namespace, fresh process (${quick ? "quick" : "full"}; median of ${rounds} namespace and ${wholeRounds} whole-index rounds, 95% order-statistic interval)`,
-  ["backend", "entries", "namespaces", "ns first ms", "interval", "ns second ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
-  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceSecondMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
+  ["backend", "entries", "namespaces", "ns first ms", "interval", "CPU ms", "ns second ms", "CPU ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
+  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceFirstCpuMs, r.namespaceSecondMs, r.namespaceSecondCpuMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
 );
-console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, rows })}`);
+console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, loadAverage: { start: loadStart, end: loadavg() }, rows })}`);

@@ -241,167 +241,189 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
     };
     procs.set(w, slot);
   };
-  for (let w = 0; w < o.workers; w++) {
-    writeFileSync(files(w).ackFile, "");
-    writeFileSync(files(w).eventsFile, "");
-    spawnWorker(w);
+  // Whatever happens below, no worker outlives the run.
+  const killAll = (): void => {
+    for (const p of procs.values()) {
+      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+      p.killed = true;
+      p.child.kill("SIGKILL");
+    }
+  };
+  try {
+    return await drive();
+  } finally {
+    writeFileSync(stopFile, "");
+    killAll();
   }
-  // The run starts once every worker has done something (process start-up is not part of it).
-  const startBy = Date.now() + 120_000;
-  while ([...Array(o.workers).keys()].some((w) => size(files(w).eventsFile) === 0)) {
-    if (Date.now() > startBy || crashes.length > 0) throw new Error(`the workers did not start: ${crashes.join("; ")}`);
-    await sleep(100);
-  }
-  const t0 = Date.now();
-  const deadline = t0 + o.durationMs;
 
-  // Kills at random times over the middle of the run; a kill takes a worker that has done work since it started.
-  const killTimes = Array.from({ length: o.kills }, () => t0 + o.durationMs * (0.1 + 0.7 * ((random() % 10_000) / 10_000))).sort((a, b) => a - b);
-  const killAt: number[] = [];
-  let workerRestarts = 0;
-  const killer = (async () => {
-    for (const at of killTimes) {
-      await sleep(Math.max(0, at - Date.now()));
-      for (let tries = 0; tries < 50 && Date.now() < deadline - 1000; tries++) {
-        const working = [...procs.entries()].filter(([w, p]) => p.child.exitCode === null && !p.killed && size(files(w).eventsFile) > p.eventsAtSpawn);
-        if (working.length > 0) {
-          const [w, p] = working[random() % working.length]!;
+  async function drive(): Promise<FleetReport> {
+    for (let w = 0; w < o.workers; w++) {
+      writeFileSync(files(w).ackFile, "");
+      writeFileSync(files(w).eventsFile, "");
+      spawnWorker(w);
+    }
+    // The run starts once every worker has done something (process start-up is not part of it).
+    const startBy = Date.now() + 120_000;
+    while ([...Array(o.workers).keys()].some((w) => size(files(w).eventsFile) === 0)) {
+      if (Date.now() > startBy || crashes.length > 0) throw new Error(`the workers did not start: ${crashes.join("; ")}`);
+      await sleep(100);
+    }
+    const t0 = Date.now();
+    const deadline = t0 + o.durationMs;
+
+    // Kills at random times over the middle of the run; a kill takes a worker that has done work since it started.
+    const killTimes = Array.from({ length: o.kills }, () => t0 + o.durationMs * (0.1 + 0.7 * ((random() % 10_000) / 10_000))).sort((a, b) => a - b);
+    const killAt: number[] = [];
+    let workerRestarts = 0;
+    const killer = (async () => {
+      for (const at of killTimes) {
+        await sleep(Math.max(0, at - Date.now()));
+        for (let tries = 0; tries < 50 && Date.now() < deadline - 1000; tries++) {
+          const working = [...procs.entries()].filter(([w, p]) => p.child.exitCode === null && !p.killed && size(files(w).eventsFile) > p.eventsAtSpawn);
+          if (working.length > 0) {
+            const [w, p] = working[random() % working.length]!;
+            p.killed = true;
+            p.child.kill("SIGKILL");
+            killAt.push((Date.now() - t0) / 1000);
+            await p.exited;
+            spawnWorker(w);
+            workerRestarts++;
+            break;
+          }
+          await sleep(200);
+        }
+      }
+    })();
+    const restartBegin = t0 + o.durationMs * o.restartAt;
+    let restartWindow: [number, number] = [Number.NaN, Number.NaN];
+    const restarter = (async () => {
+      await sleep(Math.max(0, restartBegin - Date.now()));
+      const a = Date.now();
+      await run("bash", [script, "restart", pg, String(o.port), String(o.downSeconds), "immediate"]);
+      restartWindow = [(a - t0) / 1000, (Date.now() - t0) / 1000];
+    })();
+    await Promise.all([killer, restarter]);
+    await sleep(Math.max(0, deadline - Date.now()));
+    writeFileSync(stopFile, "");
+    // Every worker stops by itself once the stop file exists; one that does not is killed 60 s later.
+    let hung = 0;
+    await Promise.all(
+      [...procs.values()].map(async (p) => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), Math.max(0, deadline + 60_000 - Date.now()));
+        });
+        const outcome = await Promise.race([p.exited.then(() => "done" as const), late]);
+        clearTimeout(timer);
+        if (outcome === "late") {
+          hung++;
           p.killed = true;
           p.child.kill("SIGKILL");
-          killAt.push((Date.now() - t0) / 1000);
           await p.exited;
-          spawnWorker(w);
-          workerRestarts++;
-          break;
         }
-        await sleep(200);
-      }
-    }
-  })();
-  const restartBegin = t0 + o.durationMs * o.restartAt;
-  let restartWindow: [number, number] = [Number.NaN, Number.NaN];
-  const restarter = (async () => {
-    await sleep(Math.max(0, restartBegin - Date.now()));
-    const a = Date.now();
-    await run("bash", [script, "restart", pg, String(o.port), String(o.downSeconds), "immediate"]);
-    restartWindow = [(a - t0) / 1000, (Date.now() - t0) / 1000];
-  })();
-  await Promise.all([killer, restarter]);
-  await sleep(Math.max(0, deadline - Date.now()));
-  writeFileSync(stopFile, "");
-  // Every worker stops by itself once the stop file exists; one that does not is killed 60 s later.
-  let hung = 0;
-  await Promise.all(
-    [...procs.values()].map(async (p) => {
-      const late = sleep(Math.max(0, deadline + 60_000 - Date.now())).then(() => "late" as const);
-      if ((await Promise.race([p.exited.then(() => "done" as const), late])) === "late") {
-        hung++;
-        p.killed = true;
-        p.child.kill("SIGKILL");
-        await p.exited;
-      }
-    }),
-  );
-  const durationMs = Date.now() - t0;
+      }),
+    );
+    const durationMs = Date.now() - t0;
 
-  // What the workers acknowledged and did.
-  const acks = Array.from({ length: o.workers }, (_, w) => parseAcks(readFileSync(files(w).ackFile, "utf8")));
-  const events = Array.from({ length: o.workers }, (_, w) => parseEvents(readFileSync(files(w).eventsFile, "utf8")));
-  const opened = await openPostgresIndex({ connection: url, table })();
-  if (opened._tag === "Left") throw new Error(`cannot open the fleet table: ${JSON.stringify(opened.left)}`);
-  const index = opened.right;
-  const search: Searcher = async (query, namespace) => {
-    const r = await index.search(query, { k: 1000, ...(namespace === undefined ? {} : { namespace }) })();
-    if (r._tag === "Left") throw new Error(`verification search failed: ${JSON.stringify(r.left)}`);
-    return r.right;
-  };
-  const all = acks.flat();
-  const everyNs = Array.from({ length: o.workers }, (_, w) => namespaces(w)).flat();
-  const otherOf = (ns: string): string => everyNs[(everyNs.indexOf(ns) + 1) % everyNs.length]!;
-  const verified = await verifyAcks(all, search, otherOf);
-  const counted = await index.count()();
-  await index.close()();
-
-  const flat = events.flat();
-  const searchesOf = (es: readonly FleetEvent[]): Extract<FleetEvent, { t: "search" }>[] => es.filter((e): e is Extract<FleetEvent, { t: "search" }> => e.t === "search");
-  const searches = searchesOf(flat);
-  const errors: Record<string, number> = {};
-  for (const e of flat) if (e.t === "error") errors[`${e.op}:${e.tag}`] = (errors[`${e.op}:${e.tag}`] ?? 0) + 1;
-  // The longest run of failures of one worker process: from an error to its next successful write or search.
-  let longestOutageMs = 0;
-  for (const es of events) {
-    let since: number | undefined;
-    let inc = -1;
-    for (const e of [...es].sort((a, b) => a.at - b.at)) {
-      if (e.inc !== inc) {
-        inc = e.inc;
-        since = undefined;
-      }
-      if (e.t === "error") since ??= e.at;
-      else if (since !== undefined) {
-        longestOutageMs = Math.max(longestOutageMs, e.at - since);
-        since = undefined;
-      }
-    }
-  }
-  const seconds = Math.ceil(durationMs / 1000);
-  const timeline: TimelineBucket[] = Array.from({ length: seconds }, (_, s) => {
-    const inside = flat.filter((e) => Math.floor((e.at - t0) / 1000) === s);
-    const ms = searchesOf(inside).map((e) => e.ms);
-    return {
-      second: s,
-      entriesAcked: inside.reduce((n, e) => n + (e.t === "write" ? e.entries : 0), 0),
-      searchP50Ms: quantile(ms, 0.5),
-      searchP99Ms: quantile(ms, 0.99),
-      errors: inside.filter((e) => e.t === "error").length,
+    // What the workers acknowledged and did.
+    const acks = Array.from({ length: o.workers }, (_, w) => parseAcks(readFileSync(files(w).ackFile, "utf8")));
+    const events = Array.from({ length: o.workers }, (_, w) => parseEvents(readFileSync(files(w).eventsFile, "utf8")));
+    const opened = await openPostgresIndex({ connection: url, table })();
+    if (opened._tag === "Left") throw new Error(`cannot open the fleet table: ${JSON.stringify(opened.left)}`);
+    const index = opened.right;
+    const search: Searcher = async (query, namespace) => {
+      const r = await index.search(query, { k: 1000, ...(namespace === undefined ? {} : { namespace }) })();
+      if (r._tag === "Left") throw new Error(`verification search failed: ${JSON.stringify(r.left)}`);
+      return r.right;
     };
-  });
-  const firsts = searches.filter((e) => e.first).map((e) => e.ms);
-  const afters = searches.filter((e) => e.afterOutage).map((e) => e.ms);
-  return {
-    workers: o.workers,
-    namespaces: everyNs.length,
-    durationMs,
-    acknowledged: all.length,
-    stored: counted._tag === "Right" ? counted.right : Number.NaN,
-    kills: killAt.length,
-    workerRestarts,
-    serverRestarts: Number.isFinite(restartWindow[0]) ? 1 : 0,
-    serverDownMs: 1000 * (restartWindow[1] - restartWindow[0]),
-    crashes,
-    hung,
-    lost: verified.lost.length,
-    lostSample: verified.lost.slice(0, 5),
-    crossHitsDuringRun: searches.reduce((n, e) => n + e.cross, 0),
-    crossHitsAtEnd: verified.crossHits,
-    ownWriteMisses: searches.filter((e) => !e.ownFound).length,
-    searches: searches.length,
-    verifySearches: verified.searches,
-    searchP50Ms: quantile(searches.map((e) => e.ms), 0.5),
-    searchP99Ms: quantile(searches.map((e) => e.ms), 0.99),
-    firstSearchP50Ms: quantile(firsts, 0.5),
-    firstSearchMaxMs: quantile(firsts, 1),
-    afterRestartSearchP50Ms: quantile(afters, 0.5),
-    afterRestartSearchMaxMs: quantile(afters, 1),
-    longestOutageMs,
-    errors,
-    perWorker: events.map((es, w) => {
-      const ws = es.filter((e): e is Extract<FleetEvent, { t: "write" }> => e.t === "write");
-      const ss = searchesOf(es).map((e) => e.ms);
+    const all = acks.flat();
+    const everyNs = Array.from({ length: o.workers }, (_, w) => namespaces(w)).flat();
+    const otherOf = (ns: string): string => everyNs[(everyNs.indexOf(ns) + 1) % everyNs.length]!;
+    const verified = await verifyAcks(all, search, otherOf);
+    const counted = await index.count()();
+    await index.close()();
+
+    const flat = events.flat();
+    const searchesOf = (es: readonly FleetEvent[]): Extract<FleetEvent, { t: "search" }>[] => es.filter((e): e is Extract<FleetEvent, { t: "search" }> => e.t === "search");
+    const searches = searchesOf(flat);
+    const errors: Record<string, number> = {};
+    for (const e of flat) if (e.t === "error") errors[`${e.op}:${e.tag}`] = (errors[`${e.op}:${e.tag}`] ?? 0) + 1;
+    // The longest run of failures of one worker process: from an error to its next successful write or search.
+    let longestOutageMs = 0;
+    for (const es of events) {
+      let since: number | undefined;
+      let inc = -1;
+      for (const e of [...es].sort((a, b) => a.at - b.at)) {
+        if (e.inc !== inc) {
+          inc = e.inc;
+          since = undefined;
+        }
+        if (e.t === "error") since ??= e.at;
+        else if (since !== undefined) {
+          longestOutageMs = Math.max(longestOutageMs, e.at - since);
+          since = undefined;
+        }
+      }
+    }
+    const seconds = Math.ceil(durationMs / 1000);
+    const timeline: TimelineBucket[] = Array.from({ length: seconds }, (_, s) => {
+      const inside = flat.filter((e) => Math.floor((e.at - t0) / 1000) === s);
+      const ms = searchesOf(inside).map((e) => e.ms);
       return {
-        worker: w,
-        incarnations: incarnations[w]!,
-        acknowledged: acks[w]!.length,
-        entriesPerSec: acks[w]!.length / (durationMs / 1000),
-        writeP50Ms: quantile(ws.map((e) => e.ms), 0.5),
-        searchP50Ms: quantile(ss, 0.5),
-        searchP99Ms: quantile(ss, 0.99),
-        searches: ss.length,
-        writesAfterRestart: ws.filter((e) => e.at - e.ms > t0 + 1000 * restartWindow[1]).length,
+        second: s,
+        entriesAcked: inside.reduce((n, e) => n + (e.t === "write" ? e.entries : 0), 0),
+        searchP50Ms: quantile(ms, 0.5),
+        searchP99Ms: quantile(ms, 0.99),
+        errors: inside.filter((e) => e.t === "error").length,
       };
-    }),
-    timeline,
-    killAt,
-    restartWindow,
-  };
+    });
+    const firsts = searches.filter((e) => e.first).map((e) => e.ms);
+    const afters = searches.filter((e) => e.afterOutage).map((e) => e.ms);
+    return {
+      workers: o.workers,
+      namespaces: everyNs.length,
+      durationMs,
+      acknowledged: all.length,
+      stored: counted._tag === "Right" ? counted.right : Number.NaN,
+      kills: killAt.length,
+      workerRestarts,
+      serverRestarts: Number.isFinite(restartWindow[0]) ? 1 : 0,
+      serverDownMs: 1000 * (restartWindow[1] - restartWindow[0]),
+      crashes,
+      hung,
+      lost: verified.lost.length,
+      lostSample: verified.lost.slice(0, 5),
+      crossHitsDuringRun: searches.reduce((n, e) => n + e.cross, 0),
+      crossHitsAtEnd: verified.crossHits,
+      ownWriteMisses: searches.filter((e) => !e.ownFound).length,
+      searches: searches.length,
+      verifySearches: verified.searches,
+      searchP50Ms: quantile(searches.map((e) => e.ms), 0.5),
+      searchP99Ms: quantile(searches.map((e) => e.ms), 0.99),
+      firstSearchP50Ms: quantile(firsts, 0.5),
+      firstSearchMaxMs: quantile(firsts, 1),
+      afterRestartSearchP50Ms: quantile(afters, 0.5),
+      afterRestartSearchMaxMs: quantile(afters, 1),
+      longestOutageMs,
+      errors,
+      perWorker: events.map((es, w) => {
+        const ws = es.filter((e): e is Extract<FleetEvent, { t: "write" }> => e.t === "write");
+        const ss = searchesOf(es).map((e) => e.ms);
+        return {
+          worker: w,
+          incarnations: incarnations[w]!,
+          acknowledged: acks[w]!.length,
+          entriesPerSec: acks[w]!.length / (durationMs / 1000),
+          writeP50Ms: quantile(ws.map((e) => e.ms), 0.5),
+          searchP50Ms: quantile(ss, 0.5),
+          searchP99Ms: quantile(ss, 0.99),
+          searches: ss.length,
+          writesAfterRestart: ws.filter((e) => e.at - e.ms > t0 + 1000 * restartWindow[1]).length,
+        };
+      }),
+      timeline,
+      killAt,
+      restartWindow,
+    };
+  }
 }

@@ -13,14 +13,15 @@
 import { closeSync, existsSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { IndexEntry, SegmentIndex } from "@cc/search";
 import { entry, openPostgresIndex } from "@cc/search";
-import { decodeWorkerArgs, entryTerm, type FleetEvent } from "./protocol.js";
+import { decodeWorkerArgs, entryTerm, type FleetEvent, type WorkerArgs } from "./protocol.js";
 import { mulberry32 } from "../search/corpus.js";
 
-const args = decodeWorkerArgs(process.argv[2] ?? "");
-if (typeof args === "string") {
-  console.error(`fleet worker: ${args}`);
+const decoded = decodeWorkerArgs(process.argv[2] ?? "");
+if (typeof decoded === "string") {
+  console.error(`fleet worker: ${decoded}`);
   process.exit(2);
 }
+const args: WorkerArgs = decoded;
 const ack = openSync(args.ackFile, "a");
 const events = openSync(args.eventsFile, "a");
 const started = Date.now();
