@@ -208,7 +208,8 @@ function namespacesRows(doc: ResultsDoc | undefined): string[] {
     const memory = Number.isFinite(num(r["rssGrowthBytes"]))
       ? `, RSS growth ${mib(num(r["rssGrowthBytes"]))} MiB [${mib(num(rss["lo"]))}, ${mib(num(rss["hi"]))}] = ${fixed(num(r["rssRatio"]), 1)}× the ${mib(num(r["cacheBytes"]))} MiB its postings need by the cache's estimate (${fixed(num(r["retainedRatio"]), 1)}× retained after a collection)`
       : "";
-    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${memory}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
+    const cpu = Number.isFinite(num(r["namespaceFirstCpuMs"])) ? ` (${fixed(num(r["namespaceFirstCpuMs"]), 0)} ms of CPU)` : "";
+    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
   };
   const sizes = [...new Set(rows.map((r) => num(r["n"])))];
   return sizes.map((n, i) => {
