@@ -1,90 +1,188 @@
 /**
- * The first search in one small namespace of a larger SQLite index, in a fresh process: it loads
- * that namespace's postings only. Baseline, measured in the same run and the same kind of
- * process: the first search across every namespace (which loads the whole index). Rounds
- * alternate the two; medians; the ratio is namespace first search / whole-index first search.
+ * The first search in one namespace of 1,000 entries of a larger shared index, in a fresh
+ * process: it loads that namespace's postings only. On SQLite and on PostgreSQL (one table that
+ * every namespace shares). Per backend: the median of `rounds` fresh processes (each in another
+ * namespace) with a distribution-free 95 % interval, and the process's RSS growth over the first
+ * search (RSS just after it minus RSS just before it, same process) against what the namespace's
+ * postings need (the cache's own byte estimate). Baseline, measured in the same run and the same
+ * kind of process: the first search across every namespace (which loads the whole index).
  *
- * `node --import tsx --conditions=development bench/namespaces.bench.ts` — 1e5 entries in
- * namespaces of 1,000 (CC_BENCH_SIZES overrides the total, e.g. "1000000"); quick mode
- * (CC_BENCH_QUICK=1): 1e4. Writes bench/results/namespaces.json.
+ * `node --import tsx --conditions=development bench/namespaces.bench.ts` — 1e6 entries in 1,000
+ * namespaces of 1,000, 20 namespace rounds and 3 whole-index rounds per backend (CC_BENCH_SIZES
+ * overrides the total, e.g. "100000"; CC_BENCH_BACKENDS "sqlite" or "postgres" runs one); quick
+ * mode (CC_BENCH_QUICK=1): 1e4, 3 and 1 rounds. PostgreSQL: `CC_PG_URL`, else a throwaway
+ * cluster (`.ci/postgres.sh`). Writes bench/results/namespaces.json.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openSqliteIndex } from "@cc/search";
+import type { SegmentIndex } from "@cc/search";
+import { openPostgresIndex, openSqliteIndex } from "@cc/search";
 import { printTable, quick, writeResults } from "./harness.js";
+import { medianInterval, type MedianInterval } from "./namespaces/stats.js";
+import { cleanupOnSignal, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
-const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [100_000];
+const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [1_000_000];
+const backends = (process.env["CC_BENCH_BACKENDS"] ?? "sqlite,postgres").split(",").filter((b): b is "sqlite" | "postgres" => b === "sqlite" || b === "postgres");
 const perNamespace = 1000;
-const rounds = quick ? 2 : 5;
-const probe = join(dirname(fileURLToPath(import.meta.url)), "reopen", "probe.ts");
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+const rounds = quick ? 3 : 20;
+const wholeRounds = quick ? 1 : 3;
+const probe = join(dirname(fileURLToPath(import.meta.url)), "namespaces", "probe.ts");
 
 /** Runs the probe in a fresh node process and parses its JSON line. */
 function run(args: readonly string[]): Record<string, number> {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
-interface Row {
-  readonly n: number;
-  readonly namespaces: number;
-  readonly namespaceFirstMs: number;
-  readonly namespaceSecondMs: number;
-  readonly namespaceLoaded: number;
-  readonly wholeFirstMs: number;
-  readonly wholeLoaded: number;
-  readonly ratio: number;
-}
-const rows: Row[] = [];
-const dir = mkdtempSync(join(tmpdir(), "cc-namespaces-"));
-try {
-  for (const n of sizes) {
-    const path = join(dir, `index-${n}.db`);
-    const opened = await openSqliteIndex({ path })();
-    if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
-    const namespaces = Math.max(1, Math.floor(n / perNamespace));
-    for (let i = 0; i < n; i += 100_000) {
-      const batch = makeEntries(Math.min(100_000, n - i)).map((e, j) => ({ ...e, id: `s${i + j}`, namespace: `t${(i + j) % namespaces}` }));
-      for (let k = 0; k < batch.length; k += 1000) {
-        const w = await opened.right.write(batch.slice(k, k + 1000))();
-        if (w._tag === "Left") throw new Error(JSON.stringify(w.left));
-      }
+/** Writes `n` entries round-robin into `n / perNamespace` namespaces, in batches of 5,000; entries per second. */
+async function fill(index: SegmentIndex, n: number, namespaces: number): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 100_000) {
+    const batch = makeEntries(Math.min(100_000, n - i)).map((e, j) => ({ ...e, id: `s${i + j}`, namespace: `t${(i + j) % namespaces}` }));
+    for (let k = 0; k < batch.length; k += 5000) {
+      const w = await index.write(batch.slice(k, k + 5000))();
+      if (w._tag === "Left") throw new Error(JSON.stringify(w.left));
     }
-    await opened.right.close()();
-    const nsFirst: number[] = [];
-    const nsSecond: number[] = [];
-    const whole: number[] = [];
-    let nsLoaded = 0;
-    let wholeLoaded = 0;
-    for (let r = 0; r < rounds; r++) {
-      const w = run([path, "search"]);
-      whole.push(w["firstMs"]!);
-      wholeLoaded = w["loaded"]!;
-      const s = run([path, "namespace", `t${(r * 7) % namespaces}`]);
-      nsFirst.push(s["firstMs"]!);
-      nsSecond.push(s["secondMs"]!);
-      nsLoaded = s["loaded"]!;
-    }
-    const row = { n, namespaces, namespaceFirstMs: median(nsFirst), namespaceSecondMs: median(nsSecond), namespaceLoaded: nsLoaded, wholeFirstMs: median(whole), wholeLoaded, ratio: median(nsFirst) / median(whole) };
-    rows.push(row);
-    console.log(`n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms, across every namespace ${row.wholeFirstMs.toFixed(0)} ms`);
+    if (n >= 100_000) console.log(`  ${index.backend}: ${(i + batch.length).toLocaleString("en-US")} entries written`);
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  return n / ((performance.now() - t0) / 1000);
 }
 
+interface Row {
+  readonly backend: "sqlite" | "postgres";
+  readonly n: number;
+  readonly namespaces: number;
+  readonly rounds: number;
+  readonly writePerSec: number;
+  /** First search in one namespace, ms: median of `rounds` fresh processes and its interval. */
+  readonly namespaceFirst: MedianInterval;
+  readonly namespaceFirstMs: number;
+  readonly namespaceSecondMs: number;
+  /** CPU time (user + system) of the probe process in its first and second search, ms (medians): what it spent itself, whatever else ran. */
+  readonly namespaceFirstCpuMs: number;
+  readonly namespaceSecondCpuMs: number;
+  readonly namespaceLoaded: number;
+  /** The postings cache's own estimate of the namespace's bytes (median over rounds). */
+  readonly cacheBytes: number;
+  /** RSS after the first search minus RSS just before it (median over rounds), and its interval. */
+  readonly rssGrowth: MedianInterval;
+  readonly rssGrowthBytes: number;
+  /** rssGrowthBytes / cacheBytes. */
+  readonly rssRatio: number;
+  /** V8 heap used after minus before (median), and external + array buffers growth (median). */
+  readonly heapGrowthBytes: number;
+  readonly externalGrowthBytes: number;
+  /** Heap used plus external memory after a collection, minus the same before the search (median): what the search retained. */
+  readonly retainedBytes: number;
+  /** retainedBytes / cacheBytes: how far the cache's estimate is from what it holds. */
+  readonly retainedRatio: number;
+  readonly wholeRounds: number;
+  readonly wholeFirst: MedianInterval;
+  readonly wholeFirstMs: number;
+  readonly wholeLoaded: number;
+  readonly wholeFirstCpuMs: number;
+  readonly wholeCacheBytes: number;
+  readonly wholeRssGrowthBytes: number;
+  readonly wholeRetainedBytes: number;
+  readonly ratio: number;
+}
+
+/** Alternates whole-index and namespace probes (`target` is the probe's index arguments). */
+function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, target: readonly string[], writePerSec: number): Row {
+  const ns: Record<string, number>[] = [];
+  const whole: Record<string, number>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r < wholeRounds) whole.push(run([backend, ...target, "whole"]));
+    ns.push(run([backend, ...target, "namespace", `t${(r * 37 + 11) % namespaces}`]));
+  }
+  const col = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[k]!);
+  const growth = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[`${k}After`]! - x[`${k}Before`]!);
+  const namespaceFirst = medianInterval(col(ns, "firstMs"));
+  const wholeFirst = medianInterval(col(whole, "firstMs"));
+  const rssGrowth = medianInterval(growth(ns, "rss"));
+  const cacheBytes = medianInterval(col(ns, "cacheBytes")).median;
+  return {
+    backend,
+    n,
+    namespaces,
+    rounds,
+    writePerSec,
+    namespaceFirst,
+    namespaceFirstMs: namespaceFirst.median,
+    namespaceSecondMs: medianInterval(col(ns, "secondMs")).median,
+    namespaceFirstCpuMs: medianInterval(col(ns, "firstCpuMs")).median,
+    namespaceSecondCpuMs: medianInterval(col(ns, "secondCpuMs")).median,
+    namespaceLoaded: medianInterval(col(ns, "loaded")).median,
+    cacheBytes,
+    rssGrowth,
+    rssGrowthBytes: rssGrowth.median,
+    rssRatio: rssGrowth.median / cacheBytes,
+    heapGrowthBytes: medianInterval(growth(ns, "heap")).median,
+    externalGrowthBytes: medianInterval(growth(ns, "arrayBuffers").map((a, i) => a + growth(ns, "external")[i]!)).median,
+    retainedBytes: medianInterval(growth(ns, "retained")).median,
+    retainedRatio: medianInterval(growth(ns, "retained")).median / cacheBytes,
+    wholeRounds,
+    wholeFirst,
+    wholeFirstMs: wholeFirst.median,
+    wholeLoaded: medianInterval(col(whole, "loaded")).median,
+    wholeFirstCpuMs: medianInterval(col(whole, "firstCpuMs")).median,
+    wholeCacheBytes: medianInterval(col(whole, "cacheBytes")).median,
+    wholeRssGrowthBytes: medianInterval(growth(whole, "rss")).median,
+    wholeRetainedBytes: medianInterval(growth(whole, "retained")).median,
+    ratio: namespaceFirst.median / wholeFirst.median,
+  };
+}
+
+const rows: Row[] = [];
+// The machine's load average (1, 5, 15 min) at the start and end: fresh-process times are wall-clock.
+const loadStart = loadavg();
+const dir = mkdtempSync(join(tmpdir(), "cc-namespaces-"));
+const server = backends.includes("postgres") ? pgServer("namespaces", 61000) : undefined;
+const cleanup = (): void => {
+  server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+};
+cleanupOnSignal(cleanup);
+try {
+  for (const n of sizes) {
+    const namespaces = Math.max(1, Math.floor(n / perNamespace));
+    for (const backend of backends) {
+      if (backend === "sqlite") {
+        const path = join(dir, `index-${n}.db`);
+        const opened = await openSqliteIndex({ path })();
+        if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
+        const writePerSec = await fill(opened.right, n, namespaces);
+        await opened.right.close()();
+        rows.push(measure(backend, n, namespaces, [path], writePerSec));
+      } else {
+        if (server === undefined || server.url === undefined) throw new Error(server !== undefined && server.url === undefined ? server.why : "no server");
+        const table = `cc_ns_${n}`;
+        const opened = await openPostgresIndex({ connection: server.url, table, chunkSize: 1000 })();
+        if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
+        const writePerSec = await fill(opened.right, n, namespaces);
+        await opened.right.close()();
+        // A fresh server-side view of the table, as a long-running server has (statistics, visibility map).
+        execFileSync("psql", [server.url, "-qc", `VACUUM ANALYZE ${table}`], { stdio: "ignore" });
+        rows.push(measure(backend, n, namespaces, [server.url, table], writePerSec));
+      }
+      const row = rows.at(-1)!;
+      console.log(
+        `${backend} n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms [${row.namespaceFirst.lo.toFixed(1)}, ${row.namespaceFirst.hi.toFixed(1)}], RSS growth ${(row.rssGrowthBytes / 2 ** 20).toFixed(2)} MiB for ${(row.cacheBytes / 2 ** 20).toFixed(2)} MiB of postings; across every namespace ${row.wholeFirstMs.toFixed(0)} ms`,
+      );
+    }
+  }
+} finally {
+  cleanup();
+}
+
+const mib = (b: number): string => (b / 2 ** 20).toFixed(2);
 printTable(
-  `First search in one namespace of ${perNamespace} entries vs across every namespace, SQLite, fresh process (${quick ? "quick" : "full"}; median of ${rounds} rounds)`,
-  ["entries", "namespaces", "namespace first ms", "namespace second ms", "entries loaded", "whole-index first ms", "entries loaded", "ratio"],
-  rows.map((r) => [r.n, r.namespaces, r.namespaceFirstMs, r.namespaceSecondMs, r.namespaceLoaded, r.wholeFirstMs, r.wholeLoaded, r.ratio]),
+  `First search in one namespace of ${perNamespace} entries vs across every namespace, fresh process (${quick ? "quick" : "full"}; median of ${rounds} namespace and ${wholeRounds} whole-index rounds, 95% order-statistic interval)`,
+  ["backend", "entries", "namespaces", "ns first ms", "interval", "CPU ms", "ns second ms", "CPU ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
+  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceFirstCpuMs, r.namespaceSecondMs, r.namespaceSecondCpuMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
 );
-console.log(`results: ${writeResults("namespaces", { rounds, perNamespace, rows })}`);
+console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, loadAverage: { start: loadStart, end: loadavg() }, rows })}`);

@@ -194,6 +194,41 @@ function reopenRows(doc: ResultsDoc | undefined): string[] {
   return [`| first search after reopening a SQLite index, fresh process (it rebuilds the postings cache) | ${cells.join("; ")} — ${source("reopen", doc)} |`];
 }
 
+function namespacesRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| first search in one namespace of a shared index | ${source("namespaces", doc)} |`];
+  const rows = arr(doc.data["rows"]).map(obj);
+  const mib = (b: number): string => fixed(b / 2 ** 20, 1);
+  const seconds = (ms: number): string => (ms >= 1000 ? `${fixed(ms / 1000, 1)} s` : `${fixed(ms, 0)} ms`);
+  const backendName = (b: string): string => (b === "postgres" ? "PostgreSQL" : b === "sqlite" ? "SQLite" : b);
+  const cell = (r: Json): string => {
+    const first = obj(r["namespaceFirst"]);
+    const rss = obj(r["rssGrowth"]);
+    // Rows written before the interval and memory figures carry only the medians.
+    const interval = Number.isFinite(num(first["lo"])) ? ` [${fixed(num(first["lo"]), 0)}, ${fixed(num(first["hi"]), 0)}]` : "";
+    const memory = Number.isFinite(num(r["rssGrowthBytes"]))
+      ? `, RSS growth ${mib(num(r["rssGrowthBytes"]))} MiB [${mib(num(rss["lo"]))}, ${mib(num(rss["hi"]))}] = ${fixed(num(r["rssRatio"]), 1)}× the ${mib(num(r["cacheBytes"]))} MiB its postings need by the cache's estimate (${fixed(num(r["retainedRatio"]), 1)}× retained after a collection)`
+      : "";
+    const cpu = Number.isFinite(num(r["namespaceFirstCpuMs"])) ? ` (${fixed(num(r["namespaceFirstCpuMs"]), 0)} ms of CPU)` : "";
+    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
+  };
+  const sizes = [...new Set(rows.map((r) => num(r["n"])))];
+  return sizes.map((n, i) => {
+    const at = rows.filter((r) => num(r["n"]) === n);
+    const rounds = num(at[0]?.["rounds"] ?? doc.data["rounds"]);
+    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}` : ""} |`;
+  });
+}
+
+function fleetRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| fleet of worker processes on one PostgreSQL index | ${source("fleet", doc)} |`];
+  const d = doc.data;
+  const workers = arr(d["perWorker"]).map(obj);
+  const rates = workers.map((w) => num(w["entriesPerSec"]));
+  return [
+    `| fleet: ${num(d["workers"])} worker processes, ${num(d["namespaces"])} namespaces on one PostgreSQL table, ${fixed(num(d["durationMs"]) / 1000, 0)} s with ${num(d["kills"])} SIGKILLs of workers and a server crash/restart (${fixed(num(d["serverDownMs"]) / 1000, 1)} s down) | ${num(d["acknowledged"]).toLocaleString("en-US")} entries acknowledged, ${num(d["lost"])} lost, ${num(d["crossHitsDuringRun"]) + num(d["crossHitsAtEnd"])} cross-namespace hits in ${(num(d["searches"]) + num(d["verifySearches"])).toLocaleString("en-US")} searches; ${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)} entries/s per worker; search p50 ${fixed(num(d["searchP50Ms"]), 1)} ms, p99 ${fixed(num(d["searchP99Ms"]), 0)} ms; a fresh worker's first search p50 ${fixed(num(d["firstSearchP50Ms"]), 0)} ms; first search after the restart p50 ${fixed(num(d["afterRestartSearchP50Ms"]), 0)} ms — ${source("fleet", doc)} |`,
+  ];
+}
+
 /** The generated block (without the markers). */
 export function renderResults(root: string = ROOT): string {
   const lines = [
@@ -203,6 +238,8 @@ export function renderResults(root: string = ROOT): string {
     ...searchRows(readResults("hierarchical", root)),
     ...identifierRows(readResults("identifiers", root)),
     ...reopenRows(readResults("reopen", root)),
+    ...namespacesRows(readResults("namespaces", root)),
+    ...fleetRows(readResults("fleet", root)),
     ...retentionRows(readResults("retention", root)),
     ...costRows(readResults("cost", root)),
     ...adapterRows(readResults("adapters", root)),

@@ -53,6 +53,19 @@ describe("README results block", () => {
     expect(retention).toContain("| retention: needed facts available at 10% / 20% of each session's peak context, 2 real transcripts of the evaluation split, % (95% CI) | manager 50.0 (45.0–55.0) / 70.0 (65.0–75.0); lru 40.0 (35.0–45.0) / 60.0 (55.0–65.0) — `bench/results/retention.json`, full run 2026-01-02 |");
     expect(retention).toContain("| the manager minus the best simple rule, needed facts available, points (paired 95% CI) | 10%: 10.0 vs lru (5.0 to 15.0); 20%: 10.0 vs lru (5.0 to 15.0); goal (≥ +10 with the interval above 0, re-access and grounding within 1 point): 10% met, 20% not met |");
     expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
+    // The namespaces rows: per backend, median with its interval and the memory ratios; an older file with medians only.
+    writeFileSync(join(root, "bench", "results", "namespaces.json"), JSON.stringify({ name: "namespaces", quick: false, date: "2026-01-02T00:00:00Z", data: { perNamespace: 1000, rows: [
+      { backend: "postgres", n: 1_000_000, namespaces: 1000, rounds: 20, namespaceFirstMs: 42, namespaceFirst: { median: 42, lo: 40, hi: 50 }, rssGrowthBytes: 3 * 2 ** 20, rssGrowth: { lo: 2 * 2 ** 20, hi: 4 * 2 ** 20 }, cacheBytes: 2 ** 20, rssRatio: 3, retainedRatio: 1.5, wholeFirstMs: 12_000 },
+    ] } }));
+    expect(renderResults(root)).toContain("| first search in one namespace of 1,000 entries of a shared 1,000,000-entry index (1,000 namespaces), fresh process, median of 20 processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | PostgreSQL: 42 ms [40, 50], RSS growth 3.0 MiB [2.0, 4.0] = 3.0× the 1.0 MiB its postings need by the cache's estimate (1.5× retained after a collection); whole-index first search 12.0 s — `bench/results/namespaces.json`, full run 2026-01-02 |");
+    writeFileSync(join(root, "bench", "results", "namespaces.json"), JSON.stringify({ name: "namespaces", quick: true, date: "2026-01-02T00:00:00Z", data: { perNamespace: 1000, rounds: 5, rows: [{ n: 100_000, namespaces: 100, namespaceFirstMs: 45, wholeFirstMs: 900 }] } }));
+    expect(renderResults(root)).toContain("(100 namespaces), fresh process, median of 5 processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | SQLite: 45 ms; whole-index first search 900 ms — `bench/results/namespaces.json`, quick run 2026-01-02 |");
+    expect(block).toContain("| fleet of worker processes on one PostgreSQL index | `bench/results/fleet.json` missing |");
+    writeFileSync(join(root, "bench", "results", "fleet.json"), JSON.stringify({ name: "fleet", quick: false, date: "2026-01-02T00:00:00Z", data: {
+      workers: 2, namespaces: 4, durationMs: 60_000, kills: 3, serverDownMs: 2500, acknowledged: 1234, lost: 0, crossHitsDuringRun: 0, crossHitsAtEnd: 0, searches: 100, verifySearches: 20,
+      perWorker: [{ entriesPerSec: 10 }, { entriesPerSec: 12.4 }], searchP50Ms: 3.21, searchP99Ms: 40, firstSearchP50Ms: 60, afterRestartSearchP50Ms: 30,
+    } }));
+    expect(renderResults(root)).toContain("| fleet: 2 worker processes, 4 namespaces on one PostgreSQL table, 60 s with 3 SIGKILLs of workers and a server crash/restart (2.5 s down) | 1,234 entries acknowledged, 0 lost, 0 cross-namespace hits in 120 searches; 10–12 entries/s per worker; search p50 3.2 ms, p99 40 ms; a fresh worker's first search p50 60 ms; first search after the restart p50 30 ms — `bench/results/fleet.json`, full run 2026-01-02 |");
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
     expect(withResults("no markers", "new")).toBe("no markers");
   });
