@@ -89,6 +89,8 @@ export interface Snapshots {
    * write writes again after it.
    */
   readonly schedule: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
+  /** Registers how to take a restored scope's snapshot, so that `changed` can schedule its rewrite. */
+  readonly track: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
   /** Forgets a scope (evicted): its pending write is dropped. */
   readonly forget: (scope: string) => void;
   /** Runs the pending writes now and waits for every write in flight. */
@@ -231,6 +233,12 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
       if (s.dirty >= rewriteAfter && s.produce !== undefined) schedule(scope, s.namespace, s.produce);
     },
     schedule,
+    track: (scope, namespace, produce) => {
+      const s = slotOf(scope);
+      s.namespace = namespace;
+      s.produce = produce;
+      s.dirty = 0;
+    },
     forget: (scope) => {
       const s = slots.get(scope);
       if (s === undefined) return;

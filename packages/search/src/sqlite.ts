@@ -290,6 +290,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       return false;
     }
     scope.cache = PostingsCache.restore<number>(content.image, (d) => rids[d]!);
+    s.track(key, namespace, snapshotOf(scope));
     scope.loaded = true;
     scope.cachedGen = content.generation;
     scope.seenVersion = -1;
