@@ -53,6 +53,11 @@ describe("README results block", () => {
     expect(retention).toContain("| retention: needed facts available at 10% / 20% of each session's peak context, 2 real transcripts of the evaluation split, % (95% CI) | manager 50.0 (45.0–55.0) / 70.0 (65.0–75.0); lru 40.0 (35.0–45.0) / 60.0 (55.0–65.0) — `bench/results/retention.json`, full run 2026-01-02 |");
     expect(retention).toContain("| the manager minus the best simple rule, needed facts available, points (paired 95% CI) | 10%: 10.0 vs lru (5.0 to 15.0); 20%: 10.0 vs lru (5.0 to 15.0); goal (≥ +10 with the interval above 0, re-access and grounding within 1 point): 10% met, 20% not met |");
     expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
+    expect(block).toContain("| whole-index cold start with a postings snapshot | `bench/results/snapshot.json` missing |");
+    writeFileSync(join(root, "bench", "results", "snapshot.json"), JSON.stringify({ name: "snapshot", quick: false, date: "2026-01-02T00:00:00Z", data: { rows: [
+      { backend: "sqlite", n: 1000000, snapshotBytes: 250e6, withSnapshotMs: 900, withSnapshotFirstSearchMs: 700, withoutSnapshotMs: 19000, firstSearchTimesReadFile: 1.4 },
+    ], skipped: [] } }));
+    expect(renderResults(root)).toContain("| whole-index cold start (open + first search) in a fresh process, with a postings snapshot | sqlite 1,000,000 entries: 900 ms (first search 700 ms; 1.4× reading the 250 MB file) against 19.0 s without — `bench/results/snapshot.json`, full run 2026-01-02 |");
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
     expect(withResults("no markers", "new")).toBe("no markers");
   });
