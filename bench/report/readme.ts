@@ -229,6 +229,18 @@ function fleetRows(doc: ResultsDoc | undefined): string[] {
   ];
 }
 
+function snapshotRows(doc: ResultsDoc | undefined): string[] {
+  if (doc === undefined) return [`| whole-index cold start with a postings snapshot | ${source("snapshot", doc)} |`];
+  const rows = arr(doc.data["rows"]).map(obj);
+  const ms = (x: number): string => (x >= 1000 ? `${fixed(x / 1000, 1)} s` : `${fixed(x, 0)} ms`);
+  const cells = rows.map(
+    (r) =>
+      `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (first search ${ms(num(r["withSnapshotFirstSearchMs"]))}; ${fixed(num(r["firstSearchTimesReadFile"]), 1)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file) against ${ms(num(r["withoutSnapshotMs"]))} without`,
+  );
+  const skipped = arr(doc.data["skipped"]).map(str);
+  return [`| whole-index cold start (open + first search) in a fresh process, with a postings snapshot | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)} |`];
+}
+
 /** The generated block (without the markers). */
 export function renderResults(root: string = ROOT): string {
   const lines = [
@@ -240,6 +252,7 @@ export function renderResults(root: string = ROOT): string {
     ...reopenRows(readResults("reopen", root)),
     ...namespacesRows(readResults("namespaces", root)),
     ...fleetRows(readResults("fleet", root)),
+    ...snapshotRows(readResults("snapshot", root)),
     ...retentionRows(readResults("retention", root)),
     ...costRows(readResults("cost", root)),
     ...adapterRows(readResults("adapters", root)),

@@ -66,6 +66,11 @@ describe("README results block", () => {
       perWorker: [{ entriesPerSec: 10 }, { entriesPerSec: 12.4 }], searchP50Ms: 3.21, searchP99Ms: 40, firstSearchP50Ms: 60, afterRestartSearchP50Ms: 30,
     } }));
     expect(renderResults(root)).toContain("| fleet: 2 worker processes, 4 namespaces on one PostgreSQL table, 60 s with 3 SIGKILLs of workers and a server crash/restart (2.5 s down) | 1,234 entries acknowledged, 0 lost, 0 cross-namespace hits in 120 searches; 10–12 entries/s per worker; search p50 3.2 ms, p99 40 ms; a fresh worker's first search p50 60 ms; first search after the restart p50 30 ms — `bench/results/fleet.json`, full run 2026-01-02 |");
+    expect(block).toContain("| whole-index cold start with a postings snapshot | `bench/results/snapshot.json` missing |");
+    writeFileSync(join(root, "bench", "results", "snapshot.json"), JSON.stringify({ name: "snapshot", quick: false, date: "2026-01-02T00:00:00Z", data: { rows: [
+      { backend: "sqlite", n: 1000000, snapshotBytes: 250e6, withSnapshotMs: 900, withSnapshotFirstSearchMs: 700, withoutSnapshotMs: 19000, firstSearchTimesReadFile: 1.4 },
+    ], skipped: [] } }));
+    expect(renderResults(root)).toContain("| whole-index cold start (open + first search) in a fresh process, with a postings snapshot | sqlite 1,000,000 entries: 900 ms (first search 700 ms; 1.4× reading the 250 MB file) against 19.0 s without — `bench/results/snapshot.json`, full run 2026-01-02 |");
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
     expect(withResults("no markers", "new")).toBe("no markers");
   });

@@ -11,6 +11,9 @@
  *   lock orders writers, so generations commit in order) and `<table>_log` the namespace
  *   deletions, so a process brings its postings cache up to date with what others wrote. The
  *   GIN index, which nothing reads any more, is dropped.
+ * - version 3: `<table>_identity` holds a random id created with the table, so a postings
+ *   snapshot (`search/ranking/snapshot`) names the index it came from and a snapshot of another
+ *   or a recreated table is refused.
  *
  * Everything runs in one transaction under an advisory lock, so processes racing to create or
  * migrate the table all succeed and the work is done once.
@@ -21,7 +24,7 @@ import { ESCAPED, encodeText } from "./lossless.js";
 import type { SqlRunner } from "./sql.js";
 
 /** Schema version this library writes; a table with a newer one is refused. */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 const COMMENT = /^cc-segment-index schema (\d+)$/;
 const TEXT_COLUMNS = ["namespace", "id", "kind", "summary", "content"] as const;
@@ -49,6 +52,14 @@ export function generationStatements(table: string): readonly string[] {
     `INSERT INTO ${table}_gen (one, gen) VALUES (0, 0) ON CONFLICT DO NOTHING`,
     `CREATE TABLE IF NOT EXISTS ${table}_log (gen bigint PRIMARY KEY, namespace text NOT NULL)`,
     `DROP INDEX IF EXISTS ${table}_tsv`,
+  ];
+}
+
+/** What version 3 adds (idempotent): the table's identity, a random id created once. */
+export function identityStatements(table: string): readonly string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table}_identity (one int PRIMARY KEY CHECK (one = 0), id text NOT NULL)`,
+    `INSERT INTO ${table}_identity (one, id) VALUES (0, md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text)) ON CONFLICT DO NOTHING`,
   ];
 }
 
@@ -89,10 +100,13 @@ export async function prepareSchema(tx: SqlRunner, table: string): Promise<void>
   if (version > POSTGRES_SCHEMA_VERSION) {
     throw new Error(`table ${table} has index schema version ${version}; this library reads versions up to ${POSTGRES_SCHEMA_VERSION}`);
   }
-  if (present && version >= 2) return;
-  for (const statement of createStatements(table)) await tx.query(statement);
-  if (present && version < 1) await migrateToV1(tx, table);
-  for (const statement of generationStatements(table)) await tx.query(statement);
+  if (present && version >= 3) return;
+  if (!present || version < 2) {
+    for (const statement of createStatements(table)) await tx.query(statement);
+    if (present && version < 1) await migrateToV1(tx, table);
+    for (const statement of generationStatements(table)) await tx.query(statement);
+  }
+  for (const statement of identityStatements(table)) await tx.query(statement);
   if (!present || version !== POSTGRES_SCHEMA_VERSION) {
     await tx.query(`COMMENT ON TABLE ${table} IS 'cc-segment-index schema ${POSTGRES_SCHEMA_VERSION}'`);
   }

@@ -12,9 +12,13 @@
  *   counter and `<table>_log` the namespace deletions, so a process can bring its postings
  *   cache up to date with what other connections wrote. The migration computes the terms of
  *   every row and drops the FTS5 table.
+ * - version 3: `<table>_identity` holds a random id created with the table, so a postings
+ *   snapshot (`search/ranking/snapshot`) names the index it came from and a snapshot of another
+ *   or a recreated index is refused. The migration gives every index table of the file its id.
  *
  * @module search/sqlite-schema
  */
+import { randomBytes } from "node:crypto";
 import { ESCAPED, decodeText, encodeText } from "./lossless.js";
 import { indexedTerms } from "./query.js";
 
@@ -45,7 +49,7 @@ export interface SchemaDatabase {
 }
 
 /** Schema version this library writes; a file with a newer one is refused. */
-export const SQLITE_SCHEMA_VERSION = 2;
+export const SQLITE_SCHEMA_VERSION = 3;
 
 const TEXT_COLUMNS = ["namespace", "id", "kind", "summary", "content"] as const;
 
@@ -77,7 +81,23 @@ export function createStatements(table: string): readonly string[] {
       metadata TEXT NOT NULL, terms TEXT NOT NULL, gen INTEGER NOT NULL,
       UNIQUE (namespace, id))`,
     ...generationStatements(table),
+    ...identityStatements(table),
   ];
+}
+
+/** The table's identity: one row holding a random id, created once (see {@link SQLITE_SCHEMA_VERSION} 3). */
+function identityStatements(table: string): readonly string[] {
+  const q = `"${`${table}_identity`.replaceAll('"', '""')}"`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${q} (one INTEGER PRIMARY KEY CHECK (one = 0), id TEXT NOT NULL)`,
+    `INSERT OR IGNORE INTO ${q} (one, id) VALUES (0, '${randomBytes(16).toString("hex")}')`,
+  ];
+}
+
+/** Version 2 → 3: an identity for every index table of the file (a table with a generation counter). */
+function migrateToV3(db: SchemaDatabase): void {
+  const names = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_gen' IN (SELECT name FROM sqlite_master WHERE type = 'table')`).all();
+  for (const { name } of names) for (const statement of identityStatements(name)) db.exec(statement);
 }
 
 /** The generation counter, the namespace-deletion log and the index on `gen`. */
@@ -153,6 +173,7 @@ export function prepareSchema(db: SchemaDatabase, table: string): void {
     }
     if (version < 1) migrateToV1(db);
     if (version < 2) migrateToV2(db);
+    if (version < 3) migrateToV3(db);
     for (const statement of createStatements(table)) db.exec(statement);
     if (version !== SQLITE_SCHEMA_VERSION) db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION}`);
   }).immediate();

@@ -30,7 +30,9 @@ import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
 import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
-import { decodeWith, intIn, leaf, numberIn, objectCodec } from "@cc/validate";
+import type { SnapshotContent } from "./ranking/snapshot.js";
+import { snapshots as openSnapshots, SnapshotOptionsCodec, type DecodedSnapshotOptions, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { decodeWith, intIn, invalid, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 
 /**
@@ -58,6 +60,15 @@ export interface SqliteIndexOptions {
    * @default 1 GiB (`2³⁰`: a 2-core / 24 GB worker running a few agent processes)
    */
   readonly postingsCacheBytes?: number;
+  /**
+   * Persisted snapshots of the loaded scopes' postings (see `SnapshotOptions`): a fresh process
+   * restores a scope from its snapshot and catches up by generation instead of rebuilding it
+   * from every stored row; a torn, stale or foreign snapshot is refused and rebuilt. Snapshots
+   * are written in the background after a load, and again after `rewriteAfter` changes.
+   * @default off (no snapshot is read or written: a file needs a directory to put them in, which
+   * only the caller can choose — e.g. next to the database file)
+   */
+  readonly snapshots?: SnapshotOptions;
 }
 
 interface Row extends StoredEntryRow {
@@ -91,6 +102,7 @@ export const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
   busyTimeoutMs: intIn(0, 2_147_483_647),
   summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
   postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
+  snapshots: SnapshotOptionsCodec,
 }, { expected: "an options object" });
 
 const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions", "sqlite index options");
@@ -125,6 +137,10 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
   return async () => {
     const decoded = decodeSqliteOptions(options);
     if (E.isLeft(decoded)) return decoded;
+    const snap = decoded.right.snapshots;
+    if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
+      return E.left(invalid("InvalidOptions", "sqlite index options", [{ path: "snapshots", message: "snapshots: give dir or store (one of them)" }]));
+    }
     const table = decoded.right.table ?? "cc_segments";
     const busy = decoded.right.busyTimeoutMs ?? 10_000;
     const weight = decoded.right.summaryWeight ?? 2;
@@ -134,14 +150,14 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     )();
     if (E.isLeft(driver)) return driver;
     try {
-      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight, cacheBytes));
+      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight, cacheBytes, snap));
     } catch (e) {
       return E.left(storageError("open", e));
     }
   };
 }
 
-function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number, cacheBytes: number): SegmentIndex {
+function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number, cacheBytes: number, snapOptions: DecodedSnapshotOptions | undefined): SegmentIndex {
   const db = new Driver(path);
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
@@ -177,6 +193,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
 
   const termsOfNs = db.prepare<[string, string], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND id > ? ORDER BY id`);
   const termsOfNsSince = db.prepare<[string, number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND gen > ? ORDER BY gen, rid`);
+  const identity = db.prepare<[], string>(`SELECT id FROM "${`${table}_identity`}"`).pluck().get() ?? "";
+  const snap: Snapshots | undefined = snapOptions === undefined ? undefined : openSnapshots(snapOptions, table, identity);
 
   // The postings caches, one per scope (a namespace, or the whole index for a search across
   // namespaces), under an LRU with a byte cap: keys are entryKey(stored namespace, stored id),
@@ -186,7 +204,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   interface ScopeCache extends Sized {
     /** The stored namespace, or undefined for the whole index. */
     readonly stored: string | undefined;
-    readonly cache: PostingsCache<number>;
+    cache: PostingsCache<number>;
     loaded: boolean;
     /** Every change up to this generation is in the cache. */
     cachedGen: number;
@@ -197,7 +215,15 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   const newScope = (stored: string | undefined): ScopeCache => {
     const cache = new PostingsCache<number>();
     // Released by dropping the reference (a search already holding it finishes on it).
-    const scope: ScopeCache = { stored, cache, loaded: false, cachedGen: 0, seenVersion: -1, evicted: false, bytes: () => cache.bytes(), entries: () => cache.live, release: () => { scope.evicted = true; } };
+    const scope: ScopeCache = {
+      stored, cache, loaded: false, cachedGen: 0, seenVersion: -1, evicted: false,
+      bytes: () => scope.cache.bytes(),
+      entries: () => scope.cache.live,
+      release: () => {
+        scope.evicted = true;
+        snap?.forget(scopeKey(stored));
+      },
+    };
     return scope;
   };
   const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: r.terms, namespace: r.namespace, kind: r.kind });
@@ -216,13 +242,13 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     cache.putMany(chunk);
     return n;
   };
-  /** Brings a loaded scope up to date; runs inside a read transaction (one snapshot). */
-  const sync = (scope: ScopeCache): void => {
+  /** Brings a loaded scope up to date; runs inside a read transaction (one snapshot). Returns how many entries changed. */
+  const sync = (scope: ScopeCache): number => {
     const version = dataVersion.get()!;
-    if (version === scope.seenVersion) return;
+    if (version === scope.seenVersion) return 0;
+    let changed = 0;
     const gen = generation.get()!;
     if (gen !== scope.cachedGen) {
-      let changed = 0;
       for (const ns of deletedSince.all(scope.cachedGen)) {
         if (scope.stored === undefined) changed += scope.cache.removeNamespace(ns);
         else if (ns === scope.stored && scope.cache.live > 0) {
@@ -235,6 +261,52 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     }
     scope.cachedGen = gen;
     scope.seenVersion = version;
+    snap?.changed(scopeKey(scope.stored), changed);
+    return changed;
+  };
+  /** The snapshot of a loaded scope as it is now (undefined once it is gone). */
+  const snapshotOf = (scope: ScopeCache) => (): SnapshotContent | undefined => {
+    if (closed || scope.evicted || !scope.loaded) return undefined;
+    const cache = scope.cache;
+    const image = cache.image();
+    const rids = new Float64Array(image.docCount);
+    for (let d = 0; d < image.docCount; d++) if (image.docLive[d] === 1) rids[d] = cache.handleOf(d);
+    return { identity, scope: scopeKey(scope.stored), generation: scope.cachedGen, image, docExtra: rids, marks: [] };
+  };
+  const countScope = (scope: ScopeCache): number => (scope.stored === undefined ? countAll.get() : countNs.get(scope.stored))?.n ?? 0;
+  /**
+   * Restores a scope from its snapshot, caught up by generation (the rows written since and the
+   * namespace deletions since, in one read transaction), and checks its entry count against the
+   * table's. False (the scope left empty) when there is no usable snapshot.
+   */
+  const restore = async (scope: ScopeCache, s: Snapshots): Promise<boolean> => {
+    const key = scopeKey(scope.stored);
+    const namespace = scope.stored === undefined ? undefined : decodeText(scope.stored);
+    const content = await s.read(key, namespace, generation.get()!);
+    if (content === undefined || closed) return false;
+    const rids = content.docExtra;
+    if (rids === undefined || rids.length !== content.image.docCount) {
+      s.contradicted(namespace, "no row ids in the snapshot");
+      return false;
+    }
+    scope.cache = PostingsCache.restore<number>(content.image, (d) => rids[d]!);
+    s.track(key, namespace, snapshotOf(scope));
+    scope.loaded = true;
+    scope.cachedGen = content.generation;
+    scope.seenVersion = -1;
+    const counted = db.transaction(() => {
+      sync(scope);
+      return countScope(scope);
+    })();
+    if (counted !== scope.cache.live) {
+      s.contradicted(namespace, `${scope.cache.live} entries after catching up, the table has ${counted}`);
+      scope.cache = new PostingsCache<number>();
+      scope.loaded = false;
+      return false;
+    }
+    s.restoredScope(namespace, content);
+    lru.loads++;
+    return true;
   };
   /**
    * Loads a scope's rows into its cache, slice by slice, yielding to the event loop between
@@ -246,6 +318,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
    * consistent snapshot. Stops with `IndexClosed` when the index is closed between slices.
    */
   const loadSliced = async (scope: ScopeCache): Promise<E.Either<IndexError, void>> => {
+    if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
+    if (snap !== undefined && (await restore(scope, snap))) return E.right(undefined);
     if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
     scope.cache.clear();
     const from = generation.get()!;
@@ -277,6 +351,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     scope.seenVersion = -1;
     lru.loads++;
     lru.loadedEntries += read;
+    snap?.schedule(scopeKey(scope.stored), scope.stored === undefined ? undefined : decodeText(scope.stored), snapshotOf(scope));
     return E.right(undefined);
   };
   /** The one load in flight per scope: concurrent first searches of a scope wait for the same one. */
@@ -417,6 +492,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
           if (mine.length === 0) continue;
           scope.cache.putMany(mine.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
           lru.touch(scopeKey(scope.stored));
+          snap?.changed(scopeKey(scope.stored), mine.length);
         }
         advance(done.gen);
         return E.right({ written: valid.right.length });
@@ -432,22 +508,30 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         const stored = encodeText(namespace);
         const { gen, n } = dropNamespace.immediate(stored);
         for (const scope of lru.values()) {
-          if (scope.stored === undefined) scope.cache.removeNamespace(stored);
-          else if (scope.stored === stored) scope.cache.clear();
+          let gone = 0;
+          if (scope.stored === undefined) gone = scope.cache.removeNamespace(stored);
+          else if (scope.stored === stored) {
+            gone = scope.cache.live;
+            scope.cache.clear();
+          }
+          snap?.changed(scopeKey(scope.stored), gone);
         }
         advance(gen);
         return E.right(n);
       }),
     count: (namespace?: string) =>
       run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
-    close: () =>
-      run("close", () => {
+    close: () => async () => {
+      // Snapshot writes in flight (or due) finish first: they read the caches, not the file.
+      if (!closed) await snap?.flush();
+      return run("close", () => {
         closed = true;
         lru.clear();
         db.close();
         return E.right(undefined);
-      }),
+      })();
+    },
   };
-  registerCacheStats(index, () => lru.stats());
+  registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
   return index;
 }

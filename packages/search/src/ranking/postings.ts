@@ -11,7 +11,7 @@
  *
  * @module search/ranking/postings
  */
-import { appendPosting, emptyList, grownInt32, type TermList } from "./term-list.js";
+import { appendPosting, BLOCK, emptyList, grownInt32, type TermList } from "./term-list.js";
 import { TermTable } from "./term-table.js";
 
 export { BLOCK, blockMaskOf, blockMinLenOf, type TermList } from "./term-list.js";
@@ -44,6 +44,50 @@ function columnCounts(column: string): { readonly tab: number; readonly summary:
   return { tab, summary, content };
 }
 
+/**
+ * A cache's state as arrays (see {@link PostingsCache.image} and {@link PostingsCache.restore}):
+ * per docId (dead ones included) its length, namespace id, kind id, liveness, forward-list
+ * bounds and key; per term id its text, hash and postings list; namespaces and kinds in id order.
+ */
+export interface CacheImage {
+  readonly docCount: number;
+  readonly live: number;
+  readonly totalLen: number;
+  readonly deadPostings: number;
+  readonly livePostings: number;
+  readonly docLen: Int32Array;
+  readonly docNs: Int32Array;
+  readonly docKind: Int32Array;
+  readonly docLive: Uint8Array;
+  /** docCount + 1 bounds into `forward`. */
+  readonly docStart: Int32Array;
+  readonly forward: Int32Array;
+  readonly keyText: string;
+  /** docCount + 1 bounds into `keyText`. */
+  readonly keyStart: Int32Array;
+  readonly terms: readonly string[];
+  readonly termHashes: Int32Array;
+  readonly lists: FlatLists;
+  readonly namespaces: readonly string[];
+  readonly kinds: readonly string[];
+}
+
+/**
+ * Every term's postings list, flat: list `t` is `postings[listStart[t]..listStart[t + 1])`, its
+ * block bounds `blockMask`/`blockMinLen[blockStart[t]..blockStart[t + 1])` (none for a list of
+ * one block), its df, OR of masks and shortest entry at index `t`.
+ */
+export interface FlatLists {
+  readonly listStart: Int32Array;
+  readonly postings: Int32Array;
+  readonly df: Int32Array;
+  readonly orMask: Uint8Array;
+  readonly minLen: Int32Array;
+  readonly blockStart: Int32Array;
+  readonly blockMask: Uint8Array;
+  readonly blockMinLen: Int32Array;
+}
+
 /** One entry for {@link PostingsCache.putMany}. */
 export interface CacheItem<H> {
   readonly key: string;
@@ -69,11 +113,14 @@ export class PostingsCache<H> {
   constructor(private readonly compactAfter = 65_536) {}
 
   private readonly termIds = new TermTable();
-  /** Per term id. */
-  readonly lists: TermList[] = [];
+  /** Per term id (after a restore, made from {@link flat} on first use). */
+  private readonly lists: (TermList | undefined)[] = [];
+  /** After a restore: the restored lists, flat. */
+  private flat: FlatLists | undefined;
   private readonly nsIds = new Map<string, number>();
   private readonly kindIds = new Map<string, number>();
-  private readonly keyToDoc = new Map<string, number>();
+  /** Key → live docId; built on first use after {@link PostingsCache.restore}. */
+  private keyMap: Map<string, number> | undefined = new Map<string, number>();
   /** Per docId. */
   docLen: Int32Array = new Int32Array(1024);
   docNs: Int32Array = new Int32Array(1024);
@@ -82,6 +129,12 @@ export class PostingsCache<H> {
   private docStart: Int32Array = new Int32Array(1025);
   private docKey: (string | undefined)[] = [];
   private docHandle: (H | undefined)[] = [];
+  /** After a restore: every restored docId's key, `keyText[keyStart[d]..keyStart[d + 1])`, read on demand. */
+  private keyText = "";
+  private keyStart: Int32Array | undefined;
+  /** After a restore: the handle of a restored docId, made on demand. */
+  private derive: ((doc: number, key: string) => H) | undefined;
+  private restoredDocs = 0;
   /** Term ids of every entry, docId after docId (for df upkeep on removal). */
   private forward: Int32Array = new Int32Array(4096);
   /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
@@ -106,10 +159,36 @@ export class PostingsCache<H> {
   bytes(): number {
     let n = this.docLen.byteLength + this.docNs.byteLength + this.docKind.byteLength + this.docLive.byteLength + this.docStart.byteLength;
     n += this.forward.byteLength + this.mark.byteLength + this.slot.byteLength;
-    for (const list of this.lists) n += 48 + list.postings.byteLength + list.blockMask.byteLength + list.blockMinLen.byteLength;
+    for (const list of this.lists) if (list !== undefined) n += 48 + list.postings.byteLength + list.blockMask.byteLength + list.blockMinLen.byteLength;
+    const f = this.flat;
+    if (f !== undefined) n += f.postings.byteLength + f.blockMask.byteLength + f.blockMinLen.byteLength + 13 * f.df.length;
     n += 16 * this.lists.length;
-    for (const key of this.keyToDoc.keys()) n += 64 + 2 * key.length;
+    if (this.keyMap === undefined) n += 64 * this.live + 2 * this.keyText.length;
+    else for (const key of this.keyMap.keys()) n += 64 + 2 * key.length;
     return n;
+  }
+
+  /** The postings list of a term id (undefined for an id never handed out). */
+  list(id: number): TermList | undefined {
+    const l = this.lists[id];
+    if (l !== undefined) return l;
+    const f = this.flat;
+    if (f === undefined || id < 0 || id >= f.df.length) return undefined;
+    const a = f.listStart[id]!;
+    const b = f.listStart[id + 1]!;
+    const ba = f.blockStart[id]!;
+    const bb = f.blockStart[id + 1]!;
+    const made: TermList = {
+      postings: f.postings.subarray(a, b),
+      length: b - a,
+      df: f.df[id]!,
+      orMask: f.orMask[id]!,
+      minLen: f.minLen[id]!,
+      blockMask: f.blockMask.subarray(ba, bb),
+      blockMinLen: f.blockMinLen.subarray(ba, bb),
+    };
+    this.lists[id] = made;
+    return made;
   }
 
   /** The term id of `term`, or -1 when no entry ever held it. */
@@ -129,17 +208,154 @@ export class PostingsCache<H> {
 
   /** The live docId of `key`, or undefined. */
   docOf(key: string): number | undefined {
-    return this.keyToDoc.get(key);
+    return this.keyToDoc().get(key);
   }
 
   /** The handle of a live docId. */
   handleOf(doc: number): H {
-    return this.docHandle[doc] as H;
+    const h = this.docHandle[doc];
+    if (h !== undefined || this.derive === undefined || doc >= this.restoredDocs) return h as H;
+    const made = this.derive(doc, this.keyOf(doc));
+    this.docHandle[doc] = made;
+    return made;
   }
 
   /** The key of a live docId. */
   keyOf(doc: number): string {
-    return this.docKey[doc] as string;
+    const k = this.docKey[doc];
+    if (k !== undefined || this.keyStart === undefined || doc >= this.restoredDocs) return k as string;
+    const made = this.keyText.slice(this.keyStart[doc]!, this.keyStart[doc + 1]!);
+    this.docKey[doc] = made;
+    return made;
+  }
+
+  /** Key → live docId (built from the restored keys on first use). */
+  private keyToDoc(): Map<string, number> {
+    if (this.keyMap !== undefined) return this.keyMap;
+    const map = new Map<string, number>();
+    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1) map.set(this.keyOf(d), d);
+    this.keyMap = map;
+    return map;
+  }
+
+  /** Makes every restored key and handle a plain value (before docIds are renumbered). */
+  private materialize(): void {
+    if (this.keyStart === undefined && this.derive === undefined) return;
+    this.keyToDoc();
+    for (let d = 0; d < this.restoredDocs; d++) {
+      if (this.docLive[d] !== 1) continue;
+      this.keyOf(d);
+      this.handleOf(d);
+    }
+    this.keyStart = undefined;
+    this.keyText = "";
+    this.derive = undefined;
+    this.restoredDocs = 0;
+  }
+
+  /**
+   * The cache's state as a snapshot stores it (see `search/ranking/snapshot`): the per-entry and
+   * per-term arrays as they are (views, not copies), the keys of every docId joined into one
+   * string (a dead docId's key is empty), the term table in id order.
+   */
+  image(): CacheImage {
+    const keyStart = new Int32Array(this.docCount + 1);
+    const parts: string[] = [];
+    let at = 0;
+    for (let d = 0; d < this.docCount; d++) {
+      const k = this.docLive[d] === 1 ? this.keyOf(d) : "";
+      parts.push(k);
+      at += k.length;
+      keyStart[d + 1] = at;
+    }
+    const terms: string[] = [];
+    const nt = this.termIds.size;
+    for (let id = 0; id < nt; id++) terms.push(this.termIds.termOf(id));
+    const listStart = new Int32Array(nt + 1);
+    const blockStart = new Int32Array(nt + 1);
+    for (let id = 0; id < nt; id++) {
+      const l = this.list(id)!;
+      listStart[id + 1] = listStart[id]! + l.length;
+      blockStart[id + 1] = blockStart[id]! + (l.length > BLOCK ? Math.ceil(l.length / BLOCK) : 0);
+    }
+    const flat: FlatLists = {
+      listStart,
+      postings: new Int32Array(listStart[nt]!),
+      df: new Int32Array(nt),
+      orMask: new Uint8Array(nt),
+      minLen: new Int32Array(nt),
+      blockStart,
+      blockMask: new Uint8Array(blockStart[nt]!),
+      blockMinLen: new Int32Array(blockStart[nt]!),
+    };
+    for (let id = 0; id < nt; id++) {
+      const l = this.list(id)!;
+      flat.postings.set(l.postings.subarray(0, l.length), listStart[id]!);
+      flat.df[id] = l.df;
+      flat.orMask[id] = l.orMask;
+      flat.minLen[id] = l.minLen;
+      const nb = blockStart[id + 1]! - blockStart[id]!;
+      if (nb > 0) {
+        flat.blockMask.set(l.blockMask.subarray(0, nb), blockStart[id]!);
+        flat.blockMinLen.set(l.blockMinLen.subarray(0, nb), blockStart[id]!);
+      }
+    }
+    return {
+      docCount: this.docCount,
+      live: this.live,
+      totalLen: this.totalLen,
+      deadPostings: this.deadPostings,
+      livePostings: this.livePostings,
+      docLen: this.docLen.subarray(0, this.docCount),
+      docNs: this.docNs.subarray(0, this.docCount),
+      docKind: this.docKind.subarray(0, this.docCount),
+      docLive: this.docLive.subarray(0, this.docCount),
+      docStart: this.docStart.subarray(0, this.docCount + 1),
+      forward: this.forward.subarray(0, this.docStart[this.docCount]!),
+      keyText: parts.join(""),
+      keyStart,
+      terms,
+      termHashes: this.termIds.hashArray(),
+      lists: flat,
+      namespaces: [...this.nsIds.keys()],
+      kinds: [...this.kindIds.keys()],
+    };
+  }
+
+  /**
+   * A cache from an {@link image} (as a snapshot decodes it), without re-inserting any entry:
+   * the arrays are taken as they are (a later write grows them by copying), keys are read from
+   * the joined key string on first use, handles made by `handleOf` on first use.
+   */
+  static restore<H>(image: CacheImage, handleOf: (doc: number, key: string) => H, compactAfter?: number): PostingsCache<H> {
+    const c = new PostingsCache<H>(compactAfter);
+    c.termIds.restore(image.terms, image.termHashes);
+    c.flat = image.lists;
+    c.lists.length = image.terms.length;
+    c.lists.fill(undefined);
+    image.namespaces.forEach((ns, i) => c.nsIds.set(ns, i));
+    image.kinds.forEach((k, i) => c.kindIds.set(k, i));
+    c.docLen = image.docLen;
+    c.docNs = image.docNs;
+    c.docKind = image.docKind;
+    c.docLive = image.docLive;
+    c.docStart = image.docStart;
+    c.forward = image.forward;
+    c.mark = new Int32Array(Math.max(1024, image.terms.length));
+    c.slot = new Int32Array(Math.max(1024, image.terms.length));
+    c.docCount = image.docCount;
+    c.live = image.live;
+    c.totalLen = image.totalLen;
+    c.deadPostings = image.deadPostings;
+    c.livePostings = image.livePostings;
+    c.keyText = image.keyText;
+    c.keyStart = image.keyStart;
+    c.derive = handleOf;
+    c.restoredDocs = image.docCount;
+    c.docKey = new Array<string | undefined>(image.docCount);
+    c.docHandle = new Array<H | undefined>(image.docCount);
+    c.keyMap = undefined;
+    return c;
   }
 
   private internName(map: Map<string, number>, s: string): number {
@@ -188,7 +404,7 @@ export class PostingsCache<H> {
 
   private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
     if (from >= to) return;
-    if (this.keyToDoc.size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    if (this.keyToDoc().size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     const slot0 = this.docStart[this.docCount]!;
     let need = 0;
     // Per item: its tab position and term count (columns are scanned once here).
@@ -272,7 +488,7 @@ export class PostingsCache<H> {
       this.docKey[doc] = key;
       this.docHandle[doc] = handle;
       this.docCount = doc + 1;
-      this.keyToDoc.set(key, doc);
+      this.keyToDoc().set(key, doc);
       this.live++;
       this.totalLen += len;
       this.livePostings += j - start;
@@ -298,7 +514,7 @@ export class PostingsCache<H> {
     for (let k = 0; k < total; k++) order[slot[forward[slot0 + k]!]!++] = k;
     const docLen = this.docLen;
     for (let t = 0; t < nt; t++) {
-      const list = this.lists[touched[t]!]!;
+      const list = this.list(touched[t]!)!;
       const end = runStart[t + 1]!;
       list.postings = grownInt32(list.postings, list.length + end - runStart[t]!);
       for (let k = runStart[t]!; k < end; k++) {
@@ -311,14 +527,15 @@ export class PostingsCache<H> {
 
   /** Removes the entry `key`; false when there was none. */
   remove(key: string): boolean {
-    const doc = this.keyToDoc.get(key);
+    const keys = this.keyToDoc();
+    const doc = keys.get(key);
     if (doc === undefined) return false;
-    this.keyToDoc.delete(key);
+    keys.delete(key);
     this.docLive[doc] = 0;
     this.docKey[doc] = undefined;
     this.docHandle[doc] = undefined;
     const end = this.docStart[doc + 1]!;
-    for (let j = this.docStart[doc]!; j < end; j++) this.lists[this.forward[j]!]!.df--;
+    for (let j = this.docStart[doc]!; j < end; j++) this.list(this.forward[j]!)!.df--;
     const n = end - this.docStart[doc]!;
     this.live--;
     this.totalLen -= this.docLen[doc]!;
@@ -333,7 +550,7 @@ export class PostingsCache<H> {
     const ns = this.nsIds.get(namespace);
     if (ns === undefined) return 0;
     const keys: string[] = [];
-    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1 && this.docNs[d] === ns) keys.push(this.docKey[d]!);
+    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1 && this.docNs[d] === ns) keys.push(this.keyOf(d));
     for (const k of keys) this.remove(k);
     return keys.length;
   }
@@ -342,11 +559,16 @@ export class PostingsCache<H> {
   clear(): void {
     this.termIds.clear();
     this.lists.length = 0;
+    this.flat = undefined;
     this.mark = new Int32Array(1024);
     this.slot = new Int32Array(1024);
-    this.keyToDoc.clear();
+    this.keyMap = new Map<string, number>();
     this.docKey = [];
     this.docHandle = [];
+    this.keyStart = undefined;
+    this.keyText = "";
+    this.derive = undefined;
+    this.restoredDocs = 0;
     this.docStart = new Int32Array(this.docLen.length + 1);
     this.docCount = 0;
     this.live = 0;
@@ -374,6 +596,7 @@ export class PostingsCache<H> {
   /** Drops dead postings and renumbers docIds (order kept) once they outnumber live postings. */
   private maybeCompact(): void {
     if (this.deadPostings < this.compactAfter || this.deadPostings < this.livePostings) return;
+    this.materialize();
     const remap = new Int32Array(this.docCount).fill(-1);
     let next = 0;
     for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1) remap[d] = next++;
@@ -396,7 +619,7 @@ export class PostingsCache<H> {
     this.docKey.length = next;
     this.docHandle.length = next;
     for (let t = 0; t < this.lists.length; t++) {
-      const old = this.lists[t]!;
+      const old = this.list(t)!;
       const list = emptyList();
       for (let i = 0; i < old.length; i++) {
         const p = old.postings[i]!;
@@ -405,7 +628,9 @@ export class PostingsCache<H> {
       }
       this.lists[t] = list;
     }
-    for (const [key, d] of this.keyToDoc) this.keyToDoc.set(key, remap[d]!);
+    this.flat = undefined;
+    const keys = this.keyToDoc();
+    for (const [key, d] of keys) keys.set(key, remap[d]!);
     this.forward = forward;
     this.docStart = start;
     this.mark.fill(0);

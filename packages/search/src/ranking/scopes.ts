@@ -7,6 +7,7 @@
  *
  * @module search/ranking/scopes
  */
+import type { SnapshotStats } from "../snapshots.js";
 
 /**
  * Default byte cap of the postings caches of one index instance: 1 GiB. Sized for a worker of
@@ -38,6 +39,8 @@ export interface PostingsCacheStats {
   readonly loadedEntries: number;
   /** Scopes evicted to keep under the cap. */
   readonly evictions: number;
+  /** With the `snapshots` option: what the scope snapshots did (restored, refused by reason, written, failed). */
+  readonly snapshots?: SnapshotStats;
 }
 
 /** One cached scope as the LRU sees it. */

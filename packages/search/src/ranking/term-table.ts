@@ -64,6 +64,22 @@ export class TermTable {
     return id;
   }
 
+  /** The hash of every term, in id order (a view). */
+  hashArray(): Int32Array {
+    return this.hashes.subarray(0, this.terms.length);
+  }
+
+  /** Replaces the table's content with `terms` (ids in order) and their hashes (as {@link hashArray} gave them). */
+  restore(terms: readonly string[], hashes: Int32Array): void {
+    this.terms.length = 0;
+    for (const t of terms) this.terms.push(t);
+    this.hashes = new Int32Array(Math.max(512, terms.length));
+    this.hashes.set(hashes.subarray(0, terms.length));
+    let size = 1024;
+    while (size < 2 * (terms.length + 1)) size *= 2;
+    this.rehash(size);
+  }
+
   /** Empties the table. */
   clear(): void {
     this.terms.length = 0;

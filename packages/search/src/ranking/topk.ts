@@ -52,7 +52,7 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
   const wc = q.contentWeight;
   const chosen: { list: TermList; idf: number; ub: number }[] = [];
   for (const id of termIds) {
-    const list = cache.lists[id];
+    const list = cache.list(id);
     if (list === undefined || list.df <= 0) continue;
     const w = idf(n, list.df);
     chosen.push({ list, idf: w, ub: w * tfPart(weightOf(list.orMask, ws, wc), list.minLen, avgLen) });

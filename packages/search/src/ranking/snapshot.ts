@@ -1,0 +1,379 @@
+/**
+ * The binary encoding of one scope's postings cache (a snapshot), so a fresh process can take a
+ * scope's postings from one file instead of rebuilding them from every stored row.
+ *
+ * Layout (little-endian; every section starts on an 8-byte boundary):
+ *
+ * | bytes | content |
+ * |---|---|
+ * | 0–7 | magic {@link SNAPSHOT_MAGIC} |
+ * | 8–11 | format version ({@link SNAPSHOT_VERSION}) |
+ * | 12–15 | bytes of the meta section |
+ * | 16–23 | bytes of the body (float64) |
+ * | 24–31 | generation the snapshot is complete up to (float64) |
+ * | meta | identity and scope lengths (2 × u32), then both as UTF-16 code units |
+ * | body | counts (float64 × {@link COUNTS}), then the arrays of {@link CacheImage} in a fixed order, backend numbers per entry and named marks |
+ * | last 32 | SHA-256 of everything before |
+ *
+ * Strings are stored as UTF-16 code units, so any JavaScript string (a lone surrogate included)
+ * round-trips. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
+ * another magic or version, a checksum mismatch, another index or scope, a generation ahead of the
+ * caller's counter, or counts that disagree are each a {@link SnapshotRejection}.
+ *
+ * @module search/ranking/snapshot
+ */
+import { createHash } from "node:crypto";
+import { endianness } from "node:os";
+import * as E from "fp-ts/lib/Either.js";
+import type { CacheImage, FlatLists } from "./postings.js";
+
+/** The first 8 bytes of every snapshot. */
+export const SNAPSHOT_MAGIC: Uint8Array = Uint8Array.from([0x89, 0x43, 0x43, 0x53, 0x4e, 0x41, 0x50, 0x0a]); // "\x89CCSNAP\n"
+/** Format version this library writes and reads. */
+export const SNAPSHOT_VERSION = 1;
+/** Bytes of the fixed header, and of the trailing checksum. */
+const HEAD = 32;
+const DIGEST = 32;
+/** Counts at the start of the body. */
+const COUNTS = 20;
+
+/** What a snapshot says about where it came from. */
+export interface SnapshotMeta {
+  /** The identity of the index (a random id created with its table). */
+  readonly identity: string;
+  /** The scope's key (see `scopeKey`). */
+  readonly scope: string;
+  /** Every change up to this generation is in the snapshot. */
+  readonly generation: number;
+}
+
+/** A scope's cache as a snapshot holds it. */
+export interface SnapshotContent extends SnapshotMeta {
+  readonly image: CacheImage;
+  /** Per docId, a number the backend keeps (SQLite: the row id; PostgreSQL: the generation the entry was applied at). */
+  readonly docExtra: Float64Array | undefined;
+  /** Named numbers the backend keeps (PostgreSQL: namespace → generation of its deletion). */
+  readonly marks: readonly (readonly [string, number])[];
+}
+
+/** Why a snapshot was not accepted. */
+export type SnapshotRejectReason = "truncated" | "magic" | "version" | "checksum" | "malformed" | "identity" | "scope" | "ahead";
+
+/** A snapshot refused by {@link decodeSnapshot} (or by the backend reading it), with a reason and a human-readable detail. */
+export interface SnapshotRejection {
+  readonly reason: SnapshotRejectReason;
+  readonly detail: string;
+}
+
+/** What the reader expects of a snapshot. */
+export interface SnapshotExpectation {
+  readonly identity: string;
+  readonly scope: string;
+  /** The index's current generation: a snapshot ahead of it (a restored or recreated database) is refused. */
+  readonly maxGeneration: number;
+}
+
+type Kind = "i32" | "u8" | "u16" | "f64";
+const WIDTH: Readonly<Record<Kind, number>> = { i32: 4, u8: 1, u16: 2, f64: 8 };
+
+/** The counts, in their body order. */
+interface Counts {
+  readonly docCount: number;
+  readonly termCount: number;
+  readonly nsCount: number;
+  readonly kindCount: number;
+  readonly live: number;
+  readonly totalLen: number;
+  readonly deadPostings: number;
+  readonly livePostings: number;
+  readonly forwardLen: number;
+  readonly postingsLen: number;
+  readonly blocksLen: number;
+  readonly keyChars: number;
+  readonly termChars: number;
+  readonly nsChars: number;
+  readonly kindChars: number;
+  readonly hasExtra: number;
+  readonly markCount: number;
+  readonly markChars: number;
+}
+const COUNT_NAMES: readonly (keyof Counts)[] = [
+  "docCount", "termCount", "nsCount", "kindCount", "live", "totalLen", "deadPostings", "livePostings", "forwardLen", "postingsLen",
+  "blocksLen", "keyChars", "termChars", "nsChars", "kindChars", "hasExtra", "markCount", "markChars",
+];
+
+/** The body's sections after the counts, in order: name, element kind, element count. */
+function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
+  return [
+    ["docLen", "i32", c.docCount],
+    ["docNs", "i32", c.docCount],
+    ["docKind", "i32", c.docCount],
+    ["docStart", "i32", c.docCount + 1],
+    ["keyStart", "i32", c.docCount + 1],
+    ["forward", "i32", c.forwardLen],
+    ["termHash", "i32", c.termCount],
+    ["termStart", "i32", c.termCount + 1],
+    ["listStart", "i32", c.termCount + 1],
+    ["df", "i32", c.termCount],
+    ["minLen", "i32", c.termCount],
+    ["postings", "i32", c.postingsLen],
+    ["blockStart", "i32", c.termCount + 1],
+    ["blockMinLen", "i32", c.blocksLen],
+    ["nsStart", "i32", c.nsCount + 1],
+    ["kindStart", "i32", c.kindCount + 1],
+    ["markStart", "i32", c.markCount + 1],
+    ["docExtra", "f64", c.hasExtra === 1 ? c.docCount : 0],
+    ["markValue", "f64", c.markCount],
+    ["docLive", "u8", c.docCount],
+    ["orMask", "u8", c.termCount],
+    ["blockMask", "u8", c.blocksLen],
+    ["keyText", "u16", c.keyChars],
+    ["termText", "u16", c.termChars],
+    ["nsText", "u16", c.nsChars],
+    ["kindText", "u16", c.kindChars],
+    ["markText", "u16", c.markChars],
+  ];
+}
+
+const pad8 = (n: number): number => (n + 7) & ~7;
+
+/** Offsets of every section (from the body's start) and the body's length in bytes. */
+function layout(c: Counts): { readonly at: ReadonlyMap<string, { readonly kind: Kind; readonly offset: number; readonly length: number }>; readonly bytes: number } {
+  const at = new Map<string, { kind: Kind; offset: number; length: number }>();
+  let off = COUNTS * 8;
+  for (const [name, kind, length] of sections(c)) {
+    at.set(name, { kind, offset: off, length });
+    off = pad8(off + length * WIDTH[kind]);
+  }
+  return { at, bytes: off };
+}
+
+/** Strings joined, with their bounds. */
+function joined(strings: readonly string[]): { readonly text: string; readonly start: Int32Array } {
+  const start = new Int32Array(strings.length + 1);
+  for (let i = 0; i < strings.length; i++) start[i + 1] = start[i]! + strings[i]!.length;
+  return { text: strings.join(""), start };
+}
+
+/** The checksum of a snapshot's bytes before the trailer. */
+export function snapshotDigest(bytes: Uint8Array): Uint8Array {
+  return createHash("sha256").update(bytes).digest();
+}
+
+/**
+ * Encodes a scope's cache. Pure: the same content gives the same bytes.
+ *
+ * @example
+ * const bytes = encodeSnapshot({ identity: "3f…", scope: "nrun-1", generation: 42, image: cache.image(), docExtra: undefined, marks: [] });
+ */
+export function encodeSnapshot(content: SnapshotContent): Uint8Array {
+  const img = content.image;
+  const terms = joined(img.terms);
+  const ns = joined(img.namespaces);
+  const kinds = joined(img.kinds);
+  const marks = joined(content.marks.map((m) => m[0]));
+  const counts: Counts = {
+    docCount: img.docCount,
+    termCount: img.terms.length,
+    nsCount: img.namespaces.length,
+    kindCount: img.kinds.length,
+    live: img.live,
+    totalLen: img.totalLen,
+    deadPostings: img.deadPostings,
+    livePostings: img.livePostings,
+    forwardLen: img.forward.length,
+    postingsLen: img.lists.postings.length,
+    blocksLen: img.lists.blockMask.length,
+    keyChars: img.keyText.length,
+    termChars: terms.text.length,
+    nsChars: ns.text.length,
+    kindChars: kinds.text.length,
+    hasExtra: content.docExtra === undefined ? 0 : 1,
+    markCount: content.marks.length,
+    markChars: marks.text.length,
+  };
+  const metaBytes = pad8(8 + 2 * (content.identity.length + content.scope.length));
+  const body = layout(counts);
+  const total = HEAD + metaBytes + body.bytes + DIGEST;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(SNAPSHOT_MAGIC, 0);
+  view.setUint32(8, SNAPSHOT_VERSION, true);
+  view.setUint32(12, metaBytes, true);
+  view.setFloat64(16, body.bytes, true);
+  view.setFloat64(24, content.generation, true);
+  view.setUint32(HEAD, content.identity.length, true);
+  view.setUint32(HEAD + 4, content.scope.length, true);
+  const text = (s: string, byteOffset: number): void => {
+    if (s.length > 0) Buffer.from(out.buffer, byteOffset, 2 * s.length).write(s, 0, "utf16le");
+  };
+  text(content.identity, HEAD + 8);
+  text(content.scope, HEAD + 8 + 2 * content.identity.length);
+  const base = HEAD + metaBytes;
+  const countValues = new Float64Array(out.buffer, base, COUNTS);
+  COUNT_NAMES.forEach((name, i) => (countValues[i] = counts[name]));
+  const lists: FlatLists = img.lists;
+  const arrays: Readonly<Record<string, Int32Array | Uint8Array | Float64Array | undefined>> = {
+    docLen: img.docLen, docNs: img.docNs, docKind: img.docKind, docStart: img.docStart, keyStart: img.keyStart, forward: img.forward,
+    termHash: img.termHashes, termStart: terms.start, listStart: lists.listStart, df: lists.df, minLen: lists.minLen, postings: lists.postings,
+    blockStart: lists.blockStart, blockMinLen: lists.blockMinLen, nsStart: ns.start, kindStart: kinds.start, markStart: marks.start,
+    docExtra: content.docExtra, markValue: Float64Array.from(content.marks, (m) => m[1]), docLive: img.docLive, orMask: lists.orMask, blockMask: lists.blockMask,
+  };
+  const strings: Readonly<Record<string, string>> = { keyText: img.keyText, termText: terms.text, nsText: ns.text, kindText: kinds.text, markText: marks.text };
+  for (const [name, s] of body.at) {
+    const at = base + s.offset;
+    if (s.kind === "u16") {
+      text(strings[name] ?? "", at);
+      continue;
+    }
+    const src = arrays[name];
+    if (src === undefined || s.length === 0) continue;
+    const dst = s.kind === "i32" ? new Int32Array(out.buffer, at, s.length) : s.kind === "f64" ? new Float64Array(out.buffer, at, s.length) : new Uint8Array(out.buffer, at, s.length);
+    dst.set(src.subarray(0, s.length));
+  }
+  out.set(snapshotDigest(out.subarray(0, total - DIGEST)), total - DIGEST);
+  return out;
+}
+
+const reject = (reason: SnapshotRejectReason, detail: string): E.Either<SnapshotRejection, never> => E.left({ reason, detail });
+
+/** The header of a snapshot, read without checking the checksum (what a reader needs to know how long the file should be). */
+export function snapshotLength(bytes: Uint8Array): number | undefined {
+  if (bytes.length < HEAD) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
+  return HEAD + view.getUint32(12, true) + view.getFloat64(16, true) + DIGEST;
+}
+
+/**
+ * Decodes and checks a snapshot: magic, version, length, checksum, identity, scope, generation
+ * not ahead of `expect.maxGeneration`, counts consistent with the arrays. `digest` is the SHA-256
+ * of the bytes before the trailer when the caller already computed it (while reading the file);
+ * else it is computed here. Never throws: every failure is `Left(SnapshotRejection)`.
+ */
+export function decodeSnapshot(input: Uint8Array, expect: SnapshotExpectation, digest?: Uint8Array): E.Either<SnapshotRejection, SnapshotContent> {
+  try {
+    return decodeChecked(input, expect, digest);
+  } catch (e) {
+    return reject("malformed", e instanceof Error ? e.message : String(e));
+  }
+}
+
+function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: Uint8Array | undefined): E.Either<SnapshotRejection, SnapshotContent> {
+  if (endianness() !== "LE") return reject("malformed", "snapshots are read on little-endian hosts only");
+  if (input.length < HEAD + DIGEST) return reject("truncated", `${input.length} bytes, shorter than a header and checksum`);
+  for (let i = 0; i < SNAPSHOT_MAGIC.length; i++) if (input[i] !== SNAPSHOT_MAGIC[i]) return reject("magic", "not a postings snapshot");
+  // Typed views need aligned offsets: a misaligned input is copied once.
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const version = view.getUint32(8, true);
+  if (version !== SNAPSHOT_VERSION) return reject("version", `format version ${version}; this library reads ${SNAPSHOT_VERSION}`);
+  const metaBytes = view.getUint32(12, true);
+  const bodyBytes = view.getFloat64(16, true);
+  const generation = view.getFloat64(24, true);
+  if (metaBytes % 8 !== 0 || metaBytes < 8 || !Number.isSafeInteger(bodyBytes) || bodyBytes < COUNTS * 8 || bodyBytes % 8 !== 0) return reject("malformed", "header lengths out of range");
+  const total = HEAD + metaBytes + bodyBytes + DIGEST;
+  if (bytes.length < total) return reject("truncated", `${bytes.length} bytes of ${total}`);
+  if (bytes.length > total) return reject("malformed", `${bytes.length} bytes, the header says ${total}`);
+  const sum = digest ?? snapshotDigest(bytes.subarray(0, total - DIGEST));
+  const stored = bytes.subarray(total - DIGEST);
+  if (sum.length !== DIGEST || sum.some((b, i) => b !== stored[i])) return reject("checksum", "SHA-256 mismatch");
+  const idChars = view.getUint32(HEAD, true);
+  const scopeChars = view.getUint32(HEAD + 4, true);
+  if (8 + 2 * (idChars + scopeChars) > metaBytes) return reject("malformed", "meta lengths out of range");
+  const str = (byteOffset: number, chars: number): string => (chars === 0 ? "" : Buffer.from(bytes.buffer, bytes.byteOffset + byteOffset, 2 * chars).toString("utf16le"));
+  const identity = str(HEAD + 8, idChars);
+  const scope = str(HEAD + 8 + 2 * idChars, scopeChars);
+  if (identity !== expect.identity) return reject("identity", `a snapshot of index ${JSON.stringify(identity)}, not ${JSON.stringify(expect.identity)}`);
+  if (scope !== expect.scope) return reject("scope", `a snapshot of scope ${JSON.stringify(scope)}, not ${JSON.stringify(expect.scope)}`);
+  if (!Number.isSafeInteger(generation) || generation < 0) return reject("malformed", `generation ${generation}`);
+  if (generation > expect.maxGeneration) return reject("ahead", `complete up to generation ${generation}, ahead of the index's ${expect.maxGeneration} (a restored or recreated database)`);
+  const base = HEAD + metaBytes;
+  const countValues = new Float64Array(bytes.buffer, bytes.byteOffset + base, COUNTS);
+  const c = Object.fromEntries(COUNT_NAMES.map((name, i) => [name, countValues[i]!])) as unknown as Counts;
+  for (const name of COUNT_NAMES) if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff) return reject("malformed", `count ${name} = ${c[name]}`);
+  const body = layout(c);
+  if (body.bytes !== bodyBytes) return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${bodyBytes}`);
+  const sec = (name: string): { readonly at: number; readonly length: number } => {
+    const s = body.at.get(name)!;
+    return { at: bytes.byteOffset + base + s.offset, length: s.length };
+  };
+  const i32 = (name: string): Int32Array => {
+    const s = sec(name);
+    return new Int32Array(bytes.buffer, s.at, s.length);
+  };
+  const u8 = (name: string): Uint8Array => {
+    const s = sec(name);
+    return new Uint8Array(bytes.buffer, s.at, s.length);
+  };
+  const f64 = (name: string): Float64Array => {
+    const s = sec(name);
+    return new Float64Array(bytes.buffer, s.at, s.length);
+  };
+  const text = (name: string): string => {
+    const s = sec(name);
+    return s.length === 0 ? "" : Buffer.from(bytes.buffer, s.at, 2 * s.length).toString("utf16le");
+  };
+  /** Strings from a joined text and its bounds (bounds checked: ascending from 0 to the text's length). */
+  const split = (startName: string, textName: string): string[] | undefined => {
+    const start = i32(startName);
+    const all = text(textName);
+    const out: string[] = [];
+    if (start[0] !== 0 || start[start.length - 1] !== all.length) return undefined;
+    for (let i = 0; i + 1 < start.length; i++) {
+      if (start[i + 1]! < start[i]!) return undefined;
+      out.push(all.slice(start[i]!, start[i + 1]!));
+    }
+    return out;
+  };
+  const terms = split("termStart", "termText");
+  const namespaces = split("nsStart", "nsText");
+  const kinds = split("kindStart", "kindText");
+  const markNames = split("markStart", "markText");
+  if (terms === undefined || namespaces === undefined || kinds === undefined || markNames === undefined) return reject("malformed", "string bounds out of range");
+  const docStart = i32("docStart");
+  const keyStart = i32("keyStart");
+  const listStart = i32("listStart");
+  const blockStart = i32("blockStart");
+  const ends = (a: Int32Array, last: number): boolean => a[0] === 0 && a[a.length - 1] === last;
+  if (!ends(docStart, c.forwardLen) || !ends(keyStart, c.keyChars) || !ends(listStart, c.postingsLen) || !ends(blockStart, c.blocksLen)) return reject("malformed", "array bounds disagree with the counts");
+  if (c.live > c.docCount) return reject("malformed", "more live entries than entries");
+  const markValue = f64("markValue");
+  const lists: FlatLists = {
+    listStart,
+    postings: i32("postings"),
+    df: i32("df"),
+    orMask: u8("orMask"),
+    minLen: i32("minLen"),
+    blockStart,
+    blockMask: u8("blockMask"),
+    blockMinLen: i32("blockMinLen"),
+  };
+  const image: CacheImage = {
+    docCount: c.docCount,
+    live: c.live,
+    totalLen: c.totalLen,
+    deadPostings: c.deadPostings,
+    livePostings: c.livePostings,
+    docLen: i32("docLen"),
+    docNs: i32("docNs"),
+    docKind: i32("docKind"),
+    docLive: u8("docLive"),
+    docStart,
+    forward: i32("forward"),
+    keyText: text("keyText"),
+    keyStart,
+    terms,
+    termHashes: i32("termHash"),
+    lists,
+    namespaces,
+    kinds,
+  };
+  return E.right({
+    identity,
+    scope,
+    generation,
+    image,
+    docExtra: c.hasExtra === 1 ? f64("docExtra") : undefined,
+    marks: markNames.map((name, i) => [name, markValue[i]!] as const),
+  });
+}

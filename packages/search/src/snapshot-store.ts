@@ -1,0 +1,154 @@
+/**
+ * Where postings snapshots are kept: a small interface (read, write, remove a named blob) and its
+ * directory implementation. A directory write is atomic: the bytes go to a temporary file in the
+ * same directory, which is fsynced and renamed over the name (then the directory is fsynced), so a
+ * reader sees the old blob or the new one, never a part. A temporary file left by a writer that
+ * was killed is never read (readers open the exact name) and is removed by a later write of the
+ * same name.
+ *
+ * @module search/snapshot-store
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
+
+/** A failed store operation (e.g. `ENOSPC` for a full disk, `EACCES`/`EROFS` for a directory that cannot be written). */
+export interface SnapshotStoreError {
+  readonly operation: "read" | "write" | "remove";
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+/** Sees each part of a blob as it is read: its bytes, where they start, the blob's full length. */
+export type ChunkObserver = (chunk: Uint8Array, offset: number, total: number) => void;
+
+/** A store of named blobs. Never throws: failures are `Left`. */
+export interface SnapshotStore {
+  /** The blob, or `Right(undefined)` when there is none; `onChunk` sees its bytes in order as they arrive. */
+  readonly read: (name: string, onChunk?: ChunkObserver) => Promise<E.Either<SnapshotStoreError, Uint8Array | undefined>>;
+  /** Replaces the blob atomically. */
+  readonly write: (name: string, bytes: Uint8Array) => Promise<E.Either<SnapshotStoreError, void>>;
+  /** Removes the blob (none is no error). */
+  readonly remove: (name: string) => Promise<E.Either<SnapshotStoreError, void>>;
+}
+
+/** Bytes read per call: a checksum of one part runs while the next is read. */
+const CHUNK = 8 << 20;
+/** A temporary file older than this is a dead writer's, whatever host wrote it (ms). */
+const STALE_TEMP_MS = 10 * 60_000;
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+
+const codeOf = (e: unknown): string | undefined => (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined);
+const failure = (operation: SnapshotStoreError["operation"], name: string, e: unknown): SnapshotStoreError => {
+  const code = codeOf(e);
+  return { operation, name, message: e instanceof Error ? e.message : String(e), ...(code === undefined ? {} : { code }) };
+};
+
+/** True when process `pid` runs on this host. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return codeOf(e) === "EPERM";
+  }
+}
+
+/**
+ * The snapshot store of one directory (created on the first write). Temporary files are named
+ * `<name>.<host>.<pid>.<random>.tmp`; one whose writer is gone (same host, process not running) or
+ * that is older than ten minutes is removed before `name` is written again.
+ *
+ * @example
+ * const store = directorySnapshotStore("/var/cache/agent/snapshots");
+ * await store.write("cc_segments.ab12.ccsnap", bytes);
+ */
+export function directorySnapshotStore(dir: string): SnapshotStore {
+  const host = hostname().replace(/[^A-Za-z0-9_-]/g, "_");
+  const check = (name: string): void => {
+    if (!NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
+  };
+  const cleanTemps = async (name: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      return;
+    }
+    const now = Date.now();
+    for (const f of names) {
+      if (!f.startsWith(`${name}.`) || !f.endsWith(".tmp")) continue;
+      const parts = f.slice(name.length + 1, -4).split(".");
+      const [h, pid] = [parts[0], Number(parts[1])];
+      const path = join(dir, f);
+      const st = await fs.stat(path).catch(() => undefined);
+      if (st === undefined) continue;
+      const dead = (h === host && Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid)) || now - st.mtimeMs > STALE_TEMP_MS;
+      if (dead) await fs.unlink(path).catch(() => undefined);
+    }
+  };
+  return {
+    read: async (name, onChunk) => {
+      let fh: fs.FileHandle | undefined;
+      try {
+        check(name);
+        fh = await fs.open(join(dir, name), "r");
+        const { size } = await fh.stat();
+        const buf = Buffer.allocUnsafeSlow(size);
+        let off = 0;
+        const h = fh;
+        const next = (at: number): Promise<{ bytesRead: number }> | undefined => (at < size ? h.read(buf, at, Math.min(CHUNK, size - at), at) : undefined);
+        let pending = next(0);
+        while (pending !== undefined) {
+          const { bytesRead } = await pending;
+          if (bytesRead === 0) break;
+          const start = off;
+          off += bytesRead;
+          pending = next(off);
+          onChunk?.(buf.subarray(start, off), start, size);
+        }
+        return E.right(off === size ? buf : buf.subarray(0, off));
+      } catch (e) {
+        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(failure("read", name, e));
+      } finally {
+        await fh?.close().catch(() => undefined);
+      }
+    },
+    write: async (name, bytes) => {
+      let temp: string | undefined;
+      try {
+        check(name);
+        await fs.mkdir(dir, { recursive: true });
+        await cleanTemps(name);
+        temp = join(dir, `${name}.${host}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+        const fh = await fs.open(temp, "wx", 0o644);
+        try {
+          for (let off = 0; off < bytes.length; ) off += (await fh.write(bytes, off, Math.min(CHUNK, bytes.length - off), off)).bytesWritten;
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        await fs.rename(temp, join(dir, name));
+        temp = undefined;
+        const d = await fs.open(dir, "r").catch(() => undefined);
+        if (d !== undefined) await d.sync().catch(() => undefined).finally(() => d.close().catch(() => undefined));
+        return E.right(undefined);
+      } catch (e) {
+        if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
+        return E.left(failure("write", name, e));
+      }
+    },
+    remove: async (name) => {
+      try {
+        check(name);
+        await fs.unlink(join(dir, name));
+        return E.right(undefined);
+      } catch (e) {
+        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(failure("remove", name, e));
+      }
+    },
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * Persisted snapshots of scope caches, as the SQLite and PostgreSQL indexes use them (option
+ * `snapshots`): on a scope's first load the backend reads its snapshot through {@link Snapshots.read}
+ * (checked: magic, version, checksum, the index's identity, the scope, a generation not ahead of
+ * the counter), restores the cache from it and catches up by generation; a missing or refused
+ * snapshot means a load from the rows, after which a new snapshot is written. Writes run in the
+ * background ({@link Snapshots.schedule}: encoded on a later turn of the event loop, written
+ * atomically by the store), one per scope at a time; a failure is counted in the stats and passed
+ * to `onEvent`, never thrown into a search.
+ *
+ * @module search/snapshots
+ */
+import { createHash } from "node:crypto";
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+import { callback, intIn, nonEmptyString, objectCodec, withMethods } from "@cc/validate";
+import { decodeSnapshot, encodeSnapshot, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
+import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
+
+/** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
+export type SnapshotEvent =
+  | { readonly type: "restored"; readonly namespace: string | undefined; readonly generation: number; readonly entries: number }
+  | { readonly type: "missing"; readonly namespace: string | undefined }
+  | { readonly type: "rejected"; readonly namespace: string | undefined; readonly reason: SnapshotRejectReason | "count"; readonly detail: string }
+  | { readonly type: "written"; readonly namespace: string | undefined; readonly generation: number; readonly entries: number; readonly bytes: number }
+  | { readonly type: "failed"; readonly namespace: string | undefined; readonly error: SnapshotStoreError };
+
+/**
+ * The `snapshots` option of `openSqliteIndex` and `openPostgresIndex`: keep each loaded scope's
+ * postings in a snapshot, so a fresh process restores them instead of rebuilding them from every
+ * stored row. Give `dir` (a directory, created when missing) or a `store` of your own.
+ */
+export interface SnapshotOptions {
+  /** Directory of the snapshot files, one per table and scope (`<table>.<hash of the scope>.ccsnap`). */
+  readonly dir?: string;
+  /** A store of your own instead of `dir`. */
+  readonly store?: SnapshotStore;
+  /**
+   * Changes (entries written or removed) applied to a loaded scope after its snapshot before the
+   * snapshot is written again: an integer in [1, 2³¹ − 1]. A snapshot that lags is still correct
+   * (the load catches up by generation); this bounds how much catching up a fresh process does.
+   * @default 10000
+   */
+  readonly rewriteAfter?: number;
+  /** Told of every snapshot restored, missing, refused, written or failed to write (never throws into the index; an exception it throws is ignored). */
+  readonly onEvent?: (event: SnapshotEvent) => void;
+}
+
+/** Closed codec of {@link SnapshotOptions}. */
+export const SnapshotOptionsCodec = objectCodec("SnapshotOptions", {}, {
+  dir: nonEmptyString,
+  store: withMethods<SnapshotStore>("SnapshotStore", ["read", "write", "remove"]),
+  rewriteAfter: intIn(1, 2_147_483_647),
+  onEvent: callback<(event: SnapshotEvent) => void>(),
+}, { expected: "an object with dir (or store)" });
+
+/** Decoded {@link SnapshotOptions}. */
+export type DecodedSnapshotOptions = t.TypeOf<typeof SnapshotOptionsCodec>;
+
+/** Snapshot counters of one index instance (in `postingsCacheStats(index).snapshots`). */
+export interface SnapshotStats {
+  /** Scopes restored from a snapshot. */
+  readonly restored: number;
+  /** First loads that found no snapshot. */
+  readonly missing: number;
+  /** Snapshots refused, by reason ("count": the catch-up left the scope with another entry count than the table). */
+  readonly rejected: Readonly<Partial<Record<SnapshotRejectReason | "count", number>>>;
+  /** Snapshots written. */
+  readonly written: number;
+  /** Reads and writes that failed in the store. */
+  readonly failures: number;
+  /** The last store failure, if any. */
+  readonly lastFailure: SnapshotStoreError | undefined;
+}
+
+/** The snapshots of one index instance. */
+export interface Snapshots {
+  /** The snapshot of a scope, checked against the index's identity and current generation; undefined (and reported) when missing or refused. */
+  readonly read: (scope: string, namespace: string | undefined, currentGen: number) => Promise<SnapshotContent | undefined>;
+  /** Reports a restored snapshot that the table contradicts (it is replaced by the next write). */
+  readonly contradicted: (namespace: string | undefined, detail: string) => void;
+  /** Reports a restore (for stats). */
+  readonly restoredScope: (namespace: string | undefined, content: SnapshotContent) => void;
+  /** Notes changes applied to a loaded scope; schedules its write when they reach `rewriteAfter`. */
+  readonly changed: (scope: string, n: number) => void;
+  /**
+   * Writes the scope's snapshot on a later turn of the event loop (`produce` is called then, and
+   * gives undefined when the scope is gone). One write per scope at a time; a request during a
+   * write writes again after it.
+   */
+  readonly schedule: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
+  /** Registers how to take a restored scope's snapshot, so that `changed` can schedule its rewrite. */
+  readonly track: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
+  /** Forgets a scope (evicted): its pending write is dropped. */
+  readonly forget: (scope: string) => void;
+  /** Runs the pending writes now and waits for every write in flight. */
+  readonly flush: () => Promise<void>;
+  readonly stats: () => SnapshotStats;
+}
+
+/** The blob name of a scope's snapshot. */
+export function snapshotName(table: string, scope: string): string {
+  return `${table}.${createHash("sha256").update(scope).digest("hex").slice(0, 32)}.ccsnap`;
+}
+
+/** The snapshots of an index on `table` whose identity is `identity`. */
+export function snapshots(options: DecodedSnapshotOptions, table: string, identity: string): Snapshots {
+  const store = options.store ?? directorySnapshotStore(options.dir ?? ".");
+  const rewriteAfter = options.rewriteAfter ?? 10_000;
+  const emit = (event: SnapshotEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // the observer's failure is its own
+    }
+  };
+  let restored = 0;
+  let missing = 0;
+  let written = 0;
+  let failures = 0;
+  let lastFailure: SnapshotStoreError | undefined;
+  const rejected: Partial<Record<SnapshotRejectReason | "count", number>> = {};
+  const reject = (namespace: string | undefined, reason: SnapshotRejectReason | "count", detail: string): void => {
+    rejected[reason] = (rejected[reason] ?? 0) + 1;
+    emit({ type: "rejected", namespace, reason, detail });
+  };
+  const fail = (namespace: string | undefined, error: SnapshotStoreError): void => {
+    failures++;
+    lastFailure = error;
+    emit({ type: "failed", namespace, error });
+  };
+  interface Slot {
+    namespace: string | undefined;
+    produce: (() => SnapshotContent | undefined) | undefined;
+    dirty: number;
+    timer: NodeJS.Immediate | undefined;
+    running: Promise<void> | undefined;
+    again: boolean;
+  }
+  const slots = new Map<string, Slot>();
+  const slotOf = (scope: string): Slot => {
+    let s = slots.get(scope);
+    if (s === undefined) {
+      s = { namespace: undefined, produce: undefined, dirty: 0, timer: undefined, running: undefined, again: false };
+      slots.set(scope, s);
+    }
+    return s;
+  };
+  const writeNow = (scope: string, s: Slot): void => {
+    s.timer = undefined;
+    if (s.running !== undefined) {
+      s.again = true;
+      return;
+    }
+    const produce = s.produce;
+    if (produce === undefined) return;
+    let content: SnapshotContent | undefined;
+    try {
+      content = produce();
+    } catch (e) {
+      fail(s.namespace, { operation: "write", name: snapshotName(table, scope), message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    if (content === undefined) return;
+    s.dirty = 0;
+    const bytes = encodeSnapshot(content);
+    const entries = content.image.live;
+    const generation = content.generation;
+    s.running = store
+      .write(snapshotName(table, scope), bytes)
+      .then((r) => {
+        if (E.isLeft(r)) fail(s.namespace, r.left);
+        else {
+          written++;
+          emit({ type: "written", namespace: s.namespace, generation, entries, bytes: bytes.length });
+        }
+      })
+      .catch((e: unknown) => fail(s.namespace, { operation: "write", name: snapshotName(table, scope), message: String(e) }))
+      .finally(() => {
+        s.running = undefined;
+        if (s.again) {
+          s.again = false;
+          writeNow(scope, s);
+        }
+      });
+  };
+  const schedule = (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined): void => {
+    const s = slotOf(scope);
+    s.namespace = namespace;
+    s.produce = produce;
+    if (s.timer !== undefined) return;
+    s.timer = setImmediate(() => writeNow(scope, s));
+  };
+  return {
+    read: async (scope, namespace, currentGen) => {
+      const name = snapshotName(table, scope);
+      // The checksum is computed while the blob is read (part by part, as the store reports them).
+      const hash = createHash("sha256");
+      let hashed = 0;
+      const got = await store.read(name, (chunk, offset, total) => {
+        if (offset !== hashed) return;
+        const end = Math.min(offset + chunk.length, total - 32);
+        if (end > offset) hash.update(chunk.subarray(0, end - offset));
+        hashed = Math.max(hashed, end);
+      });
+      if (E.isLeft(got)) {
+        fail(namespace, got.left);
+        return undefined;
+      }
+      if (got.right === undefined) {
+        missing++;
+        emit({ type: "missing", namespace });
+        return undefined;
+      }
+      // A blob the store did not report in full is hashed by the decoder.
+      const digest = got.right.length >= 64 && hashed === got.right.length - 32 ? hash.digest() : undefined;
+      const decoded = decodeSnapshot(got.right, { identity, scope, maxGeneration: currentGen }, digest);
+      if (E.isLeft(decoded)) {
+        reject(namespace, decoded.left.reason, decoded.left.detail);
+        return undefined;
+      }
+      return decoded.right;
+    },
+    contradicted: (namespace, detail) => reject(namespace, "count", detail),
+    restoredScope: (namespace, content) => {
+      restored++;
+      emit({ type: "restored", namespace, generation: content.generation, entries: content.image.live });
+    },
+    changed: (scope, n) => {
+      const s = slots.get(scope);
+      if (s === undefined || n <= 0) return;
+      s.dirty += n;
+      if (s.dirty >= rewriteAfter && s.produce !== undefined) schedule(scope, s.namespace, s.produce);
+    },
+    schedule,
+    track: (scope, namespace, produce) => {
+      const s = slotOf(scope);
+      s.namespace = namespace;
+      s.produce = produce;
+      s.dirty = 0;
+    },
+    forget: (scope) => {
+      const s = slots.get(scope);
+      if (s === undefined) return;
+      if (s.timer !== undefined) clearImmediate(s.timer);
+      s.timer = undefined;
+      s.produce = undefined;
+      if (s.running === undefined) slots.delete(scope);
+    },
+    flush: async () => {
+      for (const [scope, s] of slots) if (s.timer !== undefined) {
+        clearImmediate(s.timer);
+        writeNow(scope, s);
+      }
+      for (;;) {
+        const running = [...slots.values()].map((s) => s.running).filter((p): p is Promise<void> => p !== undefined);
+        if (running.length === 0) return;
+        await Promise.all(running);
+      }
+    },
+    stats: () => ({ restored, missing, rejected: { ...rejected }, written, failures, lastFailure }),
+  };
+}

@@ -1,0 +1,102 @@
+// The snapshot encoding of a postings cache: a round trip ranks exactly as the original (and keeps
+// doing so under further writes, removals and compactions); any truncation or flipped byte is a
+// typed rejection, never a throw or a cache.
+import * as fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { entryKey } from "../src/contract.js";
+import { PostingsCache } from "../src/ranking/postings.js";
+import { decodeSnapshot, encodeSnapshot, type SnapshotContent } from "../src/ranking/snapshot.js";
+import { rank } from "../src/ranking/topk.js";
+import { runsFor } from "../../../.ci/support/runs.js";
+import { runs } from "./support/contract.js";
+
+const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "py", "x1", "x2", "\ud800odd", "é"];
+const word = fc.nat({ max: 999 }).map((x) => VOCAB[Math.floor((x / 1000) ** 2 * VOCAB.length)]!);
+const doc = fc.record({ id: fc.nat({ max: 300 }), ns: fc.constantFrom("a", "b", "\u0000c"), kind: fc.constantFrom("file", "tool"), summary: fc.array(word, { maxLength: 4 }), content: fc.array(word, { maxLength: 12 }) });
+type Doc = typeof doc extends fc.Arbitrary<infer T> ? T : never;
+const op = fc.oneof(doc.map((d) => ({ put: d })), fc.record({ remove: fc.nat({ max: 300 }), ns: fc.constantFrom("a", "b", "\u0000c") }), fc.record({ dropNs: fc.constantFrom("a", "b", "\u0000c") }));
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+const keyOf = (ns: string, id: number): string => entryKey(ns, `d${id}`);
+function apply(cache: PostingsCache<number>, o: Op): void {
+  if ("put" in o) {
+    const d: Doc = o.put;
+    cache.put(keyOf(d.ns, d.id), d.id * 7 + d.ns.length, { summary: [...new Set(d.summary)], content: [...new Set(d.content)] }, d.ns, d.kind);
+  } else if ("remove" in o) cache.remove(keyOf(o.ns, o.remove));
+  else cache.removeNamespace(o.dropNs);
+}
+const ranked = (cache: PostingsCache<number>, terms: readonly string[], ns: string | undefined): readonly unknown[] =>
+  rank(cache, terms, { k: 20, summaryWeight: 2, namespace: ns, kinds: undefined }).map((r) => [r.handle, r.score]);
+
+const meta = { identity: "index-1", scope: "*", generation: 17 };
+const expect1 = { identity: "index-1", scope: "*", maxGeneration: 17 };
+function snapshotOf(cache: PostingsCache<number>): Uint8Array {
+  const img = cache.image();
+  const extra = new Float64Array(img.docCount);
+  for (let d = 0; d < img.docCount; d++) if (img.docLive[d] === 1) extra[d] = cache.handleOf(d);
+  const content: SnapshotContent = { ...meta, image: img, docExtra: extra, marks: [["a", 3], ["\ud800", 5]] };
+  return encodeSnapshot(content);
+}
+function restored(bytes: Uint8Array): PostingsCache<number> {
+  const r = decodeSnapshot(bytes, expect1);
+  if (E.isLeft(r)) throw new Error(r.left.detail);
+  const extra = r.right.docExtra!;
+  return PostingsCache.restore(r.right.image, (d) => extra[d]!, 8);
+}
+
+describe("postings snapshot encoding", () => {
+  it("property: a decoded snapshot ranks as the cache it came from, before and after the same further operations", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), fc.array(op, { maxLength: 60 }), fc.array(fc.array(word, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), (before, after, queries) => {
+        const original = new PostingsCache<number>(8);
+        for (const o of before) apply(original, o);
+        const bytes = snapshotOf(original);
+        const copy = restored(bytes);
+        const decoded = decodeSnapshot(bytes, expect1);
+        expect(E.isRight(decoded) && decoded.right.marks).toEqual([["a", 3], ["\ud800", 5]]);
+        for (const cache of [original, copy]) expect(cache.live).toBe(original.live);
+        for (const q of queries) for (const ns of [undefined, "a", "\u0000c"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+        for (const o of after) {
+          apply(original, o);
+          apply(copy, o);
+        }
+        for (const q of queries) for (const ns of [undefined, "b"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+        // Encoding a restored cache gives the bytes of encoding the original.
+        expect(snapshotOf(copy)).toEqual(snapshotOf(original));
+      }),
+      { numRuns: runsFor(40, 150) },
+    );
+  });
+
+  it("property: every truncation and every flipped byte is rejected with a reason, never thrown", () => {
+    const cache = new PostingsCache<number>();
+    for (let i = 0; i < 40; i++) apply(cache, { put: { id: i, ns: i % 2 === 0 ? "a" : "b", kind: "file", summary: [VOCAB[i % VOCAB.length]!], content: ["py", VOCAB[(i * 5) % VOCAB.length]!] } });
+    const bytes = snapshotOf(cache);
+    fc.assert(
+      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.boolean(), (at, mask, truncate) => {
+        const bad = truncate ? bytes.slice(0, at) : bytes.slice();
+        if (!truncate) bad[at]! ^= mask;
+        const r = decodeSnapshot(bad, expect1);
+        expect(E.isLeft(r)).toBe(true);
+        if (E.isLeft(r)) expect(["truncated", "magic", "version", "checksum", "malformed"]).toContain(r.left.reason);
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("refuses another index, another scope and a generation ahead of the counter", () => {
+    const cache = new PostingsCache<number>();
+    apply(cache, { put: { id: 1, ns: "a", kind: "file", summary: ["alpha"], content: [] } });
+    const bytes = snapshotOf(cache);
+    const reason = (e: ReturnType<typeof decodeSnapshot>): string | undefined => (E.isLeft(e) ? e.left.reason : undefined);
+    expect(reason(decodeSnapshot(bytes, { ...expect1, identity: "index-2" }))).toBe("identity");
+    expect(reason(decodeSnapshot(bytes, { ...expect1, scope: "na" }))).toBe("scope");
+    expect(reason(decodeSnapshot(bytes, { ...expect1, maxGeneration: 16 }))).toBe("ahead");
+    expect(reason(decodeSnapshot(bytes, { ...expect1, maxGeneration: 18 }))).toBeUndefined();
+    // An unaligned copy decodes too.
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(reason(decodeSnapshot(shifted.subarray(1), expect1))).toBeUndefined();
+  });
+});
