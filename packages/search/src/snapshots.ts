@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
-import * as t from "io-ts";
+import type * as t from "io-ts";
 import { callback, intIn, nonEmptyString, objectCodec, withMethods } from "@cc/validate";
 import { decodeSnapshot, encodeSnapshot, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
