@@ -15,6 +15,7 @@ import { prefixCompactor, type SdkCompaction } from "./compact.js";
 import { fromModelMessages, NOTE_OPTIONS_KEY, withoutOrphanedResults } from "./convert.js";
 import { AiSdkError, budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
+import { CcError } from "@cc/validate";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -104,7 +105,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
 
   const refuse = (error: AiSdkFailure): never => {
     emit({ _tag: "CompactionFailed", source: "middleware", error });
-    throw new AiSdkError(error);
+    throw new CcError(error);
   };
 
   const transformParams: TransformParams = async ({ params }) => {
@@ -127,7 +128,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
     tools: contextTools(manager, options.maxExpandChars ?? 8000),
     compact: async (messages) => {
       const r = await compactModel(messages);
-      if (E.isLeft(r)) throw new AiSdkError(r.left);
+      if (E.isLeft(r)) throw new CcError(r.left);
       return r.right;
     },
     callbackFailures: failures,
@@ -162,6 +163,6 @@ export function decodeAiSdkContext(options: unknown): E.Either<AiSdkFailure, AiS
  */
 export function createAiSdkContext(options: AiSdkContextOptions): AiSdkContext {
   const r = decodeAiSdkContext(options);
-  if (E.isLeft(r)) throw new AiSdkError(r.left);
+  if (E.isLeft(r)) throw new CcError(r.left);
   return r.right;
 }

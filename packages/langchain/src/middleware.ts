@@ -7,7 +7,7 @@
  * @module middleware
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { invalid, type InvalidOptions } from "@cc/validate";
+import { CcError, invalid, type InvalidOptions } from "@cc/validate";
 import { AIMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
@@ -264,6 +264,6 @@ export function decodeCompactionMiddleware(options: unknown): E.Either<InvalidOp
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions): CompactionMiddleware {
   const m = decodeCompactionMiddleware(options);
-  if (E.isLeft(m)) throw new CompactionMiddlewareOptionsError(m.left);
+  if (E.isLeft(m)) throw new CcError(m.left);
   return m.right;
 }
