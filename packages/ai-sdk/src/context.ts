@@ -13,7 +13,7 @@ import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { prefixCompactor, type SdkCompaction } from "./compact.js";
 import { fromModelMessages, NOTE_OPTIONS_KEY, withoutOrphanedResults } from "./convert.js";
-import { AiSdkError, budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
+import { budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
 import { CcError } from "@cc/validate";
 
@@ -54,7 +54,7 @@ export interface AiSdkContext {
   readonly prepareStep: (options: PrepareStepInput) => Promise<{ messages: ModelMessage[] } | undefined>;
   /**
    * The safety net, for `wrapLanguageModel({ model, middleware })`: a prompt over the budget is
-   * compacted; one that still does not fit rejects the call with an {@link AiSdkError}
+   * compacted; one that still does not fit rejects the call with a `CcError`
    * (`BudgetExceeded`) instead of reaching the model. Budget = the prompt's messages as the
    * manager's counter counts them (tool definitions are not part of it).
    */
@@ -63,7 +63,7 @@ export interface AiSdkContext {
   readonly tools: ContextTools;
   /**
    * Compacts messages once (for example the history you persist between turns). Rejects only with
-   * an {@link AiSdkError}.
+   * a `CcError`.
    */
   compact(messages: readonly ModelMessage[]): Promise<SdkCompaction<ModelMessage>>;
   /** Errors thrown by `onEvent` (caught; the newest 100). */
@@ -148,7 +148,7 @@ export function decodeAiSdkContext(options: unknown): E.Either<AiSdkFailure, AiS
 }
 
 /**
- * Builds the adapter. Invalid options throw an {@link AiSdkError} at once (a programming error,
+ * Builds the adapter. Invalid options throw a `CcError` at once (a programming error,
  * reported before any step); after that, failures are values or typed rejections.
  *
  * @example

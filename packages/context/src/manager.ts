@@ -4,7 +4,7 @@
  * demo, the benchmarks and the framework adapters all run turns through it.
  *
  * Two facades over one implementation: `compact` returns a plain `Promise` (an expected failure
- * rejects with a {@link ContextManagerError} carrying the typed error), `compactTE` returns an
+ * rejects with a `CcError` carrying the typed error), `compactTE` returns an
  * fp-ts `TaskEither` that never rejects.
  *
  * @module manager
@@ -27,7 +27,7 @@ import { isRecallMessage, recall, RECALL_DEFAULTS, type RecallOptions } from "./
 import { aborted, runHierarchical, runLcm } from "./run.js";
 import { evictResult, type EvictedToolResult } from "./tool-result.js";
 import { buildCore, decodeContextToolOptions, type ContextToolCore, type ContextToolOptions } from "./tools.js";
-import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
+import { describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
 export { ContextManagerError } from "./types.js";
 export type { EvictedToolResult } from "./tool-result.js";
@@ -72,7 +72,7 @@ export interface ContextManager {
   readonly options: Resolved & { readonly policy?: PolicyOptions; readonly events?: EventSink };
   /**
    * Compacts `history` (our `Message[]`, validated) when it reaches the threshold, or always with
-   * `force`. Rejects only with a {@link ContextManagerError}.
+   * `force`. Rejects only with a `CcError`.
    */
   compact(history: readonly unknown[], call?: CompactCallOptions): Promise<TurnResult>;
   /** The same turn as an fp-ts `TaskEither` that never rejects. */
@@ -93,7 +93,7 @@ export interface ContextManager {
   /**
    * The tool core (`search_context`, `expand_context`) over this manager's index, confined to its
    * namespace, for a face to wrap into its framework's tool type. Bad options throw a
-   * {@link ContextManagerError} (`InvalidOptions`) at once, like bad construction options.
+   * `CcError` (`InvalidOptions`) at once, like bad construction options.
    */
   tools(options?: Omit<ContextToolOptions, "namespace">): ContextToolCore;
   /**
@@ -349,7 +349,7 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
 }
 
 /**
- * Creates a context manager. Invalid options throw a {@link ContextManagerError} at once (a
+ * Creates a context manager. Invalid options throw a `CcError` at once (a
  * programming error, reported before any turn); every turn after that fails only as a value.
  *
  * @example

@@ -207,7 +207,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
 /**
  * Creates the compaction processor; use it as an input processor (history and prompt) and as an
  * output processor (oversized tool results). Invalid options throw a
- * {@link CompactionProcessorError} at once; after that, no hook ever throws: a failed compaction
+ * `CcError` at once; after that, no hook ever throws: a failed compaction
  * lets the messages through unchanged and is reported (`lastReport`, `onCompaction`).
  *
  * @example

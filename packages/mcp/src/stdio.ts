@@ -9,7 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import { decodeOrThrow, decodeWith, intIn, objectCodec, type InvalidOptions } from "@cc/validate";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import * as E from "fp-ts/lib/Either.js";
+import type * as E from "fp-ts/lib/Either.js";
 import { checkLine, errorReply, INVALID_REQUEST, LineFramer, type ErrorReply } from "./internal/framing.js";
 
 /** Default bound of one request line, in bytes (4 MiB). */

@@ -66,7 +66,7 @@ export interface AgentsCompaction {
    * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a `Runner`
    * config: each model call gets the input compacted to the manager's budget (instructions
    * included unless `countInstructions: false`). A failed turn rejects the run with an
-   * {@link AgentsCompactionError}.
+   * `CcError`.
    */
   readonly callModelInputFilter: CallModelInputFilter;
   /**
@@ -74,7 +74,7 @@ export interface AgentsCompaction {
    * {@link compactingSession}); storage keeps every item. The view is compacted as the prefix of
    * the next model input (its newest items are not pinned) to `maxTokens − reserveTokens`. The SDK
    * sends the items a run produces without asking the session: to keep every call of a run within
-   * budget, pass `callModelInputFilter` too. Invalid options throw an {@link AgentsCompactionError}.
+   * budget, pass `callModelInputFilter` too. Invalid options throw a `CcError`.
    */
   session(inner: Session, options?: SessionViewOptions): CompactingSession;
   /** `search_context` and `expand_context` over the units the manager evicted (its index and namespace). */
@@ -106,7 +106,7 @@ export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOption
 }
 
 /**
- * Builds the adapter. Invalid options throw an {@link AgentsCompactionError} at once (a
+ * Builds the adapter. Invalid options throw a `CcError` at once (a
  * programming error, reported before any run).
  *
  * @example

@@ -129,7 +129,7 @@ const reportToConsole = (failure: SubscriberFailure): void => {
 
 /**
  * Creates a bus. Invalid options (an unknown field, a reporter that is not a function) throw an
- * `InvalidOptionsError` of @cc/validate naming the field.
+ * `CcError` of @cc/validate naming the field.
  *
  * @example
  * const bus = createEventBus<SessionEvent>();
