@@ -289,19 +289,19 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
       return ExitCode.usage;
     }
     switch (cmd.right._tag) {
-      case "help":
+      case "Help":
         io.stdout(HELP);
         return ExitCode.ok;
-      case "version":
+      case "Version":
         io.stdout(`${VERSION}\n`);
         return ExitCode.ok;
-      case "compact":
+      case "Compact":
         return await compactCommand(cmd.right, io);
-      case "search":
+      case "Search":
         return await searchCommand(cmd.right, io);
-      case "expand":
+      case "Expand":
         return await expandCommand(cmd.right, io);
-      case "mcp":
+      case "Mcp":
         return await mcpCommand(cmd.right, io);
     }
   } catch (e: unknown) {
