@@ -132,4 +132,26 @@ describe("architecture", () => {
     const actual = Object.fromEntries([...found].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
     expect(actual).toEqual(ALLOWED);
   });
+
+  it("one error class escapes a package: @cc/validate's CcError (other Error classes are signals caught in their own module)", () => {
+    // A class extending an Error is either the one CcError, or a signal: not exported, and caught
+    // (`instanceof`) in the module that declares it, so it never leaves that module.
+    const CLASS = /^(export\s+)?(?:abstract\s+)?class\s+(\w+)\s+extends\s+(\w*Error)\b/gm;
+    const escaping: string[] = [];
+    const signals: string[] = [];
+    for (const f of sources) {
+      const text = readFileSync(f, "utf8");
+      for (const m of text.matchAll(CLASS)) {
+        const name = m[2]!;
+        const where = `${relative(root, f)}: ${name}`;
+        if (relative(root, f) === "packages/validate/src/error.ts" && name === "CcError") continue;
+        const exported = m[1] !== undefined || new RegExp(`export\\s*\\{[^}]*\\b${name}\\b`).test(text);
+        const caughtHere = new RegExp(`instanceof\\s+${name}\\b`).test(text);
+        if (exported || !caughtHere) escaping.push(where);
+        else signals.push(where);
+      }
+    }
+    expect(escaping).toEqual([]);
+    expect(signals.length).toBeGreaterThan(0); // the check sees the signal classes it allows
+  });
 });

@@ -9,12 +9,18 @@ import ts from "typescript";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const PINNED = join(root, ".ci", "public-api.json");
-/** Most public names a package may have. */
+/**
+ * Most public values a package may have: what a user calls or reads (functions, constants,
+ * classes). Types are not capped: every type a public signature reaches is part of the surface
+ * whether it is named or not, so each one has a public name and they are counted on their own.
+ */
 export const MAX_PUBLIC_NAMES = 40;
 
 export interface PackageApi {
   readonly name: string;
   readonly exports: readonly string[];
+  /** The public names that are values (functions, constants, classes): what the cap counts. */
+  readonly values: readonly string[];
   /** Exported names without a doc comment. */
   readonly undocumented: readonly string[];
   /** Names of the `/internal` subpath (what sibling packages, tests and benchmarks import). */
@@ -109,6 +115,7 @@ export function publicApi(): readonly PackageApi[] {
     return {
       name: pkg.name,
       exports: symbols.map((s) => s.getName()).sort(),
+      values: symbols.filter((s) => resolved(s).flags & ts.SymbolFlags.Value).map((s) => s.getName()).sort(),
       undocumented: [...new Set(undocumented)].sort(),
       internal: exportsOf(entryOf(d, "internal")).map((s) => s.getName()).sort(),
       compat: compat.map((s) => s.getName()).sort(),
@@ -131,10 +138,10 @@ export function withReadmeTable(readme: string, block: string): string {
 }
 
 export function table(apis: readonly PackageApi[]): string {
-  const rows = apis.map((a) => `| \`${a.name}\` | ${a.exports.length} | ${a.compat.length === 0 ? "–" : a.compat.length} | ${a.internal.length} | ${a.hidden.length} |`);
+  const rows = apis.map((a) => `| \`${a.name}\` | ${a.exports.length} | ${a.values.length} | ${a.exports.length - a.values.length} | ${a.compat.length === 0 ? "–" : a.compat.length} | ${a.internal.length} | ${a.hidden.length} |`);
   const total = (f: (a: PackageApi) => number): number => apis.reduce((n, a) => n + f(a), 0);
-  const sum = `| **all** | ${total((a) => a.exports.length)} | ${total((a) => a.compat.length)} | ${total((a) => a.internal.length)} | ${total((a) => a.hidden.length)} |`;
-  return ["| package | public names | `/compat` names | `/internal` names | hidden types |", "|---|---|---|---|---|", ...rows, sum].join("\n");
+  const sum = `| **all** | ${total((a) => a.exports.length)} | ${total((a) => a.values.length)} | ${total((a) => a.exports.length - a.values.length)} | ${total((a) => a.compat.length)} | ${total((a) => a.internal.length)} | ${total((a) => a.hidden.length)} |`;
+  return [`| package | public names | values (at most ${MAX_PUBLIC_NAMES}) | types | \`/compat\` names | \`/internal\` names | hidden types |`, "|---|---|---|---|---|---|---|", ...rows, sum].join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

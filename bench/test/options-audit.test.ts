@@ -115,8 +115,8 @@ describe("the command line decodes its options", () => {
     }
   });
   it("the same values in range are accepted (the checks above are not refusing everything)", () => {
-    expect(parseCommand(["compact", "--budget=1000", "--soft=0.4", "--hard=0.9", "--preserve-last=0"])).toMatchObject({ _tag: "Right", right: { _tag: "compact" } });
-    expect(parseCommand(["search", "--index", "x.db", "-k5", "q"])).toMatchObject({ _tag: "Right", right: { _tag: "search", k: 5 } });
+    expect(parseCommand(["compact", "--budget=1000", "--soft=0.4", "--hard=0.9", "--preserve-last=0"])).toMatchObject({ _tag: "Right", right: { _tag: "Compact" } });
+    expect(parseCommand(["search", "--index", "x.db", "-k5", "q"])).toMatchObject({ _tag: "Right", right: { _tag: "Search", k: 5 } });
   });
 });
 

@@ -12,7 +12,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { RunContext } from "@openai/agents";
-import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 
 const PAGE = 700;
@@ -38,9 +37,8 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
   const ma = mastraTools(manager, { maxExpandChars: PAGE });
   const oa = openAiTools(manager, { maxHits: 50, maxExpandChars: PAGE });
   const server = createIndexServer(manager.options.index, { namespace: manager.options.namespace, defaultExpandChars: PAGE, maxExpandChars: PAGE });
-  if (E.isLeft(server)) throw new Error(server.left.message);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.right.connect(serverSide);
+  await server.connect(serverSide);
   const client = new Client({ name: "contract", version: "0.0.0" });
   await client.connect(clientSide);
   const byName = <T>(search: T, expand: T) => (tool: string): T => (tool === "search_context" ? search : expand);

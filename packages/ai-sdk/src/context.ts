@@ -13,8 +13,9 @@ import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { prefixCompactor, type SdkCompaction } from "./compact.js";
 import { fromModelMessages, NOTE_OPTIONS_KEY, withoutOrphanedResults } from "./convert.js";
-import { AiSdkError, budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
+import { budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
+import { CcError } from "@cc/validate";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -53,7 +54,7 @@ export interface AiSdkContext {
   readonly prepareStep: (options: PrepareStepInput) => Promise<{ messages: ModelMessage[] } | undefined>;
   /**
    * The safety net, for `wrapLanguageModel({ model, middleware })`: a prompt over the budget is
-   * compacted; one that still does not fit rejects the call with an {@link AiSdkError}
+   * compacted; one that still does not fit rejects the call with a `CcError`
    * (`BudgetExceeded`) instead of reaching the model. Budget = the prompt's messages as the
    * manager's counter counts them (tool definitions are not part of it).
    */
@@ -62,7 +63,7 @@ export interface AiSdkContext {
   readonly tools: ContextTools;
   /**
    * Compacts messages once (for example the history you persist between turns). Rejects only with
-   * an {@link AiSdkError}.
+   * a `CcError`.
    */
   compact(messages: readonly ModelMessage[]): Promise<SdkCompaction<ModelMessage>>;
   /** Errors thrown by `onEvent` (caught; the newest 100). */
@@ -104,7 +105,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
 
   const refuse = (error: AiSdkFailure): never => {
     emit({ _tag: "CompactionFailed", source: "middleware", error });
-    throw new AiSdkError(error);
+    throw new CcError(error);
   };
 
   const transformParams: TransformParams = async ({ params }) => {
@@ -127,7 +128,7 @@ function build(options: AiSdkContextOptions): AiSdkContext {
     tools: contextTools(manager, options.maxExpandChars ?? 8000),
     compact: async (messages) => {
       const r = await compactModel(messages);
-      if (E.isLeft(r)) throw new AiSdkError(r.left);
+      if (E.isLeft(r)) throw new CcError(r.left);
       return r.right;
     },
     callbackFailures: failures,
@@ -148,7 +149,7 @@ export function decodeAiSdkContext(options: unknown): E.Either<AiSdkFailure, AiS
 }
 
 /**
- * Builds the adapter. Invalid options throw an {@link AiSdkError} at once (a programming error,
+ * Builds the adapter. Invalid options throw a `CcError` at once (a programming error,
  * reported before any step); after that, failures are values or typed rejections.
  *
  * @example
@@ -164,6 +165,6 @@ export function decodeAiSdkContext(options: unknown): E.Either<AiSdkFailure, AiS
  */
 export function createAiSdkContext(options: AiSdkContextOptions): AiSdkContext {
   const r = decodeAiSdkContext(options);
-  if (E.isLeft(r)) throw new AiSdkError(r.left);
+  if (E.isLeft(r)) throw new CcError(r.left);
   return r.right;
 }

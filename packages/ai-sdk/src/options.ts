@@ -5,7 +5,7 @@
  * @module options
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { callback, decodeWith, intIn, invalid, isRecord, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { callback, CcError, type CcErrorOf, decodeWith, intIn, invalid, type InvalidOptions, isRecord, leaf, objectCodec, positiveInt } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 
 /**
@@ -86,16 +86,12 @@ export type AiSdkFailure = InvalidOptions | ContextError | BudgetExceeded;
  *
  * @example
  * try { await cc.compact(messages); } catch (e) { if (e instanceof AiSdkError) console.error(e.error._tag, e.message); }
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class AiSdkError extends Error {
-  /** The typed failure. */
-  readonly error: AiSdkFailure;
-  constructor(error: AiSdkFailure) {
-    super(error._tag === "Aborted" ? "the compaction was aborted" : error.message);
-    this.name = "AiSdkError";
-    this.error = error;
-  }
-}
+export const AiSdkError = CcError as unknown as CcErrorOf<AiSdkFailure>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type AiSdkError = InstanceType<typeof AiSdkError>;
 
 /**
  * A {@link BudgetExceeded} failure.

@@ -86,3 +86,5 @@ export {
   /** What the report says about the input besides the turn. */
   type ReportInput,
 } from "./command/report.js";
+export type { McpCommand } from "./command/args.js";
+export type { ServeIo } from "./main.js";

@@ -14,7 +14,7 @@ import { createRedactor, offlineProvider, openAICompatibleProvider, pressureOf }
 import { createRunRemover, displayUrl, urlSecrets } from "@cc/lcm/internal";
 import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
-import { createIndexServer, createStdioTransport } from "@cc/mcp";
+import { createIndexServer, createStdioTransport, decodeIndexServerOptions } from "@cc/mcp";
 import * as E from "fp-ts/lib/Either.js";
 import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type McpCommand, type SearchCommand } from "./command/args.js";
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
@@ -234,16 +234,14 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
   }
   // withIndex refuses a missing file: serving never creates an index, and the tools only read.
   return withIndex("mcp", cmd.index, io, async (index) => {
-    const server = createIndexServer(index, { name: "cc-compact", version: VERSION, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) });
-    if (E.isLeft(server)) {
-      io.stderr(`cc-compact: mcp: ${server.left.message}\n`);
+    const options = { name: "cc-compact", version: VERSION, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) };
+    const decoded = decodeIndexServerOptions(options);
+    if (E.isLeft(decoded)) {
+      io.stderr(`cc-compact: mcp: ${decoded.left.message}\n`);
       return ExitCode.usage;
     }
+    const server = createIndexServer(index, options);
     const transport = createStdioTransport(serve.stdin, serve.stdout);
-    if (E.isLeft(transport)) {
-      io.stderr(`cc-compact: mcp: ${transport.left.message}\n`);
-      return ExitCode.usage;
-    }
     let stopped: (why: string) => void = () => undefined;
     const stop = new Promise<string>((resolve) => {
       stopped = resolve;
@@ -252,10 +250,10 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
     serve.stdin.once("end", onEnd);
     serve.stdin.once("close", onEnd);
     const removeSignals = serve.onStopSignal((signal) => stopped(signal));
-    server.right.onclose = () => stopped("transport closed");
-    server.right.onerror = (e) => io.stderr(`cc-compact: mcp: ${e.message}\n`);
+    server.onclose = () => stopped("transport closed");
+    server.onerror = (e) => io.stderr(`cc-compact: mcp: ${e.message}\n`);
     try {
-      await server.right.connect(transport.right);
+      await server.connect(transport);
       io.stderr(`cc-compact: mcp: serving ${cmd.index}${cmd.namespace === undefined ? "" : ` (namespace ${JSON.stringify(cmd.namespace)})`} on stdio\n`);
       const why = await stop;
       io.stderr(`cc-compact: mcp: stopping (${why})\n`);
@@ -264,8 +262,8 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
       removeSignals();
       serve.stdin.off("end", onEnd);
       serve.stdin.off("close", onEnd);
-      server.right.onclose = () => undefined;
-      await server.right.close();
+      server.onclose = () => undefined;
+      await server.close();
     }
   });
 }
@@ -291,19 +289,19 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
       return ExitCode.usage;
     }
     switch (cmd.right._tag) {
-      case "help":
+      case "Help":
         io.stdout(HELP);
         return ExitCode.ok;
-      case "version":
+      case "Version":
         io.stdout(`${VERSION}\n`);
         return ExitCode.ok;
-      case "compact":
+      case "Compact":
         return await compactCommand(cmd.right, io);
-      case "search":
+      case "Search":
         return await searchCommand(cmd.right, io);
-      case "expand":
+      case "Expand":
         return await expandCommand(cmd.right, io);
-      case "mcp":
+      case "Mcp":
         return await mcpCommand(cmd.right, io);
     }
   } catch (e: unknown) {

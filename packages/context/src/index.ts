@@ -49,3 +49,8 @@ export type { PolicyOptions } from "./policy/settings.js";
 export type { ManagerSnapshot } from "./policy/snapshot.js";
 export { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 // The Go port's compatibility layer (strategies by name, agent compactor, prompt compressors): `@cc/context/compat`.
+export type { CostInput, CostVerdict } from "./policy/cost-model.js";
+export type { CompactReason, PolicyState, SummariserState, SummariserUse, WaitReason } from "./policy/decide.js";
+export type { Rendering } from "./policy/rendering.js";
+export type { RecallOptions } from "./recall.js";
+export type { Resolved } from "./types.js";

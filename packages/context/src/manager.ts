@@ -4,7 +4,7 @@
  * demo, the benchmarks and the framework adapters all run turns through it.
  *
  * Two facades over one implementation: `compact` returns a plain `Promise` (an expected failure
- * rejects with a {@link ContextManagerError} carrying the typed error), `compactTE` returns an
+ * rejects with a `CcError` carrying the typed error), `compactTE` returns an
  * fp-ts `TaskEither` that never rejects.
  *
  * @module manager
@@ -15,7 +15,7 @@ import { isSealedNote, sealedNote } from "@cc/hierarchical/internal";
 import { offlineProvider } from "@cc/lcm";
 import { decodeMessages, type Message } from "@cc/messages";
 import { tiktokenCounter, tokensWithin } from "@cc/tokens";
-import { decodeWith, intIn, invalid, leaf, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import { CcError, decodeWith, intIn, invalid, type InvalidOptions, leaf, objectCodec, positiveInt } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { decodeContextManagerOptions, type ContextManagerOptions } from "./options.js";
@@ -27,7 +27,7 @@ import { isRecallMessage, recall, RECALL_DEFAULTS, type RecallOptions } from "./
 import { aborted, runHierarchical, runLcm } from "./run.js";
 import { evictResult, type EvictedToolResult } from "./tool-result.js";
 import { buildCore, decodeContextToolOptions, type ContextToolCore, type ContextToolOptions } from "./tools.js";
-import { ContextManagerError, describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
+import { describeIndexError, type ContextError, type EventSink, type Resolved, type TurnResult } from "./types.js";
 
 export { ContextManagerError } from "./types.js";
 export type { EvictedToolResult } from "./tool-result.js";
@@ -72,7 +72,7 @@ export interface ContextManager {
   readonly options: Resolved & { readonly policy?: PolicyOptions; readonly events?: EventSink };
   /**
    * Compacts `history` (our `Message[]`, validated) when it reaches the threshold, or always with
-   * `force`. Rejects only with a {@link ContextManagerError}.
+   * `force`. Rejects only with a `CcError`.
    */
   compact(history: readonly unknown[], call?: CompactCallOptions): Promise<TurnResult>;
   /** The same turn as an fp-ts `TaskEither` that never rejects. */
@@ -93,7 +93,7 @@ export interface ContextManager {
   /**
    * The tool core (`search_context`, `expand_context`) over this manager's index, confined to its
    * namespace, for a face to wrap into its framework's tool type. Bad options throw a
-   * {@link ContextManagerError} (`InvalidOptions`) at once, like bad construction options.
+   * `CcError` (`InvalidOptions`) at once, like bad construction options.
    */
   tools(options?: Omit<ContextToolOptions, "namespace">): ContextToolCore;
   /**
@@ -257,8 +257,8 @@ function build(built: Built): ContextManager {
   const cores = new Map<string, ContextToolCore>();
   const tools = (options: Omit<ContextToolOptions, "namespace"> = {}): ContextToolCore => {
     const given = decodeContextToolOptions(options);
-    if (E.isLeft(given)) throw new ContextManagerError(given.left);
-    if (given.right.namespace !== undefined) throw new ContextManagerError(invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]));
+    if (E.isLeft(given)) throw new CcError(given.left);
+    if (given.right.namespace !== undefined) throw new CcError(invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]));
     const key = JSON.stringify(given.right);
     const known = cores.get(key);
     if (known !== undefined) return known;
@@ -281,17 +281,17 @@ function build(built: Built): ContextManager {
     compactTE,
     compact: async (history, call) => {
       const r = await compactTE(history, call)();
-      if (E.isLeft(r)) throw new ContextManagerError(r.left);
+      if (E.isLeft(r)) throw new CcError(r.left);
       return r.right;
     },
     search: async (query, k = 5) => {
       const r = await o.index.search(query, { k, namespace: o.namespace })();
-      if (E.isLeft(r)) throw new ContextManagerError(indexReadFailed("search", r.left));
+      if (E.isLeft(r)) throw new CcError(indexReadFailed("search", r.left));
       return r.right;
     },
     expand: async (id) => {
       const r = await o.index.expand(id, o.namespace)();
-      if (E.isLeft(r)) throw new ContextManagerError(indexReadFailed("expand", r.left));
+      if (E.isLeft(r)) throw new CcError(indexReadFailed("expand", r.left));
       return r.right?.content;
     },
     count,
@@ -349,7 +349,7 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
 }
 
 /**
- * Creates a context manager. Invalid options throw a {@link ContextManagerError} at once (a
+ * Creates a context manager. Invalid options throw a `CcError` at once (a
  * programming error, reported before any turn); every turn after that fails only as a value.
  *
  * @example
@@ -358,6 +358,6 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
  */
 export function createContextManager(options: ContextManagerOptions): ContextManager {
   const m = decodeContextManager(options);
-  if (E.isLeft(m)) throw new ContextManagerError(m.left);
+  if (E.isLeft(m)) throw new CcError(m.left);
   return m.right;
 }

@@ -12,6 +12,7 @@ import type { TokenCounter } from "@cc/tokens";
 import type { InvalidInput, InvalidOptions } from "@cc/validate";
 import type { CompactionDecision } from "./policy/decide.js";
 import type { StrategyName } from "./strategy.js";
+import { CcError, type CcErrorOf } from "@cc/validate";
 
 /** Something that did not go to plan in a turn that still produced a prompt. */
 export type TurnWarning =
@@ -110,16 +111,12 @@ export const describeIndexError = (e: IndexError): string => `${e._tag}${"messag
 /**
  * The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}
  * (and, as its standard `cause`, the original error of a failed index or dependency).
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class ContextManagerError extends Error {
-  /** The typed failure. */
-  readonly error: ContextError;
-  constructor(error: ContextError) {
-    super(error._tag === "Aborted" ? "the turn was aborted" : error.message, "cause" in error ? { cause: error.cause } : undefined);
-    this.name = "ContextManagerError";
-    this.error = error;
-  }
-}
+export const ContextManagerError = CcError as unknown as CcErrorOf<ContextError>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type ContextManagerError = InstanceType<typeof ContextManagerError>;
 
 
 /**

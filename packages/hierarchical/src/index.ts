@@ -32,3 +32,9 @@ export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js"
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
 export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type MaskedEntry, type MaskOptions, type StrategyCounter } from "./strategy/evict.js";
+export type { SummaryResult } from "./compact.js";
+export type { InvalidEviction } from "./strategy/evict.js";
+export type { EvictionScoring } from "./strategy/options.js";
+export type { BuildOptions } from "./strategy/segments.js";
+export type { ExtractiveOptions, ProviderSummarizerOptions } from "./summarize.js";
+export type { IndexWriterOptions, StoredAs, WriteContext, WriteError } from "./writer.js";

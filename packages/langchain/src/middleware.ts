@@ -7,13 +7,12 @@
  * @module middleware
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { invalid, type InvalidOptions } from "@cc/validate";
+import { CcError, invalid, type InvalidOptions } from "@cc/validate";
 import { AIMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import * as E from "fp-ts/lib/Either.js";
 import { createMiddleware } from "langchain";
 import { fromLangChain, messageText, toLangChain, type LangChainView } from "./convert.js";
 import {
-  CompactionMiddlewareOptionsError,
   decodeCompactionMiddlewareOptions,
   isContextManager,
   type CallbackName,
@@ -257,7 +256,7 @@ export function decodeCompactionMiddleware(options: unknown): E.Either<InvalidOp
  * The compaction middleware for `createAgent` (LangChain.js v1). Every model call gets a
  * pair-safe prompt within the manager's budget (the system prompt counted): a tool call never
  * loses its results, the note sits right after the system prompt, kept messages are the
- * originals. Invalid options throw a {@link CompactionMiddlewareOptionsError} at once; at run
+ * originals. Invalid options throw a `CcError` at once; at run
  * time every failure is a typed value given to `onError`, and the run goes on.
  *
  * @example
@@ -267,6 +266,6 @@ export function decodeCompactionMiddleware(options: unknown): E.Either<InvalidOp
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions): CompactionMiddleware {
   const m = decodeCompactionMiddleware(options);
-  if (E.isLeft(m)) throw new CompactionMiddlewareOptionsError(m.left);
+  if (E.isLeft(m)) throw new CcError(m.left);
   return m.right;
 }

@@ -6,7 +6,7 @@
  * @module options
  */
 import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
-import { callback, decodeWith, expectation, intIn, invalid, objectCodec, positiveInt, type InvalidOptions, type Problem } from "@cc/validate";
+import { callback, CcError, type CcErrorOf, decodeWith, expectation, intIn, invalid, type InvalidOptions, objectCodec, positiveInt, type Problem } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -236,13 +236,9 @@ export function decodeCompactionMiddlewareOptions(input: unknown): E.Either<Inva
  * @example
  * try { compactionMiddleware({ manager, maxToolResultTokens: NaN }); }
  * catch (e) { if (e instanceof CompactionMiddlewareOptionsError) console.error(e.error.problems); }
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class CompactionMiddlewareOptionsError extends Error {
-  /** The typed failure. */
-  readonly error: InvalidOptions;
-  constructor(error: InvalidOptions) {
-    super(error.message);
-    this.name = "CompactionMiddlewareOptionsError";
-    this.error = error;
-  }
-}
+export const CompactionMiddlewareOptionsError = CcError as unknown as CcErrorOf<InvalidOptions>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type CompactionMiddlewareOptionsError = InstanceType<typeof CompactionMiddlewareOptionsError>;

@@ -42,7 +42,7 @@ const NO_MANAGER = JSON.stringify({ error: { _tag: "IndexFailed", message: "no c
  * The two tools bound to `manager` (its index and namespace) — or, given a function of the
  * thread id, to the manager of the run's thread (`configurable.thread_id`). `expand_context`
  * returns the original text of an evicted unit or tool result exactly as it was written, a page
- * at a time. Invalid options throw an `InvalidOptionsError` of @cc/validate naming the field.
+ * at a time. Invalid options throw a `CcError` of @cc/validate naming the field.
  *
  * @example
  * const [search, expand] = contextTools(manager);

@@ -13,7 +13,7 @@ import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { describeWarnings, type CompactionWarning } from "./warnings.js";
-import { callback, decodeWith, numberIn, objectCodec, positiveInt, withMethods, type InvalidInput } from "@cc/validate";
+import { callback, decodeOrThrow, decodeWith, numberIn, objectCodec, positiveInt, withMethods, type InvalidInput } from "@cc/validate";
 import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
@@ -111,8 +111,8 @@ export type CompactError = InvalidOptions | InvalidInput | CompactionAborted;
 
 /**
  * Options of {@link createLcmCompactor}; only `provider` is commonly set. Decoded by a closed codec:
- * an unknown field, NaN, ±Infinity or an out-of-range value makes every `compact`/`shouldCompact`
- * call return `Left(InvalidOptions)` with subject "compactor options" (construction never throws).
+ * an unknown field, NaN, ±Infinity or an out-of-range value makes {@link createLcmCompactor}
+ * throw a `CcError` (from @cc/validate) carrying `InvalidOptions` with subject "compactor options".
  *
  * @example
  * const options: LcmCompactorOptions = { provider: offlineProvider(), timeoutMs: 30_000 };
@@ -201,15 +201,16 @@ export function nextContext(result: CompactionResult): readonly Message[] {
 }
 
 /**
- * Creates an LCM compactor.
+ * Creates an LCM compactor. Invalid options throw a `CcError` (from @cc/validate) carrying the
+ * `InvalidOptions`, naming every field at fault.
  *
  * @example
  * const compactor = createLcmCompactor({ provider: offlineProvider() });
  * const r = await compactor.compact(history, { maxTokens: 8000, preserveLast: 6 })();
  */
 export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompactor {
-  const checked = decodeCompactorOptions(options);
-  const deps: LcmCompactorOptions = E.isRight(checked) ? options : {};
+  decodeOrThrow(decodeCompactorOptions, options);
+  const deps = options;
   const counter = deps.counter ?? tiktokenCounter();
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.timeoutMs ?? 60_000;
@@ -221,7 +222,6 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
   const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
 
   const compact = (raw: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
-    if (E.isLeft(checked)) return checked;
     const decoded = decodeCompactOptions(input);
     if (E.isLeft(decoded)) return decoded;
     const valid = decodeMessages(raw);
@@ -341,8 +341,7 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
     compact,
     estimateUsage: tokensOf,
     shouldCompact: (messages, input = {}) => {
-      if (E.isLeft(checked)) return checked;
-      const options = decodeCompactOptions(input);
+        const options = decodeCompactOptions(input);
       if (E.isLeft(options)) return options;
       const valid = decodeMessages(messages);
       return E.isLeft(valid) ? valid : E.right(pressureOf(tokensOf(valid.right), options.right));

@@ -33,3 +33,5 @@ export { createRedactor, redactSecrets } from "./providers/redact.js";
 export { guardProvider } from "./providers/guard.js";
 export { serialiseTranscript, type TranscriptLimits } from "./transcript.js";
 export { chooseCompactionModel, type ModelChoiceError } from "./model-choice.js";
+export type { CompactionAborted } from "./escalation.js";
+export type { HttpProviderConfig } from "./providers/http-options.js";

@@ -56,7 +56,7 @@ const SHORT_MARKERS = ["[…]", "…", "."] as const;
  * Cuts `source` to at most `maxTokens` tokens, keeping its start and end with an omission marker
  * between them. Returns the source unchanged (`cut: false`) when it already fits. With
  * `maxTokens` ≤ 0 the result is empty. Invalid options (an unknown field, a share outside [0, 1],
- * a negative or fractional `sourceTokens`) throw an `InvalidOptionsError` of @cc/validate naming
+ * a negative or fractional `sourceTokens`) throw a `CcError` of @cc/validate naming
  * the field.
  *
  * Cost: one count of the source plus a bounded number of counts of outputs no larger than the

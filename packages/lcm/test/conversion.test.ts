@@ -1,5 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
+import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { cheapestModel, chooseCompactionModel } from "../src/model-choice.js";
 import { decodeCompactOptions, defaultCompactOptions } from "../src/options.js";
@@ -50,19 +51,27 @@ describe("options", () => {
     const soft = decodeCompactOptions({ softThreshold: 0.9, hardThreshold: 0.8 });
     expect(E.isLeft(soft) && soft.left.problems).toEqual([{ path: "softThreshold", field: "softThreshold", message: "softThreshold (0.9) must be below hardThreshold (0.8)" }]);
   });
-  it("compactor options are closed too: a bad one makes every call Left, construction never throws", async () => {
-    const typo = createLcmCompactor({ timeoutMS: 5 } as unknown as LcmCompactorOptions);
-    const r = typo.shouldCompact([u("hi")]);
-    expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "compactor options" });
-    expect(E.isLeft(r) && r.left.message).toMatch(/timeoutMS: unknown field \(did you mean timeoutMs\?\)/);
-    const c = await typo.compact([u("hi")])();
-    expect(E.isLeft(c) && c.left._tag).toBe("InvalidOptions");
+  it("compactor options are closed too: a bad one throws the one CcError at construction", () => {
+    const typo = (): unknown => createLcmCompactor({ timeoutMS: 5 } as unknown as LcmCompactorOptions);
+    expect(typo).toThrow(CcError);
+    expect(typo).toThrow(/timeoutMS: unknown field \(did you mean timeoutMs\?\)/);
+    expect(thrown(typo)).toMatchObject({ _tag: "InvalidOptions", subject: "compactor options", problems: [{ path: "timeoutMS" }] });
     for (const bad of [{ timeoutMs: Number.NaN }, { timeoutMs: Number.POSITIVE_INFINITY }, { temperature: -1 }, { temperature: Number.NaN }, { now: 5 }, { alertSink: {} }]) {
-      expect(E.isLeft(createLcmCompactor(bad as unknown as LcmCompactorOptions).shouldCompact([u("hi")]))).toBe(true);
+      expect(() => createLcmCompactor(bad as unknown as LcmCompactorOptions)).toThrow(CcError);
     }
     expect(E.isRight(createLcmCompactor({ timeoutMs: 1000, temperature: 0, sessionId: "" }).shouldCompact([u("hi")]))).toBe(true);
   });
 });
+
+/** What `make` throws. */
+function thrown(make: () => unknown): unknown {
+  try {
+    make();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
 describe("model choice", () => {
   const models = [

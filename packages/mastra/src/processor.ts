@@ -9,7 +9,7 @@
  * @module processor
  */
 import { decodeContextManager, type CompactCallOptions, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
-import { invalid } from "@cc/validate";
+import { CcError, type CcErrorOf, invalid } from "@cc/validate";
 import { summaryMessage, type Message } from "@cc/messages";
 import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs, ProcessInputStepResult, ProcessLLMRequestArgs, ProcessLLMRequestResult, Processor, ProcessToolResultArgs } from "@mastra/core/processors";
@@ -54,16 +54,12 @@ export interface CompactionProcessor extends Processor {
  *
  * @example
  * try { createCompactionProcessor({ maxTokens: 0 }); } catch (e) { if (e instanceof CompactionProcessorError) console.error(e.error.problems); }
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class CompactionProcessorError extends Error {
-  /** The typed failure. */
-  readonly error: ContextError;
-  constructor(error: ContextError) {
-    super("message" in error ? error.message : error._tag);
-    this.name = "CompactionProcessorError";
-    this.error = error;
-  }
-}
+export const CompactionProcessorError = CcError as unknown as CcErrorOf<ContextError>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type CompactionProcessorError = InstanceType<typeof CompactionProcessorError>;
 
 const systemText = (m: { readonly content: unknown }): string =>
   typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n") : "";
@@ -212,7 +208,7 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
 /**
  * Creates the compaction processor; use it as an input processor (history and prompt) and as an
  * output processor (oversized tool results). Invalid options throw a
- * {@link CompactionProcessorError} at once; after that, no hook ever throws: a failed compaction
+ * `CcError` at once; after that, no hook ever throws: a failed compaction
  * lets the messages through unchanged and is reported (`lastReport`, `onCompaction`).
  *
  * @example
@@ -223,6 +219,6 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
  */
 export function createCompactionProcessor(options: CompactionProcessorOptions): CompactionProcessor {
   const p = decodeCompactionProcessor(options);
-  if (E.isLeft(p)) throw new CompactionProcessorError(p.left);
+  if (E.isLeft(p)) throw new CcError(p.left);
   return p.right;
 }

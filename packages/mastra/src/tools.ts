@@ -98,7 +98,7 @@ function decodedByCore(schema: JsonSchema) {
 /**
  * The two tools bound to a manager (a processor's `manager`), keyed by their names, ready for an
  * agent's `tools`. Invalid options (an unknown field, a bad `maxExpandChars`) throw a
- * `ContextManagerError` of @cc/context naming the field.
+ * `CcError` of @cc/validate naming the field.
  *
  * @example
  * import { Agent } from "@mastra/core/agent";

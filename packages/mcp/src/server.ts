@@ -8,7 +8,7 @@
  */
 import { contextToolCore, toolReply, type ContextHit as CoreHit, type ContextToolCore, type ContextToolError, type ExpandContextResult, type JsonSchema } from "@cc/context";
 import type { SegmentIndex } from "@cc/search";
-import { decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import { CcError, decodeOrThrow, decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as E from "fp-ts/lib/Either.js";
@@ -143,19 +143,17 @@ async function callTool(core: ContextToolCore, name: string, args: unknown): Pro
 
 /**
  * An MCP `Server` (not yet connected) exposing `search_context` and `expand_context` over
- * `index`, or the problems of `options`. The caller owns the index (closing the server does not
+ * `index`. Invalid options throw a `CcError` (from @cc/validate) carrying the `InvalidOptions`
+ * (`decodeIndexServerOptions` returns it as a `Left`). The caller owns the index (closing the server does not
  * close it) and connects a transport: `await server.connect(new StdioServerTransport())`.
  *
  * @example
  * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
  * const server = createIndexServer(index, { namespace: "session-42" });
- * if (E.isLeft(server)) throw new Error(server.left.message);
- * await server.right.connect(new StdioServerTransport());
+ * await server.connect(new StdioServerTransport());
  */
-export function createIndexServer(index: SegmentIndex, options: IndexServerOptions = {}): E.Either<InvalidOptions, Server> {
-  const decoded = decodeIndexServerOptions(options);
-  if (E.isLeft(decoded)) return decoded;
-  const config = decoded.right;
+export function createIndexServer(index: SegmentIndex, options: IndexServerOptions = {}): Server {
+  const config = decodeOrThrow(decodeIndexServerOptions, options);
   const server = new Server({ name: config.name ?? "cc-context", version: config.version ?? "0.0.0" }, { capabilities: { tools: {} } });
   const core = contextToolCore(index, {
     ...(config.namespace === undefined ? {} : { namespace: config.namespace }),
@@ -163,7 +161,7 @@ export function createIndexServer(index: SegmentIndex, options: IndexServerOptio
     maxHits: MAX_SEARCH_HITS, defaultK: config.defaultK ?? 5,
   });
   // The ranges were decoded above; the core checks that the defaults are within the limits.
-  if (E.isLeft(core)) return E.left({ ...core.left, subject: "MCP server options", message: core.left.message.replace("context tool options", "MCP server options") });
+  if (E.isLeft(core)) throw new CcError({ ...core.left, subject: "MCP server options", message: core.left.message.replace("context tool options", "MCP server options") });
   const tools = toolList(core.right, config.namespace !== undefined);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -173,5 +171,5 @@ export function createIndexServer(index: SegmentIndex, options: IndexServerOptio
       return toolError(`${request.params.name}: internal error: ${describe(e)}`);
     }
   });
-  return E.right(server);
+  return server;
 }

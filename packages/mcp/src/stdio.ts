@@ -6,10 +6,10 @@
  * @module stdio
  */
 import type { Readable, Writable } from "node:stream";
-import { decodeWith, intIn, objectCodec, type InvalidOptions } from "@cc/validate";
+import { decodeOrThrow, decodeWith, intIn, objectCodec, type InvalidOptions } from "@cc/validate";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import * as E from "fp-ts/lib/Either.js";
+import type * as E from "fp-ts/lib/Either.js";
 import { checkLine, errorReply, INVALID_REQUEST, LineFramer, type ErrorReply } from "./internal/framing.js";
 
 /** Default bound of one request line, in bytes (4 MiB). */
@@ -127,7 +127,8 @@ class BoundedStdioTransport implements Transport {
 }
 
 /**
- * A stdio `Transport` for `Server.connect`, or the problems of `options`. Each line of `input`
+ * A stdio `Transport` for `Server.connect`; invalid options throw a `CcError` (from @cc/validate)
+ * carrying the `InvalidOptions`. Each line of `input`
  * is one JSON-RPC message; a line longer than `maxRequestBytes` is answered with `-32600` (id
  * null) and skipped, a line that is not UTF-8 JSON with `-32700` (id null), and any other line
  * that is not a valid JSON-RPC 2.0 / MCP message (a batch array, `jsonrpc` other than "2.0", an
@@ -136,12 +137,10 @@ class BoundedStdioTransport implements Transport {
  *
  * @example
  * const transport = createStdioTransport(process.stdin, process.stdout, { maxRequestBytes: 1024 * 1024 });
- * if (E.isLeft(transport)) throw new Error(transport.left.message);
  * const server = createIndexServer(index);
- * if (E.isRight(server)) await server.right.connect(transport.right);
+ * await server.connect(transport);
  */
-export function createStdioTransport(input: Readable, output: Writable, options: StdioTransportOptions = {}): E.Either<InvalidOptions, Transport> {
-  const decoded = decodeStdioTransportOptions(options);
-  if (E.isLeft(decoded)) return decoded;
-  return E.right(new BoundedStdioTransport(input, output, decoded.right.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES));
+export function createStdioTransport(input: Readable, output: Writable, options: StdioTransportOptions = {}): Transport {
+  const decoded = decodeOrThrow(decodeStdioTransportOptions, options);
+  return new BoundedStdioTransport(input, output, decoded.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES);
 }

@@ -71,19 +71,17 @@ describe("the README example", () => {
     const index = await openSqliteIndex({ path })(); // path: an existing index file, e.g. "journal.db"
     if (index._tag === "Left") throw new Error(index.left._tag);
     const server = createIndexServer(index.right, { defaultK: 10 }); // options: namespace, defaultK, defaultExpandChars, maxExpandChars, name, version
-    if (server._tag === "Left") throw new Error(server.left.message);
     const transport = createStdioTransport(process.stdin, process.stdout, { maxRequestBytes: 1024 * 1024 }); // stdout carries the protocol: log to stderr only
-    if (transport._tag === "Left") throw new Error(transport.left.message);
-    expect(typeof transport.right.start).toBe("function"); // not started: the test process's stdout is not a protocol stream
+    expect(typeof transport.start).toBe("function"); // not started: the test process's stdout is not a protocol stream
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: "readme", version: "1.0.0" });
-    await Promise.all([server.right.connect(serverSide), client.connect(clientSide)]);
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     try {
       const r = (await client.callTool({ name: "expand_context", arguments: { id: "seg-1" } })) as CallToolResult;
       expect((r.structuredContent as { content: string }).content).toBe(ORIGINAL);
     } finally {
       await client.close();
-      await server.right.close();
+      await server.close();
       await index.right.close()();
     }
   });

@@ -6,6 +6,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
+import { CcError } from "@cc/validate";
 import { afterEach, describe, expect, it } from "vitest";
 import { createIndexServer, decodeIndexServerOptions, type IndexServerOptions } from "../src/index.js";
 
@@ -31,13 +32,12 @@ async function written(entries: readonly IndexEntry[] = ENTRIES): Promise<Segmen
 
 async function connect(index: SegmentIndex, options: IndexServerOptions = {}): Promise<Client> {
   const server = createIndexServer(index, options);
-  if (E.isLeft(server)) throw new Error(server.left.message);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test-client", version: "1.0.0" });
-  await Promise.all([server.right.connect(serverSide), client.connect(clientSide)]);
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   closers.push(async () => {
     await client.close();
-    await server.right.close();
+    await server.close();
   });
   await client.listTools(); // the client checks structured content against the output schemas it listed
   return client;
@@ -197,8 +197,7 @@ describe("decodeIndexServerOptions", () => {
     expect(E.isLeft(bad)).toBe(true);
     if (E.isLeft(bad)) expect(bad.left.message).toMatch(/namepsace.*namespace/);
     if (E.isLeft(bad)) expect(bad.left.message).toMatch(/defaultK/);
-    const server = createIndexServer(memoryIndex(), { defaultExpandChars: 100_001 });
-    expect(E.isLeft(server)).toBe(true);
+    expect(() => createIndexServer(memoryIndex(), { defaultExpandChars: 100_001 })).toThrow(CcError);
     expect(E.isRight(decodeIndexServerOptions({ namespace: "s", defaultK: 50, defaultExpandChars: 100_000 }))).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { PassThrough } from "node:stream";
 import { memoryIndex } from "@cc/search";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
+import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { checkLine, LineFramer, type Frame } from "../src/internal/framing.js";
 import { createIndexServer, createStdioTransport, decodeStdioTransportOptions, DEFAULT_MAX_REQUEST_BYTES } from "../src/index.js";
@@ -129,8 +130,7 @@ describe("decodeStdioTransportOptions", () => {
   });
 
   it("createStdioTransport refuses bad options and defaults to DEFAULT_MAX_REQUEST_BYTES", () => {
-    const r = createStdioTransport(new PassThrough(), new PassThrough(), { maxRequestBytes: 12 });
-    expect(E.isLeft(r) && r.left._tag).toBe("InvalidOptions");
+    expect(() => createStdioTransport(new PassThrough(), new PassThrough(), { maxRequestBytes: 12 })).toThrow(CcError);
     expect(DEFAULT_MAX_REQUEST_BYTES).toBe(4 * 1024 * 1024);
   });
 });
@@ -142,10 +142,9 @@ describe("createStdioTransport with the MCP server", () => {
     const output = new PassThrough();
     const transport = createStdioTransport(input, output, { maxRequestBytes });
     const server = createIndexServer(memoryIndex());
-    if (E.isLeft(transport) || E.isLeft(server)) throw new Error("setup");
     const errors: string[] = [];
-    server.right.onerror = (e) => errors.push(e.message);
-    await server.right.connect(transport.right);
+    server.onerror = (e) => errors.push(e.message);
+    await server.connect(transport);
     let buffered = "";
     const lines: string[] = [];
     const waiting: ((line: string) => void)[] = [];
@@ -165,7 +164,7 @@ describe("createStdioTransport with the MCP server", () => {
         if (l === undefined) waiting.push(resolve);
         else resolve(l);
       }).then((l) => JSON.parse(l) as unknown);
-    return { input, next, errors, close: () => server.right.close() };
+    return { input, next, errors, close: () => server.close() };
   }
 
   it("answers a line over the bound, split over many chunks, once; then serves the next request", async () => {

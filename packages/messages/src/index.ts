@@ -31,3 +31,4 @@ export { leadingSystemCount, planTail, safeSplit, type TailPlan } from "./split.
 export type { TaskPin } from "./task.js";
 export { messageUnits, toolCallIssuers, unitKind, unitText, type MessageUnit } from "./units.js";
 export type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "./provider.js";
+export type { Usage } from "./provider.js";

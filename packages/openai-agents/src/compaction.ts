@@ -9,7 +9,7 @@ import { createContextManager, type ContextError, type TurnResult } from "@cc/co
 import type { InvalidOptions } from "@cc/validate";
 import type { AgentInputItem, CallModelInputFilter, ModelInputData, Session } from "@openai/agents";
 import * as E from "fp-ts/lib/Either.js";
-import { decodeWith, intIn, objectCodec } from "@cc/validate";
+import { CcError, type CcErrorOf, decodeWith, intIn, objectCodec } from "@cc/validate";
 import { itemKind } from "./convert/kinds.js";
 import { itemsToMessages, messagesToItems } from "./convert/messages.js";
 import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
@@ -33,16 +33,12 @@ export type AgentsError = InvalidOptions | ContextError;
  * import { run } from "@openai/agents";
  * try { await run(agent, "hi", { callModelInputFilter: cc.callModelInputFilter }); }
  * catch (e) { if (e instanceof AgentsCompactionError) console.error(e.error._tag, e.error); }
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class AgentsCompactionError extends Error {
-  /** The typed failure. */
-  readonly error: AgentsError;
-  constructor(error: AgentsError) {
-    super(error._tag === "Aborted" ? "the turn was aborted" : error.message);
-    this.name = "AgentsCompactionError";
-    this.error = error;
-  }
-}
+export const AgentsCompactionError = CcError as unknown as CcErrorOf<AgentsError>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type AgentsCompactionError = InstanceType<typeof AgentsCompactionError>;
 
 /**
  * Items after one compaction, with the instructions and the report.
@@ -72,7 +68,7 @@ export interface AgentsCompaction {
    * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a `Runner`
    * config: each model call gets the input compacted to the manager's budget (instructions
    * included unless `countInstructions: false`). A failed turn rejects the run with an
-   * {@link AgentsCompactionError}.
+   * `CcError`.
    */
   readonly callModelInputFilter: CallModelInputFilter;
   /**
@@ -80,7 +76,7 @@ export interface AgentsCompaction {
    * {@link compactingSession}); storage keeps every item. The view is compacted as the prefix of
    * the next model input (its newest items are not pinned) to `maxTokens − reserveTokens`. The SDK
    * sends the items a run produces without asking the session: to keep every call of a run within
-   * budget, pass `callModelInputFilter` too. Invalid options throw an {@link AgentsCompactionError}.
+   * budget, pass `callModelInputFilter` too. Invalid options throw a `CcError`.
    */
   session(inner: Session, options?: SessionViewOptions): CompactingSession;
   /** `search_context` and `expand_context` over the units the manager evicted (its index and namespace). */
@@ -113,7 +109,7 @@ export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOption
 }
 
 /**
- * Builds the adapter. Invalid options throw an {@link AgentsCompactionError} at once (a
+ * Builds the adapter. Invalid options throw a `CcError` at once (a
  * programming error, reported before any run).
  *
  * @example
@@ -125,7 +121,7 @@ export function decodeAgentsCompaction(options: unknown): E.Either<InvalidOption
  */
 export function createAgentsCompaction(options: AgentsCompactionOptions): AgentsCompaction {
   const built = decodeAgentsCompaction(options);
-  if (E.isLeft(built)) throw new AgentsCompactionError(built.left);
+  if (E.isLeft(built)) throw new CcError(built.left);
   return built.right;
 }
 
@@ -209,7 +205,7 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
 
   const filter = async ({ modelData }: { readonly modelData: ModelInputData }): Promise<ModelInputData> => {
     const r = await compactItems(modelData.input, modelData.instructions, "filter")();
-    if (E.isLeft(r)) throw new AgentsCompactionError(r.left);
+    if (E.isLeft(r)) throw new CcError(r.left);
     return { input: [...r.right.items], ...(modelData.instructions === undefined ? {} : { instructions: modelData.instructions }) };
   };
   // The filter never mutates an item, so the SDK may pass the originals (kept items keep their identity).
@@ -217,7 +213,7 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
 
   const compactView = (reserveTokens: number) => async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
     const r = await run(items, undefined, "session", reserveTokens);
-    if (E.isLeft(r)) throw new AgentsCompactionError(r.left);
+    if (E.isLeft(r)) throw new CcError(r.left);
     return [...r.right.items];
   };
 
@@ -225,7 +221,7 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     callModelInputFilter,
     session: (inner, options = {}) => {
       const decoded = decodeSessionOptions(options);
-      if (E.isLeft(decoded)) throw new AgentsCompactionError(decoded.left);
+      if (E.isLeft(decoded)) throw new CcError(decoded.left);
       return compactingSession(inner, compactView(decoded.right.reserveTokens ?? 0));
     },
     // `maxHits` is how many hits a search returns when the model gives no `k`; a call may ask for up to 50 (or that many).

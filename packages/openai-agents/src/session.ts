@@ -15,7 +15,7 @@
 import type { AgentInputItem, RunContextAwareSession, Session, SessionHistoryRewriteArgs } from "@openai/agents";
 
 /**
- * The compacted view of stored items (rejects with an `AgentsCompactionError`).
+ * The compacted view of stored items (rejects with a `CcError`).
  *
  * @example
  * const view: CompactView = async (items) => [...items]; // the identity view

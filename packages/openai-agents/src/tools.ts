@@ -56,7 +56,7 @@ function strictToolParameters(schema: JsonSchema): StrictToolParameters {
 
 /**
  * The two tools bound to `manager` (its index and namespace). Invalid options (an unknown field,
- * a number out of range) throw a `ContextManagerError` of @cc/context naming the field.
+ * a number out of range) throw a `CcError` of @cc/validate naming the field.
  *
  * @example
  * import { Agent } from "@openai/agents";

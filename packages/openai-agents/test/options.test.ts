@@ -89,7 +89,7 @@ describe("callbacks and failures", () => {
     const r = await cc.compactItems(big)();
     expect(E.isLeft(r) && r.left._tag).toBe("IndexWriteFailed");
     const filtered = Promise.resolve(cc.callModelInputFilter({ modelData: { input: big }, agent: undefined as never, context: undefined }));
-    await expect(filtered).rejects.toMatchObject({ name: "AgentsCompactionError", error: { _tag: "IndexWriteFailed" } });
+    await expect(filtered).rejects.toMatchObject({ name: "CcError", _tag: "IndexWriteFailed", error: { _tag: "IndexWriteFailed" } });
     const inner = { getSessionId: async () => "s", getItems: async () => big, addItems: async () => undefined, popItem: async () => undefined, clearSession: async () => undefined };
     await expect(cc.session(inner).getItems()).rejects.toBeInstanceOf(AgentsCompactionError);
   });

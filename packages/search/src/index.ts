@@ -24,3 +24,8 @@ export { memoryIndex, type MemoryIndexOptions } from "./memory.js";
 export { openSqliteIndex, type SqliteIndexOptions } from "./sqlite.js";
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./postgres.js";
 export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFailure, type DriverPackage, type PgPoolLike } from "./optional-driver.js";
+export type { IndexBackend } from "./contract.js";
+export type { PgPoolClientLike, PgResultLike } from "./optional-driver.js";
+export type { SqlRunner } from "./sql.js";
+export type { SnapshotEvent, SnapshotOptions } from "./snapshots.js";
+export type { ChunkObserver, SnapshotStore, SnapshotStoreError } from "./snapshot-store.js";

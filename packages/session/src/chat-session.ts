@@ -6,11 +6,10 @@
  *
  * @module session/chat-session
  */
-import * as E from "fp-ts/lib/Either.js";
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import { callback, decodeWith, invalid, leaf, nonEmptyString, objectCodec, withMethods, type InvalidOptions } from "@cc/validate";
+import { callback, decodeOrThrow, decodeWith, invalid, leaf, nonEmptyString, objectCodec, withMethods, type InvalidOptions } from "@cc/validate";
 import { PruneSettingsCodec, type PruneSettings } from "./prune.js";
 import { StoreShape } from "./shape.js";
 import type { CompactionOutcome, SessionCompactor } from "./compactor.js";
@@ -69,17 +68,6 @@ export const ChatSessionOptionsCodec = objectCodec(
 
 const decodeChatSessionOptions = decodeWith(ChatSessionOptionsCodec, "InvalidOptions", "chat session options");
 
-/** A session whose options were refused: every call returns that refusal, nothing is stored. */
-function refused(options: ChatSessionOptions, error: InvalidOptions): ChatSession {
-  return {
-    stackId: typeof options.stackId === "string" ? options.stackId : "",
-    lastInputTokens: 0,
-    prepareTurn: () => TE.left(error),
-    finishTurn: () => TE.left(error),
-    compactNow: () => TE.left(error),
-  };
-}
-
 /**
  * The prompt of a turn and what compaction did before it was built.
  *
@@ -102,8 +90,7 @@ export interface ChatSession {
   /** Input tokens the provider reported for the previous turn (0 after a restart). */
   readonly lastInputTokens: number;
   /**
-   * Stores `incoming`, compacts when due, returns the prompt to send. Every method returns the
-   * options' `InvalidOptions` when {@link createChatSession} refused them.
+   * Stores `incoming`, compacts when due, returns the prompt to send.
    */
   prepareTurn(incoming: readonly Message[]): TE.TaskEither<SessionCompactionError | InvalidContextOptions, PreparedTurn>;
   /** Stores the reply messages and the input tokens the provider reported for this turn (0 if none). */
@@ -115,16 +102,16 @@ export interface ChatSession {
 /**
  * Creates a session. The last reported input tokens live in memory, as in the trigger design;
  * after a restart they are 0, so the first turn uses the weighted estimate instead. The options
- * are validated ({@link ChatSessionOptionsCodec}); when they are refused, every method of the
- * session returns that `InvalidOptions` and touches nothing.
+ * are validated ({@link ChatSessionOptionsCodec}): invalid options throw a `CcError` (from
+ * @cc/validate) carrying the `InvalidOptions`; decode untrusted options with
+ * `ChatSessionOptionsCodec` first to get it as a `Left`.
  *
  * @example
  * const session = createChatSession({ store, compactor, stackId: "chat-1", systemPrompt: "You are helpful." });
  * const turn = await session.prepareTurn([{ role: "user", content: "hi" }])();
  */
 export function createChatSession(options: ChatSessionOptions): ChatSession {
-  const checked = decodeChatSessionOptions(options);
-  if (E.isLeft(checked)) return refused(options, checked.left);
+  decodeOrThrow(decodeChatSessionOptions, options);
   const { store, compactor, stackId } = options;
   const clock = options.now ?? Date.now;
   const ephemeral = options.ephemeral ?? false;

@@ -204,7 +204,7 @@ function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): 
     return pipe(
       TE.fromEither(checkInput(input, trigger)),
       TE.chain((stackId) => {
-        if (input.ephemeral === true) return TE.right(skipped("ephemeral", "ephemeral sessions are never compacted", 0));
+        if (input.ephemeral === true) return TE.right(skipped("Ephemeral", "ephemeral sessions are never compacted", 0));
         return pipe(
           load(stackId),
           TE.mapLeft((e): SessionCompactionError => e),

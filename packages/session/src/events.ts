@@ -42,8 +42,8 @@ export interface CompactionDone {
 }
 
 /**
- * The summariser did not deliver: it failed (`summariser_failed`, with its error) or returned an
- * empty summary. `fallback` says what followed: `truncate` = a truncated summary was saved
+ * The summariser did not deliver: it failed (`SummariserFailed`, with its error) or returned an
+ * empty summary (`EmptySummary`). `fallback` says what followed: `truncate` = a truncated summary was saved
  * (a `CompactionDone` with `level: "truncate"` follows), `none` = nothing was saved.
  *
  * @example
@@ -52,7 +52,13 @@ export interface CompactionDone {
 export interface CompactionWarning {
   readonly _tag: "CompactionWarning";
   readonly stackId: StackId;
-  readonly reason: "empty_summary" | "summariser_failed";
+  readonly reason: "EmptySummary" | "SummariserFailed";
+  /**
+   * The earlier snake_case spelling of `reason` (`EmptySummary` → `empty_summary`,
+   * `SummariserFailed` → `summariser_failed`).
+   * @deprecated Switch on `reason` (PascalCase, like every tag of @cc); kept one release.
+   */
+  readonly legacyReason: "empty_summary" | "summariser_failed";
   /** The summariser's error; `null` for an empty summary. */
   readonly error: SummariserError | null;
   readonly fallback: SummaryFallback;
@@ -132,8 +138,8 @@ const reportToConsole = (failure: SubscriberFailure): void => {
 };
 
 /**
- * Creates a bus. Invalid options (an unknown field, a reporter that is not a function) throw an
- * `InvalidOptionsError` of @cc/validate naming the field.
+ * Creates a bus. Invalid options (an unknown field, a reporter that is not a function) throw a
+ * `CcError` of @cc/validate naming the field.
  *
  * @example
  * const bus = createEventBus<SessionEvent>();

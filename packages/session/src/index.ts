@@ -30,3 +30,11 @@ export { createEventBus, type EventBus, type EventBusOptions, type SessionEvent,
 export type { SummaryFallback } from "./fallback.js";
 export { SESSION_SUMMARY_PREFIX, summaryPrompt } from "./template.js";
 export { decodePruneOptions, pruneToolResults, type PruneResult, type PruneSettings } from "./prune.js";
+export type { ForceCompactInput, TryCompactInput } from "./compactor.js";
+export type { BuildContextInput } from "./context.js";
+export type { CompactionDone, CompactionFailed, CompactionTrigger, CompactionWarning } from "./events.js";
+export type { SummaryLevel } from "./fallback.js";
+export type { SessionSkipReason, TokenSource } from "./plan.js";
+export type { PrunedResult } from "./prune.js";
+export type { StoreBackend } from "./store/store.js";
+export type { SummaryPromptInput } from "./template.js";

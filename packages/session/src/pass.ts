@@ -48,6 +48,13 @@ export type CompactionOutcome =
   | {
       readonly _tag: "Skipped";
       readonly reason: SessionSkipReason;
+      /**
+       * The earlier snake_case spelling of `reason`: `Ephemeral` → `ephemeral`, `BelowThreshold` →
+       * `below_threshold`, `TooFewMessages` → `too_few_messages`, `EmptySummary` → `empty_summary`,
+       * `ConcurrentCompaction` → `concurrent_compaction`.
+       * @deprecated Switch on `reason` (PascalCase, like every tag of @cc); kept one release.
+       */
+      readonly legacyReason: "ephemeral" | "below_threshold" | "too_few_messages" | "empty_summary" | "concurrent_compaction";
       readonly message: string;
       /** The token figure the trigger used (0 for ephemeral sessions). */
       readonly effectiveTokens: number;
@@ -79,9 +86,15 @@ const describeSummariserError = (error: SummariserError): string => {
   }
 };
 
+/** The earlier snake_case spellings of the reasons (deprecated `legacyReason`, kept one release). */
+const LEGACY_SKIP: Readonly<Record<SessionSkipReason, Skipped["legacyReason"]>> = {
+  Ephemeral: "ephemeral", BelowThreshold: "below_threshold", TooFewMessages: "too_few_messages", EmptySummary: "empty_summary", ConcurrentCompaction: "concurrent_compaction",
+};
+
 export const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: number): Skipped => ({
   _tag: "Skipped",
   reason,
+  legacyReason: LEGACY_SKIP[reason],
   message,
   effectiveTokens,
 });
@@ -131,7 +144,7 @@ export function planSummary(loaded: Loaded, config: Pick<SessionCompactionConfig
       loaded.after.length <= config.preserveLast
         ? `${loaded.after.length} message(s) past the watermark; preserveLast is ${config.preserveLast}`
         : `the tool calls of the newest ${config.preserveLast} messages reach back to the watermark; folding would separate a call from its results`;
-    return skipped("too_few_messages", why, effectiveTokens);
+    return skipped("TooFewMessages", why, effectiveTokens);
   }
   const previous = O.toUndefined(loaded.latest);
   const transcript = serialiseTranscript(
@@ -174,6 +187,7 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
     _tag: "CompactionWarning",
     stackId: pass.stackId,
     reason,
+    legacyReason: reason === "EmptySummary" ? "empty_summary" : "summariser_failed",
     error,
     fallback,
     message,
@@ -196,14 +210,14 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
         const message = onTruncate
           ? `the summariser (${result.model}) returned an empty summary; a truncated excerpt of the folded messages was saved instead`
           : `the summariser (${result.model}) returned an empty summary; nothing was saved and the history is unchanged`;
-        const warning = warningOf("empty_summary", null, onTruncate ? "truncate" : "none", message);
-        const skip: SummaryDecision = { _tag: "Skip", outcome: skipped("empty_summary", message, pass.effectiveTokens), warning };
+        const warning = warningOf("EmptySummary", null, onTruncate ? "truncate" : "none", message);
+        const skip: SummaryDecision = { _tag: "Skip", outcome: skipped("EmptySummary", message, pass.effectiveTokens), warning };
         return onTruncate ? truncate(warning, skip) : skip;
       }
       case "Failed": {
         if (config.fallback === "none" || cancelled(result.error, signal)) return { _tag: "Fail", error: result.error };
         const message = `${describeSummariserError(result.error)}; a truncated excerpt of the folded messages was saved instead`;
-        return truncate(warningOf("summariser_failed", result.error, "truncate", message), { _tag: "Fail", error: result.error });
+        return truncate(warningOf("SummariserFailed", result.error, "truncate", message), { _tag: "Fail", error: result.error });
       }
     }
   };
@@ -236,7 +250,7 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
 /**
  * Writes what {@link summarise} settled on: saves the summary (superseding the previous one),
  * then publishes the warning (if any) and `CompactionDone`. A summary saved meanwhile by another
- * writer turns this pass into a `concurrent_compaction` skip; the store is unchanged on any error.
+ * writer turns this pass into a `ConcurrentCompaction` skip; the store is unchanged on any error.
  *
  * @example await saveSummary(store, events, job, decision, pass)(); // right({ _tag: "Compacted", … })
  */
@@ -277,7 +291,7 @@ export function saveSummary(
       error._tag === "SummaryConflict"
         ? TE.right(
             skipped(
-              "concurrent_compaction",
+              "ConcurrentCompaction",
               `another process saved summary ${String(error.actualPreviousId)} meanwhile; this summary was discarded and the next turn builds on that one`,
               pass.effectiveTokens,
             ),

@@ -10,11 +10,11 @@ import type { StoredMessage } from "./store/store.js";
 
 /** Why a compaction did nothing. */
 export type SessionSkipReason =
-  | "ephemeral"
-  | "below_threshold"
-  | "too_few_messages"
-  | "empty_summary"
-  | "concurrent_compaction";
+  | "Ephemeral"
+  | "BelowThreshold"
+  | "TooFewMessages"
+  | "EmptySummary"
+  | "ConcurrentCompaction";
 
 /** Where the token figure that drove the trigger came from. */
 export type TokenSource = "reported" | "estimated";
@@ -22,11 +22,11 @@ export type TokenSource = "reported" | "estimated";
 /**
  * The trigger's verdict.
  *
- * @example decideTrigger({ lastInputTokens: 100, ephemeral: false, maxTokens: 32000, threshold: 0.8, estimate: () => 0 }) // { _tag: "Hold", reason: "below_threshold", … }
+ * @example decideTrigger({ lastInputTokens: 100, ephemeral: false, maxTokens: 32000, threshold: 0.8, estimate: () => 0 }) // { _tag: "Hold", reason: "BelowThreshold", … }
  */
 export type TriggerDecision =
   | { readonly _tag: "Trigger"; readonly effectiveTokens: number; readonly source: TokenSource }
-  | { readonly _tag: "Hold"; readonly reason: "ephemeral" | "below_threshold"; readonly effectiveTokens: number; readonly source: TokenSource };
+  | { readonly _tag: "Hold"; readonly reason: "Ephemeral" | "BelowThreshold"; readonly effectiveTokens: number; readonly source: TokenSource };
 
 /** Inputs of {@link decideTrigger}. */
 export interface TriggerInput {
@@ -49,12 +49,12 @@ export interface TriggerInput {
  * @example decideTrigger({ lastInputTokens: 26000, ephemeral: false, maxTokens: 32000, threshold: 0.8, estimate: () => 0 })._tag // "Trigger"
  */
 export function decideTrigger(input: TriggerInput): TriggerDecision {
-  if (input.ephemeral) return { _tag: "Hold", reason: "ephemeral", effectiveTokens: 0, source: "reported" };
+  if (input.ephemeral) return { _tag: "Hold", reason: "Ephemeral", effectiveTokens: 0, source: "reported" };
   const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
   const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
   return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens)
     ? { _tag: "Trigger", effectiveTokens, source }
-    : { _tag: "Hold", reason: "below_threshold", effectiveTokens, source };
+    : { _tag: "Hold", reason: "BelowThreshold", effectiveTokens, source };
 }
 
 /**
@@ -70,7 +70,7 @@ export type CompactionPlan =
       /** The new watermark: the id of the last folded message. */
       readonly coversUpTo: number;
     }
-  | { readonly _tag: "Nothing"; readonly reason: "too_few_messages" };
+  | { readonly _tag: "Nothing"; readonly reason: "TooFewMessages" };
 
 /**
  * Splits the messages after the current watermark: all but the newest `preserveLast` are folded,
@@ -81,11 +81,11 @@ export type CompactionPlan =
  * planCompaction(stored.slice(0, 8), 6) // Fold (of eight stored messages): summarise 2, keep 6
  */
 export function planCompaction(afterWatermark: readonly StoredMessage[], preserveLast: number): CompactionPlan {
-  if (afterWatermark.length <= preserveLast) return { _tag: "Nothing", reason: "too_few_messages" };
+  if (afterWatermark.length <= preserveLast) return { _tag: "Nothing", reason: "TooFewMessages" };
   // Stored system messages are history like any other here: the live system prompt is passed to
   // buildContext separately, so the split may fold them.
   const split = safeSplitIgnoringSystem(afterWatermark, preserveLast);
-  if (split <= 0) return { _tag: "Nothing", reason: "too_few_messages" };
+  if (split <= 0) return { _tag: "Nothing", reason: "TooFewMessages" };
   const summarise = afterWatermark.slice(0, split);
   return { _tag: "Fold", summarise, keep: afterWatermark.slice(split), coversUpTo: summarise[summarise.length - 1]!.id };
 }

@@ -20,7 +20,7 @@ describe("ChatSession", () => {
     const provider = scriptedProvider([{ text: "CK" }]);
     const session = sessionOn(memoryStore(), provider, { maxTokens: 1000, threshold: 1, preserveLast: 2 });
     const t1 = await right(session.prepareTurn(chat(3)));
-    expect(t1.compaction).toMatchObject({ _tag: "Skipped", reason: "below_threshold", effectiveTokens: expect.any(Number) });
+    expect(t1.compaction).toMatchObject({ _tag: "Skipped", reason: "BelowThreshold", effectiveTokens: expect.any(Number) });
     await right(session.finishTurn([{ role: "assistant", content: "a" }], 5000));
     expect(session.lastInputTokens).toBe(5000);
     const t2 = await right(session.prepareTurn([{ role: "user", content: "next" }]));
@@ -53,8 +53,8 @@ describe("ChatSession", () => {
     const session = sessionOn(memoryStore(), provider, { maxTokens: 1, threshold: 1 }, true);
     await right(session.prepareTurn(chat(20)));
     await right(session.finishTurn([], 1e6));
-    expect((await right(session.prepareTurn(chat(1)))).compaction).toMatchObject({ reason: "ephemeral" });
-    expect(await right(session.compactNow())).toMatchObject({ reason: "ephemeral" });
+    expect((await right(session.prepareTurn(chat(1)))).compaction).toMatchObject({ reason: "Ephemeral" });
+    expect(await right(session.compactNow())).toMatchObject({ reason: "Ephemeral" });
     expect(provider.requests).toHaveLength(0);
   });
 

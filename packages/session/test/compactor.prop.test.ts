@@ -33,7 +33,7 @@ describe("session compaction over a whole conversation", () => {
           const outcome = await right(made.right.tryCompact({ stackId: "s", lastInputTokens: reported[i] ?? 0 }));
           if (outcome._tag === "Compacted") chain.push(outcome.summary);
           if (outcome._tag === "Compacted") compactions++;
-          if (outcome._tag === "Skipped" && outcome.reason === "empty_summary") skippedEmpty++;
+          if (outcome._tag === "Skipped" && outcome.reason === "EmptySummary") skippedEmpty++;
           const latest = O.toUndefined(await right(store.latestSummary("s")));
           const watermark = latest?.coversUpTo ?? 0;
           const prompt = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));

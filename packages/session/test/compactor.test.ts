@@ -25,7 +25,7 @@ describe("tryCompact", () => {
     await right(store.append("s", chat(20), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 999 }))).toMatchObject({
       _tag: "Skipped",
-      reason: "below_threshold",
+      reason: "BelowThreshold",
       effectiveTokens: 999,
     });
     expect(provider.requests).toHaveLength(0);
@@ -70,7 +70,7 @@ describe("tryCompact", () => {
     const { store, compactor } = setup(provider, { maxTokens: 200, threshold: 1 });
     await right(store.append("s", chat(8).map((m) => ({ ...m, content: "word ".repeat(10) })), 1));
     const low = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }));
-    expect(low).toMatchObject({ _tag: "Skipped", reason: "below_threshold" });
+    expect(low).toMatchObject({ _tag: "Skipped", reason: "BelowThreshold" });
     expect(low._tag === "Skipped" && low.effectiveTokens).toBeGreaterThan(50);
     await right(store.append("s", chat(8).map((m) => ({ ...m, content: "word ".repeat(40) })), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }))).toMatchObject({ _tag: "Compacted", tokenSource: "estimated" });
@@ -80,8 +80,8 @@ describe("tryCompact", () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor } = setup(provider);
     await right(store.append("s", chat(20), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1e9, ephemeral: true }))).toMatchObject({ reason: "ephemeral" });
-    expect(await right(compactor.forceCompact({ stackId: "s", ephemeral: true }))).toMatchObject({ reason: "ephemeral" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1e9, ephemeral: true }))).toMatchObject({ reason: "Ephemeral", legacyReason: "ephemeral" });
+    expect(await right(compactor.forceCompact({ stackId: "s", ephemeral: true }))).toMatchObject({ reason: "Ephemeral" });
     expect(provider.requests).toHaveLength(0);
   });
 
@@ -89,18 +89,18 @@ describe("tryCompact", () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor } = setup(provider, { maxTokens: 1, threshold: 1, preserveLast: 6 });
     await right(store.append("s", chat(6), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "too_few_messages" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "TooFewMessages" });
     await right(store.append("s", chat(1), 1));
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 1 } });
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "too_few_messages" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "TooFewMessages" });
   });
 
   it("with fallback none, skips an empty summary with a warning event and saves nothing", async () => {
     const provider = scriptedProvider([{ text: "  \n\t " }]);
     const { store, compactor, seen } = setup(provider, { maxTokens: 1000, threshold: 1, fallback: "none" });
     await right(store.append("s", chat(10), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "Skipped", reason: "empty_summary" });
-    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "empty_summary", stackId: "s", fallback: "none", error: null })]);
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "Skipped", reason: "EmptySummary" });
+    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "EmptySummary", stackId: "s", fallback: "none", error: null })]);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 
@@ -170,7 +170,7 @@ describe("tryCompact", () => {
     expect(await right(fallback.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({
       _tag: "Compacted",
       event: { level: "truncate", model: null },
-      warning: { reason: "summariser_failed", error: { _tag: "NoCompactionModel" } },
+      warning: { reason: "SummariserFailed", error: { _tag: "NoCompactionModel" } },
     });
   });
 

@@ -61,7 +61,7 @@ describe("truncation fallback over a whole conversation", () => {
             expect(outcome.event.level === "truncate").toBe(outcome.warning !== undefined);
             expect(counter.count(outcome.summary.content)).toBeLessThanOrEqual(maxSummaryTokens);
           } else {
-            expect(["below_threshold", "too_few_messages"]).toContain(outcome.reason);
+            expect(["BelowThreshold", "TooFewMessages"]).toContain(outcome.reason);
           }
           const latest = O.toUndefined(await right(store.latestSummary("s")));
           expect(latest).toEqual(chain.at(-1));

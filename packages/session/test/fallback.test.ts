@@ -60,7 +60,7 @@ describe("summariser failures with fallback truncate (the default)", () => {
         _tag: "Compacted",
         summary: { coversUpTo: 6, previousId: null },
         event: { _tag: "CompactionDone", level: "truncate", model: null, coversUpTo: 6, messagesSummarised: 6, messagesKept: 4 },
-        warning: { _tag: "CompactionWarning", reason: "summariser_failed", fallback: "truncate", error },
+        warning: { _tag: "CompactionWarning", reason: "SummariserFailed", fallback: "truncate", error },
       });
       expect(seen.map((e) => e._tag)).toEqual(["CompactionWarning", "CompactionDone"]);
       expect(seen[0]).toMatchObject({ error, stackId: "s", at: 42 });
@@ -82,7 +82,7 @@ describe("summariser failures with fallback truncate (the default)", () => {
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: " \n " }]), {});
     await right(store.append("s", chat(10), 1));
     const outcome = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
-    expect(outcome).toMatchObject({ _tag: "Compacted", event: { level: "truncate" }, warning: { reason: "empty_summary", error: null, fallback: "truncate" } });
+    expect(outcome).toMatchObject({ _tag: "Compacted", event: { level: "truncate" }, warning: { reason: "EmptySummary", error: null, fallback: "truncate" } });
     expect(seen.map((e) => e._tag)).toEqual(["CompactionWarning", "CompactionDone"]);
     expect(O.toUndefined(await right(store.latestSummary("s")))?.coversUpTo).toBe(6);
   });
@@ -136,8 +136,8 @@ describe("summariser failures with fallback none", () => {
     const store = memoryStore();
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: "" }]), { fallback: "none" });
     await right(store.append("s", chat(10), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "Skipped", reason: "empty_summary" });
-    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "empty_summary", fallback: "none", error: null })]);
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "Skipped", reason: "EmptySummary" });
+    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "EmptySummary", fallback: "none", error: null })]);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 });

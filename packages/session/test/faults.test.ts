@@ -195,7 +195,7 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
       right(b.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })),
     ]);
     expect(outcomes.map((o) => o._tag).sort()).toEqual(["Compacted", "Skipped"]);
-    expect(outcomes.find((o) => o._tag === "Skipped")).toMatchObject({ reason: "concurrent_compaction" });
+    expect(outcomes.find((o) => o._tag === "Skipped")).toMatchObject({ reason: "ConcurrentCompaction" });
     const latest = O.toUndefined(await right(hostB.latestSummary("race")));
     expect(latest).toMatchObject({ previousId: null, coversUpTo: 8 });
     await Promise.all([hostA.close()(), hostB.close()()]);

@@ -3,11 +3,22 @@
 // negatives with the @cc/validate InvalidOptions shape, naming the field.
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
+import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { createChatSession, createSessionCompactor, memoryStore, type SessionCompactor } from "@cc/session";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { offlineProvider } from "@cc/lcm";
 import { left, right } from "./support.js";
+
+/** What `make` throws. */
+function thrown(make: () => unknown): unknown {
+  try {
+    make();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
 const base = () => ({ store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } });
 const problemsOf = (made: ReturnType<typeof createSessionCompactor>): readonly string[] => {
@@ -47,23 +58,21 @@ describe("createChatSession options", () => {
     return made.right;
   };
 
-  it("a refused session returns the InvalidOptions from every method and stores nothing", async () => {
+  it("refused options throw the one CcError at construction, and nothing is stored", async () => {
     const store = memoryStore();
-    const session = createChatSession({ store, compactor: compactor(), stackId: "s", systemPromt: "x" } as never);
-    const error = await left(session.prepareTurn([{ role: "user", content: "hi" }]));
-    expect(error).toMatchObject({ _tag: "InvalidOptions", subject: "chat session options", problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }] });
-    expect(await left(session.finishTurn([], 0))).toEqual(error);
-    expect(await left(session.compactNow())).toEqual(error);
+    const make = (): unknown => createChatSession({ store, compactor: compactor(), stackId: "s", systemPromt: "x" } as never);
+    expect(make).toThrow(CcError);
+    expect(thrown(make)).toMatchObject({ _tag: "InvalidOptions", subject: "chat session options", problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }] });
     expect(await right(store.lastMessageId("s"))).toBe(0);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 
   it("refuses NaN, ±Infinity and negative prune settings, and an empty stack id", async () => {
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-      const session = createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "s", prune: { maxChars: 2000, protectTurns: bad, protectResults: 0 } });
-      expect(await left(session.prepareTurn([]))).toMatchObject({ problems: [{ path: "prune.protectTurns", message: expect.stringContaining(`got ${String(bad)}`) }] });
+      const make = (): unknown => createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "s", prune: { maxChars: 2000, protectTurns: bad, protectResults: 0 } });
+      expect(thrown(make)).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "prune.protectTurns", message: expect.stringContaining(`got ${String(bad)}`) }] });
     }
-    expect(await left(createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "" }).compactNow())).toMatchObject({ problems: [{ path: "stackId" }] });
+    expect(thrown(() => createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "" }))).toMatchObject({ problems: [{ path: "stackId" }] });
   });
 });
 

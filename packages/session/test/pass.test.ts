@@ -40,7 +40,7 @@ describe("planSummary (pure)", () => {
   it("skips with the reason when at most preserveLast messages lie past the watermark", () => {
     expect(planSummary({ latest: O.none, after: stored(chat(2)) }, { preserveLast: 2 }, defaultTranscriptLimits, 42)).toMatchObject({
       _tag: "Skipped",
-      reason: "too_few_messages",
+      reason: "TooFewMessages",
       effectiveTokens: 42,
       message: expect.stringContaining("preserveLast is 2"),
     });
@@ -77,7 +77,7 @@ describe("summarise (no store, no events)", () => {
       _tag: "Save",
       level: "truncate",
       model: null,
-      warning: { _tag: "CompactionWarning", reason: "summariser_failed", fallback: "truncate", error: { _tag: "SummariserFailed" }, at: 5 },
+      warning: { _tag: "CompactionWarning", reason: "SummariserFailed", fallback: "truncate", error: { _tag: "SummariserFailed" }, at: 5 },
     });
     expect(decision._tag === "Save" && decision.text.startsWith(TRUNCATED_SUMMARY_HEADING)).toBe(true);
   });
@@ -90,8 +90,8 @@ describe("summarise (no store, no events)", () => {
     });
     expect(await summarise(deps([{ text: " " }], { fallback: "none" }), job(chat(6)), pass)()).toMatchObject({
       _tag: "Skip",
-      outcome: { _tag: "Skipped", reason: "empty_summary" },
-      warning: { reason: "empty_summary", fallback: "none", error: null },
+      outcome: { _tag: "Skipped", reason: "EmptySummary", legacyReason: "empty_summary" },
+      warning: { reason: "EmptySummary", legacyReason: "empty_summary", fallback: "none", error: null },
     });
   });
 });
@@ -103,7 +103,7 @@ describe("saveSummary", () => {
     const events = createEventBus<SessionEvent>();
     const seen: string[] = [];
     events.subscribe((e) => void seen.push(e._tag));
-    const warning = { _tag: "CompactionWarning", stackId: "s", reason: "empty_summary", error: null, fallback: "truncate", message: "w", at: 5 } as const;
+    const warning = { _tag: "CompactionWarning", stackId: "s", reason: "EmptySummary", legacyReason: "empty_summary", error: null, fallback: "truncate", message: "w", at: 5 } as const;
     const outcome = await right(saveSummary(store, events, job(chat(6)), { _tag: "Save", text: "T", level: "truncate", model: null, warning }, pass));
     expect(outcome).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 4, content: "T" }, event: { level: "truncate", messagesSummarised: 4, messagesKept: 2 }, warning });
     expect(seen).toEqual(["CompactionWarning", "CompactionDone"]);
@@ -121,14 +121,14 @@ describe("saveSummary", () => {
     expect(seen).toEqual([]);
   });
 
-  it("a summary saved meanwhile by another writer turns the pass into a concurrent_compaction skip", async () => {
+  it("a summary saved meanwhile by another writer turns the pass into a ConcurrentCompaction skip", async () => {
     const store = memoryStore();
     await right(store.append("s", chat(6), 1));
     const planned = job(chat(6));
     await right(store.saveSummary("s", { content: "OTHER", coversUpTo: 2, previousId: null }, 1));
     expect(await right(saveSummary(store, createEventBus<SessionEvent>(), planned, { _tag: "Save", text: "T", level: "detailed", model: "m" }, pass))).toMatchObject({
       _tag: "Skipped",
-      reason: "concurrent_compaction",
+      reason: "ConcurrentCompaction",
     });
   });
 });

@@ -12,7 +12,7 @@ const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
 describe("decideTrigger", () => {
   const base = { ephemeral: false, maxTokens: 1000, threshold: 1, estimate: () => 5000 };
   it("uses the reported tokens of the previous turn when there are any", () => {
-    expect(decideTrigger({ ...base, lastInputTokens: 999 })).toEqual({ _tag: "Hold", reason: "below_threshold", effectiveTokens: 999, source: "reported" });
+    expect(decideTrigger({ ...base, lastInputTokens: 999 })).toEqual({ _tag: "Hold", reason: "BelowThreshold", effectiveTokens: 999, source: "reported" });
     expect(decideTrigger({ ...base, lastInputTokens: 1000 })).toEqual({ _tag: "Trigger", effectiveTokens: 1000, source: "reported" });
   });
   it("falls back to the estimate when 0 tokens were reported", () => {
@@ -21,14 +21,14 @@ describe("decideTrigger", () => {
   it("never triggers for an ephemeral session, and does not even estimate", () => {
     let estimated = false;
     const d = decideTrigger({ ...base, ephemeral: true, lastInputTokens: 1e9, estimate: () => ((estimated = true), 0) });
-    expect(d).toMatchObject({ _tag: "Hold", reason: "ephemeral" });
+    expect(d).toMatchObject({ _tag: "Hold", reason: "Ephemeral" });
     expect(estimated).toBe(false);
   });
 });
 
 describe("planCompaction", () => {
   it("does nothing when at most preserveLast messages lie past the watermark", () => {
-    expect(planCompaction(stored(chat(6)), 6)).toEqual({ _tag: "Nothing", reason: "too_few_messages" });
+    expect(planCompaction(stored(chat(6)), 6)).toEqual({ _tag: "Nothing", reason: "TooFewMessages" });
     expect(planCompaction([], 6)._tag).toBe("Nothing");
   });
   it("folds all but the newest preserveLast; the watermark is the last folded id", () => {
@@ -63,7 +63,7 @@ describe("planCompaction", () => {
       { role: "tool", content: "rb", toolCallId: "b" },
       { role: "user", content: "u" },
     ];
-    expect(planCompaction(stored(messages), 3)).toEqual({ _tag: "Nothing", reason: "too_few_messages" });
+    expect(planCompaction(stored(messages), 3)).toEqual({ _tag: "Nothing", reason: "TooFewMessages" });
   });
   it("folds stored system messages like any other history", () => {
     const messages: Message[] = [{ role: "system", content: "old prompt" }, ...chat(3)];

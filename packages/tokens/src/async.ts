@@ -6,7 +6,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { TokenCounter } from "./counter.js";
 import { defaultChunkLimits, planChunks } from "./chunking/plan.js";
-import { decodeCountAsyncOptions, TokensOptionsError } from "./options.js";
+import { decodeCountAsyncOptions } from "./options.js";
+import { CcError } from "@cc/validate";
 
 /** Options of {@link countAsync}. */
 export interface CountAsyncOptions {
@@ -30,14 +31,14 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * keep slices bounded, about ±1 token per cut; `counter.count` itself never cuts. For the
  * estimate it may be a few tokens
  * higher (each slice is rounded up). Invalid options (an unknown key, a bad `sliceChars`) reject
- * with a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the field.
+ * with a `CcError` (from @cc/validate, carrying the typed `InvalidOptions`) naming the field.
  *
  * @example
  * const n = await countAsync(counter, "x".repeat(5_000_000)); // a huge tool output, counted off the event loop
  */
 export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
   const decoded = decodeCountAsyncOptions(options);
-  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left, "countAsync: ");
+  if (E.isLeft(decoded)) throw new CcError({ ...decoded.left, message: `${"countAsync: "}${decoded.left.message}` });
   const asked = decoded.right.sliceChars ?? defaultChunkLimits.maxChunkChars;
   const slice = Math.max(asked, defaultChunkLimits.maxPieceChars + 2);
   options.signal?.throwIfAborted();

@@ -7,7 +7,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
-import { decodeEstimateOptions, TokensOptionsError } from "./options.js";
+import { decodeEstimateOptions } from "./options.js";
+import { CcError } from "@cc/validate";
 
 /** How many code points of each class a text holds. */
 export interface ClassCounts {
@@ -154,7 +155,7 @@ export interface EstimateOptions {
 
 /**
  * A {@link TokenCounter} backed by the estimate: no dependency, no WASM, nothing to dispose.
- * Invalid options (an unknown key or encoding) throw a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the field; validate
+ * Invalid options (an unknown key or encoding) throw a `CcError` (from @cc/validate, carrying the typed `InvalidOptions`) naming the field; validate
  * untrusted configuration with `decodeEstimateOptions` first.
  *
  * @example
@@ -163,7 +164,7 @@ export interface EstimateOptions {
  */
 export function estimateCounter(options: EstimateOptions = {}): TokenCounter {
   const decoded = decodeEstimateOptions(options);
-  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left);
+  if (E.isLeft(decoded)) throw new CcError(decoded.left);
   const encoding = decoded.right.encoding ?? "o200k_base";
   const weights = estimateWeights[encoding];
   const count = (text: string): number => weighTokens(classCounts(text), weights);

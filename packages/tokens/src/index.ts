@@ -22,3 +22,4 @@ export { isValidTokenCost, withTokenCost, type Costable } from "./cost.js";
 export { gptTokenizerCounter, type BackendUnavailable, type GptTokenizerOptions } from "./gpt-tokenizer.js";
 export { decodeOptions, TokensOptionsError, type InvalidOptions } from "./options.js";
 export { tokensReaching, tokensWithin } from "./share.js";
+export type { ChunkLimits } from "./chunking/plan.js";

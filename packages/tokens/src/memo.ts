@@ -8,7 +8,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { LRUCache } from "lru-cache";
 import type { TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
-import { decodeOptions, TokensOptionsError, MemoOptionsCodec, type InvalidOptions } from "./options.js";
+import { decodeOptions, MemoOptionsCodec, type InvalidOptions } from "./options.js";
+import { CcError } from "@cc/validate";
 
 /** Bounds of a memo. */
 export interface MemoOptions {
@@ -66,7 +67,7 @@ export function decodeMemoOptions(input: unknown): E.Either<InvalidOptions, Memo
 /**
  * Wraps `counter` with an LRU memo. Repeated texts (system prompts, tool schemas, re-counted
  * history) cost one hash instead of one BPE pass. Invalid bounds (NaN, ≤ 0, fractions) are a
- * programming error and throw a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the field; use {@link decodeMemoOptions} to
+ * programming error and throw a `CcError` (from @cc/validate, carrying the typed `InvalidOptions`) naming the field; use {@link decodeMemoOptions} to
  * validate untrusted configuration first.
  *
  * @example
@@ -77,7 +78,7 @@ export function decodeMemoOptions(input: unknown): E.Either<InvalidOptions, Memo
  */
 export function memoCounter(counter: TokenCounter, options: MemoOptions = {}): MemoCounter {
   const decoded = decodeMemoOptions(options);
-  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left, "memoCounter: ");
+  if (E.isLeft(decoded)) throw new CcError({ ...decoded.left, message: `${"memoCounter: "}${decoded.left.message}` });
   const cache = new LRUCache<string, number>({
     max: decoded.right.maxEntries ?? 10_000,
     maxSize: decoded.right.maxBytes ?? 4 * 1024 * 1024,

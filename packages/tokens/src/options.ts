@@ -8,7 +8,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
-import { invalid, type InvalidOptions, type Problem } from "@cc/validate";
+import { CcError, type CcErrorOf, invalid, type InvalidOptions, type Problem } from "@cc/validate";
 
 /**
  * A finite integer ≥ 1 (rejects NaN, ±Infinity, 0, negatives and fractions). It decodes to a
@@ -186,23 +186,19 @@ export function formatInvalid(failure: InvalidOptions): string {
 /**
  * Thrown by the synchronous factories (`tiktokenCounter`, `estimateCounter`, `memoCounter`,
  * `countAsync`, `planChunks`) when their options are invalid: they return a counter, not an
- * `Either`, so a programming error in their options cannot be a value. It is a `RangeError` (its
+ * `Either`, so a programming error in their options cannot be a value. It is the one `CcError` (its
  * message names every field at fault) that carries the typed failure in `error`. Decode untrusted
  * options first (`decodeOptions`) to get the same failure as a `Left`.
  *
  * @example
  * try { tiktokenCounter({ encodng: "o200k_base" } as never); }
  * catch (e) { if (e instanceof TokensOptionsError) console.error(e.error.problems[0]?.message); }
+ *
+ * @deprecated Use `CcError` from @cc/validate (this name is the same class; `instanceof` keeps working); kept one release.
  */
-export class TokensOptionsError extends RangeError {
-  /** The typed failure: `_tag` "InvalidOptions", `subject`, `problems`. */
-  readonly error: InvalidOptions;
-  constructor(error: InvalidOptions, prefix = "") {
-    super(`${prefix}${error.message}`);
-    this.name = "TokensOptionsError";
-    this.error = error;
-  }
-}
+export const TokensOptionsError = CcError as unknown as CcErrorOf<InvalidOptions>;
+/** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
+export type TokensOptionsError = InstanceType<typeof TokensOptionsError>;
 
 /** Validates `tiktokenCounter` options from configuration. */
 export function decodeTiktokenOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof TiktokenOptionsCodec>> {

@@ -16,7 +16,8 @@ import { bpeEngine, type BpeEngine } from "./bpe/count.js";
 import { loadRanks } from "./bpe/ranks.js";
 import type { Encoding, TokenCounter } from "./counter.js";
 import { countMessagesWith } from "./messages.js";
-import { decodeTiktokenOptions, TokensOptionsError } from "./options.js";
+import { decodeTiktokenOptions } from "./options.js";
+import { CcError } from "@cc/validate";
 
 interface EncoderJson {
   readonly bpe_ranks: string;
@@ -121,7 +122,7 @@ export interface TiktokenOptions {
  * is ever cut; long pieces are merged in O(n log n)). Special-token strings such as
  * `<|endoftext|>` count as ordinary text. Cheap to create: the rank table is loaded on the first
  * count (0.2–0.6 s) and shared by every counter of the same encoding in the process. Invalid
- * options (an unknown key or encoding) are a programming error and throw a `TokensOptionsError` (a `RangeError` carrying the typed `InvalidOptions` in `error`) naming the
+ * options (an unknown key or encoding) are a programming error and throw a `CcError` (from @cc/validate, carrying the typed `InvalidOptions`) naming the
  * field; use `decodeTiktokenOptions` to validate untrusted configuration first.
  *
  * @example
@@ -131,7 +132,7 @@ export interface TiktokenOptions {
  */
 export function tiktokenCounter(options: TiktokenOptions = {}): TokenCounter {
   const decoded = decodeTiktokenOptions(options);
-  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left);
+  if (E.isLeft(decoded)) throw new CcError(decoded.left);
   const encoding = decoded.right.encoding ?? "o200k_base";
   let engine: BpeEngine | undefined;
   let disposed = false;

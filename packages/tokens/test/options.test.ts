@@ -1,3 +1,4 @@
+import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { countAsync, estimateCounter, gptTokenizerCounter, memoCounter, tiktokenCounter, TokensOptionsError, type InvalidOptions } from "@cc/tokens";
 import { countChunked, decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeMemoOptions, decodeTiktokenOptions, planChunks, suggestKey } from "@cc/tokens/internal";
@@ -13,7 +14,7 @@ describe("options are decoded strictly", () => {
     expect(invalid).toMatchObject({ _tag: "InvalidOptions", subject: "ChunkLimits" });
     expect(invalid.message).toMatch(/maxPieceChars/);
     expect(invalid.message).toMatch(/maxChunkChars/);
-    expect(() => countChunked((c) => c.length, "hello world", { maxPieceChars: 0, maxChunkChars: 0 })).toThrow(RangeError);
+    expect(() => countChunked((c) => c.length, "hello world", { maxPieceChars: 0, maxChunkChars: 0 })).toThrow(CcError);
     expect(() => planChunks("hello world", { maxPieceChars: 1, maxChunkChars: Number.NaN })).toThrow(/maxChunkChars/);
   });
 
@@ -75,15 +76,16 @@ describe("the failure is the InvalidOptions of @cc/validate", () => {
     ["tiktokenCounter", () => tiktokenCounter({ encodng: "o200k_base" } as never), "TiktokenOptions"],
     ["estimateCounter", () => estimateCounter({ encoding: "bogus" } as never), "EstimateOptions"],
     ["memoCounter", () => memoCounter(estimateCounter(), { maxEntries: Number.POSITIVE_INFINITY }), "MemoOptions"],
-  ] as const)("%s throws a TokensOptionsError (a RangeError) carrying the typed failure", (_name, make, subject) => {
+  ] as const)("%s throws the one CcError (TokensOptionsError is its deprecated name) carrying the typed failure", (_name, make, subject) => {
     let thrown: unknown;
     try {
       make();
     } catch (e) {
       thrown = e;
     }
-    expect(thrown).toBeInstanceOf(RangeError);
+    expect(thrown).toBeInstanceOf(CcError);
     expect(thrown).toBeInstanceOf(TokensOptionsError);
+    expect(thrown).toMatchObject({ _tag: "InvalidOptions", subject });
     if (thrown instanceof TokensOptionsError) {
       expect(thrown.error).toMatchObject({ _tag: "InvalidOptions", subject });
       expect(thrown.error.problems.length).toBeGreaterThan(0);

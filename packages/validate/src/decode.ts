@@ -6,6 +6,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
+import { CcError, type CcErrorOf } from "./error.js";
 import { MAX_PROBLEMS, problemsOf, type Problem } from "./problem.js";
 
 /** The tag of a validation failure: configuration or data. */
@@ -67,33 +68,25 @@ export function decodeWith<A, Tag extends InvalidTag>(codec: t.Decoder<unknown, 
 }
 
 /**
- * Thrown by a factory that returns a plain object (not an `Either`) when its options are invalid:
- * a programming error, reported at once and never as a silent default. A `RangeError` whose
- * message names every field at fault, carrying the typed failure in `error`; decode untrusted
- * options with the factory's codec first to get the same failure as a `Left`.
+ * Thrown by a factory that returns a plain object (not an `Either`) when its options are invalid.
  *
+ * @deprecated Use {@link CcError} (the one error class of @cc; this name is the same class) — kept one release.
  * @example
  * try { offlineProvider({ defaultMaxTokns: 500 } as never); }
  * catch (e) { if (e instanceof InvalidOptionsError) console.error(e.error.problems[0]?.path); } // "defaultMaxTokns"
  */
-export class InvalidOptionsError extends RangeError {
-  /** The typed failure: `_tag` "InvalidOptions", `subject`, `problems`. */
-  readonly error: InvalidOptions;
-  constructor(error: InvalidOptions) {
-    super(error.message);
-    this.name = "InvalidOptionsError";
-    this.error = error;
-  }
-}
+export const InvalidOptionsError = CcError as unknown as CcErrorOf<InvalidOptions>;
+/** @deprecated Use {@link CcError}. */
+export type InvalidOptionsError = InstanceType<typeof InvalidOptionsError>;
 
 /**
- * Decodes `input` with `decode`, returning the value or throwing an {@link InvalidOptionsError}
+ * Decodes `input` with `decode`, returning the value or throwing a {@link CcError}
  * (for factories that return a plain object).
  *
  * @example const options = decodeOrThrow(decodeWith(objectCodec("MyOptions", {}, { maxRetries: intIn(0, 20) }), "InvalidOptions", "my options"), { maxRetries: 3 });
  */
 export function decodeOrThrow<A>(decode: (input: unknown) => E.Either<InvalidOptions, A>, input: unknown): A {
   const r = decode(input);
-  if (E.isLeft(r)) throw new InvalidOptionsError(r.left);
+  if (E.isLeft(r)) throw new CcError(r.left);
   return r.right;
 }

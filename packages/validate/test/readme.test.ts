@@ -2,7 +2,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
 import { expect, it, vi } from "vitest";
-import { callback, decodeOrThrow, decodeWith, intIn, InvalidOptionsError, objectCodec, withMethods } from "@cc/validate";
+import { callback, CcError, decodeOrThrow, decodeWith, intIn, objectCodec, withMethods } from "@cc/validate";
 
 it("README: an options codec with a collaborator and a callback, decoded or thrown", () => {
   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -14,13 +14,13 @@ it("README: an options codec with a collaborator and a callback, decoded or thro
   const bad = decodeWorkerOptions({ counter: { count: (s: string) => s.length }, retrys: 3 });
   // Left: { _tag: "InvalidOptions", subject: "worker options", problems: [{ path: "retrys", message: "retrys: unknown field (did you mean retries?)" }], … }
   const good: WorkerOptions = decodeOrThrow(decodeWorkerOptions, { counter: { count: (s: string) => s.length }, retries: 2 });
-  // A factory that returns a plain object throws instead: an InvalidOptionsError (a RangeError) carrying the same typed failure in `error`.
-  try { decodeOrThrow(decodeWorkerOptions, { counter: {}, retries: Number.NaN }); } catch (e) { if (e instanceof InvalidOptionsError) console.error(e.error.problems.map((p) => p.path)); }
+  // A factory that returns a plain object throws instead: a CcError (the one error class of @cc) carrying the same _tag, subject and problems.
+  try { decodeOrThrow(decodeWorkerOptions, { counter: {}, retries: Number.NaN }); } catch (e) { if (e instanceof CcError) console.error(e._tag, e.subject, e.problems.length); }
 
   expect(bad).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "worker options", problems: [{ path: "retrys", message: "retrys: unknown field (did you mean retries?)" }] } });
   expect(E.isLeft(bad)).toBe(true);
   expect(good.counter.count("abcd") + (good.retries ?? 0)).toBe(6);
-  expect(logged).toHaveBeenCalledWith(["counter", "retries"]);
-  expect(() => decodeOrThrow(decodeWorkerOptions, {})).toThrow(RangeError);
+  expect(logged).toHaveBeenCalledWith("InvalidOptions", "worker options", 2);
+  expect(() => decodeOrThrow(decodeWorkerOptions, {})).toThrow(CcError);
   logged.mockRestore();
 });

@@ -12,7 +12,7 @@ import type { StrategyName } from "@cc/context";
 
 /** `cc-compact [compact] [file]`. */
 export interface CompactCommand {
-  readonly _tag: "compact";
+  readonly _tag: "Compact";
   readonly file: string | undefined;
   readonly format: TranscriptFormat;
   readonly strategy: StrategyName;
@@ -27,7 +27,7 @@ export interface CompactCommand {
 
 /** `cc-compact search --index FILE QUERY`. */
 export interface SearchCommand {
-  readonly _tag: "search";
+  readonly _tag: "Search";
   readonly index: string;
   readonly query: string;
   readonly k: number;
@@ -36,7 +36,7 @@ export interface SearchCommand {
 
 /** `cc-compact expand --index FILE ID`. */
 export interface ExpandCommand {
-  readonly _tag: "expand";
+  readonly _tag: "Expand";
   readonly index: string;
   readonly id: string;
   /** `undefined`: the one namespace that holds the id (an id in several namespaces needs `-n`). */
@@ -47,14 +47,14 @@ export interface ExpandCommand {
 
 /** `cc-compact mcp --index FILE`: serve the index's search and expand as MCP tools over stdio. */
 export interface McpCommand {
-  readonly _tag: "mcp";
+  readonly _tag: "Mcp";
   readonly index: string;
   /** Confine the tools to this namespace; `undefined`: every namespace. */
   readonly namespace: string | undefined;
 }
 
 /** A parsed command line. */
-export type Command = CompactCommand | SearchCommand | ExpandCommand | McpCommand | { readonly _tag: "help" } | { readonly _tag: "version" };
+export type Command = CompactCommand | SearchCommand | ExpandCommand | McpCommand | { readonly _tag: "Help" } | { readonly _tag: "Version" };
 
 /** The command line is wrong; `message` says what to fix. */
 export interface UsageError {
@@ -198,17 +198,17 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
     return E.left({ _tag: "UsageError", message: e instanceof Error ? e.message : String(e) });
   }
   const v = parsed.values;
-  if (v.help === true) return E.right({ _tag: "help" });
-  if (v.version === true) return E.right({ _tag: "version" });
+  if (v.help === true) return E.right({ _tag: "Help" });
+  if (v.version === true) return E.right({ _tag: "Version" });
   const [first, ...rest] = parsed.positionals;
   // `cc-compact help` is the command, not a file named help (`./help` reads such a file).
-  if (first === "help") return E.right({ _tag: "help" });
+  if (first === "help") return E.right({ _tag: "Help" });
   if (v.raw === true && first !== "expand") return E.left({ _tag: "UsageError", message: "--raw: only expand takes it" });
   if (first === "mcp") {
     if (v.index === undefined) return E.left({ _tag: "UsageError", message: "mcp: --index FILE is required" });
     if (rest.length > 0) return E.left({ _tag: "UsageError", message: `mcp: unexpected argument ${JSON.stringify(rest[0])}` });
     if (v.namespace === "") return E.left({ _tag: "UsageError", message: "--namespace: expected a non-empty namespace" });
-    return E.right({ _tag: "mcp", index: v.index, namespace: v.namespace });
+    return E.right({ _tag: "Mcp", index: v.index, namespace: v.namespace });
   }
   if (first === "search" || first === "expand") {
     if (v.index === undefined) return E.left({ _tag: "UsageError", message: `${first}: --index FILE is required` });
@@ -217,10 +217,10 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
       const k = num(label("k"), v.k, "positive integer");
       if (E.isLeft(k)) return k;
       if (k.right !== undefined && (k.right < 1 || k.right > 1000)) return E.left({ _tag: "UsageError", message: `-k: expected 1..1000, got ${k.right}` });
-      return E.right({ _tag: "search", index: v.index, query: rest.join(" "), k: k.right ?? 10, namespace: v.namespace });
+      return E.right({ _tag: "Search", index: v.index, query: rest.join(" "), k: k.right ?? 10, namespace: v.namespace });
     }
     if (rest.length !== 1) return E.left({ _tag: "UsageError", message: "expand: exactly one ID is required" });
-    return E.right({ _tag: "expand", index: v.index, id: rest[0]!, namespace: v.namespace, raw: v.raw === true });
+    return E.right({ _tag: "Expand", index: v.index, id: rest[0]!, namespace: v.namespace, raw: v.raw === true });
   }
   const files = first === "compact" ? rest : parsed.positionals;
   if (files.length > 1) return E.left({ _tag: "UsageError", message: `expected at most one input file, got ${files.length}` });
@@ -252,7 +252,7 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(displayUrl(url))}` });
   const file = files[0] === "-" ? undefined : files[0];
   return E.right({
-    _tag: "compact", file, format: format.right, strategy: strategy.right, options: options.right, force: v.force === true,
+    _tag: "Compact", file, format: format.right, strategy: strategy.right, options: options.right, force: v.force === true,
     index: v.index, namespace: v.namespace ?? "default", providerUrl: url, encoding: encoding.right, quiet: v.quiet === true,
   });
 }

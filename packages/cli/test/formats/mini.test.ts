@@ -100,7 +100,7 @@ describe("mini-swe-agent tool calls", () => {
 
   it("the CLI takes --format mini-swe-agent and refuses an unknown format naming the accepted ones", () => {
     const ok = parseCommand(["--format", "mini-swe-agent", "run.traj.json"]);
-    expect(E.isRight(ok) && ok.right._tag === "compact" && ok.right.format).toBe("mini-swe-agent");
+    expect(E.isRight(ok) && ok.right._tag === "Compact" && ok.right.format).toBe("mini-swe-agent");
     const bad = parseCommand(["--format", "mini", "run.traj.json"]);
     expect(E.isLeft(bad) && JSON.stringify(bad.left)).toContain("mini-swe-agent");
   });

@@ -22,3 +22,4 @@ export {
   type PromptCompressorOptions,
 } from "./prompt.js";
 export { decodeJournalToolOptions, journalTools, JournalToolOptionsCodec, type AgentTool, type JournalToolConfig, type JournalToolOptions, type JournalTools } from "./journal.js";
+export type { AgentPromptCompression, SkipReason } from "./prompt.js";

@@ -9,8 +9,7 @@ import type { TokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import type { Task } from "fp-ts/lib/Task.js";
 import * as t from "io-ts";
-import { decodeWith, intIn, leaf, objectCodec, withMethods } from "@cc/validate";
-import { ContextManagerError } from "../types.js";
+import { CcError, decodeWith, intIn, leaf, objectCodec, withMethods } from "@cc/validate";
 import { chooseCompactionModel } from "@cc/lcm";
 import { guardProvider } from "@cc/lcm";
 import type { Provider, ProviderError } from "@cc/messages";
@@ -35,7 +34,7 @@ export interface PromptCompressor {
 
 /**
  * Options of {@link createPromptCompressor}, decoded by a closed codec: an unknown key, NaN,
- * ±Infinity or an out-of-range number throws a `ContextManagerError` carrying `InvalidOptions`
+ * ±Infinity or an out-of-range number throws a `CcError` (from @cc/validate) carrying `InvalidOptions`
  * (subject "prompt compressor options") naming the field.
  */
 export interface PromptCompressorOptions {
@@ -73,7 +72,7 @@ const INSTRUCTION =
 const describeError = (e: ProviderError): string => ("message" in e ? `${e._tag}: ${e.message}` : e._tag);
 
 /**
- * Creates a {@link PromptCompressor}. Invalid options throw a `ContextManagerError` carrying the
+ * Creates a {@link PromptCompressor}. Invalid options throw a `CcError` (from @cc/validate) carrying the
  * typed `InvalidOptions` at once (a programming error, as with `createContextManager`).
  *
  * @example
@@ -82,7 +81,7 @@ const describeError = (e: ProviderError): string => ("message" in e ? `${e._tag}
  */
 export function createPromptCompressor(options: PromptCompressorOptions): PromptCompressor {
   const decoded = decodePromptCompressorOptions(options);
-  if (E.isLeft(decoded)) throw new ContextManagerError(decoded.left);
+  if (E.isLeft(decoded)) throw new CcError(decoded.left);
   let enabled = true;
   let minSavingRatio = options.minSavingRatio ?? 0.3;
   const minTokens = options.minTokens ?? 200;

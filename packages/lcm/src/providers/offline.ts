@@ -113,7 +113,7 @@ export function extractiveSummary(source: string, maxTokens: number, counter: To
 
 /**
  * Creates the offline extractive summariser. Invalid options (an unknown field, NaN, ±Infinity,
- * a negative or out-of-range number) throw an `InvalidOptionsError` of @cc/validate carrying the
+ * a negative or out-of-range number) throw a `CcError` of @cc/validate carrying the
  * typed `InvalidOptions` (subject "offline provider options"), naming the field.
  *
  * @example

@@ -16,8 +16,9 @@
  * @module chunking/plan
  */
 import * as E from "fp-ts/lib/Either.js";
-import { decodeChunkLimits, TokensOptionsError } from "../options.js";
+import { decodeChunkLimits } from "../options.js";
 import { bmpClasses, classifyCodePoint, safeCutTable, type CodeClass } from "./classes.js";
+import { CcError } from "@cc/validate";
 
 /** Limits of a {@link ChunkPlan}. Both are counts of UTF-16 code units. */
 export interface ChunkLimits {
@@ -34,11 +35,11 @@ export interface ChunkLimits {
   readonly maxChunkChars: number;
 }
 
-/** Throws a `TokensOptionsError` (a `RangeError` with the typed failure in `error`) naming the field when `limits` are not valid {@link ChunkLimits}. */
+/** Throws a `CcError` (from @cc/validate, carrying the typed failure) naming the field when `limits` are not valid {@link ChunkLimits}. */
 export function assertChunkLimits(limits: ChunkLimits): void {
   if (limits === defaultChunkLimits) return;
   const decoded = decodeChunkLimits(limits);
-  if (E.isLeft(decoded)) throw new TokensOptionsError(decoded.left);
+  if (E.isLeft(decoded)) throw new CcError(decoded.left);
 }
 
 /** Default limits: no shared trajectory and no ordinary prose or code comes near a forced cut. */
@@ -54,7 +55,7 @@ export interface ChunkPlan {
 
 /**
  * Cuts `text` into chunks under `limits`. Pure and linear in `text.length`. Invalid limits (not
- * integers in [1, 2³⁰], or an unknown key) are a programming error: `TokensOptionsError` (a `RangeError`).
+ * integers in [1, 2³⁰], or an unknown key) are a programming error: `CcError` (from @cc/validate).
  *
  * @example
  * planChunks("a".repeat(600), defaultChunkLimits).forced; // [256, 512]
