@@ -232,6 +232,18 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
   return { messages: masked.length === 0 ? messages : out, masked, failures };
 }
 
+/** What the pointer line of a clipped output says after its token count. */
+export const CLIP_MARK = "clipped to fit the budget";
+
+/**
+ * The pointer line of a clipped output (a stub: {@link stubId} reads it).
+ *
+ * @example clipPointer("o1", 5120) // "[output masked to the journal: o1, 5120 tokens; clipped to fit the budget, expand the id to read it all]"
+ */
+export function clipPointer(id: string, tokens: number): string {
+  return `${MASK_PREFIX}${id}, ${tokens} tokens; ${CLIP_MARK}, expand the id to read it all]`;
+}
+
 /** The smallest text allowance a clipped output gets (its pointer and a few facts). */
 export const CLIP_MIN_TOKENS = 64;
 
@@ -270,7 +282,7 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
     const allowance = Math.max(CLIP_MIN_TOKENS, tokens - (total - run.goal) - overhead);
     const id = `${run.idPrefix}${outputId(m)}`;
     const count = (t: string): number => run.counter.count(t);
-    if (excerptText(m.content, maskStub(id, tokens, []), allowance, count, true, look.knownText(i)) === undefined) continue;
+    if (excerptText(m.content, clipPointer(id, tokens), allowance, count, true, look.knownText(i)) === undefined) continue;
     const tool = look.toolName(i);
     const kind = m.role === "assistant" ? "assistant" : tool === undefined ? "observation" : `output:${tool}`;
     const written = await run.writer.writeSummary(
@@ -283,7 +295,7 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
       continue;
     }
     const storedAs = written.right?.id ?? id;
-    const text = excerptText(m.content, maskStub(storedAs, tokens, []), allowance, count, true, look.knownText(i));
+    const text = excerptText(m.content, clipPointer(storedAs, tokens), allowance, count, true, look.knownText(i));
     if (text === undefined) continue;
     const stub = { ...rest, content: text } as Message;
     const stubTokens = size(stub);

@@ -70,13 +70,15 @@ export function excerptText(text: string, pointer: string, allowance: number, co
   const lines = text.split("\n");
   let head = "";
   let used = 0;
+  let taken = 0;
   for (const line of lines) {
-    const next = head === "" ? line : `${head}\n${line}`;
+    const next = taken === 0 ? line : `${head}\n${line}`;
     if (count(next) > headAllowance) break;
     head = next;
     used += line.length + 1;
+    taken++;
   }
-  if (head === "" && headAllowance > 0) {
+  if (taken === 0 && headAllowance > 0) {
     head = longestPrefix(lines[0] ?? "", (x) => count(x) <= headAllowance);
     used = head.length;
   }
