@@ -103,8 +103,11 @@ export interface ContextManagerOptions {
   readonly noteKey?: string;
   /**
    * Keep the task — the first user message, the issue or instructions an agent works from — in
-   * the prompt on every turn (both strategies), unless it would take more than half of the
-   * compaction's target: then it is compacted like the rest and the turn warns `TaskNotPinned`.
+   * the prompt on every turn (both strategies). A task that would take more than half of the
+   * compaction's target is, with `hierarchical`, written whole to the index and pinned as an
+   * excerpt within that half (its opening lines, a pointer to the whole task, the key facts of the
+   * rest; the turn warns `TaskExcerpted`); with `lcm` it is compacted like the rest and the turn
+   * warns `TaskNotPinned`.
    * `false` treats it as any other message.
    * @default true
    */

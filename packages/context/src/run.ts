@@ -28,8 +28,9 @@ export interface Candidate {
 /** The error of an aborted turn. */
 export const aborted: ContextError = { _tag: "Aborted", subject: "turn", problems: [] };
 
-/** `TaskNotPinned` when the task was too large to pin. */
+/** `TaskNotPinned` when the task was too large to pin, `TaskExcerpted` when an excerpt of it was pinned instead. */
 function taskWarning(task: TaskPin): TurnWarning[] {
+  if (task._tag === "Pinned" && task.excerpt !== undefined) return [{ _tag: "TaskExcerpted", id: task.excerpt.id, tokens: task.excerpt.tokens, excerptTokens: task.tokens }];
   return task._tag === "TooLarge" ? [{ _tag: "TaskNotPinned", tokens: task.tokens, limit: task.limit }] : [];
 }
 

@@ -53,7 +53,13 @@ export type TurnWarning =
    * The task (the first user message, `tokens` long) would take more than half of the turn's
    * target (`limit` is that half), so it was compacted like the rest instead of kept verbatim.
    */
-  | { readonly _tag: "TaskNotPinned"; readonly tokens: number; readonly limit: number };
+  | { readonly _tag: "TaskNotPinned"; readonly tokens: number; readonly limit: number }
+  /**
+   * The task (`tokens` long as a message) was too large to pin whole: an excerpt of `excerptTokens` (its
+   * opening, a pointer, the key facts of the rest) is pinned in its place, and the whole task is
+   * in the index under `id` (expand it to read it).
+   */
+  | { readonly _tag: "TaskExcerpted"; readonly id: string; readonly tokens: number; readonly excerptTokens: number };
 
 /** What one turn did. `messages` is the next prompt. */
 export interface TurnResult {

@@ -59,12 +59,28 @@ describe("the task is pinned by default", () => {
       expect(unpinned.messages.some((m) => m.content === long)).toBe(false);
     });
 
-    it(`${strategy}: a task over half the target is compacted and the turn says so`, async () => {
+    it(`${strategy}: a task over half the target is ${strategy === "lcm" ? "compacted" : "pinned as an excerpt"} and the turn says so`, async () => {
       const huge = `${TASK}\n${"the reader must accept files written by older scanners\n".repeat(200)}`;
       const manager = createContextManager({ maxTokens: 3000, strategy, counter: exact, index: memoryIndex(), now: () => 1_750_000_000_000 });
       const r = await manager.compact([opening[0]!, { role: "user", content: huge }, ...run(6, 20)]);
       expect(r.messages.some((m) => m.content === huge)).toBe(false);
-      expect(r.warnings).toContainEqual(expect.objectContaining({ _tag: "TaskNotPinned", limit: expect.any(Number) as number, tokens: expect.any(Number) as number }));
+      if (strategy === "lcm") {
+        expect(r.warnings).toContainEqual(expect.objectContaining({ _tag: "TaskNotPinned", limit: expect.any(Number) as number, tokens: expect.any(Number) as number }));
+        return;
+      }
+      // The excerpt takes the task's place: its opening, a pointer, within half the target; the
+      // whole task expands byte for byte; the turn names the id.
+      const warning = r.warnings.find((w) => w._tag === "TaskExcerpted");
+      expect(warning).toMatchObject({ _tag: "TaskExcerpted", tokens: exact.countMessages([{ role: "user", content: huge }]) - exact.countMessages([]) });
+      const id = warning?._tag === "TaskExcerpted" ? warning.id : "";
+      const excerpt = r.messages.find((m) => m.role === "user" && m.content.includes(id));
+      expect(excerpt?.content.startsWith(TASK.split("\n")[0]!)).toBe(true);
+      expect(exact.countMessages([excerpt!]) - exact.countMessages([])).toBeLessThanOrEqual(1500);
+      expect(await manager.expand(id)).toBe(huge);
+      // The next turn keeps the same excerpt, byte for byte, as the task.
+      const next = await manager.compact([...r.messages, ...run(6, 20, 100)]);
+      expect(next.messages.some((m) => m.content === excerpt!.content)).toBe(true);
+      expect(next.warnings.some((w) => w._tag === "TaskExcerpted" || w._tag === "TaskNotPinned")).toBe(false);
     });
   }
 

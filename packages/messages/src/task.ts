@@ -46,7 +46,17 @@ function isFolded(m: Message): boolean {
  * the requested verbatim tail is pinned too: the tail may shrink to fit the budget.
  */
 export type TaskPin =
-  | { readonly _tag: "Pinned"; readonly index: number; readonly tokens: number }
+  | {
+      readonly _tag: "Pinned";
+      readonly index: number;
+      readonly tokens: number;
+      /**
+       * Set when the task was too large to pin whole and an excerpt of it is pinned instead (an
+       * eviction pass does this): the index id of the whole task and its tokens. `tokens` above
+       * are the excerpt's.
+       */
+      readonly excerpt?: { readonly id: string; readonly tokens: number };
+    }
   | { readonly _tag: "TooLarge"; readonly index: number; readonly tokens: number; readonly limit: number }
   | { readonly _tag: "NotPinned" };
 

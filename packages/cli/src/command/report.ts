@@ -46,6 +46,8 @@ function warningLines(w: TurnWarning): readonly string[] {
       return [`  note      no recall: ${w.message}`];
     case "TaskNotPinned":
       return [`  note      the task (${w.tokens} tokens) is more than half the target (${w.limit} is half): it was compacted like the rest`];
+    case "TaskExcerpted":
+      return [`  note      the task (${w.tokens} tokens) is more than half the target: an excerpt of ${w.excerptTokens} tokens is pinned, the whole task is ${w.id}`];
   }
 }
 

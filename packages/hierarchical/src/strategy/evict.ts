@@ -15,7 +15,8 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
-import { maskOutputs, restoringOriginals, type MaskedEntry } from "./mask.js";
+import { clipOutputs, maskOutputs, restoringOriginals, type MaskedEntry } from "./mask.js";
+import { excerptTask } from "./task-excerpt.js";
 import { DEFAULT_RELEVANCE_WINDOW } from "./relevance.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
@@ -278,7 +279,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const folded = earlier.flatMap((n) => n?.entries ?? []);
     const foldedUnlisted = earlier.reduce((sum, n) => sum + (n?.unlisted ?? 0), 0);
     const hadNotes = earlier.some((n) => n !== undefined);
-    const source = hadNotes ? messages.filter((_, i) => earlier[i] === undefined) : messages;
+    let source = hadNotes ? messages.filter((_, i) => earlier[i] === undefined) : messages;
     // preserveLast is the longest verbatim tail: when the system prefix, that tail and the note
     // cannot fit the target, the tail shrinks over safe boundaries (never orphaning a tool result)
     // down to the last step, so older units can go instead of the budget being missed.
@@ -286,7 +287,21 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // The task is found in the messages as given: an earlier note right after the system messages
     // means the task was compacted before (taskIndex stops there), so no later message takes its place.
     const found = planTaskPin(messages, { enabled: settings.pinTask ?? false, targetTokens: settings.targetTokens }, (i) => deps.counter.countMessages([messages[i]!]) - base);
-    const task: TaskPin = found._tag === "NotPinned" ? found : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
+    let task: TaskPin = found._tag === "NotPinned" ? found : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
+    // An id another original already holds (a shared index) costs the unit only that id.
+    const writer = indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" });
+    // A task too large to pin whole is pinned as an excerpt (its opening, a pointer, the key facts
+    // of the rest) once the whole task is in the index; if it cannot be written it is compacted
+    // like the rest, as before.
+    const excerptFailures: { readonly id: string; readonly reason: string }[] = [];
+    if (task._tag === "TooLarge") {
+      const excerpted = await excerptTask(source, task, { counter: deps.counter, writer, now: deps.now, idPrefix: prefix, ...(signal === undefined ? {} : { signal }) });
+      if (excerpted._tag === "Failed") excerptFailures.push(excerpted.failure);
+      else if (excerpted._tag === "Excerpted") {
+        source = excerpted.messages;
+        task = excerpted.task;
+      }
+    }
     const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted, task);
     const pinIndex = task._tag === "Pinned" ? { pinIndex: task.index } : {};
     // Relevance to the working set costs a scan of every unit: only when it is scored.
@@ -305,8 +320,6 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       return E.right({ segments, kept: messages, evicted: [], masked: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false, task: { _tag: "NotPinned" }, noteAt: leadingSystemCount(messages) });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
-    // An id another original already holds (a shared index) costs the unit only that id.
-    const writer = indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" });
     // Fact-keeping masks come first: the least important outputs become stubs (call kept, key
     // facts kept, original in the index); whole units leave only when that is not enough. With
     // earlier notes a note is written anyway, so masking aims below its reservation.
@@ -320,7 +333,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
         units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
         if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
           return E.right({
-            segments: units, kept: masking.messages, evicted: [], masked: masking.masked, note: "", failures: [...masking.failures], disambiguated: [], skipped: 0,
+            segments: units, kept: masking.messages, evicted: [], masked: masking.masked, note: "", failures: [...excerptFailures, ...masking.failures], disambiguated: [], skipped: 0,
             budgetMet: true, noteFits: true, reservedTokens: reserved, aborted: signal?.aborted === true, task, noteAt: noteAfterTask(masking.messages, source, task),
           });
         }
@@ -349,22 +362,34 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
     const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
-    const kept = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
+    const unclipped = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
     const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
-    const noteAt = noteAfterTask(kept, source, task);
+    const noteAt = noteAfterTask(unclipped, source, task);
+    // Still over the target (a verbatim tail of outputs larger than the budget): the largest
+    // outputs, the newest included, are clipped to stubs with their opening and key facts.
+    const sent = deps.counter.countMessages(withNote(unclipped, note, deps.noteKey, noteAt));
+    let clipped: { readonly messages: readonly Message[]; readonly masked: readonly MaskedEntry[]; readonly failures: readonly { readonly id: string; readonly reason: string }[] } = { messages: unclipped, masked: [], failures: [] };
+    if (sent > settings.targetTokens && res.aborted !== true) {
+      const noteCost = sent - deps.counter.countMessages(unclipped);
+      const taskAt = task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
+      const c = await clipOutputs(unclipped, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal: settings.targetTokens - noteCost, ...(signal === undefined ? {} : { signal }) });
+      // Positions in the pass's messages, like the other masked entries.
+      clipped = { ...c, masked: c.masked.map((m) => ({ ...m, position: masking.messages.indexOf(unclipped[m.position]!) })) };
+    }
+    const kept = clipped.messages;
     const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey, noteAt)) <= settings.targetTokens;
     return E.right({
       segments: units,
       kept,
       evicted,
-      masked: masking.masked,
+      masked: [...masking.masked, ...clipped.masked],
       note,
-      failures: [...masking.failures, ...res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) }))],
+      failures: [...excerptFailures, ...masking.failures, ...clipped.failures, ...res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) }))],
       disambiguated: res.written.filter((w) => w.id !== w.segment.id).map((w) => ({ id: w.segment.id, writtenAs: w.id })),
       skipped: res.skipped.length,
       budgetMet: fits,

@@ -15,6 +15,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { extractiveSummary } from "../summarize.js";
 import type { SummaryWriter } from "../writer.js";
 import { fitFacts, keyFacts } from "./facts.js";
+import { excerptText } from "./task-excerpt.js";
 import type { MessageSegment } from "./segments.js";
 
 /**
@@ -227,6 +228,81 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
     out[i] = stub;
     total -= tokens - stubTokens;
     freed += tokens - stubTokens;
+    masked.push({ id: storedAs, position: i, tokens, stubTokens });
+  }
+  return { messages: masked.length === 0 ? messages : out, masked, failures };
+}
+
+/** What the pointer line of a clipped output says after its token count. */
+export const CLIP_MARK = "clipped to fit the budget";
+
+/**
+ * The pointer line of a clipped output (a stub: {@link stubId} reads it).
+ *
+ * @example clipPointer("o1", 5120) // "[output masked to the journal: o1, 5120 tokens; clipped to fit the budget, expand the id to read it all]"
+ */
+export function clipPointer(id: string, tokens: number): string {
+  return `${MASK_PREFIX}${id}, ${tokens} tokens; ${CLIP_MARK}, expand the id to read it all]`;
+}
+
+/** The smallest text allowance a clipped output gets (its pointer and a few facts). */
+export const CLIP_MIN_TOKENS = 64;
+
+/**
+ * The last resort of a pass whose kept messages still exceed `run.goal` (a verbatim tail of
+ * outputs larger than the budget): the largest observations, the newest included, become stubs
+ * that keep a pointer, their opening lines and their key facts (`excerptText`), each cut just
+ * enough to reach the goal (at least {@link CLIP_MIN_TOKENS}), until the messages fit. Each
+ * original is written to the index first; one that cannot be written stays. A stub is never
+ * clipped again.
+ *
+ * @example
+ * const c = await clipOutputs(kept, { counter, writer, scoring, now, idPrefix: "", taskAt: 1, goal: 1800 });
+ */
+export async function clipOutputs(messages: readonly Message[], run: MaskRun): Promise<Masking> {
+  const base = run.counter.countMessages([]);
+  let total = run.counter.countMessages(messages);
+  if (total <= run.goal) return { messages, masked: [], failures: [] };
+  const look = lookups(messages, []);
+  const size = (m: Message): number => run.counter.countMessages([m]) - base;
+  // Observations first, largest first; then the agent's own long texts (their calls stay whole).
+  const sized = messages.map((m, i) => ({ i, tokens: size(m) })).filter(({ i }) => !messages[i]!.content.startsWith(MASK_PREFIX));
+  const bySize = (a: { i: number; tokens: number }, b: { i: number; tokens: number }): number => b.tokens - a.tokens || a.i - b.i;
+  const candidates = [
+    ...sized.filter(({ i }) => isObservation(messages, i, run.taskAt)).sort(bySize),
+    ...sized.filter(({ i }) => messages[i]!.role === "assistant" && i > run.taskAt).sort(bySize),
+  ];
+  const out = [...messages];
+  const masked: MaskedEntry[] = [];
+  const failures: { id: string; reason: string }[] = [];
+  for (const { i, tokens } of candidates) {
+    if (total <= run.goal || run.signal?.aborted === true) break;
+    const m = messages[i]!;
+    const { parts: _parts, ...rest } = m;
+    const overhead = run.counter.countMessages([{ ...rest, content: "" } as Message]) - base;
+    const allowance = Math.max(CLIP_MIN_TOKENS, tokens - (total - run.goal) - overhead);
+    const id = `${run.idPrefix}${outputId(m)}`;
+    const count = (t: string): number => run.counter.count(t);
+    if (excerptText(m.content, clipPointer(id, tokens), allowance, count, true, look.knownText(i)) === undefined) continue;
+    const tool = look.toolName(i);
+    const kind = m.role === "assistant" ? "assistant" : tool === undefined ? "observation" : `output:${tool}`;
+    const written = await run.writer.writeSummary(
+      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? run.now, kind },
+      extractiveSummary(m.content),
+      { evictedAt: run.now, signal: run.signal ?? new AbortController().signal },
+    )();
+    if (E.isLeft(written)) {
+      failures.push({ id, reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error) });
+      continue;
+    }
+    const storedAs = written.right?.id ?? id;
+    const text = excerptText(m.content, clipPointer(storedAs, tokens), allowance, count, true, look.knownText(i));
+    if (text === undefined) continue;
+    const stub = { ...rest, content: text } as Message;
+    const stubTokens = size(stub);
+    if (stubTokens >= tokens) continue;
+    out[i] = stub;
+    total -= tokens - stubTokens;
     masked.push({ id: storedAs, position: i, tokens, stubTokens });
   }
   return { messages: masked.length === 0 ? messages : out, masked, failures };
