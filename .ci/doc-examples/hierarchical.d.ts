@@ -1,6 +1,7 @@
 // Values the examples of @cc/hierarchical use without building them (see .ci/doc-examples.ts;
 // read as packages/hierarchical/src/doc-fixtures.ts).
 import type { ScoringOptions, Segment } from "@cc/importance";
+import type { Message } from "@cc/messages";
 import type { Eviction, EvictionOptions, EvictionRunOptions, HierarchicalResult, SummaryWriter } from "./index.js";
 
 /** What one eviction pass did. */
@@ -19,3 +20,11 @@ export declare const result: HierarchicalResult<Segment>;
 export declare const scoring: ScoringOptions;
 /** Where summaries are written. */
 export declare const writer: SummaryWriter;
+/** The messages a pass keeps. */
+export declare const kept: readonly Message[];
+/** The messages a pass starts from. */
+export declare const source: readonly Message[];
+/** A long tool output. */
+export declare const longLog: string;
+/** A long task. */
+export declare const longIssue: string;

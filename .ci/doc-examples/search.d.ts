@@ -6,3 +6,5 @@ import type { PgPoolLike, SqlClient } from "./index.js";
 export declare const pool: PgPoolLike;
 /** The SQL client over {@link pool}. */
 export declare const client: SqlClient;
+/** A postings cache of the memory or SQLite backend. */
+export declare const cache: import("./ranking/postings.js").PostingsCache<number>;

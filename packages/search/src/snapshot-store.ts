@@ -64,7 +64,7 @@ function alive(pid: number): boolean {
  *
  * @example
  * const store = directorySnapshotStore("/var/cache/agent/snapshots");
- * await store.write("cc_segments.ab12.ccsnap", bytes);
+ * await store.write("cc_segments.ab12.ccsnap", new Uint8Array([1, 2, 3]));
  */
 export function directorySnapshotStore(dir: string): SnapshotStore {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, "_");

@@ -51,6 +51,9 @@ export class CcError extends Error {
  * The {@link CcError} constructor typed for one failure union `F`: `instanceof` narrows `error` to
  * `F`. What the deprecated per-package class names are.
  *
- * @example export const ContextManagerError = CcError as unknown as CcErrorOf<ContextError>;
+ * @example
+ * type Boom = { readonly _tag: "Boom"; readonly subject: string; readonly problems: readonly string[] };
+ * const BoomError = CcError as unknown as CcErrorOf<Boom>;
+ * try { throw new BoomError({ _tag: "Boom", subject: "demo", problems: [] }); } catch (e) { if (e instanceof BoomError) console.log(e.error._tag); }
  */
 export type CcErrorOf<F extends Failure> = new (error: F) => Omit<CcError, "error" | "problems"> & { readonly error: F; readonly problems: F["problems"] };

@@ -132,7 +132,7 @@ export type TaskExcerpting =
  *
  * @example
  * const r = await excerptTask(source, { _tag: "TooLarge", index: 1, tokens: 5120, limit: 2000 }, { counter, writer, now, idPrefix: "" });
- * if (r._tag === "Excerpted") source = r.messages;
+ * const next = r._tag === "Excerpted" ? r.messages : source;
  */
 export async function excerptTask(messages: readonly Message[], task: Extract<TaskPin, { _tag: "TooLarge" }>, run: ExcerptRun): Promise<TaskExcerpting> {
   const original = messages[task.index];
