@@ -322,12 +322,17 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     rank: (terms, options) => rank(cache, terms, options),
     wrote: (gen, entries) => {
       if (!loaded) return;
-      hooks?.changed(putAll(entries.filter((e) => mine(e.namespace)).map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms }))));
+      // Not inside `hooks?.changed(…)`: without hooks its argument would never be evaluated.
+      const n = putAll(entries.filter((e) => mine(e.namespace)).map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })));
+      hooks?.changed(n);
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     deleted: (gen, ns) => {
       if (!loaded) return;
-      if (mine(ns)) hooks?.changed(drop(gen, ns));
+      if (mine(ns)) {
+        const n = drop(gen, ns);
+        hooks?.changed(n);
+      }
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     clear: () => {

@@ -106,6 +106,16 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       return index;
     };
 
+    it("a search across every namespace, once loaded, follows a namespace delete and a write to another namespace", async () => {
+      const index = await makeIndex();
+      right(await index.write([entry({ id: "x1", namespace: "gone", summary: "", content: "reader.py" })])());
+      expect(right(await index.search("py")()).map((h) => h.id)).toEqual(["x1"]);
+      right(await index.deleteNamespace("gone")());
+      right(await index.write([entry({ id: "x2", namespace: "kept", summary: "", content: "writer.py" })])());
+      expect(right(await index.search("py")()).map((h) => `${h.namespace}/${h.id}`)).toEqual(["kept/x2"]);
+      right(await index.close()());
+    });
+
     it("finds an entry by a summary term and by a content term, and expands it to the exact original", async () => {
       const index = await seeded();
       const bySummary = right(await index.search("parse_config")());
