@@ -10,7 +10,7 @@ import type { Pass, SummariseDeps, SummaryDecision, SummaryJob } from "./pass.js
 export declare function right<A>(task: TaskEither<unknown, A>): Promise<A>;
 /** A summary store. */
 export declare const store: SummaryStore;
-/** A session compactor (`createSessionCompactor`, right). */
+/** A session compactor (`createSessionCompactor`). */
 export declare const compactor: SessionCompactor;
 /** A chat session. */
 export declare const session: ChatSession;

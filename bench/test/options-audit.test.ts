@@ -12,7 +12,7 @@ import { decodeCompactionMiddleware } from "@cc/langchain";
 import { createLcmCompactor, offlineProvider, openAICompatibleProvider, truncateToBudget } from "@cc/lcm";
 import { contextTools as mastraContextTools, decodeCompactionProcessor } from "@cc/mastra";
 import { contextTools as agentsContextTools, decodeAgentsCompaction } from "@cc/openai-agents";
-import { createEventBus, createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore } from "@cc/session";
+import { createEventBus, decodeSessionCompactor, memoryStore, openPostgresStore, openSqliteStore } from "@cc/session";
 import { estimateCounter, memoCounter } from "@cc/tokens";
 
 /** The typed failure of one opening, however the opener reports it; `undefined` when it accepted the options. */
@@ -48,7 +48,7 @@ const rows: readonly Row[] = [
   { name: "hierarchical openPostgresIndex", base: { connection: noConnect }, field: "connectTimeoutMs", open: (o) => openPostgresIndex(o as never) },
   { name: "session openSqliteStore", base: { path: ":memory:" }, field: "busyTimeoutMs", open: (o) => openSqliteStore(o as never) },
   { name: "session openPostgresStore", base: { connection: noConnect }, field: "maxConnections", open: (o) => openPostgresStore(o as never) },
-  { name: "session createSessionCompactor", base: { store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } }, field: "config.maxTokens", reported: "maxTokens", open: (o) => createSessionCompactor(o as never) },
+  { name: "session decodeSessionCompactor", base: { store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } }, field: "config.maxTokens", reported: "maxTokens", open: (o) => decodeSessionCompactor(o as never) },
   { name: "lcm openAICompatibleProvider", base: { baseUrl: "http://127.0.0.1:9/v1" }, field: "maxRetries", open: (o) => openAICompatibleProvider(o as never) },
   { name: "lcm createLcmCompactor", base: {}, field: "timeoutMs", open: (o) => createLcmCompactor(o as never).compact([{ role: "user", content: "hi" }], { maxTokens: 100 }) },
   { name: "context decodeContextManager", base: { maxTokens: 1000 }, field: "preserveLast", open: (o) => decodeContextManager(o) },

@@ -22,7 +22,7 @@ import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { type TranscriptLimits } from "@cc/lcm";
 import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
 import * as t from "io-ts";
-import { callback, decodeWith, isRecord, leaf, objectCodec, type InvalidInput } from "@cc/validate";
+import { CcError, callback, decodeWith, type InvalidInput, isRecord, leaf, objectCodec } from "@cc/validate";
 import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
 import { createEventBus, type CompactionTrigger, type EventBus, type SessionEvent } from "./events.js";
 import { decideTrigger } from "./plan.js";
@@ -104,14 +104,30 @@ export interface SessionCompactor {
 }
 
 /**
- * Validates `deps` (closed: a typo'd key, a store or provider without its methods, a bad
- * transcript limit are refused) and `deps.config`, and creates the compactor.
+ * Creates the compactor. `deps` are validated (closed: a typo'd key, a store or provider without
+ * its methods, a bad transcript limit are refused), and `deps.config`: invalid ones throw a
+ * `CcError` (from @cc/validate) carrying the `InvalidOptions` — {@link decodeSessionCompactor}
+ * returns it as a `Left` instead.
  *
  * @example
  * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
+ * await compactor.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
+ */
+export function createSessionCompactor(deps: SessionCompactorOptions): SessionCompactor {
+  const made = decodeSessionCompactor(deps);
+  if (E.isLeft(made)) throw new CcError(made.left);
+  return made.right;
+}
+
+/**
+ * Validates `deps` and `deps.config` like {@link createSessionCompactor}, returning the compactor
+ * or the `InvalidOptions` as a `Left` (for options that come from configuration).
+ *
+ * @example
+ * const compactor = decodeSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
  * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
-export function createSessionCompactor(deps: SessionCompactorOptions): E.Either<InvalidSessionConfig, SessionCompactor> {
+export function decodeSessionCompactor(deps: SessionCompactorOptions): E.Either<InvalidSessionConfig, SessionCompactor> {
   return pipe(
     decodeDeps(deps),
     E.chain(() => decodeSessionConfig(deps.config)),

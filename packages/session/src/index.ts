@@ -8,7 +8,7 @@
  * import { offlineProvider } from "@cc/lcm";
  * const store = memoryStore();
  * const compactor = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
- * if (compactor._tag === "Right") { const chat = createChatSession({ store, compactor: compactor.right, stackId: "demo" }); }
+ * const chat = createChatSession({ store, compactor, stackId: "demo" });
  *
  * @module @cc/session
  */
@@ -18,6 +18,7 @@ export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres.js";
 export {
   createSessionCompactor,
+  decodeSessionCompactor,
   type CompactionOutcome,
   type SessionCompactor,
   type SessionCompactorOptions,

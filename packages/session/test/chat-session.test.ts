@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { createChatSession, createSessionCompactor, memoryStore, openSqliteStore, type SummaryStore } from "@cc/session";
+import { createChatSession, decodeSessionCompactor, memoryStore, openSqliteStore, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { scriptedProvider } from "./scripted.js";
 import { left, right } from "./support.js";
 
 function sessionOn(store: SummaryStore, provider: Provider, config: unknown, ephemeral = false) {
-  const compactor = createSessionCompactor({ store, provider, config, now: () => 7 });
+  const compactor = decodeSessionCompactor({ store, provider, config, now: () => 7 });
   if (E.isLeft(compactor)) throw new Error(compactor.left.message);
   return createChatSession({ store, compactor: compactor.right, stackId: "c", systemPrompt: "SYS", ephemeral, now: () => 7 });
 }

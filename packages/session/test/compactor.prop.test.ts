@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, decodeSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider } from "./scripted.js";
 import { right, runs } from "./support.js";
@@ -23,7 +23,7 @@ describe("session compaction over a whole conversation", () => {
       fc.asyncProperty(scenario, async ({ turns, reported, preserveLast, empty }) => {
         const store = memoryStore();
         const provider = scriptedProvider(Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `summary ${i}` })));
-        const made = createSessionCompactor({ store, provider, config: { maxTokens: 1000, threshold: 1, preserveLast, fallback: "none" }, now: () => 1 });
+        const made = decodeSessionCompactor({ store, provider, config: { maxTokens: 1000, threshold: 1, preserveLast, fallback: "none" }, now: () => 1 });
         if (E.isLeft(made)) return expect.fail(made.left.message);
         const chain: StoredSummary[] = [];
         let total = 0;

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, createEventBus, createSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, createEventBus, decodeSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
 import { SUMMARY_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
 import { offlineProvider } from "@cc/lcm";
 import { type Message, type Provider } from "@cc/messages";
@@ -13,7 +13,7 @@ function setup(provider: Provider, config: unknown = { maxTokens: 1000, threshol
   const events = createEventBus<SessionEvent>({ onSubscriberError: () => undefined });
   const seen: SessionEvent[] = [];
   events.subscribe((e) => void seen.push(e));
-  const made = createSessionCompactor({ store, provider, config, events, now: () => 1234 });
+  const made = decodeSessionCompactor({ store, provider, config, events, now: () => 1234 });
   if (E.isLeft(made)) expect.fail(made.left.message);
   return { store, compactor: made.right as SessionCompactor, seen, events };
 }
@@ -187,7 +187,7 @@ describe("tryCompact", () => {
   });
 
   it("an invalid configuration is refused at construction with actionable lines", () => {
-    const made = createSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { preserveLast: 0 } });
+    const made = decodeSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { preserveLast: 0 } });
     expect(E.isLeft(made) && made.left.problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/^maxTokens: expected a whole number of tokens ≥ 1 .* got undefined$/),
       expect.stringMatching(/^preserveLast: expected a whole number ≥ 1 .* got 0$/),

@@ -6,7 +6,7 @@ import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, createSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, decodeSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
 import { right, runs } from "./support.js";
@@ -39,7 +39,7 @@ describe("truncation fallback over a whole conversation", () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ turns, reported, replies, preserveLast, maxSummaryTokens }) => {
         const store = memoryStore();
-        const made = createSessionCompactor({
+        const made = decodeSessionCompactor({
           store,
           provider: scriptedProvider(replies),
           config: { maxTokens: 1000, threshold: 1, preserveLast, maxSummaryTokens },

@@ -5,7 +5,7 @@ import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter, tiktokenCounter } from "@cc/tokens";
 import { describe, expect, it } from "vitest";
 import { NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, TRUNCATED_SUMMARY_HEADING } from "@cc/session/internal";
-import { createEventBus, createSessionCompactor, memoryStore, type SessionEvent, type SummaryStore } from "@cc/session";
+import { createEventBus, decodeSessionCompactor, memoryStore, type SessionEvent, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { promptText, scriptedProvider, type Reply } from "./scripted.js";
@@ -15,7 +15,7 @@ function compactorFor(store: SummaryStore, provider: Provider, config: Record<st
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
-  const made = createSessionCompactor({ store, provider, config: { maxTokens: 100, threshold: 1, preserveLast: 4, ...config }, events, now: () => 42 });
+  const made = decodeSessionCompactor({ store, provider, config: { maxTokens: 100, threshold: 1, preserveLast: 4, ...config }, events, now: () => 42 });
   if (E.isLeft(made)) throw new Error(made.left.message);
   return { compactor: made.right, seen };
 }
@@ -191,7 +191,7 @@ describe("fallback budget with the real tokenizer", () => {
     for (const body of ["中文上下文压缩".repeat(400), "🧠🔥👩‍💻".repeat(500), "lone \ud800 high ".repeat(300), "x".repeat(20000)]) {
       for (const maxSummaryTokens of [16, 17, 50, 300]) {
         const store = memoryStore();
-        const made = createSessionCompactor({
+        const made = decodeSessionCompactor({
           store,
           provider: scriptedProvider([{ throws: "down" }]),
           config: { maxTokens: 1000, threshold: 1, preserveLast: 1, maxSummaryTokens },

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEventBus, createSessionCompactor, memoryStore, openPostgresStore, openSqliteStore, type SessionEvent, type SummaryStore } from "@cc/session";
+import { createEventBus, decodeSessionCompactor, memoryStore, openPostgresStore, openSqliteStore, type SessionEvent, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
@@ -17,7 +17,7 @@ function compactorFor(store: SummaryStore, provider: Provider, config: unknown =
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
-  const made = createSessionCompactor({ store, provider, config, events, now: () => 42 });
+  const made = decodeSessionCompactor({ store, provider, config, events, now: () => 42 });
   if (E.isLeft(made)) throw new Error(made.left.message);
   return { compactor: made.right, seen };
 }

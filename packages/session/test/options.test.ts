@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
-import { createChatSession, createSessionCompactor, memoryStore, type SessionCompactor } from "@cc/session";
+import { createChatSession, decodeSessionCompactor, memoryStore, type SessionCompactor } from "@cc/session";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { offlineProvider } from "@cc/lcm";
 import { left, right } from "./support.js";
@@ -21,39 +21,39 @@ function thrown(make: () => unknown): unknown {
 }
 
 const base = () => ({ store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } });
-const problemsOf = (made: ReturnType<typeof createSessionCompactor>): readonly string[] => {
+const problemsOf = (made: ReturnType<typeof decodeSessionCompactor>): readonly string[] => {
   if (E.isRight(made)) return expect.fail("expected the deps to be refused");
   expect(made.left).toMatchObject({ _tag: "InvalidOptions", subject: "session compactor deps" });
   return made.left.problems.map((p) => p.message);
 };
 
-describe("createSessionCompactor deps", () => {
+describe("decodeSessionCompactor deps", () => {
   it("refuses a typo'd key with a suggestion", () => {
-    expect(problemsOf(createSessionCompactor({ ...base(), nowFn: () => 0 } as never))).toEqual([expect.stringMatching(/^nowFn: unknown field/)]);
-    expect(problemsOf(createSessionCompactor({ ...base(), evnets: undefined } as never))).toEqual(["evnets: unknown field (did you mean events?)"]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), nowFn: () => 0 } as never))).toEqual([expect.stringMatching(/^nowFn: unknown field/)]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), evnets: undefined } as never))).toEqual(["evnets: unknown field (did you mean events?)"]);
   });
 
   it("refuses NaN, ±Infinity and negative transcript limits, naming the limit", () => {
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-      const lines = problemsOf(createSessionCompactor({ ...base(), transcriptLimits: { ...defaultTranscriptLimits, messageHead: bad } }));
+      const lines = problemsOf(decodeSessionCompactor({ ...base(), transcriptLimits: { ...defaultTranscriptLimits, messageHead: bad } }));
       expect(lines).toEqual([`transcriptLimits.messageHead: expected a whole number of characters ≥ 0, got ${String(bad)}`]);
     }
   });
 
   it("refuses a store or provider without its methods and a clock that is not a function", () => {
-    expect(problemsOf(createSessionCompactor({ ...base(), store: {} as never }))).toEqual([expect.stringMatching(/^store: expected a SummaryStore/)]);
-    expect(problemsOf(createSessionCompactor({ ...base(), provider: { name: "x" } as never }))).toEqual([expect.stringMatching(/^provider: expected a Provider/)]);
-    expect(problemsOf(createSessionCompactor({ ...base(), now: 5 as never }))).toEqual(["now: expected a function, got 5"]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), store: {} as never }))).toEqual([expect.stringMatching(/^store: expected a SummaryStore/)]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), provider: { name: "x" } as never }))).toEqual([expect.stringMatching(/^provider: expected a Provider/)]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), now: 5 as never }))).toEqual(["now: expected a function, got 5"]);
   });
 
   it("accepts every documented field", () => {
-    expect(E.isRight(createSessionCompactor({ ...base(), now: () => 0, transcriptLimits: defaultTranscriptLimits }))).toBe(true);
+    expect(E.isRight(decodeSessionCompactor({ ...base(), now: () => 0, transcriptLimits: defaultTranscriptLimits }))).toBe(true);
   });
 });
 
 describe("createChatSession options", () => {
   const compactor = (): SessionCompactor => {
-    const made = createSessionCompactor(base());
+    const made = decodeSessionCompactor(base());
     if (E.isLeft(made)) return expect.fail(made.left.message);
     return made.right;
   };
@@ -78,7 +78,7 @@ describe("createChatSession options", () => {
 
 describe("tryCompact / forceCompact input", () => {
   it("refuses a typo'd key instead of ignoring it (an ignored ephemral: true would compact an ephemeral session)", async () => {
-    const made = createSessionCompactor(base());
+    const made = decodeSessionCompactor(base());
     if (E.isLeft(made)) return expect.fail(made.left.message);
     const store = made.right;
     expect(await left(store.tryCompact({ stackId: "s", lastInputTokens: 1, ephemral: true } as never))).toMatchObject({

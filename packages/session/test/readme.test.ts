@@ -18,13 +18,12 @@ describe("session README example", () => {
       provider: offlineProvider(), // any Provider: an OpenAI-compatible endpoint, or the offline summariser
       config: { maxTokens: 500, threshold: 0.8, preserveLast: 4 }, // compact once the input reaches 400 tokens
     });
-    if (E.isLeft(compactor)) throw new Error(compactor.left.message);
-    compactor.right.events.subscribe((e) => {
+    compactor.events.subscribe((e) => {
       if (e._tag === "CompactionDone") console.log(`summary ${e.summaryId} covers messages 1..${e.coversUpTo}`);
     });
     const session = createChatSession({
       store: store.right,
-      compactor: compactor.right,
+      compactor,
       stackId: "chat-1",
       systemPrompt: "You are a coding agent.",
     });

@@ -3,7 +3,7 @@
 import { estimateCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, createChatSession, createSessionCompactor, memoryStore } from "@cc/session";
+import { SESSION_SUMMARY_PREFIX, createChatSession, decodeSessionCompactor, memoryStore } from "@cc/session";
 import { offlineProvider } from "@cc/lcm";
 import { type Message } from "@cc/messages";
 import { right } from "./support.js";
@@ -20,7 +20,7 @@ describe("a real agent run through the session layer", () => {
     const counter = estimateCounter();
     const store = memoryStore();
     const threshold = 3000;
-    const made = createSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: threshold, threshold: 1, preserveLast: 4 }, counter });
+    const made = decodeSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: threshold, threshold: 1, preserveLast: 4 }, counter });
     if (E.isLeft(made)) return expect.fail(made.left.message);
     const session = createChatSession({ store, compactor: made.right, stackId: "swe", systemPrompt: system.content, prune: { maxChars: 2000, protectTurns: 0, protectResults: 2 } });
 
