@@ -74,7 +74,8 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
       }
       // A compaction that stays above the target because the preserved tail alone is too big
       // (large parallel tool results) runs again with shorter tails, on the same manager.
-      const r = await manager.compactTE(views, { ...call, fitTail: true })();
+      // Kept messages map back to the caller's objects: the turn never rewrites one (`rewrite: false`).
+      const r = await manager.compactTE(views, { ...call, fitTail: true, rewrite: false })();
       if (E.isLeft(r)) return r;
       const turn = r.right;
       const out = turn.compacted ? restoreMessages(base, turn.messages, added) : base;

@@ -49,6 +49,13 @@ export interface CompactCallOptions {
    * call and its results stay) — folding the earlier note into the new one. @default false
    */
   readonly fitTail?: boolean;
+  /**
+   * Let the turn rewrite kept messages as a last resort (`hierarchical`): a task too large to pin
+   * becomes an excerpt, an oversized step is clipped (see the README, "The task stays"). `false`
+   * keeps every kept message byte for byte — for a caller that maps kept messages back to its own
+   * objects, as the framework adapters do; the turn may then warn `BudgetNotMet`. @default true
+   */
+  readonly rewrite?: boolean;
 }
 
 /** io-ts codec of {@link CompactCallOptions} (closed: `{ maxTokns: 500 }` is refused by name, never ignored). */
@@ -58,6 +65,7 @@ export const CompactCallOptionsCodec = objectCodec("CompactCallOptions", {}, {
   signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
   preserveLast: intIn(0, 1_000_000),
   fitTail: leaf("FitTail", "true or false", (u): u is boolean => typeof u === "boolean"),
+  rewrite: leaf("Rewrite", "true or false", (u): u is boolean => typeof u === "boolean"),
 }, { expected: "a call options object" });
 
 const decodeCall = decodeWith(CompactCallOptionsCodec, "InvalidOptions", "compact call options");
@@ -237,7 +245,7 @@ function build(built: Built): ContextManager {
       if (typeof reading !== "number" || !Number.isFinite(reading) || reading < 0) {
         return E.left(invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]));
       }
-      const turnOptions = { ...o, now: () => reading, preserveLast: call.preserveLast ?? o.preserveLast };
+      const turnOptions = { ...o, now: () => reading, preserveLast: call.preserveLast ?? o.preserveLast, rewrite: call.rewrite ?? true };
       if (withPolicy && o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
       const tokensBefore = count(history);
       const target = targetTokens(o.threshold, maxTokens);

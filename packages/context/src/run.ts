@@ -79,7 +79,7 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
   const staged = stagedIndex(o.index);
   const r = await evictUnits(
     history,
-    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask, mask: o.mask, scoring: o.scoring },
+    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask, rewrite: o.rewrite ?? true, mask: o.mask, scoring: o.scoring },
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();

@@ -161,6 +161,8 @@ export interface Resolved {
   readonly noteKey: string;
   /** Keep the task in the prompt (see `ContextManagerOptions.pinTask`). */
   readonly pinTask: boolean;
+  /** Let this turn rewrite kept messages (see `CompactCallOptions.rewrite`); absent: true. */
+  readonly rewrite?: boolean;
   /** Fact-keeping masks of the `hierarchical` strategy (`false`: whole units only). */
   readonly mask: MaskOptions | false;
   /** Automatic recall (`false`: none). */

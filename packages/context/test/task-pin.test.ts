@@ -84,6 +84,18 @@ describe("the task is pinned by default", () => {
     });
   }
 
+  it("hierarchical with rewrite: false (a caller that maps kept messages back): no excerpt, no clip, every kept message is one of the input's", async () => {
+    const huge = `${TASK}\n${"the reader must accept files written by older scanners\n".repeat(200)}`;
+    const manager = createContextManager({ maxTokens: 3000, strategy: "hierarchical", counter: exact, index: memoryIndex(), now: () => 1_750_000_000_000 });
+    const history: readonly Message[] = [opening[0]!, { role: "user", content: huge }, ...run(6, 20)];
+    const r = await manager.compact(history, { rewrite: false });
+    expect(r.warnings.some((w) => w._tag === "TaskExcerpted")).toBe(false);
+    expect(r.warnings).toContainEqual(expect.objectContaining({ _tag: "TaskNotPinned" }));
+    const note = r.messages.filter((m) => !history.includes(m));
+    expect(note.length).toBeLessThanOrEqual(1);
+    await expect(manager.compact(history, { rewrite: "no" } as never)).rejects.toMatchObject({ _tag: "InvalidOptions" });
+  });
+
   it("property: whatever the budget and the run, a task that fits half the target is in every prompt, and every tool result keeps its call", async () => {
     let compacted = 0;
     await fc.assert(

@@ -95,7 +95,8 @@ async function compactMessages(o: ResolvedOptions, manager: ContextManager, hook
   let r: E.Either<ContextError, TurnResult>;
   try {
     view = fromLangChain(withSystem);
-    r = await manager.compactTE(view.messages)();
+    // Kept messages map back to LangChain's objects: the turn never rewrites one.
+    r = await manager.compactTE(view.messages, { rewrite: false })();
   } catch (e) {
     // A message that cannot be converted (tool arguments JSON cannot hold) or a manager that broke its contract.
     r = E.left(invalid("InvalidInput", hook, [`the turn threw: ${errorMessage(e)}`]));

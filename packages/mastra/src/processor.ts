@@ -112,7 +112,8 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
     lastReport = r;
   };
   const turnOf = async (history: readonly Message[], hook: CompactionHook, stepNumber: number, call: CompactCallOptions): Promise<TurnResult | undefined> => {
-    const r = await manager.compactTE(history, call)();
+    // Kept messages map back to Mastra's objects: the turn never rewrites one.
+    const r = await manager.compactTE(history, { ...call, rewrite: false })();
     if (E.isLeft(r)) {
       await report(hook, stepNumber, { warnings: [{ _tag: "CompactionFailed", error: r.left }] });
       return undefined;

@@ -192,7 +192,8 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     // newest stored items are not pinned, and `reserveTokens` are left for that input.
     const conversion = source === "session" ? { ...base, messages: [...base.messages, { role: "user" as const, content: "" }], sources: [...base.sources, []] } : base;
     const budget = source === "session" ? Math.max(1, manager.limits.maxTokens - reserveTokens) : undefined;
-    const r = await manager.compactTE(conversion.messages, budget === undefined ? undefined : { maxTokens: budget })();
+    // Kept items map back to the caller's objects: the turn never rewrites one.
+    const r = await manager.compactTE(conversion.messages, budget === undefined ? { rewrite: false } : { maxTokens: budget, rewrite: false })();
     if (E.isLeft(r)) return r;
     const turn: TurnResult = r.right;
     const back = messagesToItems(turn.messages, conversion, items);

@@ -70,7 +70,9 @@ const pgStore = (): Store => {
 
 const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "main"];
 const doc = (i: number, ns: string, words: string): IndexEntry => entry({ id: `e${i}`, namespace: ns, summary: `${words} s${i % 7}`, content: `${VOCAB[i % VOCAB.length]} f${i}.py ${words}` });
-const batch = (from: number, count: number, ns: string): IndexEntry[] => Array.from({ length: count }, (_, i) => doc(from + i, ns, `${VOCAB[(from + i) % 5]} ${VOCAB[(from + i * 3) % 8]}`));
+// An entry's text is a function of its number only: a rewrite of the same id is the same original
+// (a different one would be an IdConflict, as it should).
+const batch = (from: number, count: number, ns: string): IndexEntry[] => Array.from({ length: count }, (_, i) => doc(from + i, ns, `${VOCAB[(from + i) % 5]} ${VOCAB[((from + i) * 3) % 8]}`));
 /** Hits in a tie-independent order (equal scores may come in another docId order after a reload). */
 const shape = (hits: readonly SearchHit[]): readonly string[] => hits.map((h) => `${h.score.toFixed(9)} ${h.namespace} ${h.id} ${h.summary}`).sort();
 const QUERIES = ["alpha", "beta f3.py", "main error s2", "gamma delta read"];

@@ -294,7 +294,8 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // of the rest) once the whole task is in the index; if it cannot be written it is compacted
     // like the rest, as before.
     const excerptFailures: { readonly id: string; readonly reason: string }[] = [];
-    if (task._tag === "TooLarge") {
+    const rewrite = settings.rewrite !== false;
+    if (task._tag === "TooLarge" && rewrite) {
       const excerpted = await excerptTask(source, task, { counter: deps.counter, writer, now: deps.now, idPrefix: prefix, ...(signal === undefined ? {} : { signal }) });
       if (excerpted._tag === "Failed") excerptFailures.push(excerpted.failure);
       else if (excerpted._tag === "Excerpted") {
@@ -374,7 +375,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // outputs, the newest included, are clipped to stubs with their opening and key facts.
     const sent = deps.counter.countMessages(withNote(unclipped, note, deps.noteKey, noteAt));
     let clipped: { readonly messages: readonly Message[]; readonly masked: readonly MaskedEntry[]; readonly failures: readonly { readonly id: string; readonly reason: string }[] } = { messages: unclipped, masked: [], failures: [] };
-    if (sent > settings.targetTokens && res.aborted !== true) {
+    if (rewrite && sent > settings.targetTokens && res.aborted !== true) {
       const noteCost = sent - deps.counter.countMessages(unclipped);
       const taskAt = task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
       const c = await clipOutputs(unclipped, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal: settings.targetTokens - noteCost, ...(signal === undefined ? {} : { signal }) });

@@ -59,6 +59,15 @@ export interface EvictionOptions {
    */
   readonly pinTask?: boolean;
   /**
+   * Rewrite kept messages as a last resort: a task too large to pin whole is pinned as an excerpt
+   * (opening, pointer, key facts; the whole task in the index), and a pass still over its target
+   * clips its largest outputs, then the agent's long texts, to stubs (originals in the index).
+   * `false` keeps every kept message byte for byte (what a caller that maps kept messages back to
+   * its own objects needs); the task is then compacted like the rest and the pass may stay over.
+   * @default true
+   */
+  readonly rewrite?: boolean;
+  /**
    * Fact-keeping masks (see {@link MaskOptions}): before whole units leave, the least important
    * outputs are replaced by a stub — their index id, their tokens and their key facts — with the
    * call kept; `false` or absent evicts whole units only. The context manager turns it on by default.
@@ -142,7 +151,7 @@ export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
   namespace: t.string,
   noteTokens: nonNegativeInt,
   concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) }, { expected: "an eviction options object" });
+}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, rewrite: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) }, { expected: "an eviction options object" });
 
 /** io-ts codec of {@link EvictionRunOptions} (closed). */
 export const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
