@@ -154,6 +154,48 @@ function normalise(s: string): Normalised {
   return { codes: codes.subarray(0, k), start: start.subarray(0, k), end: end.subarray(0, k) };
 }
 
+/** The characters JSON writes after a backslash for the one-letter escapes, and what they stand for (`\"`, `\\`, `\/` stand for themselves). */
+const JSON_ESCAPES: ReadonlyMap<number, number> = new Map([...LETTER_ESCAPES].filter(([letter]) => letter !== 118).concat([[34, 34], [92, 92], [47, 47]]));
+
+/**
+ * `s` read once as the inside of a JSON string (pure, linear): `\\`, `\"`, `\/`, the letter
+ * escapes and `\uXXXX` decoded, anything else kept as written, with for each character the range of
+ * `s` it came from; `undefined` when `s` has no escape. {@link normalise} reads every run of
+ * backslashes as one, which loses a secret's own backslash when the character after it is
+ * `\u`-escaped (`\\\u0074` is a backslash and `t`); this reading keeps it.
+ */
+function jsonDecoded(s: string): Normalised | undefined {
+  if (!s.includes("\\")) return undefined;
+  const codes = new Uint16Array(s.length);
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  let k = 0;
+  let i = 0;
+  const all = codesOf(s);
+  while (i < s.length) {
+    const c = all[i]!;
+    let to = i + 1;
+    let v = c;
+    if (c === 92 && i + 1 < s.length) {
+      const d = all[i + 1]!;
+      const u = d === 117 ? hexAt(all, all.length, i + 2, 4) : -1;
+      if (u >= 0) {
+        v = u;
+        to = i + 6;
+      } else if (JSON_ESCAPES.has(d)) {
+        v = JSON_ESCAPES.get(d)!;
+        to = i + 2;
+      }
+    }
+    codes[k] = v;
+    start[k] = i;
+    end[k] = to;
+    k++;
+    i = to;
+  }
+  return { codes: codes.subarray(0, k), start: start.subarray(0, k), end: end.subarray(0, k) };
+}
+
 /** The string of `codes` (chunked: an argument list has a size limit). */
 function stringOf(codes: Uint16Array): string {
   const parts: string[] = [];
@@ -299,6 +341,13 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
       const spans = raw.size === 0 ? [] : findRuns(codesOf(out), raw);
       const n = normalise(out);
       for (const [s, e] of findRuns(n.codes, normal)) spans.push([n.start[s]!, n.end[e - 1]!]);
+      // The text read once as JSON, then normalised: a secret's backslash before a \u-escape.
+      const j = jsonDecoded(out);
+      if (j !== undefined) {
+        for (const [s, e] of findRuns(j.codes, raw)) spans.push([j.start[s]!, j.end[e - 1]!]);
+        const jn = normalise(stringOf(j.codes));
+        for (const [s, e] of findRuns(jn.codes, normal)) spans.push([j.start[jn.start[s]!]!, j.end[jn.end[e - 1]! - 1]!]);
+      }
       if (spans.length === 0) return out;
       out = replaceSpans(out, spans);
     }
