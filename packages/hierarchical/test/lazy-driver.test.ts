@@ -46,7 +46,7 @@ describe("database drivers are loaded when an index is opened, not on import", (
     expect(seen.steps.afterSqlite).toEqual(["sqlite"]);
     expect(seen.sqlite).toEqual({ tag: "Right", hits: 1 });
     expect(seen.steps.afterPostgres).toEqual(["sqlite", "pg"]);
-    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "StorageError", backend: "postgres", operation: "open", message: expect.stringContaining("ECONNREFUSED") } });
+    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "ConnectionLost", backend: "postgres", operation: "open", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") } });
   });
 
   it("without the drivers installed, compaction and the memory index still work and each open is an IndexUnavailable naming the package", async () => {

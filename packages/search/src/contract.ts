@@ -142,7 +142,8 @@ export type IndexError =
     }
   | {
       /**
-       * The connection to the server broke during the call (server restarted, backend
+       * The server could not be reached (connection refused, host unreachable: restarting or
+       * failing over) or the connection broke during the call (server restarted, backend
        * terminated); the pool reconnects for the next call. A write that returned this was
        * rolled back, or committed just before the break: writing it again is safe (writes upsert).
        */

@@ -25,10 +25,12 @@ export const PG_TRANSACTION_ATTEMPTS = 5;
 
 /**
  * What kind of failure a caught PostgreSQL error is:
- * - `connectionLost`: the connection broke (backend terminated, server shut down, socket reset);
+ * - `connectionLost`: the server could not be reached (connection refused, host or network
+ *   unreachable: a server restarting, a fleet's database failing over) or the connection broke
+ *   (backend terminated, server shut down, socket reset): transient, the next call reconnects;
  * - `timeout`: the connection or the statement took longer than its timeout;
  * - `retryable`: serialization failure or deadlock (40001, 40P01), the transaction was rolled back;
- * - `other`: anything else (an SQL error, a refused connection, …).
+ * - `other`: anything else (an SQL error, an unknown host, a refused login, …).
  */
 export type PgFailureKind = "connectionLost" | "timeout" | "retryable" | "other";
 
@@ -39,7 +41,7 @@ export function pgErrorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-const LOST_CODES = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE", "ECONNABORTED"]);
+const LOST_CODES = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE", "ECONNABORTED", "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 const LOST_MESSAGE = /connection terminated|terminating connection|connection error|not queryable|socket hang up|server closed the connection|Client was closed/i;
 const TIMEOUT_MESSAGE = /timeout|timed out/i;
 

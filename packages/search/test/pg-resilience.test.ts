@@ -28,7 +28,11 @@ describe("classifyPgError", () => {
     expect(classifyPgError(pgError("40P01", "deadlock detected"))).toBe("retryable");
     expect(classifyPgError(pgError("40001", "could not serialize access"))).toBe("retryable");
     expect(classifyPgError(pgError("23505", "duplicate key value"))).toBe("other");
-    expect(classifyPgError(pgError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1"))).toBe("other");
+    // A server that refuses or cannot be reached is restarting or failing over: transient, like a broken connection.
+    expect(classifyPgError(pgError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1"))).toBe("connectionLost");
+    expect(classifyPgError(pgError("EHOSTUNREACH", "connect EHOSTUNREACH 10.0.0.9:5432"))).toBe("connectionLost");
+    expect(classifyPgError(pgError("ENOTFOUND", "getaddrinfo ENOTFOUND db.invalid"))).toBe("other");
+    expect(classifyPgError(pgError("28P01", "password authentication failed for user \"x\""))).toBe("other");
     expect(classifyPgError("a string")).toBe("other");
     expect(classifyPgError(undefined)).toBe("other");
   });

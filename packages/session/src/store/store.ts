@@ -85,8 +85,9 @@ export type StoreError =
   | InvalidInput
   | {
       /**
-       * The connection broke while the call ran (server restarted, backend terminated); the pool
-       * reconnects for the next call. Nothing is half-written, but a write whose connection broke
+       * The server could not be reached (connection refused, host unreachable: restarting or
+       * failing over) or the connection broke while the call ran (server restarted, backend
+       * terminated); the pool reconnects for the next call. Nothing is half-written, but a write whose connection broke
        * while its commit was on the way may have been applied: read back before writing it again.
        */
       readonly _tag: "StoreConnectionLost";

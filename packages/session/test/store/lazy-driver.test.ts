@@ -43,7 +43,7 @@ describe("database drivers are loaded when a store is opened, not on import", ()
     expect(drivers(seen.steps.afterSqlite)).toEqual(["sqlite"]);
     expect(seen.sqlite).toEqual({ tag: "Right" });
     expect(drivers(seen.steps.afterPostgres)).toEqual(["sqlite", "pg"]);
-    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "StoreUnavailable", backend: "postgres", message: expect.stringContaining("ECONNREFUSED") } });
+    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "StoreConnectionLost", backend: "postgres", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") } });
     expect(seen.postgres.tag === "Left" && "missingPackage" in seen.postgres.error).toBe(false);
   });
 

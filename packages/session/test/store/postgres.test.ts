@@ -109,8 +109,8 @@ describe("PostgreSQL store specifics", () => {
     }
   });
 
-  it("an unreachable server is a typed error", async () => {
+  it("a server that refuses the connection is a typed, transient error (restarting or failing over)", async () => {
     const error = await left(openPostgresStore({ connection: "postgres://nobody@127.0.0.1:1/none" }));
-    expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "postgres" });
+    expect(error).toMatchObject({ _tag: "StoreConnectionLost", backend: "postgres", code: "ECONNREFUSED" });
   });
 });

@@ -1,0 +1,13 @@
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
+import { openSqliteIndex } from "@cc/search";
+const o = await openSqliteIndex({ path: process.argv[2]! })();
+if (o._tag === "Left") throw new Error("x");
+const s = new Session(); s.connect();
+await s.post("Profiler.enable"); await s.post("Profiler.setSamplingInterval", { interval: 100 }); await s.post("Profiler.start");
+const t0 = performance.now();
+const r = await o.right.search("kalo mi file12.py", { k: 10, namespace: process.argv[3]! })();
+const t1 = performance.now();
+const { profile } = await s.post("Profiler.stop");
+writeFileSync("/tmp/nsb/p.json", JSON.stringify(profile));
+console.log(t1 - t0, r._tag);
