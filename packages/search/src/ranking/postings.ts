@@ -97,6 +97,17 @@ export interface CacheItem<H> {
   readonly kind: string;
 }
 
+/** Bytes of a V8 string of `length` characters, counted as two-byte (a one-byte one takes less). */
+export const stringBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
+/** Bytes a typed array with its own buffer takes besides its elements (wrapper, buffer object, backing store), measured on Node 20. */
+const TYPED_ARRAY_BYTES = 200;
+/** Bytes a typed array viewing another's buffer takes (a restored list's slice of the snapshot arrays). */
+const VIEW_BYTES = 110;
+/** Bytes of one postings list object (seven fields). */
+const LIST_OBJECT_BYTES = 90;
+/** Bytes per live entry besides its key's characters: the key → docId map entry and the entry's key and handle slots. */
+const KEY_ENTRY_BYTES = 120;
+
 /**
  * The postings cache: a mutable index, owned by one backend instance.
  *
@@ -135,6 +146,8 @@ export class PostingsCache<H> {
   /** After a restore: the handle of a restored docId, made on demand. */
   private derive: ((doc: number, key: string) => H) | undefined;
   private restoredDocs = 0;
+  /** After a restore: the buffer the restored arrays view (a snapshot's bytes), for {@link bytes}. */
+  private restoredBuffer: ArrayBufferLike | undefined;
   /** Term ids of every entry, docId after docId (for df upkeep on removal). */
   private forward: Int32Array = new Int32Array(4096);
   /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
@@ -151,20 +164,40 @@ export class PostingsCache<H> {
   private livePostings = 0;
 
   /**
-   * An estimate of the memory the cache holds, in bytes: its typed arrays (postings, block
-   * bounds, per-entry arrays) at their allocated sizes, plus 16 bytes per term of the term table
-   * and, per live entry, its key (2 bytes a character) and 64 bytes of map and handle overhead.
-   * Linear in the number of terms; meant to be read after a load or a catch-up, not per posting.
+   * An estimate of the memory the cache holds, in bytes, as V8 (Node 20) lays it out, so the
+   * byte cap of the scope LRU means what it says: every typed array at its allocated size plus
+   * {@link TYPED_ARRAY_BYTES} for its own buffer ({@link VIEW_BYTES} for a view into a restored
+   * snapshot's), {@link LIST_OBJECT_BYTES} per postings list made, the term table (strings,
+   * slots, hashes), and per live entry its key string and {@link KEY_ENTRY_BYTES} of map entry
+   * and per-entry slots. The constants are measured (`new Int32Array(4)` kept in an array takes
+   * 224 bytes, a subarray 117, a `Map` entry with a 24-character key 157); a test checks the
+   * estimate against the heap and external memory a loaded cache really retains.
+   * Linear in the number of terms and entries; meant to be read after a load or a catch-up, not per posting.
    */
   bytes(): number {
-    let n = this.docLen.byteLength + this.docNs.byteLength + this.docKind.byteLength + this.docLive.byteLength + this.docStart.byteLength;
-    n += this.forward.byteLength + this.mark.byteLength + this.slot.byteLength;
-    for (const list of this.lists) if (list !== undefined) n += 48 + list.postings.byteLength + list.blockMask.byteLength + list.blockMinLen.byteLength;
+    // Arrays restored from a snapshot are views into its one buffer, which they keep whole: the
+    // buffer is counted once while any array still views it, each view as a view.
+    const shared = this.restoredBuffer;
+    let viewed = false;
+    const own = (a: { readonly byteLength: number; readonly buffer: ArrayBufferLike }): number => {
+      if (a.buffer === shared) {
+        viewed = true;
+        return VIEW_BYTES;
+      }
+      // An empty array is one of the shared empty ones.
+      return a.byteLength === 0 ? 0 : TYPED_ARRAY_BYTES + a.byteLength;
+    };
+    let n = 0;
+    for (const a of [this.docLen, this.docNs, this.docKind, this.docLive, this.docStart, this.forward, this.mark, this.slot]) n += own(a);
+    for (const list of this.lists) if (list !== undefined) n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
     const f = this.flat;
-    if (f !== undefined) n += f.postings.byteLength + f.blockMask.byteLength + f.blockMinLen.byteLength + 13 * f.df.length;
-    n += 16 * this.lists.length;
-    if (this.keyMap === undefined) n += 64 * this.live + 2 * this.keyText.length;
-    else for (const key of this.keyMap.keys()) n += 64 + 2 * key.length;
+    if (f !== undefined) for (const a of [f.listStart, f.postings, f.df, f.orMask, f.minLen, f.blockStart, f.blockMask, f.blockMinLen]) n += own(a);
+    n += 8 * this.lists.length + this.termIds.bytes();
+    // Restored keys are one (two-byte) string, kept until the restored entries are renumbered.
+    if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
+    if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live;
+    else for (const key of this.keyMap.keys()) n += KEY_ENTRY_BYTES + stringBytes(key.length);
+    if (viewed && shared !== undefined) n += shared.byteLength;
     return n;
   }
 
@@ -331,6 +364,7 @@ export class PostingsCache<H> {
     const c = new PostingsCache<H>(compactAfter);
     c.termIds.restore(image.terms, image.termHashes);
     c.flat = image.lists;
+    c.restoredBuffer = image.lists.postings.buffer;
     c.lists.length = image.terms.length;
     c.lists.fill(undefined);
     image.namespaces.forEach((ns, i) => c.nsIds.set(ns, i));

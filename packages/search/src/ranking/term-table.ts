@@ -64,6 +64,17 @@ export class TermTable {
     return id;
   }
 
+  /**
+   * An estimate of the table's memory, in bytes: its two arrays at their allocated sizes, the
+   * id array's slots and every term's string (a V8 string of n characters takes 16 + 2n rounded
+   * up to 8 when two-byte, as terms decoded from a snapshot are; a one-byte one takes less).
+   */
+  bytes(): number {
+    let n = this.slots.byteLength + this.hashes.byteLength + 8 * this.terms.length;
+    for (const t of this.terms) n += 16 + ((2 * t.length + 7) & ~7);
+    return n;
+  }
+
   /** The hash of every term, in id order (a view). */
   hashArray(): Int32Array {
     return this.hashes.subarray(0, this.terms.length);

@@ -1,0 +1,12 @@
+import { openSqliteIndex } from "@cc/search";
+import { postingsCacheStats } from "@cc/search/internal";
+const o = await openSqliteIndex({ path: process.argv[2]! })();
+if (o._tag === "Left") throw new Error("x");
+const idx = o.right; const gc = (globalThis as any).gc as () => void;
+await idx.search("kalo mi", { k: 10, namespace: "t999" })();
+gc(); const m0 = process.memoryUsage(); const b0 = postingsCacheStats(idx)!.bytes;
+const N = Number(process.argv[3] ?? 50);
+for (let i = 0; i < N; i++) await idx.search("kalo mi file12.py", { k: 10, namespace: `t${i}` })();
+gc(); gc(); const m1 = process.memoryUsage(); const st = postingsCacheStats(idx)!;
+const per = (x: number) => Math.round(x / N);
+console.log({ estPerNs: per(st.bytes - b0), heapPerNs: per(m1.heapUsed - m0.heapUsed), extPerNs: per(m1.external - m0.external), rssPerNs: per(m1.rss - m0.rss), ratioRetained: ((m1.heapUsed + m1.external - m0.heapUsed - m0.external) / (st.bytes - b0)).toFixed(2), ratioRss: ((m1.rss - m0.rss) / (st.bytes - b0)).toFixed(2) });
