@@ -6,6 +6,11 @@
  * search (RSS just after it minus RSS just before it, same process) against what the namespace's
  * postings need (the cache's own byte estimate). Baseline, measured in the same run and the same
  * kind of process: the first search across every namespace (which loads the whole index).
+ * Two more views of the same rounds: a fresh worker whose host already holds the namespace's
+ * snapshot (written first by one process, as the first worker on a host writes it), and a warm
+ * worker's next namespace (its first search in another namespace, loaded from rows, in the same
+ * process): RSS growth over the cache bytes it adds, without a fresh process's one-time costs
+ * (compiled code, the driver's page cache, the young generation).
  *
  * `node --import tsx --conditions=development bench/namespaces.bench.ts` — 1e6 entries in 1,000
  * namespaces of 1,000, 20 namespace rounds and 3 whole-index rounds per backend (CC_BENCH_SIZES
@@ -89,15 +94,40 @@ interface Row {
   readonly wholeRssGrowthBytes: number;
   readonly wholeRetainedBytes: number;
   readonly ratio: number;
+  /** A fresh worker whose host holds the namespace's snapshot (written by an earlier worker): first search, ms, and its interval. */
+  readonly snapshotFirst: MedianInterval;
+  readonly snapshotFirstMs: number;
+  readonly snapshotFirstCpuMs: number;
+  /** Scopes restored in those processes (median; 1 when every one restored its namespace). */
+  readonly snapshotRestored: number;
+  readonly snapshotCacheBytes: number;
+  readonly snapshotRssGrowth: MedianInterval;
+  readonly snapshotRssRatio: number;
+  /** A warm worker's next namespace (its first search in the same process, from rows): ms, RSS growth, and RSS growth over the cache bytes it added. */
+  readonly nextFirst: MedianInterval;
+  readonly nextRssGrowth: MedianInterval;
+  readonly nextCacheBytes: number;
+  readonly nextRssRatio: number;
+  readonly nextRetainedRatio: number;
 }
 
-/** Alternates whole-index and namespace probes (`target` is the probe's index arguments). */
-function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, target: readonly string[], writePerSec: number): Row {
+/**
+ * Alternates whole-index, namespace and namespace-with-snapshot probes (`target` is the probe's
+ * index arguments). The snapshots of the rounds' namespaces are written first, by one process
+ * (`prepare`), as the first worker on a host writes them.
+ */
+function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, target: readonly string[], writePerSec: number, snapshotDir: string): Row {
   const ns: Record<string, number>[] = [];
   const whole: Record<string, number>[] = [];
+  const snap: Record<string, number>[] = [];
+  const nsOf = (r: number): string => `t${(r * 37 + 11) % namespaces}`;
+  // The next namespace of round r: one no other round uses (so it is loaded from rows).
+  const nextOf = (r: number): string => `t${(r * 37 + 11 + Math.floor(namespaces / 2)) % namespaces}`;
+  run([backend, ...target, "prepare", Array.from({ length: rounds }, (_, r) => nsOf(r)).join(","), `snapshots=${snapshotDir}`]);
   for (let r = 0; r < rounds; r++) {
     if (r < wholeRounds) whole.push(run([backend, ...target, "whole"]));
-    ns.push(run([backend, ...target, "namespace", `t${(r * 37 + 11) % namespaces}`]));
+    ns.push(run([backend, ...target, "namespace", nsOf(r), `next=${nextOf(r)}`]));
+    snap.push(run([backend, ...target, "namespace", nsOf(r), `snapshots=${snapshotDir}`]));
   }
   const col = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[k]!);
   const growth = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[`${k}After`]! - x[`${k}Before`]!);
@@ -105,6 +135,11 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
   const wholeFirst = medianInterval(col(whole, "firstMs"));
   const rssGrowth = medianInterval(growth(ns, "rss"));
   const cacheBytes = medianInterval(col(ns, "cacheBytes")).median;
+  const snapshotFirst = medianInterval(col(snap, "firstMs"));
+  const snapshotRssGrowth = medianInterval(growth(snap, "rss"));
+  const snapshotCacheBytes = medianInterval(col(snap, "cacheBytes")).median;
+  const nextRssGrowth = medianInterval(col(ns, "nextRss"));
+  const nextCacheBytes = medianInterval(col(ns, "nextCacheBytes")).median;
   return {
     backend,
     n,
@@ -134,6 +169,18 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
     wholeRssGrowthBytes: medianInterval(growth(whole, "rss")).median,
     wholeRetainedBytes: medianInterval(growth(whole, "retained")).median,
     ratio: namespaceFirst.median / wholeFirst.median,
+    snapshotFirst,
+    snapshotFirstMs: snapshotFirst.median,
+    snapshotFirstCpuMs: medianInterval(col(snap, "firstCpuMs")).median,
+    snapshotRestored: medianInterval(col(snap, "restored")).median,
+    snapshotCacheBytes,
+    snapshotRssGrowth,
+    snapshotRssRatio: snapshotRssGrowth.median / snapshotCacheBytes,
+    nextFirst: medianInterval(col(ns, "nextMs")),
+    nextRssGrowth,
+    nextCacheBytes,
+    nextRssRatio: nextRssGrowth.median / nextCacheBytes,
+    nextRetainedRatio: medianInterval(col(ns, "nextRetained")).median / nextCacheBytes,
   };
 }
 
@@ -157,7 +204,7 @@ try {
         if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
         const writePerSec = await fill(opened.right, n, namespaces);
         await opened.right.close()();
-        rows.push(measure(backend, n, namespaces, [path], writePerSec));
+        rows.push(measure(backend, n, namespaces, [path], writePerSec, join(dir, `snapshots-sqlite-${n}`)));
       } else {
         if (server === undefined || server.url === undefined) throw new Error(server !== undefined && server.url === undefined ? server.why : "no server");
         const table = `cc_ns_${n}`;
@@ -167,11 +214,11 @@ try {
         await opened.right.close()();
         // A fresh server-side view of the table, as a long-running server has (statistics, visibility map).
         execFileSync("psql", [server.url, "-qc", `VACUUM ANALYZE ${table}`], { stdio: "ignore" });
-        rows.push(measure(backend, n, namespaces, [server.url, table], writePerSec));
+        rows.push(measure(backend, n, namespaces, [server.url, table], writePerSec, join(dir, `snapshots-postgres-${n}`)));
       }
       const row = rows.at(-1)!;
       console.log(
-        `${backend} n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms [${row.namespaceFirst.lo.toFixed(1)}, ${row.namespaceFirst.hi.toFixed(1)}], RSS growth ${(row.rssGrowthBytes / 2 ** 20).toFixed(2)} MiB for ${(row.cacheBytes / 2 ** 20).toFixed(2)} MiB of postings; across every namespace ${row.wholeFirstMs.toFixed(0)} ms`,
+        `${backend} n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms [${row.namespaceFirst.lo.toFixed(1)}, ${row.namespaceFirst.hi.toFixed(1)}], RSS growth ${(row.rssGrowthBytes / 2 ** 20).toFixed(2)} MiB for ${(row.cacheBytes / 2 ** 20).toFixed(2)} MiB of postings; with the namespace's snapshot ${row.snapshotFirstMs.toFixed(1)} ms, RSS growth ${row.snapshotRssRatio.toFixed(2)}×; a warm worker's next namespace ${row.nextFirst.median.toFixed(1)} ms, RSS growth ${row.nextRssRatio.toFixed(2)}×; across every namespace ${row.wholeFirstMs.toFixed(0)} ms`,
       );
     }
   }
@@ -182,7 +229,7 @@ try {
 const mib = (b: number): string => (b / 2 ** 20).toFixed(2);
 printTable(
   `First search in one namespace of ${perNamespace} entries vs across every namespace, fresh process (${quick ? "quick" : "full"}; median of ${rounds} namespace and ${wholeRounds} whole-index rounds, 95% order-statistic interval)`,
-  ["backend", "entries", "namespaces", "ns first ms", "interval", "CPU ms", "ns second ms", "CPU ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
-  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceFirstCpuMs, r.namespaceSecondMs, r.namespaceSecondCpuMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
+  ["backend", "entries", "namespaces", "ns first ms", "interval", "CPU ms", "ns second ms", "CPU ms", "loaded", "postings MiB", "RSS growth MiB", "× postings", "retained MiB", "× postings", "snapshot first ms", "interval", "RSS × postings", "next ns ms", "RSS × postings", "whole first ms", "loaded", "whole MiB", "whole RSS MiB", "ratio"],
+  rows.map((r) => [r.backend, r.n, r.namespaces, r.namespaceFirstMs, `${r.namespaceFirst.lo.toFixed(1)}–${r.namespaceFirst.hi.toFixed(1)}`, r.namespaceFirstCpuMs, r.namespaceSecondMs, r.namespaceSecondCpuMs, r.namespaceLoaded, mib(r.cacheBytes), mib(r.rssGrowthBytes), r.rssRatio, mib(r.retainedBytes), r.retainedRatio, r.snapshotFirstMs, `${r.snapshotFirst.lo.toFixed(1)}–${r.snapshotFirst.hi.toFixed(1)}`, r.snapshotRssRatio, r.nextFirst.median, r.nextRssRatio, r.wholeFirstMs, r.wholeLoaded, mib(r.wholeCacheBytes), mib(r.wholeRssGrowthBytes), r.ratio]),
 );
 console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, loadAverage: { start: loadStart, end: loadavg() }, rows })}`);

@@ -209,13 +209,24 @@ function namespacesRows(doc: ResultsDoc | undefined): string[] {
       ? `, RSS growth ${mib(num(r["rssGrowthBytes"]))} MiB [${mib(num(rss["lo"]))}, ${mib(num(rss["hi"]))}] = ${fixed(num(r["rssRatio"]), 1)}× the ${mib(num(r["cacheBytes"]))} MiB its postings need by the cache's estimate (${fixed(num(r["retainedRatio"]), 1)}× retained after a collection)`
       : "";
     const cpu = Number.isFinite(num(r["namespaceFirstCpuMs"])) ? ` (${fixed(num(r["namespaceFirstCpuMs"]), 0)} ms of CPU)` : "";
-    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
+    const snap = obj(r["snapshotFirst"]);
+    const snapRss = obj(r["snapshotRssGrowth"]);
+    // Rows written before the snapshot and next-namespace views carry neither.
+    const withSnapshot = Number.isFinite(num(r["snapshotFirstMs"]))
+      ? `; with the namespace's snapshot on the host ${fixed(num(r["snapshotFirstMs"]), 0)} ms [${fixed(num(snap["lo"]), 0)}, ${fixed(num(snap["hi"]), 0)}], RSS growth ${mib(num(snapRss["median"]))} MiB = ${fixed(num(r["snapshotRssRatio"]), 1)}× its ${mib(num(r["snapshotCacheBytes"]))} MiB`
+      : "";
+    const next = obj(r["nextFirst"]);
+    const nextRss = obj(r["nextRssGrowth"]);
+    const warm = Number.isFinite(num(r["nextRssRatio"]))
+      ? `; a warm worker's next namespace ${fixed(num(next["median"]), 0)} ms, RSS growth ${mib(num(nextRss["median"]))} MiB = ${fixed(num(r["nextRssRatio"]), 1)}× its ${mib(num(r["nextCacheBytes"]))} MiB`
+      : "";
+    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}${withSnapshot}${warm}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
   };
   const sizes = [...new Set(rows.map((r) => num(r["n"])))];
   return sizes.map((n, i) => {
     const at = rows.filter((r) => num(r["n"]) === n);
     const rounds = num(at[0]?.["rounds"] ?? doc.data["rounds"]);
-    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}` : ""} |`;
+    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process from rows, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}` : ""} |`;
   });
 }
 
