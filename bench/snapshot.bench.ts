@@ -3,7 +3,9 @@
  * index and its first search across every namespace, with the snapshot (restored, then caught up
  * by generation) and without (the postings rebuilt from every stored row), on SQLite and
  * PostgreSQL. Baseline, measured in the same run and the same kind of process: reading the
- * snapshot file into memory with `fs.readFile`. Rounds alternate the three; medians.
+ * snapshot file into memory with `fs.readFile`, side by side with the cold start in each round
+ * (alternating which runs first), so the ratio is also given per round (its median and range);
+ * the rebuilds from rows run after those rounds. Medians.
  *
  * `node --import tsx --conditions=development bench/snapshot.bench.ts` — 1e6 entries (CC_BENCH_SIZES
  * overrides, e.g. "100000"); quick mode (CC_BENCH_QUICK=1): 1e4. PostgreSQL: CC_PG_URL, else a
@@ -20,7 +22,9 @@ import { cleanupOnSignal, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
 const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [1_000_000];
-const rounds = quick ? 2 : 3;
+const rounds = quick ? 2 : 5;
+/** Rounds of the rebuild from rows (the slow baseline of the speed-up), run after the others. */
+const withoutRounds = quick ? 1 : 3;
 const probe = join(dirname(fileURLToPath(import.meta.url)), "snapshot", "probe.ts");
 
 const median = (xs: readonly number[]): number => {
@@ -63,6 +67,12 @@ interface Row {
   readonly firstSearchTimesReadFile: number;
   readonly speedup: number;
   readonly sameHits: boolean;
+  /** Median over rounds of (cold start with the snapshot / reading the file) in the same round, and its range. */
+  readonly pairedTimesReadFile: number;
+  readonly pairedMin: number;
+  readonly pairedMax: number;
+  readonly rounds: number;
+  readonly withoutRounds: number;
 }
 const rows: Row[] = [];
 const skipped: string[] = [];
@@ -80,22 +90,36 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
   const readMs: number[] = [];
   const withFirst: number[] = [];
   const withoutFirst: number[] = [];
-  let same = true;
+  const paired: number[] = [];
+  const hits = new Set<string>();
+  // Reading the file and the cold start with it, side by side in each round, in alternating
+  // order (neither always runs first); the rebuilds from rows (a gigabyte of heap each) come after
+  // all of them, so their aftermath (freed memory, a cooled page cache) falls on neither.
   for (let r = 0; r < rounds; r++) {
-    readMs.push(num(run(["read", path]), "ms"));
+    const readFirst = r % 2 === 0;
+    let read = Number.NaN;
+    if (readFirst) read = num(run(["read", path]), "ms");
     const w = run([backend, ...target, snapDir, "with"]);
+    if (!readFirst) read = num(run(["read", path]), "ms");
     if (num(w, "restored") !== 1 || num(w, "loaded") !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(w)}`);
+    readMs.push(read);
     withMs.push(num(w, "coldMs"));
     withFirst.push(num(w, "firstMs"));
+    paired.push(num(w, "coldMs") / read);
+    hits.add(String(w["hits"]));
+  }
+  for (let r = 0; r < withoutRounds; r++) {
     const o = run([backend, ...target, snapDir, "without"]);
     withoutMs.push(num(o, "coldMs"));
     withoutFirst.push(num(o, "firstMs"));
-    same &&= w["hits"] === o["hits"];
+    hits.add(String(o["hits"]));
   }
+  const same = hits.size === 1;
   const row: Row = {
     backend, n, snapshotBytes: statSync(path).size,
     withSnapshotMs: median(withMs), withSnapshotFirstSearchMs: median(withFirst), withoutSnapshotFirstSearchMs: median(withoutFirst), withoutSnapshotMs: median(withoutMs), readFileMs: median(readMs),
     timesReadFile: median(withMs) / median(readMs), firstSearchTimesReadFile: median(withFirst) / median(readMs), speedup: median(withoutMs) / median(withMs), sameHits: same,
+    pairedTimesReadFile: median(paired), pairedMin: Math.min(...paired), pairedMax: Math.max(...paired), rounds, withoutRounds,
   };
   rows.push(row);
   console.log(`${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`);
@@ -131,9 +155,9 @@ try {
 }
 
 printTable(
-  `Whole-index cold start (open + first search), fresh process, with and without a snapshot (${quick ? "quick" : "full"}; median of ${rounds} rounds)`,
-  ["backend", "entries", "snapshot MB", "with snapshot ms", "of which first search", "without ms", "fs.readFile of the snapshot ms", "× readFile (cold start)", "× readFile (first search)", "speed-up", "same hits"],
-  rows.map((r) => [r.backend, r.n, r.snapshotBytes / 1e6, r.withSnapshotMs, r.withSnapshotFirstSearchMs, r.withoutSnapshotMs, r.readFileMs, r.timesReadFile, r.firstSearchTimesReadFile, r.speedup, r.sameHits ? "yes" : "NO"]),
+  `Whole-index cold start (open + first search), fresh process, with and without a snapshot (${quick ? "quick" : "full"}; medians of ${rounds} rounds with the snapshot and reading it, ${withoutRounds} without)`,
+  ["backend", "entries", "snapshot MB", "with snapshot ms", "of which first search", "without ms", "fs.readFile of the snapshot ms", "× readFile (cold start)", "× readFile, paired median", "range", "× readFile (first search)", "speed-up", "same hits"],
+  rows.map((r) => [r.backend, r.n, r.snapshotBytes / 1e6, r.withSnapshotMs, r.withSnapshotFirstSearchMs, r.withoutSnapshotMs, r.readFileMs, r.timesReadFile, r.pairedTimesReadFile, `${r.pairedMin.toFixed(2)}–${r.pairedMax.toFixed(2)}`, r.firstSearchTimesReadFile, r.speedup, r.sameHits ? "yes" : "NO"]),
 );
 for (const s of skipped) console.log(`skipped ${s}`);
 console.log(`results: ${writeResults("snapshot", { rounds, rows, skipped })}`);

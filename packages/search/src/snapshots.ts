@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
 import { callback, intIn, nonEmptyString, objectCodec, withMethods } from "@cc/validate";
-import { decodeSnapshot, encodeSnapshot, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
+import { crc32, decodeSnapshot, DIGEST, encodeSnapshot, snapshotTrailer, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
@@ -195,12 +195,12 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
     read: async (scope, namespace, currentGen) => {
       const name = snapshotName(table, scope);
       // The checksum is computed while the blob is read (part by part, as the store reports them).
-      const hash = createHash("sha256");
+      let crc = 0;
       let hashed = 0;
       const got = await store.read(name, (chunk, offset, total) => {
         if (offset !== hashed) return;
-        const end = Math.min(offset + chunk.length, total - 32);
-        if (end > offset) hash.update(chunk.subarray(0, end - offset));
+        const end = Math.min(offset + chunk.length, total - DIGEST);
+        if (end > offset) crc = crc32(chunk.subarray(0, end - offset), crc);
         hashed = Math.max(hashed, end);
       });
       if (E.isLeft(got)) {
@@ -213,7 +213,7 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
         return undefined;
       }
       // A blob the store did not report in full is hashed by the decoder.
-      const digest = got.right.length >= 64 && hashed === got.right.length - 32 ? hash.digest() : undefined;
+      const digest = got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined;
       const decoded = decodeSnapshot(got.right, { identity, scope, maxGeneration: currentGen }, digest);
       if (E.isLeft(decoded)) {
         reject(namespace, decoded.left.reason, decoded.left.detail);

@@ -6,7 +6,8 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { entryKey } from "../src/contract.js";
 import { PostingsCache } from "../src/ranking/postings.js";
-import { decodeSnapshot, encodeSnapshot, type SnapshotContent } from "../src/ranking/snapshot.js";
+import * as zlib from "node:zlib";
+import { crc32, decodeSnapshot, encodeSnapshot, portableCrc32, type SnapshotContent } from "../src/ranking/snapshot.js";
 import { rank } from "../src/ranking/topk.js";
 import { runsFor } from "../../../.ci/support/runs.js";
 import { runs } from "./support/contract.js";
@@ -98,5 +99,20 @@ describe("postings snapshot encoding", () => {
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
     expect(reason(decodeSnapshot(shifted.subarray(1), expect1))).toBeUndefined();
+  });
+
+  it("property: the checksum is CRC-32, the same with zlib and without it, whole or continued part by part", () => {
+    expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    expect(portableCrc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), fc.nat(), (bytes, cut) => {
+        const at = bytes.length === 0 ? 0 : cut % (bytes.length + 1);
+        const whole = portableCrc32(bytes);
+        expect(zlib.crc32(bytes)).toBe(whole);
+        expect(portableCrc32(bytes.subarray(at), portableCrc32(bytes.subarray(0, at)))).toBe(whole);
+        expect(crc32(bytes.subarray(at), crc32(bytes.subarray(0, at)))).toBe(whole);
+      }),
+      { numRuns: runsFor(200, 1000) },
+    );
   });
 });

@@ -61,7 +61,12 @@ export interface CacheImage {
   readonly docLive: Uint8Array;
   /** docCount + 1 bounds into `forward`. */
   readonly docStart: Int32Array;
-  readonly forward: Int32Array;
+  /**
+   * Every entry's term ids, entry after entry; undefined when the cache does not hold them (one
+   * restored from a snapshot, which stores none: they are rebuilt from the postings lists on the
+   * cache's first write or removal).
+   */
+  readonly forward: Int32Array | undefined;
   readonly keyText: string;
   /** docCount + 1 bounds into `keyText`. */
   readonly keyStart: Int32Array;
@@ -148,8 +153,10 @@ export class PostingsCache<H> {
   private restoredDocs = 0;
   /** After a restore: the buffer the restored arrays view (a snapshot's bytes), for {@link bytes}. */
   private restoredBuffer: ArrayBufferLike | undefined;
-  /** Term ids of every entry, docId after docId (for df upkeep on removal). */
+  /** Term ids of every entry, docId after docId (for df upkeep on removal); see {@link forwardBuilt}. */
   private forward: Int32Array = new Int32Array(4096);
+  /** False after a restore from an image without forward lists, until {@link ensureForward} rebuilds them. */
+  private forwardBuilt = true;
   /** Per term id: 1 + the last docId that took the term (to merge an entry's two fields). */
   private mark: Int32Array = new Int32Array(1024);
   /** Per term id: the forward slot of the term in the entry being added. */
@@ -344,7 +351,7 @@ export class PostingsCache<H> {
       docKind: this.docKind.subarray(0, this.docCount),
       docLive: this.docLive.subarray(0, this.docCount),
       docStart: this.docStart.subarray(0, this.docCount + 1),
-      forward: this.forward.subarray(0, this.docStart[this.docCount]!),
+      forward: this.forwardBuilt ? this.forward.subarray(0, this.docStart[this.docCount]!) : undefined,
       keyText: parts.join(""),
       keyStart,
       terms,
@@ -374,7 +381,8 @@ export class PostingsCache<H> {
     c.docKind = image.docKind;
     c.docLive = image.docLive;
     c.docStart = image.docStart;
-    c.forward = image.forward;
+    c.forward = image.forward ?? new Int32Array(0);
+    c.forwardBuilt = image.forward !== undefined;
     c.mark = new Int32Array(Math.max(1024, image.terms.length));
     c.slot = new Int32Array(Math.max(1024, image.terms.length));
     c.docCount = image.docCount;
@@ -436,8 +444,42 @@ export class PostingsCache<H> {
     this.putBatch(items, from, items.length);
   }
 
+  /**
+   * Rebuilds the forward lists of a cache restored without them, from the postings lists: one
+   * pass over every posting, each entry's term ids in ascending order (the order is not used).
+   * A posting whose entry's span is already full (an inconsistent image) is skipped, so the
+   * rebuild never writes outside an entry's span.
+   */
+  private ensureForward(): void {
+    if (this.forwardBuilt) return;
+    const docCount = this.docCount;
+    const docStart = this.docStart;
+    const forward = new Int32Array(Math.max(docStart[docCount]!, 4));
+    const fill = docStart.slice(0, docCount + 1);
+    const nt = this.termIds.size;
+    const f = this.flat;
+    for (let t = 0; t < nt; t++) {
+      // A list not made yet is read in the flat arrays (making every list would cost an object each).
+      const made = this.lists[t];
+      if (made === undefined && (f === undefined || t >= f.df.length)) continue;
+      const postings = made !== undefined ? made.postings : f!.postings;
+      const end = made !== undefined ? made.length : f!.listStart[t + 1]!;
+      for (let i = made !== undefined ? 0 : f!.listStart[t]!; i < end; i++) {
+        const doc = postings[i]! >>> 2;
+        if (doc >= docCount) continue;
+        const at = fill[doc]!;
+        if (at >= docStart[doc + 1]!) continue;
+        forward[at] = t;
+        fill[doc] = at + 1;
+      }
+    }
+    this.forward = forward;
+    this.forwardBuilt = true;
+  }
+
   private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
     if (from >= to) return;
+    this.ensureForward();
     if (this.keyToDoc().size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     const slot0 = this.docStart[this.docCount]!;
     let need = 0;
@@ -568,6 +610,7 @@ export class PostingsCache<H> {
     this.docLive[doc] = 0;
     this.docKey[doc] = undefined;
     this.docHandle[doc] = undefined;
+    this.ensureForward();
     const end = this.docStart[doc + 1]!;
     for (let j = this.docStart[doc]!; j < end; j++) this.list(this.forward[j]!)!.df--;
     const n = end - this.docStart[doc]!;

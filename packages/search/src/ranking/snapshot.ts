@@ -13,7 +13,11 @@
  * | 24–31 | generation the snapshot is complete up to (float64) |
  * | meta | identity and scope lengths (2 × u32), then both as UTF-16 code units |
  * | body | counts (float64 × {@link COUNTS}), then the arrays of {@link CacheImage} in a fixed order, backend numbers per entry and named marks |
- * | last 32 | SHA-256 of everything before |
+ * | last 8 | CRC-32 of everything before (u32), then 4 zero bytes |
+ *
+ * The entries' forward lists (each entry's term ids) are not stored: they double the file and
+ * only a write or a removal needs them, so a restored cache rebuilds them from the postings on its
+ * first one (version 1 stored them; a version 1 file is refused and rebuilt from the rows).
  *
  * Strings are stored as UTF-16 code units, so any JavaScript string (a lone surrogate included)
  * round-trips. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
@@ -22,18 +26,19 @@
  *
  * @module search/ranking/snapshot
  */
-import { createHash } from "node:crypto";
 import { endianness } from "node:os";
+import * as zlib from "node:zlib";
 import * as E from "fp-ts/lib/Either.js";
 import type { CacheImage, FlatLists } from "./postings.js";
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = Uint8Array.from([0x89, 0x43, 0x43, 0x53, 0x4e, 0x41, 0x50, 0x0a]); // "\x89CCSNAP\n"
 /** Format version this library writes and reads. */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 /** Bytes of the fixed header, and of the trailing checksum. */
 const HEAD = 32;
-const DIGEST = 32;
+/** Bytes of the trailer (see {@link snapshotDigest}). */
+export const DIGEST = 8;
 /** Counts at the start of the body. */
 const COUNTS = 20;
 
@@ -110,7 +115,6 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
     ["docKind", "i32", c.docCount],
     ["docStart", "i32", c.docCount + 1],
     ["keyStart", "i32", c.docCount + 1],
-    ["forward", "i32", c.forwardLen],
     ["termHash", "i32", c.termCount],
     ["termStart", "i32", c.termCount + 1],
     ["listStart", "i32", c.termCount + 1],
@@ -155,9 +159,51 @@ function joined(strings: readonly string[]): { readonly text: string; readonly s
   return { text: strings.join(""), start };
 }
 
-/** The checksum of a snapshot's bytes before the trailer. */
+/** CRC-32 (IEEE) table, for Node versions without `zlib.crc32` (before 20.15). */
+let crcTable: Uint32Array | undefined;
+
+/**
+ * The CRC-32 (IEEE, as zip and PNG use) of `bytes`, continuing from `previous` (the value over
+ * the bytes before them): `zlib.crc32` where Node has it (20.15 and later: ~7 GB/s), else a
+ * table-driven loop.
+ */
+export function crc32(bytes: Uint8Array, previous = 0): number {
+  const native = (zlib as { readonly crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+  return native !== undefined ? native(bytes, previous) : portableCrc32(bytes, previous);
+}
+
+/** {@link crc32} without `zlib.crc32`: a table-driven loop (the same values). */
+export function portableCrc32(bytes: Uint8Array, previous = 0): number {
+  if (crcTable === undefined) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  const table = crcTable;
+  let c = ~previous >>> 0;
+  for (let i = 0; i < bytes.length; i++) c = table[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+/**
+ * The trailer of a snapshot whose bytes before it have the CRC-32 `crc`: the value as a
+ * little-endian u32, then 4 zero bytes. A checksum against torn, truncated or damaged files
+ * (what a snapshot must survive: it is rewritten atomically, read back after crashes and copies),
+ * not a signature: anyone who can write the directory can write a valid file under any checksum,
+ * so a faster one costs no protection. SHA-256 took as long as reading the file (2 GB/s).
+ */
+export function snapshotTrailer(crc: number): Uint8Array {
+  const out = new Uint8Array(DIGEST);
+  new DataView(out.buffer).setUint32(0, crc >>> 0, true);
+  return out;
+}
+
+/** The trailer a snapshot's bytes before it should end with. */
 export function snapshotDigest(bytes: Uint8Array): Uint8Array {
-  return createHash("sha256").update(bytes).digest();
+  return snapshotTrailer(crc32(bytes));
 }
 
 /**
@@ -181,7 +227,9 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     totalLen: img.totalLen,
     deadPostings: img.deadPostings,
     livePostings: img.livePostings,
-    forwardLen: img.forward.length,
+    // The forward lists are not stored (the cache rebuilds them from the postings on its first
+    // write); their length is, as the end of docStart.
+    forwardLen: img.docStart[img.docCount] ?? 0,
     postingsLen: img.lists.postings.length,
     blocksLen: img.lists.blockMask.length,
     keyChars: img.keyText.length,
@@ -214,7 +262,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   COUNT_NAMES.forEach((name, i) => (countValues[i] = counts[name]));
   const lists: FlatLists = img.lists;
   const arrays: Readonly<Record<string, Int32Array | Uint8Array | Float64Array | undefined>> = {
-    docLen: img.docLen, docNs: img.docNs, docKind: img.docKind, docStart: img.docStart, keyStart: img.keyStart, forward: img.forward,
+    docLen: img.docLen, docNs: img.docNs, docKind: img.docKind, docStart: img.docStart, keyStart: img.keyStart,
     termHash: img.termHashes, termStart: terms.start, listStart: lists.listStart, df: lists.df, minLen: lists.minLen, postings: lists.postings,
     blockStart: lists.blockStart, blockMinLen: lists.blockMinLen, nsStart: ns.start, kindStart: kinds.start, markStart: marks.start,
     docExtra: content.docExtra, markValue: Float64Array.from(content.marks, (m) => m[1]), docLive: img.docLive, orMask: lists.orMask, blockMask: lists.blockMask,
@@ -246,7 +294,7 @@ export function snapshotLength(bytes: Uint8Array): number | undefined {
 
 /**
  * Decodes and checks a snapshot: magic, version, length, checksum, identity, scope, generation
- * not ahead of `expect.maxGeneration`, counts consistent with the arrays. `digest` is the SHA-256
+ * not ahead of `expect.maxGeneration`, counts consistent with the arrays. `digest` is the trailer ({@link snapshotTrailer})
  * of the bytes before the trailer when the caller already computed it (while reading the file);
  * else it is computed here. Never throws: every failure is `Left(SnapshotRejection)`.
  */
@@ -276,7 +324,7 @@ function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: U
   if (bytes.length > total) return reject("malformed", `${bytes.length} bytes, the header says ${total}`);
   const sum = digest ?? snapshotDigest(bytes.subarray(0, total - DIGEST));
   const stored = bytes.subarray(total - DIGEST);
-  if (sum.length !== DIGEST || sum.some((b, i) => b !== stored[i])) return reject("checksum", "SHA-256 mismatch");
+  if (sum.length !== DIGEST || sum.some((b, i) => b !== stored[i])) return reject("checksum", "CRC-32 mismatch");
   const idChars = view.getUint32(HEAD, true);
   const scopeChars = view.getUint32(HEAD + 4, true);
   if (8 + 2 * (idChars + scopeChars) > metaBytes) return reject("malformed", "meta lengths out of range");
@@ -359,7 +407,7 @@ function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: U
     docKind: i32("docKind"),
     docLive: u8("docLive"),
     docStart,
-    forward: i32("forward"),
+    forward: undefined,
     keyText: text("keyText"),
     keyStart,
     terms,
