@@ -147,6 +147,8 @@ try {
     const pg = await openPostgresIndex({ connection: server.url, table })();
     if (pg._tag === "Left") throw new Error(JSON.stringify(pg.left));
     await fill(pg.right, n);
+    // A fresh server-side view of the table, as a long-running server has (statistics, visibility map), as in namespaces.bench.ts.
+    execFileSync("psql", [server.url, "-qc", `VACUUM ANALYZE ${table}`], { stdio: "ignore" });
     measure("postgres", n, [server.url, table], join(dir, `postgres-${n}`));
   }
 } finally {

@@ -225,6 +225,18 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
 
   /** The first load from a snapshot, caught up and checked against the table's entry count; false when there is none to use. */
   const restore = async (h: PgSnapshotHooks, gen: number): Promise<boolean> => {
+    // The scope's entry count and the counter, in one statement (one snapshot of the table),
+    // counted by the server while the snapshot file is read: the check below then costs no
+    // wait when nothing was written meanwhile. It never rejects (a failure means the exact check).
+    const early = client
+      .query<{ gen: string | number | null; n: string | number | null }>(
+        `SELECT (SELECT gen FROM ${table}_gen) AS gen, (SELECT count(*) FROM ${table} WHERE $1::text IS NULL OR namespace = $1) AS n`,
+        [namespace ?? null],
+      )
+      .then(
+        (r) => ({ gen: Number(r.rows[0]?.gen ?? Number.NaN), n: Number(r.rows[0]?.n ?? Number.NaN) }),
+        () => undefined,
+      );
     const content = await h.read(gen);
     if (content === undefined) return false;
     const gens = content.docExtra;
@@ -240,6 +252,15 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     loaded = true;
     cachedGen = content.generation;
     try {
+      // Caught up; when the early count saw the generation the cache is now at, it is this
+      // state's count. Otherwise (written meanwhile, or no early count) the exact check: the
+      // catch-up and the count in one transaction.
+      await fetch(false);
+      const seen = await early;
+      if (seen !== undefined && seen.gen === cachedGen && seen.n === cache.live) {
+        h.restored(content);
+        return true;
+      }
       const counted = await fetch(true);
       if (counted === cache.live) {
         h.restored(content);

@@ -40,6 +40,8 @@ interface Store {
   readonly open: (snapshots?: SnapshotOptions) => Promise<SegmentIndex>;
   /** Sets the store's generation counter back (as a restored backup would). */
   readonly rewind: () => Promise<void>;
+  /** Deletes one entry of namespace "a" with SQL, behind the index's back (the counter untouched). */
+  readonly tamper: () => Promise<void>;
 }
 const sqliteStore = (): Store => {
   const path = join(dir, `s-${n}.db`);
@@ -53,6 +55,11 @@ const sqliteStore = (): Store => {
       file.prepare(`UPDATE ${table}_gen SET gen = 0`).run();
       file.close();
     },
+    tamper: async () => {
+      const file = new Database(path);
+      file.prepare(`DELETE FROM ${table} WHERE rid = (SELECT rid FROM ${table} WHERE namespace = 'a' LIMIT 1)`).run();
+      file.close();
+    },
   };
 };
 const pgStore = (): Store => {
@@ -64,6 +71,9 @@ const pgStore = (): Store => {
     rewind: async () => {
       const c = db.client();
       await c.query(`UPDATE ${table}_gen SET gen = 0`);
+    },
+    tamper: async () => {
+      await db.client().query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
     },
   };
 };
@@ -163,6 +173,7 @@ for (const [name, make] of [["sqlite", sqliteStore], ["postgres", pgStore]] as c
         copyFileSync(join(other.snapDir, snapshotName(other.table, "na")), fileOf(s, "na"));
       }],
       ["a snapshot ahead of the counter (the database was restored)", "rejected:ahead", async (s) => s.rewind()],
+      ["an entry deleted behind the index's back (the counter untouched): the entry count disagrees", "rejected:count", async (s) => s.tamper()],
     ];
     for (const [what, expected, fault] of faults) {
       it(`${what}: refused, searches correct, the snapshot replaced`, async () => {
