@@ -61,12 +61,21 @@ describe("architecture", () => {
 
   it("no cycle between packages, and every @cc import is a declared dependency", () => {
     const graph = new Map<string, string[]>();
-    for (const [name, deps] of pkgDeps) graph.set(name, deps.filter((d) => d.startsWith("@cc/")));
+    for (const [name, deps] of pkgDeps)
+      graph.set(
+        name,
+        deps.filter((d) => d.startsWith("@cc/")),
+      );
     expect(cycles(graph)).toEqual([]);
     for (const p of packages) {
       const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
       const declared = new Set(Object.keys(json.dependencies ?? {}));
-      const used = new Set(walk(join(packagesDir, p, "src")).flatMap(importsOf).filter((s) => s.startsWith("@cc/")).map((s) => s.split("/").slice(0, 2).join("/")));
+      const used = new Set(
+        walk(join(packagesDir, p, "src"))
+          .flatMap(importsOf)
+          .filter((s) => s.startsWith("@cc/"))
+          .map((s) => s.split("/").slice(0, 2).join("/")),
+      );
       for (const u of used) if (u !== json.name) expect(declared.has(u), `${json.name} imports ${u} without declaring it`).toBe(true);
     }
   });
@@ -93,7 +102,10 @@ describe("architecture", () => {
   const FACES = ["ai-sdk", "langchain", "mastra", "openai-agents", "mcp", "cli"];
   const faceSources = sources.filter((f) => FACES.some((p) => f.startsWith(join(packagesDir, p, "src"))));
   /** A source's code without its comments (so a doc comment may name what the code must not do). */
-  const code = (f: string): string => readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  const code = (f: string): string =>
+    readFileSync(f, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 
   it("no manager.options outside @cc/context, and no face derives a second manager from one", () => {
     const outside = sources.filter((f) => !f.startsWith(join(packagesDir, "context", "src")));

@@ -41,10 +41,17 @@ describe("the repository's test corpus", () => {
     const dir = corpusPath("swe-agent-trajectories");
     expect(dir).toBe(join(corpusDir, "swe-agent-trajectories"));
     const listed = [...readFileSync(join(corpusDir, "README.md"), "utf8").matchAll(/^([0-9a-f]{64}) {2}(\S+\.traj)$/gm)].map((m) => [m[2]!, m[1]!] as const);
-    const present = readdirSync(dir).filter((f) => f.endsWith(".traj")).sort();
+    const present = readdirSync(dir)
+      .filter((f) => f.endsWith(".traj"))
+      .sort();
     expect(listed.map(([f]) => f).sort()).toEqual(present);
     expect(present.length).toBeGreaterThan(0);
-    for (const [file, sum] of listed) expect(createHash("sha256").update(readFileSync(join(dir, file))).digest("hex")).toBe(sum);
+    for (const [file, sum] of listed)
+      expect(
+        createHash("sha256")
+          .update(readFileSync(join(dir, file)))
+          .digest("hex"),
+      ).toBe(sum);
     expect(readFileSync(join(dir, "LICENSE-SWE-agent"), "utf8")).toContain("MIT License");
   });
 

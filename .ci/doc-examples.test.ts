@@ -47,7 +47,10 @@ describe("examplesOf", () => {
   });
 
   it("returns the code lines of an example as written (property)", () => {
-    const line = fc.stringMatching(/^[a-z0-9 ();=.,"+]{0,30}$/).map((s) => s.trim()).filter((s) => s !== "");
+    const line = fc
+      .stringMatching(/^[a-z0-9 ();=.,"+]{0,30}$/)
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), fc.nat(5), (lines, before) => {
         const text = `${"\n".repeat(before)}/**\n * Doc.\n *\n * @example\n${lines.map((l) => ` * ${l}`).join("\n")}\n */`;

@@ -129,14 +129,10 @@ function modulesAndFixtures(): {
     .filter((d) => existsSync(join(root, "packages", d, "src", "index.ts")))
     .sort();
   const parse = (f: string): ts.SourceFile => ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.ES2022, true);
-  const entries = packages.flatMap((p) =>
-    ["index.ts", join("compat", "index.ts")].map((e) => join(root, "packages", p, "src", e)).filter((f) => existsSync(f)),
-  );
+  const entries = packages.flatMap((p) => ["index.ts", join("compat", "index.ts")].map((e) => join(root, "packages", p, "src", e)).filter((f) => existsSync(f)));
   const entryNames = new Map(entries.map((f) => [f, exportedNames(parse(f))]));
   const out: { example: DocExample; path: string; text: string }[] = [];
-  const fixtureFiles = new Map<string, { readonly source: string; readonly text: string }>([
-    [fixtures.path, { source: fixtures.source, text: readFileSync(fixtures.source, "utf8") }],
-  ]);
+  const fixtureFiles = new Map<string, { readonly source: string; readonly text: string }>([[fixtures.path, { source: fixtures.source, text: readFileSync(fixtures.source, "utf8") }]]);
   for (const p of packages) {
     const srcDir = join(root, "packages", p, "src");
     const own = packageFixtures(p);
@@ -183,10 +179,7 @@ export function checkExamples(prefix = ""): ExampleFailure[] {
   const all = modulesAndFixtures();
   const fixtureFiles = all.fixtures;
   const modules = all.modules.filter((m) => relative(root, m.example.file).startsWith(prefix));
-  const virtual = new Map<string, { readonly text: string }>([
-    ...modules.map((m) => [m.path, m] as const),
-    ...fixtureFiles,
-  ]);
+  const virtual = new Map<string, { readonly text: string }>([...modules.map((m) => [m.path, m] as const), ...fixtureFiles]);
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ["lib.es2023.d.ts"],

@@ -38,7 +38,9 @@ export interface PackageApi {
 const entryOf = (d: string, sub: "index" | "internal" | "compat"): string => join(root, "packages", d, "src", sub === "index" ? "index.ts" : join(sub, "index.ts"));
 
 export function publicApi(): readonly PackageApi[] {
-  const dirs = readdirSync(join(root, "packages")).filter((d) => existsSync(entryOf(d, "index"))).sort();
+  const dirs = readdirSync(join(root, "packages"))
+    .filter((d) => existsSync(entryOf(d, "index")))
+    .sort();
   const entries = dirs.flatMap((d) => (["index", "internal", "compat"] as const).map((sub) => entryOf(d, sub)).filter((f) => existsSync(f)));
   const program = ts.createProgram(entries, {
     target: ts.ScriptTarget.ES2022,
@@ -115,9 +117,14 @@ export function publicApi(): readonly PackageApi[] {
     return {
       name: pkg.name,
       exports: symbols.map((s) => s.getName()).sort(),
-      values: symbols.filter((s) => resolved(s).flags & ts.SymbolFlags.Value).map((s) => s.getName()).sort(),
+      values: symbols
+        .filter((s) => resolved(s).flags & ts.SymbolFlags.Value)
+        .map((s) => s.getName())
+        .sort(),
       undocumented: [...new Set(undocumented)].sort(),
-      internal: exportsOf(entryOf(d, "internal")).map((s) => s.getName()).sort(),
+      internal: exportsOf(entryOf(d, "internal"))
+        .map((s) => s.getName())
+        .sort(),
       compat: compat.map((s) => s.getName()).sort(),
       hidden: [...new Set(hidden)].sort(),
     };
@@ -138,10 +145,15 @@ export function withReadmeTable(readme: string, block: string): string {
 }
 
 export function table(apis: readonly PackageApi[]): string {
-  const rows = apis.map((a) => `| \`${a.name}\` | ${a.exports.length} | ${a.values.length} | ${a.exports.length - a.values.length} | ${a.compat.length === 0 ? "–" : a.compat.length} | ${a.internal.length} | ${a.hidden.length} |`);
+  const rows = apis.map(
+    (a) =>
+      `| \`${a.name}\` | ${a.exports.length} | ${a.values.length} | ${a.exports.length - a.values.length} | ${a.compat.length === 0 ? "–" : a.compat.length} | ${a.internal.length} | ${a.hidden.length} |`,
+  );
   const total = (f: (a: PackageApi) => number): number => apis.reduce((n, a) => n + f(a), 0);
   const sum = `| **all** | ${total((a) => a.exports.length)} | ${total((a) => a.values.length)} | ${total((a) => a.exports.length - a.values.length)} | ${total((a) => a.compat.length)} | ${total((a) => a.internal.length)} | ${total((a) => a.hidden.length)} |`;
-  return [`| package | public names | values (at most ${MAX_PUBLIC_NAMES}) | types | \`/compat\` names | \`/internal\` names | hidden types |`, "|---|---|---|---|---|---|---|", ...rows, sum].join("\n");
+  return [`| package | public names | values (at most ${MAX_PUBLIC_NAMES}) | types | \`/compat\` names | \`/internal\` names | hidden types |`, "|---|---|---|---|---|---|---|", ...rows, sum].join(
+    "\n",
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -58,7 +58,9 @@ function loadSessions(): Session[] {
   for (const c of CORPORA) {
     const dir = dataPath(c.dir);
     let taken = 0;
-    for (const f of readdirSync(dir).filter((x) => x.endsWith(c.suffix)).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith(c.suffix))
+      .sort()) {
       if (taken >= PER_CORPUS) break;
       const r = readTranscript(readFileSync(join(dir, f), "utf8"), { source: f });
       if (E.isLeft(r)) {
@@ -171,7 +173,21 @@ for (const budget of BUDGETS) {
         for (const g of u.grounding) if (g.at === at) [grounding, grounded] = [grounding + 1, grounded + (held.has(g.key) ? 1 : 0)];
       }
     }
-    rows.push({ framework: c.framework, contender: c.name, builtIn: c.builtIn, budget, prompts, failures, tokensSent, overBudget, unitsSplit: split, reaccesses, reaccessKept: kept, grounding, grounded });
+    rows.push({
+      framework: c.framework,
+      contender: c.name,
+      builtIn: c.builtIn,
+      budget,
+      prompts,
+      failures,
+      tokensSent,
+      overBudget,
+      unitsSplit: split,
+      reaccesses,
+      reaccessKept: kept,
+      grounding,
+      grounded,
+    });
   }
 }
 
@@ -179,7 +195,18 @@ const pct = (a: number, b: number): string => (b === 0 ? "—" : `${((100 * a) /
 printTable(
   `Framework built-ins vs our adapters — ${sessions.length} transcripts (${CORPORA.map((c) => c.name).join(", ")}), up to ${CHECKPOINTS} checkpoints each`,
   ["budget", "framework", "contender", "prompts", "failed", "tokens sent", "over budget", "units split", "re-access kept", "action grounding"],
-  rows.map((r) => [r.budget, r.framework, r.contender, r.prompts, r.failures, r.tokensSent, r.overBudget, r.unitsSplit, `${pct(r.reaccessKept, r.reaccesses)} of ${r.reaccesses}`, `${pct(r.grounded, r.grounding)} of ${r.grounding}`]),
+  rows.map((r) => [
+    r.budget,
+    r.framework,
+    r.contender,
+    r.prompts,
+    r.failures,
+    r.tokensSent,
+    r.overBudget,
+    r.unitsSplit,
+    `${pct(r.reaccessKept, r.reaccesses)} of ${r.reaccesses}`,
+    `${pct(r.grounded, r.grounding)} of ${r.grounding}`,
+  ]),
 );
 const path = writeResults("adapters", { sessions: sessions.map((s) => `${s.corpus}/${s.name}`), checkpoints: CHECKPOINTS, budgets: BUDGETS, rows });
 console.log(`wrote ${path}`);

@@ -46,11 +46,14 @@ const TRIGGER = 0.8;
 /** The share of the budget every compacting policy cuts down to (the policies' default `target`). */
 const TARGET = 0.5;
 /** Fixed token budgets, each reported on its own. */
-const BUDGETS: readonly number[] = (process.env["CC_COST_BUDGETS"] ?? (quick ? "8000" : "4000,8000,16000")).split(",").filter((x) => x.trim() !== "").map((x) => {
-  const v = Number(x);
-  if (!Number.isInteger(v) || v < 1000) throw new Error(`CC_COST_BUDGETS: expected integers of at least 1000, got ${x}`);
-  return v;
-});
+const BUDGETS: readonly number[] = (process.env["CC_COST_BUDGETS"] ?? (quick ? "8000" : "4000,8000,16000"))
+  .split(",")
+  .filter((x) => x.trim() !== "")
+  .map((x) => {
+    const v = Number(x);
+    if (!Number.isInteger(v) || v < 1000) throw new Error(`CC_COST_BUDGETS: expected integers of at least 1000, got ${x}`);
+    return v;
+  });
 /** Tool-result clearing: trigger at the manager's trigger, the 3 most recent results kept, none excluded, at least 10% of the budget cleared at a time (fewer cache breaks), "[cleared]". */
 const CLEARING = { trigger: TRIGGER, keep: 3, excludeTools: [], clearAtLeast: 0.1, placeholder: "[cleared]" } as const;
 const REPS = 2000;
@@ -87,7 +90,8 @@ const SPLITS: readonly RowSplit[] = MODE === "dev" ? ["dev"] : ["eval", "all", "
 
 /** The replays of one policy: the sheet-independent ones run once, the cost model once per sheet. */
 function runsFor(policy: string): readonly { readonly sheets: readonly string[]; readonly p: ReplayPolicy }[] {
-  if (policy === "threshold") return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET, minSavedTokens: 0, minSavedShare: 0, backoffStep: 0, minTurnsBetween: 0 } } }];
+  if (policy === "threshold")
+    return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET, minSavedTokens: 0, minSavedShare: 0, backoffStep: 0, minTurnsBetween: 0 } } }];
   if (policy === "tool-result-clearing") return [{ sheets: Object.keys(SHEETS), p: { name: policy, clearing: CLEARING } }];
   if (policy === "hermes") return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET } } }];
   const centre = policy.startsWith("cost@") ? { cycleCentre: Number(policy.slice(5)) } : {};
@@ -105,8 +109,38 @@ function defaultCentres(): Readonly<Record<string, number>> {
   );
 }
 
-const fmt = (r: CostRow & { readonly budget: number }): readonly (string | number)[] => [r.budget, r.split, r.corpus, r.sheet, r.policy, r.sessions, r.inputCostUsd, r.cutVsThresholdPct, r.compactions, r.cacheHitPct, r.tokensSent, r.retentionPct, r.neededKeptPct, r.budgetMisses];
-const HEADERS = ["budget", "split", "corpus", "sheet", "policy", "transcripts", "input $", "cut vs threshold %", "compactions", "cache hit %", "tokens sent", "retention %", "needed facts kept %", "budget misses"];
+const fmt = (r: CostRow & { readonly budget: number }): readonly (string | number)[] => [
+  r.budget,
+  r.split,
+  r.corpus,
+  r.sheet,
+  r.policy,
+  r.sessions,
+  r.inputCostUsd,
+  r.cutVsThresholdPct,
+  r.compactions,
+  r.cacheHitPct,
+  r.tokensSent,
+  r.retentionPct,
+  r.neededKeptPct,
+  r.budgetMisses,
+];
+const HEADERS = [
+  "budget",
+  "split",
+  "corpus",
+  "sheet",
+  "policy",
+  "transcripts",
+  "input $",
+  "cut vs threshold %",
+  "compactions",
+  "cache hit %",
+  "tokens sent",
+  "retention %",
+  "needed facts kept %",
+  "budget misses",
+];
 
 /** The development run: the sweep table and the rule's choice per sheet. */
 function reportSelection(totals: (split: RowSplit, corpus: string, policy: string, sheet: string) => Totals): Record<string, unknown>[] {
@@ -122,7 +156,11 @@ function reportSelection(totals: (split: RowSplit, corpus: string, policy: strin
       ["policy", "input $", "retention %", "cheapest"],
       points.map((p) => [p.policy, Number(p.cost.toFixed(4)), Number(p.retentionPct.toFixed(2)), p.policy.startsWith("cost@") ? (p.cost <= best ? "yes" : "no") : ""]),
     );
-    console.log(choice === undefined ? `${sheet}: no choice (no sweep)` : `${sheet}: the rule chooses cycleCentre ${choice.centre} (${choice.cheapest ? "the highest cheapest centre" : "no centre is cheapest; the cheapest centre"}, ${(100 * choice.vsBestRival).toFixed(2)}% vs the cheapest rival, retention ${choice.retentionPct.toFixed(2)}%)`);
+    console.log(
+      choice === undefined
+        ? `${sheet}: no choice (no sweep)`
+        : `${sheet}: the rule chooses cycleCentre ${choice.centre} (${choice.cheapest ? "the highest cheapest centre" : "no centre is cheapest; the cheapest centre"}, ${(100 * choice.vsBestRival).toFixed(2)}% vs the cheapest rival, retention ${choice.retentionPct.toFixed(2)}%)`,
+    );
     return { sheet, choice: choice ?? null };
   });
 }
@@ -183,7 +221,18 @@ async function main(): Promise<void> {
   );
   const bySplit = (split: RowSplit): number => sessions.filter((s) => split === "all" || s.split === split).length;
   const counts = Object.fromEntries(SPLITS.map((split) => [split, bySplit(split)]));
-  const common = { budgets: BUDGETS, trigger: TRIGGER, target: TARGET, clearing: CLEARING, priceSheets: SHEETS, defaultCycleCentres: defaultCentres(), perCorpusAndSplit: Number.isFinite(LIMIT) ? LIMIT : "all", centres: CENTRES, sessions: counts, notes };
+  const common = {
+    budgets: BUDGETS,
+    trigger: TRIGGER,
+    target: TARGET,
+    clearing: CLEARING,
+    priceSheets: SHEETS,
+    defaultCycleCentres: defaultCentres(),
+    perCorpusAndSplit: Number.isFinite(LIMIT) ? LIMIT : "all",
+    centres: CENTRES,
+    sessions: counts,
+    notes,
+  };
   if (MODE === "dev") {
     printTable(`input cost by policy, development split (${counts["dev"]} transcripts; budgets ${BUDGETS.join(" / ")} tokens)`, HEADERS, rows.map(fmt));
     const selection = reportSelection((split, corpus, policy, sheet) => cell("all", split, corpus, policy, sheet));
@@ -215,18 +264,43 @@ async function main(): Promise<void> {
     ["split", "budget", "sheet", "rival", "transcripts", "difference %", "95% interval"],
     differences.map((d) => [d.split, d.budget, d.sheet, d.rival, d.sessions, d.differencePct, `${d.lo} – ${d.hi}`]),
   );
-  const goals = SPLITS.flatMap((split) => BUDGETS.flatMap((budget) => Object.keys(SHEETS).flatMap((sheet) => { const g = goalOf(rows.filter((r) => r.budget === budget), split, sheet); return g === undefined ? [] : [{ budget, ...g }]; })));
+  const goals = SPLITS.flatMap((split) =>
+    BUDGETS.flatMap((budget) =>
+      Object.keys(SHEETS).flatMap((sheet) => {
+        const g = goalOf(
+          rows.filter((r) => r.budget === budget),
+          split,
+          sheet,
+        );
+        return g === undefined ? [] : [{ budget, ...g }];
+      }),
+    ),
+  );
   printTable(
     "goals (cost model = `cost` with its defaults; ties count as cheapest; the evaluation split is the report)",
     ["budget", "split", "sheet", "cost model cheapest", "cheapest policy (retention %)", "best retention", "cost model retention gap (pts)", "cut vs threshold %"],
-    goals.map((g) => [g.budget, g.split, g.sheet, g.costModelCheapest ? "yes" : "no", `${g.cheapestPolicy} (${g.cheapestRetentionPct})`, g.bestRetentionPolicy, g.retentionGapPts, g.cutVsThresholdPct]),
+    goals.map((g) => [
+      g.budget,
+      g.split,
+      g.sheet,
+      g.costModelCheapest ? "yes" : "no",
+      `${g.cheapestPolicy} (${g.cheapestRetentionPct})`,
+      g.bestRetentionPolicy,
+      g.retentionGapPts,
+      g.cutVsThresholdPct,
+    ]),
   );
   console.log(`wrote ${writeResults("cost", { reportedSplit: "eval", ...common, goals, differences, rows })}`);
   const evaluation = rows.filter((r) => r.split === "eval" && r.corpus === "all");
   const svg = renderBarChart(
     `Input cost of the ${counts["eval"]} evaluation-split transcripts by compaction policy and budget (above each bar: retention)`,
     "total input cost (USD)",
-    BUDGETS.flatMap((budget) => Object.keys(SHEETS).map((sheet) => ({ label: `${budget} tokens, ${sheet}`, bars: evaluation.filter((r) => r.sheet === sheet && r.budget === budget).map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })) }))),
+    BUDGETS.flatMap((budget) =>
+      Object.keys(SHEETS).map((sheet) => ({
+        label: `${budget} tokens, ${sheet}`,
+        bars: evaluation.filter((r) => r.sheet === sheet && r.budget === budget).map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })),
+      })),
+    ),
   );
   writeFileSync(join(resultsDir, "cost.svg"), svg);
   console.log(`wrote ${join(resultsDir, "cost.svg")} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

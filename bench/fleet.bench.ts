@@ -35,21 +35,30 @@ printTable(
   ["worker", "processes", "acknowledged", "entries/s", "write p50 ms", "searches", "search p50 ms", "search p99 ms", "writes after restart"],
   report.perWorker.map((w) => [w.worker, w.incarnations, w.acknowledged, w.entriesPerSec, w.writeP50Ms, w.searches, w.searchP50Ms, w.searchP99Ms, w.writesAfterRestart]),
 );
-printTable("Fleet: faults and checks", ["what", "value"], [
-  ["acknowledged entries", report.acknowledged],
-  ["entries stored (acknowledged + cut-off writes)", report.stored],
-  ["workers SIGKILLed / started again", `${report.kills} / ${report.workerRestarts}`],
-  ["PostgreSQL restarts (down ms)", `${report.serverRestarts} (${report.serverDownMs.toFixed(0)})`],
-  ["longest outage a worker saw, ms", report.longestOutageMs],
-  ["typed errors seen", Object.entries(report.errors).map(([k, v]) => `${k} ${v}`).join(", ")],
-  ["worker crashes / hung", `${report.crashes.length} / ${report.hung}`],
-  ["searches (p50 / p99 ms)", `${report.searches} (${report.searchP50Ms.toFixed(2)} / ${report.searchP99Ms.toFixed(2)})`],
-  ["fresh worker's first search, p50 / max ms", `${report.firstSearchP50Ms.toFixed(1)} / ${report.firstSearchMaxMs.toFixed(1)}`],
-  ["first search after the restart, p50 / max ms", `${report.afterRestartSearchP50Ms.toFixed(1)} / ${report.afterRestartSearchMaxMs.toFixed(1)}`],
-  ["lost acknowledged entries", report.lost],
-  ["cross-namespace hits (run / verification)", `${report.crossHitsDuringRun} / ${report.crossHitsAtEnd}`],
-  ["own write not found right after it", report.ownWriteMisses],
-]);
+printTable(
+  "Fleet: faults and checks",
+  ["what", "value"],
+  [
+    ["acknowledged entries", report.acknowledged],
+    ["entries stored (acknowledged + cut-off writes)", report.stored],
+    ["workers SIGKILLed / started again", `${report.kills} / ${report.workerRestarts}`],
+    ["PostgreSQL restarts (down ms)", `${report.serverRestarts} (${report.serverDownMs.toFixed(0)})`],
+    ["longest outage a worker saw, ms", report.longestOutageMs],
+    [
+      "typed errors seen",
+      Object.entries(report.errors)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", "),
+    ],
+    ["worker crashes / hung", `${report.crashes.length} / ${report.hung}`],
+    ["searches (p50 / p99 ms)", `${report.searches} (${report.searchP50Ms.toFixed(2)} / ${report.searchP99Ms.toFixed(2)})`],
+    ["fresh worker's first search, p50 / max ms", `${report.firstSearchP50Ms.toFixed(1)} / ${report.firstSearchMaxMs.toFixed(1)}`],
+    ["first search after the restart, p50 / max ms", `${report.afterRestartSearchP50Ms.toFixed(1)} / ${report.afterRestartSearchMaxMs.toFixed(1)}`],
+    ["lost acknowledged entries", report.lost],
+    ["cross-namespace hits (run / verification)", `${report.crossHitsDuringRun} / ${report.crossHitsAtEnd}`],
+    ["own write not found right after it", report.ownWriteMisses],
+  ],
+);
 const { timeline, ...figures } = report;
 console.log(`results: ${writeResults("fleet", { options, ...figures, timeline })}`);
 const svg = renderFleetChart({

@@ -115,7 +115,14 @@ async function runSize(n: number): Promise<void> {
 
   for (const c of contenders) {
     const built = await c.build(entries);
-    writeRows.push({ n, contender: c.name, entriesPerSec: built.entriesPerSec, entriesPerCpuSec: built.entriesPerCpuSec, firstSearchMs: built.firstSearchMs ?? null, note: c.role === "ours" ? "batches of 1,000" : "one pass" });
+    writeRows.push({
+      n,
+      contender: c.name,
+      entriesPerSec: built.entriesPerSec,
+      entriesPerCpuSec: built.entriesPerCpuSec,
+      firstSearchMs: built.firstSearchMs ?? null,
+      note: c.role === "ours" ? "batches of 1,000" : "one pass",
+    });
   }
   // Warm-up: a few queries on every contender, unmeasured.
   for (const q of queries.slice(0, 10)) for (const c of contenders) await c.search(q.text);
@@ -129,7 +136,10 @@ async function runSize(n: number): Promise<void> {
     for (const c of order) {
       const t0 = performance.now();
       const ids = await c.search(q.text);
-      times.get(c.name)!.get(q.shape)!.push(performance.now() - t0);
+      times
+        .get(c.name)!
+        .get(q.shape)!
+        .push(performance.now() - t0);
       if (c === baseline) reference = ids;
       else if (c.role !== "floor") agree.get(c.name)!.get(q.shape)!.push(baseline.agreement(ids, reference));
     }
@@ -142,8 +152,13 @@ async function runSize(n: number): Promise<void> {
       const bs = shape === "all" ? [...base.values()].flat() : base.get(shape)!;
       const ag = shape === "all" ? [...agree.get(c.name)!.values()].flat() : agree.get(c.name)!.get(shape)!;
       searchRows.push({
-        n, contender: c.name, role: c.role, shape,
-        medianMs: pct(ts, 0.5), p95Ms: pct(ts, 0.95), timesBaseline: pct(ts, 0.5) / pct(bs, 0.5),
+        n,
+        contender: c.name,
+        role: c.role,
+        shape,
+        medianMs: pct(ts, 0.5),
+        p95Ms: pct(ts, 0.95),
+        timesBaseline: pct(ts, 0.5) / pct(bs, 0.5),
         top10Agreement: c.role === "floor" ? Number.NaN : c === baseline ? 1 : ag.reduce((a, b) => a + b, 0) / Math.max(1, ag.length),
       });
     }
@@ -158,14 +173,22 @@ const show = (rows: readonly SearchRow[], writes: readonly WriteRow[]): void => 
     ["n", "contender", "shape", "median ms", "p95 ms", "× baseline", "top-10 agreement"],
     rows.map((r) => [r.n, r.contender, r.shape, cell(r.medianMs), cell(r.p95Ms), cell(r.timesBaseline), cell(r.top10Agreement)]),
   );
-  printTable("@cc/hierarchical writes", ["n", "contender", "entries/s", "entries per CPU-s", "first search ms", "note"], writes.map((r) => [r.n, r.contender, r.entriesPerSec, r.entriesPerCpuSec, cell(r.firstSearchMs), r.note]));
+  printTable(
+    "@cc/hierarchical writes",
+    ["n", "contender", "entries/s", "entries per CPU-s", "first search ms", "note"],
+    writes.map((r) => [r.n, r.contender, r.entriesPerSec, r.entriesPerCpuSec, cell(r.firstSearchMs), r.note]),
+  );
 };
 
 try {
   for (const n of sizes) {
     await runSize(n);
     // Each size as soon as it is measured (a long run keeps what it has).
-    if (sizes.length > 1) show(searchRows.filter((r) => r.n === n), writeRows.filter((r) => r.n === n));
+    if (sizes.length > 1)
+      show(
+        searchRows.filter((r) => r.n === n),
+        writeRows.filter((r) => r.n === n),
+      );
   }
 } finally {
   if (server.url !== undefined && tables.length > 0) await dropTables(server.url).catch((e: unknown) => console.error(`could not drop ${tables.join(", ")}: ${String(e)}`));
@@ -186,6 +209,11 @@ for (const w of writeRows.filter((r) => r.contender === "ours: sqlite")) {
   targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000/s", met: w.entriesPerSec >= 20_000 });
   targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000 per CPU-s", met: w.entriesPerCpuSec >= 20_000 });
 }
-if (targets.length > 0) printTable("targets", ["n", "contender", "shape", "target", "met"], targets.map((t) => [t.n, t.contender, t.shape === "words" && t.target.startsWith("writes") ? "-" : t.shape, t.target, t.met ? "yes" : "NO"]));
+if (targets.length > 0)
+  printTable(
+    "targets",
+    ["n", "contender", "shape", "target", "met"],
+    targets.map((t) => [t.n, t.contender, t.shape === "words" && t.target.startsWith("writes") ? "-" : t.shape, t.target, t.met ? "yes" : "NO"]),
+  );
 for (const note of notes) console.log(`note: ${note}`);
 console.log(`results: ${writeResults("hierarchical", { search: searchRows, writes: writeRows, targets, notes })}`);

@@ -56,7 +56,9 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
  * Runs the agent's session through a manager writing to `index`; returns the evicted entries
  * (as the index holds them), the module each belongs to, and the manager's search.
  */
-async function session(index: SegmentIndex): Promise<{ readonly entries: readonly IndexEntry[]; readonly moduleOf: ReadonlyMap<string, number>; readonly search: (q: string, k: number) => Promise<readonly string[]> }> {
+async function session(
+  index: SegmentIndex,
+): Promise<{ readonly entries: readonly IndexEntry[]; readonly moduleOf: ReadonlyMap<string, number>; readonly search: (q: string, k: number) => Promise<readonly string[]> }> {
   const counter = tiktokenCounter();
   // One step a minute: entries evicted later carry a later evictedAt (what "newest first" sorts by).
   const clock = { t: 1_750_000_000_000 };
@@ -97,7 +99,11 @@ function substringNewestFirst(): SearchContender {
       all = [...entries].sort((a, b) => b.evictedAt - a.evictedAt || b.createdAt - a.createdAt);
       return { entriesPerSec: Number.NaN, entriesPerCpuSec: Number.NaN };
     },
-    search: async (q) => all.filter((e) => e.content.includes(q) || e.summary.includes(q)).slice(0, 10).map((e) => e.id),
+    search: async (q) =>
+      all
+        .filter((e) => e.content.includes(q) || e.summary.includes(q))
+        .slice(0, 10)
+        .map((e) => e.id),
     close: async () => undefined,
   };
 }

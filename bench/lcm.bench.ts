@@ -71,7 +71,9 @@ console.log(`fitted exponent: ours ${exponentOurs.toFixed(2)}, naive ${exponentN
 // End-to-end compaction of the shared trajectories, read with the CLI's transcript reader so tool
 // calls and tool results stay real messages (the tail holds the large tool outputs).
 const dataDir = dataPath("swe-agent-trajectories");
-const trajectories = readdirSync(dataDir).filter((f) => f.endsWith(".traj")).sort();
+const trajectories = readdirSync(dataDir)
+  .filter((f) => f.endsWith(".traj"))
+  .sort();
 const e2e: (string | number)[][] = [];
 const e2eData: unknown[] = [];
 const preserveLast = 6;
@@ -84,10 +86,13 @@ for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   // threshold 1: the turn compacts to maxTokens itself (the input is always above it).
   const manager = createContextManager({ strategy: "lcm", maxTokens, threshold: 1, preserveLast, counter, provider: offlineProvider({ counter }) });
   let last: TurnResult | undefined;
-  const timing = await measureAsync(async () => {
-    last = await manager.compact(messages);
-    return last;
-  }, { runs: 3 });
+  const timing = await measureAsync(
+    async () => {
+      last = await manager.compact(messages);
+      return last;
+    },
+    { runs: 3 },
+  );
   if (last === undefined) throw new Error(`${file}: compaction failed`);
   const res: TurnResult = last;
   const summaryTokens = res.summary === "" ? 0 : counter.count(res.summary);
@@ -101,8 +106,19 @@ for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   const level = res.level ?? "none";
   e2e.push([file.slice(0, 40), messages.length, total, maxTokens, level, ratio, preserved, summaryTokens, res.tokensAfter, res.budgetMet ? "yes" : "no", timing.medianMs]);
   e2eData.push({
-    file, messages: messages.length, tokens: total, maxTokens, preserveLast, level, ratio, preserved,
-    summaryTokens, compactedTokens: res.tokensAfter, budgetMet: res.budgetMet, tail, medianMs: timing.medianMs,
+    file,
+    messages: messages.length,
+    tokens: total,
+    maxTokens,
+    preserveLast,
+    level,
+    ratio,
+    preserved,
+    summaryTokens,
+    compactedTokens: res.tokensAfter,
+    budgetMet: res.budgetMet,
+    tail,
+    medianMs: timing.medianMs,
   });
 }
 printTable(

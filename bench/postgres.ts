@@ -9,9 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** A server to use (`url`), or why there is none; `stop` is idempotent. */
-export type Server =
-  | { readonly url: string; readonly stop: () => void }
-  | { readonly url: undefined; readonly why: string; readonly stop: () => void };
+export type Server = { readonly url: string; readonly stop: () => void } | { readonly url: undefined; readonly why: string; readonly stop: () => void };
 
 /**
  * Returns `CC_PG_URL`, or starts a throwaway cluster (three attempts on random ports in

@@ -49,7 +49,11 @@ for (const [dir, suffix, corpus] of [
 }
 // The generated sessions of one seed share their prefix (one run cut at three lengths): one task.
 for (const seed of [1, 2, 3]) {
-  for (const g of generatedSessions([{ seed, turns: 12, outputLines: 40 }, { seed, turns: 24, outputLines: 120 }, { seed, turns: 48, outputLines: 240 }])) {
+  for (const g of generatedSessions([
+    { seed, turns: 12, outputLines: 40 },
+    { seed, turns: 24, outputLines: 120 },
+    { seed, turns: 48, outputLines: 240 },
+  ])) {
     raw.push({ name: g.name, task: `gen-s${seed}`, corpus: "generated", messages: g.messages, generated: true });
   }
 }

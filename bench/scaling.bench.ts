@@ -120,7 +120,7 @@ printTable(
   ["operation", ...[...new Set(specs.flatMap((s) => s.sizes))].sort((a, b) => a - b).map((n) => `n=${n}`), "k", "r²"],
   series.map((s) => {
     const all = [...new Set(specs.flatMap((x) => x.sizes))].sort((a, b) => a - b);
-    return [s.label, ...all.map((n) => s.points.find((p) => p.n === n)?.medianMs ?? "—"), s.exponent ?? (s.fitProblem ?? "—"), s.r2 ?? "—"];
+    return [s.label, ...all.map((n) => s.points.find((p) => p.n === n)?.medianMs ?? "—"), s.exponent ?? s.fitProblem ?? "—", s.r2 ?? "—"];
   }),
 );
 console.log(`\nwrote ${writeResults("scaling", { series })}`);

@@ -60,7 +60,6 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
 
 // ── PostgreSQL for the run ────────────────────────────────────────────────────────────────────
 
-
 /** Runs `sql` on the admin URL. */
 async function admin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -109,19 +108,25 @@ async function storeRows(backend: string, open: () => Promise<SummaryStore>): Pr
     row(
       "append 1 message",
       N,
-      await measureAsync(async () => {
-        const stack = fresh();
-        for (const m of messages) await ok(store.append(stack, [m], 1)());
-      }, { runs: 3 }),
+      await measureAsync(
+        async () => {
+          const stack = fresh();
+          for (const m of messages) await ok(store.append(stack, [m], 1)());
+        },
+        { runs: 3 },
+      ),
       "one transaction per turn",
     );
     row(
       `append ${BATCH} messages`,
       N,
-      await measureAsync(async () => {
-        const stack = fresh();
-        for (let i = 0; i < N; i += BATCH) await ok(store.append(stack, messages.slice(i, i + BATCH), 1)());
-      }, { runs: 3 }),
+      await measureAsync(
+        async () => {
+          const stack = fresh();
+          for (let i = 0; i < N; i += BATCH) await ok(store.append(stack, messages.slice(i, i + BATCH), 1)());
+        },
+        { runs: 3 },
+      ),
       "messages per second",
     );
 
@@ -176,7 +181,10 @@ function toolHeavy(): Message[] {
     (i: number) => ({ name: "read_file", arguments: JSON.stringify({ path: `src/module${i}.ts` }) }),
     (i: number) => ({ name: "grep", arguments: JSON.stringify({ pattern: `function f${i}`, path: "src" }) }),
   ];
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Fix the failing tests." }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Fix the failing tests." },
+  ];
   for (let i = 0; i < RESULTS; i++) {
     const call = { id: `call_${i}`, ...tools[i % tools.length]!(i) };
     let body = "";
@@ -266,10 +274,7 @@ const vsMemory = (row: Row): number | null => {
 printTable(
   `@cc/lcm session stores (${quick ? "quick" : "full"}; ${N} messages per stack, ${QUERIES} queries; median of ${rows[0]?.timing.runs ?? 0})`,
   ["backend", "operation", "ops/s", "median ms per run", "vs memory", "note"],
-  [
-    ...rows.map((x) => [x.backend, x.op, x.perSecond, x.timing.medianMs, vsMemory(x) ?? "-", x.note]),
-    ...unavailable.map((u) => [u.backend, "-", "-", "-", "-", `unavailable: ${u.why}`]),
-  ],
+  [...rows.map((x) => [x.backend, x.op, x.perSecond, x.timing.medianMs, vsMemory(x) ?? "-", x.note]), ...unavailable.map((u) => [u.backend, "-", "-", "-", "-", `unavailable: ${u.why}`])],
 );
 console.log(
   `results: ${writeResults("session", {

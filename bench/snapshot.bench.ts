@@ -116,10 +116,23 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
   }
   const same = hits.size === 1;
   const row: Row = {
-    backend, n, snapshotBytes: statSync(path).size,
-    withSnapshotMs: median(withMs), withSnapshotFirstSearchMs: median(withFirst), withoutSnapshotFirstSearchMs: median(withoutFirst), withoutSnapshotMs: median(withoutMs), readFileMs: median(readMs),
-    timesReadFile: median(withMs) / median(readMs), firstSearchTimesReadFile: median(withFirst) / median(readMs), speedup: median(withoutMs) / median(withMs), sameHits: same,
-    pairedTimesReadFile: median(paired), pairedMin: Math.min(...paired), pairedMax: Math.max(...paired), rounds, withoutRounds,
+    backend,
+    n,
+    snapshotBytes: statSync(path).size,
+    withSnapshotMs: median(withMs),
+    withSnapshotFirstSearchMs: median(withFirst),
+    withoutSnapshotFirstSearchMs: median(withoutFirst),
+    withoutSnapshotMs: median(withoutMs),
+    readFileMs: median(readMs),
+    timesReadFile: median(withMs) / median(readMs),
+    firstSearchTimesReadFile: median(withFirst) / median(readMs),
+    speedup: median(withoutMs) / median(withMs),
+    sameHits: same,
+    pairedTimesReadFile: median(paired),
+    pairedMin: Math.min(...paired),
+    pairedMax: Math.max(...paired),
+    rounds,
+    withoutRounds,
   };
   rows.push(row);
   console.log(`${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`);
@@ -158,8 +171,36 @@ try {
 
 printTable(
   `Whole-index cold start (open + first search), fresh process, with and without a snapshot (${quick ? "quick" : "full"}; medians of ${rounds} rounds with the snapshot and reading it, ${withoutRounds} without)`,
-  ["backend", "entries", "snapshot MB", "with snapshot ms", "of which first search", "without ms", "fs.readFile of the snapshot ms", "× readFile (cold start)", "× readFile, paired median", "range", "× readFile (first search)", "speed-up", "same hits"],
-  rows.map((r) => [r.backend, r.n, r.snapshotBytes / 1e6, r.withSnapshotMs, r.withSnapshotFirstSearchMs, r.withoutSnapshotMs, r.readFileMs, r.timesReadFile, r.pairedTimesReadFile, `${r.pairedMin.toFixed(2)}–${r.pairedMax.toFixed(2)}`, r.firstSearchTimesReadFile, r.speedup, r.sameHits ? "yes" : "NO"]),
+  [
+    "backend",
+    "entries",
+    "snapshot MB",
+    "with snapshot ms",
+    "of which first search",
+    "without ms",
+    "fs.readFile of the snapshot ms",
+    "× readFile (cold start)",
+    "× readFile, paired median",
+    "range",
+    "× readFile (first search)",
+    "speed-up",
+    "same hits",
+  ],
+  rows.map((r) => [
+    r.backend,
+    r.n,
+    r.snapshotBytes / 1e6,
+    r.withSnapshotMs,
+    r.withSnapshotFirstSearchMs,
+    r.withoutSnapshotMs,
+    r.readFileMs,
+    r.timesReadFile,
+    r.pairedTimesReadFile,
+    `${r.pairedMin.toFixed(2)}–${r.pairedMax.toFixed(2)}`,
+    r.firstSearchTimesReadFile,
+    r.speedup,
+    r.sameHits ? "yes" : "NO",
+  ]),
 );
 for (const s of skipped) console.log(`skipped ${s}`);
 console.log(`results: ${writeResults("snapshot", { rounds, rows, skipped })}`);

@@ -212,13 +212,16 @@ const backends: readonly Backend[] = [
 // Exactness of each backend against raw encode_ordinary on the property generators.
 const samples = fc.sample(exactnessText, { numRuns: quick ? 100 : 1000, seed: 7 });
 const mismatches = backends.filter((b) => b.exact).map((b) => ({ name: b.name, mismatches: samples.filter((s) => b.count(s) !== raw.count(s)).length, samples: samples.length }));
-printTable("Exactness vs raw encode_ordinary on generated strings (digits, whitespace, letters, scripts, emoji, surrogates, special-token text)", ["backend", "strings that differ", "of"], mismatches.map((m) => [m.name, m.mismatches, m.samples]));
+printTable(
+  "Exactness vs raw encode_ordinary on generated strings (digits, whitespace, letters, scripts, emoji, surrogates, special-token text)",
+  ["backend", "strings that differ", "of"],
+  mismatches.map((m) => [m.name, m.mismatches, m.samples]),
+);
 
 // Warm every backend (on variants never measured) and fill the memo with everything it will be asked.
 for (const b of backends) for (const t of [...[...classes.values()].map((make) => make(1000)), ...messages]) b.count(t);
 for (const t of corpus) memo.count(t);
 for (const make of classes.values()) for (let round = 0; round < rounds; round++) memo.count(make(round));
-
 
 /**
  * Times every backend on `work(count, round)`, interleaved round by round; returns ms, MB/s and
@@ -260,15 +263,11 @@ const messageBytes = messages.reduce((s, t) => s + Buffer.byteLength(t, "utf8"),
 const perMessage = race((count) => messages.reduce((s, t) => s + count(t), 0), messageBytes);
 
 const header = ["input", ...backends.map((b) => b.name)];
-printTable(
-  `Time / fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`,
-  header,
-  [
-    [`transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`, ...corpusRun.map((r) => r.vsFastestPeer)],
-    [`transcripts, message by message (${messages.length})`, ...perMessage.map((r) => r.vsFastestPeer)],
-    ...perClass.map((c) => [c.input, ...c.results.map((r) => r.vsFastestPeer)]),
-  ],
-);
+printTable(`Time / fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`, header, [
+  [`transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`, ...corpusRun.map((r) => r.vsFastestPeer)],
+  [`transcripts, message by message (${messages.length})`, ...perMessage.map((r) => r.vsFastestPeer)],
+  ...perClass.map((c) => [c.input, ...c.results.map((r) => r.vsFastestPeer)]),
+]);
 printTable("MB/s", header, [["transcripts corpus", ...corpusRun.map((r) => r.mbPerS)], ...perClass.map((c) => [c.input, ...c.results.map((r) => r.mbPerS)])]);
 
 printTable(

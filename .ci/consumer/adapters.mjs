@@ -15,7 +15,10 @@ const big = (i) => `line ${i}: ${"output of the tool with some_identifier and a 
 
 // AI SDK: ModelMessages with tool-call / tool-result parts.
 {
-  const messages = [{ role: "system", content: "You fix code." }, { role: "user", content: "Fix src/app.py" }];
+  const messages = [
+    { role: "system", content: "You fix code." },
+    { role: "user", content: "Fix src/app.py" },
+  ];
   for (let i = 0; i < 12; i++) {
     messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "bash", input: { cmd: `cat f${i}.py` } }] });
     messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "bash", output: { type: "text", value: big(i) } }] });

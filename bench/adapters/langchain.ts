@@ -80,8 +80,24 @@ const trim: Contender = {
 /** The summary the fake summarisation model writes: the start of the prompt it got, about a tenth of the budget. */
 const summaryModel = (maxTokens: number) =>
   fakeModel()
-    .respond((messages) => new AIMessage(`Earlier: ${messages.map((m) => m.text).join(" ").slice(0, Math.max(200, maxTokens * 0.4))}`))
-    .respond((messages) => new AIMessage(`Earlier: ${messages.map((m) => m.text).join(" ").slice(0, Math.max(200, maxTokens * 0.4))}`));
+    .respond(
+      (messages) =>
+        new AIMessage(
+          `Earlier: ${messages
+            .map((m) => m.text)
+            .join(" ")
+            .slice(0, Math.max(200, maxTokens * 0.4))}`,
+        ),
+    )
+    .respond(
+      (messages) =>
+        new AIMessage(
+          `Earlier: ${messages
+            .map((m) => m.text)
+            .join(" ")
+            .slice(0, Math.max(200, maxTokens * 0.4))}`,
+        ),
+    );
 
 const summarize: Contender = {
   framework: "langchain",

@@ -43,7 +43,17 @@ function toPromptMessage(m: Message): LLMPromptMessage {
 async function viaPrompt(history: readonly Message[], hook: (args: ProcessLLMRequestArgs) => Promise<ProcessLLMRequestResult>): Promise<readonly Message[]> {
   const prompt: LLMPrompt = history.map(toPromptMessage);
   const source = new Map<LLMPromptMessage, Message>(prompt.map((p, i) => [p, history[i]!]));
-  const args = { prompt, model: {} as ProcessLLMRequestArgs["model"], stepNumber: 0, steps: [], state: {}, retryCount: 0, abort: (reason?: string): never => { throw new Error(reason ?? "aborted"); } };
+  const args = {
+    prompt,
+    model: {} as ProcessLLMRequestArgs["model"],
+    stepNumber: 0,
+    steps: [],
+    state: {},
+    retryCount: 0,
+    abort: (reason?: string): never => {
+      throw new Error(reason ?? "aborted");
+    },
+  };
   const out = (await hook(args))?.prompt ?? prompt;
   return out.flatMap((p) => {
     const kept = source.get(p);

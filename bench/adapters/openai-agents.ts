@@ -123,15 +123,17 @@ async function lastNFitting(history: readonly Message[], maxTokens: number): Pro
   return best;
 }
 
-const ours = (preserveLast?: number) => async (history: readonly Message[], maxTokens: number): Promise<readonly Message[]> => {
-  // Leading system messages go in as system items: they are pinned, and each is counted as sent.
-  const x = toItems(history, true);
-  const manager = createContextManager({ maxTokens, counter: counter(), ...(preserveLast === undefined ? {} : { preserveLast }) });
-  const cc = createAgentsCompaction({ manager });
-  const r = await cc.compactItems(x.items)();
-  if (E.isLeft(r)) throw new Error(`@cc/openai-agents: ${r.left._tag}`);
-  return toMessages(history, x, r.right.items);
-};
+const ours =
+  (preserveLast?: number) =>
+  async (history: readonly Message[], maxTokens: number): Promise<readonly Message[]> => {
+    // Leading system messages go in as system items: they are pinned, and each is counted as sent.
+    const x = toItems(history, true);
+    const manager = createContextManager({ maxTokens, counter: counter(), ...(preserveLast === undefined ? {} : { preserveLast }) });
+    const cc = createAgentsCompaction({ manager });
+    const r = await cc.compactItems(x.items)();
+    if (E.isLeft(r)) throw new Error(`@cc/openai-agents: ${r.left._tag}`);
+    return toMessages(history, x, r.right.items);
+  };
 
 /** The OpenAI Agents SDK contenders: the last-N window of a session (built-in practice) and our adapter. */
 export const contenders: readonly Contender[] = [

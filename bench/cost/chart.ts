@@ -53,7 +53,9 @@ export function renderBarChart(title: string, yLabel: string, groups: readonly B
     for (const b of g.bars) {
       const x = x0 + policies.indexOf(b.policy) * barW;
       if (!Number.isFinite(b.value) || b.value <= 0) continue;
-      out.push(`<rect x="${x.toFixed(1)}" y="${y(b.value).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(P.bottom - y(b.value)).toFixed(1)}" fill="${colour(b.policy)}"><title>${escapeXml(`${b.policy}: ${b.value}`)}</title></rect>`);
+      out.push(
+        `<rect x="${x.toFixed(1)}" y="${y(b.value).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(P.bottom - y(b.value)).toFixed(1)}" fill="${colour(b.policy)}"><title>${escapeXml(`${b.policy}: ${b.value}`)}</title></rect>`,
+      );
       out.push(`<text x="${(x + barW * 0.45).toFixed(1)}" y="${(y(b.value) - 6).toFixed(1)}" text-anchor="middle" font-size="11">${escapeXml(b.note)}</text>`);
     }
   });

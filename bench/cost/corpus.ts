@@ -100,7 +100,9 @@ export function loadCorpus(dataDir: string, selection: CorpusSelection = {}): Lo
   for (const [corpus, dir, pattern] of dirs) {
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => pattern.test(f)).sort();
+      files = readdirSync(dir)
+        .filter((f) => pattern.test(f))
+        .sort();
     } catch (e) {
       notes.push(`${dir}: ${e instanceof Error ? e.message : String(e)}`);
       continue;

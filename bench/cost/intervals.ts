@@ -23,7 +23,10 @@ export function relativeDifference(a: ReadonlyMap<string, number>, b: ReadonlyMa
     }
     return sb > 0 ? sa / sb - 1 : Number.NaN;
   };
-  const values = draws.map((w) => ratio(w)).filter(Number.isFinite).sort((x, y) => x - y);
+  const values = draws
+    .map((w) => ratio(w))
+    .filter(Number.isFinite)
+    .sort((x, y) => x - y);
   const at = (q: number): number => (values.length === 0 ? Number.NaN : values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!);
   return { value: ratio(), lo: at(0.025), hi: at(0.975) };
 }

@@ -47,9 +47,24 @@ export interface ReplayFigures {
  *
  * @example const f = await replay(session.messages, { name: "hermes", policy: { kind: "hermes" } }, counter, 16_000, sheets);
  */
-export async function replay(messages: readonly Message[], p: ReplayPolicy, counter: TokenCounter, maxTokens: number, sheets: Readonly<Record<string, PriceSheet>>, threshold?: number): Promise<ReplayFigures> {
+export async function replay(
+  messages: readonly Message[],
+  p: ReplayPolicy,
+  counter: TokenCounter,
+  maxTokens: number,
+  sheets: Readonly<Record<string, PriceSheet>>,
+  threshold?: number,
+): Promise<ReplayFigures> {
   const tokensOf = (m: Message): number => counter.countMessages([m]);
-  const manager = createContextManager({ maxTokens, counter, index: memoryIndex(), namespace: "bench", now: () => 1_700_000_000_000, ...(threshold === undefined ? {} : { threshold }), ...(p.policy === undefined ? {} : { policy: p.policy }) });
+  const manager = createContextManager({
+    maxTokens,
+    counter,
+    index: memoryIndex(),
+    namespace: "bench",
+    now: () => 1_700_000_000_000,
+    ...(threshold === undefined ? {} : { threshold }),
+    ...(p.policy === undefined ? {} : { policy: p.policy }),
+  });
   const keys = messages.map(keyOf);
   const refs = findReaccesses(messages);
   const turns = turnsOf(messages);

@@ -48,10 +48,15 @@ async function main(): Promise<void> {
     resume = snap.right;
   }
   const manager = createContextManager({
-    maxTokens: 2000, preserveLast: 2, noteTokens: 200, namespace: STACK, now: () => 1_700_000_000_000,
+    maxTokens: 2000,
+    preserveLast: 2,
+    noteTokens: 200,
+    namespace: STACK,
+    now: () => 1_700_000_000_000,
     // A fresh session's note key is fixed so that two separate runs seal their notes alike; a
     // resumed one takes its key from the snapshot (as a restarted process does).
-    policy: { kind: "hermes", minTurnsBetween: 0 }, ...(resume === undefined ? { noteKey: "restart-probe-note-key" } : { resume }),
+    policy: { kind: "hermes", minTurnsBetween: 0 },
+    ...(resume === undefined ? { noteKey: "restart-probe-note-key" } : { resume }),
   });
   let history: Message[] = stored.right.map((m) => m.message);
   for (let i = Number(fromArg); i < Number(toArg); i++) {

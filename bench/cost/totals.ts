@@ -21,7 +21,20 @@ export interface Totals {
 }
 
 /** A cell with nothing in it. */
-export const emptyTotals = (): Totals => ({ cost: 0, compactions: 0, tokensSent: 0, cachedTokens: 0, kept: 0, reaccesses: 0, neededKept: 0, needed: 0, budgetMisses: 0, turns: 0, sessions: 0, decisions: {} });
+export const emptyTotals = (): Totals => ({
+  cost: 0,
+  compactions: 0,
+  tokensSent: 0,
+  cachedTokens: 0,
+  kept: 0,
+  reaccesses: 0,
+  neededKept: 0,
+  needed: 0,
+  budgetMisses: 0,
+  turns: 0,
+  sessions: 0,
+  decisions: {},
+});
 
 /**
  * Adds one replay, billed under `sheet`, to `t`.
@@ -74,7 +87,12 @@ export interface CostRow {
  */
 export function rowOf(t: Totals, split: RowSplit, corpus: string, sheet: string, policy: string, thresholdCost: number): CostRow {
   return {
-    split, corpus, sheet, policy, sessions: t.sessions, turns: t.turns,
+    split,
+    corpus,
+    sheet,
+    policy,
+    sessions: t.sessions,
+    turns: t.turns,
     inputCostUsd: Number(t.cost.toFixed(4)),
     cutVsThresholdPct: thresholdCost > 0 ? Number((100 * (1 - t.cost / thresholdCost)).toFixed(1)) : 0,
     compactions: t.compactions,
@@ -114,7 +132,13 @@ export function goalOf(rows: readonly CostRow[], split: RowSplit, sheet: string)
   const cheapest = here.reduce((m, r) => (r.inputCostUsd < m.inputCostUsd ? r : m));
   const keeper = here.reduce((m, r) => (r.retentionPct > m.retentionPct ? r : m));
   return {
-    split, sheet, costModelCheapest: cost.inputCostUsd <= cheapest.inputCostUsd, cheapestPolicy: cheapest.policy, cheapestRetentionPct: cheapest.retentionPct,
-    retentionGapPts: Number((keeper.retentionPct - cost.retentionPct).toFixed(2)), bestRetentionPolicy: keeper.policy, cutVsThresholdPct: cost.cutVsThresholdPct,
+    split,
+    sheet,
+    costModelCheapest: cost.inputCostUsd <= cheapest.inputCostUsd,
+    cheapestPolicy: cheapest.policy,
+    cheapestRetentionPct: cheapest.retentionPct,
+    retentionGapPts: Number((keeper.retentionPct - cost.retentionPct).toFixed(2)),
+    bestRetentionPolicy: keeper.policy,
+    cutVsThresholdPct: cost.cutVsThresholdPct,
   };
 }

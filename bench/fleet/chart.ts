@@ -64,12 +64,32 @@ export function renderFleetChart(chart: FleetChart): string {
   out.push(`<text x="${(LEFT + RIGHT) / 2}" y="${BOTTOM.y1 + 36}" text-anchor="middle">seconds into the run (dashed: a worker SIGKILLed and started again)</text>`);
   out.push(`<text x="${LEFT - 8}" y="${TOP.y1}" text-anchor="end">0</text>`, `<text x="${LEFT - 8}" y="${TOP.y0 + 4}" text-anchor="end">${maxRate}</text>`);
   out.push(`<text x="${LEFT + 8}" y="${TOP.y0 + 16}">entries acknowledged per second, every worker</text>`);
-  for (let e = lo; e <= hi; e++) out.push(`<text x="${LEFT - 8}" y="${f(yLat(10 ** e) + 4)}" text-anchor="end">${10 ** e >= 1 ? String(10 ** e) : (10 ** e).toFixed(-e)} ms</text>`, `<line x1="${LEFT}" x2="${RIGHT}" y1="${f(yLat(10 ** e))}" y2="${f(yLat(10 ** e))}" stroke="#eeeeee"/>`);
+  for (let e = lo; e <= hi; e++)
+    out.push(
+      `<text x="${LEFT - 8}" y="${f(yLat(10 ** e) + 4)}" text-anchor="end">${10 ** e >= 1 ? String(10 ** e) : (10 ** e).toFixed(-e)} ms</text>`,
+      `<line x1="${LEFT}" x2="${RIGHT}" y1="${f(yLat(10 ** e))}" y2="${f(yLat(10 ** e))}" stroke="#eeeeee"/>`,
+    );
   out.push(`<text x="${LEFT + 8}" y="${BOTTOM.y0 + 16}">search latency per second (log): p50 solid, p99 dashed</text>`);
   const mid = (b: TimelineBucket): number => b.second + 0.5;
-  out.push(line(chart.timeline.map((b) => [x(mid(b)), yRate(b.entriesAcked)]), PALETTE[0]!));
-  out.push(line(chart.timeline.map((b) => [x(mid(b)), yLat(b.searchP50Ms)]), PALETTE[2]!));
-  out.push(line(chart.timeline.map((b) => [x(mid(b)), yLat(b.searchP99Ms)]), PALETTE[2]!, "6,4"));
+  out.push(
+    line(
+      chart.timeline.map((b) => [x(mid(b)), yRate(b.entriesAcked)]),
+      PALETTE[0]!,
+    ),
+  );
+  out.push(
+    line(
+      chart.timeline.map((b) => [x(mid(b)), yLat(b.searchP50Ms)]),
+      PALETTE[2]!,
+    ),
+  );
+  out.push(
+    line(
+      chart.timeline.map((b) => [x(mid(b)), yLat(b.searchP99Ms)]),
+      PALETTE[2]!,
+      "6,4",
+    ),
+  );
   out.push("</svg>");
   return out.filter((s) => s !== "").join("\n");
 }

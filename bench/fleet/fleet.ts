@@ -398,8 +398,14 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
       ownWriteMisses: searches.filter((e) => !e.ownFound).length,
       searches: searches.length,
       verifySearches: verified.searches,
-      searchP50Ms: quantile(searches.map((e) => e.ms), 0.5),
-      searchP99Ms: quantile(searches.map((e) => e.ms), 0.99),
+      searchP50Ms: quantile(
+        searches.map((e) => e.ms),
+        0.5,
+      ),
+      searchP99Ms: quantile(
+        searches.map((e) => e.ms),
+        0.99,
+      ),
       firstSearchP50Ms: quantile(firsts, 0.5),
       firstSearchMaxMs: quantile(firsts, 1),
       afterRestartSearchP50Ms: quantile(afters, 0.5),
@@ -414,7 +420,10 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
           incarnations: incarnations[w]!,
           acknowledged: acks[w]!.length,
           entriesPerSec: acks[w]!.length / (durationMs / 1000),
-          writeP50Ms: quantile(ws.map((e) => e.ms), 0.5),
+          writeP50Ms: quantile(
+            ws.map((e) => e.ms),
+            0.5,
+          ),
           searchP50Ms: quantile(ss, 0.5),
           searchP99Ms: quantile(ss, 0.99),
           searches: ss.length,

@@ -58,7 +58,10 @@ function tokensRows(doc: ResultsDoc | undefined): string[] {
   const classes = arr(d["perClass"]).map(obj);
   const worstClass = classes.reduce((m, c) => Math.max(m, num(c["oursVsProsePerByte"])), 0);
   const worstClassName = str(classes.find((c) => num(c["oursVsProsePerByte"]) === worstClass)?.["input"]);
-  const over = [...classes.filter((c) => num(c["oursVsProsePerByte"]) > 3).map((c) => `${str(c["input"])} lines`), ...path.filter((p) => num(p["slowdownVsProsePerByte"]) > 3).map((p) => str(p["name"]))];
+  const over = [
+    ...classes.filter((c) => num(c["oursVsProsePerByte"]) > 3).map((c) => `${str(c["input"])} lines`),
+    ...path.filter((p) => num(p["slowdownVsProsePerByte"]) > 3).map((p) => str(p["name"])),
+  ];
   const aim = over.length === 0 ? "every class within the 3× aim" : `the 3× aim is not met on ${over.join(", ")}`;
   const ratio = (r: Json): string => fixed(num(r["vsFastestPeer"]), 2);
   return [
@@ -84,7 +87,11 @@ function retentionRows(doc: ResultsDoc | undefined): string[] {
   const diff = (metric: string): string =>
     headline
       .map((h) => {
-        const m = obj(arr(h["metrics"]).map(obj).find((x) => str(x["metric"]) === metric));
+        const m = obj(
+          arr(h["metrics"])
+            .map(obj)
+            .find((x) => str(x["metric"]) === metric),
+        );
         const d = obj(m["difference"]);
         return `${str(h["budget"])}: ${points(num(d["value"]))} vs ${str(m["rival"])} (${points(num(d["lo"]))} to ${points(num(d["hi"]))})`;
       })
@@ -102,7 +109,9 @@ function retentionRows(doc: ResultsDoc | undefined): string[] {
 function costRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| compaction cost | ${source("cost", doc)} |`];
   // Rows carry their split since the benchmark reports on the evaluation split; older files have none (every transcript).
-  const pooled = arr(doc.data["rows"]).map(obj).filter((r) => str(r["corpus"]) === "all");
+  const pooled = arr(doc.data["rows"])
+    .map(obj)
+    .filter((r) => str(r["corpus"]) === "all");
   const split = pooled.some((r) => str(r["split"]) === "eval");
   const rows = split ? pooled.filter((r) => str(r["split"]) === "eval") : pooled;
   // Rows carry a fixed token budget since budgets no longer come from a transcript's length; older files have one budget.
@@ -119,7 +128,9 @@ function costRows(doc: ResultsDoc | undefined): string[] {
       `| the same without prompt caching | ${line("without caching", rows)} |`,
     ];
   }
-  const diffs = arr(doc.data["differences"]).map(obj).filter((d) => str(d["split"]) === (split ? "eval" : "all") && str(d["rival"]) !== "threshold");
+  const diffs = arr(doc.data["differences"])
+    .map(obj)
+    .filter((d) => str(d["split"]) === (split ? "eval" : "all") && str(d["rival"]) !== "threshold");
   const diff = (budget: number, sheet: string): string =>
     diffs
       .filter((d) => num(d["budget"]) === budget && str(d["sheet"]) === sheet)
@@ -128,7 +139,8 @@ function costRows(doc: ResultsDoc | undefined): string[] {
   return budgets.flatMap((budget, i) => {
     const at = rows.filter((r) => r["budget"] === budget);
     return ["with caching", "without caching"].map(
-      (sheet, j) => `| input cost of replaying ${what} at a budget of ${budget} tokens, ${sheet === "with caching" ? "with" : "without"} prompt caching | ${line(sheet, at)}; cost model minus rival (session bootstrap 95% CI): ${diff(budget, sheet)}${i === 0 && j === 0 ? ` — ${source("cost", doc)}` : ""} |`,
+      (sheet, j) =>
+        `| input cost of replaying ${what} at a budget of ${budget} tokens, ${sheet === "with caching" ? "with" : "without"} prompt caching | ${line(sheet, at)}; cost model minus rival (session bootstrap 95% CI): ${diff(budget, sheet)}${i === 0 && j === 0 ? ` — ${source("cost", doc)}` : ""} |`,
     );
   });
 }
@@ -142,7 +154,13 @@ function adapterRows(doc: ResultsDoc | undefined): string[] {
   const frameworks = [...new Set(at.map((r) => str(r["framework"])))];
   const describe = (r: Json): string =>
     `${str(r["contender"])}: ${num(r["overBudget"])}/${num(r["prompts"])} over budget, ${num(r["unitsSplit"])} units split, re-access ${pct(num(r["reaccessKept"]) / num(r["reaccesses"]), 0)}, grounding ${pct(num(r["grounded"]) / num(r["grounding"]), 0)}`;
-  return frameworks.map((f, i) => `| ${f}, ${budget.toLocaleString("en-US")}-token budget | ${at.filter((r) => str(r["framework"]) === f).map(describe).join("; ")}${i === 0 ? ` — ${source("adapters", doc)}` : ""} |`);
+  return frameworks.map(
+    (f, i) =>
+      `| ${f}, ${budget.toLocaleString("en-US")}-token budget | ${at
+        .filter((r) => str(r["framework"]) === f)
+        .map(describe)
+        .join("; ")}${i === 0 ? ` — ${source("adapters", doc)}` : ""} |`,
+  );
 }
 
 function searchRows(doc: ResultsDoc | undefined): string[] {
@@ -162,7 +180,9 @@ function searchRows(doc: ResultsDoc | undefined): string[] {
   const contenders = (at: readonly Json[]): string[] => [...new Set(at.map((r) => str(r["contender"])))];
   const largest = atSize(n);
   const peers = contenders(largest).filter((c) => !c.startsWith("ours"));
-  const writes = arr(doc.data["writes"]).map(obj).filter((w) => str(w["contender"]) === "ours: sqlite");
+  const writes = arr(doc.data["writes"])
+    .map(obj)
+    .filter((w) => str(w["contender"]) === "ours: sqlite");
   return [
     ...shown.map((size, i) => {
       const at = atSize(size);
@@ -176,21 +196,28 @@ function searchRows(doc: ResultsDoc | undefined): string[] {
 
 function identifierRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| identifier search after eviction | ${source("identifiers", doc)} |`];
-  const all = arr(doc.data["rows"]).map(obj).filter((r) => str(r["shape"]) === "all");
+  const all = arr(doc.data["rows"])
+    .map(obj)
+    .filter((r) => str(r["shape"]) === "all");
   const interval = (x: unknown): string => {
     const [lo, hi] = arr(x).map(num);
     return `[${pct(lo ?? Number.NaN, 0)}, ${pct(hi ?? Number.NaN, 0)}]`;
   };
   const cells = all.map((r) => `${str(r["contender"])}: ${pct(num(r["hit1"]), 0)} ${interval(r["hit1Interval"])}`);
   const queries = num(all[0]?.["queries"]);
-  return [`| identifier search after eviction: hit@1 of \`module_N\`, \`src/module_N.py\`, \`SECRET_N\`, \`handler_N_7\` (${queries} queries, 95 % CI) | ${cells.join("; ")} — ${source("identifiers", doc)} |`];
+  return [
+    `| identifier search after eviction: hit@1 of \`module_N\`, \`src/module_N.py\`, \`SECRET_N\`, \`handler_N_7\` (${queries} queries, 95 % CI) | ${cells.join("; ")} — ${source("identifiers", doc)} |`,
+  ];
 }
 
 function reopenRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| first search after reopening an index | ${source("reopen", doc)} |`];
   const rows = arr(doc.data["rows"]).map(obj);
   const seconds = (ms: number): string => (ms >= 1000 ? `${fixed(ms / 1000, 1)} s` : `${fixed(ms, 0)} ms`);
-  const cells = rows.map((r) => `${num(r["n"]).toLocaleString("en-US")} entries: ${seconds(num(r["firstSearchMs"]))} (${fixed(num(r["timesFloor"]), 1)}× reading every stored terms column; the next search ${fixed(num(r["secondSearchMs"]), 1)} ms)`);
+  const cells = rows.map(
+    (r) =>
+      `${num(r["n"]).toLocaleString("en-US")} entries: ${seconds(num(r["firstSearchMs"]))} (${fixed(num(r["timesFloor"]), 1)}× reading every stored terms column; the next search ${fixed(num(r["secondSearchMs"]), 1)} ms)`,
+  );
   return [`| first search after reopening a SQLite index, fresh process (it rebuilds the postings cache) | ${cells.join("; ")} — ${source("reopen", doc)} |`];
 }
 
@@ -244,17 +271,20 @@ function snapshotRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| whole-index cold start with a postings snapshot | ${source("snapshot", doc)} |`];
   const rows = arr(doc.data["rows"]).map(obj);
   const ms = (x: number): string => (x >= 1000 ? `${fixed(x / 1000, 1)} s` : `${fixed(x, 0)} ms`);
-  const cells = rows.map(
-    (r) =>
-      // Rows written before the cold-start ratio and the pairing carry the first search's ratio only.
-      Number.isFinite(num(r["timesReadFile"]))
-        ? `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (${fixed(num(r["timesReadFile"]), 2)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file${
-            Number.isFinite(num(r["pairedTimesReadFile"])) ? `; per round ${fixed(num(r["pairedTimesReadFile"]), 2)}× [${fixed(num(r["pairedMin"]), 2)}, ${fixed(num(r["pairedMax"]), 2)}] over ${num(r["rounds"])} rounds` : ""
-          }; first search ${ms(num(r["withSnapshotFirstSearchMs"]))}) against ${ms(num(r["withoutSnapshotMs"]))} without`
-        : `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (first search ${ms(num(r["withSnapshotFirstSearchMs"]))}; ${fixed(num(r["firstSearchTimesReadFile"]), 1)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file) against ${ms(num(r["withoutSnapshotMs"]))} without`,
+  const cells = rows.map((r) =>
+    // Rows written before the cold-start ratio and the pairing carry the first search's ratio only.
+    Number.isFinite(num(r["timesReadFile"]))
+      ? `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (${fixed(num(r["timesReadFile"]), 2)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file${
+          Number.isFinite(num(r["pairedTimesReadFile"]))
+            ? `; per round ${fixed(num(r["pairedTimesReadFile"]), 2)}× [${fixed(num(r["pairedMin"]), 2)}, ${fixed(num(r["pairedMax"]), 2)}] over ${num(r["rounds"])} rounds`
+            : ""
+        }; first search ${ms(num(r["withSnapshotFirstSearchMs"]))}) against ${ms(num(r["withoutSnapshotMs"]))} without`
+      : `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (first search ${ms(num(r["withSnapshotFirstSearchMs"]))}; ${fixed(num(r["firstSearchTimesReadFile"]), 1)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file) against ${ms(num(r["withoutSnapshotMs"]))} without`,
   );
   const skipped = arr(doc.data["skipped"]).map(str);
-  return [`| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)} |`];
+  return [
+    `| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)} |`,
+  ];
 }
 
 /** The generated block (without the markers). */

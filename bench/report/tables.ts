@@ -19,8 +19,7 @@ export interface TimingLike {
 }
 
 /** True for a plain (non-array, non-null) object. */
-export const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === "object" && u !== null && !Array.isArray(u);
+export const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
 
 /** True for a `{ medianMs: number, … }` timing object. */
 export const isTiming = (u: unknown): u is TimingLike => isRecord(u) && typeof u["medianMs"] === "number";
@@ -60,8 +59,7 @@ function tableOf(title: string, rows: readonly Readonly<Record<string, unknown>>
   return { title, headers, rows: flat.map((m) => headers.map((h) => m.get(h) ?? "")) };
 }
 
-const isRowArray = (u: unknown): u is readonly Readonly<Record<string, unknown>>[] =>
-  Array.isArray(u) && u.length > 0 && u.every(isRecord);
+const isRowArray = (u: unknown): u is readonly Readonly<Record<string, unknown>>[] => Array.isArray(u) && u.length > 0 && u.every(isRecord);
 
 /**
  * Every table found in `data`, depth-first in key order.

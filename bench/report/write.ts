@@ -32,7 +32,9 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 export function readResults(dir: string): { readonly docs: readonly ResultDoc[]; readonly problems: readonly string[] } {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
   } catch (e) {
     return { docs: [], problems: [`${dir}: cannot list (${message(e)})`] };
   }
@@ -92,7 +94,14 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
       // a benchmark writes itself (cost.svg, retention.svg) are not the report's to remove.
       for (const f of stale) if (existsSync(f) && readFileSync(f, "utf8").includes(REPORT_CHART_MARK)) rmSync(f, { force: true });
       current = join(dir, "SUMMARY.md");
-      writeFileSync(current, renderSummary(docs, charts.map((c) => c.link), problems));
+      writeFileSync(
+        current,
+        renderSummary(
+          docs,
+          charts.map((c) => c.link),
+          problems,
+        ),
+      );
     } catch (e) {
       return E.left({ _tag: "ReportWriteFailed", path: current, message: message(e) });
     }

@@ -98,7 +98,9 @@ export function dedupe(sessions: readonly RawSession[]): { readonly kept: RawSes
 export function readCorpus(dir: string, suffix: string, corpus: string): { readonly sessions: RawSession[]; readonly problems: string[] } {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(suffix)).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith(suffix))
+      .sort();
   } catch (e) {
     return { sessions: [], problems: [`${dir}: ${e instanceof Error ? e.message : String(e)}`] };
   }

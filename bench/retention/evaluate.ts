@@ -20,7 +20,10 @@ export function contextText(m: RuleMessage): string {
 
 /** Makes a string storable by every index backend: lone surrogates → U+FFFD, NUL removed. */
 export function storable(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD").split("\u0000").join("");
+  return s
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    .split("\u0000")
+    .join("");
 }
 
 /**

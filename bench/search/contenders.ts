@@ -113,10 +113,7 @@ export function fts5(dir: string, mode: "rank" | "count"): SearchContender {
         for (const e of batch) insert.run(indexedTerms(e.summary).join(" "), indexedTerms(e.content).join(" "), e.id, e.namespace);
       });
       const rates = await rate(entries.length, () => all(entries));
-      stmt =
-        mode === "rank"
-          ? db.prepare("SELECT id FROM f WHERE f MATCH ? AND namespace = 'main' ORDER BY rank LIMIT 10")
-          : db.prepare("SELECT count(*) AS n FROM f WHERE f MATCH ?");
+      stmt = mode === "rank" ? db.prepare("SELECT id FROM f WHERE f MATCH ? AND namespace = 'main' ORDER BY rank LIMIT 10") : db.prepare("SELECT count(*) AS n FROM f WHERE f MATCH ?");
       return rates;
     },
     search: async (q) => {
@@ -157,7 +154,10 @@ export class ExhaustiveBm25 implements SearchContender {
       const s = indexedTerms(e.summary);
       const c = indexedTerms(e.content);
       const m = new Map<number, number>();
-      for (const [terms, bit] of [[s, 1], [c, 2]] as const) {
+      for (const [terms, bit] of [
+        [s, 1],
+        [c, 2],
+      ] as const) {
         for (const t of terms) {
           let id = this.termIds.get(t);
           if (id === undefined) {
@@ -308,7 +308,15 @@ export function orama(): SearchContender {
     build: async (entries) => {
       db = create({ schema, components: { tokenizer: { language: "english", normalizationCache: new Map(), tokenize: (raw: string) => indexedTerms(raw) } } });
       const o = db;
-      return rate(entries.length, async () => void (await insertMultiple(o, entries.map((e) => ({ id: e.id, summary: e.summary, content: e.content, namespace: e.namespace })), 1000)));
+      return rate(
+        entries.length,
+        async () =>
+          void (await insertMultiple(
+            o,
+            entries.map((e) => ({ id: e.id, summary: e.summary, content: e.content, namespace: e.namespace })),
+            1000,
+          )),
+      );
     },
     search: async (q) => {
       const r = await oramaSearch(db!, { term: queryTerms(q).join(" "), properties: ["summary", "content"], boost: { summary: 2 }, where: { namespace: { eq: "main" } }, threshold: 1, limit: K });

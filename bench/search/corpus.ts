@@ -29,7 +29,16 @@ export const words = (n: number): string => Array.from({ length: n }, () => voca
 /** `n` entries; entry i has id `s<i>`. */
 export function makeEntries(n: number): IndexEntry[] {
   return Array.from({ length: n }, (_, i) =>
-    entry({ id: `s${i}`, namespace: i % 10 === 0 ? "other" : "main", kind: i % 3 === 0 ? "file" : "tool_result", summary: words(12), content: `src/mod${i % 97}/file${i}.py ${words(50)}`, tokenCost: 80, createdAt: i, evictedAt: i }),
+    entry({
+      id: `s${i}`,
+      namespace: i % 10 === 0 ? "other" : "main",
+      kind: i % 3 === 0 ? "file" : "tool_result",
+      summary: words(12),
+      content: `src/mod${i % 97}/file${i}.py ${words(50)}`,
+      tokenCost: 80,
+      createdAt: i,
+      evictedAt: i,
+    }),
   );
 }
 

@@ -35,7 +35,18 @@ if (mode === "read") {
   const stats = postingsCacheStats(index);
   await index.close()();
   if (first._tag === "Left" || second._tag === "Left") process.exit(1);
-  console.log(JSON.stringify({ mode, openMs: t1 - t0, firstMs: t2 - t1, coldMs: t2 - t0, secondMs: t3 - t2, hits: first.right.map((h) => `${h.namespace}/${h.id}`).join(","), loaded: stats?.loadedEntries ?? -1, restored: stats?.snapshots?.restored ?? 0 }));
+  console.log(
+    JSON.stringify({
+      mode,
+      openMs: t1 - t0,
+      firstMs: t2 - t1,
+      coldMs: t2 - t0,
+      secondMs: t3 - t2,
+      hits: first.right.map((h) => `${h.namespace}/${h.id}`).join(","),
+      loaded: stats?.loadedEntries ?? -1,
+      restored: stats?.snapshots?.restored ?? 0,
+    }),
+  );
 } else {
   console.error("usage: probe.ts read FILE | sqlite PATH DIR with|without | postgres URL TABLE DIR with|without");
   process.exit(2);

@@ -50,8 +50,16 @@ describe("tool-result clearing (clear_tool_uses / ClearToolUsesEdit)", () => {
 
 describe("the cost benchmark's paired session-bootstrap difference", () => {
   it("is the relative difference of totals; its interval holds the value; equal costs give 0", () => {
-    const a = new Map([["s1", 9], ["s2", 18], ["s3", 1]]);
-    const b = new Map([["s1", 10], ["s2", 20], ["s3", 2]]);
+    const a = new Map([
+      ["s1", 9],
+      ["s2", 18],
+      ["s3", 1],
+    ]);
+    const b = new Map([
+      ["s1", 10],
+      ["s2", 20],
+      ["s3", 2],
+    ]);
     const e = relativeDifference(a, b, resamples([...a.keys()], 500, 7));
     expect(e.value).toBeCloseTo(28 / 32 - 1);
     expect(e.lo).toBeLessThanOrEqual(e.value);

@@ -56,7 +56,14 @@ describe("the cost benchmark's rule for the default cycleCentre", () => {
 });
 
 describe("the cost benchmark's corpus: the retention benchmark's tasks, de-duplication and split", () => {
-  const doc = (text: string): string => JSON.stringify({ info: {}, messages: [{ role: "system", content: "s" }, { role: "user", content: text }] });
+  const doc = (text: string): string =>
+    JSON.stringify({
+      info: {},
+      messages: [
+        { role: "system", content: "s" },
+        { role: "user", content: text },
+      ],
+    });
   const fixture = (): string => {
     const dir = mkdtempSync(join(tmpdir(), "cc-cost-split-"));
     const gemini = join(dir, "agent-trajectories", "mini-swe-agent-gemini3pro");
@@ -94,15 +101,42 @@ describe("the cost benchmark's corpus: the retention benchmark's tasks, de-dupli
 });
 
 describe("the cost benchmark's rows and goals", () => {
-  const figures = (cost: number, kept: number): ReplayFigures => ({ turns: 2, maxTokens: 100, tokensSent: 10, cachedTokens: 5, cost: { s: cost }, compactions: 1, decisions: { Waited: 2 }, budgetMisses: 0, reaccessKept: kept, reaccessTotal: 4, neededKept: kept, neededTotal: 4 });
+  const figures = (cost: number, kept: number): ReplayFigures => ({
+    turns: 2,
+    maxTokens: 100,
+    tokensSent: 10,
+    cachedTokens: 5,
+    cost: { s: cost },
+    compactions: 1,
+    decisions: { Waited: 2 },
+    budgetMisses: 0,
+    reaccessKept: kept,
+    reaccessTotal: 4,
+    neededKept: kept,
+    neededTotal: 4,
+  });
   it("a row carries its split; the goal compares `cost` with the other policies of that split, not the sweep", () => {
-    const rows = [["threshold", 10, 4], ["hermes", 5, 2], ["cost", 5, 3], ["cost@0.6", 1, 1]].map(([p, c, k]) => {
+    const rows = [
+      ["threshold", 10, 4],
+      ["hermes", 5, 2],
+      ["cost", 5, 3],
+      ["cost@0.6", 1, 1],
+    ].map(([p, c, k]) => {
       const t = emptyTotals();
       addReplay(t, figures(Number(c), Number(k)), "s");
       return rowOf(t, "eval", "all", "s", String(p), 10);
     });
     expect(rows[2]).toMatchObject({ split: "eval", inputCostUsd: 5, cutVsThresholdPct: 50, retentionPct: 75, cacheHitPct: 50, sessions: 1 });
-    expect(goalOf(rows, "eval", "s")).toEqual({ split: "eval", sheet: "s", costModelCheapest: true, cheapestPolicy: "hermes", cheapestRetentionPct: 50, retentionGapPts: 25, bestRetentionPolicy: "threshold", cutVsThresholdPct: 50 });
+    expect(goalOf(rows, "eval", "s")).toEqual({
+      split: "eval",
+      sheet: "s",
+      costModelCheapest: true,
+      cheapestPolicy: "hermes",
+      cheapestRetentionPct: 50,
+      retentionGapPts: 25,
+      bestRetentionPolicy: "threshold",
+      cutVsThresholdPct: 50,
+    });
     expect(goalOf(rows, "dev", "s")).toBeUndefined();
   });
 });

@@ -32,17 +32,37 @@ describe("cost benchmark accounting", () => {
 
   it("retention: a reference counts as kept when its origin is in this turn's prompt or arrived in the same turn", () => {
     const keys = ["m0", "m1", "m2", "m3"];
-    const refs = [{ at: 3, origin: 1 }, { at: 3, origin: 0 }, { at: 3, origin: 2 }, { at: 2, origin: 1 }];
+    const refs = [
+      { at: 3, origin: 1 },
+      { at: 3, origin: 0 },
+      { at: 3, origin: 2 },
+      { at: 2, origin: 1 },
+    ];
     expect(scoreTurn(refs, 2, 4, keys, new Set(["m1"]))).toEqual({ kept: 3, total: 4 });
   });
 
   it("mini-swe-agent documents: roles outside the chat model are left out and counted", () => {
-    expect(chatMessagesOnly({ messages: [{ role: "user", content: "x" }, { role: "exit", content: "" }] })).toEqual({ messages: [{ role: "user", content: "x" }], dropped: 1 });
+    expect(
+      chatMessagesOnly({
+        messages: [
+          { role: "user", content: "x" },
+          { role: "exit", content: "" },
+        ],
+      }),
+    ).toEqual({ messages: [{ role: "user", content: "x" }], dropped: 1 });
     expect(chatMessagesOnly([1, 2])).toBeUndefined();
   });
 
   it("the chart draws one bar per policy and sheet, escapes text and skips unusable values", () => {
-    const svg = renderBarChart("a <b>", "USD", [{ label: "with caching", bars: [{ policy: "cost", value: 1, note: "90%" }, { policy: "threshold", value: Number.NaN, note: "x" }] }]);
+    const svg = renderBarChart("a <b>", "USD", [
+      {
+        label: "with caching",
+        bars: [
+          { policy: "cost", value: 1, note: "90%" },
+          { policy: "threshold", value: Number.NaN, note: "x" },
+        ],
+      },
+    ]);
     expect(svg).toContain("a &lt;b&gt;");
     expect((svg.match(/<rect x=/g) ?? []).length).toBe(1 + 2); // one bar, two legend swatches
   });
@@ -52,12 +72,19 @@ describe("decisions on the session event bus", () => {
   it("a @cc/session EventBus is the manager's event sink: one CompactionDecided per turn; a failing subscriber is a warning", async () => {
     const bus = createEventBus<ContextEvent>({ onSubscriberError: () => undefined });
     const seen: ContextEvent[] = [];
-    bus.subscribe((e) => { seen.push(e); });
+    bus.subscribe((e) => {
+      seen.push(e);
+    });
     const manager = createContextManager({ maxTokens: 1000, policy: { kind: "hermes" }, events: bus, namespace: "bus" });
     const first = await manager.compact([{ role: "user", content: "hello" }]);
     expect(seen).toEqual([{ _tag: "CompactionDecided", namespace: "bus", turn: 1, decision: first.decision }]);
-    bus.subscribe(() => { throw new Error("subscriber down"); });
-    const second = await manager.compact([{ role: "user", content: "hello" }, { role: "assistant", content: "hi" }]);
+    bus.subscribe(() => {
+      throw new Error("subscriber down");
+    });
+    const second = await manager.compact([
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "hi" },
+    ]);
     expect(seen).toHaveLength(2);
     expect(second.warnings).toEqual([{ _tag: "EventPublishFailed", event: "CompactionDecided", message: "1 subscriber(s) failed" }]);
   });
@@ -69,7 +96,10 @@ describe("byte-stable prompts across a process restart", () => {
     const run = (db: string, from: number, to: number): { turn: number; compacted: boolean; prompt: unknown[] }[] => {
       const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", join(root, "bench/cost/restart-probe.ts"), db, String(from), String(to)], { cwd: root, encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
-      return r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { turn: number; compacted: boolean; prompt: unknown[] });
+      return r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { turn: number; compacted: boolean; prompt: unknown[] });
     };
     try {
       const straight = run(join(dir, "straight.db"), 0, 24);

@@ -21,12 +21,14 @@ describe("the verification itself", () => {
   const stored: Ack[] = Array.from({ length: 40 }, (_, i) => ({ namespace: namespaces[i % 2]!, id: entryTerm(0, 0, i, 0), term: entryTerm(0, 0, i, 0) }));
   const index = memoryIndex();
   const ready = index.write(stored.map((a) => entry({ id: a.id, namespace: a.namespace, summary: `fleet entry ${a.term}`, content: `fleet ${a.term}` })))();
-  const searcher = (ignoreNamespace: boolean): Searcher => async (query, namespace) => {
-    await ready;
-    const r = await index.search(query, { k: 1000, ...(namespace === undefined || ignoreNamespace ? {} : { namespace }) })();
-    if (r._tag === "Left") throw new Error(JSON.stringify(r.left));
-    return r.right;
-  };
+  const searcher =
+    (ignoreNamespace: boolean): Searcher =>
+    async (query, namespace) => {
+      await ready;
+      const r = await index.search(query, { k: 1000, ...(namespace === undefined || ignoreNamespace ? {} : { namespace }) })();
+      if (r._tag === "Left") throw new Error(JSON.stringify(r.left));
+      return r.right;
+    };
   const other = (ns: string): string => (ns === "a" ? "b" : "a");
 
   it("passes the entries as stored", async () => {
@@ -42,7 +44,10 @@ describe("the verification itself", () => {
     expect((await verifyAcks(stored, searcher(true), other)).crossHits).toBe(stored.length);
   });
   it("reads only complete acknowledgement lines", () => {
-    expect(parseAcks("a\tx\tx\nb\ty\ty\nc\tz")).toEqual([{ namespace: "a", id: "x", term: "x" }, { namespace: "b", id: "y", term: "y" }]);
+    expect(parseAcks("a\tx\tx\nb\ty\ty\nc\tz")).toEqual([
+      { namespace: "a", id: "x", term: "x" },
+      { namespace: "b", id: "y", term: "y" },
+    ]);
   });
 });
 
@@ -76,6 +81,9 @@ describe("a fleet of 8 workers under SIGKILL and a PostgreSQL restart", () => {
     // The restart was seen (typed errors), and every worker wrote after it.
     expect(Object.keys(report.errors).length, summary).toBeGreaterThan(0);
     expect(report.afterRestartSearchP50Ms, summary).toBeGreaterThan(0);
-    expect(report.perWorker.map((w) => w.writesAfterRestart > 0), summary).toEqual(report.perWorker.map(() => true));
+    expect(
+      report.perWorker.map((w) => w.writesAfterRestart > 0),
+      summary,
+    ).toEqual(report.perWorker.map(() => true));
   });
 });

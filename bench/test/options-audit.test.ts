@@ -48,7 +48,13 @@ const rows: readonly Row[] = [
   { name: "hierarchical openPostgresIndex", base: { connection: noConnect }, field: "connectTimeoutMs", open: (o) => openPostgresIndex(o as never) },
   { name: "session openSqliteStore", base: { path: ":memory:" }, field: "busyTimeoutMs", open: (o) => openSqliteStore(o as never) },
   { name: "session openPostgresStore", base: { connection: noConnect }, field: "maxConnections", open: (o) => openPostgresStore(o as never) },
-  { name: "session decodeSessionCompactor", base: { store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } }, field: "config.maxTokens", reported: "maxTokens", open: (o) => decodeSessionCompactor(o as never) },
+  {
+    name: "session decodeSessionCompactor",
+    base: { store: memoryStore(), provider: offlineProvider(), config: { maxTokens: 1000 } },
+    field: "config.maxTokens",
+    reported: "maxTokens",
+    open: (o) => decodeSessionCompactor(o as never),
+  },
   { name: "lcm openAICompatibleProvider", base: { baseUrl: "http://127.0.0.1:9/v1" }, field: "maxRetries", open: (o) => openAICompatibleProvider(o as never) },
   { name: "lcm createLcmCompactor", base: {}, field: "timeoutMs", open: (o) => createLcmCompactor(o as never).compact([{ role: "user", content: "hi" }], { maxTokens: 100 }) },
   { name: "context decodeContextManager", base: { maxTokens: 1000 }, field: "preserveLast", open: (o) => decodeContextManager(o) },
@@ -109,7 +115,11 @@ describe("the command line decodes its options", () => {
     });
   }
   it("an unknown flag is a usage error naming it", () => {
-    for (const args of [["compact", "--budjet=100"], ["search", "--index", "x.db", "--kk", "3", "q"], ["mcp", "--index", "x.db", "--zz"]]) {
+    for (const args of [
+      ["compact", "--budjet=100"],
+      ["search", "--index", "x.db", "--kk", "3", "q"],
+      ["mcp", "--index", "x.db", "--zz"],
+    ]) {
       const unknown = args.find((a) => a.startsWith("--") && !a.startsWith("--index"))!.split("=")[0]!;
       expect({ args, parsed: parseCommand(args) }).toMatchObject({ parsed: { _tag: "Left", left: { _tag: "UsageError", message: expect.stringContaining(unknown) } } });
     }
@@ -122,13 +132,20 @@ describe("the command line decodes its options", () => {
 
 describe("options without a numeric field are decoded too", () => {
   it("createEventBus: an unknown key or a reporter that is not a function is InvalidOptions naming the field", async () => {
-    for (const [options, field] of [[{ onSubscriberEror: () => undefined }, "onSubscriberEror"], [{ onSubscriberError: "log" }, "onSubscriberError"]] as const) {
+    for (const [options, field] of [
+      [{ onSubscriberEror: () => undefined }, "onSubscriberEror"],
+      [{ onSubscriberError: "log" }, "onSubscriberError"],
+    ] as const) {
       expect(await failureOf(() => createEventBus(options as never))).toMatchObject({ _tag: "InvalidOptions", problems: [expect.objectContaining({ path: field })] });
     }
     expect(await failureOf(() => createEventBus({ onSubscriberError: () => undefined }))).toBeUndefined();
   });
   it("readTranscript: an unknown format or key is InvalidOptions naming the field (it was an undefined result)", async () => {
-    for (const [options, field] of [[{ format: "xml" }, "format"], [{ fromat: "jsonl" }, "fromat"], [{ source: "" }, "source"]] as const) {
+    for (const [options, field] of [
+      [{ format: "xml" }, "format"],
+      [{ fromat: "jsonl" }, "fromat"],
+      [{ source: "" }, "source"],
+    ] as const) {
       expect(await failureOf(() => readTranscript("[]", options as never))).toMatchObject({ _tag: "InvalidOptions", problems: [expect.objectContaining({ path: field })] });
     }
     expect(readTranscript('[{"role":"user","content":"hi"}]', { format: "openai-json" })).toMatchObject({ _tag: "Right" });

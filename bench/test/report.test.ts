@@ -43,11 +43,34 @@ describe("fitPowerLaw", () => {
   it("rejects too few points, NaN, zero, negative and infinite coordinates, and a single x", () => {
     expect(fitPowerLaw([])).toEqual(E.left({ _tag: "TooFewPoints", points: 0 }));
     expect(fitPowerLaw([{ x: 1, y: 1 }])).toEqual(E.left({ _tag: "TooFewPoints", points: 1 }));
-    expect(fitPowerLaw([{ x: 1, y: 1 }, { x: Number.NaN, y: 2 }])).toEqual(E.left({ _tag: "InvalidPoint", index: 1, field: "x", value: Number.NaN }));
-    expect(fitPowerLaw([{ x: 1, y: 0 }, { x: 2, y: 2 }])).toEqual(E.left({ _tag: "InvalidPoint", index: 0, field: "y", value: 0 }));
-    expect(fitPowerLaw([{ x: 1, y: 1 }, { x: 2, y: -2 }])).toEqual(E.left({ _tag: "InvalidPoint", index: 1, field: "y", value: -2 }));
-    expect(fitPowerLaw([{ x: 1, y: 1 }, { x: Infinity, y: 2 }])._tag).toBe("Left");
-    const same = fitPowerLaw([{ x: 5, y: 1 }, { x: 5, y: 2 }]);
+    expect(
+      fitPowerLaw([
+        { x: 1, y: 1 },
+        { x: Number.NaN, y: 2 },
+      ]),
+    ).toEqual(E.left({ _tag: "InvalidPoint", index: 1, field: "x", value: Number.NaN }));
+    expect(
+      fitPowerLaw([
+        { x: 1, y: 0 },
+        { x: 2, y: 2 },
+      ]),
+    ).toEqual(E.left({ _tag: "InvalidPoint", index: 0, field: "y", value: 0 }));
+    expect(
+      fitPowerLaw([
+        { x: 1, y: 1 },
+        { x: 2, y: -2 },
+      ]),
+    ).toEqual(E.left({ _tag: "InvalidPoint", index: 1, field: "y", value: -2 }));
+    expect(
+      fitPowerLaw([
+        { x: 1, y: 1 },
+        { x: Infinity, y: 2 },
+      ])._tag,
+    ).toBe("Left");
+    const same = fitPowerLaw([
+      { x: 5, y: 1 },
+      { x: 5, y: 2 },
+    ]);
     expect(same).toEqual(E.left({ _tag: "DegenerateX" }));
     if (E.isLeft(same)) expect(describeFitError(same.left)).toMatch(/same x/);
     expect(describeFitError({ _tag: "InvalidPoint", index: 3, field: "y", value: Number.NaN })).toBe("points[3].y: expected a finite number > 0 (got NaN)");
@@ -82,12 +105,29 @@ describe("log axes", () => {
 
 describe("renderLogLogChart", () => {
   const chart = {
-    title: "compact <fast> & \"safe\"",
+    title: 'compact <fast> & "safe"',
     xLabel: "n",
     yLabel: "segments/s",
     series: [
-      { label: "ours", group: "compact", reference: false, points: [{ x: 1e3, y: 2e6 }, { x: 1e6, y: 5e6 }] },
-      { label: "reference 参照 🚀", group: "compact", reference: true, points: [{ x: 1e3, y: 1e6 }, { x: 1e6, y: Number.NaN }, { x: 1e5, y: 2e5 }] },
+      {
+        label: "ours",
+        group: "compact",
+        reference: false,
+        points: [
+          { x: 1e3, y: 2e6 },
+          { x: 1e6, y: 5e6 },
+        ],
+      },
+      {
+        label: "reference 参照 🚀",
+        group: "compact",
+        reference: true,
+        points: [
+          { x: 1e3, y: 1e6 },
+          { x: 1e6, y: Number.NaN },
+          { x: 1e5, y: 2e5 },
+        ],
+      },
     ],
   };
   const svg = renderLogLogChart(chart);
@@ -111,7 +151,17 @@ describe("renderLogLogChart", () => {
 });
 
 describe("results files", () => {
-  const doc = { name: "importance", quick: true, date: "2026-01-01", node: "v20", platform: "linux-x64", data: [{ variant: "a", n: 10, compact: { medianMs: 1 } }, { variant: "a", n: 100, compact: { medianMs: 5 } }] };
+  const doc = {
+    name: "importance",
+    quick: true,
+    date: "2026-01-01",
+    node: "v20",
+    platform: "linux-x64",
+    data: [
+      { variant: "a", n: 10, compact: { medianMs: 1 } },
+      { variant: "a", n: 100, compact: { medianMs: 5 } },
+    ],
+  };
 
   it("decodes a results file and names the broken field otherwise", () => {
     expect(parseResultDoc("x.json", JSON.stringify(doc))).toEqual(E.right(doc));
@@ -129,11 +179,47 @@ describe("results files", () => {
       { n: "bad", compact: { medianMs: 1 } },
     ]);
     expect(s.map((x) => [x.label, x.reference, x.points])).toEqual([
-      ["compact", false, [{ x: 10, y: 10_000 }, { x: 100, y: 20_000 }]],
-      ["reference", true, [{ x: 10, y: 5_000 }, { x: 100, y: 2_500 }]],
+      [
+        "compact",
+        false,
+        [
+          { x: 10, y: 10_000 },
+          { x: 100, y: 20_000 },
+        ],
+      ],
+      [
+        "reference",
+        true,
+        [
+          { x: 10, y: 5_000 },
+          { x: 100, y: 2_500 },
+        ],
+      ],
     ]);
-    expect(seriesOf({ series: [{ label: "w", group: "g", reference: false, points: [{ n: 1, perSecond: 3 }, { n: 2, perSecond: 4 }] }] })).toEqual([
-      { label: "w", group: "g", reference: false, points: [{ x: 1, y: 3 }, { x: 2, y: 4 }] },
+    expect(
+      seriesOf({
+        series: [
+          {
+            label: "w",
+            group: "g",
+            reference: false,
+            points: [
+              { n: 1, perSecond: 3 },
+              { n: 2, perSecond: 4 },
+            ],
+          },
+        ],
+      }),
+    ).toEqual([
+      {
+        label: "w",
+        group: "g",
+        reference: false,
+        points: [
+          { x: 1, y: 3 },
+          { x: 2, y: 4 },
+        ],
+      },
     ]);
     expect(seriesOf({ note: "nothing here" })).toEqual([]);
   });
@@ -144,7 +230,13 @@ describe("results files", () => {
       { variant: "a", n: 100, wall: { compact: { medianMs: 5 } }, cpu: { compact: { medianMs: 4 } } },
     ];
     expect(seriesOf(rows).map((x) => [x.label, x.points])).toEqual([
-      ["a compact", [{ x: 10, y: 10_000 }, { x: 100, y: 20_000 }]],
+      [
+        "a compact",
+        [
+          { x: 10, y: 10_000 },
+          { x: 100, y: 20_000 },
+        ],
+      ],
     ]);
   });
 
@@ -172,7 +264,15 @@ describe("results files", () => {
     expect(scalars!.rows).toEqual([["note", "a|b\nc"]]);
     expect(rows!.headers).toEqual(["n", "nested.x"]);
     expect(markdownTable(scalars!)).toContain("a\\|b c");
-    const [curve] = tablesOf([{ label: "w", points: [{ n: 1000, medianMs: 2 }, { n: 10_000, medianMs: 21.5 }] }]);
+    const [curve] = tablesOf([
+      {
+        label: "w",
+        points: [
+          { n: 1000, medianMs: 2 },
+          { n: 10_000, medianMs: 21.5 },
+        ],
+      },
+    ]);
     expect(curve!.rows).toEqual([["w", "n=1,000: 2; n=10,000: 21.5"]]);
   });
 });

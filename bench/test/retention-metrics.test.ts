@@ -20,7 +20,12 @@ const session: MetricMessage[] = [
   { role: "user", content: "ISSUE:\nparse_date fails in src/dates.py\nINSTRUCTIONS: be careful" },
   { role: "assistant", content: "Look at dates.py", toolCalls: [{ id: "call_abcdef1", name: "bash", arguments: '{"command":"grep -n parse_date src/dates.py"}' }] },
   { role: "tool", toolCallId: "call_abcdef1", content: "120:def parse_date(value):\n131:    raise ValueError" },
-  { role: "assistant", content: "", extra: { reasoning_content: "ValueError at line 131 of dates.py; also demo_helper.py and setup.py" }, toolCalls: [{ id: "call_abcdef2", name: "bash", arguments: '{"command":"sed -n 120,140p src/dates.py --quiet"}' }] },
+  {
+    role: "assistant",
+    content: "",
+    extra: { reasoning_content: "ValueError at line 131 of dates.py; also demo_helper.py and setup.py" },
+    toolCalls: [{ id: "call_abcdef2", name: "bash", arguments: '{"command":"sed -n 120,140p src/dates.py --quiet"}' }],
+  },
 ];
 
 describe("retention metric rules", () => {
@@ -58,7 +63,9 @@ describe("retention metric rules", () => {
   it("grounds action literals: line numbers, flags, paths copied from earlier messages", () => {
     expect([...literalKeys("sed -n 120,160p src/app.py --quiet 0xdeadbeef")].sort()).toEqual(["flag:--quiet", "flag:-n", "hex:0xdeadbeef", "num:120", "num:160", "path:app.py"]);
     const h = holdings(session, new Set());
-    const g = groundingTargets(session, h).filter((u) => u.at === 5).map((u) => u.key);
+    const g = groundingTargets(session, h)
+      .filter((u) => u.at === 5)
+      .map((u) => u.key);
     // 120 was in the observation; 140 and --quiet were not; -n was in message 3's action.
     expect(g.sort()).toEqual(["flag:-n", "num:120", "path:dates.py"]);
   });

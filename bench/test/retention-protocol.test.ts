@@ -75,7 +75,11 @@ describe("retention statistics", () => {
     const e = estimate(one, resamples(["a"], 50, 1));
     expect([e.value, e.lo, e.hi]).toEqual([0.25, 0.25, 0.25]);
     const many: Cell[] = Array.from({ length: 20 }, (_, i) => ({ session: `s${i}`, budget: 1, num: i % 2, den: 1 }));
-    const draws = resamples(many.map((c) => c.session), 400, 7);
+    const draws = resamples(
+      many.map((c) => c.session),
+      400,
+      7,
+    );
     const m = estimate(many, draws);
     expect(m.lo).toBeLessThan(m.value);
     expect(m.hi).toBeGreaterThan(m.value);
@@ -89,7 +93,13 @@ describe("retention statistics", () => {
       expect((w.get("a") ?? 0) + (w.get("b") ?? 0)).toBe(2);
     }
     // Sessions scoring 1 and 0: a draw of `a` twice is 1, of `b` twice 0 — the interval reaches both ends.
-    const e = estimate([{ session: "a", budget: 1, num: 1, den: 1 }, { session: "b", budget: 1, num: 0, den: 1 }], draws);
+    const e = estimate(
+      [
+        { session: "a", budget: 1, num: 1, den: 1 },
+        { session: "b", budget: 1, num: 0, den: 1 },
+      ],
+      draws,
+    );
     expect([e.value, e.lo, e.hi]).toEqual([0.5, 0, 1]);
   });
 });
@@ -97,8 +107,18 @@ describe("retention statistics", () => {
 describe("pre-registered choice of the manager's configuration", () => {
   it("keeps the defaults unless another candidate is more than half a point better; the defaults come first", () => {
     expect(MANAGER_CANDIDATES[0]).toEqual({ label: "manager (defaults)", options: {} });
-    expect(selectManager([{ label: "d", objective: 0.7 }, { label: "x", objective: 0.704 }])?.label).toBe("d");
-    expect(selectManager([{ label: "d", objective: 0.7 }, { label: "x", objective: 0.706 }])?.label).toBe("x");
+    expect(
+      selectManager([
+        { label: "d", objective: 0.7 },
+        { label: "x", objective: 0.704 },
+      ])?.label,
+    ).toBe("d");
+    expect(
+      selectManager([
+        { label: "d", objective: 0.7 },
+        { label: "x", objective: 0.706 },
+      ])?.label,
+    ).toBe("x");
     expect(selectManager([{ label: "d", objective: Number.NaN }])).toBeUndefined();
   });
 });
@@ -122,7 +142,17 @@ describe("corpora", () => {
   });
 
   it("budgets are shares of the peak running context (every message, nothing evicted)", () => {
-    const [s] = prep([{ name: "s", task: "s", corpus: "x", messages: [{ role: "user", content: "a".repeat(400) }, { role: "assistant", content: "b".repeat(400) }] }]);
+    const [s] = prep([
+      {
+        name: "s",
+        task: "s",
+        corpus: "x",
+        messages: [
+          { role: "user", content: "a".repeat(400) },
+          { role: "assistant", content: "b".repeat(400) },
+        ],
+      },
+    ]);
     expect(s!.peak).toBe(200);
     expect(budgetOf(s!, 0.1)).toBe(20);
     expect(budgetOf(s!, 0.5)).toBe(100);
@@ -198,8 +228,15 @@ describe("replay fairness (the protocol every rule gets)", () => {
   const session = fc.array(fc.tuple(fc.constantFrom("text", "call", "system"), text, text), { minLength: 2, maxLength: 12 }).map((turns): Message[] =>
     turns.flatMap(([kind, a, b], i): Message[] => {
       if (kind === "system") return [{ role: "system", content: a }];
-      if (kind === "text") return [{ role: "user", content: a }, { role: "assistant", content: `\`\`\`bash\n${b}\n\`\`\`` }];
-      return [{ role: "assistant", content: a, toolCalls: [call(`c${i}`, b)] }, { role: "tool", toolCallId: `c${i}`, content: `${a} ${b}` }];
+      if (kind === "text")
+        return [
+          { role: "user", content: a },
+          { role: "assistant", content: `\`\`\`bash\n${b}\n\`\`\`` },
+        ];
+      return [
+        { role: "assistant", content: a, toolCalls: [call(`c${i}`, b)] },
+        { role: "tool", toolCallId: `c${i}`, content: `${a} ${b}` },
+      ];
     }),
   );
 

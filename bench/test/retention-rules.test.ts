@@ -49,9 +49,24 @@ const context: ContextEntry[] = [sys, task, callOf(2, "a"), resultOf(3, "a", 40)
 describe("units and pairs", () => {
   it("groups a call with its results; a result never stays without its call", () => {
     expect(unitsOf(context)).toEqual([[0], [1], [2, 3], [4, 5], [6, 7], [8, 9]]);
-    expect(pairsValid(context, context.filter((e) => e.source !== 2))).toBe(false);
-    expect(pairsValid(context, context.filter((e) => e.source !== 3))).toBe(false);
-    expect(pairsValid(context, context.filter((e) => e.source !== 2 && e.source !== 3))).toBe(true);
+    expect(
+      pairsValid(
+        context,
+        context.filter((e) => e.source !== 2),
+      ),
+    ).toBe(false);
+    expect(
+      pairsValid(
+        context,
+        context.filter((e) => e.source !== 3),
+      ),
+    ).toBe(false);
+    expect(
+      pairsValid(
+        context,
+        context.filter((e) => e.source !== 2 && e.source !== 3),
+      ),
+    ).toBe(true);
     expect(sources(withoutOrphans([sys, resultOf(3, "a", 4)]))).toEqual([0]);
   });
 });

@@ -16,13 +16,7 @@ const NOW = 1_700_000_000_000;
 describe("re-access rule", () => {
   it("extracts paths by base name, errors, identifiers and tool-call ids", () => {
     const terms = termsOf("Open /testbed/src/marshmallow/fields.py: AttributeError in td_field of TimeDelta, see call_abc123XYZ and __init__");
-    expect(terms.map((t) => t.key)).toEqual([
-      "path:fields.py",
-      "error:AttributeError",
-      "identifier:td_field",
-      "identifier:TimeDelta",
-      "tool-call:call_abc123XYZ",
-    ]);
+    expect(terms.map((t) => t.key)).toEqual(["path:fields.py", "error:AttributeError", "identifier:td_field", "identifier:TimeDelta", "tool-call:call_abc123XYZ"]);
   });
 
   it("ignores plain words, short names, dunders and directories without an extension", () => {

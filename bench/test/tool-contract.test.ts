@@ -41,8 +41,14 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
   await server.connect(serverSide);
   const client = new Client({ name: "contract", version: "0.0.0" });
   await client.connect(clientSide);
-  const byName = <T>(search: T, expand: T) => (tool: string): T => (tool === "search_context" ? search : expand);
-  const aiTool = byName(ai.search_context as unknown as { description: string; inputSchema: { jsonSchema: unknown }; execute: (a: unknown, o: unknown) => Promise<unknown> }, ai.expand_context as never);
+  const byName =
+    <T>(search: T, expand: T) =>
+    (tool: string): T =>
+      tool === "search_context" ? search : expand;
+  const aiTool = byName(
+    ai.search_context as unknown as { description: string; inputSchema: { jsonSchema: unknown }; execute: (a: unknown, o: unknown) => Promise<unknown> },
+    ai.expand_context as never,
+  );
   const maTool = byName(ma.search_context as unknown as { description: string; inputSchema: unknown; execute: (a: unknown, o: unknown) => Promise<unknown> }, ma.expand_context as never);
   const lcTool = byName(lc[0] as { invoke: (a: unknown) => Promise<unknown> }, lc[1] as { invoke: (a: unknown) => Promise<unknown> });
   type Invoked = { invoke: (c: RunContext, a: string) => Promise<unknown> };
@@ -78,9 +84,14 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
 }
 
 function history(): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Find the handler that leaks the secret." }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Find the handler that leaks the secret." },
+  ];
   for (let n = 1; n <= 12; n++) {
-    const file = [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ...Array.from({ length: 30 }, (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i}) # 😀`)].join("\n");
+    const file = [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ...Array.from({ length: 30 }, (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i}) # 😀`)].join(
+      "\n",
+    );
     out.push({ role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
     out.push({ role: "tool", toolCallId: `c${n}`, content: file });
   }
@@ -114,8 +125,14 @@ describe("one tool contract across MCP and the four adapters", () => {
     expect(JSON.parse(expected[0]!).hits.length).toBeGreaterThan(0);
     for (const face of all) {
       const defs = await face.definitions();
-      expect(defs.map((d) => d.name), face.name).toEqual([core.search.name, core.expand.name]);
-      expect(defs.map((d) => d.description), face.name).toEqual([core.search.description, core.expand.description]);
+      expect(
+        defs.map((d) => d.name),
+        face.name,
+      ).toEqual([core.search.name, core.expand.name]);
+      expect(
+        defs.map((d) => d.description),
+        face.name,
+      ).toEqual([core.search.description, core.expand.description]);
       const params = face.name === "openai-agents" ? [strictParameters(core.search.parameters), strictParameters(core.expand.parameters)] : [core.search.parameters, core.expand.parameters];
       expect(JSON.parse(JSON.stringify(defs.map((d) => d.parameters))), face.name).toEqual(JSON.parse(JSON.stringify(params)));
       for (const [i, [tool, args]] of script.entries()) {

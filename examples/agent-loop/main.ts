@@ -88,10 +88,20 @@ async function main(): Promise<number> {
   const clock = { t: 1_700_000_000_000 };
   // One manager for the whole session: budget, strategy and every effect are given once.
   const manager = createContextManager({
-    maxTokens: BUDGET, strategy: "hierarchical", threshold: SOFT, preserveLast: 4, counter, index, namespace: "demo", noteTokens: 300, now: () => clock.t,
+    maxTokens: BUDGET,
+    strategy: "hierarchical",
+    threshold: SOFT,
+    preserveLast: 4,
+    counter,
+    index,
+    namespace: "demo",
+    noteTokens: 300,
+    now: () => clock.t,
     ...(POLICY === undefined ? {} : { policy: { kind: POLICY } }),
   });
-  console.log(`agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath === undefined ? "in memory" : `${indexPath} (kept)`}${POLICY === undefined ? "" : `, policy ${POLICY}`}`);
+  console.log(
+    `agent-loop demo: ${source ?? "generated session"} — ${turns.length} turns, budget ${BUDGET} tokens, threshold ${SOFT * 100}%, index ${indexPath === undefined ? "in memory" : `${indexPath} (kept)`}${POLICY === undefined ? "" : `, policy ${POLICY}`}`,
+  );
   const decisions = { compacted: 0, skipped: 0, waited: 0 };
   let context: readonly Message[] = [];
   // Everything the session has said so far: what the context would be without compaction.
@@ -120,12 +130,16 @@ async function main(): Promise<number> {
       const full = manager.count(uncompacted);
       console.log(`\nturn ${t}: ${turn.tokensBefore} tokens (${(fraction * 100).toFixed(0)}%) → ${pressure} pressure; ${count(stats.units, "segment")}, ${stats.reaccessed} re-accessed so far`);
       const top = [...turn.evicted].sort((a, b) => b.tokens - a.tokens)[0];
-      console.log(`  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens; uncompacted ${full})${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`);
+      console.log(
+        `  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens; uncompacted ${full})${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`,
+      );
       if (top !== undefined) console.log(`  summary  ${top.id}: ${top.summary.replace(/\s+/g, " ").slice(0, 80)}`);
       if (d !== undefined) console.log(`  decision ${describeDecision(d)}`);
       for (const w of turn.warnings) console.log(`  warning  ${w._tag}`);
       context = turn.messages;
-      console.log(`  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens (uncompacted ${full}); note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`);
+      console.log(
+        `  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens (uncompacted ${full}); note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`,
+      );
     }
     if (POLICY !== undefined) console.log(`\ndecisions (${POLICY}): ${decisions.compacted} compacted, ${decisions.skipped} skipped, ${decisions.waited} waited`);
     console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (uncompacted ${manager.count(uncompacted)}; budget ${BUDGET})`);

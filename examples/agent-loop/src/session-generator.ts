@@ -49,10 +49,12 @@ export function generateSession(options: SessionOptions = {}): readonly Turn[] {
   const lines = options.outputLines ?? 120;
   const fullSuite = new Set(options.fullSuiteAt ?? []);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const turns: Turn[] = [[
-    { role: "system", content: "You are a careful coding agent. Use the tools to inspect and edit the repository. Keep answers short." },
-    { role: "user", content: `Invoices with a discount are off by one cent. Fix ${FILES[0]} so that compute_total rounds like tests/test_invoice.py expects.` },
-  ]];
+  const turns: Turn[] = [
+    [
+      { role: "system", content: "You are a careful coding agent. Use the tools to inspect and edit the repository. Keep answers short." },
+      { role: "user", content: `Invoices with a discount are off by one cent. Fix ${FILES[0]} so that compute_total rounds like tests/test_invoice.py expects.` },
+    ],
+  ];
   for (let i = 0; i < n; i++) {
     const id = `call_${i}`;
     const file = FILES[i % FILES.length]!;
@@ -62,17 +64,30 @@ export function generateSession(options: SessionOptions = {}): readonly Turn[] {
     const name = kind === "test" || kind === "suite" ? "bash" : kind === "edit" ? "edit_file" : "read_file";
     let output: string;
     if (kind === "suite") {
-      const cases = Array.from({ length: lines * 6 }, (_, k) => `tests/test_${k % 2 === 0 ? "invoice" : "money"}.py::test_${pick(IDENTS).toLowerCase()}_${k} ${k % 37 === 5 ? "FAILED" : "PASSED"} [${String(Math.floor((100 * (k + 1)) / (lines * 6))).padStart(3)}%]`);
+      const cases = Array.from(
+        { length: lines * 6 },
+        (_, k) =>
+          `tests/test_${k % 2 === 0 ? "invoice" : "money"}.py::test_${pick(IDENTS).toLowerCase()}_${k} ${k % 37 === 5 ? "FAILED" : "PASSED"} [${String(Math.floor((100 * (k + 1)) / (lines * 6))).padStart(3)}%]`,
+      );
       const failed = cases.filter((c) => c.includes(" FAILED ")).length;
       output = `${cases.join("\n")}\nFAILED tests/test_invoice.py::test_discount_rounding - AssertionError: assert 10.01 == 10.0\n${failed} failed, ${cases.length - failed} passed`;
     } else if (kind === "read") {
-      output = Array.from({ length: lines }, (_, k) => `${String(k + 1).padStart(4)}  ${k % 9 === 0 ? `def ${pick(IDENTS).toLowerCase()}_${k}(value, rate):` : `    total = ${ident}(value) * rate + ${Math.floor(rand() * 1000) / 100}  # ${file}`}`).join("\n");
+      output = Array.from(
+        { length: lines },
+        (_, k) =>
+          `${String(k + 1).padStart(4)}  ${k % 9 === 0 ? `def ${pick(IDENTS).toLowerCase()}_${k}(value, rate):` : `    total = ${ident}(value) * rate + ${Math.floor(rand() * 1000) / 100}  # ${file}`}`,
+      ).join("\n");
     } else if (kind === "test") {
       output = `F.F..\nFAILED tests/test_invoice.py::test_discount_rounding - AssertionError: assert 10.01 == 10.0\nTraceback (most recent call last):\n  File "${FILES[0]}", line ${40 + i}, in compute_total\n    return round_half_even(total)\nAssertionError: expected 10.0\n${"captured log line\n".repeat(lines / 4)}2 failed, 3 passed`;
     } else {
       output = `Edited ${file}: replaced ${ident} call on line ${30 + i}.`;
     }
-    const thought = kind === "suite" ? "Running the whole test suite to see what else compute_total breaks." : i > 6 && i % 3 === 0 ? `Going back to ${FILES[i % 3]} and ${IDENTS[i % 4]} seen earlier.` : `Next I will ${kind} ${file}.`;
+    const thought =
+      kind === "suite"
+        ? "Running the whole test suite to see what else compute_total breaks."
+        : i > 6 && i % 3 === 0
+          ? `Going back to ${FILES[i % 3]} and ${IDENTS[i % 4]} seen earlier.`
+          : `Next I will ${kind} ${file}.`;
     turns.push([
       { role: "assistant", content: thought, toolCalls: [{ id, name, arguments: JSON.stringify(args) }] },
       { role: "tool", content: output, toolCallId: id, name },

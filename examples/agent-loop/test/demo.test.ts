@@ -62,7 +62,11 @@ describe("agent-loop demo", () => {
 
   it("a bad CC_DEMO_BUDGET is one line on stderr and exit code 2", () => {
     for (const bad of ["abc", "-5", "0", "1e99", "NaN", "12.5", "99999999999999999999"]) {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], { cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_BUDGET: bad } });
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, CC_DEMO_BUDGET: bad },
+      });
       expect(r.status, `${bad}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toBe(`agent-loop demo: CC_DEMO_BUDGET: expected a positive integer (tokens), got ${JSON.stringify(bad)}\n`);
       expect(r.stdout).toBe("");
@@ -72,7 +76,11 @@ describe("agent-loop demo", () => {
   it("a CC_DEMO_INDEX that cannot be opened as an index is one line on stderr and exit code 5", () => {
     const dir = mkdtempSync(join(tmpdir(), "cc-demo-dir-"));
     try {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], { cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_INDEX: dir } });
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, CC_DEMO_INDEX: dir },
+      });
       expect(r.status, r.stderr).toBe(5);
       expect(r.stderr).toMatch(new RegExp(`^agent-loop demo: cannot open the index ${dir}: \\w+.*\\n$`));
       expect(r.stdout).toBe("");
@@ -102,7 +110,9 @@ describe("agent-loop demo", () => {
     try {
       const kept = join(dir, "kept.db");
       const r = spawnSync("npx", ["-y", "pnpm@12.4.2", "demo"], {
-        cwd: join(root, "examples/agent-loop"), encoding: "utf8", env: { ...process.env, CC_DEMO_QUERY: "invoice total", CC_DEMO_INDEX: kept },
+        cwd: join(root, "examples/agent-loop"),
+        encoding: "utf8",
+        env: { ...process.env, CC_DEMO_QUERY: "invoice total", CC_DEMO_INDEX: kept },
       });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain(`index ${kept} (kept)`);
@@ -115,7 +125,9 @@ describe("agent-loop demo", () => {
 
   it("CC_DEMO_POLICY=cost prints a decision line for every compaction and every wait, and a decision count; a bad policy exits 2", () => {
     const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
-      cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_POLICY: "cost" },
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CC_DEMO_POLICY: "cost" },
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(", policy cost");
@@ -127,7 +139,9 @@ describe("agent-loop demo", () => {
     expect(compacted).toBe(r.stdout.split("\n").filter((l) => l.startsWith("  decision compacted")).length);
     expect(r.stdout).toMatch(new RegExp(`done: ${compacted} compactions;`));
     const bad = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", "examples/agent-loop/main.ts"], {
-      cwd: root, encoding: "utf8", env: { ...process.env, CC_DEMO_POLICY: "greedy" },
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CC_DEMO_POLICY: "greedy" },
     });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe('agent-loop demo: CC_DEMO_POLICY: expected one of threshold, hermes, cost, got "greedy"');

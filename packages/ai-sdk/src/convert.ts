@@ -102,7 +102,9 @@ export function outputText(output: unknown): string {
       return reason === undefined ? "execution denied" : `execution denied: ${reason}`;
     }
     case "content":
-      return Array.isArray(value) ? value.map((p: unknown) => (typeof p === "object" && p !== null ? (stringOf(p, "type") === "text" ? (stringOf(p, "text") ?? "") : attachment(p)) : "")).join("\n") : "";
+      return Array.isArray(value)
+        ? value.map((p: unknown) => (typeof p === "object" && p !== null ? (stringOf(p, "type") === "text" ? (stringOf(p, "text") ?? "") : attachment(p)) : "")).join("\n")
+        : "";
     default:
       return `[${type ?? "output"}]`;
   }
@@ -316,9 +318,11 @@ export function withoutOrphanedResults<M extends SdkMessage>(messages: readonly 
     }
     const kept = parts.filter((p) => {
       const orphan =
-        p.type === "tool-result" ? !issued.has(stringOf(p, "toolCallId") ?? "")
-        : p.type === "tool-approval-response" ? fieldOf(p, "providerExecuted") !== true && !requested.has(stringOf(p, "approvalId") ?? "")
-        : false;
+        p.type === "tool-result"
+          ? !issued.has(stringOf(p, "toolCallId") ?? "")
+          : p.type === "tool-approval-response"
+            ? fieldOf(p, "providerExecuted") !== true && !requested.has(stringOf(p, "approvalId") ?? "")
+            : false;
       if (orphan) dropped.push({ messageIndex: i, toolCallId: stringOf(p, p.type === "tool-result" ? "toolCallId" : "approvalId") ?? "" });
       return !orphan;
     });

@@ -103,8 +103,11 @@ export function budgetExceeded(tokens: number, maxTokens: number): BudgetExceede
   return { _tag: "BudgetExceeded", subject: "prompt", problems: [{ path: "", message }], more: 0, message, tokens, maxTokens };
 }
 
-const managerLike = leaf("ContextManager", "a context manager (createContextManager)", (u): u is ContextManager =>
-  isRecord(u) && ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") && isRecord(u["options"]));
+const managerLike = leaf(
+  "ContextManager",
+  "a context manager (createContextManager)",
+  (u): u is ContextManager => isRecord(u) && ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") && isRecord(u["options"]),
+);
 const onEventFn = callback<(event: AiSdkEvent) => void>();
 
 /**

@@ -21,7 +21,13 @@ function scriptedModel(): MockLanguageModelV3 {
 
 /** An earlier turn: reasoning before an approved tool call, an image from the user. */
 const earlier: ModelMessage[] = [
-  { role: "user", content: [{ type: "text", text: "Here is the failing screen." }, { type: "image", image: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Here is the failing screen." },
+      { type: "image", image: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" },
+    ],
+  },
   {
     role: "assistant",
     content: [

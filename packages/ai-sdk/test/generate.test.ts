@@ -124,9 +124,9 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
     const events: AiSdkEvent[] = [];
     const cc = createAiSdkContext({ maxTokens: 60, onEvent: (e) => events.push(e) });
     const model = new MockLanguageModelV4({ doGenerate: async () => answer("never") });
-    await expect(
-      generateText({ model: wrapLanguageModel({ model, middleware: cc.middleware }), instructions: fileText("sys", 80), prompt: "hi", maxRetries: 0 }),
-    ).rejects.toMatchObject({ error: { _tag: "BudgetExceeded", maxTokens: 60 } });
+    await expect(generateText({ model: wrapLanguageModel({ model, middleware: cc.middleware }), instructions: fileText("sys", 80), prompt: "hi", maxRetries: 0 })).rejects.toMatchObject({
+      error: { _tag: "BudgetExceeded", maxTokens: 60 },
+    });
     expect(model.doGenerateCalls).toHaveLength(0);
     expect(events.map((e) => e._tag)).toContain("CompactionFailed");
   });
@@ -167,10 +167,13 @@ describe("orphaned input tool results (ai v7)", () => {
     const messages: ModelMessage[] = [
       { role: "user", content: "Read f0." },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "src/f0.ts" } }] },
-      { role: "tool", content: [
-        { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "f0" } },
-        { type: "tool-result", toolCallId: "gone", toolName: "read_file", output: { type: "text", value: "lost" } },
-      ] },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "f0" } },
+          { type: "tool-result", toolCallId: "gone", toolName: "read_file", output: { type: "text", value: "lost" } },
+        ],
+      },
     ];
     await generateText({ model, messages, prepareStep: cc.prepareStep });
     const prompt = model.doGenerateCalls[0]!.prompt;

@@ -88,8 +88,17 @@ describe("tools", () => {
 
 describe("callbacks and failures", () => {
   it("a throwing onEvent is caught and recorded; the step still gets its compacted messages", async () => {
-    const cc = createAiSdkContext({ maxTokens: 300, onEvent: () => { throw new Error("sink down"); } });
-    const history: ModelMessage[] = [{ role: "user", content: fileText("a", 200) }, { role: "assistant", content: "ok" }, { role: "user", content: "more" }];
+    const cc = createAiSdkContext({
+      maxTokens: 300,
+      onEvent: () => {
+        throw new Error("sink down");
+      },
+    });
+    const history: ModelMessage[] = [
+      { role: "user", content: fileText("a", 200) },
+      { role: "assistant", content: "ok" },
+      { role: "user", content: "more" },
+    ];
     const r = await cc.prepareStep({ messages: history, stepNumber: 1 });
     expect(r?.messages.length).toBeGreaterThan(0);
     expect(cc.callbackFailures[0]).toMatch(/onEvent threw on Compacted: sink down/);
@@ -111,7 +120,14 @@ describe("conversion", () => {
   it("reads every part kind of both majors; a tool message answering several calls gives one view per call", () => {
     const messages: ModelMessage[] = [
       { role: "system", content: "sys" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", image: new URL("https://example.com/a.png") }, { type: "file", data: new Uint8Array([1]), mediaType: "application/pdf", filename: "a.pdf" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", image: new URL("https://example.com/a.png") },
+          { type: "file", data: new Uint8Array([1]), mediaType: "application/pdf", filename: "a.pdf" },
+        ],
+      },
       {
         role: "assistant",
         content: [
@@ -135,7 +151,14 @@ describe("conversion", () => {
     expect(fromModelMessages(messages)).toEqual([
       { role: "system", content: "sys" },
       { role: "user", content: "look\n[image]\n[file a.pdf]" },
-      { role: "assistant", content: "think\ncalling", toolCalls: [{ id: "c1", name: "a", arguments: '{"x":1}' }, { id: "c2", name: "b", arguments: "raw" }] },
+      {
+        role: "assistant",
+        content: "think\ncalling",
+        toolCalls: [
+          { id: "c1", name: "a", arguments: '{"x":1}' },
+          { id: "c2", name: "b", arguments: "raw" },
+        ],
+      },
       { role: "tool", content: "denied: no\norphan", toolCallId: "c2" },
       { role: "tool", content: '{"ok":true}', toolCallId: "c1", name: "a" },
       { role: "tool", content: "execution denied: no", toolCallId: "c2", name: "b" },
@@ -145,7 +168,15 @@ describe("conversion", () => {
   it("restoreMessages returns kept sources once, by identity, and builds only what the engine added", () => {
     const a = { role: "user", content: "a" };
     const b = { role: "user", content: "b" };
-    const out = restoreMessages([a, b], [{ role: "user", content: "note" }, { role: "tool", content: "x", toolCallId: "c", id: "ai-sdk:1" }, { role: "tool", content: "y", toolCallId: "d", id: "ai-sdk:1.1" }], (v) => ({ role: "user", content: v.content }));
+    const out = restoreMessages(
+      [a, b],
+      [
+        { role: "user", content: "note" },
+        { role: "tool", content: "x", toolCallId: "c", id: "ai-sdk:1" },
+        { role: "tool", content: "y", toolCallId: "d", id: "ai-sdk:1.1" },
+      ],
+      (v) => ({ role: "user", content: v.content }),
+    );
     expect(out).toEqual([{ role: "user", content: "note" }, b]);
     expect(out[1]).toBe(b);
   });

@@ -13,7 +13,15 @@ import { hasNote, orphans } from "./script.js";
 type Step =
   | { readonly kind: "user"; readonly words: number; readonly image: boolean }
   | { readonly kind: "text"; readonly words: number; readonly reasoning: boolean }
-  | { readonly kind: "calls"; readonly n: number; readonly reasoning: boolean; readonly approve: readonly boolean[]; readonly size: number; readonly grouping: "one" | "each" | "interleaved"; readonly pending: boolean };
+  | {
+      readonly kind: "calls";
+      readonly n: number;
+      readonly reasoning: boolean;
+      readonly approve: readonly boolean[];
+      readonly size: number;
+      readonly grouping: "one" | "each" | "interleaved";
+      readonly pending: boolean;
+    };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("user" as const), words: fc.integer({ min: 1, max: 60 }), image: fc.boolean() }),
@@ -40,11 +48,25 @@ function render(steps: readonly Step[]): ModelMessage[] {
       messages.push(m);
     };
     if (s.kind === "user") {
-      add({ role: "user", content: s.image ? [{ type: "text", text: words(`u${si}`, s.words) }, { type: "image", image: new Uint8Array([si % 256, 1, 2]), mediaType: "image/png" }] : words(`u${si}`, s.words) });
+      add({
+        role: "user",
+        content: s.image
+          ? [
+              { type: "text", text: words(`u${si}`, s.words) },
+              { type: "image", image: new Uint8Array([si % 256, 1, 2]), mediaType: "image/png" },
+            ]
+          : words(`u${si}`, s.words),
+      });
       return;
     }
     if (s.kind === "text") {
-      add({ role: "assistant", content: [...(s.reasoning ? [{ type: "reasoning" as const, text: words(`r${si}`, 5), providerOptions: { p: { sig: `s${si}` } } }] : []), { type: "text" as const, text: words(`a${si}`, s.words) }] });
+      add({
+        role: "assistant",
+        content: [
+          ...(s.reasoning ? [{ type: "reasoning" as const, text: words(`r${si}`, 5), providerOptions: { p: { sig: `s${si}` } } }] : []),
+          { type: "text" as const, text: words(`a${si}`, s.words) },
+        ],
+      });
       return;
     }
     const calls = Array.from({ length: s.n }, () => `call${id++}`);

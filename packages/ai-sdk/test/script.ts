@@ -85,7 +85,10 @@ export function noteIds(prompt: readonly SdkMessage[]): string[] {
 
 /** Tool results (json or text output) of a prompt, by tool name. */
 export function toolOutputs(prompt: readonly SdkMessage[], toolName: string): unknown[] {
-  return prompt.flatMap((m) => (m.role === "tool" ? parts(m) : [])).filter((p) => p.type === "tool-result" && field(p, "toolName") === toolName).map((p) => field(field(p, "output") as object, "value"));
+  return prompt
+    .flatMap((m) => (m.role === "tool" ? parts(m) : []))
+    .filter((p) => p.type === "tool-result" && field(p, "toolName") === toolName)
+    .map((p) => field(field(p, "output") as object, "value"));
 }
 
 /** The files the scripted agent reads (`src/f0.ts` … `src/f11.ts`, about 110 words each). */
@@ -102,5 +105,12 @@ export function readSearchExpand(step: number, prompt: readonly SdkMessage[]): R
 /** A mock model's `doStream` answer: the stream parts of `result`. */
 export function streamResult(result: ReturnType<typeof callTools> | ReturnType<typeof answer>): { readonly stream: ReadableStream<never> } {
   const parts = streamOf(result);
-  return { stream: new ReadableStream<never>({ start: (c) => { for (const p of parts) c.enqueue(p as never); c.close(); } }) };
+  return {
+    stream: new ReadableStream<never>({
+      start: (c) => {
+        for (const p of parts) c.enqueue(p as never);
+        c.close();
+      },
+    }),
+  };
 }

@@ -116,8 +116,18 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
     try {
       const o = cmd.options;
       const manager = decodeContextManager({
-        strategy: cmd.strategy, maxTokens: o.maxTokens, threshold: o.softThreshold, preserveLast: o.preserveLast, counter, provider,
-        namespace: cmd.namespace, noteTokens: 512, summaryModel: o.compactionModel, pinTask: o.pinTask, now: io.now, ...(index.right === undefined ? {} : { index: index.right }),
+        strategy: cmd.strategy,
+        maxTokens: o.maxTokens,
+        threshold: o.softThreshold,
+        preserveLast: o.preserveLast,
+        counter,
+        provider,
+        namespace: cmd.namespace,
+        noteTokens: 512,
+        summaryModel: o.compactionModel,
+        pinTask: o.pinTask,
+        now: io.now,
+        ...(index.right === undefined ? {} : { index: index.right }),
       });
       if (E.isLeft(manager)) {
         io.stderr(`cc-compact: ${manager.left.message}\n`);
@@ -188,7 +198,9 @@ async function searchCommand(cmd: SearchCommand, io: CliIo): Promise<ExitCodeVal
       return ExitCode.index;
     }
     io.stdout(`${JSON.stringify(hits.right, null, 2)}\n`);
-    io.stderr(`${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h, i) => `  ${i + 1}. ${h.id} [namespace ${h.namespace}, ${h.kind}, score ${formatScore(h.score)}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`);
+    io.stderr(
+      `${hits.right.length} hits for ${JSON.stringify(cmd.query)}\n${hits.right.map((h, i) => `  ${i + 1}. ${h.id} [namespace ${h.namespace}, ${h.kind}, score ${formatScore(h.score)}] ${h.snippet.slice(0, 100)}`).join("\n")}${hits.right.length > 0 ? "\n" : ""}`,
+    );
     return ExitCode.ok;
   });
 }

@@ -75,7 +75,13 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
   });
 
   it("an invalid message names its index and field", async () => {
-    const r = await runCli([], JSON.stringify([{ role: "user", content: "a" }, { role: "tool", content: "x" }]));
+    const r = await runCli(
+      [],
+      JSON.stringify([
+        { role: "user", content: "a" },
+        { role: "tool", content: "x" },
+      ]),
+    );
     expect(r.code).toBe(ExitCode.input);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("messages[1].tool_call_id: required on a tool message");
@@ -107,7 +113,9 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     try {
-      const r = await runCli([trajectoriesDir + "function_calling_simple.traj", "-b", "3000", "-p", "4", "--provider-url", `http://127.0.0.1:${port}/v1`, "--model", "m"], undefined, { CC_PROVIDER_KEY: "wrong" });
+      const r = await runCli([trajectoriesDir + "function_calling_simple.traj", "-b", "3000", "-p", "4", "--provider-url", `http://127.0.0.1:${port}/v1`, "--model", "m"], undefined, {
+        CC_PROVIDER_KEY: "wrong",
+      });
       expect(r.code, r.stderr).toBe(ExitCode.provider);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("ProviderAuthError");

@@ -47,7 +47,10 @@ async function holdingServer(): Promise<{ server: Server; url: string; requests:
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    server, url: `http://127.0.0.1:${port}/v1`, requests: () => requests, firstRequest,
+    server,
+    url: `http://127.0.0.1:${port}/v1`,
+    requests: () => requests,
+    firstRequest,
     release: () => {
       released = true;
       for (const res of held.splice(0)) if (!res.destroyed) answer(res);
@@ -55,7 +58,11 @@ async function holdingServer(): Promise<{ server: Server; url: string; requests:
   };
 }
 
-const close = (server: Server): Promise<void> => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+const close = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("SIGTERM to the PID of bin/cc-compact.js ends the work: nothing is written after it", async () => {
@@ -100,7 +107,7 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
     let alive = true;
     void run.exited.then(() => (alive = false));
     // Interrupt as soon as the index exists and holds something, or when the run is about to end.
-    for (let seen = 0; alive && seen === 0; ) {
+    for (let seen = 0; alive && seen === 0;) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       if (existsSync(path)) seen = await count(path).catch(() => 0);
     }
@@ -184,7 +191,9 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("never prints CC_PROVIDER_KEY on stdout, even inside a summary the provider wrote", async () => {
     const key = "sk-live-Summary0Echo1Key2Value3";
     const provider = await answering((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: `Summary: the agent read files with the key ${key.slice(0, 12)}\n${key.slice(12)}.` } }], model: "m" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ choices: [{ message: { content: `Summary: the agent read files with the key ${key.slice(0, 12)}\n${key.slice(12)}.` } }], model: "m" }));
     });
     try {
       const run = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
@@ -200,7 +209,9 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("never prints a credential from the --provider-url query (key, api_key, token, access_token), nor the query", async () => {
     const provider = await answering((req, res) => {
       const value = new URL(req.url ?? "/", "http://x").searchParams.values().next().value ?? "";
-      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: `denied: ${req.method ?? ""} ${req.url ?? ""} (credential ${value}, ${Buffer.from(value).toString("base64")})` }));
+      res
+        .writeHead(401, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: `denied: ${req.method ?? ""} ${req.url ?? ""} (credential ${value}, ${Buffer.from(value).toString("base64")})` }));
     });
     try {
       const names = ["key", "api_key", "token", "access_token"];
@@ -221,7 +232,13 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
 
   it("never prints the query or credentials of a malformed --provider-url", async () => {
     const secret = "Mq-secret-4d2b8e6a0c";
-    const urls = [`127.0.0.1:8080/v1?key=${secret}`, `http://[::1/v1?api_key=${secret}`, `http://127.0.0.1:99999/v1?token=${secret}`, `http://admin:${secret}@[::1/v1`, `http://127.0.0.1:1/v1#access_token=${secret}`];
+    const urls = [
+      `127.0.0.1:8080/v1?key=${secret}`,
+      `http://[::1/v1?api_key=${secret}`,
+      `http://127.0.0.1:99999/v1?token=${secret}`,
+      `http://admin:${secret}@[::1/v1`,
+      `http://127.0.0.1:1/v1#access_token=${secret}`,
+    ];
     const runs = await Promise.all(urls.map((url) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", url, "--model", "m"])));
     runs.forEach((run, i) => {
       // The last one is a well-formed URL (with a fragment) of a port nothing listens on.

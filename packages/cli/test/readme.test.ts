@@ -19,12 +19,22 @@ describe("README example", () => {
     ]);
     const read = readTranscript(text, { source: "chat.json" });
     const manager = createContextManager({
-      strategy: "hierarchical", maxTokens: 1000, preserveLast: 1, namespace: "demo", noteTokens: 200,
-      counter: estimateCounter(), index: memoryIndex(),
+      strategy: "hierarchical",
+      maxTokens: 1000,
+      preserveLast: 1,
+      namespace: "demo",
+      noteTokens: 200,
+      counter: estimateCounter(),
+      index: memoryIndex(),
     });
     if (E.isRight(read)) {
       const turn = await manager.compact(read.right.messages);
-      console.log(turn.tokensBefore, "→", turn.tokensAfter, turn.evicted.map((e) => e.id));
+      console.log(
+        turn.tokensBefore,
+        "→",
+        turn.tokensAfter,
+        turn.evicted.map((e) => e.id),
+      );
     }
     // --- end ---
     expect(logs.length).toBe(1);

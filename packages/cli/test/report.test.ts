@@ -4,7 +4,19 @@ import { formatReport, type ReportInput } from "../src/command/report.js";
 
 const input: ReportInput = { source: "t.json", format: "openai-json", messagesIn: 3, warnings: [], pressure: "hard", belowThreshold: false };
 const turn = (over: Partial<TurnResult>): TurnResult => ({
-  messages: [], compacted: true, strategy: "hierarchical", tokensBefore: 2000, tokensAfter: 900, maxTokens: 1000, budgetMet: true, evicted: [], masked: [], recalled: [], summary: "", warnings: [], ...over,
+  messages: [],
+  compacted: true,
+  strategy: "hierarchical",
+  tokensBefore: 2000,
+  tokensAfter: 900,
+  maxTokens: 1000,
+  budgetMet: true,
+  evicted: [],
+  masked: [],
+  recalled: [],
+  summary: "",
+  warnings: [],
+  ...over,
 });
 const reason = "pinned system messages and the verbatim tail alone exceed the budget";
 
@@ -34,7 +46,10 @@ describe("policy decisions in the report", () => {
     const text = formatReport(
       turn({
         decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: 2000, saved: 300, minimum: 1024 },
-        warnings: [{ _tag: "SummariserDisabled", error: "ProviderAuthError" }, { _tag: "EventPublishFailed", event: "CompactionDecided", message: "sink down" }],
+        warnings: [
+          { _tag: "SummariserDisabled", error: "ProviderAuthError" },
+          { _tag: "EventPublishFailed", event: "CompactionDecided", message: "sink down" },
+        ],
       }),
       input,
     );

@@ -13,7 +13,14 @@ const fatalOk = (b: Uint8Array): boolean => {
 
 /** Valid UTF-8 of arbitrary text mixed with arbitrary bytes (so both valid and broken multi-byte forms occur). */
 const mixedBytes = fc
-  .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 4 }).map((t) => new TextEncoder().encode(t)), fc.uint8Array({ maxLength: 4 }), fc.uint8Array({ minLength: 1, maxLength: 3, min: 0x80, max: 0xff })), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 4 }).map((t) => new TextEncoder().encode(t)),
+      fc.uint8Array({ maxLength: 4 }),
+      fc.uint8Array({ minLength: 1, maxLength: 3, min: 0x80, max: 0xff }),
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => new Uint8Array(parts.flatMap((p) => [...p])));
 
 describe("UTF-8 checking of transcript bytes", () => {

@@ -59,14 +59,19 @@ export interface CompactCallOptions {
 }
 
 /** io-ts codec of {@link CompactCallOptions} (closed: `{ maxTokns: 500 }` is refused by name, never ignored). */
-export const CompactCallOptionsCodec = objectCodec("CompactCallOptions", {}, {
-  force: leaf("Force", "true or false", (u): u is boolean => typeof u === "boolean"),
-  maxTokens: positiveInt,
-  signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
-  preserveLast: intIn(0, 1_000_000),
-  fitTail: leaf("FitTail", "true or false", (u): u is boolean => typeof u === "boolean"),
-  rewrite: leaf("Rewrite", "true or false", (u): u is boolean => typeof u === "boolean"),
-}, { expected: "a call options object" });
+export const CompactCallOptionsCodec = objectCodec(
+  "CompactCallOptions",
+  {},
+  {
+    force: leaf("Force", "true or false", (u): u is boolean => typeof u === "boolean"),
+    maxTokens: positiveInt,
+    signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
+    preserveLast: intIn(0, 1_000_000),
+    fitTail: leaf("FitTail", "true or false", (u): u is boolean => typeof u === "boolean"),
+    rewrite: leaf("Rewrite", "true or false", (u): u is boolean => typeof u === "boolean"),
+  },
+  { expected: "a call options object" },
+);
 
 const decodeCall = decodeWith(CompactCallOptionsCodec, "InvalidOptions", "compact call options");
 
@@ -187,20 +192,22 @@ function build(built: Built): ContextManager {
   const { resume, policyOptions, ...o } = built;
   const count = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : o.counter.countMessages(messages));
   const cell = o.policy === undefined ? undefined : cellOf(initialPolicyState, resume);
-  const compactTE = (input: readonly unknown[], call: CompactCallOptions = {}): TaskEither<ContextError, TurnResult> => async () => {
-    const callChecked = decodeCall(call);
-    if (E.isLeft(callChecked)) return callChecked;
-    const decoded = decodeMessages(input);
-    if (E.isLeft(decoded)) return decoded;
-    const maxTokens = call.maxTokens ?? o.maxTokens;
-    if (call.signal?.aborted === true) return E.left(aborted);
-    // A recall lives for one prompt: the one an earlier turn appended leaves the history here.
-    const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey)) ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey)) : decoded.right;
-    const first = await runTurn(history, maxTokens, call, true);
-    const turn = E.isRight(first) && call.fitTail === true ? await fitTail(first.right, maxTokens, call) : first;
-    if (E.isLeft(turn) || o.recall === false || o.strategy !== "hierarchical") return turn;
-    return E.right(await withRecall(turn.right, o.recall));
-  };
+  const compactTE =
+    (input: readonly unknown[], call: CompactCallOptions = {}): TaskEither<ContextError, TurnResult> =>
+    async () => {
+      const callChecked = decodeCall(call);
+      if (E.isLeft(callChecked)) return callChecked;
+      const decoded = decodeMessages(input);
+      if (E.isLeft(decoded)) return decoded;
+      const maxTokens = call.maxTokens ?? o.maxTokens;
+      if (call.signal?.aborted === true) return E.left(aborted);
+      // A recall lives for one prompt: the one an earlier turn appended leaves the history here.
+      const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey)) ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey)) : decoded.right;
+      const first = await runTurn(history, maxTokens, call, true);
+      const turn = E.isRight(first) && call.fitTail === true ? await fitTail(first.right, maxTokens, call) : first;
+      if (E.isLeft(turn) || o.recall === false || o.strategy !== "hierarchical") return turn;
+      return E.right(await withRecall(turn.right, o.recall));
+    };
   /**
    * Compacts a turn's own output again with shorter tails while the tail alone keeps it above the
    * target: same counter, index and namespace (what leaves is searchable like the rest), the
@@ -214,8 +221,13 @@ function build(built: Built): ContextManager {
       const r = await runTurn(turn.messages, maxTokens, { ...call, force: true, preserveLast: k }, false);
       if (E.isLeft(r)) return r;
       turn = {
-        ...r.right, compacted: turn.compacted || r.right.compacted, tokensBefore: first.tokensBefore, evicted: [...turn.evicted, ...r.right.evicted], masked: [...turn.masked, ...r.right.masked],
-        warnings: [...turn.warnings.filter((w) => w._tag !== "BudgetNotMet"), ...r.right.warnings], ...(first.decision === undefined ? {} : { decision: first.decision }),
+        ...r.right,
+        compacted: turn.compacted || r.right.compacted,
+        tokensBefore: first.tokensBefore,
+        evicted: [...turn.evicted, ...r.right.evicted],
+        masked: [...turn.masked, ...r.right.masked],
+        warnings: [...turn.warnings.filter((w) => w._tag !== "BudgetNotMet"), ...r.right.warnings],
+        ...(first.decision === undefined ? {} : { decision: first.decision }),
       };
     }
     return E.right(turn);
@@ -243,16 +255,34 @@ function build(built: Built): ContextManager {
       // and the index cannot use (before 1970, not finite) fails the turn here, naming the clock.
       const reading = o.now();
       if (typeof reading !== "number" || !Number.isFinite(reading) || reading < 0) {
-        return E.left(invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]));
+        return E.left(
+          invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]),
+        );
       }
       const turnOptions = { ...o, now: () => reading, preserveLast: call.preserveLast ?? o.preserveLast, rewrite: call.rewrite ?? true };
       if (withPolicy && o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
       const tokensBefore = count(history);
       const target = targetTokens(o.threshold, maxTokens);
       if (tokensBefore < target && call.force !== true) {
-        return E.right({ messages: history, compacted: false, strategy: o.strategy, tokensBefore, tokensAfter: tokensBefore, maxTokens, budgetMet: tokensBefore <= maxTokens, evicted: [], masked: [], recalled: [], summary: "", warnings: [] });
+        return E.right({
+          messages: history,
+          compacted: false,
+          strategy: o.strategy,
+          tokensBefore,
+          tokensAfter: tokensBefore,
+          maxTokens,
+          budgetMet: tokensBefore <= maxTokens,
+          evicted: [],
+          masked: [],
+          recalled: [],
+          summary: "",
+          warnings: [],
+        });
       }
-      const candidate = o.strategy === "lcm" ? await runLcm(history, maxTokens, target, turnOptions, o.provider, call.signal) : await runHierarchical(history, tokensBefore, maxTokens, target, turnOptions, call.signal);
+      const candidate =
+        o.strategy === "lcm"
+          ? await runLcm(history, maxTokens, target, turnOptions, o.provider, call.signal)
+          : await runHierarchical(history, tokensBefore, maxTokens, target, turnOptions, call.signal);
       if (E.isLeft(candidate)) return candidate;
       const committed = await candidate.right.commit();
       return E.isLeft(committed) ? committed : E.right(candidate.right.result);
@@ -266,7 +296,10 @@ function build(built: Built): ContextManager {
   const tools = (options: Omit<ContextToolOptions, "namespace"> = {}): ContextToolCore => {
     const given = decodeContextToolOptions(options);
     if (E.isLeft(given)) throw new CcError(given.left);
-    if (given.right.namespace !== undefined) throw new CcError(invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]));
+    if (given.right.namespace !== undefined)
+      throw new CcError(
+        invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]),
+      );
     const key = JSON.stringify(given.right);
     const known = cores.get(key);
     if (known !== undefined) return known;
@@ -346,7 +379,14 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
   if (o.resume !== undefined && o.policy === undefined) return E.left(invalid("InvalidOptions", "context manager options", ["resume: needs a policy (a snapshot holds a policy's state)"]));
   // A rendering that does not verify is refused here: its bytes would be sent as the next prompt.
   const unverified = o.resume === undefined ? [] : renderingProblems(o.resume);
-  if (unverified.length > 0) return E.left(invalid("InvalidOptions", "context manager options", unverified.map((p) => `resume.${p}`)));
+  if (unverified.length > 0)
+    return E.left(
+      invalid(
+        "InvalidOptions",
+        "context manager options",
+        unverified.map((p) => `resume.${p}`),
+      ),
+    );
   let policy: PolicySettings | undefined;
   if (o.policy !== undefined) {
     const p = decodePolicy(o.policy, o.threshold ?? 0.8);

@@ -174,8 +174,6 @@ export const ContextManagerOptionsCodec = objectCodec(
 );
 
 /** Decodes options for a context manager. */
-export const decodeContextManagerOptions: (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions> = decodeWith(
-  ContextManagerOptionsCodec,
-  "InvalidOptions",
-  "context manager options",
-) as (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions>;
+export const decodeContextManagerOptions: (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions> = decodeWith(ContextManagerOptionsCodec, "InvalidOptions", "context manager options") as (
+  input: unknown,
+) => E.Either<InvalidOptions, ContextManagerOptions>;

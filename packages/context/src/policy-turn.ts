@@ -63,7 +63,25 @@ export async function policyTurn(
     return E.right({ ...result, warnings: [...result.warnings, ...warnings], decision });
   };
   const unchanged = (decision: CompactionDecision, state: PolicyState): E.Either<ContextError, TurnResult> =>
-    finish({ messages: prompt, compacted: false, strategy: o.strategy, tokensBefore: tokens, tokensAfter: tokens, maxTokens, budgetMet: tokens <= maxTokens, evicted: [], masked: [], recalled: [], summary: "", warnings: [] }, decision, state, cell.rendering);
+    finish(
+      {
+        messages: prompt,
+        compacted: false,
+        strategy: o.strategy,
+        tokensBefore: tokens,
+        tokensAfter: tokens,
+        maxTokens,
+        budgetMet: tokens <= maxTokens,
+        evicted: [],
+        masked: [],
+        recalled: [],
+        summary: "",
+        warnings: [],
+      },
+      decision,
+      state,
+      cell.rendering,
+    );
   if (plan._tag === "Done") return unchanged(plan.decision, decided);
   const provider = llm && plan.useLlm ? o.provider : undefined;
   const candidate = llm ? await runLcm(prompt, maxTokens, plan.targetTokens, o, provider, signal) : await runHierarchical(prompt, tokens, maxTokens, plan.targetTokens, o, signal);
@@ -88,7 +106,12 @@ export async function policyTurn(
   if (!c.result.compacted) {
     // Nothing could be evicted or summarised (pinned messages and the tail are all there is).
     const decision: CompactionDecision = { _tag: "Skipped", reason: "NothingToCompact", tokens, saved: 0, minimum: plan.minimum };
-    return finish({ ...c.result, messages: prompt, tokensAfter: tokens, budgetMet: tokens <= maxTokens }, decision, { ...settled.state, lastCompactionTurn: cell.state.lastCompactionTurn }, cell.rendering);
+    return finish(
+      { ...c.result, messages: prompt, tokensAfter: tokens, budgetMet: tokens <= maxTokens },
+      decision,
+      { ...settled.state, lastCompactionTurn: cell.state.lastCompactionTurn },
+      cell.rendering,
+    );
   }
   const committed = await c.commit();
   if (E.isLeft(committed)) return committed;

@@ -37,10 +37,19 @@ function taskWarning(task: TaskPin): TurnWarning[] {
 const noCommit = async (): Promise<E.Either<ContextError, void>> => E.right(undefined);
 
 /** One `lcm` compaction with `provider` (none: truncation only). */
-export async function runLcm(history: readonly Message[], maxTokens: number, target: number, o: Resolved, provider: Provider | undefined, signal: AbortSignal | undefined): Promise<E.Either<ContextError, Candidate>> {
+export async function runLcm(
+  history: readonly Message[],
+  maxTokens: number,
+  target: number,
+  o: Resolved,
+  provider: Provider | undefined,
+  signal: AbortSignal | undefined,
+): Promise<E.Either<ContextError, Candidate>> {
   const lcm = createLcmCompactor({
     ...(provider === undefined ? {} : { provider }),
-    counter: o.counter, now: o.now, ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink, sessionId: o.namespace }),
+    counter: o.counter,
+    now: o.now,
+    ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink, sessionId: o.namespace }),
   });
   const r = await lcm.compact(history, { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel, pinTask: o.pinTask }, signal)();
   if (E.isLeft(r)) return E.left(r.left._tag === "CompactionAborted" ? aborted : r.left);
@@ -63,8 +72,19 @@ export async function runLcm(history: readonly Message[], maxTokens: number, tar
   const llmAsked = provider !== undefined && res.attempts.some((a) => a.level !== "truncate");
   return E.right({
     result: {
-      messages: out, compacted: res.level !== "none", strategy: "lcm", tokensBefore: res.originalTokens, tokensAfter, maxTokens,
-      budgetMet: tokensAfter <= maxTokens, evicted: [], masked: [], recalled: [], summary: res.summary, level: res.level, warnings,
+      messages: out,
+      compacted: res.level !== "none",
+      strategy: "lcm",
+      tokensBefore: res.originalTokens,
+      tokensAfter,
+      maxTokens,
+      budgetMet: tokensAfter <= maxTokens,
+      evicted: [],
+      masked: [],
+      recalled: [],
+      summary: res.summary,
+      level: res.level,
+      warnings,
     },
     commit: noCommit,
     llmAsked,
@@ -73,13 +93,30 @@ export async function runLcm(history: readonly Message[], maxTokens: number, tar
 }
 
 /** One `hierarchical` compaction; its evicted units reach the index only on `commit`. */
-export async function runHierarchical(history: readonly Message[], tokensBefore: number, maxTokens: number, target: number, o: Resolved, signal: AbortSignal | undefined): Promise<E.Either<ContextError, Candidate>> {
+export async function runHierarchical(
+  history: readonly Message[],
+  tokensBefore: number,
+  maxTokens: number,
+  target: number,
+  o: Resolved,
+  signal: AbortSignal | undefined,
+): Promise<E.Either<ContextError, Candidate>> {
   // The turn's entries wait in a staging index and reach the real one in one batch at its end:
   // an aborted or interrupted turn writes none of them, a finished one all of them.
   const staged = stagedIndex(o.index);
   const r = await evictUnits(
     history,
-    { targetTokens: target, preserveLast: o.preserveLast, namespace: o.namespace, noteTokens: o.noteTokens, concurrency: o.concurrency, pinTask: o.pinTask, rewrite: o.rewrite ?? true, mask: o.mask, scoring: o.scoring },
+    {
+      targetTokens: target,
+      preserveLast: o.preserveLast,
+      namespace: o.namespace,
+      noteTokens: o.noteTokens,
+      concurrency: o.concurrency,
+      pinTask: o.pinTask,
+      rewrite: o.rewrite ?? true,
+      mask: o.mask,
+      scoring: o.scoring,
+    },
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,
   )();
@@ -100,12 +137,29 @@ export async function runHierarchical(history: readonly Message[], tokensBefore:
     const committed = await staged.commit()();
     if (E.isRight(committed)) return E.right(undefined);
     const why = describeIndexError(committed.left);
-    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the index refused the turn's ${entries} evicted units (none was written): ${why}`, entries, cause: committed.left });
+    return E.left({
+      _tag: "IndexWriteFailed",
+      subject: "index",
+      problems: [why],
+      message: `the index refused the turn's ${entries} evicted units (none was written): ${why}`,
+      entries,
+      cause: committed.left,
+    });
   };
   return E.right({
     result: {
-      messages: out, compacted: ev.evicted.length > 0 || ev.masked.length > 0, strategy: "hierarchical", tokensBefore, tokensAfter, maxTokens,
-      budgetMet: tokensAfter <= maxTokens, evicted: ev.evicted, masked: ev.masked, recalled: [], summary: ev.note, warnings,
+      messages: out,
+      compacted: ev.evicted.length > 0 || ev.masked.length > 0,
+      strategy: "hierarchical",
+      tokensBefore,
+      tokensAfter,
+      maxTokens,
+      budgetMet: tokensAfter <= maxTokens,
+      evicted: ev.evicted,
+      masked: ev.masked,
+      recalled: [],
+      summary: ev.note,
+      warnings,
     },
     commit,
     llmAsked: false,

@@ -33,7 +33,11 @@ function toolResultStub(id: string, tokens: number, preview: string): string {
 }
 
 /** Moves one tool result over `limit` tokens to the index (see `ContextManager.evictToolResult`). */
-export async function evictResult(o: Resolved, result: { readonly toolCallId: string; readonly toolName: string; readonly content: string }, limit: number): Promise<E.Either<ContextError, EvictedToolResult | undefined>> {
+export async function evictResult(
+  o: Resolved,
+  result: { readonly toolCallId: string; readonly toolName: string; readonly content: string },
+  limit: number,
+): Promise<E.Either<ContextError, EvictedToolResult | undefined>> {
   if (!Number.isSafeInteger(limit) || limit < 0) return E.left(invalid("InvalidOptions", "evictToolResult options", [`maxTokens: expected an integer ≥ 0, got ${String(limit)}`]));
   if (typeof result.content !== "string" || typeof result.toolName !== "string" || typeof result.toolCallId !== "string") {
     return E.left(invalid("InvalidInput", "tool result", ["expected { toolCallId: string, toolName: string, content: string }"]));
@@ -53,13 +57,27 @@ export async function evictResult(o: Resolved, result: { readonly toolCallId: st
   const at = o.now();
   const written = await o.index.write([
     {
-      id, namespace: o.namespace, kind: `tool_result:${result.toolName}`, summary: `${result.toolName} result (${tokens} tokens): ${firstLine.slice(0, 200)}`,
-      content: text, tokenCost: tokens, createdAt: at, evictedAt: at, metadata: { toolCallId: result.toolCallId, toolName: result.toolName },
+      id,
+      namespace: o.namespace,
+      kind: `tool_result:${result.toolName}`,
+      summary: `${result.toolName} result (${tokens} tokens): ${firstLine.slice(0, 200)}`,
+      content: text,
+      tokenCost: tokens,
+      createdAt: at,
+      evictedAt: at,
+      metadata: { toolCallId: result.toolCallId, toolName: result.toolName },
     },
   ])();
   if (E.isLeft(written)) {
     const why = describeIndexError(written.left);
-    return E.left({ _tag: "IndexWriteFailed", subject: "index", problems: [why], message: `the ${tokens}-token result of ${result.toolName} (${result.toolCallId}) stayed whole: the index refused it (${why})`, entries: 1, cause: written.left });
+    return E.left({
+      _tag: "IndexWriteFailed",
+      subject: "index",
+      problems: [why],
+      message: `the ${tokens}-token result of ${result.toolName} (${result.toolCallId}) stayed whole: the index refused it (${why})`,
+      entries: 1,
+      cause: written.left,
+    });
   }
   return E.right({ id, tokens, preview, stub });
 }

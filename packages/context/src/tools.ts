@@ -164,13 +164,18 @@ export interface ContextToolOptions {
 }
 
 /** Closed io-ts codec of {@link ContextToolOptions}. */
-export const ContextToolOptionsCodec = objectCodec("ContextToolOptions", {}, {
-  namespace: nonEmptyString,
-  maxExpandChars: intIn(1, 10_000_000),
-  defaultExpandChars: intIn(1, 10_000_000),
-  maxHits: intIn(1, 1000),
-  defaultK: intIn(1, 1000),
-}, { expected: "a tool options object" });
+export const ContextToolOptionsCodec = objectCodec(
+  "ContextToolOptions",
+  {},
+  {
+    namespace: nonEmptyString,
+    maxExpandChars: intIn(1, 10_000_000),
+    defaultExpandChars: intIn(1, 10_000_000),
+    maxHits: intIn(1, 1000),
+    defaultK: intIn(1, 1000),
+  },
+  { expected: "a tool options object" },
+);
 
 const decodeOptions = decodeWith(ContextToolOptionsCodec, "InvalidOptions", "context tool options");
 
@@ -198,7 +203,9 @@ export function decodeContextToolOptions(input: unknown): E.Either<InvalidOption
   const defaultExpandChars = d.right.defaultExpandChars ?? maxExpandChars;
   const problems = [
     ...(defaultK > maxHits ? [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }] : []),
-    ...(defaultExpandChars > maxExpandChars ? [{ path: "defaultExpandChars", field: "defaultExpandChars", message: `defaultExpandChars: ${defaultExpandChars} is more than maxExpandChars (${maxExpandChars})` }] : []),
+    ...(defaultExpandChars > maxExpandChars
+      ? [{ path: "defaultExpandChars", field: "defaultExpandChars", message: `defaultExpandChars: ${defaultExpandChars} is more than maxExpandChars (${maxExpandChars})` }]
+      : []),
   ];
   if (problems.length > 0) return E.left(invalid("InvalidOptions", "context tool options", problems));
   return E.right({ namespace: d.right.namespace, maxExpandChars, defaultExpandChars, maxHits, defaultK });
@@ -210,7 +217,9 @@ export function decodeContextToolOptions(input: unknown): E.Either<InvalidOption
  *
  * @example toolReply(await core.search.run({ query: "x" })).text // '{"hits":[]}'
  */
-export function toolReply<R extends object>(outcome: E.Either<ContextToolError, R>): { readonly value: R | { readonly error: { readonly _tag: ContextToolError["_tag"]; readonly message: string } }; readonly text: string; readonly isError: boolean } {
+export function toolReply<R extends object>(
+  outcome: E.Either<ContextToolError, R>,
+): { readonly value: R | { readonly error: { readonly _tag: ContextToolError["_tag"]; readonly message: string } }; readonly text: string; readonly isError: boolean } {
   const value = E.isLeft(outcome) ? { error: { _tag: outcome.left._tag, message: outcome.left.message } } : outcome.right;
   return { value, text: JSON.stringify(value), isError: E.isLeft(outcome) };
 }
@@ -276,9 +285,7 @@ function descriptions(names: ToolNames, defaultPage: number, maxPage: number, co
     search:
       "Search summaries of earlier context that was evicted from your window (tool outputs, files, messages). " +
       `Returns ids with summaries and snippets; call ${names.expand} with an id${confined ? "" : " (and its namespace)"} to read the original.`,
-    expand:
-      `Read the original text of evicted context by its id (from ${names.search} or the eviction note), ${pages}; ` +
-      "when the result has nextOffset, pass it as offset to read the next page.",
+    expand: `Read the original text of evicted context by its id (from ${names.search} or the eviction note), ${pages}; ` + "when the result has nextOffset, pass it as offset to read the next page.",
   };
 }
 
@@ -336,7 +343,10 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
  */
 export function contextToolDefinitions(
   options: ContextToolOptions = {},
-): E.Either<InvalidOptions, { readonly search: Pick<ContextTool<SearchContextResult>, "name" | "description" | "parameters">; readonly expand: Pick<ContextTool<ExpandContextResult>, "name" | "description" | "parameters"> }> {
+): E.Either<
+  InvalidOptions,
+  { readonly search: Pick<ContextTool<SearchContextResult>, "name" | "description" | "parameters">; readonly expand: Pick<ContextTool<ExpandContextResult>, "name" | "description" | "parameters"> }
+> {
   const config = decodeContextToolOptions(options);
   return E.isLeft(config) ? config : E.right(definitionsOf(config.right, CONTEXT_TOOL_NAMES));
 }
@@ -353,13 +363,22 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
   const defs = definitionsOf(config, names);
   const nsField = confined ? {} : { namespace: nonEmptyString };
   const SearchArgs = objectCodec(`${names.search} arguments`, { query: t.string }, { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField }, { expected: "an arguments object" });
-  const ExpandArgs = objectCodec(`${names.expand} arguments`, { id: t.string }, { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage), ...nsField }, { expected: "an arguments object" });
+  const ExpandArgs = objectCodec(
+    `${names.expand} arguments`,
+    { id: t.string },
+    { offset: intIn(0, Number.MAX_SAFE_INTEGER), maxChars: intIn(1, maxPage), ...nsField },
+    { expected: "an arguments object" },
+  );
   const decodeSearch = decodeWith(SearchArgs, "InvalidInput", `${names.search} arguments`);
   const decodeExpand = decodeWith(ExpandArgs, "InvalidInput", `${names.expand} arguments`);
 
   const badArguments = (subject: string, problems: readonly Problem[], message: string): ContextToolError => ({ _tag: "InvalidArguments", subject, problems, message });
   const indexFailed = (subject: string, cause: IndexError): ContextToolError => ({
-    _tag: "IndexFailed", subject, problems: [], cause, message: `${subject}: the index failed (${cause._tag}${"message" in cause && typeof cause.message === "string" ? `: ${cause.message}` : ""})`,
+    _tag: "IndexFailed",
+    subject,
+    problems: [],
+    cause,
+    message: `${subject}: the index failed (${cause._tag}${"message" in cause && typeof cause.message === "string" ? `: ${cause.message}` : ""})`,
   });
   const threw = (subject: string, e: unknown): ContextToolError => ({ _tag: "IndexFailed", subject, problems: [], cause: e, message: `${subject}: the index failed (it threw: ${describe(e)})` });
   const decodeArgs = <A>(subject: string, decode: (u: unknown) => E.Either<{ readonly problems: readonly Problem[]; readonly message: string }, A>, raw: unknown): E.Either<ContextToolError, A> => {
@@ -371,7 +390,12 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
     return E.isLeft(a) ? E.left(badArguments(subject, a.left.problems, a.left.message)) : E.right(a.right);
   };
   const hit = (h: SearchHit): ContextHit => ({
-    id: h.id, ...(confined ? {} : { namespace: h.namespace }), kind: h.kind, summary: h.summary, snippet: h.snippet, tokens: h.tokenCost,
+    id: h.id,
+    ...(confined ? {} : { namespace: h.namespace }),
+    kind: h.kind,
+    summary: h.summary,
+    snippet: h.snippet,
+    tokens: h.tokenCost,
   });
 
   const search: ContextTool<SearchContextResult> = {
@@ -381,7 +405,11 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
       if (E.isLeft(a)) return a;
       const namespace = config.namespace ?? (a.right as { readonly namespace?: string }).namespace;
       try {
-        const r = await index.search(a.right.query, { k: a.right.k ?? defaultK, ...(namespace === undefined ? {} : { namespace }), ...(a.right.kinds === undefined ? {} : { kinds: a.right.kinds }) })();
+        const r = await index.search(a.right.query, {
+          k: a.right.k ?? defaultK,
+          ...(namespace === undefined ? {} : { namespace }),
+          ...(a.right.kinds === undefined ? {} : { kinds: a.right.kinds }),
+        })();
         return E.isLeft(r) ? E.left(indexFailed(names.search, r.left)) : E.right({ hits: r.right.map(hit) });
       } catch (e) {
         return E.left(threw(names.search, e));
@@ -400,10 +428,23 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
         if (E.isLeft(r)) return E.left(indexFailed(names.expand, r.left));
         const entry = r.right;
         if (entry === undefined) {
-          return E.left({ _tag: "NotFound", subject: names.expand, problems: [], message: `${names.expand}: no evicted entry with id ${shown(a.right.id)}${confined ? "" : ` in namespace ${shown(namespace)}`}` });
+          return E.left({
+            _tag: "NotFound",
+            subject: names.expand,
+            problems: [],
+            message: `${names.expand}: no evicted entry with id ${shown(a.right.id)}${confined ? "" : ` in namespace ${shown(namespace)}`}`,
+          });
         }
         const page = textPage(entry.content, a.right.offset ?? 0, a.right.maxChars ?? defaultPage);
-        return E.right({ id: entry.id, ...(confined ? {} : { namespace: entry.namespace }), kind: entry.kind, content: page.content, offset: page.offset, totalChars: entry.content.length, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) });
+        return E.right({
+          id: entry.id,
+          ...(confined ? {} : { namespace: entry.namespace }),
+          kind: entry.kind,
+          content: page.content,
+          offset: page.offset,
+          totalChars: entry.content.length,
+          ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }),
+        });
       } catch (e) {
         return E.left(threw(names.expand, e));
       }

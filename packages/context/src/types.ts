@@ -124,7 +124,6 @@ export const ContextManagerError = CcError as unknown as CcErrorOf<ContextError>
 /** @deprecated Use `CcError` from @cc/validate (the one error class of @cc); kept one release. */
 export type ContextManagerError = InstanceType<typeof ContextManagerError>;
 
-
 /**
  * What a manager with a policy announces on its `events` sink (e.g. a `@cc/session` event bus):
  * every turn's decision, and the summariser's cooldowns.

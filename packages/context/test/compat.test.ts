@@ -28,7 +28,16 @@ describe("compatibility layer", () => {
     expect(await pc.compress(prompt)()).toMatchObject({ reason: "below_ratio" });
     pc.setEnabled(false);
     expect(await pc.compress(prompt)()).toMatchObject({ reason: "disabled" });
-    const failing = createPromptCompressor({ counter, provider: { name: "f", complete: () => { throw new Error("x"); }, listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]) } });
+    const failing = createPromptCompressor({
+      counter,
+      provider: {
+        name: "f",
+        complete: () => {
+          throw new Error("x");
+        },
+        listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]),
+      },
+    });
     expect(await failing.compress(prompt)()).toMatchObject({ reason: "provider_error" });
     const agent = agentPromptCompressor(createPromptCompressor({ provider: offlineProvider({ counter }), counter }));
     const r = await agent.compress(prompt)();

@@ -35,7 +35,12 @@ describe("a failing dependency or index", () => {
 
   it("a counter that throws is DependencyFailed carrying the thrown error, not InvalidInput", async () => {
     const boom = new Error("tokenizer crashed");
-    const counter = { ...estimateCounter(), countMessages: (): number => { throw boom; } };
+    const counter = {
+      ...estimateCounter(),
+      countMessages: (): number => {
+        throw boom;
+      },
+    };
     const m = createContextManager({ maxTokens: 1000, counter });
     const r = await m.compactTE(history)();
     if (E.isRight(r)) return expect.fail("expected the turn to fail");
@@ -48,7 +53,10 @@ describe("a failing dependency or index", () => {
 
   it("search and expand on a failing index reject with IndexReadFailed carrying the index's typed error", async () => {
     const m = manager(failing());
-    for (const [operation, call] of [["search", () => m.search("parse")], ["expand", () => m.expand("u1")]] as const) {
+    for (const [operation, call] of [
+      ["search", () => m.search("parse")],
+      ["expand", () => m.expand("u1")],
+    ] as const) {
       const rejected = await call().catch((e: unknown) => e);
       expect(rejected).toBeInstanceOf(ContextManagerError);
       const error = (rejected as ContextManagerError).error;

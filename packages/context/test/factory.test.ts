@@ -10,7 +10,10 @@ const numRuns = runsFor(100, 1000);
 const big = (tag: string): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words\n".repeat(80)}`;
 
 function conversation(cycles: number): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Fix the failing test in src/app.py" }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Fix the failing test in src/app.py" },
+  ];
   for (let i = 0; i < cycles; i++) {
     out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
     out.push({ role: "tool", content: big(`t${i}`), toolCallId: `c${i}`, name: "bash" });
@@ -57,7 +60,7 @@ describe("createHistoryStrategy", () => {
     expect(E.isRight(count) && count.right).toBeGreaterThan(0);
     const [, id] = /- (u[0-9a-f]{32}(?:\.\d+)?) \(/.exec(r.right.summary)!;
     const x = await index.expand(id!, "s1")();
-    const original = E.isRight(x) ? x.right?.content ?? "" : "";
+    const original = E.isRight(x) ? (x.right?.content ?? "") : "";
     const evicted = input.find((m) => m.content !== "" && original.includes(m.content));
     expect(evicted).toBeDefined();
     expect(r.right.messages).not.toContain(evicted);
@@ -78,7 +81,8 @@ describe("createHistoryStrategy", () => {
     expect(messageOf(decodeStrategyConfig({ strategy: "magic" }))).toContain('strategy: expected one of "hierarchical", "lcm", got "magic"');
     expect(messageOf(decodeStrategyConfig(null))).toContain("got undefined");
     const many = messageOf(decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1, concurrency: 0, namespace: "" }));
-    for (const p of ["preserveLast: expected a non-negative integer, got -1", 'namespace: expected a non-empty string, got ""', "concurrency: expected an integer in 1..256, got 0"]) expect(many).toContain(p);
+    for (const p of ["preserveLast: expected a non-negative integer, got -1", 'namespace: expected a non-empty string, got ""', "concurrency: expected an integer in 1..256, got 0"])
+      expect(many).toContain(p);
     expect(messageOf(decodeStrategyConfig({ strategy: "lcm", preserveLast: Number.NaN }))).toContain("preserveLast: expected a non-negative integer, got NaN");
     expect(messageOf(createHistoryStrategy({ strategy: "hierarchical" }))).toContain("index: the hierarchical strategy needs a SegmentIndex dependency");
   });

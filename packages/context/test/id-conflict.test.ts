@@ -32,7 +32,10 @@ afterAll(async () => {
 });
 
 function conversation(cycles: number): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Fix the failing test in src/app.py" }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Fix the failing test in src/app.py" },
+  ];
   for (let i = 0; i < cycles; i++) {
     out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
     out.push({ role: "tool", content: `t${i}\n${"line of output with some_identifier and words 12345\n".repeat(60)}`, toolCallId: `c${i}` });
@@ -67,7 +70,11 @@ function budgetHolds(r: TurnResult): void {
   expect(r.budgetMet).toBe(r.tokensAfter <= r.maxTokens);
 }
 
-describe.each([["memory", async () => memoryIndex()], ["sqlite", sqlite], ["postgres", postgres]] as const)("a %s index holding another original under an evicted unit's id", (_name, open) => {
+describe.each([
+  ["memory", async () => memoryIndex()],
+  ["sqlite", sqlite],
+  ["postgres", postgres],
+] as const)("a %s index holding another original under an evicted unit's id", (_name, open) => {
   it("the turn succeeds: that unit is evicted under its first alternative with an UnitIdDisambiguated warning, every other unit is written", async () => {
     const history = conversation(10);
     const ids = await firstChoice(history);
@@ -176,7 +183,9 @@ describe("ids written by the previous version (u + 16 hex digits)", () => {
 
     const index = right(await openSqliteIndex({ path })());
     const b = createContextManager({ ...opts, index, resume: right(decodeSnapshot(JSON.parse(saved))) });
-    const later = conversation(4).slice(2, -1).map((m) => ({ ...m, content: `later ${m.content}` }));
+    const later = conversation(4)
+      .slice(2, -1)
+      .map((m) => ({ ...m, content: `later ${m.content}` }));
     const next = [...history, ...later, { role: "user" as const, content: "And once more." }];
     const turn = await b.compact(next, { force: true });
     expect(turn.warnings.filter((w) => w._tag !== "BudgetNotMet")).toEqual([]);

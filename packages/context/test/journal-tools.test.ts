@@ -117,7 +117,13 @@ describe("journal tools", () => {
     expect(journalTools(index, { maxHits: 0 })).toMatchObject(E.left({ problems: [{ message: "maxHits: expected an integer in 1..1000, got 0" }] }));
     expect(journalTools(index, { namespace: "" })).toMatchObject(E.left({ problems: [{ message: 'namespace: expected a non-empty string, got ""' }] }));
     expect(decodeJournalToolOptions({ maxExpand: 10, max_hits: 2, colour: 1 })).toMatchObject(
-      E.left({ problems: [{ message: "maxExpand is not an option; did you mean maxExpandChars?" }, { message: "max_hits is not an option; did you mean maxHits?" }, { message: "colour is not an option (known: namespace, maxExpandChars, maxHits)" }] }),
+      E.left({
+        problems: [
+          { message: "maxExpand is not an option; did you mean maxExpandChars?" },
+          { message: "max_hits is not an option; did you mean maxHits?" },
+          { message: "colour is not an option (known: namespace, maxExpandChars, maxHits)" },
+        ],
+      }),
     );
     expect(decodeJournalToolOptions({ maxExpandChars: undefined })).toEqual(E.right({ namespace: "default", maxExpandChars: 8000, maxHits: 20 }));
   });

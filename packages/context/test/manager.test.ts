@@ -13,7 +13,10 @@ afterAll(() => exact.dispose());
 
 const output = (tag: string, lines: number): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words 12345\n".repeat(lines)}`;
 function conversation(cycles: number, lines = 60): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Fix the failing test in src/app.py" }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Fix the failing test in src/app.py" },
+  ];
   for (let i = 0; i < cycles; i++) {
     out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
     out.push({ role: "tool", content: output(`t${i}`, lines), toolCallId: `c${i}` });
@@ -111,7 +114,16 @@ describe("createContextManager", () => {
   });
 
   it("a counter that throws is a typed error, never a rejection of the TaskEither", async () => {
-    const broken = { encoding: "o200k_base" as const, count: (): number => { throw new Error("boom"); }, countMessages: (): number => { throw new Error("boom"); }, dispose: () => undefined };
+    const broken = {
+      encoding: "o200k_base" as const,
+      count: (): number => {
+        throw new Error("boom");
+      },
+      countMessages: (): number => {
+        throw new Error("boom");
+      },
+      dispose: () => undefined,
+    };
     const manager = createContextManager({ maxTokens: 1000, counter: broken });
     const r = await manager.compactTE(conversation(1))();
     expect(E.isLeft(r)).toBe(true);

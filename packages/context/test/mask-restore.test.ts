@@ -25,13 +25,22 @@ function reads(from: number, to: number): Message[] {
 
 describe("originals behind stubs", () => {
   it("are read back only for the units that leave, and every evicted unit expands to its real outputs", async () => {
-    const task: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Find the handler that leaks the secret." }];
+    const task: Message[] = [
+      { role: "system", content: "You are a coding agent." },
+      { role: "user", content: "Find the handler that leaks the secret." },
+    ];
     const stubIds = (msgs: readonly Message[]): string[] => msgs.flatMap((x) => /^\[output masked to the journal: (\S+),/.exec(x.content)?.[1] ?? []);
     /** Two turns: the first masks outputs, the second (at `budget`) evicts some of the units holding them. */
     const run = async (budget: number) => {
       const base = memoryIndex();
       const read: string[] = [];
-      const index: SegmentIndex = { ...base, expand: (id, ns) => { read.push(id); return base.expand(id, ns); } };
+      const index: SegmentIndex = {
+        ...base,
+        expand: (id, ns) => {
+          read.push(id);
+          return base.expand(id, ns);
+        },
+      };
       const m = createContextManager({ maxTokens: 6000, counter, index, now: () => NOW, mask: { keepRecent: 2, minTokens: 100, stubTokens: 40 } });
       const first = await m.compact([...task, ...reads(1, 14)]);
       read.length = 0;

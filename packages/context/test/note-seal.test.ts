@@ -91,7 +91,13 @@ describe("the manager's note is recognised by its seal, never by its text", () =
       fc.string(),
     );
     // What the user cannot make: the seal. Any id they might attach (none, random, a look-alike).
-    const id = fc.option(fc.oneof(fc.string(), fc.string().map((s) => `cc-note:${s}`)), { nil: undefined });
+    const id = fc.option(
+      fc.oneof(
+        fc.string(),
+        fc.string().map((s) => `cc-note:${s}`),
+      ),
+      { nil: undefined },
+    );
     const wide = createContextManager({ ...m.options, maxTokens: 1_000_000 });
     const clean = await wide.compact([...first.messages, ...conversation(10, 2)], { force: true });
     await fc.assert(

@@ -2,7 +2,20 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { createContextManager, PRICE_SHEETS, type TurnResult } from "@cc/context";
-import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, DEFAULT_CYCLE_CENTRES, defaultCycleCentre, estimateCost, hasPromptCaching, initialPolicyState, rewriteCharge, stablePrefixTokens, withoutCaching, type PolicySettings } from "@cc/context/internal";
+import {
+  decide,
+  decodePolicy,
+  DEFAULT_CYCLE_CENTRE,
+  DEFAULT_CYCLE_CENTRES,
+  defaultCycleCentre,
+  estimateCost,
+  hasPromptCaching,
+  initialPolicyState,
+  rewriteCharge,
+  stablePrefixTokens,
+  withoutCaching,
+  type PolicySettings,
+} from "@cc/context/internal";
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
@@ -98,7 +111,12 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
     expect(settingsOf({ kind: "cost" })).toMatchObject({ cycleCentre: DEFAULT_CYCLE_CENTRE, target: 0.5 });
     expect(settingsOf({ kind: "cost" }, 0.6).cycleCentre).toBe(Math.min(0.6, DEFAULT_CYCLE_CENTRE));
     expect(settingsOf({ kind: "cost", cycleCentre: 0.6 }).cycleCentre).toBe(0.6);
-    for (const bad of [{ kind: "cost", cycleCentre: 0.9 }, { kind: "cost", cycleCentre: 0.4 }, { kind: "cost", cycleCentre: Number.NaN }, { kind: "hermes", cycleCentre: 0.7 }]) {
+    for (const bad of [
+      { kind: "cost", cycleCentre: 0.9 },
+      { kind: "cost", cycleCentre: 0.4 },
+      { kind: "cost", cycleCentre: Number.NaN },
+      { kind: "hermes", cycleCentre: 0.7 },
+    ]) {
       const d = decodePolicy(bad, 0.8);
       expect(E.isLeft(d) && d.left._tag === "InvalidOptions" && d.left.message.includes("cycleCentre"), JSON.stringify(bad)).toBe(true);
     }

@@ -21,7 +21,7 @@ describe("cost model", () => {
     // Fast growth: the gap is wider than the hard threshold allows, so wait until the hard threshold
     // and cut as far below the centre (the trigger here) as that is above it: 2 × 80k − 95k.
     const wide = estimateCost({ ...base, promptTokens: 80_000, prices: sonnet });
-    expect(wide.rewriteCost).toBeCloseTo(65_000 * (3.75 - 0.3) / 1e6, 10);
+    expect(wide.rewriteCost).toBeCloseTo((65_000 * (3.75 - 0.3)) / 1e6, 10);
     expect(wide).toMatchObject({ breakEvenTokens: 95_000, targetTokens: 65_000 });
     // Slow growth: an unclamped cycle around the trigger.
     const slow = estimateCost({ ...base, growthPerTurn: 100, promptTokens: 80_000, prices: sonnet });
@@ -29,7 +29,7 @@ describe("cost model", () => {
     expect(Math.abs(slow.breakEvenTokens - slow.targetTokens - gap)).toBeLessThan(2);
     expect(Math.abs(slow.breakEvenTokens - (80_000 + gap / 2))).toBeLessThan(2);
     // K is priced at the first estimate of the target (one refinement): within 1% of the final one.
-    expect(Math.abs(slow.rewriteCost / (slow.targetTokens * (3.75 - 0.3) / 1e6) - 1)).toBeLessThan(0.01);
+    expect(Math.abs(slow.rewriteCost / ((slow.targetTokens * (3.75 - 0.3)) / 1e6) - 1)).toBeLessThan(0.01);
     // Caching off and no LLM summary: nothing to amortise, compact at the trigger to the trigger.
     const off = estimateCost({ ...base, promptTokens: 80_000, prices: withoutCaching(sonnet) });
     expect(off).toMatchObject({ rewriteCost: 0, breakEvenTokens: 80_000, targetTokens: 80_000 });
@@ -108,13 +108,15 @@ const stateArb: fc.Arbitrary<PolicyState> = fc.record({
   grownTurns: fc.nat(1000),
   summariser: fc.constantFrom<PolicyState["summariser"]>({ _tag: "Ready" }, { _tag: "CoolingDown", untilTurn: 5, error: "ProviderTimeout" }, { _tag: "Disabled", error: "ProviderAuthError" }),
 });
-const settingsArb = fc.record({
-  kind: fc.constantFrom("threshold", "hermes", "cost"),
-  minSavedTokens: fc.nat(5000),
-  minTurnsBetween: fc.nat(10),
-  prices: fc.constantFrom("openai/gpt-4.1", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"),
-  remainingTurns: fc.nat(100),
-}).map((o) => settingsOf(o));
+const settingsArb = fc
+  .record({
+    kind: fc.constantFrom("threshold", "hermes", "cost"),
+    minSavedTokens: fc.nat(5000),
+    minTurnsBetween: fc.nat(10),
+    prices: fc.constantFrom("openai/gpt-4.1", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"),
+    remainingTurns: fc.nat(100),
+  })
+  .map((o) => settingsOf(o));
 
 describe("decide / settle", () => {
   it("property: at the hard threshold or over the budget every policy compacts, and settle keeps it", () => {

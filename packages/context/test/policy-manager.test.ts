@@ -111,11 +111,23 @@ describe("context manager with a policy", () => {
     const events: ContextEvent[] = [];
     const make = (p: Provider) =>
       createContextManager({
-        maxTokens: 800, counter, strategy: "lcm", provider: p, summaryModel: "m", preserveLast: 1,
+        maxTokens: 800,
+        counter,
+        strategy: "lcm",
+        provider: p,
+        summaryModel: "m",
+        preserveLast: 1,
         policy: { kind: "hermes", cooldownTurns: 2, minTurnsBetween: 0, minSavedTokens: 0, minSavedShare: 0 },
-        events: { publish: (e) => { events.push(e); } },
+        events: {
+          publish: (e) => {
+            events.push(e);
+          },
+        },
       });
-    const long = (i: number): Message[] => [{ role: "user", content: `turn ${i} ${"words of the conversation ".repeat(60)}` }, { role: "assistant", content: `ok ${i}` }];
+    const long = (i: number): Message[] => [
+      { role: "user", content: `turn ${i} ${"words of the conversation ".repeat(60)}` },
+      { role: "assistant", content: `ok ${i}` },
+    ];
     status = 503;
     requests = 0;
     const m = make(provider.right);
@@ -172,7 +184,16 @@ describe("context manager with a policy", () => {
   });
 
   it("an event sink that throws is reported as a warning and the turn goes on", async () => {
-    const m = createContextManager({ maxTokens: 1000, counter, policy: { kind: "hermes" }, events: { publish: () => { throw new Error("sink down"); } } });
+    const m = createContextManager({
+      maxTokens: 1000,
+      counter,
+      policy: { kind: "hermes" },
+      events: {
+        publish: () => {
+          throw new Error("sink down");
+        },
+      },
+    });
     const r = await m.compact([{ role: "user", content: "hi" }]);
     expect(r.decision).toMatchObject({ _tag: "Waited", reason: "BelowTrigger" });
     expect(r.warnings).toEqual([{ _tag: "EventPublishFailed", event: "CompactionDecided", message: "sink down" }]);

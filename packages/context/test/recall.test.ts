@@ -18,7 +18,10 @@ function file(n: number): string {
 }
 
 function reading(files: number, last: string): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Find which handler leaks the secret." }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Find which handler leaks the secret." },
+  ];
   for (let n = 1; n <= files; n++) {
     out.push({ role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
     out.push({ role: "tool", toolCallId: `c${n}`, content: file(n) });

@@ -27,7 +27,16 @@ const messages: readonly Message[] = [
 function recording(): { readonly index: SegmentIndex; readonly calls: (readonly IndexEntry[])[] } {
   const inner = memoryIndex();
   const calls: (readonly IndexEntry[])[] = [];
-  return { calls, index: { ...inner, write: (entries) => { calls.push(entries); return inner.write(entries); } } };
+  return {
+    calls,
+    index: {
+      ...inner,
+      write: (entries) => {
+        calls.push(entries);
+        return inner.write(entries);
+      },
+    },
+  };
 }
 
 describe("index writes of one turn", () => {
@@ -48,7 +57,13 @@ describe("index writes of one turn", () => {
     let evictionStarted = false;
     // Abort while the pass is under way: after the index got its first entry (before the fix) or,
     // with staging, once the pass has gone past its writes (the note is being counted).
-    const watched: SegmentIndex = { ...index, write: (entries) => { evictionStarted = true; return index.write(entries); } };
+    const watched: SegmentIndex = {
+      ...index,
+      write: (entries) => {
+        evictionStarted = true;
+        return index.write(entries);
+      },
+    };
     const interrupting = {
       ...counter,
       count: (text: string) => {

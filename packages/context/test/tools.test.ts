@@ -40,7 +40,9 @@ describe("the tool core", () => {
   it("confined: finds and pages its own namespace only; naming it is served, naming another refused by name", async () => {
     const c = core(await written(), { namespace: "s1", maxExpandChars: 10 });
     const hits = await c.search.run('{"query":"KeyError","k":null,"kinds":null}');
-    expect(hits).toEqual(E.right({ hits: [{ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokens: 40 }] }));
+    expect(hits).toEqual(
+      E.right({ hits: [{ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokens: 40 }] }),
+    );
     expect(await c.expand.run({ id: "t1", offset: null, maxChars: null })).toEqual(E.right({ id: "t1", kind: "tool_result", content: "E   KeyErr", offset: 0, totalChars: 123, nextOffset: 10 }));
     expect(E.isRight(await c.search.run({ query: "KeyError", namespace: "s1" }))).toBe(true);
     const other = await c.expand.run({ id: "t2", namespace: "s2" });
@@ -52,7 +54,10 @@ describe("the tool core", () => {
     const c = core(await written());
     expect(Object.keys(c.search.parameters.properties ?? {})).toContain("namespace");
     const r = await c.search.run({ query: "KeyError" });
-    expect(E.isRight(r) && r.right.hits.map((h) => [h.id, h.namespace]).sort()).toEqual([["t1", "s1"], ["t2", "s2"]]);
+    expect(E.isRight(r) && r.right.hits.map((h) => [h.id, h.namespace]).sort()).toEqual([
+      ["t1", "s1"],
+      ["t2", "s2"],
+    ]);
     expect(E.isRight(await c.expand.run({ id: "t2", namespace: "s2" }))).toBe(true);
     expect(toolReply(await c.expand.run({ id: "t2" })).value).toEqual({ error: { _tag: "NotFound", message: 'expand_context: no evicted entry with id "t2" in namespace "default"' } });
   });
@@ -71,7 +76,15 @@ describe("the tool core", () => {
     expect(await message(c.search.run([]))).toMatch(/arguments/);
     expect(await message(c.expand.run({ id: "t1", offset: -1 }))).toMatch(/offset/);
     expect(await message(c.expand.run({ id: "t1", maxChars: 8001 }))).toMatch(/maxChars/);
-    const throwing = core({ ...index, search: () => { throw new Error("boom"); } }, { namespace: "s1" });
+    const throwing = core(
+      {
+        ...index,
+        search: () => {
+          throw new Error("boom");
+        },
+      },
+      { namespace: "s1" },
+    );
     expect(toolReply(await throwing.search.run({ query: "x" })).value).toEqual({ error: { _tag: "IndexFailed", message: "search_context: the index failed (it threw: boom)" } });
     await index.close()();
     expect(await message(c.search.run({ query: "KeyError" }))).toMatch(/^search_context: the index failed \(IndexClosed/);

@@ -18,9 +18,19 @@ const result = (n: number, lines: number): string => Array.from({ length: lines 
 
 /** `k` steps, each one assistant message calling two tools and their two results. */
 function steps(k: number, lines: number): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Summarise the logs." }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Summarise the logs." },
+  ];
   for (let i = 0; i < k; i++) {
-    out.push({ role: "assistant", content: "", toolCalls: [{ id: `a${i}`, name: "bash", arguments: `{"cmd":"cat a${i}"}` }, { id: `b${i}`, name: "bash", arguments: `{"cmd":"cat b${i}"}` }] });
+    out.push({
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        { id: `a${i}`, name: "bash", arguments: `{"cmd":"cat a${i}"}` },
+        { id: `b${i}`, name: "bash", arguments: `{"cmd":"cat b${i}"}` },
+      ],
+    });
     out.push({ role: "tool", toolCallId: `a${i}`, content: result(i, lines) });
     out.push({ role: "tool", toolCallId: `b${i}`, content: result(i + 100, lines) });
   }
@@ -83,7 +93,14 @@ describe("per-call options", () => {
     const m = createContextManager({ maxTokens: 1500, counter, policy: { kind: "cost" }, preserveLast: 4, noteTokens: 150, now: () => NOW });
     let history: Message[] = steps(1, 5);
     for (let turn = 1; turn <= 6; turn++) {
-      history = [...history, ...steps(2, 5).slice(2).map((x) => (x.role === "assistant" ? { ...x, toolCalls: x.toolCalls!.map((c) => ({ ...c, id: `${c.id}-${turn}` })) } : x.role === "tool" ? { ...x, toolCallId: `${x.toolCallId}-${turn}` } : x))];
+      history = [
+        ...history,
+        ...steps(2, 5)
+          .slice(2)
+          .map((x) =>
+            x.role === "assistant" ? { ...x, toolCalls: x.toolCalls!.map((c) => ({ ...c, id: `${c.id}-${turn}` })) } : x.role === "tool" ? { ...x, toolCallId: `${x.toolCallId}-${turn}` } : x,
+          ),
+      ];
       const r = await m.compact(history, { preserveLast: turn % 2 === 0 ? 1 : 4, fitTail: true });
       history = [...r.messages];
       expect(m.snapshot()?.state.turn).toBe(turn);
@@ -149,7 +166,12 @@ describe("evictToolResult", () => {
   it("a refusing index is IndexWriteFailed, a throwing one DependencyFailed, a bad limit InvalidOptions — never a rejection", async () => {
     const base = memoryIndex();
     const refusing: SegmentIndex = { ...base, write: () => async () => E.left({ _tag: "IndexClosed", backend: "memory" }) };
-    const throwing: SegmentIndex = { ...base, write: () => { throw new Error("disk on fire"); } };
+    const throwing: SegmentIndex = {
+      ...base,
+      write: () => {
+        throw new Error("disk on fire");
+      },
+    };
     const input = { toolCallId: "c1", toolName: "cat", content: big };
     const refused = await createContextManager({ maxTokens: 4000, counter, index: refusing }).evictToolResult(input);
     expect(E.isLeft(refused) && refused.left._tag).toBe("IndexWriteFailed");

@@ -24,10 +24,7 @@ export type SummaryResult = string | E.Either<unknown, string>;
  * @example
  * const summarize: Summarizer = (segment) => segment.content.split("\n")[0] ?? "";
  */
-export type Summarizer<S extends Segment = Segment> = (
-  segment: S,
-  context: { readonly signal: AbortSignal },
-) => SummaryResult | Promise<SummaryResult>;
+export type Summarizer<S extends Segment = Segment> = (segment: S, context: { readonly signal: AbortSignal }) => SummaryResult | Promise<SummaryResult>;
 
 /**
  * Why one evicted segment was not written.
@@ -105,13 +102,17 @@ const Signal = leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => u 
 const Obj = leaf("Object", "an object", isRecord);
 const Writer = leaf("SummaryWriter", "a summary writer (an object with a writeSummary function)", (u): u is SummaryWriter<never> => isRecord(u) && typeof u["writeSummary"] === "function");
 const decodeOptions = decodeWith(
-  objectCodec("HierarchicalCompactOptions", { target: Obj, scoring: Obj, summarize: fn, writer: Writer }, { concurrency: intIn(1, 256), signal: Signal }, { expected: "a hierarchical compact options object" }),
+  objectCodec(
+    "HierarchicalCompactOptions",
+    { target: Obj, scoring: Obj, summarize: fn, writer: Writer },
+    { concurrency: intIn(1, 256), signal: Signal },
+    { expected: "a hierarchical compact options object" },
+  ),
   "InvalidOptions",
   "hierarchical compact options",
 );
 
-const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
-  typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
+const isEither = (u: unknown): u is E.Either<unknown, unknown> => typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
 
 async function summarizeOne<S extends Segment>(summarize: Summarizer<S>, segment: S, signal: AbortSignal): Promise<E.Either<SegmentFailure, string>> {
   try {
@@ -181,7 +182,10 @@ export function hierarchicalCompact<S extends Segment>(
     if (E.isLeft(o)) return o;
     // The clock is required: a missing, throwing or non-finite one is refused, never replaced by Date.now().
     const clock = readClock(options.now);
-    if (E.isLeft(clock)) return E.left(invalid("InvalidOptions", "importance options", [{ path: "now", field: "now", message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}` }]));
+    if (E.isLeft(clock))
+      return E.left(
+        invalid("InvalidOptions", "importance options", [{ path: "now", field: "now", message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}` }]),
+      );
     const evictedAt = clock.right;
     const fixedNow = (): number => evictedAt;
     const result = compact(segments, target, { ...options, now: fixedNow });

@@ -12,15 +12,7 @@
  * @module @cc/hierarchical
  */
 /** @deprecated import from `@cc/search`: the search engine has its own package (re-exported here for one release). */
-export {
-  entry,
-  type IndexEntry,
-  type IndexError,
-  type SearchHit,
-  type SearchOptions,
-  type SegmentIndex,
-  type WriteReceipt,
-} from "@cc/search";
+export { entry, type IndexEntry, type IndexError, type SearchHit, type SearchOptions, type SegmentIndex, type WriteReceipt } from "@cc/search";
 /** @deprecated import from `@cc/search` (re-exported here for one release). */
 export { memoryIndex, type MemoryIndexOptions } from "@cc/search";
 /** @deprecated import from `@cc/search` (re-exported here for one release). */

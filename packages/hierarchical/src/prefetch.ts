@@ -19,15 +19,18 @@ import { invalid, type InvalidInput, type Problem } from "@cc/validate";
 export type InvalidPrefetch = InvalidInput;
 
 const refused = (errors: readonly string[]): InvalidPrefetch =>
-  invalid("InvalidInput", "prefetch arguments", errors.map((m): Problem => ({ path: m.slice(0, m.indexOf(":")), field: m.slice(0, m.indexOf(":")), message: m })));
+  invalid(
+    "InvalidInput",
+    "prefetch arguments",
+    errors.map((m): Problem => ({ path: m.slice(0, m.indexOf(":")), field: m.slice(0, m.indexOf(":")), message: m })),
+  );
 
 const checkNow = (now: number, errors: string[]): void => {
   if (!Number.isFinite(now) || now < 0) errors.push(`now: expected a finite time ≥ 0 in epoch ms (got ${String(now)})`);
 };
 
 const checkPosition = (position: number, length: number, errors: string[]): void => {
-  if (!Number.isInteger(position) || position < 0 || position >= length)
-    errors.push(`position: expected an integer in 0..${length - 1} (got ${String(position)})`);
+  if (!Number.isInteger(position) || position < 0 || position >= length) errors.push(`position: expected an integer in 0..${length - 1} (got ${String(position)})`);
 };
 
 /**

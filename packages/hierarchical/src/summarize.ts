@@ -56,16 +56,31 @@ function distinct(items: Iterable<string>, limit: number): string[] {
  */
 export function extractiveSummary(content: string, options: ExtractiveOptions = {}): string {
   const max = Math.max(40, options.maxChars ?? 480);
-  const lines = content.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = content
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const first = lines[0];
   if (first === undefined) return "";
   const parts = [clip(first, Math.floor(max / 2))];
-  const errors = distinct(lines.slice(1).filter((l) => ERROR_LINE.test(l)).map((l) => clip(l, 120)), 4);
+  const errors = distinct(
+    lines
+      .slice(1)
+      .filter((l) => ERROR_LINE.test(l))
+      .map((l) => clip(l, 120)),
+    4,
+  );
   const sample = content.length > SAMPLE ? `${content.slice(0, SAMPLE / 2)}\n${content.slice(-SAMPLE / 2)}` : content;
   const words = (sample.match(WORD) ?? []).map((w) => w.replace(/^[./-]+(?=\w)|[.,:;-]+$/g, ""));
-  const paths = distinct(words.filter((w) => w.includes("/") || w.includes(".")).filter((w) => PATH.test(w)), 8);
+  const paths = distinct(
+    words.filter((w) => w.includes("/") || w.includes(".")).filter((w) => PATH.test(w)),
+    8,
+  );
   const parts2 = words.flatMap((w) => w.split(/[./-]/));
-  const idents = distinct([...(sample.match(CALL) ?? []), ...parts2.filter((w) => IDENT.test(w))].filter((w) => !paths.some((p) => p.includes(w))), 10);
+  const idents = distinct(
+    [...(sample.match(CALL) ?? []), ...parts2.filter((w) => IDENT.test(w))].filter((w) => !paths.some((p) => p.includes(w))),
+    10,
+  );
   if (errors.length > 0) parts.push(`errors: ${errors.join(" / ")}`);
   if (paths.length > 0) parts.push(`paths: ${paths.join(", ")}`);
   if (idents.length > 0) parts.push(`ids: ${idents.join(", ")}`);
@@ -127,8 +142,7 @@ const decodeProviderSummarizer = decodeWith(
 
 /** The default instruction for LLM summaries of evicted segments. */
 export const DEFAULT_SUMMARY_PROMPT =
-  "Summarise this context segment in at most three sentences for a search index. Keep file paths, " +
-  "identifiers, commands, error messages and numbers verbatim. Output only the summary.";
+  "Summarise this context segment in at most three sentences for a search index. Keep file paths, " + "identifiers, commands, error messages and numbers verbatim. Output only the summary.";
 
 function fitInput(content: string, max: number): string {
   if (content.length <= max) return content;

@@ -21,9 +21,7 @@ export interface WriteContext {
 }
 
 /** Why a writer could not persist a summary. */
-export type WriteError =
-  | { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown }
-  | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
+export type WriteError = { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown } | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
 
 /** Where a writer stored a summary, when it says: `id` is the id it is stored under. */
 export interface StoredAs {
@@ -52,9 +50,7 @@ export interface SummaryWriter<S extends Segment = Segment> {
  * import { appendFile } from "node:fs/promises";
  * const writer = summaryWriterFunc(async (segment, summary) => { await appendFile("summaries.jsonl", JSON.stringify({ id: segment.id, summary }) + "\n"); });
  */
-export function summaryWriterFunc<S extends Segment = Segment>(
-  fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>,
-): SummaryWriter<S> {
+export function summaryWriterFunc<S extends Segment = Segment>(fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>): SummaryWriter<S> {
   return {
     writeSummary: (segment, summary, context) => async () => {
       try {
@@ -111,12 +107,7 @@ export function alternativeId(id: string, n: number): string {
 }
 
 const decodeWriterOptions = decodeWith(
-  objectCodec(
-    "IndexWriterOptions",
-    {},
-    { namespace: t.string, defaultKind: t.string, metadata: fn, idConflicts: t.keyof({ refuse: null, disambiguate: null }) },
-    { expected: "an options object" },
-  ),
+  objectCodec("IndexWriterOptions", {}, { namespace: t.string, defaultKind: t.string, metadata: fn, idConflicts: t.keyof({ refuse: null, disambiguate: null }) }, { expected: "an options object" }),
   "InvalidOptions",
   "index writer options",
 );
@@ -162,7 +153,10 @@ export function indexWriter<S extends Segment>(index: SegmentIndex, options: Ind
       }
       const error: IndexError =
         conflict?._tag === "IdConflict" && tries > 0
-          ? { ...conflict, message: `id ${JSON.stringify(segment.id)} in namespace ${JSON.stringify(namespace)} and its ${tries} alternatives (${alternativeId(segment.id, 1)} … ${alternativeId(segment.id, tries)}) already hold different originals; nothing was written` }
+          ? {
+              ...conflict,
+              message: `id ${JSON.stringify(segment.id)} in namespace ${JSON.stringify(namespace)} and its ${tries} alternatives (${alternativeId(segment.id, 1)} … ${alternativeId(segment.id, tries)}) already hold different originals; nothing was written`,
+            }
           : conflict!;
       return E.left({ _tag: "IndexWriteFailed", error });
     },

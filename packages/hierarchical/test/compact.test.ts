@@ -45,7 +45,11 @@ describe("hierarchicalCompact", () => {
     expect(r.evict.map((s) => s.id)).toEqual(["a", "b", "c"]);
     expect(r.keep.map((s) => s.id)).toEqual(["fresh"]);
     expect(r.written.map((o) => o.segment.id)).toEqual(["a", "b", "c"]);
-    expect(calls.sort()).toEqual([["a", "summary of a"], ["b", "summary of b"], ["c", "summary of c"]]);
+    expect(calls.sort()).toEqual([
+      ["a", "summary of a"],
+      ["b", "summary of b"],
+      ["c", "summary of c"],
+    ]);
     expect(r.evictedAt).toBe(NOW);
     expect(r.budgetMet).toBe(true);
   });
@@ -154,7 +158,8 @@ describe("hierarchicalCompact", () => {
     await bad(hierarchicalCompact(four, { target: { maxTokens: Number.NaN }, scoring: opts, summarize: () => "x", writer: w })(), "maxTokens");
     await bad(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: { ...opts, recencyWeight: -1 }, summarize: () => "x", writer: w })(), "recencyWeight");
     await bad(hierarchicalCompact([seg("a", Number.NaN)], { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w })(), "tokenCost");
-    for (const concurrency of [0, -1, 1.5, Number.NaN, 1e9]) await bad(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w, concurrency })(), "concurrency");
+    for (const concurrency of [0, -1, 1.5, Number.NaN, 1e9])
+      await bad(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w, concurrency })(), "concurrency");
   });
 
   it("every refusal has the one @cc/validate shape; the options object is closed; the clock is required, never Date.now()", async () => {
@@ -165,16 +170,29 @@ describe("hierarchicalCompact", () => {
       return x.left;
     };
     expect(await left(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w, concurrency: 0 })())).toMatchObject({
-      _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ path: "concurrency", message: "concurrency: expected an integer in [1, 256], got 0" }],
+      _tag: "InvalidOptions",
+      subject: "hierarchical compact options",
+      problems: [{ path: "concurrency", message: "concurrency: expected an integer in [1, 256], got 0" }],
     });
     const typo = await left(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w, concurency: 2 } as unknown as HierarchicalCompactOptions)());
     expect(typo).toMatchObject({ _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ message: "concurency: unknown field (did you mean concurrency?)" }] });
-    expect(await left(hierarchicalCompact(four, { target: { maxTokens: Number.NaN }, scoring: opts, summarize: () => "x", writer: w })())).toMatchObject({ _tag: "InvalidOptions", subject: "eviction target" });
-    expect(await left(hierarchicalCompact([seg("a", -1)], { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w })())).toMatchObject({ _tag: "InvalidInput", subject: "segments" });
+    expect(await left(hierarchicalCompact(four, { target: { maxTokens: Number.NaN }, scoring: opts, summarize: () => "x", writer: w })())).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "eviction target",
+    });
+    expect(await left(hierarchicalCompact([seg("a", -1)], { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w })())).toMatchObject({
+      _tag: "InvalidInput",
+      subject: "segments",
+    });
     const boom = (): number => {
       throw new Error("boom");
     };
-    for (const [now, reason] of [[undefined, /no clock given/], [boom, /threw \(boom\)/], [() => Number.NaN, /NaN/], [() => Number.POSITIVE_INFINITY, /Infinity/]] as const) {
+    for (const [now, reason] of [
+      [undefined, /no clock given/],
+      [boom, /threw \(boom\)/],
+      [() => Number.NaN, /NaN/],
+      [() => Number.POSITIVE_INFINITY, /Infinity/],
+    ] as const) {
       const r = await left(hierarchicalCompact(four, { target: { maxTokens: 10 }, scoring: { ...opts, now } as unknown as typeof opts, summarize: () => "x", writer: w })());
       expect(r).toMatchObject({ _tag: "InvalidOptions", subject: "importance options", problems: [{ path: "now", message: expect.stringMatching(reason) }] });
     }
@@ -188,8 +206,16 @@ describe("hierarchicalCompact", () => {
       return x.left;
     };
     const base = { target: { maxTokens: 10 }, scoring: opts, summarize: () => "x", writer: w };
-    expect(await left({ ...base, summarize: "x" })).toMatchObject({ _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ path: "summarize", message: expect.stringContaining("a function") }] });
-    expect(await left({ ...base, writer: { write: () => undefined } })).toMatchObject({ _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ path: "writer", message: expect.stringContaining("writeSummary") }] });
+    expect(await left({ ...base, summarize: "x" })).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "hierarchical compact options",
+      problems: [{ path: "summarize", message: expect.stringContaining("a function") }],
+    });
+    expect(await left({ ...base, writer: { write: () => undefined } })).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "hierarchical compact options",
+      problems: [{ path: "writer", message: expect.stringContaining("writeSummary") }],
+    });
     expect(await left({ ...base, target: 10 })).toMatchObject({ _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ path: "target" }] });
     expect(await left({ ...base, scoring: null })).toMatchObject({ _tag: "InvalidOptions", subject: "hierarchical compact options", problems: [{ path: "scoring" }] });
     const { writer: _omitted, ...noWriter } = base;

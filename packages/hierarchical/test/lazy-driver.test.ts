@@ -24,11 +24,7 @@ interface Probe {
 
 /** Runs the probe in a fresh Node process, where nothing is loaded yet. */
 async function probe(...flags: readonly string[]): Promise<Probe> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/hierarchical", ...flags],
-    { cwd: root },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/hierarchical", ...flags], { cwd: root });
   return JSON.parse(stdout) as Probe;
 }
 
@@ -46,7 +42,10 @@ describe("database drivers are loaded when an index is opened, not on import", (
     expect(seen.steps.afterSqlite).toEqual(["sqlite"]);
     expect(seen.sqlite).toEqual({ tag: "Right", hits: 1 });
     expect(seen.steps.afterPostgres).toEqual(["sqlite", "pg"]);
-    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "ConnectionLost", backend: "postgres", operation: "open", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") } });
+    expect(seen.postgres).toMatchObject({
+      tag: "Left",
+      error: { _tag: "ConnectionLost", backend: "postgres", operation: "open", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") },
+    });
   });
 
   it("without the drivers installed, compaction and the memory index still work and each open is an IndexUnavailable naming the package", async () => {
@@ -69,7 +68,12 @@ describe("database drivers are loaded when an index is opened, not on import", (
 describe("loadDriver", () => {
   it("turns a failed import into IndexUnavailable with the package, the install command and the cause", async () => {
     const missing = `cc-no-such-driver-${process.pid}`;
-    const result = await loadDriver("sqlite", SQLITE_DRIVER, () => import(missing), () => "unused")();
+    const result = await loadDriver(
+      "sqlite",
+      SQLITE_DRIVER,
+      () => import(missing),
+      () => "unused",
+    )();
     expect(result).toMatchObject({ _tag: "Left", left: { _tag: "IndexUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" } });
     const message = result._tag === "Left" && result.left._tag === "IndexUnavailable" ? result.left.message : "";
     expect(message).toContain("npm install better-sqlite3@12.11.1");
@@ -77,7 +81,12 @@ describe("loadDriver", () => {
   });
 
   it("rejects a module of the wrong shape (an incompatible version) instead of failing later", async () => {
-    const result = await loadDriver("postgres", POSTGRES_DRIVER, () => import("node:path"), () => undefined)();
+    const result = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("node:path"),
+      () => undefined,
+    )();
     expect(result).toMatchObject({
       _tag: "Left",
       left: { _tag: "IndexUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("unexpected shape") },
@@ -85,14 +94,24 @@ describe("loadDriver", () => {
   });
 
   it("reports a picker that throws on an odd module as IndexUnavailable, not a rejection", async () => {
-    const result = await loadDriver("postgres", POSTGRES_DRIVER, () => import("node:path"), (): string => {
-      throw new Error("getter exploded");
-    })();
+    const result = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("node:path"),
+      (): string => {
+        throw new Error("getter exploded");
+      },
+    )();
     expect(result).toMatchObject({ _tag: "Left", left: { _tag: "IndexUnavailable", missingPackage: "pg", message: expect.stringContaining("getter exploded") } });
   });
 
   it("returns what the picker chose from a module that loads", async () => {
-    const result = await loadDriver("postgres", POSTGRES_DRIVER, () => import("node:path"), (mod) => mod.posix.sep)();
+    const result = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("node:path"),
+      (mod) => mod.posix.sep,
+    )();
     expect(result).toEqual({ _tag: "Right", right: "/" });
   });
 
@@ -115,9 +134,19 @@ describe("options are checked before any driver is loaded", () => {
   it("SQLite options are decoded by a closed codec into the @cc/validate shape", async () => {
     const { openSqliteIndex } = await import("@cc/hierarchical");
     const typo = await openSqliteIndex({ busyTimeout: 5 } as never)();
-    expect(typo).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "busyTimeout", message: "busyTimeout: unknown field (did you mean busyTimeoutMs?)" }] } });
+    expect(typo).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "busyTimeout", message: "busyTimeout: unknown field (did you mean busyTimeoutMs?)" }] },
+    });
     expect(typo._tag === "Left" && "errors" in typo.left).toBe(false);
-    for (const [field, value] of [["summaryWeight", Number.NaN], ["summaryWeight", Number.POSITIVE_INFINITY], ["summaryWeight", 0], ["busyTimeoutMs", -1], ["busyTimeoutMs", 2 ** 31], ["busyTimeoutMs", 1.5]] as const) {
+    for (const [field, value] of [
+      ["summaryWeight", Number.NaN],
+      ["summaryWeight", Number.POSITIVE_INFINITY],
+      ["summaryWeight", 0],
+      ["busyTimeoutMs", -1],
+      ["busyTimeoutMs", 2 ** 31],
+      ["busyTimeoutMs", 1.5],
+    ] as const) {
       const r = await openSqliteIndex({ [field]: value })();
       expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: field }] } });
     }

@@ -15,23 +15,30 @@ describe("README example", () => {
 
     const now = 1_735_689_600_000;
     const segments = [
-      { id: "t1", kind: "tool_result", tokenCost: 900, createdAt: now - 3_600_000,
-        content: "Traceback (most recent call last):\n  File \"src/reader.py\", line 12\nKeyError: 'header'" },
-      { id: "f1", kind: "file", tokenCost: 700, createdAt: now - 3_000_000,
-        content: "def parse_header(row):\n    return row.split(',')" },
+      { id: "t1", kind: "tool_result", tokenCost: 900, createdAt: now - 3_600_000, content: "Traceback (most recent call last):\n  File \"src/reader.py\", line 12\nKeyError: 'header'" },
+      { id: "f1", kind: "file", tokenCost: 700, createdAt: now - 3_000_000, content: "def parse_header(row):\n    return row.split(',')" },
       { id: "u1", kind: "message", tokenCost: 40, createdAt: now, content: "Please fix the CSV reader." },
     ];
 
     const result = await hierarchicalCompact(segments, {
-      target: { maxTokens: 100 },               // token budget after eviction
-      scoring: { now: () => now },              // importance options (clock injected)
-      summarize: extractiveSummarizer(),        // or providerSummarizer(provider, { model })
+      target: { maxTokens: 100 }, // token budget after eviction
+      scoring: { now: () => now }, // importance options (clock injected)
+      summarize: extractiveSummarizer(), // or providerSummarizer(provider, { model })
       writer: indexWriter(index, { namespace: "session-1" }),
       concurrency: 4,
     })();
     if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
     const { keep, written, skipped, failed } = result.right;
-    log("kept", keep.map((s) => s.id), "written", written.length, "skipped", skipped.length, "failed", failed.length);
+    log(
+      "kept",
+      keep.map((s) => s.id),
+      "written",
+      written.length,
+      "skipped",
+      skipped.length,
+      "failed",
+      failed.length,
+    );
 
     // What left is searchable and expands back byte for byte (the agent's tools over this index,
     // search_context / expand_context, are @cc/context's contextToolCore(index, { namespace })).

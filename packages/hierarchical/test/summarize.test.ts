@@ -45,11 +45,19 @@ describe("extractiveSummary", () => {
 
   it("property: never longer than maxChars, never throws, non-empty iff the content has a non-blank line", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.array(fc.string(), { maxLength: 20 }).map((l) => l.join("\n"))), fc.integer({ min: 40, max: 600 }), (content, maxChars) => {
-        const s = extractiveSummary(content, { maxChars });
-        expect(Array.from(s).length).toBeLessThanOrEqual(maxChars);
-        expect(s === "").toBe(content.split(/\r?\n/).every((l) => l.trim() === ""));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          fc.array(fc.string(), { maxLength: 20 }).map((l) => l.join("\n")),
+        ),
+        fc.integer({ min: 40, max: 600 }),
+        (content, maxChars) => {
+          const s = extractiveSummary(content, { maxChars });
+          expect(Array.from(s).length).toBeLessThanOrEqual(maxChars);
+          expect(s === "").toBe(content.split(/\r?\n/).every((l) => l.trim() === ""));
+        },
+      ),
       { numRuns: runs(300) },
     );
   });
@@ -102,7 +110,12 @@ describe("providerSummarizer", () => {
   it("asks the model with the prompt, bounded input and the pass's signal, and trims the answer", async () => {
     const p = provider(() => E.right("  a summary \n"));
     const summaries: string[] = [];
-    const r = await hierarchicalCompact(segs, { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m", maxInputChars: 1000 }), writer: summaryWriterFunc((_, s) => void summaries.push(s)) })();
+    const r = await hierarchicalCompact(segs, {
+      target: { maxTokens: 1 },
+      scoring: { now: () => 1 },
+      summarize: providerSummarizer(p, { model: "m", maxInputChars: 1000 }),
+      writer: summaryWriterFunc((_, s) => void summaries.push(s)),
+    })();
     expect(E.isRight(r)).toBe(true);
     expect(summaries).toEqual(["a summary", "a summary"]);
     expect(p.seen[0]?.model).toBe("m");
@@ -136,7 +149,12 @@ describe("summarizer options", () => {
     const bad = await providerSummarizer(p, { model: "m", maxTokens: 0 })(seg, { signal });
     expect(bad).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider summarizer options", problems: [{ path: "maxTokens" }] }));
     expect(calls).toBe(0);
-    const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m", promt: "x" } as unknown as { model: string }), writer: summaryWriterFunc(() => undefined) })();
+    const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], {
+      target: { maxTokens: 1 },
+      scoring: { now: () => 1 },
+      summarize: providerSummarizer(p, { model: "m", promt: "x" } as unknown as { model: string }),
+      writer: summaryWriterFunc(() => undefined),
+    })();
     expect(E.isRight(r) && r.right.evict.length).toBeGreaterThan(0);
     expect(E.isRight(r) && r.right.failed.map((f) => f.error._tag)).toEqual(E.isRight(r) ? r.right.evict.map(() => "SummarizeFailed") : []);
     expect(E.isRight(r) && r.right.written).toEqual([]);

@@ -24,11 +24,7 @@ import { ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions 
  * const r = compactChecked(segments, { maxTokens: 8000 }, { now: () => Date.now() });
  * if (E.isLeft(r)) console.error(r.left.message); else console.log(r.right.evict.length);
  */
-export function compactChecked<S extends Segment>(
-  segments: readonly S[],
-  target: EvictionTarget,
-  options: ScoringOptions,
-): E.Either<InvalidInput | InvalidOptions, CompactResult<S>> {
+export function compactChecked<S extends Segment>(segments: readonly S[], target: EvictionTarget, options: ScoringOptions): E.Either<InvalidInput | InvalidOptions, CompactResult<S>> {
   const checked = checkAll(segments, options);
   if (E.isLeft(checked)) return checked;
   const t = validateEvictionTarget(target);

@@ -67,11 +67,7 @@ const minKeepOf = (m: unknown): number => (typeof m === "number" && m > 0 ? Math
  * @example
  * const { keep, evict, budgetMet } = compact(segments, { maxTokens: 8000, minKeep: 4 }, { now: () => Date.now() });
  */
-export function compact<S extends Segment>(
-  segments: readonly S[],
-  target: EvictionTarget,
-  options: ScoringOptions,
-): CompactResult<S> {
+export function compact<S extends Segment>(segments: readonly S[], target: EvictionTarget, options: ScoringOptions): CompactResult<S> {
   const n = segments.length;
   const r = resolveOptions(options);
   const age = ageContext(segments, r);
@@ -174,12 +170,7 @@ interface Selection {
  * Marks in `evicted` the shortest (score, position)-prefix of the finite-score positions whose
  * tokens reach `need`, capped at `maxEvict` segments. Returns how many segments and tokens go.
  */
-function selectEvictions(
-  scores: Float64Array,
-  tokens: Float64Array,
-  sel: Selection,
-  evicted: Uint8Array,
-): { readonly count: number; readonly tokens: number } {
+function selectEvictions(scores: Float64Array, tokens: Float64Array, sel: Selection, evicted: Uint8Array): { readonly count: number; readonly tokens: number } {
   const n = scores.length;
   const { min, scale, count } = bucketing(sel.min, sel.max, Math.min(sel.free >>> 3, 1 << 16));
   const cnt = new Uint32Array(count);

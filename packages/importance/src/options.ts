@@ -57,14 +57,11 @@ export interface ResolvedOptions {
   readonly kindWeights: ReadonlyMap<string, number>;
 }
 
-const weight = (w: unknown, fallback: number): number =>
-  typeof w === "number" && w >= 0 && w <= MAX_WEIGHT ? w : fallback;
+const weight = (w: unknown, fallback: number): number => (typeof w === "number" && w >= 0 && w <= MAX_WEIGHT ? w : fallback);
 
-const halfLife = (h: unknown): number =>
-  typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_MS;
+const halfLife = (h: unknown): number => (typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_MS);
 
-const halfLifeTurns = (h: unknown): number =>
-  typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_TURNS;
+const halfLifeTurns = (h: unknown): number => (typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_TURNS);
 
 const finite = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
 
@@ -101,8 +98,7 @@ function field(o: unknown, key: string): unknown {
 
 const ageOf = (a: unknown): AgeMode => (a === "clock" || a === "turns" || a === "auto" ? a : DEFAULT_AGE);
 
-const countOf = (c: unknown, fallback: number): number =>
-  typeof c === "number" && c >= 0 && c < Number.POSITIVE_INFINITY ? Math.ceil(c) : fallback;
+const countOf = (c: unknown, fallback: number): number => (typeof c === "number" && c >= 0 && c < Number.POSITIVE_INFINITY ? Math.ceil(c) : fallback);
 
 function kindWeightsOf(k: unknown): ReadonlyMap<string, number> {
   const out = new Map<string, number>();

@@ -67,12 +67,7 @@ export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOpt
 function clockRecency(segment: Segment, r: ResolvedOptions): number {
   const last = segment.lastAccessed;
   const created = segment.createdAt;
-  const ref =
-    typeof last === "number" && Number.isFinite(last)
-      ? last
-      : typeof created === "number" && Number.isFinite(created)
-        ? created
-        : Number.NaN;
+  const ref = typeof last === "number" && Number.isFinite(last) ? last : typeof created === "number" && Number.isFinite(created) ? created : Number.NaN;
   let recency = 0;
   if (ref === ref && r.now !== undefined) {
     const age = r.now - ref;

@@ -33,20 +33,22 @@ export const segmentArb: fc.Arbitrary<Segment> = fc.record(
 export const segmentsArb = (max = 60): fc.Arbitrary<Segment[]> => fc.array(segmentArb, { maxLength: max });
 
 /** Options: default, disabled or extreme weights and half-lives; always a fixed clock. */
-export const optionsArb: fc.Arbitrary<ScoringOptions> = fc.record(
-  {
-    recencyHalfLifeMs: fc.oneof(fc.constantFrom(1, 60_000, 1_800_000, 1e12), fc.double({ min: 1, max: 1e9, noNaN: true })),
-    recencyWeight: fc.oneof(fc.constantFrom(0, 1, 1e6), fc.double({ min: 0, max: 10, noNaN: true })),
-    reuseWeight: fc.oneof(fc.constantFrom(0, 0.7), fc.double({ min: 0, max: 10, noNaN: true })),
-    costWeight: fc.oneof(fc.constantFrom(0, 0.5), fc.double({ min: 0, max: 10, noNaN: true })),
-    age: fc.constantFrom("clock" as const, "turns" as const, "auto" as const),
-    recencyHalfLifeTurns: fc.oneof(fc.constantFrom(1, 10, 1e9), fc.double({ min: 0.01, max: 100, noNaN: true })),
-    currentTurn: fc.integer({ min: 0, max: 100 }),
-    keepNewest: fc.integer({ min: 0, max: 5 }),
-    kindWeights: fc.dictionary(fc.constantFrom("task", "tool_result", "other"), fc.oneof(fc.constantFrom(0, 3), fc.double({ min: 0, max: 10, noNaN: true })), { maxKeys: 2 }),
-  },
-  { requiredKeys: [] },
-).map((o) => ({ ...o, now: () => NOW }));
+export const optionsArb: fc.Arbitrary<ScoringOptions> = fc
+  .record(
+    {
+      recencyHalfLifeMs: fc.oneof(fc.constantFrom(1, 60_000, 1_800_000, 1e12), fc.double({ min: 1, max: 1e9, noNaN: true })),
+      recencyWeight: fc.oneof(fc.constantFrom(0, 1, 1e6), fc.double({ min: 0, max: 10, noNaN: true })),
+      reuseWeight: fc.oneof(fc.constantFrom(0, 0.7), fc.double({ min: 0, max: 10, noNaN: true })),
+      costWeight: fc.oneof(fc.constantFrom(0, 0.5), fc.double({ min: 0, max: 10, noNaN: true })),
+      age: fc.constantFrom("clock" as const, "turns" as const, "auto" as const),
+      recencyHalfLifeTurns: fc.oneof(fc.constantFrom(1, 10, 1e9), fc.double({ min: 0.01, max: 100, noNaN: true })),
+      currentTurn: fc.integer({ min: 0, max: 100 }),
+      keepNewest: fc.integer({ min: 0, max: 5 }),
+      kindWeights: fc.dictionary(fc.constantFrom("task", "tool_result", "other"), fc.oneof(fc.constantFrom(0, 3), fc.double({ min: 0, max: 10, noNaN: true })), { maxKeys: 2 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((o) => ({ ...o, now: () => NOW }));
 
 /** A target: budget anywhere from "no budget" to above the total; optional minKeep. */
 export const targetArb: fc.Arbitrary<EvictionTarget> = fc.record(
@@ -68,7 +70,10 @@ export const tiedSegmentsArb = (max = 400): fc.Arbitrary<Segment[]> =>
       id: fc.constantFrom("t", "u"),
       content: fc.constant(""),
       tokenCost: fc.constantFrom(10, 100),
-      lastAccessed: fc.oneof(fc.constant(NOW), fc.integer({ min: 0, max: 60 }).map((k) => NOW - k * 3_600_000)),
+      lastAccessed: fc.oneof(
+        fc.constant(NOW),
+        fc.integer({ min: 0, max: 60 }).map((k) => NOW - k * 3_600_000),
+      ),
       accessCount: fc.constantFrom(0, 3),
       pinned: fc.integer({ min: 0, max: 9 }).map((k) => k === 0),
     }),

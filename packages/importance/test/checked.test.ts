@@ -11,18 +11,37 @@ const options = { now: () => NOW };
 /** A segment whose `field` getter throws. */
 const throwingAt = (field: string, base: Record<string, unknown> = { id: "t", content: "x" }): Segment => {
   const s = { ...base };
-  Object.defineProperty(s, field, { get: () => { throw new Error(`no ${field}`); }, enumerable: true });
+  Object.defineProperty(s, field, {
+    get: () => {
+      throw new Error(`no ${field}`);
+    },
+    enumerable: true,
+  });
   return s as unknown as Segment;
 };
 
 /** A proxy whose traps throw for every string key (symbol keys answer, so fast-check can hold it). */
 const hostile = (): object =>
-  new Proxy({}, {
-    get: (t, k) => { if (typeof k === "string") throw new Error("get trap"); return Reflect.get(t, k); },
-    has: (t, k) => { if (typeof k === "string") throw new Error("has trap"); return Reflect.has(t, k); },
-    ownKeys: () => { throw new Error("ownKeys trap"); },
-    getOwnPropertyDescriptor: (t, k) => { if (typeof k === "string") throw new Error("descriptor trap"); return Reflect.getOwnPropertyDescriptor(t, k); },
-  });
+  new Proxy(
+    {},
+    {
+      get: (t, k) => {
+        if (typeof k === "string") throw new Error("get trap");
+        return Reflect.get(t, k);
+      },
+      has: (t, k) => {
+        if (typeof k === "string") throw new Error("has trap");
+        return Reflect.has(t, k);
+      },
+      ownKeys: () => {
+        throw new Error("ownKeys trap");
+      },
+      getOwnPropertyDescriptor: (t, k) => {
+        if (typeof k === "string") throw new Error("descriptor trap");
+        return Reflect.getOwnPropertyDescriptor(t, k);
+      },
+    },
+  );
 
 describe("compactChecked and rankChecked", () => {
   it.each(["id", "content", "tokenCost", "pinned", "lastAccessed", "turn"])("a segment whose %s getter throws is Left naming its index and field", (field) => {
@@ -101,7 +120,13 @@ describe("validation of many bad segments", () => {
     let reads = 0;
     const n = 5000;
     const segments = Array.from({ length: n }, (_, i) =>
-      Object.defineProperty({ content: "x" }, "id", { get: () => { reads++; throw new Error(`bad ${i}`); }, enumerable: true }),
+      Object.defineProperty({ content: "x" }, "id", {
+        get: () => {
+          reads++;
+          throw new Error(`bad ${i}`);
+        },
+        enumerable: true,
+      }),
     );
     const r = ensureSegmentsValid(segments);
     expect(E.isLeft(r)).toBe(true);

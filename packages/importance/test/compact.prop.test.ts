@@ -172,7 +172,9 @@ describe("score properties", () => {
   });
 
   it("is monotone in recency, reuse and size", () => {
-    const segment = segmentsArb(1).filter((a) => a.length === 1).map((a) => ({ ...a[0]!, pinned: false }));
+    const segment = segmentsArb(1)
+      .filter((a) => a.length === 1)
+      .map((a) => ({ ...a[0]!, pinned: false }));
     fc.assert(
       fc.property(segment, optionsArb, fc.nat(1e9), fc.nat(1000), fc.nat(1e6), (s, options, dt, dn, dtok) => {
         const base = score(s, options);

@@ -3,16 +3,7 @@
  * correct behaviour on the small example that exposed the defect.
  */
 import { describe, expect, it } from "vitest";
-import {
-  compact,
-  ensureSegmentsValid,
-  estimatedTokens,
-  formatEvictionReport,
-  rank,
-  score,
-  validateImportanceOptions,
-  type Segment,
-} from "../src/index.js";
+import { compact, ensureSegmentsValid, estimatedTokens, formatEvictionReport, rank, score, validateImportanceOptions, type Segment } from "../src/index.js";
 
 const NOW = 1_735_689_600_000;
 const H = 3_600_000;
@@ -129,7 +120,10 @@ describe("GO-FINDINGS: importance", () => {
   });
 
   it("11. a throwing user callback (clock, estimator) never escapes a pass", () => {
-    const segs = [{ id: "a", content: "abcdefgh" }, { id: "b", content: "abcd" }];
+    const segs = [
+      { id: "a", content: "abcdefgh" },
+      { id: "b", content: "abcd" },
+    ];
     const boom = (): number => {
       throw new Error("boom");
     };
@@ -140,7 +134,11 @@ describe("GO-FINDINGS: importance", () => {
   });
 
   it("12. ensureSegmentsValid detects duplicate ids and names both indices", () => {
-    const v = ensureSegmentsValid([{ id: "a", content: "" }, { id: "b", content: "" }, { id: "a", content: "" }]);
+    const v = ensureSegmentsValid([
+      { id: "a", content: "" },
+      { id: "b", content: "" },
+      { id: "a", content: "" },
+    ]);
     expect(v._tag === "Left" && v.left.message).toBe('invalid segments: [2].id: duplicate id "a" (first at [0])');
   });
 });

@@ -60,7 +60,9 @@ const byScore = <S>(a: Entry<S>, b: Entry<S>): number => {
 
 /** Reference rank: full comparator sort by (score, position); pinned (+Infinity) land last. */
 export function referenceRank<S extends Segment>(segments: readonly S[], options?: ImportanceOptions): S[] {
-  return entries(segments, fixedClock(options)).sort(byScore).map((e) => e.seg);
+  return entries(segments, fixedClock(options))
+    .sort(byScore)
+    .map((e) => e.seg);
 }
 
 /** Reference compact: full sort, greedy lowest-first walk, Set of evicted positions. */

@@ -46,7 +46,13 @@ describe("score", () => {
   });
 
   it("falls back to Date.now() when the clock throws or returns a non-finite time", () => {
-    for (const now of [() => Number.NaN, () => Number.POSITIVE_INFINITY, (): number => { throw new Error("clock"); }]) {
+    for (const now of [
+      () => Number.NaN,
+      () => Number.POSITIVE_INFINITY,
+      (): number => {
+        throw new Error("clock");
+      },
+    ]) {
       const v = score(base, { now });
       expect(Number.isFinite(v)).toBe(true);
       expect(v).toBeGreaterThanOrEqual(0);
@@ -84,7 +90,14 @@ describe("estimatedTokens", () => {
     const words = (c: string): number => c.split(/\s+/).filter(Boolean).length;
     expect(estimatedTokens({ id: "a", content: "one two three" }, { estimateTokens: words })).toBe(3);
     const fallback = estimatedTokens({ id: "a", content: "one two three" });
-    for (const bad of [() => Number.NaN, () => -1, () => Number.POSITIVE_INFINITY, (): number => { throw new Error("x"); }]) {
+    for (const bad of [
+      () => Number.NaN,
+      () => -1,
+      () => Number.POSITIVE_INFINITY,
+      (): number => {
+        throw new Error("x");
+      },
+    ]) {
       expect(estimatedTokens({ id: "a", content: "one two three" }, { estimateTokens: bad })).toBe(fallback);
     }
   });

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  EvictionTargetCodec,
-  ImportanceOptionsCodec,
-  SegmentCodec,
-  SegmentsCodec,
-  decodeSegmentsJson,
-  ensureSegmentsValid,
-  validateEvictionTarget,
-  validateImportanceOptions,
-} from "../src/index.js";
+import { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec, decodeSegmentsJson, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions } from "../src/index.js";
 
 /** The problem messages of a Left, or [] for a Right. */
-const messages = (r: ReturnType<typeof ensureSegmentsValid>): readonly string[] =>
-  r._tag === "Left" ? r.left.problems.map((p) => p.message) : [];
+const messages = (r: ReturnType<typeof ensureSegmentsValid>): readonly string[] => (r._tag === "Left" ? r.left.problems.map((p) => p.message) : []);
 
 describe("ensureSegmentsValid", () => {
   it("returns the caller's own array when everything is valid (extra fields allowed)", () => {
@@ -94,14 +84,17 @@ describe("ensureSegmentsValid", () => {
       { id: "lone-in-content", content: "broken \ud800 half" },
     ]);
     expect(ok._tag).toBe("Right");
-    expect(messages(ensureSegmentsValid([{ id: "bad\udc00", content: "" }]))).toEqual([
-      '[0].id: expected a non-empty string of well-formed Unicode, got "bad\\udc00"',
-    ]);
+    expect(messages(ensureSegmentsValid([{ id: "bad\udc00", content: "" }]))).toEqual(['[0].id: expected a non-empty string of well-formed Unicode, got "bad\\udc00"']);
   });
 
   it("shortens long offending strings in messages", () => {
     const long = "z".repeat(1000);
-    const [m] = messages(ensureSegmentsValid([{ id: "a", content: "", kind: 1 }, { id: "b", content: "", tokenCost: long }]));
+    const [m] = messages(
+      ensureSegmentsValid([
+        { id: "a", content: "", kind: 1 },
+        { id: "b", content: "", tokenCost: long },
+      ]),
+    );
     expect(m).toBe("[0].kind: expected a string, got 1");
     const [m2] = messages(ensureSegmentsValid([{ id: "b", content: "", tokenCost: long }]));
     expect(m2!.length).toBeLessThan(120);
@@ -164,10 +157,7 @@ describe("options and target codecs", () => {
     expect(validateEvictionTarget({ maxTokens: 0 })._tag).toBe("Right");
     expect(validateEvictionTarget({ maxTokens: -10, minKeep: 2 })._tag).toBe("Right");
     const r = validateEvictionTarget({ maxTokens: Number.NaN, minKeep: -1 });
-    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual([
-      "maxTokens: expected a finite number, got NaN",
-      "minKeep: expected a non-negative integer, got -1",
-    ]);
+    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual(["maxTokens: expected a finite number, got NaN", "minKeep: expected a non-negative integer, got -1"]);
     expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction target" });
     const typo = validateEvictionTarget({ maxTokens: 1, minKep: 1 });
     expect(typo._tag === "Left" && typo.left.problems.map((p) => p.message)).toEqual(["minKep: unknown field (did you mean minKeep?)"]);
@@ -177,7 +167,12 @@ describe("options and target codecs", () => {
   it("exposes codecs whose is() agrees with validate()", () => {
     expect(SegmentCodec.is({ id: "a", content: "" })).toBe(true);
     expect(SegmentCodec.is({ id: "", content: "" })).toBe(false);
-    expect(SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }])).toBe(false);
+    expect(
+      SegmentsCodec.is([
+        { id: "a", content: "" },
+        { id: "a", content: "" },
+      ]),
+    ).toBe(false);
     expect(ImportanceOptionsCodec.is({ costWeight: 0 })).toBe(true);
     expect(EvictionTargetCodec.is({ maxTokens: 1, extra: 1 })).toBe(false);
   });

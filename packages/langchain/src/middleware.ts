@@ -35,8 +35,7 @@ export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-const callbackFailed = (o: ResolvedOptions, subject: CallbackName, message: string): void =>
-  report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
+const callbackFailed = (o: ResolvedOptions, subject: CallbackName, message: string): void => report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
 
 /** Calls a user callback; a throw or rejection is reported to `onError` as `CallbackFailed`. */
 async function safely(o: ResolvedOptions, subject: CallbackName, call: () => void | Promise<void>): Promise<void> {
@@ -89,7 +88,13 @@ function report(o: ResolvedOptions, error: CompactionMiddlewareError): void {
  * budget) and maps the result back to LangChain messages: kept ones are the originals, the note
  * is new. `undefined` when the manager refused the turn (reported).
  */
-async function compactMessages(o: ResolvedOptions, manager: ContextManager, hook: CompactionHook, messages: readonly BaseMessage[], system: SystemMessage | undefined): Promise<{ readonly messages: BaseMessage[]; readonly turn: TurnResult } | undefined> {
+async function compactMessages(
+  o: ResolvedOptions,
+  manager: ContextManager,
+  hook: CompactionHook,
+  messages: readonly BaseMessage[],
+  system: SystemMessage | undefined,
+): Promise<{ readonly messages: BaseMessage[]; readonly turn: TurnResult } | undefined> {
   const withSystem = system === undefined ? messages : [system, ...messages];
   let view: LangChainView;
   let r: E.Either<ContextError, TurnResult>;
@@ -149,7 +154,9 @@ function modelView(o: ResolvedOptions, messages: readonly BaseMessage[], system:
   if (folded.length === 0) return { messages: kept, system };
   const extra = folded.map(messageText).filter((t) => t !== "");
   const base = system?.content;
-  const content = Array.isArray(base) ? [...base, ...extra.map((text) => ({ type: "text" as const, text: `\n\n${text}` }))] : [...(base === undefined || base === "" ? [] : [base]), ...extra].join("\n\n");
+  const content = Array.isArray(base)
+    ? [...base, ...extra.map((text) => ({ type: "text" as const, text: `\n\n${text}` }))]
+    : [...(base === undefined || base === "" ? [] : [base]), ...extra].join("\n\n");
   const merged = new SystemMessage({ content, ...(system?.id === undefined ? {} : { id: system.id }) });
   return { messages: kept, system: messageText(merged) === "" ? undefined : merged };
 }
@@ -159,10 +166,20 @@ async function evictResult(o: ResolvedOptions, manager: ContextManager, result: 
   const content: unknown = result.content;
   const textOnly = typeof content === "string" || (Array.isArray(content) && content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));
   if (!textOnly) return result;
-  const r = await manager.evictToolResult({ toolCallId: result.tool_call_id, toolName: tool, content: messageText(result) }, o.maxToolResultTokens === undefined ? {} : { maxTokens: o.maxToolResultTokens });
+  const r = await manager.evictToolResult(
+    { toolCallId: result.tool_call_id, toolName: tool, content: messageText(result) },
+    o.maxToolResultTokens === undefined ? {} : { maxTokens: o.maxToolResultTokens },
+  );
   if (E.isLeft(r)) {
     const message = `the result of ${tool} (${result.tool_call_id}) stayed in the conversation: ${r.left._tag === "Aborted" ? "aborted" : r.left.message}`;
-    report(o, { _tag: "ToolResultNotEvicted", subject: "wrapToolCall", problems: [{ path: r.left._tag === "IndexWriteFailed" ? "index" : "wrapToolCall", message }], more: 0, message, toolCallId: result.tool_call_id });
+    report(o, {
+      _tag: "ToolResultNotEvicted",
+      subject: "wrapToolCall",
+      problems: [{ path: r.left._tag === "IndexWriteFailed" ? "index" : "wrapToolCall", message }],
+      more: 0,
+      message,
+      toolCallId: result.tool_call_id,
+    });
     return result;
   }
   const evicted = r.right;

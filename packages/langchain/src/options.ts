@@ -64,7 +64,15 @@ export type CompactionMiddlewareError =
    * model never gets a tool result without its call); the thread's messages are not changed.
    * `index` is its position in the request's messages.
    */
-  | { readonly _tag: "OrphanedToolResultDropped"; readonly subject: "wrapModelCall"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly toolCallId: string; readonly index: number };
+  | {
+      readonly _tag: "OrphanedToolResultDropped";
+      readonly subject: "wrapModelCall";
+      readonly problems: readonly Problem[];
+      readonly more: 0;
+      readonly message: string;
+      readonly toolCallId: string;
+      readonly index: number;
+    };
 
 /** The user callbacks whose failures are reported as `CallbackFailed`. */
 export type CallbackName = "onTurn" | "onToolResultEvicted" | "manager";
@@ -151,10 +159,12 @@ export const isContextManager = (u: unknown): u is ContextManager =>
 const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager | ManagerFactory, unknown>(
   "ContextManager",
   (u): u is ContextManager | ManagerFactory => isContextManager(u) || typeof u === "function",
-  (u, c) => (isContextManager(u) || typeof u === "function" ? t.success(u as ContextManager | ManagerFactory) : t.failure(u, c, expectation(c, "a context manager (createContextManager) or a function of a thread id returning one", u))),
+  (u, c) =>
+    isContextManager(u) || typeof u === "function"
+      ? t.success(u as ContextManager | ManagerFactory)
+      : t.failure(u, c, expectation(c, "a context manager (createContextManager) or a function of a thread id returning one", u)),
   t.identity,
 );
-
 
 /**
  * io-ts codec of {@link CompactionMiddlewareOptions} (closed: unknown keys are rejected).

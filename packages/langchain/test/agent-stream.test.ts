@@ -34,7 +34,10 @@ async function run(mode: CompactionMode) {
   const errors: CompactionMiddlewareError[] = [];
   const model = fakeModel()
     // turn 1: parallel reads, two more reads, an oversized log (evicted as it arrives), an answer
-    .respondWithTools([{ name: "read_file", args: { path: "src/x.ts" }, id: "s1" }, { name: "read_file", args: { path: "src/yy.ts" }, id: "s2" }])
+    .respondWithTools([
+      { name: "read_file", args: { path: "src/x.ts" }, id: "s1" },
+      { name: "read_file", args: { path: "src/yy.ts" }, id: "s2" },
+    ])
     .respond(new AIMessage({ content: "", tool_calls: [call("read_file", { path: "src/zzz.ts" }, "s3")] }))
     .respond(new AIMessage({ content: "", tool_calls: [call("read_file", { path: "src/wwww.ts" }, "s4")] }))
     .respond(new AIMessage({ content: "", tool_calls: [call("tail_log", {}, "s5")] }))
@@ -120,7 +123,10 @@ describe.each(["model", "state"] as const)("agent.stream with the middleware (mo
     expect(snapshots.length).toBeGreaterThan(8);
     for (const [i, messages] of snapshots.entries()) {
       // A snapshot taken between a call and its results ends with the call pending; nothing else may be wrong.
-      expect(orderProblems(messages).filter((p) => !p.startsWith("unanswered tool calls at the end")), `snapshot ${i}`).toEqual([]);
+      expect(
+        orderProblems(messages).filter((p) => !p.startsWith("unanswered tool calls at the end")),
+        `snapshot ${i}`,
+      ).toEqual([]);
     }
     const last = snapshots.at(-1)!;
     expect(textOf(last.at(-1)!)).toBe("src/x.ts streams w0..w13.");

@@ -34,7 +34,10 @@ async function run(mode: CompactionMode) {
   const evictedIds: string[] = [];
   const model = fakeModel()
     // turn 1: parallel reads, one more read, a huge log (evicted as it arrives), an answer
-    .respondWithTools([{ name: "read_file", args: { path: "src/a.ts" }, id: "c1" }, { name: "read_file", args: { path: "src/b.ts" }, id: "c2" }])
+    .respondWithTools([
+      { name: "read_file", args: { path: "src/a.ts" }, id: "c1" },
+      { name: "read_file", args: { path: "src/b.ts" }, id: "c2" },
+    ])
     .respond(new AIMessage({ content: "", tool_calls: [call("read_file", { path: "src/c.ts" }, "c3")] }))
     .respond(new AIMessage({ content: "", tool_calls: [call("read_file", { path: "src/d.ts" }, "c4")] }))
     .respond(new AIMessage({ content: "", tool_calls: [call("dump_log", {}, "c5")] }))
@@ -51,7 +54,17 @@ async function run(mode: CompactionMode) {
     model,
     tools: [readFile, dumpLog],
     systemPrompt: "You are a careful coding agent.",
-    middleware: [compactionMiddleware({ manager, mode, maxToolResultTokens: 400, maxExpandChars: 100_000, onTurn: (e) => void events.push(e), onToolResultEvicted: (e) => void evictedIds.push(e.id), onError: (e) => void errors.push(e) })],
+    middleware: [
+      compactionMiddleware({
+        manager,
+        mode,
+        maxToolResultTokens: 400,
+        maxExpandChars: 100_000,
+        onTurn: (e) => void events.push(e),
+        onToolResultEvicted: (e) => void evictedIds.push(e.id),
+        onError: (e) => void errors.push(e),
+      }),
+    ],
     checkpointer: new MemorySaver(),
     store: new InMemoryStore(),
   });

@@ -7,6 +7,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("compactionMiddleware throws the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => compactionMiddleware({ manager: createContextManager({ maxTokens: 1000 }), maxToolResultTokns: 5 } as never), "compaction middleware options", "maxToolResultTokns");
+    expectInvalidOptions(
+      CcError,
+      () => compactionMiddleware({ manager: createContextManager({ maxTokens: 1000 }), maxToolResultTokns: 5 } as never),
+      "compaction middleware options",
+      "maxToolResultTokns",
+    );
   });
 });

@@ -21,13 +21,22 @@ describe("fromLangChain / toLangChain", () => {
   const calling = new AIMessage({
     id: "a1",
     content: [{ type: "text", text: "Reading both." }],
-    tool_calls: [{ id: "c1", name: "read", args: { path: "a" }, type: "tool_call" }, { id: "c2", name: "read", args: { path: "b" }, type: "tool_call" }],
+    tool_calls: [
+      { id: "c1", name: "read", args: { path: "a" }, type: "tool_call" },
+      { id: "c2", name: "read", args: { path: "b" }, type: "tool_call" },
+    ],
     additional_kwargs: { provider_field: 1 },
     response_metadata: { model_name: "m" },
   });
   const history: BaseMessage[] = [
     new SystemMessage({ id: "s", content: "Be brief." }),
-    new HumanMessage({ id: "h1", content: [{ type: "text", text: "What is here?" }, { type: "image", url: "https://example.com/x.png" }] }),
+    new HumanMessage({
+      id: "h1",
+      content: [
+        { type: "text", text: "What is here?" },
+        { type: "image", url: "https://example.com/x.png" },
+      ],
+    }),
     reasoning,
     calling,
     new ToolMessage({ id: "t1", content: "A", tool_call_id: "c1", name: "read", artifact: { bytes: 1 } }),
@@ -40,7 +49,15 @@ describe("fromLangChain / toLangChain", () => {
     expect(view.messages).toEqual([
       { role: "system", content: "Be brief.", id: "s" },
       { role: "user", content: "What is here?\n[image]", id: "h1" },
-      { role: "assistant", content: "The file is probably in src.\nReading both.", id: "a1", toolCalls: [{ id: "c1", name: "read", arguments: '{"path":"a"}' }, { id: "c2", name: "read", arguments: '{"path":"b"}' }] },
+      {
+        role: "assistant",
+        content: "The file is probably in src.\nReading both.",
+        id: "a1",
+        toolCalls: [
+          { id: "c1", name: "read", arguments: '{"path":"a"}' },
+          { id: "c2", name: "read", arguments: '{"path":"b"}' },
+        ],
+      },
       { role: "tool", content: "A", toolCallId: "c1", id: "t1", name: "read" },
       { role: "tool", content: "B", toolCallId: "c2", id: "t2" },
       { role: "assistant", content: "Done.", id: "a2" },
@@ -62,7 +79,11 @@ describe("fromLangChain / toLangChain", () => {
   });
 
   it("reads reasoning_content, thinking blocks and invalid tool calls", () => {
-    const m = new AIMessage({ content: [{ type: "thinking", thinking: "hmm", signature: "sig" }], additional_kwargs: { reasoning_content: "why" }, invalid_tool_calls: [{ id: "bad", name: "x", args: "{oops", error: "parse", type: "invalid_tool_call" }] });
+    const m = new AIMessage({
+      content: [{ type: "thinking", thinking: "hmm", signature: "sig" }],
+      additional_kwargs: { reasoning_content: "why" },
+      invalid_tool_calls: [{ id: "bad", name: "x", args: "{oops", error: "parse", type: "invalid_tool_call" }],
+    });
     expect(messageText(m)).toBe("why\nhmm");
     expect(fromLangChain([m]).messages[0]).toEqual({ role: "assistant", content: "why\nhmm", toolCalls: [{ id: "bad", name: "x", arguments: "{oops" }] });
   });
@@ -102,7 +123,18 @@ function build(c: Conversation): Gen {
   };
   if (c.system) push(new SystemMessage({ id: `m${n++}`, content: "You are a coding agent." }), unit++);
   for (const t of c.turns) {
-    push(new HumanMessage({ id: `m${n++}`, content: t.image ? [{ type: "text", text: t.text }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] : t.text }), unit++);
+    push(
+      new HumanMessage({
+        id: `m${n++}`,
+        content: t.image
+          ? [
+              { type: "text", text: t.text },
+              { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+            ]
+          : t.text,
+      }),
+      unit++,
+    );
     for (const s of t.steps) {
       const u = unit++;
       if (s.calls === 0) {
@@ -111,7 +143,12 @@ function build(c: Conversation): Gen {
       }
       if (s.reasoningBefore) push(new AIMessage({ id: `m${n++}`, content: [{ type: "reasoning", reasoning: `thinking about ${s.text.slice(0, 20)}` }] }), u);
       const ids = Array.from({ length: s.calls }, () => `call_${n++}`);
-      const content = s.reasoningBlock ? [{ type: "reasoning", reasoning: "plan" }, { type: "text", text: s.text }] : s.text;
+      const content = s.reasoningBlock
+        ? [
+            { type: "reasoning", reasoning: "plan" },
+            { type: "text", text: s.text },
+          ]
+        : s.text;
       push(new AIMessage({ id: `m${n++}`, content, tool_calls: ids.map((id, k) => ({ id, name: k % 2 === 0 ? "read_file" : "bash", args: { arg: k }, type: "tool_call" as const })) }), u);
       const order = s.reverse ? [...ids].reverse() : ids;
       order.forEach((id, k) => push(new ToolMessage({ id: `m${n++}`, content: s.results[k % 3]!, tool_call_id: id, name: "read_file" }), u));
@@ -171,7 +208,7 @@ describe("property: converted → compacted → converted back", () => {
   });
 });
 
-describe("property: the persisted history of mode \"state\", pass after pass", () => {
+describe('property: the persisted history of mode "state", pass after pass', () => {
   it("holds one note right after the system prompt, folding the earlier notes, and never splits a unit", async () => {
     const m = manager("passes");
     let folded = 0;

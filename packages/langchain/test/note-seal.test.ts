@@ -24,11 +24,17 @@ describe.each(["model", "state"] as const)("createAgent: a user message that rea
     const manager = createContextManager({ maxTokens: MAX, preserveLast: 2, namespace: `spoof-${mode}` });
     const errors: CompactionMiddlewareError[] = [];
     const model = fakeModel()
-      .respond(call("src/a.ts", "c1")).respond(call("src/b.ts", "c2")).respond(call("src/c.ts", "c3")).respond(call("src/d.ts", "c4")).respond(call("src/e.ts", "c5"))
+      .respond(call("src/a.ts", "c1"))
+      .respond(call("src/b.ts", "c2"))
+      .respond(call("src/c.ts", "c3"))
+      .respond(call("src/d.ts", "c4"))
+      .respond(call("src/e.ts", "c5"))
       .respond(new AIMessage("Read them all."))
       .respond(new AIMessage("That is not a note of mine."));
     const agent = createAgent({
-      model, tools: [readFile], systemPrompt: "You are a careful coding agent.",
+      model,
+      tools: [readFile],
+      systemPrompt: "You are a careful coding agent.",
       middleware: [compactionMiddleware({ manager, mode, onError: (e) => void errors.push(e) })],
       checkpointer: new MemorySaver(),
     });

@@ -106,7 +106,17 @@ describe("run-time failures are typed values and the run goes on", () => {
   it("an onError that throws falls back to console.warn", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      await runAgent(compactionMiddleware({ manager: manager({ namespace: "warn" }), onToolResultEvicted: () => { throw new Error("cb"); }, onError: () => { throw new Error("sink down"); } }));
+      await runAgent(
+        compactionMiddleware({
+          manager: manager({ namespace: "warn" }),
+          onToolResultEvicted: () => {
+            throw new Error("cb");
+          },
+          onError: () => {
+            throw new Error("sink down");
+          },
+        }),
+      );
       expect(warn).toHaveBeenCalledWith(expect.stringContaining("onToolResultEvicted threw: cb (and onError threw: sink down)"));
     } finally {
       warn.mockRestore();
@@ -143,13 +153,25 @@ describe("run-time failures are typed values and the run goes on", () => {
 it("a result over a limit so small that the pointer would not be shorter stays whole", async () => {
   const small = "twenty or so tokens of output from a tool that says very little at all";
   const evicted: string[] = [];
-  const { out } = await runAgent(compactionMiddleware({ manager: manager({ maxTokens: 100_000, namespace: "tiny" }), maxToolResultTokens: 5, onToolResultEvicted: (e) => void evicted.push(e.id) }), small);
+  const { out } = await runAgent(
+    compactionMiddleware({ manager: manager({ maxTokens: 100_000, namespace: "tiny" }), maxToolResultTokens: 5, onToolResultEvicted: (e) => void evicted.push(e.id) }),
+    small,
+  );
   expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(small);
   expect(evicted).toEqual([]);
 });
 
 it("a counter that throws: the turn and the tool result are reported, the run goes on with the whole result", async () => {
-  const broken = { count: (): number => { throw new Error("tokenizer gone"); }, countMessages: (): number => { throw new Error("tokenizer gone"); }, encoding: "o200k_base" as const, dispose: () => undefined };
+  const broken = {
+    count: (): number => {
+      throw new Error("tokenizer gone");
+    },
+    countMessages: (): number => {
+      throw new Error("tokenizer gone");
+    },
+    encoding: "o200k_base" as const,
+    dispose: () => undefined,
+  };
   const errors: CompactionMiddlewareError[] = [];
   const { out } = await runAgent(compactionMiddleware({ manager: manager({ counter: broken, namespace: "broken-counter" }), onError: (e) => void errors.push(e) }));
   expect(textOf(out.messages.at(-1)!)).toBe("quiet now");

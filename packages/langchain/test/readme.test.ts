@@ -11,7 +11,8 @@ import { baseStoreSummaryStore, compactionMiddleware } from "../src/index.js";
 describe("README quick start", () => {
   it("runs an agent with the middleware: every model call within the budget, the evicted output found again", async () => {
     // The README's lines, with a model that reads ten large test logs: far over 8,000 tokens.
-    const log = (n: number): string => Array.from({ length: 120 }, (_, i) => `test_${n}_${i} ... ${i % 17 === 0 ? `FAILED (expected UTC, got CET) at tests/test_dates_${n}.py:${i}` : "ok"}`).join("\n");
+    const log = (n: number): string =>
+      Array.from({ length: 120 }, (_, i) => `test_${n}_${i} ... ${i % 17 === 0 ? `FAILED (expected UTC, got CET) at tests/test_dates_${n}.py:${i}` : "ok"}`).join("\n");
     let model = fakeModel();
     // (Tool calls as messages: the fake model's respondWithTools would echo every input into the call's content.)
     const calling = (name: string, args: Record<string, unknown>, id: string): AIMessage => new AIMessage({ content: "", tool_calls: [{ name, args, id, type: "tool_call" }] });
@@ -24,7 +25,9 @@ describe("README quick start", () => {
     expect(out.messages.at(-1)?.content).toBe("Fixed: the test expected UTC.");
     expect(model.calls.length).toBe(12);
     const counting = createContextManager({ maxTokens: 8000 });
-    const sizes = model.calls.map((c) => counting.count((c.messages as BaseMessage[]).map((m) => ({ role: "user" as const, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }))));
+    const sizes = model.calls.map((c) =>
+      counting.count((c.messages as BaseMessage[]).map((m) => ({ role: "user" as const, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }))),
+    );
     // Without the middleware the last calls would carry all ten logs (~25,000 tokens).
     expect(Math.max(...sizes)).toBeLessThanOrEqual(8000);
     expect(model.calls.some((c) => JSON.stringify(c.messages).includes("Evicted to the journal") || JSON.stringify(c.messages).includes("moved to the context index"))).toBe(true);

@@ -57,7 +57,17 @@ function scheduled(inner: InMemoryStore, s: fc.Scheduler, plan: readonly number[
 }
 
 /** Runs one actor's ops in order, recording what was acknowledged and what failed. */
-async function actor(store: SummaryStore, id: number, ops: readonly Op[], acked: Acked[][], failed: Failed[][], saved: StoredSummary[][], kept: string[][], unsure: string[][], refusals: StoreError[]): Promise<void> {
+async function actor(
+  store: SummaryStore,
+  id: number,
+  ops: readonly Op[],
+  acked: Acked[][],
+  failed: Failed[][],
+  saved: StoredSummary[][],
+  kept: string[][],
+  unsure: string[][],
+  refusals: StoreError[],
+): Promise<void> {
   for (const [k, op] of ops.entries()) {
     const stackId = STACKS[op.stack]!;
     if (op.kind === "append") {
@@ -93,94 +103,97 @@ async function actor(store: SummaryStore, id: number, ops: readonly Op[], acked:
  * the backend — no in-process queue between them, so they contend).
  */
 const property = (separate: boolean) => async (): Promise<void> => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.scheduler(),
-        fc.array(fc.array(opArb, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 4 }),
-        fc.array(fc.nat(7), { minLength: 8, maxLength: 32 }),
-        fc.integer({ min: 1, max: 3 }),
-        async (s, actors, plan, batchSize) => {
-          const raw = new InMemoryStore();
-          const backings = actors.map((_, i) => (i === 0 || separate ? scheduled(raw, s, plan) : undefined));
-          const stores = backings.map((b) => (b === undefined ? undefined : baseStoreSummaryStore(b, { batchSize })));
-          const storeOf = (i: number): SummaryStore => {
-            const made = stores[separate ? i : 0];
-            if (made === undefined || E.isLeft(made)) return expect.fail("no store");
-            return made.right;
-          };
-          const acked: Acked[][] = [[], []];
-          const failed: Failed[][] = [[], []];
-          const saved: StoredSummary[][] = [[], []];
-          const kept: string[][] = [[], []];
-          const unsure: string[][] = [[], []];
-          const refusals: StoreError[] = [];
-          const done = Promise.all(actors.map((ops, i) => actor(storeOf(i), i, ops, acked, failed, saved, kept, unsure, refusals)));
-          await s.waitFor(done);
-          // One more call per stack and store, without faults, records what was decided and kept.
-          for (const b of backings) if (b !== undefined) b.quiet = true;
-          for (const [i, b] of backings.entries()) if (b !== undefined) for (const stackId of STACKS) expect(E.isRight(await storeOf(i).lastMessageId(stackId)())).toBe(true);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.scheduler(),
+      fc.array(fc.array(opArb, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 4 }),
+      fc.array(fc.nat(7), { minLength: 8, maxLength: 32 }),
+      fc.integer({ min: 1, max: 3 }),
+      async (s, actors, plan, batchSize) => {
+        const raw = new InMemoryStore();
+        const backings = actors.map((_, i) => (i === 0 || separate ? scheduled(raw, s, plan) : undefined));
+        const stores = backings.map((b) => (b === undefined ? undefined : baseStoreSummaryStore(b, { batchSize })));
+        const storeOf = (i: number): SummaryStore => {
+          const made = stores[separate ? i : 0];
+          if (made === undefined || E.isLeft(made)) return expect.fail("no store");
+          return made.right;
+        };
+        const acked: Acked[][] = [[], []];
+        const failed: Failed[][] = [[], []];
+        const saved: StoredSummary[][] = [[], []];
+        const kept: string[][] = [[], []];
+        const unsure: string[][] = [[], []];
+        const refusals: StoreError[] = [];
+        const done = Promise.all(actors.map((ops, i) => actor(storeOf(i), i, ops, acked, failed, saved, kept, unsure, refusals)));
+        await s.waitFor(done);
+        // One more call per stack and store, without faults, records what was decided and kept.
+        for (const b of backings) if (b !== undefined) b.quiet = true;
+        for (const [i, b] of backings.entries()) if (b !== undefined) for (const stackId of STACKS) expect(E.isRight(await storeOf(i).lastMessageId(stackId)())).toBe(true);
 
-          for (const r of refusals) expect(["SummaryConflict", "InvalidWatermark", "StoreUnavailable"]).toContain(r._tag);
-          // Read back without the scheduler or faults.
-          const reader = baseStoreSummaryStore(raw, { batchSize });
-          if (E.isLeft(reader)) return expect.fail(reader.left.message);
-          for (const [i, stackId] of STACKS.entries()) {
-            const all = await reader.right.messagesAfter(stackId, 0)();
-            if (E.isLeft(all)) return expect.fail(all.left._tag);
-            const stored = all.right;
-            expect(stored.map((m) => m.id)).toEqual(stored.map((_, k) => k + 1));
-            const contents = new Set(stored.map((m) => m.message.content));
-            // One store: a failed append shows only if its error said it was kept. Separate stores:
-            // another one may also have completed it (it read the ballot before its writer took it back).
-            const keptAppends = failed[i]!.filter((f) => f.sent.length > 0 && (f.kept || (separate && contents.has(f.sent[0]!.content))));
-            expect(stored.length).toBe(acked[i]!.reduce((n, a) => n + a.sent.length, 0) + keptAppends.reduce((n, f) => n + f.sent.length, 0));
-            for (const a of acked[i]!) {
-              expect(a.stored.map((m) => m.message)).toEqual(a.sent);
-              for (const m of a.stored) expect(stored[m.id - 1]).toEqual(m);
-              for (const [k, m] of a.stored.entries()) expect(m.id).toBe(a.stored[0]!.id + k);
-            }
-            // A kept append shows whole, its messages one after the other.
-            for (const f of keptAppends) {
-              const at = stored.findIndex((m) => m.message.content === f.sent[0]!.content);
-              expect(stored.slice(at, at + f.sent.length).map((m) => m.message)).toEqual(f.sent);
-            }
-            // One actor's acknowledged appends keep its order.
-            for (let who = 0; who < actors.length; who++) {
-              const firsts = acked[i]!.filter((a) => a.actor === who && a.stored.length > 0).map((a) => a.stored[0]!.id);
-              expect(firsts).toEqual([...firsts].sort((x, y) => x - y));
-            }
-            for (const f of failed[i]!) if (!keptAppends.includes(f)) for (const m of f.sent) expect(contents.has(m.content)).toBe(false);
-            // The chain: ids 1..k, each superseding the one before, watermarks moving forward; a
-            // summary whose save said it was kept takes one of the ids (and, with separate stores,
-            // one whose save failed may have been completed by another store).
-            const chain = [...saved[i]!].sort((x, y) => x.id - y.id);
-            const least = chain.length + kept[i]!.length;
-            const most = least + (separate ? unsure[i]!.length : 0);
-            expect(new Set(chain.map((c) => c.id)).size).toBe(chain.length);
-            chain.forEach((summary, k) => {
-              expect(summary.previousId).toBe(summary.id === 1 ? null : summary.id - 1);
-              if (k > 0 && chain[k - 1]!.id === summary.id - 1) expect(summary.coversUpTo).toBeGreaterThan(chain[k - 1]!.coversUpTo);
-              expect(summary.coversUpTo).toBeLessThanOrEqual(stored.length);
-            });
-            const latest = O.toUndefined(E.getOrElseW(() => expect.fail("latestSummary failed"))(await reader.right.latestSummary(stackId)()));
-            if (latest === undefined) expect(least).toBe(0);
-            else {
-              expect(latest.id).toBeGreaterThanOrEqual(least);
-              expect(latest.id).toBeLessThanOrEqual(most);
-              for (const c of chain) expect(c.id).toBeLessThanOrEqual(latest.id);
-              const mine = chain.find((c) => c.id === latest.id);
-              if (mine !== undefined) expect(latest).toEqual(mine);
-              else expect([...kept[i]!, ...(separate ? unsure[i]! : [])]).toContain(latest.content);
-            }
+        for (const r of refusals) expect(["SummaryConflict", "InvalidWatermark", "StoreUnavailable"]).toContain(r._tag);
+        // Read back without the scheduler or faults.
+        const reader = baseStoreSummaryStore(raw, { batchSize });
+        if (E.isLeft(reader)) return expect.fail(reader.left.message);
+        for (const [i, stackId] of STACKS.entries()) {
+          const all = await reader.right.messagesAfter(stackId, 0)();
+          if (E.isLeft(all)) return expect.fail(all.left._tag);
+          const stored = all.right;
+          expect(stored.map((m) => m.id)).toEqual(stored.map((_, k) => k + 1));
+          const contents = new Set(stored.map((m) => m.message.content));
+          // One store: a failed append shows only if its error said it was kept. Separate stores:
+          // another one may also have completed it (it read the ballot before its writer took it back).
+          const keptAppends = failed[i]!.filter((f) => f.sent.length > 0 && (f.kept || (separate && contents.has(f.sent[0]!.content))));
+          expect(stored.length).toBe(acked[i]!.reduce((n, a) => n + a.sent.length, 0) + keptAppends.reduce((n, f) => n + f.sent.length, 0));
+          for (const a of acked[i]!) {
+            expect(a.stored.map((m) => m.message)).toEqual(a.sent);
+            for (const m of a.stored) expect(stored[m.id - 1]).toEqual(m);
+            for (const [k, m] of a.stored.entries()) expect(m.id).toBe(a.stored[0]!.id + k);
           }
-        },
-      ),
-      // Separate stores contend and back off (real timers): fewer runs.
-      { numRuns: separate ? runsFor(40, 150) : runs(150) },
-    );
+          // A kept append shows whole, its messages one after the other.
+          for (const f of keptAppends) {
+            const at = stored.findIndex((m) => m.message.content === f.sent[0]!.content);
+            expect(stored.slice(at, at + f.sent.length).map((m) => m.message)).toEqual(f.sent);
+          }
+          // One actor's acknowledged appends keep its order.
+          for (let who = 0; who < actors.length; who++) {
+            const firsts = acked[i]!.filter((a) => a.actor === who && a.stored.length > 0).map((a) => a.stored[0]!.id);
+            expect(firsts).toEqual([...firsts].sort((x, y) => x - y));
+          }
+          for (const f of failed[i]!) if (!keptAppends.includes(f)) for (const m of f.sent) expect(contents.has(m.content)).toBe(false);
+          // The chain: ids 1..k, each superseding the one before, watermarks moving forward; a
+          // summary whose save said it was kept takes one of the ids (and, with separate stores,
+          // one whose save failed may have been completed by another store).
+          const chain = [...saved[i]!].sort((x, y) => x.id - y.id);
+          const least = chain.length + kept[i]!.length;
+          const most = least + (separate ? unsure[i]!.length : 0);
+          expect(new Set(chain.map((c) => c.id)).size).toBe(chain.length);
+          chain.forEach((summary, k) => {
+            expect(summary.previousId).toBe(summary.id === 1 ? null : summary.id - 1);
+            if (k > 0 && chain[k - 1]!.id === summary.id - 1) expect(summary.coversUpTo).toBeGreaterThan(chain[k - 1]!.coversUpTo);
+            expect(summary.coversUpTo).toBeLessThanOrEqual(stored.length);
+          });
+          const latest = O.toUndefined(E.getOrElseW(() => expect.fail("latestSummary failed"))(await reader.right.latestSummary(stackId)()));
+          if (latest === undefined) expect(least).toBe(0);
+          else {
+            expect(latest.id).toBeGreaterThanOrEqual(least);
+            expect(latest.id).toBeLessThanOrEqual(most);
+            for (const c of chain) expect(c.id).toBeLessThanOrEqual(latest.id);
+            const mine = chain.find((c) => c.id === latest.id);
+            if (mine !== undefined) expect(latest).toEqual(mine);
+            else expect([...kept[i]!, ...(separate ? unsure[i]! : [])]).toContain(latest.content);
+          }
+        }
+      },
+    ),
+    // Separate stores contend and back off (real timers): fewer runs.
+    { numRuns: separate ? runsFor(40, 150) : runs(150) },
+  );
 };
 
 describe("baseStoreSummaryStore under random interleavings", () => {
   it("property, one process: acknowledged messages are never lost or reordered, a failed append never shows unless it was kept (then whole), the summary chain stays linear", property(false));
-  it("property, a store per writer over one backend (as processes): acknowledged messages are never lost or reordered, a failed append shows whole or not at all, the summary chain stays linear", property(true));
+  it(
+    "property, a store per writer over one backend (as processes): acknowledged messages are never lost or reordered, a failed append shows whole or not at all, the summary chain stays linear",
+    property(true),
+  );
 });

@@ -113,45 +113,71 @@ describe("baseStoreSummaryStore specifics", () => {
     expect(await raw.listNamespaces({ prefix: ["moved"] })).toEqual([]);
   });
 
-  it.each(["throw", "reject", "junk"] as const)("a BaseStore that fails (%s) is StoreUnavailable: an append stopped before its decision never shows, one stopped after it is kept whole", async (how) => {
-    const raw = new InMemoryStore();
-    let failAt = 0;
-    const wrapped = faulty(raw, (n) => (n === failAt ? how : undefined));
-    const store = make(wrapped, { batchSize: 2 });
-    await right(store.append("s", [{ role: "user", content: "m1" }], 1));
-    // Tip read, batch + first ballot, phase-1 read, phase-2 ballot, phase-2 read: fail each in turn.
-    for (const step of [1, 2, 3, 4, 5]) {
-      failAt = wrapped.calls + step;
-      const error = await left(store.append("s", ["a", "b", "c"].map((content) => ({ role: "user" as const, content })), 2));
-      expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "langgraph" });
-      expect(error._tag === "StoreUnavailable" && error.message).toMatch(how === "junk" ? /answered 0 results/ : /BaseStore\.batch failed/);
+  it.each(["throw", "reject", "junk"] as const)(
+    "a BaseStore that fails (%s) is StoreUnavailable: an append stopped before its decision never shows, one stopped after it is kept whole",
+    async (how) => {
+      const raw = new InMemoryStore();
+      let failAt = 0;
+      const wrapped = faulty(raw, (n) => (n === failAt ? how : undefined));
+      const store = make(wrapped, { batchSize: 2 });
+      await right(store.append("s", [{ role: "user", content: "m1" }], 1));
+      // Tip read, batch + first ballot, phase-1 read, phase-2 ballot, phase-2 read: fail each in turn.
+      for (const step of [1, 2, 3, 4, 5]) {
+        failAt = wrapped.calls + step;
+        const error = await left(
+          store.append(
+            "s",
+            ["a", "b", "c"].map((content) => ({ role: "user" as const, content })),
+            2,
+          ),
+        );
+        expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "langgraph" });
+        expect(error._tag === "StoreUnavailable" && error.message).toMatch(how === "junk" ? /answered 0 results/ : /BaseStore\.batch failed/);
+        failAt = 0;
+        expect(await right(store.lastMessageId("s"))).toBe(1);
+        expect((await right(store.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1"]);
+      }
+      // Decided, but its record cannot be written: the append is kept (and says so); the next call records it.
+      failAt = wrapped.calls + 6;
+      expect(
+        await left(
+          store.append(
+            "s",
+            ["d", "e"].map((content) => ({ role: "user" as const, content })),
+            2,
+          ),
+        ),
+      ).toMatchObject({
+        _tag: "StoreUnavailable",
+        message: expect.stringContaining("log entry 2 was decided and is kept"),
+      });
       failAt = 0;
-      expect(await right(store.lastMessageId("s"))).toBe(1);
-      expect((await right(store.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1"]);
-    }
-    // Decided, but its record cannot be written: the append is kept (and says so); the next call records it.
-    failAt = wrapped.calls + 6;
-    expect(await left(store.append("s", ["d", "e"].map((content) => ({ role: "user" as const, content })), 2))).toMatchObject({
-      _tag: "StoreUnavailable",
-      message: expect.stringContaining("log entry 2 was decided and is kept"),
-    });
-    failAt = 0;
-    expect(await right(store.lastMessageId("s"))).toBe(3);
-    expect((await right(make(raw).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e"]);
-    failAt = wrapped.calls + 3; // the summary's first ballot cannot be written
-    expect(await left(store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 3))).toMatchObject({ _tag: "StoreUnavailable" });
-    expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
-    failAt = 0;
-    expect((await right(store.append("s", [{ role: "user", content: "m2" }], 4))).map((m) => m.id)).toEqual([4]);
-    expect(await right(store.saveSummary("s", { content: "S", coversUpTo: 2, previousId: null }, 5))).toMatchObject({ id: 1, previousId: null });
-    expect((await right(make(faulty(raw, () => undefined)).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e", "m2"]);
-  });
+      expect(await right(store.lastMessageId("s"))).toBe(3);
+      expect((await right(make(raw).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e"]);
+      failAt = wrapped.calls + 3; // the summary's first ballot cannot be written
+      expect(await left(store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 3))).toMatchObject({ _tag: "StoreUnavailable" });
+      expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
+      failAt = 0;
+      expect((await right(store.append("s", [{ role: "user", content: "m2" }], 4))).map((m) => m.id)).toEqual([4]);
+      expect(await right(store.saveSummary("s", { content: "S", coversUpTo: 2, previousId: null }, 5))).toMatchObject({ id: 1, previousId: null });
+      expect((await right(make(faulty(raw, () => undefined)).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e", "m2"]);
+    },
+  );
 
   it("a record someone else wrote under a key is StoreCorruptRow naming it, never a throw", async () => {
     const raw = new InMemoryStore();
     const store = make(raw, { namespace: ["x"] });
     const nsOf = (stackId: string): string[] => ["x", Buffer.from(stackId).toString("base64url")];
-    await right(store.append("s", [{ role: "user", content: "a" }, { role: "user", content: "b" }], 1));
+    await right(
+      store.append(
+        "s",
+        [
+          { role: "user", content: "a" },
+          { role: "user", content: "b" },
+        ],
+        1,
+      ),
+    );
     const ns = nsOf("s");
     const batch = (await raw.search(ns, { limit: 100 })).find((i) => i.key.startsWith("batch-"))!.key;
     await raw.put(ns, batch, { format: 2, createdAt: 1, messages: ['{"role":"user","content":"a"}', '{"role":"robot","content":"?"}'] });
@@ -175,13 +201,22 @@ describe("baseStoreSummaryStore specifics", () => {
     for (const [i, junk] of badEntries.entries()) {
       const stackId = `log-${i}`;
       await raw.put(nsOf(stackId), "log-1", junk);
-      for (const te of [store.lastMessageId(stackId), store.messagesAfter(stackId, 0), store.append(stackId, [{ role: "user", content: "c" }], 1), store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1)]) {
+      for (const te of [
+        store.lastMessageId(stackId),
+        store.messagesAfter(stackId, 0),
+        store.append(stackId, [{ role: "user", content: "c" }], 1),
+        store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1),
+      ]) {
         expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({ _tag: "StoreCorruptRow", backend: "langgraph", stackId, id: 1 });
       }
     }
     // Summaries and agreement records: id 0.
     const summary = { id: 1, content: '"S"', coversUpTo: 1, previousId: null, createdAt: 0 };
-    for (const [i, junk] of [{ format: 2, slot: 1, value: { nonce: 3, summary } }, { format: 2, slot: 1, value: { nonce: "n", summary: { ...summary, previousId: 4 } } }, { format: 2, slot: 1, value: { nonce: "n", summary: { ...summary, content: "not json" } } }].entries()) {
+    for (const [i, junk] of [
+      { format: 2, slot: 1, value: { nonce: 3, summary } },
+      { format: 2, slot: 1, value: { nonce: "n", summary: { ...summary, previousId: 4 } } },
+      { format: 2, slot: 1, value: { nonce: "n", summary: { ...summary, content: "not json" } } },
+    ].entries()) {
       const stackId = `summary-${i}`;
       await raw.put(nsOf(stackId), "summary-1", junk);
       for (const te of [store.latestSummary(stackId), store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1)]) {
@@ -189,7 +224,12 @@ describe("baseStoreSummaryStore specifics", () => {
       }
     }
     await raw.put([...nsOf("ballot"), "log", "1"], "b-x", { format: 2, round: 0, writer: "w", phase: 1, value: null, fresh: false });
-    expect(await left(store.append("ballot", [{ role: "user", content: "c" }], 1))).toMatchObject({ _tag: "StoreCorruptRow", stackId: "ballot", id: 0, message: expect.stringContaining("ballot round") });
+    expect(await left(store.append("ballot", [{ role: "user", content: "c" }], 1))).toMatchObject({
+      _tag: "StoreCorruptRow",
+      stackId: "ballot",
+      id: 0,
+      message: expect.stringContaining("ballot round"),
+    });
     expect(await right(store.lastMessageId("ballot"))).toBe(0);
   });
 

@@ -157,15 +157,20 @@ export interface LcmCompactorOptions {
 }
 
 /** Closed codec of {@link LcmCompactorOptions}. */
-export const LcmCompactorOptionsCodec = objectCodec("LcmCompactorOptions", {}, {
-  provider: withMethods<Provider>("Provider", ["complete", "listModels"], "a provider (complete, listModels)"),
-  counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a token counter (count, countMessages)"),
-  now: callback<() => number>(),
-  timeoutMs: positiveInt,
-  temperature: numberIn(0, 2),
-  alertSink: withMethods<AlertSink>("AlertSink", ["alert"], "an alert sink (alert)"),
-  sessionId: t.string,
-}, { expected: "an options object" });
+export const LcmCompactorOptionsCodec = objectCodec(
+  "LcmCompactorOptions",
+  {},
+  {
+    provider: withMethods<Provider>("Provider", ["complete", "listModels"], "a provider (complete, listModels)"),
+    counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a token counter (count, countMessages)"),
+    now: callback<() => number>(),
+    timeoutMs: positiveInt,
+    temperature: numberIn(0, 2),
+    alertSink: withMethods<AlertSink>("AlertSink", ["alert"], "an alert sink (alert)"),
+    sessionId: t.string,
+  },
+  { expected: "an options object" },
+);
 
 const decodeCompactorOptions = decodeWith(LcmCompactorOptionsCodec, "InvalidOptions", "compactor options");
 
@@ -221,127 +226,175 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
   // Per-request overhead (reply priming) is counted once per request, not once per part.
   const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
 
-  const compact = (raw: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> => async () => {
-    const decoded = decodeCompactOptions(input);
-    if (E.isLeft(decoded)) return decoded;
-    const valid = decodeMessages(raw);
-    if (E.isLeft(valid)) return valid;
-    const given = valid.right;
-    const options = decoded.right;
-    if (signal?.aborted === true) return E.left({ _tag: "CompactionAborted" });
-    const at = now();
-    const givenSys = leadingSystemCount(given);
-    // A pinned task joins the verbatim prefix: it moves up to just after the system messages (over
-    // any earlier summary, which is folded into the new one) and is counted like them.
-    const task = planTaskPin(given, { enabled: options.pinTask, targetTokens: options.maxTokens }, (i) => partOf([given[i]!]));
-    const messages = task._tag === "Pinned" ? [...given.slice(0, givenSys), given[task.index]!, ...given.slice(givenSys, task.index), ...given.slice(task.index + 1)] : given;
-    const sys = task._tag === "Pinned" ? givenSys + 1 : givenSys;
-    const system = messages.slice(0, sys);
-    const originalTokens = tokensOf(messages);
-    // The summary travels in a message of its own: its overhead is charged against the budget, so a
-    // summary accepted as "smaller than its source" also makes the whole context smaller.
-    const overhead = partOf([summaryMessage("")]);
-    const minSummary = minSummaryBudget(options.maxTokens);
-    const estimate = budgetEstimator(messages, sys, counter);
-    // A split fits when its head is worth condensing and the summary gets its minimum room (or all
-    // its source could need); a context already within budget keeps the requested tail.
-    const fits = (split: number): boolean => {
-      if (originalTokens <= options.maxTokens) return true;
-      const source = estimate.head(split) - overhead;
-      const room = options.maxTokens - estimate.rest(split) - overhead;
-      return split > sys && source >= 2 && room >= Math.min(minSummary, source - 1);
-    };
-    const plan = planTail(messages, options.preserveLast, fits);
-    const split = plan.split;
-    const head = messages.slice(sys, split);
-    const tail = messages.slice(split);
-    const requested = messages.length - plan.requested;
-    const restTokens = tokensOf([...system, ...tail]);
-    const tailDecision: TailDecision = !plan.fits
-      ? { _tag: "TailExceedsBudget", requested, preserved: tail.length, tailTokens: restTokens + overhead, maxTokens: options.maxTokens, minSummaryTokens: minSummary }
-      : split > plan.requested
-        ? { _tag: "TailShortened", requested, preserved: tail.length }
-        : { _tag: "TailKept", requested, preserved: tail.length };
-    const overBudget: CompactionWarning | undefined = tailDecision._tag === "TailExceedsBudget"
-      ? {
-          _tag: "TailExceedsBudget", tailTokens: tailDecision.tailTokens, maxTokens: options.maxTokens, minSummaryTokens: minSummary,
-          message: `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`,
-        }
-      : undefined;
-    const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] => (overBudget === undefined ? [w] : [w, overBudget]);
-    // Nothing compacted: the input as given (the task is not moved).
-    const unchanged = (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): CompactionResult => ({
-      summary: "", system: given.slice(0, givenSys), messages: given.slice(givenSys), level: "none", originalTokens,
-      compactedTokens: originalTokens, ratio: 1, messagesCompacted: 0, messagesPreserved: given.length - givenSys, model: "", attempts: [],
-      budgetMet: originalTokens <= options.maxTokens,
-      tail: { ...tailDecision, preserved: given.length - givenSys },
-      task: { _tag: "NotPinned" },
-      warnings: withOverBudget(reason),
-    });
-    // Every result that misses the budget is reported to the sink; a failing sink only adds a warning.
-    const alertIfOverBudget = async (result: CompactionResult, reason: string): Promise<CompactionResult> => {
-      if (result.budgetMet || sink === undefined) return result;
-      const failure = await deliverAlert(sink, {
-        kind: "budget_exceeded", sessionId, at, maxTokens: options.maxTokens,
-        originalTokens: result.originalTokens, compactedTokens: result.compactedTokens, reason,
+  const compact =
+    (raw: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> =>
+    async () => {
+      const decoded = decodeCompactOptions(input);
+      if (E.isLeft(decoded)) return decoded;
+      const valid = decodeMessages(raw);
+      if (E.isLeft(valid)) return valid;
+      const given = valid.right;
+      const options = decoded.right;
+      if (signal?.aborted === true) return E.left({ _tag: "CompactionAborted" });
+      const at = now();
+      const givenSys = leadingSystemCount(given);
+      // A pinned task joins the verbatim prefix: it moves up to just after the system messages (over
+      // any earlier summary, which is folded into the new one) and is counted like them.
+      const task = planTaskPin(given, { enabled: options.pinTask, targetTokens: options.maxTokens }, (i) => partOf([given[i]!]));
+      const messages = task._tag === "Pinned" ? [...given.slice(0, givenSys), given[task.index]!, ...given.slice(givenSys, task.index), ...given.slice(task.index + 1)] : given;
+      const sys = task._tag === "Pinned" ? givenSys + 1 : givenSys;
+      const system = messages.slice(0, sys);
+      const originalTokens = tokensOf(messages);
+      // The summary travels in a message of its own: its overhead is charged against the budget, so a
+      // summary accepted as "smaller than its source" also makes the whole context smaller.
+      const overhead = partOf([summaryMessage("")]);
+      const minSummary = minSummaryBudget(options.maxTokens);
+      const estimate = budgetEstimator(messages, sys, counter);
+      // A split fits when its head is worth condensing and the summary gets its minimum room (or all
+      // its source could need); a context already within budget keeps the requested tail.
+      const fits = (split: number): boolean => {
+        if (originalTokens <= options.maxTokens) return true;
+        const source = estimate.head(split) - overhead;
+        const room = options.maxTokens - estimate.rest(split) - overhead;
+        return split > sys && source >= 2 && room >= Math.min(minSummary, source - 1);
+      };
+      const plan = planTail(messages, options.preserveLast, fits);
+      const split = plan.split;
+      const head = messages.slice(sys, split);
+      const tail = messages.slice(split);
+      const requested = messages.length - plan.requested;
+      const restTokens = tokensOf([...system, ...tail]);
+      const tailDecision: TailDecision = !plan.fits
+        ? { _tag: "TailExceedsBudget", requested, preserved: tail.length, tailTokens: restTokens + overhead, maxTokens: options.maxTokens, minSummaryTokens: minSummary }
+        : split > plan.requested
+          ? { _tag: "TailShortened", requested, preserved: tail.length }
+          : { _tag: "TailKept", requested, preserved: tail.length };
+      const overBudget: CompactionWarning | undefined =
+        tailDecision._tag === "TailExceedsBudget"
+          ? {
+              _tag: "TailExceedsBudget",
+              tailTokens: tailDecision.tailTokens,
+              maxTokens: options.maxTokens,
+              minSummaryTokens: minSummary,
+              message: `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`,
+            }
+          : undefined;
+      const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] => (overBudget === undefined ? [w] : [w, overBudget]);
+      // Nothing compacted: the input as given (the task is not moved).
+      const unchanged = (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): CompactionResult => ({
+        summary: "",
+        system: given.slice(0, givenSys),
+        messages: given.slice(givenSys),
+        level: "none",
+        originalTokens,
+        compactedTokens: originalTokens,
+        ratio: 1,
+        messagesCompacted: 0,
+        messagesPreserved: given.length - givenSys,
+        model: "",
+        attempts: [],
+        budgetMet: originalTokens <= options.maxTokens,
+        tail: { ...tailDecision, preserved: given.length - givenSys },
+        task: { _tag: "NotPinned" },
+        warnings: withOverBudget(reason),
       });
-      return failure === undefined ? result : { ...result, warnings: [...result.warnings, notDelivered("budget_exceeded", failure)] };
-    };
-    const unchangedBy = async (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): Promise<CompactionResult> => {
-      const result = unchanged(reason);
-      return alertIfOverBudget(result, describeWarnings(result.warnings) ?? reason.message);
-    };
-    if (head.length === 0) {
-      return E.right(await unchangedBy(split === sys && messages.length > sys
-        ? { _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }
-        : { _tag: "NothingCompacted", reason: "no_messages", message: "no messages to compact" }));
-    }
-    const sourceTokens = partOf(head) - overhead;
-    const room = options.maxTokens - restTokens - overhead;
-    // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
-    const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
-    if (target < 1) return E.right(await unchangedBy({ _tag: "NothingCompacted", reason: "too_small", message: "the messages before the tail are too small to condense" }));
-    const model = deps.provider === undefined
-      ? E.left("no provider")
-      : await chooseCompactionModel(deps.provider, options.compactionModel, options.strength)().then((r) =>
-          E.isLeft(r) ? E.left(r.left._tag === "NoCompactionModel" ? r.left.message : `listing models failed: ${r.left.error._tag}`) : r,
-        );
-    const escalated = await escalate({
-      source: head, sourceTokens, target, counter, provider: deps.provider, model, temperature, timeoutMs, ...(signal === undefined ? {} : { signal }),
-    })();
-    if (E.isLeft(escalated)) return escalated;
-    const { level, summary, attempts } = escalated.right;
-    const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
-    let warnings: readonly CompactionWarning[] = overBudget === undefined ? [] : [overBudget];
-    let skipFailure: AlertDeliveryFailure | undefined;
-    if (level === "truncate") {
-      const rejections = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
-      warnings = withOverBudget({ _tag: "FellToTruncation", rejections, message: `fell to truncation (${rejections.join("; ")})` });
-      if (sink !== undefined) {
-        skipFailure = await deliverAlert(sink, {
-          kind: "compaction_skip", sessionId, at, reason: describeWarnings(warnings) ?? "fell to truncation", attempts, originalTokens, compactedTokens,
+      // Every result that misses the budget is reported to the sink; a failing sink only adds a warning.
+      const alertIfOverBudget = async (result: CompactionResult, reason: string): Promise<CompactionResult> => {
+        if (result.budgetMet || sink === undefined) return result;
+        const failure = await deliverAlert(sink, {
+          kind: "budget_exceeded",
+          sessionId,
+          at,
+          maxTokens: options.maxTokens,
+          originalTokens: result.originalTokens,
+          compactedTokens: result.compactedTokens,
+          reason,
         });
+        return failure === undefined ? result : { ...result, warnings: [...result.warnings, notDelivered("budget_exceeded", failure)] };
+      };
+      const unchangedBy = async (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): Promise<CompactionResult> => {
+        const result = unchanged(reason);
+        return alertIfOverBudget(result, describeWarnings(result.warnings) ?? reason.message);
+      };
+      if (head.length === 0) {
+        return E.right(
+          await unchangedBy(
+            split === sys && messages.length > sys
+              ? { _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }
+              : { _tag: "NothingCompacted", reason: "no_messages", message: "no messages to compact" },
+          ),
+        );
       }
-    }
-    const described = describeWarnings(warnings);
-    const budgetReason = overBudget?.message ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${described === undefined ? "" : ` (${described})`}`;
-    if (skipFailure !== undefined) warnings = [...warnings, notDelivered("compaction_skip", skipFailure)];
-    const result: CompactionResult = {
-      summary, system, messages: tail, level, originalTokens, compactedTokens,
-      ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
-      messagesCompacted: head.length, messagesPreserved: tail.length,
-      model: E.isRight(model) ? model.right : "", attempts,
-      budgetMet: compactedTokens <= options.maxTokens, tail: tailDecision, task,
-      warnings,
+      const sourceTokens = partOf(head) - overhead;
+      const room = options.maxTokens - restTokens - overhead;
+      // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
+      const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
+      if (target < 1) return E.right(await unchangedBy({ _tag: "NothingCompacted", reason: "too_small", message: "the messages before the tail are too small to condense" }));
+      const model =
+        deps.provider === undefined
+          ? E.left("no provider")
+          : await chooseCompactionModel(deps.provider, options.compactionModel, options.strength)().then((r) =>
+              E.isLeft(r) ? E.left(r.left._tag === "NoCompactionModel" ? r.left.message : `listing models failed: ${r.left.error._tag}`) : r,
+            );
+      const escalated = await escalate({
+        source: head,
+        sourceTokens,
+        target,
+        counter,
+        provider: deps.provider,
+        model,
+        temperature,
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+      })();
+      if (E.isLeft(escalated)) return escalated;
+      const { level, summary, attempts } = escalated.right;
+      const compactedTokens = tokensOf([...system, summaryMessage(summary), ...tail]);
+      let warnings: readonly CompactionWarning[] = overBudget === undefined ? [] : [overBudget];
+      let skipFailure: AlertDeliveryFailure | undefined;
+      if (level === "truncate") {
+        const rejections = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
+        warnings = withOverBudget({ _tag: "FellToTruncation", rejections, message: `fell to truncation (${rejections.join("; ")})` });
+        if (sink !== undefined) {
+          skipFailure = await deliverAlert(sink, {
+            kind: "compaction_skip",
+            sessionId,
+            at,
+            reason: describeWarnings(warnings) ?? "fell to truncation",
+            attempts,
+            originalTokens,
+            compactedTokens,
+          });
+        }
+      }
+      const described = describeWarnings(warnings);
+      const budgetReason = overBudget?.message ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${described === undefined ? "" : ` (${described})`}`;
+      if (skipFailure !== undefined) warnings = [...warnings, notDelivered("compaction_skip", skipFailure)];
+      const result: CompactionResult = {
+        summary,
+        system,
+        messages: tail,
+        level,
+        originalTokens,
+        compactedTokens,
+        ratio: originalTokens === 0 ? 1 : compactedTokens / originalTokens,
+        messagesCompacted: head.length,
+        messagesPreserved: tail.length,
+        model: E.isRight(model) ? model.right : "",
+        attempts,
+        budgetMet: compactedTokens <= options.maxTokens,
+        tail: tailDecision,
+        task,
+        warnings,
+      };
+      return E.right(await alertIfOverBudget(result, budgetReason));
     };
-    return E.right(await alertIfOverBudget(result, budgetReason));
-  };
 
   return {
     compact,
     estimateUsage: tokensOf,
     shouldCompact: (messages, input = {}) => {
-        const options = decodeCompactOptions(input);
+      const options = decodeCompactOptions(input);
       if (E.isLeft(options)) return options;
       const valid = decodeMessages(messages);
       return E.isLeft(valid) ? valid : E.right(pressureOf(tokensOf(valid.right), options.right));

@@ -12,15 +12,7 @@
  *
  * @module @cc/lcm
  */
-export {
-  createLcmCompactor,
-  nextContext,
-  type CompactError,
-  type CompactionResult,
-  type LcmCompactor,
-  type LcmCompactorOptions,
-  type TailDecision,
-} from "./compactor.js";
+export { createLcmCompactor, nextContext, type CompactError, type CompactionResult, type LcmCompactor, type LcmCompactorOptions, type TailDecision } from "./compactor.js";
 export { decodeCompactOptions, defaultCompactOptions, type CompactOptions } from "./options.js";
 export { describeWarnings, type CompactionWarning } from "./warnings.js";
 export { pressureOf, type ContextUsage, type Pressure } from "./pressure.js";

@@ -72,8 +72,7 @@ export function defaultCompactOptions(): CompactOptions {
 export type { InvalidOptions } from "@cc/validate";
 
 const fraction = leaf("Fraction", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
-const StrengthCodec = leaf("Strength", "one of very_low, low, average, high, very_high", (u): u is Strength =>
-  u === "very_low" || u === "low" || u === "average" || u === "high" || u === "very_high");
+const StrengthCodec = leaf("Strength", "one of very_low, low, average, high, very_high", (u): u is Strength => u === "very_low" || u === "low" || u === "average" || u === "high" || u === "very_high");
 
 /**
  * io-ts codec of a partial {@link CompactOptions} (missing fields take defaults). Closed: an
@@ -81,16 +80,21 @@ const StrengthCodec = leaf("Strength", "one of very_low, low, average, high, ver
  *
  * @example CompactOptionsInputCodec.decode({ maxTokns: 5 }) // failure: "maxTokns: unknown field (did you mean maxTokens?)"
  */
-export const CompactOptionsInputCodec = objectCodec("CompactOptions", {}, {
-  maxTokens: positiveInt,
-  preserveLast: nonNegativeInt,
-  model: t.string,
-  compactionModel: t.string,
-  softThreshold: fraction,
-  hardThreshold: fraction,
-  strength: StrengthCodec,
-  pinTask: t.boolean,
-}, { expected: "an options object" });
+export const CompactOptionsInputCodec = objectCodec(
+  "CompactOptions",
+  {},
+  {
+    maxTokens: positiveInt,
+    preserveLast: nonNegativeInt,
+    model: t.string,
+    compactionModel: t.string,
+    softThreshold: fraction,
+    hardThreshold: fraction,
+    strength: StrengthCodec,
+    pinTask: t.boolean,
+  },
+  { expected: "an options object" },
+);
 
 const decodeInput = decodeWith(CompactOptionsInputCodec, "InvalidOptions", "compact options");
 
@@ -108,9 +112,11 @@ export function decodeCompactOptions(input: unknown): E.Either<InvalidOptions, C
   const defined = Object.fromEntries(Object.entries(decoded.right).filter(([, v]) => v !== undefined));
   const merged = { ...defaultCompactOptions(), ...defined } as CompactOptions;
   if (merged.softThreshold >= merged.hardThreshold) {
-    return E.left(invalid("InvalidOptions", "compact options", [
-      { path: "softThreshold", field: "softThreshold", message: `softThreshold (${merged.softThreshold}) must be below hardThreshold (${merged.hardThreshold})` },
-    ]));
+    return E.left(
+      invalid("InvalidOptions", "compact options", [
+        { path: "softThreshold", field: "softThreshold", message: `softThreshold (${merged.softThreshold}) must be below hardThreshold (${merged.hardThreshold})` },
+      ]),
+    );
   }
   return E.right(merged);
 }

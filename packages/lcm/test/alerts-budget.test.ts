@@ -33,8 +33,7 @@ const history: readonly Message[] = [
   ...Array.from({ length: 8 }, (_, i) => [call(`c${i}`), tool(`c${i}`, words(i < 6 ? 40 : 300, `out${i}`)), a(`step ${i} done`)]).flat(),
 ];
 
-const budgetAlerts = (alerts: readonly { readonly kind: string }[]): readonly BudgetExceededAlert[] =>
-  alerts.filter((x): x is BudgetExceededAlert => x.kind === "budget_exceeded");
+const budgetAlerts = (alerts: readonly { readonly kind: string }[]): readonly BudgetExceededAlert[] => alerts.filter((x): x is BudgetExceededAlert => x.kind === "budget_exceeded");
 
 describe("budget_exceeded alert", () => {
   it("fires when the last step does not fit, with maxTokens, the tokens after and the reason", async () => {
@@ -44,8 +43,12 @@ describe("budget_exceeded alert", () => {
     expect(r.tail._tag).toBe("TailExceedsBudget");
     expect(sink.alerts.map((x) => x.kind)).toEqual(["compaction_skip", "budget_exceeded"]);
     expect(sink.alerts[1]).toEqual({
-      kind: "budget_exceeded", sessionId: "s1", at: 7, maxTokens: 700,
-      originalTokens: r.originalTokens, compactedTokens: r.compactedTokens,
+      kind: "budget_exceeded",
+      sessionId: "s1",
+      at: 7,
+      maxTokens: 700,
+      originalTokens: r.originalTokens,
+      compactedTokens: r.compactedTokens,
       reason: expect.stringMatching(/^the last step alone takes \d+ of 700 tokens, leaving less than the minimum summary budget of 256$/) as unknown,
     });
     expect(r.compactedTokens).toBeGreaterThan(700);
@@ -67,7 +70,19 @@ describe("budget_exceeded alert", () => {
     expect(budgetAlerts(sink.alerts)).toEqual([]);
   });
   it("a throwing or rejecting sink never breaks compaction; the failure is reported in error", async () => {
-    for (const bad of [{ alert: () => { throw new Error("sink down"); } }, { alert: () => Promise.reject(new Error("sink down")) }, { alert: () => { throw "plain"; } }]) {
+    for (const bad of [
+      {
+        alert: () => {
+          throw new Error("sink down");
+        },
+      },
+      { alert: () => Promise.reject(new Error("sink down")) },
+      {
+        alert: () => {
+          throw "plain";
+        },
+      },
+    ]) {
       const r = await compactWith(bad, [sys(), u(words(3000))], 500, 6);
       expect(r.budgetMet).toBe(false);
       expect(describeWarnings(r.warnings)).toMatch(/nothing before the preserved tail.*; alert sink failed: (sink down|plain)$/);
@@ -118,7 +133,17 @@ describe("property: budget_exceeded fires exactly when budgetMet is false", () =
           expect(sink.alerts.at(-1)).toBe(budget[0]);
         }
         // The same compaction with a throwing sink yields the same context and says the sink failed.
-        const broken = await compactWith({ alert: () => { throw new Error("down"); } }, messages, maxTokens, keep, provider);
+        const broken = await compactWith(
+          {
+            alert: () => {
+              throw new Error("down");
+            },
+          },
+          messages,
+          maxTokens,
+          keep,
+          provider,
+        );
         expect(broken.messages).toEqual(r.messages);
         expect(broken.summary).toBe(r.summary);
         expect(broken.budgetMet).toBe(r.budgetMet);

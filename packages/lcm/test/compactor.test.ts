@@ -13,10 +13,7 @@ import { a, call, conversationArb, issued, runs, sys, tool, u } from "../../mess
 
 const counter = estimateCounter();
 const long = (i: number): string => `step ${i}: edited src/module${i}.ts and ran the tests; Error: expected ${i} got ${i + 1}. `.repeat(8);
-const conversation: readonly Message[] = [
-  sys("You are a coding agent."),
-  ...Array.from({ length: 12 }, (_, i) => [u(long(i)), call(`c${i}`), tool(`c${i}`, long(i * 7)), a(long(i + 100))]).flat(),
-];
+const conversation: readonly Message[] = [sys("You are a coding agent."), ...Array.from({ length: 12 }, (_, i) => [u(long(i)), call(`c${i}`), tool(`c${i}`, long(i * 7)), a(long(i + 100))]).flat()];
 
 const scripted = (reply: (req: CompletionRequest) => Promise<E.Either<ProviderError, Completion>>): Provider => ({
   name: "scripted",
@@ -47,7 +44,10 @@ describe("LcmCompactor", () => {
   it("escalates to bullet when the detailed summary is over target", async () => {
     const r = await run(scripted((req) => text(req.messages[0]!.content.includes("bullet") ? "- short" : "word ".repeat(5000))));
     expect(r.level).toBe("bullet");
-    expect(r.attempts.map((x) => [x.level, x.accepted, x.rejection?._tag])).toEqual([["detailed", false, "OverTarget"], ["bullet", true, undefined]]);
+    expect(r.attempts.map((x) => [x.level, x.accepted, x.rejection?._tag])).toEqual([
+      ["detailed", false, "OverTarget"],
+      ["bullet", true, undefined],
+    ]);
     expect(r.attempts[1]!.target).toBe(Math.floor(r.attempts[0]!.target / 2));
   });
   it("reports shouldCompact pressure and rejects bad options with field names", () => {
@@ -75,7 +75,13 @@ describe("LcmCompactor", () => {
 
 describe("faults: each yields a valid result or a typed error, and the caller's messages are untouched", () => {
   const faults: Record<string, Provider> = {
-    throws: { name: "t", complete: () => { throw new Error("boom"); }, listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]) },
+    throws: {
+      name: "t",
+      complete: () => {
+        throw new Error("boom");
+      },
+      listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]),
+    },
     rejects: scripted(() => Promise.reject(new Error("kaput"))),
     hangs: scripted(() => new Promise(() => undefined)),
     empty: scripted(() => text("   ")),
@@ -119,7 +125,14 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
   });
 
   it("a throwing or rejecting alert sink never breaks compaction; a good one gets compaction_skip", async () => {
-    for (const bad of [{ alert: () => { throw new Error("sink down"); } }, { alert: () => Promise.reject(new Error("sink down")) }]) {
+    for (const bad of [
+      {
+        alert: () => {
+          throw new Error("sink down");
+        },
+      },
+      { alert: () => Promise.reject(new Error("sink down")) },
+    ]) {
       const c = createLcmCompactor({ counter, alertSink: bad, sessionId: "s1" });
       const r = await c.compact(conversation, { maxTokens: 2000 })();
       expect(E.isRight(r) && describeWarnings(r.right.warnings)).toMatch(/alert sink failed: sink down/);
@@ -153,9 +166,17 @@ describe("secrets in what any provider or sink says never reach results, warning
   });
 
   it("an alert sink's failure message is redacted", async () => {
-    const c = createLcmCompactor({ counter, alertSink: { alert: () => { throw new Error("POST https://hooks.example/alert?token=hook-secret-77 failed"); } }, sessionId: "s3" });
+    const c = createLcmCompactor({
+      counter,
+      alertSink: {
+        alert: () => {
+          throw new Error("POST https://hooks.example/alert?token=hook-secret-77 failed");
+        },
+      },
+      sessionId: "s3",
+    });
     const r = await c.compact(conversation, { maxTokens: 2000 })();
-    const shown = E.isRight(r) ? describeWarnings(r.right.warnings) ?? "" : "";
+    const shown = E.isRight(r) ? (describeWarnings(r.right.warnings) ?? "") : "";
     expect(shown).toContain("alert sink failed: POST https://hooks.example/alert?*** failed");
     expect(shown).not.toContain("hook-secret");
   });

@@ -9,12 +9,9 @@ import type { Provider } from "@cc/messages";
 import { serialiseTranscript } from "../src/transcript.js";
 import { call, tool, u } from "../../messages/test/support/conversation.js";
 
-
 describe("serialiseTranscript", () => {
   it("labels roles, shows calls with arguments and results with their call id", () => {
-    expect(serialiseTranscript([u("fix it"), call("c1"), tool("c1", "ok")])).toBe(
-      '[user]\nfix it\n\n[assistant]\n→ call bash #c1: {"command":"ls c1"}\n\n[tool result bash #c1]\nok',
-    );
+    expect(serialiseTranscript([u("fix it"), call("c1"), tool("c1", "ok")])).toBe('[user]\nfix it\n\n[assistant]\n→ call bash #c1: {"command":"ls c1"}\n\n[tool result bash #c1]\nok');
   });
   it("clips messages 6000+1500, tool results 4000+1500, arguments 1200, surrogate-safe", () => {
     const big = "😀".repeat(5000);
@@ -32,7 +29,18 @@ describe("options", () => {
     expect(decodeCompactOptions({})).toEqual(E.right(defaultCompactOptions()));
   });
   it("rejects soft ≥ hard, thresholds outside (0,1], negative/NaN/huge counts, non-objects", () => {
-    const bad = [{ softThreshold: 0.9, hardThreshold: 0.9 }, { hardThreshold: 1.5 }, { softThreshold: 0 }, { preserveLast: -1 }, { maxTokens: Number.NaN }, { maxTokens: 2 ** 60 }, { preserveLast: 1.5 }, null, [], "x"];
+    const bad = [
+      { softThreshold: 0.9, hardThreshold: 0.9 },
+      { hardThreshold: 1.5 },
+      { softThreshold: 0 },
+      { preserveLast: -1 },
+      { maxTokens: Number.NaN },
+      { maxTokens: 2 ** 60 },
+      { preserveLast: 1.5 },
+      null,
+      [],
+      "x",
+    ];
     for (const b of bad) expect(E.isLeft(decodeCompactOptions(b))).toBe(true);
     const r = decodeCompactOptions({ preserveLast: -1, hardThreshold: 2 });
     expect(E.isLeft(r) && r.left.problems.map((p) => p.message)).toEqual(["preserveLast: expected a non-negative integer, got -1", "hardThreshold: expected a number in (0, 1], got 2"]);
@@ -44,7 +52,17 @@ describe("options", () => {
     expect(E.isLeft(r) && r.left.message).toBe("invalid compact options: maxTokns: unknown field (did you mean maxTokens?)");
   });
   it("rejects NaN, ±Infinity and out-of-range values field by field", () => {
-    for (const [field, value] of [["maxTokens", Number.NaN], ["maxTokens", Number.POSITIVE_INFINITY], ["maxTokens", 0], ["preserveLast", Number.NEGATIVE_INFINITY], ["softThreshold", Number.NaN], ["hardThreshold", Number.POSITIVE_INFINITY], ["hardThreshold", -0.5], ["strength", "strongest"], ["model", 3]] as const) {
+    for (const [field, value] of [
+      ["maxTokens", Number.NaN],
+      ["maxTokens", Number.POSITIVE_INFINITY],
+      ["maxTokens", 0],
+      ["preserveLast", Number.NEGATIVE_INFINITY],
+      ["softThreshold", Number.NaN],
+      ["hardThreshold", Number.POSITIVE_INFINITY],
+      ["hardThreshold", -0.5],
+      ["strength", "strongest"],
+      ["model", 3],
+    ] as const) {
       const r = decodeCompactOptions({ [field]: value });
       expect(E.isLeft(r) && r.left.problems.map((p) => p.path)).toEqual([field]);
     }
@@ -92,4 +110,3 @@ describe("model choice", () => {
     expect(E.isLeft(r) && r.left._tag).toBe("NoCompactionModel");
   });
 });
-

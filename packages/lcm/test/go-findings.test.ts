@@ -68,7 +68,15 @@ describe("GO-FINDINGS 17: a summary is accepted only when smaller than its sourc
   it("a provider that echoes a longer text is rejected at both LLM levels; truncation saves tokens", async () => {
     const echo: Provider = {
       name: "echo",
-      complete: (req) => TE.right({ text: req.messages.map((m) => m.content).join("\n").repeat(2), model: req.model, usage: { inputTokens: 0, outputTokens: 0 } }),
+      complete: (req) =>
+        TE.right({
+          text: req.messages
+            .map((m) => m.content)
+            .join("\n")
+            .repeat(2),
+          model: req.model,
+          usage: { inputTokens: 0, outputTokens: 0 },
+        }),
       listModels: () => TE.right([]),
     };
     const messages = [u("a first question about src/a.ts and its failing test"), a("a first answer that looks at the code"), u("another question"), a("another reply with more detail"), u("latest")];

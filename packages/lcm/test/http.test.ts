@@ -18,7 +18,10 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 };
-const ok = (content: string): Handler => (_q, _b, res) => json(res, 200, { choices: [{ message: { content } }], usage: { prompt_tokens: 11, completion_tokens: 3 }, model: "m" });
+const ok =
+  (content: string): Handler =>
+  (_q, _b, res) =>
+    json(res, 200, { choices: [{ message: { content } }], usage: { prompt_tokens: 11, completion_tokens: 3 }, model: "m" });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -34,7 +37,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 beforeEach(() => {
   handlers = [];
   seen.length = 0;
@@ -99,7 +108,11 @@ describe("openAICompatibleProvider on loopback", () => {
     const models = { data: [{ id: "big", pricing: { prompt: "0.000003", completion: "0.000015" } }, { id: "small", pricing: { prompt: 0.0000001, completion: 0.0000004 } }, { id: "unpriced" }] };
     handlers = [(_q, _b, res) => json(res, 200, models), (_q, _b, res) => json(res, 200, models)];
     const listed = await provider({ catalogue: [{ id: "unpriced", outputCostPerMTok: 100, strength: "very_high" }] }).listModels()();
-    expect(E.isRight(listed) && listed.right.map((m) => [m.id, m.outputCostPerMTok])).toEqual([["big", 15], ["small", 0.4], ["unpriced", 100]]);
+    expect(E.isRight(listed) && listed.right.map((m) => [m.id, m.outputCostPerMTok])).toEqual([
+      ["big", 15],
+      ["small", 0.4],
+      ["unpriced", 100],
+    ]);
     expect(await chooseCompactionModel(provider(), "")()).toEqual(E.right("small"));
   });
 });
@@ -112,20 +125,50 @@ describe("provider options", () => {
 
   it("rejects NaN, infinities, fractions and out-of-range numbers with a typed error, before any request", () => {
     const bad: [keyof HttpProviderOptions, number][] = [
-      ["maxRetries", Number.NaN], ["maxRetries", Infinity], ["maxRetries", -1], ["maxRetries", 21], ["maxRetries", 1.5],
-      ["timeoutMs", Number.NaN], ["timeoutMs", 0], ["timeoutMs", -1], ["timeoutMs", 600_001], ["timeoutMs", -Infinity],
-      ["backoffMs", Number.NaN], ["backoffMs", -5], ["maxBackoffMs", Infinity], ["maxTotalMs", 0], ["maxResponseBytes", 0], ["maxResponseBytes", Number.NaN],
+      ["maxRetries", Number.NaN],
+      ["maxRetries", Infinity],
+      ["maxRetries", -1],
+      ["maxRetries", 21],
+      ["maxRetries", 1.5],
+      ["timeoutMs", Number.NaN],
+      ["timeoutMs", 0],
+      ["timeoutMs", -1],
+      ["timeoutMs", 600_001],
+      ["timeoutMs", -Infinity],
+      ["backoffMs", Number.NaN],
+      ["backoffMs", -5],
+      ["maxBackoffMs", Infinity],
+      ["maxTotalMs", 0],
+      ["maxResponseBytes", 0],
+      ["maxResponseBytes", Number.NaN],
     ];
     for (const [field, value] of bad) {
       const r = openAICompatibleProvider({ baseUrl: base, [field]: value });
-      expect(r, `${field}=${value}`).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider options", problems: [{ message: expect.stringMatching(new RegExp(`^${field}: expected an integer in \\d+\\.\\.\\d+, got ${String(value)}$`)) }] }));
+      expect(r, `${field}=${value}`).toMatchObject(
+        E.left({
+          _tag: "InvalidOptions",
+          subject: "provider options",
+          problems: [{ message: expect.stringMatching(new RegExp(`^${field}: expected an integer in \\d+\\.\\.\\d+, got ${String(value)}$`)) }],
+        }),
+      );
     }
     expect(seen).toHaveLength(0);
   });
 
   it("accepts the bounds and applies the defaults", () => {
     const r = decodeHttpProviderOptions({ baseUrl: base, maxRetries: 0, timeoutMs: 600_000, apiKey: undefined });
-    expect(E.isRight(r) && { ...r.right, now: undefined }).toEqual({ baseUrl: base, maxRetries: 0, timeoutMs: 600_000, backoffMs: 500, maxBackoffMs: 30_000, maxTotalMs: 300_000, maxResponseBytes: 8 * 1024 * 1024, catalogue: [], now: undefined, name: "openai-compatible" });
+    expect(E.isRight(r) && { ...r.right, now: undefined }).toEqual({
+      baseUrl: base,
+      maxRetries: 0,
+      timeoutMs: 600_000,
+      backoffMs: 500,
+      maxBackoffMs: 30_000,
+      maxTotalMs: 300_000,
+      maxResponseBytes: 8 * 1024 * 1024,
+      catalogue: [],
+      now: undefined,
+      name: "openai-compatible",
+    });
     expect(problems({ baseUrl: base, maxRetries: 20, timeoutMs: 1 })).toEqual([]);
   });
 

@@ -44,12 +44,18 @@ describe("budgetMet with the default counter", () => {
   it("budgetMet implies the exact count of the next context is within maxTokens", async () => {
     const compactor = createLcmCompactor({ provider: offlineProvider() });
     await fc.assert(
-      fc.asyncProperty(conversationArb, fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 0, max: 6 }), fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 200 }), fc.constantFrom("a b c d e f g h ", "\u0000\u0001\u0000\u0001", "ﷺﷺﷺﷺ", "𝕏𝕐𝕏𝕐", "日本語のテキスト")), async (conversation, maxTokens, preserveLast, filler) => {
-        const messages = conversation.map((m) => (m.role === "user" ? { ...m, content: `${m.content} ${filler.repeat(6)}` } : m));
-        const r = await compactor.compact(messages, { maxTokens, preserveLast })();
-        if (E.isLeft(r)) throw new Error(r.left._tag);
-        if (r.right.budgetMet) expect(exact.countMessages(nextContext(r.right))).toBeLessThanOrEqual(maxTokens);
-      }),
+      fc.asyncProperty(
+        conversationArb,
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 200 }), fc.constantFrom("a b c d e f g h ", "\u0000\u0001\u0000\u0001", "ﷺﷺﷺﷺ", "𝕏𝕐𝕏𝕐", "日本語のテキスト")),
+        async (conversation, maxTokens, preserveLast, filler) => {
+          const messages = conversation.map((m) => (m.role === "user" ? { ...m, content: `${m.content} ${filler.repeat(6)}` } : m));
+          const r = await compactor.compact(messages, { maxTokens, preserveLast })();
+          if (E.isLeft(r)) throw new Error(r.left._tag);
+          if (r.right.budgetMet) expect(exact.countMessages(nextContext(r.right))).toBeLessThanOrEqual(maxTokens);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -27,7 +27,11 @@ const session: readonly Message[] = [
 ];
 
 async function ask(level: "detailed" | "bullet", messages: readonly Message[], maxTokens: number): Promise<string> {
-  const r = await offlineProvider({ counter, detailedShare: 10, bulletShare: 10 }).complete({ model: "offline-extractive", messages: summaryPrompt(level, serialiseTranscript(messages), maxTokens), maxTokens })();
+  const r = await offlineProvider({ counter, detailedShare: 10, bulletShare: 10 }).complete({
+    model: "offline-extractive",
+    messages: summaryPrompt(level, serialiseTranscript(messages), maxTokens),
+    maxTokens,
+  })();
   if (E.isLeft(r)) throw new Error(r.left._tag);
   return r.right.text;
 }
@@ -38,9 +42,9 @@ describe("offline summariser: what it keeps", () => {
     expect(s.split("\n")[0]).toBe("Goal: Fix the failing parser test in src/parser.ts Keep the public API unchanged.");
     expect(s).toContain("Files touched: src/parser.ts");
     // "npm test" ran twice: only its last outcome is kept.
-    expect(s).toContain("- `bash {\"command\":\"npm test\"}` → TypeError: cannot read properties of undefined (reading 'kind') (+1 lines)");
+    expect(s).toContain('- `bash {"command":"npm test"}` → TypeError: cannot read properties of undefined (reading \'kind\') (+1 lines)');
     expect(s.match(/npm test/g)).toHaveLength(1);
-    expect(s).toContain("- `edit {\"path\":\"src/parser.ts\"}` → edited src/parser.ts");
+    expect(s).toContain('- `edit {"path":"src/parser.ts"}` → edited src/parser.ts');
     expect(s).toContain("Error: expected parseLine to return 3");
     expect(s).toContain("The bug is in parseLine because it skips the last token.");
     expect(s).toContain("Latest: Running the tests again.");
@@ -133,19 +137,33 @@ function trajectory(file: string): Message[] {
 }
 
 /** The task line: the first non-empty line of the first user message, trimmed. */
-const taskLine = (head: readonly Message[]): string => (head.find((m) => m.role === "user")?.content.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "");
+const taskLine = (head: readonly Message[]): string =>
+  head
+    .find((m) => m.role === "user")
+    ?.content.split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "") ?? "";
 /** Touched paths: `*.py` files the assistant named in the compacted part. */
 const touchedPaths = (head: readonly Message[]): Set<string> =>
   new Set(head.filter((m) => m.role === "assistant").flatMap((m) => [...m.content.matchAll(/(?<![\w/.:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.py(?![\w/])/g)].map((x) => x[0])));
 /** The last error: the last error line of the serialised results after the task (assistant text excluded). */
 const lastError = (head: readonly Message[]): string | undefined => {
   const first = head.findIndex((m) => m.role === "user");
-  const lines = head.flatMap((m, i) => (i <= first || m.role === "assistant" ? [] : serialiseMessage(m).split("\n").slice(1).map((l) => l.trim())));
+  const lines = head.flatMap((m, i) =>
+    i <= first || m.role === "assistant"
+      ? []
+      : serialiseMessage(m)
+          .split("\n")
+          .slice(1)
+          .map((l) => l.trim()),
+  );
   return lines.filter(isErrorLine).pop();
 };
 
 describe("offline summariser on the SWE-agent trajectories (maxTokens = tokens/4, preserveLast 6)", () => {
-  const files = readdirSync(dataDir).filter((f) => f.endsWith(".traj")).sort();
+  const files = readdirSync(dataDir)
+    .filter((f) => f.endsWith(".traj"))
+    .sort();
   it("finds the trajectories", () => expect(files.length).toBeGreaterThanOrEqual(12));
   for (const file of files) {
     it(`${file.slice(0, 60)}: level 1 is accepted whenever its target allows a summary, keeping task, paths, last error`, async () => {

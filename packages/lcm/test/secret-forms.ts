@@ -4,7 +4,21 @@
 
 /** The ways a secret is shown. */
 export const SECRET_FORMS = [
-  "raw", "split", "split-crlf", "json-u", "json-u-some", "json-in-json", "base64", "base64-in-text", "base64url", "hex", "spaced", "url", "suffix", "prefix", "run",
+  "raw",
+  "split",
+  "split-crlf",
+  "json-u",
+  "json-u-some",
+  "json-in-json",
+  "base64",
+  "base64-in-text",
+  "base64url",
+  "hex",
+  "spaced",
+  "url",
+  "suffix",
+  "prefix",
+  "run",
 ] as const;
 /** One way a secret is shown. */
 export type SecretForm = (typeof SECRET_FORMS)[number];
@@ -18,26 +32,40 @@ export function showSecret(key: string, form: SecretForm, cut: number): string {
   const at = 1 + Math.floor(cut * (n - 1));
   const run = Math.min(n, 8 + Math.floor(cut * Math.max(0, n - 8)));
   switch (form) {
-    case "raw": return key;
-    case "split": return `${key.slice(0, at)}\n${key.slice(at)}`;
-    case "split-crlf": return `${key.slice(0, at)}\r\n  ${key.slice(at)}`;
-    case "json-u": return JSON.stringify({ error: [...key].map(uEscape).join("") });
+    case "raw":
+      return key;
+    case "split":
+      return `${key.slice(0, at)}\n${key.slice(at)}`;
+    case "split-crlf":
+      return `${key.slice(0, at)}\r\n  ${key.slice(at)}`;
+    case "json-u":
+      return JSON.stringify({ error: [...key].map(uEscape).join("") });
     // As a JSON encoder prints it: every other character \u-escaped, the rest JSON-escaped (a raw
     // backslash never stands before an escape).
-    case "json-u-some": return [...key].map((c, i) => (i % 2 === 0 ? uEscape(c) : JSON.stringify(c).slice(1, -1))).join("");
-    case "json-in-json": return JSON.stringify(JSON.stringify({ message: `bad key "${key}"` }));
-    case "base64": return Buffer.from(key, "utf8").toString("base64");
-    case "base64-in-text": return Buffer.from(`${"u".repeat(Math.floor(cut * 3))}user:${key} end`, "utf8").toString("base64");
-    case "base64url": return Buffer.from(key, "utf8").toString("base64url");
+    case "json-u-some":
+      return [...key].map((c, i) => (i % 2 === 0 ? uEscape(c) : JSON.stringify(c).slice(1, -1))).join("");
+    case "json-in-json":
+      return JSON.stringify(JSON.stringify({ message: `bad key "${key}"` }));
+    case "base64":
+      return Buffer.from(key, "utf8").toString("base64");
+    case "base64-in-text":
+      return Buffer.from(`${"u".repeat(Math.floor(cut * 3))}user:${key} end`, "utf8").toString("base64");
+    case "base64url":
+      return Buffer.from(key, "utf8").toString("base64url");
     case "hex": {
       const hex = Buffer.from(key, "utf8").toString("hex");
       return cut < 0.5 ? hex : hex.toUpperCase();
     }
-    case "spaced": return [...key].join(" ");
-    case "url": return percentAll(key);
-    case "suffix": return key.slice(n - run);
-    case "prefix": return key.slice(0, run);
-    case "run": return key.slice(Math.floor((n - run) / 2), Math.floor((n - run) / 2) + run);
+    case "spaced":
+      return [...key].join(" ");
+    case "url":
+      return percentAll(key);
+    case "suffix":
+      return key.slice(n - run);
+    case "prefix":
+      return key.slice(0, run);
+    case "run":
+      return key.slice(Math.floor((n - run) / 2), Math.floor((n - run) / 2) + run);
   }
 }
 
@@ -46,7 +74,11 @@ function readings(text: string): readonly string[] {
   const out = new Set<string>([text]);
   const noSpace = text.replace(/\s+|\\[nrt]/g, "");
   out.add(noSpace);
-  const unescaped = (s: string): string => s.replace(/\\+u([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(["\\/])/g, "$1").replace(/\\+/g, "");
+  const unescaped = (s: string): string =>
+    s
+      .replace(/\\+u([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/\\+(["\\/])/g, "$1")
+      .replace(/\\+/g, "");
   out.add(unescaped(noSpace));
   out.add(unescaped(unescaped(noSpace)).replace(/\s+/g, ""));
   out.add(noSpace.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))));

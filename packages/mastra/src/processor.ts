@@ -62,7 +62,11 @@ export const CompactionProcessorError = CcError as unknown as CcErrorOf<ContextE
 export type CompactionProcessorError = InstanceType<typeof CompactionProcessorError>;
 
 const systemText = (m: { readonly content: unknown }): string =>
-  typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n") : "";
+  typeof m.content === "string"
+    ? m.content
+    : Array.isArray(m.content)
+      ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n")
+      : "";
 
 /** The prompt with `note` (the manager's sealed note message) after its leading system messages. */
 function promptWithNote(prompt: LLMPrompt, note: Message | undefined): LLMPrompt {
@@ -136,7 +140,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       const carried = typeof state[NOTE_STATE] === "string" ? (state[NOTE_STATE] as string) : undefined;
       const carriedNote = carried === undefined ? undefined : manager.noteMessage(carried);
       const ownNote = carriedNote?.content;
-      const systems = messageList.getAllSystemMessages().map(systemText).filter((s) => s !== ownNote);
+      const systems = messageList
+        .getAllSystemMessages()
+        .map(systemText)
+        .filter((s) => s !== ownNote);
       const base = fromMastraDBMessages(messages, systems);
       // The note of an earlier step of this request goes in after the system prompts, so this
       // step's note folds it in (one note names everything evicted so far).

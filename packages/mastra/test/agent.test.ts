@@ -31,7 +31,8 @@ function script(prompt: LLMPrompt): Reply {
 /** A `readFile` tool answering `fileText(n)` for `moduleN.ts` (and the path itself when `withPath`). */
 function readFileTool(withPath: boolean) {
   return createTool({
-    id: "readFile", description: "Read a file.",
+    id: "readFile",
+    description: "Read a file.",
     inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
     execute: async (input: unknown) => {
       const path = (input as { path: string }).path;
@@ -51,9 +52,14 @@ describe("compaction processor in a Mastra Agent", () => {
     const storage = new InMemoryStore();
     const memory = new Memory({ storage, options: { lastMessages: 100 } });
     const agent = new Agent({
-      id: "coder", name: "coder", instructions: "You are a careful coding assistant.", model: asAgentModel(model), memory,
+      id: "coder",
+      name: "coder",
+      instructions: "You are a careful coding assistant.",
+      model: asAgentModel(model),
+      memory,
       tools: { readFile, fetchLogs, ...contextTools(compaction.manager) },
-      inputProcessors: [compaction], outputProcessors: [compaction],
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
     });
     const thread = { thread: "thread-1", resource: "user-1" };
     for (let n = 1; n <= 6; n++) await agent.generate(`read module${n}.ts`, { memory: thread });
@@ -89,7 +95,7 @@ describe("compaction processor in a Mastra Agent", () => {
     const tools = contextTools(compaction.manager);
     // Page through the original (8,000 characters a page): the pages join to the exact original text.
     let original = "";
-    for (let offset: number | undefined = 0; offset !== undefined; ) {
+    for (let offset: number | undefined = 0; offset !== undefined;) {
       const page = (await tools.expand_context.execute!({ id: evictedLog!.id, offset }, {} as never)) as ContextExpandResult;
       original += page.content ?? "";
       offset = page.nextOffset;
@@ -126,8 +132,14 @@ describe("compaction processor in a Mastra Agent", () => {
       return k >= 12 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
     });
     const agent = new Agent({
-      id: "reader", name: "reader", instructions: "Read every module.", model: asAgentModel(model), memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }),
-      tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction],
+      id: "reader",
+      name: "reader",
+      instructions: "Read every module.",
+      model: asAgentModel(model),
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }),
+      tools: { readFile },
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
     });
     const r = await agent.generate("read all modules", { memory: { thread: "t", resource: "u" }, maxSteps: 20 });
     expect(r.text).toBe("all read");
@@ -151,8 +163,14 @@ describe("compaction processor in a Mastra Agent", () => {
       return k >= 8 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
     });
     const agent = new Agent({
-      id: "streamer", name: "streamer", instructions: "Read every module.", model: asAgentModel(model),
-      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }), tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction],
+      id: "streamer",
+      name: "streamer",
+      instructions: "Read every module.",
+      model: asAgentModel(model),
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } }),
+      tools: { readFile },
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
     });
     const stream = await agent.stream("read all modules", { memory: { thread: "s", resource: "u" }, maxSteps: 20 });
     expect(await stream.text).toBe("all read");
@@ -181,7 +199,16 @@ describe("a unit is one tool call with its result", () => {
       return k >= 6 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
     });
     const memory = new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } });
-    const agent = new Agent({ id: "steps", name: "steps", instructions: "Read the modules.", model: asAgentModel(model), memory, tools: { readFile }, inputProcessors: [compaction], outputProcessors: [compaction] });
+    const agent = new Agent({
+      id: "steps",
+      name: "steps",
+      instructions: "Read the modules.",
+      model: asAgentModel(model),
+      memory,
+      tools: { readFile },
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
+    });
     const thread = { memory: { thread: "steps", resource: "u" }, maxSteps: 10 };
     expect((await agent.generate("read the modules", thread)).text).toBe("all read");
     const firstTurnCalls = model.doGenerateCalls.length;

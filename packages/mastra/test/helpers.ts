@@ -36,10 +36,7 @@ export function scriptedModel(script: (prompt: LLMPrompt, call: number) => Reply
   return new MockLanguageModelV3({
     doGenerate: async (options) => {
       const { reply, id } = next(options.prompt);
-      const content =
-        "tool" in reply
-          ? [{ type: "tool-call" as const, toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }]
-          : [{ type: "text" as const, text: reply.text }];
+      const content = "tool" in reply ? [{ type: "tool-call" as const, toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }] : [{ type: "text" as const, text: reply.text }];
       return { content, finishReason: finishReason(reply), usage, warnings: [] };
     },
     doStream: async (options) => {
@@ -47,7 +44,11 @@ export function scriptedModel(script: (prompt: LLMPrompt, call: number) => Reply
       const body: LanguageModelV3StreamPart[] =
         "tool" in reply
           ? [{ type: "tool-call", toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }]
-          : [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" }];
+          : [
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: reply.text },
+              { type: "text-end", id: "t" },
+            ];
       const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }, ...body, { type: "finish", finishReason: finishReason(reply), usage }];
       return { stream: convertArrayToReadableStream(parts) };
     },
@@ -82,5 +83,10 @@ export function noteOf(messages: readonly Message[]): string | undefined {
 export function lastText(prompt: LLMPrompt): { readonly role: string; readonly text: string } {
   const m = prompt[prompt.length - 1]!;
   if (m.role === "system") return { role: m.role, text: m.content };
-  return { role: m.role, text: asMessages([m]).map((x) => x.content).join("\n") };
+  return {
+    role: m.role,
+    text: asMessages([m])
+      .map((x) => x.content)
+      .join("\n"),
+  };
 }

@@ -8,10 +8,28 @@ import { createCompactionProcessor, NOTE_TAG } from "@cc/mastra";
 import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
 
 const at = (n: number): Date => new Date(1_700_000_000_000 + n * 1000);
-const text = (id: string, role: "user" | "assistant", body: string, n: number): MastraDBMessage => ({ id, role, createdAt: at(n), threadId: "t", resourceId: "u", content: { format: 2, parts: [{ type: "text", text: body }] } });
+const text = (id: string, role: "user" | "assistant", body: string, n: number): MastraDBMessage => ({
+  id,
+  role,
+  createdAt: at(n),
+  threadId: "t",
+  resourceId: "u",
+  content: { format: 2, parts: [{ type: "text", text: body }] },
+});
 const toolTurn = (id: string, call: string, result: string, n: number): MastraDBMessage => ({
-  id, role: "assistant", createdAt: at(n), threadId: "t", resourceId: "u",
-  content: { format: 2, parts: [{ type: "step-start" }, { type: "tool-invocation", toolInvocation: { state: "result", toolCallId: call, toolName: "grep", args: { q: call }, result: { lines: result } } }, { type: "text", text: "done" }] },
+  id,
+  role: "assistant",
+  createdAt: at(n),
+  threadId: "t",
+  resourceId: "u",
+  content: {
+    format: 2,
+    parts: [
+      { type: "step-start" },
+      { type: "tool-invocation", toolInvocation: { state: "result", toolCallId: call, toolName: "grep", args: { q: call }, result: { lines: result } } },
+      { type: "text", text: "done" },
+    ],
+  },
 });
 
 describe("processInputStep with a real MessageList", () => {
@@ -31,8 +49,17 @@ describe("processInputStep with a real MessageList", () => {
     const p = createCompactionProcessor({ maxTokens: 450, preserveLast: 0 });
     const messages = list.get.all.db();
     const r = await p.processInputStep({
-      messages, messageList: list, systemMessages: list.getSystemMessages(), stepNumber: 0, steps: [], state: {}, retryCount: 0,
-      abort: (() => { throw new Error("abort"); }) as never, model: {} as never,
+      messages,
+      messageList: list,
+      systemMessages: list.getSystemMessages(),
+      stepNumber: 0,
+      steps: [],
+      state: {},
+      retryCount: 0,
+      abort: (() => {
+        throw new Error("abort");
+      }) as never,
+      model: {} as never,
     } as ProcessInputStepArgs);
     const kept = (r as { messages: MastraDBMessage[] }).messages;
     expect(kept.length).toBeLessThan(messages.length);
@@ -57,7 +84,17 @@ describe("processLLMRequest", () => {
       prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }] });
       prompt.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read", output: { type: "text", value: `part ${i} `.repeat(120) } }] });
     }
-    const r = await p.processLLMRequest({ prompt, model: {} as never, stepNumber: 3, steps: [], state: {}, retryCount: 0, abort: (() => { throw new Error("abort"); }) as never });
+    const r = await p.processLLMRequest({
+      prompt,
+      model: {} as never,
+      stepNumber: 3,
+      steps: [],
+      state: {},
+      retryCount: 0,
+      abort: (() => {
+        throw new Error("abort");
+      }) as never,
+    });
     const out = r?.prompt ?? prompt;
     const messages = fromLLMPrompt(out).messages;
     expect(p.manager.count(messages)).toBeLessThanOrEqual(700);
@@ -76,21 +113,33 @@ describe("processLLMRequest", () => {
     }
     return prompt;
   };
-  const hook = { model: {} as never, stepNumber: 3, steps: [], state: {}, retryCount: 0, abort: (() => { throw new Error("abort"); }) as never };
+  const hook = {
+    model: {} as never,
+    stepNumber: 3,
+    steps: [],
+    state: {},
+    retryCount: 0,
+    abort: (() => {
+      throw new Error("abort");
+    }) as never,
+  };
 
-  it.each([{ kind: "hermes" as const }, { kind: "cost" as const }])("under a policy ($kind) the prompt stage brings a prompt whose default tail is over the budget within it, on the one manager", async (policy) => {
-    const p = createCompactionProcessor({ maxTokens: 700, policy });
-    // Results so large that the last two steps (the default tail of 6) alone are over the budget.
-    const prompt = steps(150);
-    const r = await p.processLLMRequest({ ...hook, prompt });
-    const out = r?.prompt ?? prompt;
-    expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThanOrEqual(700);
-    expect(out.slice(-2)).toEqual(prompt.slice(-2));
-    expect(out.at(-1)).toBe(prompt.at(-1));
-    expect(p.lastReport?.turn?.decision).toMatchObject({ _tag: "Compacted" });
-    // The policy's state is the one manager's: the request's turns were decided there.
-    expect(p.manager.snapshot()?.state.lastCompactionTurn).toBeGreaterThanOrEqual(1);
-  });
+  it.each([{ kind: "hermes" as const }, { kind: "cost" as const }])(
+    "under a policy ($kind) the prompt stage brings a prompt whose default tail is over the budget within it, on the one manager",
+    async (policy) => {
+      const p = createCompactionProcessor({ maxTokens: 700, policy });
+      // Results so large that the last two steps (the default tail of 6) alone are over the budget.
+      const prompt = steps(150);
+      const r = await p.processLLMRequest({ ...hook, prompt });
+      const out = r?.prompt ?? prompt;
+      expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThanOrEqual(700);
+      expect(out.slice(-2)).toEqual(prompt.slice(-2));
+      expect(out.at(-1)).toBe(prompt.at(-1));
+      expect(p.lastReport?.turn?.decision).toMatchObject({ _tag: "Compacted" });
+      // The policy's state is the one manager's: the request's turns were decided there.
+      expect(p.manager.snapshot()?.state.lastCompactionTurn).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it.each([{}, { policy: { kind: "hermes" as const } }])("when even the last step is over the budget the first turn's compaction still goes out (%o)", async (options) => {
     const p = createCompactionProcessor({ maxTokens: 700, ...options });

@@ -25,16 +25,22 @@ describe("compaction processor: a user message that reads like the note (Mastra 
   it("is the run's input, sent as written; every prompt within budget; the note never holds its lines", async () => {
     const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 2 });
     const readFile = createTool({
-      id: "readFile", description: "Read a file.",
+      id: "readFile",
+      description: "Read a file.",
       inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
       execute: async (input: unknown) => ({ text: fileText(Number(/\d+/.exec((input as { path: string }).path)?.[0] ?? 0)) }),
     });
     const model = scriptedModel(script);
     const memory = new Memory({ storage: new InMemoryStore(), options: { lastMessages: 100 } });
     const agent = new Agent({
-      id: "coder", name: "coder", instructions: "You are a careful coding assistant.", model: asAgentModel(model), memory,
+      id: "coder",
+      name: "coder",
+      instructions: "You are a careful coding assistant.",
+      model: asAgentModel(model),
+      memory,
       tools: { readFile, ...contextTools(compaction.manager) },
-      inputProcessors: [compaction], outputProcessors: [compaction],
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
     });
     const thread = { thread: "thread-spoof", resource: "user-1" };
     for (let n = 1; n <= 8; n++) await agent.generate(`read module${n}.ts`, { memory: thread });

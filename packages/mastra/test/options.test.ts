@@ -44,18 +44,35 @@ describe("the context manager's options pass through", () => {
 
   it("a combination the manager refuses (resume without a policy, a policy target above the threshold) is InvalidOptions, not a throw", () => {
     const snapshot = createCompactionProcessor({ maxTokens: 8000, policy: { kind: "hermes" } }).manager.snapshot();
-    for (const options of [{ maxTokens: 8000, resume: snapshot }, { maxTokens: 8000, threshold: 0.5, policy: { kind: "hermes", target: 0.9 } }]) {
+    for (const options of [
+      { maxTokens: 8000, resume: snapshot },
+      { maxTokens: 8000, threshold: 0.5, policy: { kind: "hermes", target: 0.9 } },
+    ]) {
       const r = decodeCompactionProcessor(options);
       expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "mastra compaction options" });
     }
   });
 });
 
-const hookArgs = { abort: (() => { throw new Error("abort"); }) as never, retryCount: 0, stepNumber: 0, steps: [], state: {} };
+const hookArgs = {
+  abort: (() => {
+    throw new Error("abort");
+  }) as never,
+  retryCount: 0,
+  stepNumber: 0,
+  steps: [],
+  state: {},
+};
 
 describe("failures are reported, never thrown", () => {
   it("a throwing onCompaction callback is caught and reported as CallbackFailed", async () => {
-    const p = createCompactionProcessor({ maxTokens: 60, preserveLast: 1, onCompaction: () => { throw new Error("sink down"); } });
+    const p = createCompactionProcessor({
+      maxTokens: 60,
+      preserveLast: 1,
+      onCompaction: () => {
+        throw new Error("sink down");
+      },
+    });
     const big = "lorem ipsum dolor sit amet ".repeat(40);
     const prompt: LLMPrompt = [
       { role: "system", content: "sys" },
@@ -80,13 +97,29 @@ describe("failures are reported, never thrown", () => {
     };
     const p = createCompactionProcessor({ maxTokens: 1000, toolResultMaxTokens: 5, index: refusing });
     const messageList = new MessageList();
-    const r = await p.processToolResult({ ...hookArgs, messages: [], messageList, systemMessages: [], toolName: "grep", toolCallId: "c1", args: {}, result: "x ".repeat(100) } as ProcessToolResultArgs);
+    const r = await p.processToolResult({
+      ...hookArgs,
+      messages: [],
+      messageList,
+      systemMessages: [],
+      toolName: "grep",
+      toolCallId: "c1",
+      args: {},
+      result: "x ".repeat(100),
+    } as ProcessToolResultArgs);
     expect(r).toBeUndefined();
     expect(p.lastReport?.warnings[0]).toMatchObject({ _tag: "ToolResultKept", toolCallId: "c1", reason: expect.stringContaining("disk full") as unknown });
   });
 
   it("a compaction that fails lets the prompt through unchanged and reports CompactionFailed", async () => {
-    const throwing = { count: () => { throw new Error("counter broke"); }, countMessages: () => { throw new Error("counter broke"); } };
+    const throwing = {
+      count: () => {
+        throw new Error("counter broke");
+      },
+      countMessages: () => {
+        throw new Error("counter broke");
+      },
+    };
     const p = createCompactionProcessor({ maxTokens: 100, counter: throwing as never });
     const prompt: LLMPrompt = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
     expect(await p.processLLMRequest({ ...hookArgs, prompt, model: {} as never } as ProcessLLMRequestArgs)).toBeUndefined();

@@ -18,9 +18,14 @@ describe("README quick start", () => {
     // README-EXAMPLE-START
     const compaction = createCompactionProcessor({ maxTokens: 8000 });
     const agent = new Agent({
-      id: "assistant", name: "assistant", instructions: "You are a careful assistant.", model, memory,
+      id: "assistant",
+      name: "assistant",
+      instructions: "You are a careful assistant.",
+      model,
+      memory,
       tools: { ...tools, ...contextTools(compaction.manager) },
-      inputProcessors: [compaction], outputProcessors: [compaction],
+      inputProcessors: [compaction],
+      outputProcessors: [compaction],
     });
     const { text } = await agent.generate("What failed in the last build?", { memory: { thread: "t1", resource: "u1" } });
     // README-EXAMPLE-END

@@ -18,7 +18,10 @@ const promptArb: fc.Arbitrary<LLMPrompt> = fc
     fc.record({
       user: words,
       withImage: fc.boolean(),
-      steps: fc.array(fc.record({ reasoning: fc.option(words, { nil: undefined }), text: fc.option(words, { nil: undefined }), results: fc.array(words, { minLength: 0, maxLength: 3 }), split: fc.boolean() }), { maxLength: 3 }),
+      steps: fc.array(
+        fc.record({ reasoning: fc.option(words, { nil: undefined }), text: fc.option(words, { nil: undefined }), results: fc.array(words, { minLength: 0, maxLength: 3 }), split: fc.boolean() }),
+        { maxLength: 3 },
+      ),
     }),
     { minLength: 1, maxLength: 8 },
   )
@@ -49,12 +52,31 @@ const promptArb: fc.Arbitrary<LLMPrompt> = fc
 
 /** Stored messages: user messages (text, sometimes an image) and multi-step assistant messages whose tool invocations carry their results (or are pending, awaiting approval, failed). */
 const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
-  .array(fc.record({ user: words, withImage: fc.boolean(), steps: fc.array(fc.record({ reasoning: fc.option(words, { nil: undefined }), text: words, calls: fc.array(fc.tuple(words, fc.constantFrom("result", "result", "call", "approval-requested", "output-error")), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 8 })
+  .array(
+    fc.record({
+      user: words,
+      withImage: fc.boolean(),
+      steps: fc.array(
+        fc.record({
+          reasoning: fc.option(words, { nil: undefined }),
+          text: words,
+          calls: fc.array(fc.tuple(words, fc.constantFrom("result", "result", "call", "approval-requested", "output-error")), { maxLength: 3 }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    }),
+    { minLength: 1, maxLength: 8 },
+  )
   .map((turns) => {
     const out: MastraDBMessage[] = [];
     let n = 0;
     for (const t of turns) {
-      out.push({ id: `m${n++}`, role: "user", createdAt: new Date(1_700_000_000_000 + n), content: { format: 2, parts: [{ type: "text", text: t.user }, ...(t.withImage ? [{ type: "file" as const, mimeType: "image/png", data: "iVBORw0KGgo=" }] : [])] } });
+      out.push({
+        id: `m${n++}`,
+        role: "user",
+        createdAt: new Date(1_700_000_000_000 + n),
+        content: { format: 2, parts: [{ type: "text", text: t.user }, ...(t.withImage ? [{ type: "file" as const, mimeType: "image/png", data: "iVBORw0KGgo=" }] : [])] },
+      });
       const parts: MastraDBMessage["content"]["parts"] = [];
       for (const s of t.steps) {
         parts.push({ type: "step-start" });
@@ -62,10 +84,13 @@ const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
         for (const [c, state] of s.calls) {
           const base = { toolCallId: `c${n++}`, toolName: "grep", args: { q: c } };
           const invocation =
-            state === "result" ? { ...base, state, result: { lines: [c] } }
-            : state === "output-error" ? { ...base, state, errorText: `failed: ${c}` }
-            : state === "approval-requested" ? { ...base, state, approval: { id: `ap${n}` } }
-            : { ...base, state };
+            state === "result"
+              ? { ...base, state, result: { lines: [c] } }
+              : state === "output-error"
+                ? { ...base, state, errorText: `failed: ${c}` }
+                : state === "approval-requested"
+                  ? { ...base, state, approval: { id: `ap${n}` } }
+                  : { ...base, state };
           parts.push({ type: "tool-invocation", toolInvocation: invocation, providerMetadata: { openai: { itemId: `fc_${n}` } } });
         }
         parts.push({ type: "text", text: s.text });

@@ -49,6 +49,8 @@ describe("contextTools", () => {
     expect(await tools.expand_context.execute!({ id, offset: null, maxChars: null }, ctx)).toMatchObject({ id, offset: 0, content: text });
     // An argument out of bounds is refused by the core, by name, with the text every face gives
     // (Mastra's own schema check, which answers with its own text, never runs first).
-    expect(await tools.expand_context.execute!({ id, maxChars: 0 }, ctx)).toEqual({ error: { _tag: "InvalidArguments", message: "invalid expand_context arguments: maxChars: expected an integer in [1, 8000], got 0" } });
+    expect(await tools.expand_context.execute!({ id, maxChars: 0 }, ctx)).toEqual({
+      error: { _tag: "InvalidArguments", message: "invalid expand_context arguments: maxChars: expected an integer in [1, 8000], got 0" },
+    });
   });
 });

@@ -57,14 +57,19 @@ export interface IndexServerOptions {
 }
 
 /** Closed io-ts codec of {@link IndexServerOptions}. */
-export const IndexServerOptionsCodec = objectCodec("IndexServerOptions", {}, {
-  namespace: nonEmptyString,
-  defaultExpandChars: intIn(1, MAX_EXPAND_CHARS),
-  maxExpandChars: intIn(1, MAX_EXPAND_CHARS),
-  defaultK: intIn(1, MAX_SEARCH_HITS),
-  name: nonEmptyString,
-  version: nonEmptyString,
-}, { expected: "an options object" });
+export const IndexServerOptionsCodec = objectCodec(
+  "IndexServerOptions",
+  {},
+  {
+    namespace: nonEmptyString,
+    defaultExpandChars: intIn(1, MAX_EXPAND_CHARS),
+    maxExpandChars: intIn(1, MAX_EXPAND_CHARS),
+    defaultK: intIn(1, MAX_SEARCH_HITS),
+    name: nonEmptyString,
+    version: nonEmptyString,
+  },
+  { expected: "an options object" },
+);
 
 /**
  * Validates server options (unknown keys, out-of-range numbers and empty strings are refused).
@@ -115,7 +120,13 @@ function toolList(core: ContextToolCore, confined: boolean): Tool[] {
       outputSchema: {
         type: "object",
         properties: {
-          id: { type: "string" }, ...ns, kind: { type: "string" }, content: { type: "string" }, offset: { type: "integer" }, totalChars: { type: "integer" }, nextOffset: { type: "integer" },
+          id: { type: "string" },
+          ...ns,
+          kind: { type: "string" },
+          content: { type: "string" },
+          offset: { type: "integer" },
+          totalChars: { type: "integer" },
+          nextOffset: { type: "integer" },
         },
         required: ["id", ...(confined ? [] : ["namespace"]), "kind", "content", "offset", "totalChars"],
       },
@@ -157,8 +168,10 @@ export function createIndexServer(index: SegmentIndex, options: IndexServerOptio
   const server = new Server({ name: config.name ?? "cc-context", version: config.version ?? "0.0.0" }, { capabilities: { tools: {} } });
   const core = contextToolCore(index, {
     ...(config.namespace === undefined ? {} : { namespace: config.namespace }),
-    maxExpandChars: config.maxExpandChars ?? MAX_EXPAND_CHARS, defaultExpandChars: config.defaultExpandChars ?? Math.min(8000, config.maxExpandChars ?? MAX_EXPAND_CHARS),
-    maxHits: MAX_SEARCH_HITS, defaultK: config.defaultK ?? 5,
+    maxExpandChars: config.maxExpandChars ?? MAX_EXPAND_CHARS,
+    defaultExpandChars: config.defaultExpandChars ?? Math.min(8000, config.maxExpandChars ?? MAX_EXPAND_CHARS),
+    maxHits: MAX_SEARCH_HITS,
+    defaultK: config.defaultK ?? 5,
   });
   // The ranges were decoded above; the core checks that the defaults are within the limits.
   if (E.isLeft(core)) throw new CcError({ ...core.left, subject: "MCP server options", message: core.left.message.replace("context tool options", "MCP server options") });

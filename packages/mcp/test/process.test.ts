@@ -56,8 +56,9 @@ function runMcp(args: readonly string[], drive: (child: ReturnType<typeof spawn>
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;
-      for (const w of waiters.splice(0)) if (stderr.includes(w.text)) w.done();
-      else waiters.push(w);
+      for (const w of waiters.splice(0))
+        if (stderr.includes(w.text)) w.done();
+        else waiters.push(w);
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));

@@ -98,7 +98,9 @@ describe("createIndexServer", () => {
   });
 
   it("property: following nextOffset from 0 concatenates to the original", async () => {
-    const content = fc.array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("😀", "数据", "\uD800", "\uDC00", "\uDC00\uD800", "👩‍💻")), { maxLength: 25 }).map((parts) => parts.join(""));
+    const content = fc
+      .array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("😀", "数据", "\uD800", "\uDC00", "\uDC00\uD800", "👩‍💻")), { maxLength: 25 })
+      .map((parts) => parts.join(""));
     const index = memoryIndex();
     const client = await connect(index);
     let n = 0;

@@ -71,10 +71,9 @@ describe("checkLine", () => {
   });
 
   it("answers any other JSON value with -32600, with the id only when the request has a valid one; a bad response is never answered", () => {
-    const notMessage = fc.oneof(
-      fc.jsonValue(),
-      fc.dictionary(fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error", "x"), fc.oneof(fc.constant("2.0"), fc.jsonValue()), { maxKeys: 5 }),
-    ).filter((v) => checkLine(Buffer.from(JSON.stringify(v)))._tag !== "Message");
+    const notMessage = fc
+      .oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error", "x"), fc.oneof(fc.constant("2.0"), fc.jsonValue()), { maxKeys: 5 }))
+      .filter((v) => checkLine(Buffer.from(JSON.stringify(v)))._tag !== "Message");
     fc.assert(
       fc.property(notMessage, (value) => {
         const r = checkLine(Buffer.from(JSON.stringify(value)));

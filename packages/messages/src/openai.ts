@@ -122,7 +122,10 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
       if (!isJson(p)) return void problems.push(`${at}.content[${j}]: expected JSON data`);
       parts!.push(p as ContentPart);
     });
-    text = parts.filter((p) => p.type === "text").map((p) => p["text"] as string).join("");
+    text = parts
+      .filter((p) => p.type === "text")
+      .map((p) => p["text"] as string)
+      .join("");
   } else if (content !== undefined && content !== null) problems.push(`${at}.content: expected a string, null or an array of parts, got ${show(content)}`);
   const name = raw["name"];
   if (name !== undefined && typeof name !== "string") problems.push(`${at}.name: expected a string, got ${show(name)}`);
@@ -135,7 +138,14 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
       calls = [];
       rawCalls.forEach((c: unknown, j) => {
         const f = isRecord(c) ? c["function"] : undefined;
-        if (!isRecord(c) || typeof c["id"] !== "string" || (c["type"] !== undefined && c["type"] !== "function") || !isRecord(f) || typeof f["name"] !== "string" || typeof f["arguments"] !== "string") {
+        if (
+          !isRecord(c) ||
+          typeof c["id"] !== "string" ||
+          (c["type"] !== undefined && c["type"] !== "function") ||
+          !isRecord(f) ||
+          typeof f["name"] !== "string" ||
+          typeof f["arguments"] !== "string"
+        ) {
           return void problems.push(`${at}.tool_calls[${j}]: expected { id: string, type: "function", function: { name: string, arguments: string } }, got ${show(c)}`);
         }
         const extra = extraFields(c, CALL_KNOWN, `${at}.tool_calls[${j}]`, problems);
@@ -219,7 +229,13 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
           live.set(c.id, id);
           return id === c.id ? c : { ...c, id };
         });
-        const msg: AssistantMessage = { role: "assistant", content: m.text, ...(m.calls === undefined ? {} : { toolCalls: calls }), ...metaOf(m), ...(m.nullContent ? { extra: { ...m.extra, content: null } } : {}) };
+        const msg: AssistantMessage = {
+          role: "assistant",
+          content: m.text,
+          ...(m.calls === undefined ? {} : { toolCalls: calls }),
+          ...metaOf(m),
+          ...(m.nullContent ? { extra: { ...m.extra, content: null } } : {}),
+        };
         out.push(msg);
         if (calls.length > 0) pending = { index, ids: new Set(calls.map((c) => c.id)) };
         return;
@@ -228,7 +244,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
         const id = live.get(m.toolCallId!);
         if (id === undefined) {
           warnings.push({ _tag: "OrphanedToolResult", index, callId: m.toolCallId!, message: `[${index}]: tool result for unknown call ${m.toolCallId!} kept as a user message` });
-          out.push({ role: "user", content: `[result of tool call ${m.toolCallId!}${m.name === undefined ? "" : ` (${m.name})`}]\n${m.text}`, ...(m.parts === undefined ? {} : { parts: m.parts }), ...(m.extra === undefined ? {} : { extra: m.extra }) });
+          out.push({
+            role: "user",
+            content: `[result of tool call ${m.toolCallId!}${m.name === undefined ? "" : ` (${m.name})`}]\n${m.text}`,
+            ...(m.parts === undefined ? {} : { parts: m.parts }),
+            ...(m.extra === undefined ? {} : { extra: m.extra }),
+          });
           return;
         }
         pending?.ids.delete(id);
@@ -264,9 +285,7 @@ export function toOpenAIMessages(messages: readonly Message[]): readonly OpenAIM
       case "user":
         return { role: "user", content, ...base };
       case "assistant":
-        return m.toolCalls !== undefined
-          ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map(toOpenAIToolCall) }
-          : { role: "assistant", content, ...base };
+        return m.toolCalls !== undefined ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map(toOpenAIToolCall) } : { role: "assistant", content, ...base };
       case "tool":
         return { role: "tool", content, ...base, tool_call_id: m.toolCallId };
     }

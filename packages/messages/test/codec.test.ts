@@ -42,7 +42,12 @@ describe("decodeMessages", () => {
   });
 
   it("a getter that throws is a failure, not a throw", () => {
-    const evil = { role: "user", get content(): string { throw new Error("boom"); } };
+    const evil = {
+      role: "user",
+      get content(): string {
+        throw new Error("boom");
+      },
+    };
     const r = decodeMessages([evil]);
     expect(r._tag).toBe("Left");
   });

@@ -11,7 +11,14 @@ const fnCall = (id: string, name = "read") => ({ id, type: "function" as const, 
 describe("fromOpenAIMessages", () => {
   it("keeps the developer role, names, null and multi-part content (images included) and provider fields", () => {
     const input = [
-      { role: "developer", content: [{ type: "text", text: "be brief" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA", detail: "low" } }], name: "ops" },
+      {
+        role: "developer",
+        content: [
+          { type: "text", text: "be brief" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA", detail: "low" } },
+        ],
+        name: "ops",
+      },
       { role: "user", content: "hi", name: "ann" },
       { role: "assistant", content: null, tool_calls: [fnCall("c1")], refusal: null, reasoning_content: "think" },
       { role: "tool", tool_call_id: "c1", content: "data" },
@@ -43,7 +50,12 @@ describe("fromOpenAIMessages", () => {
     ];
     const r = fromOpenAIMessages(input);
     if (E.isLeft(r)) return expect.fail(r.left.message);
-    expect(r.right.messages[1]).toMatchObject({ toolCalls: [{ id: "c1", extra: { index: 0 }, functionExtra: { strict: true } }, { id: "c2", extra: { index: 1, cache: { hit: [1, null] } } }] });
+    expect(r.right.messages[1]).toMatchObject({
+      toolCalls: [
+        { id: "c1", extra: { index: 0 }, functionExtra: { strict: true } },
+        { id: "c2", extra: { index: 1, cache: { hit: [1, null] } } },
+      ],
+    });
     expect(r.right.warnings.map((w) => w._tag)).toEqual(["DuplicateCallId"]);
     const back = toOpenAIMessages(r.right.messages);
     expect(back.slice(0, 4)).toEqual(input.slice(0, 4));
@@ -62,7 +74,11 @@ describe("fromOpenAIMessages", () => {
 
   it("property: a call's extra fields, at call and function level, round-trip unchanged", () => {
     const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !["id", "type", "function", "name", "arguments", "__proto__"].includes(k));
-    const fields = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown), { maxKeys: 3 });
+    const fields = fc.dictionary(
+      key,
+      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown),
+      { maxKeys: 3 },
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(fields, fields), { minLength: 1, maxLength: 3 }), (calls) => {
         const ids = calls.map((_, i) => `call_${i}`);
@@ -102,7 +118,10 @@ describe("fromOpenAIMessages", () => {
   });
 
   it("repairs an orphaned tool result into a user message, with a warning", () => {
-    const r = fromOpenAIMessages([{ role: "user", content: "go" }, { role: "tool", tool_call_id: "ghost", content: "out" }]);
+    const r = fromOpenAIMessages([
+      { role: "user", content: "go" },
+      { role: "tool", tool_call_id: "ghost", content: "out" },
+    ]);
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.warnings.map((w) => w._tag)).toEqual(["OrphanedToolResult"]);
     expect(r.right.messages[1]).toMatchObject({ role: "user" });
@@ -136,10 +155,7 @@ describe("fromOpenAIMessages", () => {
   });
 
   it("property: any conversation converts to messages whose units pair every result with its call, and a clean one round-trips byte for byte", () => {
-    const part = fc.oneof(
-      fc.record({ type: fc.constant("text"), text: fc.string({ unit: "grapheme" }) }),
-      fc.record({ type: fc.constant("image_url"), image_url: fc.record({ url: fc.webUrl() }) }),
-    );
+    const part = fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string({ unit: "grapheme" }) }), fc.record({ type: fc.constant("image_url"), image_url: fc.record({ url: fc.webUrl() }) }));
     const content = fc.oneof(fc.string({ unit: "binary" }), fc.array(part, { minLength: 1, maxLength: 3 }));
     // A clean conversation: steps of user text, or an assistant issuing 1–3 calls answered in any order.
     const step = fc.oneof(

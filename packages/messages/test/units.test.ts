@@ -17,20 +17,36 @@ describe("toolCallIssuers", () => {
 
 describe("messageUnits", () => {
   it("a call with its results is one unit; plain messages stand alone", () => {
-    expect(spans([u("a"), calls("c1"), res("c1"), u("b")])).toEqual([[0, 1], [1, 3], [3, 4]]);
+    expect(spans([u("a"), calls("c1"), res("c1"), u("b")])).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+    ]);
   });
   it("interleaved calls (A, B, result A, result B) are one unit", () => {
-    expect(spans([calls("a"), calls("b"), res("a"), res("b"), u("x")])).toEqual([[0, 4], [4, 5]]);
+    expect(spans([calls("a"), calls("b"), res("a"), res("b"), u("x")])).toEqual([
+      [0, 4],
+      [4, 5],
+    ]);
   });
   it("a result that arrives after an unrelated message pulls that message into the unit", () => {
     expect(spans([calls("a"), u("meanwhile"), res("a")])).toEqual([[0, 3]]);
   });
   it("an orphaned result stands alone; a result before its call is an orphan", () => {
-    expect(spans([res("ghost"), u("x")])).toEqual([[0, 1], [1, 2]]);
-    expect(spans([res("late"), calls("late"), res("late")])).toEqual([[0, 1], [1, 3]]);
+    expect(spans([res("ghost"), u("x")])).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(spans([res("late"), calls("late"), res("late")])).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
   });
   it("a reused id binds each result to the latest issuer before it", () => {
-    expect(spans([calls("c"), res("c"), calls("c"), res("c")])).toEqual([[0, 2], [2, 4]]);
+    expect(spans([calls("c"), res("c"), calls("c"), res("c")])).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
   });
 
   it("property: units partition the messages in order, every result shares a unit with its issuer, and units are minimal", () => {

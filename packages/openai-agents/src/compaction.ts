@@ -158,7 +158,12 @@ function withoutOrphans(items: readonly AgentInputItem[]): { readonly items: rea
     const k = itemKind(item);
     if (k.kind === "call") calls.add(k.callId);
     if (k.kind === "result" && !calls.has(k.callId)) {
-      dropped.push({ _tag: "OrphanedResultDropped", index, callId: k.callId, message: `input item ${index} answers call ${JSON.stringify(k.callId)}, which is not before it; left out of the model input` });
+      dropped.push({
+        _tag: "OrphanedResultDropped",
+        index,
+        callId: k.callId,
+        message: `input item ${index} answers call ${JSON.stringify(k.callId)}, which is not before it; left out of the model input`,
+      });
       return;
     }
     kept.push(item);
@@ -202,7 +207,10 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     return E.right({ items: back.items, ...(instructions === undefined ? {} : { instructions }), report: last ?? report });
   };
 
-  const compactItems: AgentsCompaction["compactItems"] = (items, instructions, source = "call") => () => run(items, instructions, source, 0);
+  const compactItems: AgentsCompaction["compactItems"] =
+    (items, instructions, source = "call") =>
+    () =>
+      run(items, instructions, source, 0);
 
   const filter = async ({ modelData }: { readonly modelData: ModelInputData }): Promise<ModelInputData> => {
     const r = await compactItems(modelData.input, modelData.instructions, "filter")();
@@ -212,11 +220,13 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
   // The filter never mutates an item, so the SDK may pass the originals (kept items keep their identity).
   const callModelInputFilter: CallModelInputFilter = Object.assign(filter, { preserveInputIdentity: true });
 
-  const compactView = (reserveTokens: number) => async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
-    const r = await run(items, undefined, "session", reserveTokens);
-    if (E.isLeft(r)) throw new CcError(r.left);
-    return [...r.right.items];
-  };
+  const compactView =
+    (reserveTokens: number) =>
+    async (items: readonly AgentInputItem[]): Promise<AgentInputItem[]> => {
+      const r = await run(items, undefined, "session", reserveTokens);
+      if (E.isLeft(r)) throw new CcError(r.left);
+      return [...r.right.items];
+    };
 
   return {
     callModelInputFilter,

@@ -35,7 +35,16 @@ describe("itemKind", () => {
   });
 
   it("images, files and audio are short markers; text parts are verbatim", () => {
-    expect(itemKind({ role: "user", content: [{ type: "input_text", text: "see" }, { type: "input_image", image: "data:…" }, { type: "input_file", filename: "a.pdf" }] })).toEqual({ kind: "message", role: "user", text: "see\n[image]\n[file a.pdf]" });
+    expect(
+      itemKind({
+        role: "user",
+        content: [
+          { type: "input_text", text: "see" },
+          { type: "input_image", image: "data:…" },
+          { type: "input_file", filename: "a.pdf" },
+        ],
+      }),
+    ).toEqual({ kind: "message", role: "user", text: "see\n[image]\n[file a.pdf]" });
   });
 });
 
@@ -54,9 +63,21 @@ describe("itemsToMessages / messagesToItems", () => {
   it("groups reasoning, the response text and its parallel calls into one message; results answer by callId", () => {
     const c = itemsToMessages(items, "Be brief.");
     expect(c.sources).toEqual([[], [0], [1, 2, 3, 4], [5], [6], [7]]);
-    expect(c.messages[2]).toEqual({ role: "assistant", id: "r1", content: "think\nreading", toolCalls: [{ id: "a", name: "read", arguments: "{}" }, { id: "b", name: "shell", arguments: '{"commands":["ls"]}' }] });
+    expect(c.messages[2]).toEqual({
+      role: "assistant",
+      id: "r1",
+      content: "think\nreading",
+      toolCalls: [
+        { id: "a", name: "read", arguments: "{}" },
+        { id: "b", name: "shell", arguments: '{"commands":["ls"]}' },
+      ],
+    });
     // One unit from the calls to the last result, the opaque item inside it included.
-    expect(messageUnits(c.messages).map((u) => [u.start, u.end])).toEqual([[0, 1], [1, 2], [2, 6]]);
+    expect(messageUnits(c.messages).map((u) => [u.start, u.end])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 6],
+    ]);
   });
 
   it("maps messages back to the same item objects, by identity or (for a copy) by content in order", () => {

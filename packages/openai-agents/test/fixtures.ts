@@ -33,6 +33,14 @@ export function orphanedResults(items: readonly AgentInputItem[]): readonly stri
 
 /** Call ids of calls in `items` with no result anywhere in `items`. */
 export function unansweredCalls(items: readonly AgentInputItem[]): readonly string[] {
-  const results = new Set(items.flatMap((i) => { const k = itemKind(i); return k.kind === "result" ? [k.callId] : []; }));
-  return items.flatMap((i) => { const k = itemKind(i); return k.kind === "call" && !results.has(k.callId) ? [k.callId] : []; });
+  const results = new Set(
+    items.flatMap((i) => {
+      const k = itemKind(i);
+      return k.kind === "result" ? [k.callId] : [];
+    }),
+  );
+  return items.flatMap((i) => {
+    const k = itemKind(i);
+    return k.kind === "call" && !results.has(k.callId) ? [k.callId] : [];
+  });
 }

@@ -63,7 +63,12 @@ describe("options", () => {
 
 describe("callbacks and failures", () => {
   it("a throwing or rejecting onReport is caught and reported in lastReport", async () => {
-    for (const onReport of [() => { throw new Error("boom"); }, () => Promise.reject(new Error("late boom"))]) {
+    for (const onReport of [
+      () => {
+        throw new Error("boom");
+      },
+      () => Promise.reject(new Error("late boom")),
+    ]) {
       const cc = createAgentsCompaction({ manager, onReport });
       const r = await cc.compactItems(big)();
       expect(E.isRight(r)).toBe(true);
@@ -113,7 +118,10 @@ describe("tools", () => {
     expect(noQuery._tag).toBe("InvalidArguments");
     expect(noQuery.message).toMatch(/query/);
     expect(errorOf(await search.invoke(ctx, JSON.stringify({ query: "x", k: 0, kinds: null })))).toMatchObject({ _tag: "InvalidArguments", message: expect.stringMatching(/k/) as unknown });
-    expect(errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: null, maxChars: null })))).toEqual({ _tag: "NotFound", message: 'expand_context: no evicted entry with id "u-none"' });
+    expect(errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: null, maxChars: null })))).toEqual({
+      _tag: "NotFound",
+      message: 'expand_context: no evicted entry with id "u-none"',
+    });
     const badOffset = errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: -1, maxChars: null })));
     expect(badOffset._tag).toBe("InvalidArguments");
     expect(badOffset.message).toMatch(/offset/);
@@ -161,7 +169,7 @@ describe("tools", () => {
     // Inside the pair, the page starts at the pair.
     expect((await pageAt(10)).offset).toBe(9);
     let joined = "";
-    for (let at: number | undefined = 0; at !== undefined; ) {
+    for (let at: number | undefined = 0; at !== undefined;) {
       const page: Page = await pageAt(at);
       expect(page.content.length).toBeLessThanOrEqual(10);
       joined += page.content;

@@ -25,35 +25,51 @@ type Step = (id: () => string) => AgentInputItem[];
 
 const callOf = (kind: number, callId: string, text: string): AgentInputItem => {
   switch (kind) {
-    case 0: return { type: "function_call", callId, name: "read", arguments: JSON.stringify({ text }), status: "completed" };
-    case 1: return { type: "computer_call", callId, status: "completed", action: { type: "click", x: 1, y: 2, button: "left" } };
-    case 2: return { type: "shell_call", callId, status: "completed", action: { commands: [text] } };
-    case 3: return { type: "apply_patch_call", callId, status: "completed", operation: { type: "delete_file", path: text } };
-    default: return { type: "program", callId, code: text, fingerprint: "f" };
+    case 0:
+      return { type: "function_call", callId, name: "read", arguments: JSON.stringify({ text }), status: "completed" };
+    case 1:
+      return { type: "computer_call", callId, status: "completed", action: { type: "click", x: 1, y: 2, button: "left" } };
+    case 2:
+      return { type: "shell_call", callId, status: "completed", action: { commands: [text] } };
+    case 3:
+      return { type: "apply_patch_call", callId, status: "completed", operation: { type: "delete_file", path: text } };
+    default:
+      return { type: "program", callId, code: text, fingerprint: "f" };
   }
 };
 const resultOf = (kind: number, callId: string, text: string): AgentInputItem => {
   switch (kind) {
-    case 0: return { type: "function_call_result", callId, name: "read", status: "completed", output: text };
-    case 1: return { type: "computer_call_result", callId, output: { type: "computer_screenshot", data: "aGk=" } };
-    case 2: return { type: "shell_call_output", callId, output: [{ stdout: text, stderr: "", outcome: { type: "exit", exitCode: 0 } }] };
-    case 3: return { type: "apply_patch_call_output", callId, status: "completed", output: text };
-    default: return { type: "program_output", callId, output: text, status: "completed" };
+    case 0:
+      return { type: "function_call_result", callId, name: "read", status: "completed", output: text };
+    case 1:
+      return { type: "computer_call_result", callId, output: { type: "computer_screenshot", data: "aGk=" } };
+    case 2:
+      return { type: "shell_call_output", callId, output: [{ stdout: text, stderr: "", outcome: { type: "exit", exitCode: 0 } }] };
+    case 3:
+      return { type: "apply_patch_call_output", callId, status: "completed", output: text };
+    default:
+      return { type: "program_output", callId, output: text, status: "completed" };
   }
 };
 const reasoning = (text: string): AgentInputItem => ({ type: "reasoning", content: [{ type: "input_text", text }], providerData: { encrypted: "x" } });
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   words.map((t): Step => () => [{ role: "user", content: t }]),
-  words.map((t): Step => () => [{ role: "user", content: [{ type: "input_text", text: t }, { type: "input_image", image: "https://x/y.png", detail: "auto" }] }]),
-  fc.tuple(fc.boolean(), words).map(([r, t]): Step => () => [...(r ? [reasoning(t)] : []), { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: t }] }]),
-  fc.tuple(fc.boolean(), fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), words, fc.boolean()), { minLength: 1, maxLength: 4 }), fc.boolean(), words).map(
-    ([r, calls, reverse, t]): Step => (id) => {
-      const ids = calls.map(() => id());
-      const results = calls.flatMap(([k, text, answered], i) => (answered || calls.length === 1 ? [resultOf(k, ids[i]!, text)] : []));
-      return [...(r ? [reasoning(t)] : []), ...calls.map(([k, text], i) => callOf(k, ids[i]!, text)), ...(reverse ? results.reverse() : results)];
+  words.map((t): Step => () => [
+    {
+      role: "user",
+      content: [
+        { type: "input_text", text: t },
+        { type: "input_image", image: "https://x/y.png", detail: "auto" },
+      ],
     },
-  ),
+  ]),
+  fc.tuple(fc.boolean(), words).map(([r, t]): Step => () => [...(r ? [reasoning(t)] : []), { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: t }] }]),
+  fc.tuple(fc.boolean(), fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), words, fc.boolean()), { minLength: 1, maxLength: 4 }), fc.boolean(), words).map(([r, calls, reverse, t]): Step => (id) => {
+    const ids = calls.map(() => id());
+    const results = calls.flatMap(([k, text, answered], i) => (answered || calls.length === 1 ? [resultOf(k, ids[i]!, text)] : []));
+    return [...(r ? [reasoning(t)] : []), ...calls.map(([k, text], i) => callOf(k, ids[i]!, text)), ...(reverse ? results.reverse() : results)];
+  }),
   words.map((t): Step => () => [{ type: "unknown", providerData: { note: t } } as AgentInputItem]),
   words.map((t): Step => () => [{ type: "hosted_tool_call", name: "web_search", arguments: t, status: "completed", output: t }]),
   words.map((t): Step => () => [{ type: "compaction", encrypted_content: t }]),

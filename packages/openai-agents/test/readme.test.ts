@@ -22,6 +22,9 @@ describe("README quick start", () => {
     const logs = spy.mock.calls;
     spy.mockRestore();
     expect(logs).toEqual([["The header row is missing.", true]]);
-    expect(model.calls.map((c) => c.request.tools.map((t) => t.name))).toEqual([["read_file", "search_context", "expand_context"], ["read_file", "search_context", "expand_context"]]);
+    expect(model.calls.map((c) => c.request.tools.map((t) => t.name))).toEqual([
+      ["read_file", "search_context", "expand_context"],
+      ["read_file", "search_context", "expand_context"],
+    ]);
   });
 });

@@ -41,10 +41,7 @@ describe("callModelInputFilter through run()", () => {
       modelResponder((call) => {
         const note = noteText(inputOf(call)) ?? "";
         expandedId = /^- (\S+) /m.exec(note)?.[1] ?? "missing";
-        return [
-          functionCall("expand_context", { id: expandedId, offset: null }, { callId: "c5" }),
-          functionCall("search_context", { query: "alpha_apy" }, { callId: "c6" }),
-        ];
+        return [functionCall("expand_context", { id: expandedId, offset: null }, { callId: "c5" }), functionCall("search_context", { query: "alpha_apy" }, { callId: "c6" })];
       }),
       [assistantMessage("Done.")],
     ]);
@@ -177,7 +174,10 @@ describe("compacting session within budget", () => {
       const instructions = "You fix Python files. Be brief.";
       const question = "What did a.py contain?";
       // The view leaves room for what the run adds: the instructions and the new input.
-      const reserveTokens = manager.count([{ role: "system", content: instructions }, { role: "user", content: question }]);
+      const reserveTokens = manager.count([
+        { role: "system", content: instructions },
+        { role: "user", content: question },
+      ]);
       const model = new ScriptedModel([[assistantMessage("It held alpha_apy.")]]);
       const agent = new Agent({ name: "coder", instructions, model, tools: [readFile, ...cc.tools] });
       await run(agent, question, { session: cc.session(inner, { reserveTokens }) });

@@ -196,9 +196,7 @@ export interface SegmentIndex {
   close(): TaskEither<IndexError, void>;
 }
 
-const JsonCodec: t.Type<Json> = t.recursion("Json", () =>
-  t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]),
-);
+const JsonCodec: t.Type<Json> = t.recursion("Json", () => t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]));
 
 const finite = new t.Type<number, number, unknown>(
   "FiniteNumber",
@@ -210,8 +208,7 @@ const finite = new t.Type<number, number, unknown>(
 const nonNegative = new t.Type<number, number, unknown>(
   "NonNegativeNumber",
   (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
-  (u, c) =>
-    typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a finite number ≥ 0"),
+  (u, c) => (typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a finite number ≥ 0")),
   t.identity,
 );
 
@@ -360,7 +357,10 @@ export function messageOf(e: unknown): string {
 /** The {@link IndexError} of a write that would replace a different original under (`namespace`, `id`). */
 export function idConflict(backend: string, namespace: string, id: string): IndexError {
   return {
-    _tag: "IdConflict", backend, namespace, id,
+    _tag: "IdConflict",
+    backend,
+    namespace,
+    id,
     message: `id ${JSON.stringify(id)} in namespace ${JSON.stringify(namespace)} already holds a different original; nothing was written`,
   };
 }

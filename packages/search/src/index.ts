@@ -11,15 +11,7 @@
  *
  * @module @cc/search
  */
-export {
-  entry,
-  type IndexEntry,
-  type IndexError,
-  type SearchHit,
-  type SearchOptions,
-  type SegmentIndex,
-  type WriteReceipt,
-} from "./contract.js";
+export { entry, type IndexEntry, type IndexError, type SearchHit, type SearchOptions, type SegmentIndex, type WriteReceipt } from "./contract.js";
 export { memoryIndex, type MemoryIndexOptions } from "./memory.js";
 export { openSqliteIndex, type SqliteIndexOptions } from "./sqlite.js";
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./postgres.js";

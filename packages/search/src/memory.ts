@@ -136,8 +136,7 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
         byNs.delete(namespace);
         return E.right(n);
       }),
-    count: (namespace?: string) =>
-      run(() => E.right(namespace === undefined ? entries.size : [...entries.values()].filter((e) => e.namespace === namespace).length)),
+    count: (namespace?: string) => run(() => E.right(namespace === undefined ? entries.size : [...entries.values()].filter((e) => e.namespace === namespace).length)),
     close: () =>
       run(() => {
         closed = true;

@@ -289,40 +289,42 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     // a page at a time, each page into the cache before the next is fetched (a large table is never
     // held in memory as rows).
     if (!loaded) cache.clear();
-    const got = await client.transaction(async (tx) => {
-      await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const g = await tx.query<{ gen: string | number }>(`SELECT gen FROM ${table}_gen`);
-      const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
-      for (const d of deletions) if (mine(d.namespace)) changed += drop(Number(d.gen), d.namespace);
-      const counted = async (): Promise<number> =>
-        count ? Number((await tx.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [namespace ?? null])).rows[0]?.n ?? 0) : 0;
-      if (namespace !== undefined) {
-        // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
-        // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
-        const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`, [namespace, since]);
-        changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
-        if (since < 0) firstRows = page.rows.length;
+    const got = await client
+      .transaction(async (tx) => {
+        await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const g = await tx.query<{ gen: string | number }>(`SELECT gen FROM ${table}_gen`);
+        const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
+        for (const d of deletions) if (mine(d.namespace)) changed += drop(Number(d.gen), d.namespace);
+        const counted = async (): Promise<number> =>
+          count ? Number((await tx.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [namespace ?? null])).rows[0]?.n ?? 0) : 0;
+        if (namespace !== undefined) {
+          // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
+          // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
+          const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`, [namespace, since]);
+          changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+          if (since < 0) firstRows = page.rows.length;
+          return { gen: Number(g.rows[0]?.gen ?? 0), n: await counted() };
+        }
+        // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
+        await tx.query(`DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`);
+        for (;;) {
+          const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
+          changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+          if (since < 0) firstRows += page.rows.length;
+          if (page.rows.length < PAGE_ROWS) break;
+        }
+        await tx.query("CLOSE cc_cache_rows");
         return { gen: Number(g.rows[0]?.gen ?? 0), n: await counted() };
-      }
-      // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
-      await tx.query(`DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`);
-      for (;;) {
-        const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
-        changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
-        if (since < 0) firstRows += page.rows.length;
-        if (page.rows.length < PAGE_ROWS) break;
-      }
-      await tx.query("CLOSE cc_cache_rows");
-      return { gen: Number(g.rows[0]?.gen ?? 0), n: await counted() };
-    }).catch((e: unknown) => {
-      // A load cut short leaves a partial cache: start again from nothing next time.
-      if (!loaded) {
-        cache.clear();
-        genOf.clear();
-        deletedAt.clear();
-      }
-      throw e;
-    });
+      })
+      .catch((e: unknown) => {
+        // A load cut short leaves a partial cache: start again from nothing next time.
+        if (!loaded) {
+          cache.clear();
+          genOf.clear();
+          deletedAt.clear();
+        }
+        throw e;
+      });
     const first = since < 0;
     loaded = true;
     cachedGen = Math.max(cachedGen, got.gen);

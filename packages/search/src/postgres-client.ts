@@ -72,8 +72,11 @@ export function storageError(operation: string, e: unknown): IndexError {
 export function clientFactory(connection: string | PgPoolLike | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
   if (typeof connection !== "string") return async () => E.right(() => (isSqlClient(connection) ? connection : pgClient(connection)));
   return async () => {
-    const driver = await loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) =>
-      typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined,
+    const driver = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("pg"),
+      (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined),
     )();
     if (E.isLeft(driver)) return driver;
     const Pool = driver.right;

@@ -33,7 +33,6 @@ import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, t
 import { decodeText } from "./lossless.js";
 import { snapshots as openSnapshots, SnapshotOptionsCodec, type SnapshotOptions, type Snapshots } from "./snapshots.js";
 
-
 /**
  * Options of {@link openPostgresIndex} (the style of `openPostgresStore` of @cc/session), decoded
  * by a closed codec: an unknown key (with a "did you mean"), NaN, ±Infinity or an out-of-range
@@ -95,24 +94,31 @@ export interface PostgresIndexOptions {
   readonly snapshots?: SnapshotOptions;
 }
 
-
 const IDENT = /^[a-z_][a-z0-9_]{0,40}$/;
 
 /** The longest timeout accepted, in ms (as `resolvePgTimeouts`). */
 const MAX_TIMEOUT = 2_147_483_647;
 
 /** Closed codec of {@link PostgresIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
-export const PostgresIndexOptionsCodec = objectCodec("PostgresIndexOptions", {
-  connection: leaf("Connection", "a non-empty URL, a pool (query, connect, end, on) or a SqlClient (query, transaction, end)", (u): u is string | PgPoolLike | SqlClient =>
-    (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u)),
-}, {
-  table: leaf("PostgresTable", "lower-case letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
-  chunkSize: intIn(1, 10_000),
-  connectTimeoutMs: intIn(0, MAX_TIMEOUT),
-  statementTimeoutMs: intIn(0, MAX_TIMEOUT),
-  postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
-  snapshots: SnapshotOptionsCodec,
-}, { expected: "an options object" });
+export const PostgresIndexOptionsCodec = objectCodec(
+  "PostgresIndexOptions",
+  {
+    connection: leaf(
+      "Connection",
+      "a non-empty URL, a pool (query, connect, end, on) or a SqlClient (query, transaction, end)",
+      (u): u is string | PgPoolLike | SqlClient => (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u),
+    ),
+  },
+  {
+    table: leaf("PostgresTable", "lower-case letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+    chunkSize: intIn(1, 10_000),
+    connectTimeoutMs: intIn(0, MAX_TIMEOUT),
+    statementTimeoutMs: intIn(0, MAX_TIMEOUT),
+    postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
+    snapshots: SnapshotOptionsCodec,
+  },
+  { expected: "an options object" },
+);
 
 /** Settings that configure the pool the index creates: refused next to a pool or client you own, never ignored. */
 const URL_ONLY = ["connectTimeoutMs", "statementTimeoutMs"] as const;
@@ -143,8 +149,6 @@ function toEntry(r: Row): IndexEntry {
   return entryFromRow(r, metadataOf(r.metadata));
 }
 
-
-
 /**
  * Connects, creates the table and indexes when missing (safe when processes race), and returns
  * the index. Given a URL, loads pg first; when it cannot be loaded the result is an
@@ -163,7 +167,13 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     if (typeof decoded.right.connection !== "string") {
       const misplaced = URL_ONLY.filter((k) => decoded.right[k] !== undefined);
       if (misplaced.length > 0) {
-        return E.left(invalid("InvalidOptions", "postgres index options", misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the index creates from a URL; set it on your own pool or client` }))));
+        return E.left(
+          invalid(
+            "InvalidOptions",
+            "postgres index options",
+            misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the index creates from a URL; set it on your own pool or client` })),
+          ),
+        );
       }
     }
     const snap = decoded.right.snapshots;
@@ -171,7 +181,14 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
       return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: "snapshots: give dir or store (one of them)" }]));
     }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
-    if (E.isLeft(timeouts)) return E.left(invalid("InvalidOptions", "postgres index options", timeouts.left.map((message) => ({ path: message.split(":")[0]!, message }))));
+    if (E.isLeft(timeouts))
+      return E.left(
+        invalid(
+          "InvalidOptions",
+          "postgres index options",
+          timeouts.left.map((message) => ({ path: message.split(":")[0]!, message })),
+        ),
+      );
     const owned = typeof options.connection === "string";
     const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;
@@ -189,10 +206,12 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
   };
 }
 
-
 /** Thrown inside a write transaction to roll it back when an id already holds a different original. */
 class IdConflictSignal extends Error {
-  constructor(readonly namespace: string, readonly id: string) {
+  constructor(
+    readonly namespace: string,
+    readonly id: string,
+  ) {
     super(`id conflict: ${id}`);
   }
 }
@@ -380,32 +399,31 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
       run("expand", async () => {
-        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [
-          encodeText(namespace),
-          encodeText(id),
-        ]);
+        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [encodeText(namespace), encodeText(id)]);
         const r = rows[0];
         return E.right(r === undefined ? undefined : toEntry(r));
       }),
     deleteNamespace: (namespace: string) =>
-      run("deleteNamespace", async () => {
-        const stored = encodeText(namespace);
-        // One statement: the generation, its log row and the deletion commit together.
-        const { rows } = await client.query<{ n: string; gen: string }>(
-          `WITH g AS (UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen),
+      run(
+        "deleteNamespace",
+        async () => {
+          const stored = encodeText(namespace);
+          // One statement: the generation, its log row and the deletion commit together.
+          const { rows } = await client.query<{ n: string; gen: string }>(
+            `WITH g AS (UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen),
              l AS (INSERT INTO ${table}_log (gen, namespace) SELECT gen, $1 FROM g),
              d AS (DELETE FROM ${table} WHERE namespace = $1 RETURNING 1)
            SELECT (SELECT count(*) FROM d) AS n, (SELECT gen FROM g) AS gen`,
-          [stored],
-        );
-        for (const s of lru.values()) s.cache.deleted(Number(rows[0]?.gen), stored);
-        return E.right(Number(rows[0]?.n ?? 0));
-      }, false),
+            [stored],
+          );
+          for (const s of lru.values()) s.cache.deleted(Number(rows[0]?.gen), stored);
+          return E.right(Number(rows[0]?.n ?? 0));
+        },
+        false,
+      ),
     count: (namespace?: string) =>
       run("count", async () => {
-        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [
-          namespace === undefined ? null : encodeText(namespace),
-        ]);
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [namespace === undefined ? null : encodeText(namespace)]);
         return E.right(Number(rows[0]?.n ?? 0));
       }),
     close: () =>

@@ -126,7 +126,7 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         temp = join(dir, `${name}.${host}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
         const fh = await fs.open(temp, "wx", 0o644);
         try {
-          for (let off = 0; off < bytes.length; ) off += (await fh.write(bytes, off, Math.min(CHUNK, bytes.length - off), off)).bytesWritten;
+          for (let off = 0; off < bytes.length;) off += (await fh.write(bytes, off, Math.min(CHUNK, bytes.length - off), off)).bytesWritten;
           await fh.sync();
         } finally {
           await fh.close();
@@ -134,7 +134,11 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         await fs.rename(temp, join(dir, name));
         temp = undefined;
         const d = await fs.open(dir, "r").catch(() => undefined);
-        if (d !== undefined) await d.sync().catch(() => undefined).finally(() => d.close().catch(() => undefined));
+        if (d !== undefined)
+          await d
+            .sync()
+            .catch(() => undefined)
+            .finally(() => d.close().catch(() => undefined));
         return E.right(undefined);
       } catch (e) {
         if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);

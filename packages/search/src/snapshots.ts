@@ -47,12 +47,17 @@ export interface SnapshotOptions {
 }
 
 /** Closed codec of {@link SnapshotOptions}. */
-export const SnapshotOptionsCodec = objectCodec("SnapshotOptions", {}, {
-  dir: nonEmptyString,
-  store: withMethods<SnapshotStore>("SnapshotStore", ["read", "write", "remove"]),
-  rewriteAfter: intIn(1, 2_147_483_647),
-  onEvent: callback<(event: SnapshotEvent) => void>(),
-}, { expected: "an object with dir (or store)" });
+export const SnapshotOptionsCodec = objectCodec(
+  "SnapshotOptions",
+  {},
+  {
+    dir: nonEmptyString,
+    store: withMethods<SnapshotStore>("SnapshotStore", ["read", "write", "remove"]),
+    rewriteAfter: intIn(1, 2_147_483_647),
+    onEvent: callback<(event: SnapshotEvent) => void>(),
+  },
+  { expected: "an object with dir (or store)" },
+);
 
 /** Decoded {@link SnapshotOptions}. */
 export type DecodedSnapshotOptions = t.TypeOf<typeof SnapshotOptionsCodec>;
@@ -248,10 +253,11 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
       if (s.running === undefined) slots.delete(scope);
     },
     flush: async () => {
-      for (const [scope, s] of slots) if (s.timer !== undefined) {
-        clearImmediate(s.timer);
-        writeNow(scope, s);
-      }
+      for (const [scope, s] of slots)
+        if (s.timer !== undefined) {
+          clearImmediate(s.timer);
+          writeNow(scope, s);
+        }
       for (;;) {
         const running = [...slots.values()].map((s) => s.running).filter((p): p is Promise<void> => p !== undefined);
         if (running.length === 0) return;

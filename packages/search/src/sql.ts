@@ -17,4 +17,3 @@ export interface SqlClient extends SqlRunner {
   /** Releases connections. */
   end(): Promise<void>;
 }
-

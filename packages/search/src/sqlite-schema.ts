@@ -88,10 +88,7 @@ export function createStatements(table: string): readonly string[] {
 /** The table's identity: one row holding a random id, created once (see {@link SQLITE_SCHEMA_VERSION} 3). */
 function identityStatements(table: string): readonly string[] {
   const q = `"${`${table}_identity`.replaceAll('"', '""')}"`;
-  return [
-    `CREATE TABLE IF NOT EXISTS ${q} (one INTEGER PRIMARY KEY CHECK (one = 0), id TEXT NOT NULL)`,
-    `INSERT OR IGNORE INTO ${q} (one, id) VALUES (0, '${randomBytes(16).toString("hex")}')`,
-  ];
+  return [`CREATE TABLE IF NOT EXISTS ${q} (one INTEGER PRIMARY KEY CHECK (one = 0), id TEXT NOT NULL)`, `INSERT OR IGNORE INTO ${q} (one, id) VALUES (0, '${randomBytes(16).toString("hex")}')`];
 }
 
 /** Version 2 → 3: an identity for every index table of the file (a table with a generation counter). */
@@ -119,13 +116,16 @@ export function termsColumn(summary: readonly string[], content: readonly string
 /** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
 function indexTables(db: SchemaDatabase): string[] {
   const names = db
-    .prepare<[], { name: string }>(
-      `SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`,
-    )
+    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`)
     .all()
     .map((r) => r.name);
   return names.filter((name) => {
-    const columns = new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name.replaceAll("'", "''")}')`).all().map((c) => c.name));
+    const columns = new Set(
+      db
+        .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name.replaceAll("'", "''")}')`)
+        .all()
+        .map((c) => c.name),
+    );
     return ["rid", ...TEXT_COLUMNS, "metadata"].every((c) => columns.has(c));
   });
 }

@@ -96,14 +96,19 @@ const LOAD_SLICE_CHARS = 1 << 20;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Closed codec of {@link SqliteIndexOptions}: unknown keys (with a did-you-mean), NaN, ±Infinity and out-of-range values are refused. */
-export const SqliteIndexOptionsCodec = objectCodec("SqliteIndexOptions", {}, {
-  path: t.string,
-  table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
-  busyTimeoutMs: intIn(0, 2_147_483_647),
-  summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
-  postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
-  snapshots: SnapshotOptionsCodec,
-}, { expected: "an options object" });
+export const SqliteIndexOptionsCodec = objectCodec(
+  "SqliteIndexOptions",
+  {},
+  {
+    path: t.string,
+    table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+    busyTimeoutMs: intIn(0, 2_147_483_647),
+    summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
+    postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
+    snapshots: SnapshotOptionsCodec,
+  },
+  { expected: "an options object" },
+);
 
 const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions", "sqlite index options");
 
@@ -115,7 +120,10 @@ function storageError(operation: string, e: unknown): IndexError {
 
 /** Thrown inside a write transaction to roll it back when an id already holds a different original. */
 class IdConflictSignal extends Error {
-  constructor(readonly namespace: string, readonly id: string) {
+  constructor(
+    readonly namespace: string,
+    readonly id: string,
+  ) {
     super(`id conflict: ${id}`);
   }
 }
@@ -145,8 +153,11 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     const busy = decoded.right.busyTimeoutMs ?? 10_000;
     const weight = decoded.right.summaryWeight ?? 2;
     const cacheBytes = decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES;
-    const driver = await loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) =>
-      typeof mod.default === "function" ? mod.default : undefined,
+    const driver = await loadDriver(
+      "sqlite",
+      SQLITE_DRIVER,
+      () => import("better-sqlite3"),
+      (mod) => (typeof mod.default === "function" ? mod.default : undefined),
     )();
     if (E.isLeft(driver)) return driver;
     try {
@@ -193,7 +204,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
 
   const termsOfNs = db.prepare<[string, string], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND id > ? ORDER BY id`);
   const termsOfNsSince = db.prepare<[string, number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND gen > ? ORDER BY gen, rid`);
-  const identity = db.prepare<[], string>(`SELECT id FROM "${`${table}_identity`}"`).pluck().get() ?? "";
+  const identity =
+    db
+      .prepare<[], string>(`SELECT id FROM "${`${table}_identity`}"`)
+      .pluck()
+      .get() ?? "";
   const snap: Snapshots | undefined = snapOptions === undefined ? undefined : openSnapshots(snapOptions, table, identity);
 
   // The postings caches, one per scope (a namespace, or the whole index for a search across
@@ -216,7 +231,12 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     const cache = new PostingsCache<number>();
     // Released by dropping the reference (a search already holding it finishes on it).
     const scope: ScopeCache = {
-      stored, cache, loaded: false, cachedGen: 0, seenVersion: -1, evicted: false,
+      stored,
+      cache,
+      loaded: false,
+      cachedGen: 0,
+      seenVersion: -1,
+      evicted: false,
       bytes: () => scope.cache.bytes(),
       entries: () => scope.cache.live,
       release: () => {
@@ -345,7 +365,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       await nextTurn();
       if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
     }
-    if (held.length > 0) putRows(scope.cache, held.sort((a, b) => a.rid - b.rid));
+    if (held.length > 0)
+      putRows(
+        scope.cache,
+        held.sort((a, b) => a.rid - b.rid),
+      );
     scope.loaded = true;
     scope.cachedGen = from;
     scope.seenVersion = -1;
@@ -435,42 +459,44 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       }
     };
 
-  const search = (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> => async () => {
-    const asked = await run("search", () => {
-      const resolved = resolveSearchOptions(opts);
-      if (E.isLeft(resolved)) return resolved;
-      const { k, namespace, kinds } = resolved.right;
-      const terms = queryTerms(typeof query === "string" ? query : "");
-      return E.right(terms.length === 0 || (kinds !== undefined && kinds.length === 0) ? undefined : { terms, k, namespace, kinds });
-    })();
-    if (E.isLeft(asked)) return asked;
-    if (asked.right === undefined) return E.right([]);
-    const { terms, k, namespace, kinds } = asked.right;
-    const stored = namespace === undefined ? undefined : encodeText(namespace);
-    let ready = await ensureLoaded(stored, namespace);
-    // Evicted by another scope's load before this search ran on it: load it again (once more at most).
-    for (let i = 0; i < 2 && E.isRight(ready) && ready.right.evicted; i++) ready = await ensureLoaded(stored, namespace);
-    if (E.isLeft(ready)) return ready;
-    const scope = ready.right;
-    return run("search", () =>
-      E.right(
-        searchRows(scope, terms, k, kinds).map(({ row: r, score }) => {
-          const summary = decodeText(r.summary);
-          return {
-            id: decodeText(r.id),
-            namespace: decodeText(r.namespace),
-            kind: decodeText(r.kind),
-            summary,
-            snippet: bestSnippet(searchable(summary), searchable(decodeText(r.content)), terms),
-            score,
-            tokenCost: r.token_cost,
-            createdAt: r.created_at,
-            evictedAt: r.evicted_at,
-          };
-        }),
-      ),
-    )();
-  };
+  const search =
+    (query: string, opts?: SearchOptions): TE.TaskEither<IndexError, readonly SearchHit[]> =>
+    async () => {
+      const asked = await run("search", () => {
+        const resolved = resolveSearchOptions(opts);
+        if (E.isLeft(resolved)) return resolved;
+        const { k, namespace, kinds } = resolved.right;
+        const terms = queryTerms(typeof query === "string" ? query : "");
+        return E.right(terms.length === 0 || (kinds !== undefined && kinds.length === 0) ? undefined : { terms, k, namespace, kinds });
+      })();
+      if (E.isLeft(asked)) return asked;
+      if (asked.right === undefined) return E.right([]);
+      const { terms, k, namespace, kinds } = asked.right;
+      const stored = namespace === undefined ? undefined : encodeText(namespace);
+      let ready = await ensureLoaded(stored, namespace);
+      // Evicted by another scope's load before this search ran on it: load it again (once more at most).
+      for (let i = 0; i < 2 && E.isRight(ready) && ready.right.evicted; i++) ready = await ensureLoaded(stored, namespace);
+      if (E.isLeft(ready)) return ready;
+      const scope = ready.right;
+      return run("search", () =>
+        E.right(
+          searchRows(scope, terms, k, kinds).map(({ row: r, score }) => {
+            const summary = decodeText(r.summary);
+            return {
+              id: decodeText(r.id),
+              namespace: decodeText(r.namespace),
+              kind: decodeText(r.kind),
+              summary,
+              snippet: bestSnippet(searchable(summary), searchable(decodeText(r.content)), terms),
+              score,
+              tokenCost: r.token_cost,
+              createdAt: r.created_at,
+              evictedAt: r.evicted_at,
+            };
+          }),
+        ),
+      )();
+    };
 
   const index: SegmentIndex = {
     backend: "sqlite",
@@ -519,8 +545,7 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         advance(gen);
         return E.right(n);
       }),
-    count: (namespace?: string) =>
-      run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
+    count: (namespace?: string) => run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
     close: () => async () => {
       // Snapshot writes in flight (or due) finish first: they read the caches, not the file.
       if (!closed) await snap?.flush();

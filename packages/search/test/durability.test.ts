@@ -61,7 +61,7 @@ describe("SQLite durability", () => {
 
   it("two processes writing at once into one file lose nothing", async () => {
     const path = join(dir, "two-processes.db");
-    right(await (right(await openSqliteIndex({ path })())).close()());
+    right(await right(await openSqliteIndex({ path })()).close()());
     const codes = await Promise.all([child(path, "p1", 150), child(path, "p2", 150)]);
     expect(codes).toEqual([0, 0]);
     const index = right(await openSqliteIndex({ path })());

@@ -25,7 +25,9 @@ afterAll(async () => {
 
 let tables = 0;
 const open = async (extra: { readonly statementTimeoutMs?: number; readonly table?: string } = {}): Promise<SegmentIndex> =>
-  right(await openPostgresIndex({ connection: db.url, table: extra.table ?? `faults_${tables++}`, ...(extra.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: extra.statementTimeoutMs }) })());
+  right(
+    await openPostgresIndex({ connection: db.url, table: extra.table ?? `faults_${tables++}`, ...(extra.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: extra.statementTimeoutMs }) })(),
+  );
 
 const TYPED_FAULTS = ["ConnectionLost", "Timeout", "StorageError"];
 
@@ -151,8 +153,17 @@ describe("postgres index: timeouts", () => {
       }
     }
     const unknown = await openPostgresIndex({ connection: db.url, conectTimeoutMs: 5 } as unknown as Parameters<typeof openPostgresIndex>[0])();
-    expect(E.isLeft(unknown) && unknown.left).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "conectTimeoutMs", message: "conectTimeoutMs: unknown field (did you mean connectTimeoutMs?)" }] });
-    for (const [field, value] of [["chunkSize", Number.NaN], ["chunkSize", 10_001], ["chunkSize", Number.NEGATIVE_INFINITY], ["table", "Bad-Name"], ["connection", ""]] as const) {
+    expect(E.isLeft(unknown) && unknown.left).toMatchObject({
+      _tag: "InvalidOptions",
+      problems: [{ path: "conectTimeoutMs", message: "conectTimeoutMs: unknown field (did you mean connectTimeoutMs?)" }],
+    });
+    for (const [field, value] of [
+      ["chunkSize", Number.NaN],
+      ["chunkSize", 10_001],
+      ["chunkSize", Number.NEGATIVE_INFINITY],
+      ["table", "Bad-Name"],
+      ["connection", ""],
+    ] as const) {
       const r = await openPostgresIndex({ connection: db.url, [field]: value } as unknown as Parameters<typeof openPostgresIndex>[0])();
       expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: field }] });
       expect(E.isLeft(r) && "errors" in r.left).toBe(false);
@@ -184,10 +195,7 @@ const socketClosed = (client: unknown): boolean => {
 
 /** Backends of the test database opened under an application name. */
 const backends = async (application: string): Promise<number> =>
-  Number(
-    (await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2", [databaseOf(db.url), application]))
-      .rows[0]?.n,
-  );
+  Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2", [databaseOf(db.url), application])).rows[0]?.n);
 
 describe("test databases", () => {
   it("a test pool's end resolves only when every socket is closed (pg's own end resolves earlier)", async () => {

@@ -36,9 +36,7 @@ function writeV0Sqlite(path: string, tables: readonly string[]): void {
   db.pragma("journal_mode = WAL");
   for (const table of tables) {
     for (const s of sqliteStatements(table)) db.exec(s);
-    const insert = db.prepare(
-      `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)`,
-    );
+    const insert = db.prepare(`INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)`);
     const fts = db.prepare(`INSERT INTO ${table}_fts (rowid, summary, content) VALUES (?, ?, ?)`);
     for (const e of v0) {
       const rid = insert.run(e.namespace, e.id, e.kind, e.summary, e.content, JSON.stringify(e.metadata)).lastInsertRowid;

@@ -59,22 +59,30 @@ for (const [name, make] of backends) {
       const shared = await make();
       let tag = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(doc, { minLength: 1, maxLength: 12 }), fc.array(doc, { maxLength: 12 }), fc.array(doc, { maxLength: 12 }), text, fc.integer({ min: 1, max: 8 }), fc.boolean(), async (a, before, after, query, k, dropOther) => {
-          const t = tag++;
-          const ns = `a${t}`;
-          const as = a.map((d, i) => entry({ id: `e${i}`, namespace: ns, summary: d.summary, content: `${d.content} py` }));
-          const others = (ds: typeof before, o: string) => ds.map((d, i) => entry({ id: `e${i}`, namespace: `${o}${t}`, summary: d.summary, content: `${d.content} py` }));
-          right(await alone.write(as)());
-          if (before.length > 0) right(await shared.write(others(before, "b"))());
-          right(await shared.write(as.slice(0, 1))());
-          if (after.length > 0) right(await shared.write([...others(after, "c"), ...as.slice(1)])());
-          else right(await shared.write(as.slice(1))());
-          if (dropOther) right(await shared.deleteNamespace(`b${t}`)());
-          const q = `${query} py`;
-          const want = shape(right(await alone.search(q, { k, namespace: ns })()));
-          expect(shape(right(await shared.search(q, { k, namespace: ns })()))).toEqual(want);
-          expect(want.length).toBe(Math.min(k, as.length));
-        }),
+        fc.asyncProperty(
+          fc.array(doc, { minLength: 1, maxLength: 12 }),
+          fc.array(doc, { maxLength: 12 }),
+          fc.array(doc, { maxLength: 12 }),
+          text,
+          fc.integer({ min: 1, max: 8 }),
+          fc.boolean(),
+          async (a, before, after, query, k, dropOther) => {
+            const t = tag++;
+            const ns = `a${t}`;
+            const as = a.map((d, i) => entry({ id: `e${i}`, namespace: ns, summary: d.summary, content: `${d.content} py` }));
+            const others = (ds: typeof before, o: string) => ds.map((d, i) => entry({ id: `e${i}`, namespace: `${o}${t}`, summary: d.summary, content: `${d.content} py` }));
+            right(await alone.write(as)());
+            if (before.length > 0) right(await shared.write(others(before, "b"))());
+            right(await shared.write(as.slice(0, 1))());
+            if (after.length > 0) right(await shared.write([...others(after, "c"), ...as.slice(1)])());
+            else right(await shared.write(as.slice(1))());
+            if (dropOther) right(await shared.deleteNamespace(`b${t}`)());
+            const q = `${query} py`;
+            const want = shape(right(await alone.search(q, { k, namespace: ns })()));
+            expect(shape(right(await shared.search(q, { k, namespace: ns })()))).toEqual(want);
+            expect(want.length).toBe(Math.min(k, as.length));
+          },
+        ),
         { numRuns: runs(25) },
       );
       right(await alone.close()());
@@ -86,7 +94,10 @@ for (const [name, make] of backends) {
 const entries = (ns: string, count: number, word: string) =>
   Array.from({ length: count }, (_, i) => entry({ id: `${ns}-${i}`, namespace: ns, summary: `${word} item${i}`, content: `shared ${word} body${i}` }));
 
-for (const [name, store] of [["sqlite", sqliteStore], ["postgres", pgStore]] as const) {
+for (const [name, store] of [
+  ["sqlite", sqliteStore],
+  ["postgres", pgStore],
+] as const) {
   describe(`per-namespace loading: ${name}`, () => {
     it("a search in a namespace loads that namespace's entries only", async () => {
       const s = await store();
@@ -101,7 +112,10 @@ for (const [name, store] of [["sqlite", sqliteStore], ["postgres", pgStore]] as 
       expect(stats.scopes.map((x) => [x.namespace, x.entries])).toEqual([["n1", 10]]);
       // Across namespaces: the whole index, in one more scope.
       expect(right(await reader.search("shared", { k: 100 })()).length).toBe(60);
-      expect(postingsCacheStats(reader)!.scopes.map((x) => [x.namespace, x.entries])).toEqual([["n1", 10], [undefined, 60]]);
+      expect(postingsCacheStats(reader)!.scopes.map((x) => [x.namespace, x.entries])).toEqual([
+        ["n1", 10],
+        [undefined, 60],
+      ]);
       expect(postingsCacheStats(reader)!.loadedEntries).toBe(70);
       for (const ix of [writer, reader]) right(await ix.close()());
     });

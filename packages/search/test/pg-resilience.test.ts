@@ -2,13 +2,7 @@
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_PG_CONNECT_TIMEOUT_MS,
-  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
-  classifyPgError,
-  pgPoolTimeoutSettings,
-  resolvePgTimeouts,
-} from "@cc/search/internal";
+import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS, classifyPgError, pgPoolTimeoutSettings, resolvePgTimeouts } from "@cc/search/internal";
 import { runsFor } from "../../../.ci/support/runs.js";
 const runs = (n: number): number => runsFor(Math.min(n, 200), n);
 
@@ -32,7 +26,7 @@ describe("classifyPgError", () => {
     expect(classifyPgError(pgError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1"))).toBe("connectionLost");
     expect(classifyPgError(pgError("EHOSTUNREACH", "connect EHOSTUNREACH 10.0.0.9:5432"))).toBe("connectionLost");
     expect(classifyPgError(pgError("ENOTFOUND", "getaddrinfo ENOTFOUND db.invalid"))).toBe("other");
-    expect(classifyPgError(pgError("28P01", "password authentication failed for user \"x\""))).toBe("other");
+    expect(classifyPgError(pgError("28P01", 'password authentication failed for user "x"'))).toBe("other");
     expect(classifyPgError("a string")).toBe("other");
     expect(classifyPgError(undefined)).toBe("other");
   });

@@ -13,8 +13,20 @@ const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "test
 const word = fc.nat({ max: 999 }).map((x) => VOCAB[Math.floor((x / 1000) ** 3 * VOCAB.length)]!);
 
 function hitsOf(cache: PostingsCache<IndexEntry>, query: string, k: number, namespace?: string): SearchHit[] {
-  return rank(cache, query.split(" ").map((t) => t.toLowerCase()), { k, summaryWeight: 2, namespace }).map(({ handle: e, score }) => ({
-    id: e.id, namespace: e.namespace, kind: e.kind, summary: e.summary, snippet: "", score, tokenCost: 0, createdAt: 0, evictedAt: 0,
+  return rank(
+    cache,
+    query.split(" ").map((t) => t.toLowerCase()),
+    { k, summaryWeight: 2, namespace },
+  ).map(({ handle: e, score }) => ({
+    id: e.id,
+    namespace: e.namespace,
+    kind: e.kind,
+    summary: e.summary,
+    snippet: "",
+    score,
+    tokenCost: 0,
+    createdAt: 0,
+    evictedAt: 0,
   }));
 }
 
@@ -60,7 +72,11 @@ describe("ranking engine", () => {
   });
 
   it("property: entries given as a stored terms column rank exactly as the same entries given as term arrays (any terms, any Unicode)", () => {
-    const term = fc.oneof(word, fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((t) => !/[\s]/.test(t)), fc.string({ unit: "binary", minLength: 1, maxLength: 4 }).filter((t) => !/[\s]/.test(t)));
+    const term = fc.oneof(
+      word,
+      fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((t) => !/[\s]/.test(t)),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 4 }).filter((t) => !/[\s]/.test(t)),
+    );
     const uniq = (ts: readonly string[]): string[] => [...new Set(ts)];
     fc.assert(
       fc.property(

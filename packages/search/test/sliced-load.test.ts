@@ -76,7 +76,11 @@ describe("sqlite: the first search loads the cache in slices", () => {
     for (const query of ["gamma", "alpha beta", "file3 py", "note"]) {
       expectReferenceTopK(right(await reader.search(query, { k: 100 })()), now, query, { k: 100 }, `after: ${query}`);
     }
-    expect(right(await reader.search("gamma", { k: 100 })()).map((h) => h.id).sort()).toEqual(["e1", "mine", "new-1"]);
+    expect(
+      right(await reader.search("gamma", { k: 100 })())
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(["e1", "mine", "new-1"]);
     right(await other.close()());
     right(await reader.close()());
   });

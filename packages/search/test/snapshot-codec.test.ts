@@ -14,9 +14,19 @@ import { runs } from "./support/contract.js";
 
 const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "py", "x1", "x2", "\ud800odd", "é"];
 const word = fc.nat({ max: 999 }).map((x) => VOCAB[Math.floor((x / 1000) ** 2 * VOCAB.length)]!);
-const doc = fc.record({ id: fc.nat({ max: 300 }), ns: fc.constantFrom("a", "b", "\u0000c"), kind: fc.constantFrom("file", "tool"), summary: fc.array(word, { maxLength: 4 }), content: fc.array(word, { maxLength: 12 }) });
+const doc = fc.record({
+  id: fc.nat({ max: 300 }),
+  ns: fc.constantFrom("a", "b", "\u0000c"),
+  kind: fc.constantFrom("file", "tool"),
+  summary: fc.array(word, { maxLength: 4 }),
+  content: fc.array(word, { maxLength: 12 }),
+});
 type Doc = typeof doc extends fc.Arbitrary<infer T> ? T : never;
-const op = fc.oneof(doc.map((d) => ({ put: d })), fc.record({ remove: fc.nat({ max: 300 }), ns: fc.constantFrom("a", "b", "\u0000c") }), fc.record({ dropNs: fc.constantFrom("a", "b", "\u0000c") }));
+const op = fc.oneof(
+  doc.map((d) => ({ put: d })),
+  fc.record({ remove: fc.nat({ max: 300 }), ns: fc.constantFrom("a", "b", "\u0000c") }),
+  fc.record({ dropNs: fc.constantFrom("a", "b", "\u0000c") }),
+);
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
 const keyOf = (ns: string, id: number): string => entryKey(ns, `d${id}`);
@@ -36,7 +46,15 @@ function snapshotOf(cache: PostingsCache<number>): Uint8Array {
   const img = cache.image();
   const extra = new Float64Array(img.docCount);
   for (let d = 0; d < img.docCount; d++) if (img.docLive[d] === 1) extra[d] = cache.handleOf(d);
-  const content: SnapshotContent = { ...meta, image: img, docExtra: extra, marks: [["a", 3], ["\ud800", 5]] };
+  const content: SnapshotContent = {
+    ...meta,
+    image: img,
+    docExtra: extra,
+    marks: [
+      ["a", 3],
+      ["\ud800", 5],
+    ],
+  };
   return encodeSnapshot(content);
 }
 function restored(bytes: Uint8Array): PostingsCache<number> {
@@ -49,23 +67,31 @@ function restored(bytes: Uint8Array): PostingsCache<number> {
 describe("postings snapshot encoding", () => {
   it("property: a decoded snapshot ranks as the cache it came from, before and after the same further operations", () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 120 }), fc.array(op, { maxLength: 60 }), fc.array(fc.array(word, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), (before, after, queries) => {
-        const original = new PostingsCache<number>(8);
-        for (const o of before) apply(original, o);
-        const bytes = snapshotOf(original);
-        const copy = restored(bytes);
-        const decoded = decodeSnapshot(bytes, expect1);
-        expect(E.isRight(decoded) && decoded.right.marks).toEqual([["a", 3], ["\ud800", 5]]);
-        for (const cache of [original, copy]) expect(cache.live).toBe(original.live);
-        for (const q of queries) for (const ns of [undefined, "a", "\u0000c"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
-        for (const o of after) {
-          apply(original, o);
-          apply(copy, o);
-        }
-        for (const q of queries) for (const ns of [undefined, "b"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
-        // Encoding a restored cache gives the bytes of encoding the original.
-        expect(snapshotOf(copy)).toEqual(snapshotOf(original));
-      }),
+      fc.property(
+        fc.array(op, { maxLength: 120 }),
+        fc.array(op, { maxLength: 60 }),
+        fc.array(fc.array(word, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+        (before, after, queries) => {
+          const original = new PostingsCache<number>(8);
+          for (const o of before) apply(original, o);
+          const bytes = snapshotOf(original);
+          const copy = restored(bytes);
+          const decoded = decodeSnapshot(bytes, expect1);
+          expect(E.isRight(decoded) && decoded.right.marks).toEqual([
+            ["a", 3],
+            ["\ud800", 5],
+          ]);
+          for (const cache of [original, copy]) expect(cache.live).toBe(original.live);
+          for (const q of queries) for (const ns of [undefined, "a", "\u0000c"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+          for (const o of after) {
+            apply(original, o);
+            apply(copy, o);
+          }
+          for (const q of queries) for (const ns of [undefined, "b"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+          // Encoding a restored cache gives the bytes of encoding the original.
+          expect(snapshotOf(copy)).toEqual(snapshotOf(original));
+        },
+      ),
       { numRuns: runsFor(40, 150) },
     );
   });

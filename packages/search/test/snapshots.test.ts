@@ -120,7 +120,10 @@ async function seeded(make: () => Store): Promise<Store> {
 }
 const fileOf = (store: Store, scope: string): string => join(store.snapDir, snapshotName(store.table, scope));
 
-for (const [name, make] of [["sqlite", sqliteStore], ["postgres", pgStore]] as const) {
+for (const [name, make] of [
+  ["sqlite", sqliteStore],
+  ["postgres", pgStore],
+] as const) {
   describe(`postings snapshots: ${name}`, () => {
     it("property: searches are the same with and without snapshots, across reopenings, other writers and deletions", async () => {
       const step = fc.oneof(
@@ -158,20 +161,32 @@ for (const [name, make] of [["sqlite", sqliteStore], ["postgres", pgStore]] as c
 
     const faults: readonly [string, string, (store: Store) => Promise<void>][] = [
       ["a torn (truncated) file", "rejected:truncated", async (s) => writeFileSync(fileOf(s, "na"), readFileSync(fileOf(s, "na")).subarray(0, 100))],
-      ["a flipped byte", "rejected:checksum", async (s) => {
-        const b = readFileSync(fileOf(s, "na"));
-        b[Math.floor(b.length / 2)]! ^= 0x10;
-        writeFileSync(fileOf(s, "na"), b);
-      }],
-      ["another format version", "rejected:version", async (s) => {
-        const b = readFileSync(fileOf(s, "na"));
-        b.writeUInt32LE(99, 8);
-        writeFileSync(fileOf(s, "na"), b);
-      }],
-      ["a snapshot of another index", "rejected:identity", async (s) => {
-        const other = await seeded(make);
-        copyFileSync(join(other.snapDir, snapshotName(other.table, "na")), fileOf(s, "na"));
-      }],
+      [
+        "a flipped byte",
+        "rejected:checksum",
+        async (s) => {
+          const b = readFileSync(fileOf(s, "na"));
+          b[Math.floor(b.length / 2)]! ^= 0x10;
+          writeFileSync(fileOf(s, "na"), b);
+        },
+      ],
+      [
+        "another format version",
+        "rejected:version",
+        async (s) => {
+          const b = readFileSync(fileOf(s, "na"));
+          b.writeUInt32LE(99, 8);
+          writeFileSync(fileOf(s, "na"), b);
+        },
+      ],
+      [
+        "a snapshot of another index",
+        "rejected:identity",
+        async (s) => {
+          const other = await seeded(make);
+          copyFileSync(join(other.snapDir, snapshotName(other.table, "na")), fileOf(s, "na"));
+        },
+      ],
       ["a snapshot ahead of the counter (the database was restored)", "rejected:ahead", async (s) => s.rewind()],
       ["an entry deleted behind the index's back (the counter untouched): the entry count disagrees", "rejected:count", async (s) => s.tamper()],
     ];
@@ -230,9 +245,10 @@ for (const [name, make] of [["sqlite", sqliteStore], ["postgres", pgStore]] as c
       const store = make();
       const bad = [{ dir: "" }, { dir: "x", rewriteAfter: 0 }, { dir: "x", extra: 1 }, {}, { dir: "x", store: { read: () => 0, write: () => 0, remove: () => 0 } }];
       for (const snapshots of bad) {
-        const r = name === "sqlite"
-          ? await openSqliteIndex({ path: join(dir, "never.db"), snapshots: snapshots as SnapshotOptions })()
-          : await openPostgresIndex({ connection: db.client(), table: store.table, snapshots: snapshots as SnapshotOptions })();
+        const r =
+          name === "sqlite"
+            ? await openSqliteIndex({ path: join(dir, "never.db"), snapshots: snapshots as SnapshotOptions })()
+            : await openPostgresIndex({ connection: db.client(), table: store.table, snapshots: snapshots as SnapshotOptions })();
         expect(r._tag).toBe("Left");
         if (r._tag === "Left") expect(JSON.stringify(r.left)).toContain("snapshots");
       }

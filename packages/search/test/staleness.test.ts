@@ -43,7 +43,11 @@ async function followsOtherWriter(reader: SegmentIndex, write: (batch: readonly 
   for (const query of ["gamma", "alpha beta", "py", "gamma alpha note"]) {
     expectReferenceTopK(right(await reader.search(query, { k: 50 })()), now, query, { k: 50 }, `after: ${query}`);
   }
-  expect(right(await reader.search("gamma", { k: 50 })()).map((h) => h.id).sort()).toEqual(["e1", "new-1"]);
+  expect(
+    right(await reader.search("gamma", { k: 50 })())
+      .map((h) => h.id)
+      .sort(),
+  ).toEqual(["e1", "new-1"]);
 }
 
 function child(path: string, name: string, count: number): Promise<number> {

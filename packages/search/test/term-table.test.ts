@@ -8,26 +8,30 @@ import { runs } from "./support/contract.js";
 describe("TermTable", () => {
   it("property: behaves as a Map from term to the order of first sight, looked up whole or in place", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.string({ unit: "binary", maxLength: 5 }), fc.string({ unit: "grapheme", maxLength: 3 })), { maxLength: 3000 }), fc.string({ maxLength: 4 }), (terms, pad) => {
-        const table = new TermTable();
-        const model = new Map<string, number>();
-        for (const t of terms) {
-          const expected = model.get(t) ?? model.size;
-          if (!model.has(t)) model.set(t, expected);
-          // In place, inside a longer string, half of the time.
-          const id = t.length % 2 === 0 ? table.internRange(t, 0, t.length) : table.internRange(`${pad}${t}${pad}`, pad.length, pad.length + t.length);
-          expect(id).toBe(expected);
-        }
-        expect(table.size).toBe(model.size);
-        for (const [t, id] of model) {
-          expect(table.idOf(t)).toBe(id);
-          expect(table.termOf(id)).toBe(t);
-        }
-        expect(table.idOf(`${terms.join("")}\u0000absent`)).toBe(-1);
-        table.clear();
-        expect(table.size).toBe(0);
-        expect(terms.every((t) => table.idOf(t) === -1)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.string({ unit: "binary", maxLength: 5 }), fc.string({ unit: "grapheme", maxLength: 3 })), { maxLength: 3000 }),
+        fc.string({ maxLength: 4 }),
+        (terms, pad) => {
+          const table = new TermTable();
+          const model = new Map<string, number>();
+          for (const t of terms) {
+            const expected = model.get(t) ?? model.size;
+            if (!model.has(t)) model.set(t, expected);
+            // In place, inside a longer string, half of the time.
+            const id = t.length % 2 === 0 ? table.internRange(t, 0, t.length) : table.internRange(`${pad}${t}${pad}`, pad.length, pad.length + t.length);
+            expect(id).toBe(expected);
+          }
+          expect(table.size).toBe(model.size);
+          for (const [t, id] of model) {
+            expect(table.idOf(t)).toBe(id);
+            expect(table.termOf(id)).toBe(t);
+          }
+          expect(table.idOf(`${terms.join("")}\u0000absent`)).toBe(-1);
+          table.clear();
+          expect(table.size).toBe(0);
+          expect(terms.every((t) => table.idOf(t) === -1)).toBe(true);
+        },
+      ),
       { numRuns: runs(100) },
     );
   });

@@ -33,8 +33,6 @@ import { planSummary, saveSummary, skipped, summarise, type CompactionOutcome, t
 
 export { planSummary, saveSummary, summarise, type CompactionOutcome, type Loaded, type Pass, type Skipped, type SummariseDeps, type SummaryDecision, type SummaryJob } from "./pass.js";
 
-
-
 /**
  * What the session compactor needs.
  *
@@ -154,11 +152,7 @@ export const TryCompactInputCodec = objectCodec(
   "TryCompactInput",
   {
     stackId: t.unknown,
-    lastInputTokens: leaf(
-      "LastInputTokens",
-      "a finite number ≥ 0 (0 when the provider reported no usage)",
-      (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
-    ),
+    lastInputTokens: leaf("LastInputTokens", "a finite number ≥ 0 (0 when the provider reported no usage)", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0),
   },
   callFields,
 );
@@ -194,13 +188,14 @@ function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): 
       ),
     );
 
-  const estimate = (loaded: Loaded): number =>
-    counter.countMessages(loaded.after.map((m) => m.message)) + (O.isSome(loaded.latest) ? counter.count(loaded.latest.value.content) : 0);
+  const estimate = (loaded: Loaded): number => counter.countMessages(loaded.after.map((m) => m.message)) + (O.isSome(loaded.latest) ? counter.count(loaded.latest.value.content) : 0);
 
-  const fail = (stackId: StackId, at: number) => (error: SessionCompactionError): SessionCompactionError => {
-    events.publish({ _tag: "CompactionFailed", stackId, error, at });
-    return error;
-  };
+  const fail =
+    (stackId: StackId, at: number) =>
+    (error: SessionCompactionError): SessionCompactionError => {
+      events.publish({ _tag: "CompactionFailed", stackId, error, at });
+      return error;
+    };
 
   const fold = (loaded: Loaded, pass: Pass): TE.TaskEither<SessionCompactionError, CompactionOutcome> => {
     const job = planSummary(loaded, config, limits, pass.effectiveTokens);

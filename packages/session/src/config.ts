@@ -95,10 +95,8 @@ export const SessionCompactionConfigCodec = objectCodec(
     temperature: numberIn(0, 2),
     maxSummaryTokens: leaf("MaxSummaryTokens", "a whole number of tokens ≥ 16 — the output budget of the summary (default 2048)", (u): u is number => isInt(u) && u >= 16),
     timeoutMs: leaf("TimeoutMs", "a whole number of milliseconds ≥ 1", (u): u is number => isInt(u) && u >= 1),
-    fallback: leaf(
-      "SummaryFallback",
-      `"truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`,
-      (u): u is SummaryFallback => fallbacks.includes(u as SummaryFallback),
+    fallback: leaf("SummaryFallback", `"truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`, (u): u is SummaryFallback =>
+      fallbacks.includes(u as SummaryFallback),
     ),
   },
   { expected: "an object such as { maxTokens: 32000 }" },

@@ -75,7 +75,12 @@ function hasOrphanResult(messages: readonly Message[]): boolean {
 function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.TaskEither<StoreError, readonly Message[]> {
   const all = pipe(
     store.messagesAfter(stackId, 0),
-    TE.map((stored) => limitHistory(stored.map((m) => m.message), max)),
+    TE.map((stored) =>
+      limitHistory(
+        stored.map((m) => m.message),
+        max,
+      ),
+    ),
   );
   return pipe(
     store.lastMessageId(stackId),
@@ -85,7 +90,10 @@ function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.T
       return pipe(
         store.messagesAfter(stackId, from),
         TE.chain((window) => {
-          const kept = limitHistory(window.map((m) => m.message), max);
+          const kept = limitHistory(
+            window.map((m) => m.message),
+            max,
+          );
           return hasOrphanResult(kept) ? all : TE.right(kept);
         }),
       );
@@ -164,11 +172,7 @@ const LoadContextOptionsCodec = new t.Type<LoadContextOptions, LoadContextOption
  * decodeContextOptions({ compaction: false, maxHistoryMessages: 50 }); // right(…)
  * decodeContextOptions({ compaction: false, maxHistory: 50 }); // left: "… maxHistory: unknown field (did you mean maxHistoryMessages?) …"
  */
-export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOptions, LoadContextOptions> = decodeWith(
-  LoadContextOptionsCodec,
-  "InvalidOptions",
-  "context options",
-);
+export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOptions, LoadContextOptions> = decodeWith(LoadContextOptionsCodec, "InvalidOptions", "context options");
 
 /**
  * Reads the stack and builds the next prompt. With compaction: the active summary and the
@@ -177,11 +181,7 @@ export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOp
  *
  * @example const prompt = await loadContext(store, "chat-1", { compaction: true, systemPrompt: "…" })();
  */
-export function loadContext(
-  store: SummaryStore,
-  stackId: StackId,
-  raw: LoadContextOptions,
-): TE.TaskEither<StoreError | InvalidContextOptions, readonly Message[]> {
+export function loadContext(store: SummaryStore, stackId: StackId, raw: LoadContextOptions): TE.TaskEither<StoreError | InvalidContextOptions, readonly Message[]> {
   const decoded = decodeContextOptions(raw);
   if (E.isLeft(decoded)) return TE.left(decoded.left);
   const options = decoded.right;

@@ -28,4 +28,3 @@ export type SessionCompactionError =
   | SummariserError
   /** A bad argument of `tryCompact` (e.g. `lastInputTokens` NaN or negative). */
   | InvalidInput;
-

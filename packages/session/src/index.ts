@@ -16,13 +16,7 @@ export type { StoredMessage, StoredSummary, StoreError, SummaryDraft, SummarySto
 export { memoryStore } from "./store/memory.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres.js";
-export {
-  createSessionCompactor,
-  decodeSessionCompactor,
-  type CompactionOutcome,
-  type SessionCompactor,
-  type SessionCompactorOptions,
-} from "./compactor.js";
+export { createSessionCompactor, decodeSessionCompactor, type CompactionOutcome, type SessionCompactor, type SessionCompactorOptions } from "./compactor.js";
 export type { SessionCompactionError, SummariserError } from "./errors.js";
 export { decodeSessionConfig, sessionConfigDefaults, type SessionCompactionConfig } from "./config.js";
 export { buildContext, decodeContextOptions, loadContext, type LoadContextOptions } from "./context.js";

@@ -15,14 +15,7 @@ import { chooseCompactionModel } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { type SessionCompactionConfig } from "./config.js";
-import {
-  type CompactionDone,
-  type CompactionTrigger,
-  type CompactionWarning,
-  type EventBus,
-  type SessionEvent,
-  type SubscriberFailure,
-} from "./events.js";
+import { type CompactionDone, type CompactionTrigger, type CompactionWarning, type EventBus, type SessionEvent, type SubscriberFailure } from "./events.js";
 import { truncatedSummary, type SummaryFallback, type SummaryLevel } from "./fallback.js";
 import { planCompaction, type CompactionPlan, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
@@ -65,13 +58,10 @@ export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
 
 /** The summariser's result before saving: a summary, or why there is none. */
 type Summarised =
-  | { readonly _tag: "Summary"; readonly text: string; readonly model: string }
-  | { readonly _tag: "Empty"; readonly model: string }
-  | { readonly _tag: "Failed"; readonly error: SummariserError };
+  { readonly _tag: "Summary"; readonly text: string; readonly model: string } | { readonly _tag: "Empty"; readonly model: string } | { readonly _tag: "Failed"; readonly error: SummariserError };
 
 /** True when the caller cancelled: then no fallback runs, the caller asked to stop. */
-const cancelled = (error: SummariserError, signal: AbortSignal | undefined): boolean =>
-  signal?.aborted === true || (error._tag === "SummariserFailed" && error.error._tag === "ProviderAborted");
+const cancelled = (error: SummariserError, signal: AbortSignal | undefined): boolean => signal?.aborted === true || (error._tag === "SummariserFailed" && error.error._tag === "ProviderAborted");
 
 const describeSummariserError = (error: SummariserError): string => {
   switch (error._tag) {
@@ -88,7 +78,11 @@ const describeSummariserError = (error: SummariserError): string => {
 
 /** The earlier snake_case spellings of the reasons (deprecated `legacyReason`, kept one release). */
 const LEGACY_SKIP: Readonly<Record<SessionSkipReason, Skipped["legacyReason"]>> = {
-  Ephemeral: "ephemeral", BelowThreshold: "below_threshold", TooFewMessages: "too_few_messages", EmptySummary: "empty_summary", ConcurrentCompaction: "concurrent_compaction",
+  Ephemeral: "ephemeral",
+  BelowThreshold: "below_threshold",
+  TooFewMessages: "too_few_messages",
+  EmptySummary: "empty_summary",
+  ConcurrentCompaction: "concurrent_compaction",
 };
 
 export const skipped = (reason: SessionSkipReason, message: string, effectiveTokens: number): Skipped => ({
@@ -98,7 +92,6 @@ export const skipped = (reason: SessionSkipReason, message: string, effectiveTok
   message,
   effectiveTokens,
 });
-
 
 /** What a pass read from the store: the active summary and the messages past its watermark. */
 export interface Loaded {
@@ -197,9 +190,7 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
   const truncate = (warning: CompactionWarning, otherwise: SummaryDecision): SummaryDecision => {
     const cut = truncatedSummary({ transcript: job.transcript, ...previousSummary, maxTokens: config.maxSummaryTokens, counter });
     if (cut !== undefined) return { _tag: "Save", text: cut.text, level: "truncate", model: null, warning };
-    return otherwise._tag === "Skip"
-      ? { ...otherwise, warning: { ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") } }
-      : otherwise;
+    return otherwise._tag === "Skip" ? { ...otherwise, warning: { ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") } } : otherwise;
   };
   const settle = (result: Summarised): SummaryDecision => {
     switch (result._tag) {
@@ -254,13 +245,7 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
  *
  * @example await saveSummary(store, events, job, decision, pass)(); // right({ _tag: "Compacted", … })
  */
-export function saveSummary(
-  store: SummaryStore,
-  events: EventBus<SessionEvent>,
-  job: SummaryJob,
-  decision: SummaryDecision,
-  pass: Pass,
-): TE.TaskEither<SessionCompactionError, CompactionOutcome> {
+export function saveSummary(store: SummaryStore, events: EventBus<SessionEvent>, job: SummaryJob, decision: SummaryDecision, pass: Pass): TE.TaskEither<SessionCompactionError, CompactionOutcome> {
   if (decision._tag === "Fail") return TE.left(decision.error);
   if (decision.warning !== undefined) events.publish(decision.warning);
   if (decision._tag === "Skip") return TE.right(decision.outcome);
@@ -300,4 +285,3 @@ export function saveSummary(
     ),
   );
 }
-

@@ -9,12 +9,7 @@ import { safeSplit } from "@cc/messages";
 import type { StoredMessage } from "./store/store.js";
 
 /** Why a compaction did nothing. */
-export type SessionSkipReason =
-  | "Ephemeral"
-  | "BelowThreshold"
-  | "TooFewMessages"
-  | "EmptySummary"
-  | "ConcurrentCompaction";
+export type SessionSkipReason = "Ephemeral" | "BelowThreshold" | "TooFewMessages" | "EmptySummary" | "ConcurrentCompaction";
 
 /** Where the token figure that drove the trigger came from. */
 export type TokenSource = "reported" | "estimated";
@@ -52,9 +47,7 @@ export function decideTrigger(input: TriggerInput): TriggerDecision {
   if (input.ephemeral) return { _tag: "Hold", reason: "Ephemeral", effectiveTokens: 0, source: "reported" };
   const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
   const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
-  return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens)
-    ? { _tag: "Trigger", effectiveTokens, source }
-    : { _tag: "Hold", reason: "BelowThreshold", effectiveTokens, source };
+  return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens) ? { _tag: "Trigger", effectiveTokens, source } : { _tag: "Hold", reason: "BelowThreshold", effectiveTokens, source };
 }
 
 /**

@@ -64,8 +64,7 @@ export interface PruneResult {
   readonly pruned: readonly PrunedResult[];
 }
 
-const wholeFrom = (name: string, min: number, what: string) =>
-  leaf(name, `a whole number ≥ ${min} (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min);
+const wholeFrom = (name: string, min: number, what: string) => leaf(name, `a whole number ≥ ${min} (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min);
 
 /** io-ts codec of raw pruning options (every field optional; unknown keys refused with a "did you mean"). */
 export const PruneOptionsCodec = objectCodec(
@@ -79,8 +78,7 @@ export const PruneOptionsCodec = objectCodec(
   { expected: "an object like { maxChars: 2000 }" },
 );
 
-const settingFrom = (name: string, what: string) =>
-  leaf(name, `a whole number ≥ 0 (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
+const settingFrom = (name: string, what: string) => leaf(name, `a whole number ≥ 0 (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
 
 /**
  * io-ts codec of complete {@link PruneSettings} as a typed caller passes them (to `loadContext`,

@@ -30,8 +30,4 @@ export const EventBusShape = withMethods<EventBus<SessionEvent>>("EventBus", ["s
 const chars = leaf("Chars", "a whole number of characters ≥ 0", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
 
 /** The transcript clipping limits of @cc/lcm: five whole, non-negative character counts. */
-export const TranscriptLimitsCodec = objectCodec(
-  "TranscriptLimits",
-  { messageHead: chars, messageTail: chars, toolResultHead: chars, toolResultTail: chars, toolArguments: chars },
-  {},
-);
+export const TranscriptLimitsCodec = objectCodec("TranscriptLimits", { messageHead: chars, messageTail: chars, toolResultHead: chars, toolResultTail: chars, toolArguments: chars }, {});

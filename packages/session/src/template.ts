@@ -63,9 +63,7 @@ export interface SummaryPromptInput {
  * @example summarySource({ transcript: "[user]\nhi", previousSummary: "S" }) // "PREVIOUS SUMMARY:\nS\n\nNEW MESSAGES …"
  */
 export function summarySource(input: SummaryPromptInput): string {
-  return input.previousSummary === undefined
-    ? input.transcript
-    : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
+  return input.previousSummary === undefined ? input.transcript : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
 }
 
 /**

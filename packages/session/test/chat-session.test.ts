@@ -34,7 +34,13 @@ describe("ChatSession", () => {
     try {
       const path = join(dir, "a.db");
       const first = await right(openSqliteStore({ path }));
-      await right(first.append("c", chat(40).map((m) => ({ ...m, content: `${m.content} ${"context ".repeat(30)}` })), 1));
+      await right(
+        first.append(
+          "c",
+          chat(40).map((m) => ({ ...m, content: `${m.content} ${"context ".repeat(30)}` })),
+          1,
+        ),
+      );
       await right(first.close());
       const reopened = await right(openSqliteStore({ path }));
       const session = sessionOn(reopened, scriptedProvider([{ text: "CK" }]), { maxTokens: 2000, threshold: 1 });

@@ -68,11 +68,23 @@ describe("tryCompact", () => {
   it("with 0 reported tokens uses the weighted estimate of the history", async () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor } = setup(provider, { maxTokens: 200, threshold: 1 });
-    await right(store.append("s", chat(8).map((m) => ({ ...m, content: "word ".repeat(10) })), 1));
+    await right(
+      store.append(
+        "s",
+        chat(8).map((m) => ({ ...m, content: "word ".repeat(10) })),
+        1,
+      ),
+    );
     const low = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }));
     expect(low).toMatchObject({ _tag: "Skipped", reason: "BelowThreshold" });
     expect(low._tag === "Skipped" && low.effectiveTokens).toBeGreaterThan(50);
-    await right(store.append("s", chat(8).map((m) => ({ ...m, content: "word ".repeat(40) })), 1));
+    await right(
+      store.append(
+        "s",
+        chat(8).map((m) => ({ ...m, content: "word ".repeat(40) })),
+        1,
+      ),
+    );
     expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }))).toMatchObject({ _tag: "Compacted", tokenSource: "estimated" });
   });
 

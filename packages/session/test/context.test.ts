@@ -73,7 +73,14 @@ describe("limitHistory (compaction disabled)", () => {
   it("never opens on a tool result whose call it cut off: it takes the issuing assistant too", () => {
     const messages: Message[] = [
       { role: "user", content: "u" },
-      { role: "assistant", content: "", toolCalls: [{ id: "a", name: "bash", arguments: "{}" }, { id: "b", name: "bash", arguments: "{}" }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "a", name: "bash", arguments: "{}" },
+          { id: "b", name: "bash", arguments: "{}" },
+        ],
+      },
       { role: "tool", content: "ra", toolCallId: "a" },
       { role: "tool", content: "rb", toolCallId: "b" },
       { role: "assistant", content: "done" },
@@ -154,13 +161,7 @@ describe("loadContext", () => {
     const store = memoryStore();
     const calls = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: "{}" }));
     await right(store.append("s", chat(30), 1));
-    await right(
-      store.append(
-        "s",
-        [{ role: "assistant", content: "fan out", toolCalls: calls }, ...calls.map((c): Message => ({ role: "tool", content: c.id, toolCallId: c.id }))],
-        2,
-      ),
-    );
+    await right(store.append("s", [{ role: "assistant", content: "fan out", toolCalls: calls }, ...calls.map((c): Message => ({ role: "tool", content: c.id, toolCallId: c.id }))], 2));
     const context = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 3 }));
     expect(context.map((m) => m.content)).toEqual(["fan out", ...calls.map((c) => c.id)]);
     const plain = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 40 }));

@@ -90,8 +90,7 @@ describe("summariser failures with fallback truncate (the default)", () => {
   it("a caller's abort is not papered over: nothing is saved", async () => {
     const slow: Provider = {
       name: "slow",
-      complete: (request) => () =>
-        new Promise((resolve) => request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true })),
+      complete: (request) => () => new Promise((resolve) => request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true })),
       listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
     };
     const store = memoryStore();
@@ -198,7 +197,16 @@ describe("fallback budget with the real tokenizer", () => {
           counter,
         });
         if (E.isLeft(made)) return expect.fail(made.left.message);
-        await right(store.append("s", [{ role: "user", content: body }, { role: "assistant", content: "ok" }], 1));
+        await right(
+          store.append(
+            "s",
+            [
+              { role: "user", content: body },
+              { role: "assistant", content: "ok" },
+            ],
+            1,
+          ),
+        );
         const outcome = await right(made.right.forceCompact({ stackId: "s" }));
         if (outcome._tag !== "Compacted") return expect.fail(`expected a compaction, got ${outcome.reason}`);
         expect(counter.count(outcome.summary.content)).toBeLessThanOrEqual(maxSummaryTokens);

@@ -190,10 +190,7 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     };
     const a = compactorFor(hostA, gated("from A"));
     const b = compactorFor(hostB, gated("from B"));
-    const outcomes = await Promise.all([
-      right(a.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })),
-      right(b.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })),
-    ]);
+    const outcomes = await Promise.all([right(a.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })), right(b.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 }))]);
     expect(outcomes.map((o) => o._tag).sort()).toEqual(["Compacted", "Skipped"]);
     expect(outcomes.find((o) => o._tag === "Skipped")).toMatchObject({ reason: "ConcurrentCompaction" });
     const latest = O.toUndefined(await right(hostB.latestSummary("race")));

@@ -3,15 +3,7 @@
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import type { TranscriptLimits } from "@cc/lcm";
-import type {
-  ChatSessionOptions,
-  LoadContextOptions,
-  PostgresStoreOptions,
-  PruneSettings,
-  SessionCompactionConfig,
-  SessionCompactorOptions,
-  SqliteStoreOptions,
-} from "@cc/session";
+import type { ChatSessionOptions, LoadContextOptions, PostgresStoreOptions, PruneSettings, SessionCompactionConfig, SessionCompactorOptions, SqliteStoreOptions } from "@cc/session";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { ChatSessionOptionsCodec } from "../src/chat-session.js";
 import type { EventBusOptions, EventBusOptionsCodec } from "../src/events.js";

@@ -13,8 +13,7 @@ import { chat, conversationArb } from "./conversation.js";
 import { promptText, scriptedProvider } from "./scripted.js";
 import { left, right, runs } from "./support.js";
 
-const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
-  messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
+const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
 const previous: StoredSummary = { stackId: "s", id: 7, content: "OLD SUMMARY", coversUpTo: 0, previousId: null, createdAt: 0 };
 const pass: Pass = { stackId: "s", trigger: "threshold", effectiveTokens: 1000, tokenSource: "reported", at: 5 };
 const config = (raw: object) => {

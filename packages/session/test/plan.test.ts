@@ -6,8 +6,7 @@ import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { runs } from "./support.js";
 
-const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
-  messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
+const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
 
 describe("decideTrigger", () => {
   const base = { ephemeral: false, maxTokens: 1000, threshold: 1, estimate: () => 5000 };
@@ -58,7 +57,14 @@ describe("planCompaction", () => {
   });
   it("GO-FINDINGS 14 (regression): [a+call, tool, tool, u] never leaves a kept tool result without its call", () => {
     const messages: Message[] = [
-      { role: "assistant", content: "", toolCalls: [{ id: "a", name: "bash", arguments: "{}" }, { id: "b", name: "bash", arguments: "{}" }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "a", name: "bash", arguments: "{}" },
+          { id: "b", name: "bash", arguments: "{}" },
+        ],
+      },
       { role: "tool", content: "ra", toolCallId: "a" },
       { role: "tool", content: "rb", toolCallId: "b" },
       { role: "user", content: "u" },

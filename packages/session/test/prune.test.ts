@@ -90,10 +90,11 @@ describe("pruneToolResults", () => {
       result("2".repeat(3000)),
       { role: "user", content: "c" },
     ];
-    expect(pruneToolResults(repeated).messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual([
-      "[read_file] read one.ts (3000 chars)",
-      "[read_file] read two.ts (3000 chars)",
-    ]);
+    expect(
+      pruneToolResults(repeated)
+        .messages.filter((m) => m.role === "tool")
+        .map((m) => m.content),
+    ).toEqual(["[read_file] read one.ts (3000 chars)", "[read_file] read two.ts (3000 chars)"]);
   });
 
   it("property: same length, only earlier oversized tool results change, each to a shorter line, input untouched", () => {
@@ -123,9 +124,7 @@ describe("pruneToolResults", () => {
   });
 
   it("on a real SWE-agent trajectory every pruned result names its tool and stays one line", () => {
-    const { messages, unreadable } = readTrajectory(
-      "replay__marshmallow-code__marshmallow-1867__function_calling__install-1__marshmallow-code__marshmallow-1867.traj",
-    );
+    const { messages, unreadable } = readTrajectory("replay__marshmallow-code__marshmallow-1867__function_calling__install-1__marshmallow-code__marshmallow-1867.traj");
     expect(unreadable).toBe(0);
     const tools = messages.filter((m) => m.role === "tool");
     expect(tools.length).toBeGreaterThan(5);

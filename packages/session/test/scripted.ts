@@ -4,11 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "@cc/messages";
 
 /** One scripted reply. */
-export type Reply =
-  | { readonly text: string; readonly inputTokens?: number }
-  | { readonly error: ProviderError }
-  | { readonly throws: string }
-  | { readonly rejects: string };
+export type Reply = { readonly text: string; readonly inputTokens?: number } | { readonly error: ProviderError } | { readonly throws: string } | { readonly rejects: string };
 
 /** A provider that replays `replies` in order (the last one repeats) and records requests. */
 export interface ScriptedProvider extends Provider {

@@ -79,7 +79,16 @@ function isCjk(cu: number): boolean {
 
 /** Counts the code points of `text` by class. Linear, one pass, no allocation per character. */
 export function classCounts(text: string): ClassCounts {
-  let letters = 0, digits = 0, punct = 0, space = 0, cjk = 0, otherBmp = 0, astral = 0, mixes = 0, caseChanges = 0, spaceDigits = 0;
+  let letters = 0,
+    digits = 0,
+    punct = 0,
+    space = 0,
+    cjk = 0,
+    otherBmp = 0,
+    astral = 0,
+    mixes = 0,
+    caseChanges = 0,
+    spaceDigits = 0;
   // Kind of the previous code unit when it was an ASCII letter or digit: 1 lower, 2 upper, 3 digit; else 0.
   let prevKind = 0;
   const n = text.length;

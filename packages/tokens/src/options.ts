@@ -91,7 +91,6 @@ export const EstimateOptionsCodec = strictOptions({ encoding: EncodingCodec }, "
 /** The largest chunk or piece limit accepted (2³⁰ UTF-16 units, 2 GiB of text). */
 export const maxLimitChars = 2 ** 30;
 
-
 /**
  * Chunk limits: `maxPieceChars` and `maxChunkChars` both required, integers in [1, 2³⁰]; no
  * other key.

@@ -21,7 +21,14 @@ describe("withTokenCost", () => {
     const frozen = Object.freeze(items.map((i) => Object.freeze({ ...i })));
     const out = withTokenCost(frozen, counter);
     expect(out.map((o) => o.tokenCost)).toEqual([
-      counter.count("hello world"), 7, counter.count("nan"), counter.count("negative"), counter.count("inf"), counter.count("frac"), counter.count("hello world"), 0,
+      counter.count("hello world"),
+      7,
+      counter.count("nan"),
+      counter.count("negative"),
+      counter.count("inf"),
+      counter.count("frac"),
+      counter.count("hello world"),
+      0,
     ]);
     expect(out[0]).not.toBe(frozen[0]);
     expect(out.map((o) => o.id)).toEqual(frozen.map((i) => i.id));

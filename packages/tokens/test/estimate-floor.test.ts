@@ -16,10 +16,19 @@ const FLOOR = 0.15;
 const shortTokens = fc.string({ unit: fc.constantFrom("a", "Q", "7", " ", "\n", "\r\n", "\t", ".", "'", "-", "_", "é", "字", "😀"), minLength: 20, maxLength: 600 });
 const listing = fc
   .array(
-    fc.tuple(fc.constantFrom("drwxr-xr-x", "-rw-r--r--", "lrwxrwxrwx"), fc.nat(40), fc.constantFrom("root", "www-data"), fc.nat(99_999), fc.integer({ min: 1, max: 31 }), fc.stringMatching(/^[a-z_]{1,12}[0-9]{0,3}$/)),
+    fc.tuple(
+      fc.constantFrom("drwxr-xr-x", "-rw-r--r--", "lrwxrwxrwx"),
+      fc.nat(40),
+      fc.constantFrom("root", "www-data"),
+      fc.nat(99_999),
+      fc.integer({ min: 1, max: 31 }),
+      fc.stringMatching(/^[a-z_]{1,12}[0-9]{0,3}$/),
+    ),
     { minLength: 3, maxLength: 40 },
   )
-  .map((rows) => rows.map(([mode, links, user, size, day, name]) => `${mode} ${String(links).padStart(2)} ${user} ${user} ${String(size).padStart(6)} Dec ${String(day).padStart(2)} 04:31 ${name}`).join("\n"));
+  .map((rows) =>
+    rows.map(([mode, links, user, size, day, name]) => `${mode} ${String(links).padStart(2)} ${user} ${user} ${String(size).padStart(6)} Dec ${String(day).padStart(2)} 04:31 ${name}`).join("\n"),
+  );
 const shortLines = fc.array(fc.stringMatching(/^'?[A-Za-z0-9]{1,3}'?$/), { minLength: 10, maxLength: 120 }).map((lines) => lines.join("\n"));
 
 describe.each<Encoding>(["o200k_base", "cl100k_base"])("the estimate's floor (%s)", (encoding) => {

@@ -25,7 +25,50 @@ const encodings: readonly Encoding[] = ["o200k_base", "cl100k_base"];
 const asciiText = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 80 });
 const asciiEdges = fc
   .array(
-    fc.constantFrom("a", "Z", "HTML", "Parser", "x", "'", "'s", "'S", "'re", "'LL", "'Ve", "'d", "'m", "'t", "'ſ", " ", "  ", "\t", "\n", "\r\n", "\r", "\v", "\f", "/", "//", ".", "...", "1", "123", "4567", "\x00", "\x7f", "é", "ſ", "\u00a0", "\u0085", "\u3000", "中", "١", "\u0301", "😀", "\ud800"),
+    fc.constantFrom(
+      "a",
+      "Z",
+      "HTML",
+      "Parser",
+      "x",
+      "'",
+      "'s",
+      "'S",
+      "'re",
+      "'LL",
+      "'Ve",
+      "'d",
+      "'m",
+      "'t",
+      "'ſ",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\r",
+      "\v",
+      "\f",
+      "/",
+      "//",
+      ".",
+      "...",
+      "1",
+      "123",
+      "4567",
+      "\x00",
+      "\x7f",
+      "é",
+      "ſ",
+      "\u00a0",
+      "\u0085",
+      "\u3000",
+      "中",
+      "١",
+      "\u0301",
+      "😀",
+      "\ud800",
+    ),
     { maxLength: 40 },
   )
   .map((a) => a.join(""));
@@ -38,7 +81,47 @@ const asciiEdges = fc
  */
 const unicodeEdges = fc
   .array(
-    fc.constantFrom("a", "b", "Z", "É", "ǅ", "ʰ", "中", "\u{20000}", "\u0301", "\u0903", "\u20dd", "1", "١", "\u{1d7ce}", "Ⅻ", "½", " ", "\u3000", "\u00a0", "\n", "\r", "\u0085", "\t", "'", "s", "T", "ſ", "/", ".", "-", "😀", "\ud800", "\udc00", "\u{e0001}", "\u{50000}", "\u1c89", "\u088f", "\u{323b0}", "\u{10ffff}"),
+    fc.constantFrom(
+      "a",
+      "b",
+      "Z",
+      "É",
+      "ǅ",
+      "ʰ",
+      "中",
+      "\u{20000}",
+      "\u0301",
+      "\u0903",
+      "\u20dd",
+      "1",
+      "١",
+      "\u{1d7ce}",
+      "Ⅻ",
+      "½",
+      " ",
+      "\u3000",
+      "\u00a0",
+      "\n",
+      "\r",
+      "\u0085",
+      "\t",
+      "'",
+      "s",
+      "T",
+      "ſ",
+      "/",
+      ".",
+      "-",
+      "😀",
+      "\ud800",
+      "\udc00",
+      "\u{e0001}",
+      "\u{50000}",
+      "\u1c89",
+      "\u088f",
+      "\u{323b0}",
+      "\u{10ffff}",
+    ),
     { maxLength: 40 },
   )
   .map((a) => a.join(""));
@@ -70,7 +153,7 @@ describe.each(encodings)("the ASCII pre-tokeniser (%s)", (encoding) => {
   it("decides every all-ASCII position itself (the pattern is only asked about non-ASCII)", () => {
     fc.assert(
       fc.property(asciiText, (text) => {
-        for (let i = 0; i < text.length; ) {
+        for (let i = 0; i < text.length;) {
           const e = end(text, i, text.length);
           expect(e).toBeGreaterThan(i);
           i = e;

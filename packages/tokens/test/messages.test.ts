@@ -24,9 +24,7 @@ describe("countMessages formula", () => {
     const call: Message = { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls -F"}' }] };
     const result: Message = { role: "tool", content: "README.md\nsrc/", toolCallId: "call_1" };
     const c = (s: string): number => counter.count(s);
-    expect(counter.countMessages([call, result])).toBe(
-      3 + (3 + c("assistant") + 3 + c("bash") + c('{"command":"ls -F"}')) + (3 + c("tool") + c("README.md\nsrc/") + c("call_1")),
-    );
+    expect(counter.countMessages([call, result])).toBe(3 + (3 + c("assistant") + 3 + c("bash") + c('{"command":"ls -F"}')) + (3 + c("tool") + c("README.md\nsrc/") + c("call_1")));
   });
 
   it("uses the same formula for every backend", () => {

@@ -1,7 +1,17 @@
 import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { countAsync, estimateCounter, gptTokenizerCounter, memoCounter, tiktokenCounter, TokensOptionsError, type InvalidOptions } from "@cc/tokens";
-import { countChunked, decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeMemoOptions, decodeTiktokenOptions, planChunks, suggestKey } from "@cc/tokens/internal";
+import {
+  countChunked,
+  decodeChunkLimits,
+  decodeCountAsyncOptions,
+  decodeEstimateOptions,
+  decodeGptTokenizerOptions,
+  decodeMemoOptions,
+  decodeTiktokenOptions,
+  planChunks,
+  suggestKey,
+} from "@cc/tokens/internal";
 
 const left = (result: { readonly _tag: string; readonly left?: InvalidOptions }): InvalidOptions => {
   expect(result._tag).toBe("Left");
@@ -9,7 +19,7 @@ const left = (result: { readonly _tag: string; readonly left?: InvalidOptions })
 };
 
 describe("options are decoded strictly", () => {
-  it("chunk limits of 0 are refused (they made \"hello world\" count 11)", () => {
+  it('chunk limits of 0 are refused (they made "hello world" count 11)', () => {
     const invalid = left(decodeChunkLimits({ maxPieceChars: 0, maxChunkChars: 0 }));
     expect(invalid).toMatchObject({ _tag: "InvalidOptions", subject: "ChunkLimits" });
     expect(invalid.message).toMatch(/maxPieceChars/);

@@ -67,7 +67,7 @@ describe("the engine's UTF-8 encoding of a piece", () => {
     fc.assert(
       fc.property(anyText, fc.nat(), fc.nat(), (text, x, y) => {
         const points = [0];
-        for (let i = 0; i < text.length; ) {
+        for (let i = 0; i < text.length;) {
           const c = text.codePointAt(i)!;
           i += c > 0xffff ? 2 : 1;
           points.push(i);

@@ -34,7 +34,12 @@ describe("objectCodec + decodeWith", () => {
   });
 
   it("a getter that throws is a problem, not a throw", () => {
-    const evil = { maxTokens: 1, get ratio(): number { throw new Error("boom"); } };
+    const evil = {
+      maxTokens: 1,
+      get ratio(): number {
+        throw new Error("boom");
+      },
+    };
     const r = decode(evil);
     expect(E.isLeft(r) && r.left.message).toContain("ratio: reading the field threw (boom)");
   });
@@ -52,7 +57,13 @@ describe("objectCodec + decodeWith", () => {
       expect(r.left.more).toBe(400);
       expect(r.left.message).toContain("… and 400 more");
     }
-    expect(invalid("InvalidOptions", "x", Array.from({ length: 150 }, (_, i) => `p${i}`)).more).toBe(50);
+    expect(
+      invalid(
+        "InvalidOptions",
+        "x",
+        Array.from({ length: 150 }, (_, i) => `p${i}`),
+      ).more,
+    ).toBe(50);
   });
 
   it("property: didYouMean suggests a known name for any one-edit typo of it, and never an unrelated one", () => {

@@ -124,7 +124,12 @@ const num = (label: string, raw: string | undefined, kind: NumberKind): E.Either
   const n = Number(raw);
   const integer = kind !== "number";
   const ok = raw.trim() !== "" && Number.isFinite(n) && (!integer || Number.isSafeInteger(n)) && (kind !== "positive integer" || n >= 1) && (kind !== "non-negative integer" || n >= 0);
-  return ok ? E.right(n) : E.left({ _tag: "UsageError", message: `${label}: expected a${kind === "number" ? "" : kind === "positive integer" ? " positive" : " non-negative"} ${integer ? "integer" : "number"}, got ${raw}` });
+  return ok
+    ? E.right(n)
+    : E.left({
+        _tag: "UsageError",
+        message: `${label}: expected a${kind === "number" ? "" : kind === "positive integer" ? " positive" : " non-negative"} ${integer ? "integer" : "number"}, got ${raw}`,
+      });
 };
 
 /** Numeric options by long name, with their short letter. */
@@ -161,7 +166,11 @@ function joinNegativeValues(argv: readonly string[]): { readonly args: readonly 
 }
 
 const oneOf = <T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): E.Either<UsageError, T> =>
-  raw === undefined ? E.right(fallback) : (allowed as readonly string[]).includes(raw) ? E.right(raw as T) : E.left({ _tag: "UsageError", message: `--${name}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}` });
+  raw === undefined
+    ? E.right(fallback)
+    : (allowed as readonly string[]).includes(raw)
+      ? E.right(raw as T)
+      : E.left({ _tag: "UsageError", message: `--${name}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}` });
 
 /** Parses `argv` (without node and script) into a {@link Command}. */
 export function parseCommand(argv: readonly string[]): E.Either<UsageError, Command> {
@@ -247,12 +256,33 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
     pinTask: v["unpin-task"] !== true,
   };
   const options = decodeCompactOptions(input);
-  if (E.isLeft(options)) return E.left({ _tag: "UsageError", message: options.left.problems.map((p) => p.message.replace(/^maxTokens/, "--budget").replace(/^softThreshold/, "--soft").replace(/^hardThreshold/, "--hard").replace(/^preserveLast/, "--preserve-last")).join("; ") });
+  if (E.isLeft(options))
+    return E.left({
+      _tag: "UsageError",
+      message: options.left.problems
+        .map((p) =>
+          p.message
+            .replace(/^maxTokens/, "--budget")
+            .replace(/^softThreshold/, "--soft")
+            .replace(/^hardThreshold/, "--hard")
+            .replace(/^preserveLast/, "--preserve-last"),
+        )
+        .join("; "),
+    });
   const url = v["provider-url"];
   if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(displayUrl(url))}` });
   const file = files[0] === "-" ? undefined : files[0];
   return E.right({
-    _tag: "Compact", file, format: format.right, strategy: strategy.right, options: options.right, force: v.force === true,
-    index: v.index, namespace: v.namespace ?? "default", providerUrl: url, encoding: encoding.right, quiet: v.quiet === true,
+    _tag: "Compact",
+    file,
+    format: format.right,
+    strategy: strategy.right,
+    options: options.right,
+    force: v.force === true,
+    index: v.index,
+    namespace: v.namespace ?? "default",
+    providerUrl: url,
+    encoding: encoding.right,
+    quiet: v.quiet === true,
   });
 }

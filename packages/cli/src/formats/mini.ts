@@ -40,7 +40,13 @@ const FENCE = /```bash[^\S\n]*\n([\s\S]*?)\n?```/g;
 /** The bash blocks of an assistant text, and the text with them taken out. */
 export function bashBlocks(text: string): { readonly commands: readonly string[]; readonly rest: string } {
   const commands = [...text.matchAll(FENCE)].map((m) => m[1] ?? "");
-  return { commands, rest: text.replace(FENCE, "").replace(/\n{3,}/g, "\n\n").trim() };
+  return {
+    commands,
+    rest: text
+      .replace(FENCE, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+  };
 }
 
 /** Epoch milliseconds of a `extra.timestamp` in seconds (number or numeric string). */
@@ -135,7 +141,8 @@ function fromTextActions(messages: readonly unknown[]): Transcript {
  * fromMiniValue(JSON.parse(readFileSync("run.traj.json", "utf8")), "run.traj.json")
  */
 export function fromMiniValue(value: unknown, source: string): E.Either<TranscriptError, Transcript> {
-  if (!isMiniTrajectory(value)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "a mini-swe-agent trajectory is a JSON object with `trajectory_format: \"mini-swe-agent…\"` and a `messages` array" });
+  if (!isMiniTrajectory(value))
+    return E.left({ _tag: "UnrecognisedFormat", source, detail: 'a mini-swe-agent trajectory is a JSON object with `trajectory_format: "mini-swe-agent…"` and a `messages` array' });
   const messages = (value as Rec)["messages"] as readonly unknown[];
   const toolCalling = messages.some((m) => isRecord(m) && (m["role"] === "tool" || (Array.isArray(m["tool_calls"]) && m["tool_calls"].length > 0)));
   return toolCalling ? fromToolCalling(messages, source) : E.right(fromTextActions(messages));

@@ -24,10 +24,7 @@ export function fromOpenAIValue(value: unknown, source: string): E.Either<Transc
     list = (value as { readonly messages: unknown }).messages;
   }
   if (!Array.isArray(list)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "expected a JSON array of chat messages" });
-  return E.bimap(
-    (e: InvalidInput): TranscriptError => ({ _tag: "InvalidMessages", source, problems: problemLines(e) }),
-    toTranscript,
-  )(fromOpenAIMessages(list));
+  return E.bimap((e: InvalidInput): TranscriptError => ({ _tag: "InvalidMessages", source, problems: problemLines(e) }), toTranscript)(fromOpenAIMessages(list));
 }
 
 /** Problem lines of a conversion failure, each located as `messages[i].field`. */

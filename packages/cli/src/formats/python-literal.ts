@@ -118,7 +118,11 @@ class Parser {
     if (c === "-" || c === "+" || c === "." || (c >= "0" && c <= "9")) return this.number();
     const special = this.special();
     if (special !== undefined) return special;
-    for (const [word, v] of [["True", true], ["False", false], ["None", null]] as const) {
+    for (const [word, v] of [
+      ["True", true],
+      ["False", false],
+      ["None", null],
+    ] as const) {
       if (this.src.startsWith(word, this.pos) && !/[A-Za-z0-9_]/.test(this.src[this.pos + word.length] ?? "")) {
         this.pos += word.length;
         return v;
@@ -217,7 +221,10 @@ class Parser {
 
   /** `inf` / `nan` as Python's `repr` writes them (a sign is read by {@link Parser.number}). */
   special(sign = ""): LiteralNumber | undefined {
-    for (const [word, value, reason] of [["inf", Number.POSITIVE_INFINITY, "infinite"], ["nan", Number.NaN, "not a number"]] as const) {
+    for (const [word, value, reason] of [
+      ["inf", Number.POSITIVE_INFINITY, "infinite"],
+      ["nan", Number.NaN, "not a number"],
+    ] as const) {
       if (this.src.startsWith(word, this.pos) && !/[A-Za-z0-9_]/.test(this.src[this.pos + word.length] ?? "")) {
         const at = this.pos - sign.length;
         this.pos += word.length;
@@ -372,7 +379,10 @@ export function inexactNumbers(v: LiteralValue, path = ""): readonly InexactNumb
 export function literalJson(v: LiteralValue): string {
   if (v instanceof LiteralNumber) return numberJson(v);
   if (Array.isArray(v)) return `[${(v as readonly LiteralValue[]).map(literalJson).join(",")}]`;
-  if (typeof v === "object" && v !== null) return `{${Object.entries(v as { readonly [key: string]: LiteralValue }).map(([k, x]) => `${JSON.stringify(k)}:${literalJson(x)}`).join(",")}}`;
+  if (typeof v === "object" && v !== null)
+    return `{${Object.entries(v as { readonly [key: string]: LiteralValue })
+      .map(([k, x]) => `${JSON.stringify(k)}:${literalJson(x)}`)
+      .join(",")}}`;
   return JSON.stringify(v) ?? "null";
 }
 
@@ -384,8 +394,11 @@ function numberJson(n: LiteralNumber): string {
   const body = n.text.replace(/^[+-]/, "");
   if (n.reason === "integer past 2^53") return `${sign}${literalBigInt(body).toString()}`;
   // A float such as 1e400 or 1e-400: its text when JSON can write it as it is, normalised otherwise.
-  const normal = `${sign}${body.replace(/^\./, "0.").replace(/\.(?=[eE]|$)/, ".0").replace(/^0+(?=\d)/, "")}`;
-  return JSON_NUMBER.test(normal) ? normal : JSON.stringify(n.value) ?? "null";
+  const normal = `${sign}${body
+    .replace(/^\./, "0.")
+    .replace(/\.(?=[eE]|$)/, ".0")
+    .replace(/^0+(?=\d)/, "")}`;
+  return JSON_NUMBER.test(normal) ? normal : (JSON.stringify(n.value) ?? "null");
 }
 
 /**

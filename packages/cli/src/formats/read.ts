@@ -23,10 +23,15 @@ export interface ReadOptions {
 const FORMATS: readonly TranscriptFormat[] = ["openai-json", "jsonl", "traj", "mini-swe-agent", "auto"];
 
 /** io-ts codec of {@link ReadOptions} (closed). */
-export const ReadOptionsCodec = objectCodec("ReadOptions", {}, {
-  format: leaf("TranscriptFormat", `one of ${FORMATS.join(", ")}`, (u): u is TranscriptFormat => FORMATS.includes(u as TranscriptFormat)),
-  source: leaf("Source", "a non-empty string", (u): u is string => typeof u === "string" && u !== ""),
-}, { expected: "an options object" });
+export const ReadOptionsCodec = objectCodec(
+  "ReadOptions",
+  {},
+  {
+    format: leaf("TranscriptFormat", `one of ${FORMATS.join(", ")}`, (u): u is TranscriptFormat => FORMATS.includes(u as TranscriptFormat)),
+    source: leaf("Source", "a non-empty string", (u): u is string => typeof u === "string" && u !== ""),
+  },
+  { expected: "an options object" },
+);
 
 const decodeReadOptions = decodeWith(ReadOptionsCodec, "InvalidOptions", "read options");
 

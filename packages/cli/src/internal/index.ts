@@ -5,5 +5,16 @@
  * @module @cc/cli/internal
  */
 export { parseJson, lineColumn, firstJsonErrorOffset, type JsonSyntaxError } from "../formats/json.js";
-export { inexactNumbers, literalJson, LiteralNumber, parsePythonLiteral, readPythonLiteral, type InexactNumber, type InexactReason, type LiteralValue, type PythonLiteralError, type PythonValue } from "../formats/python-literal.js";
+export {
+  inexactNumbers,
+  literalJson,
+  LiteralNumber,
+  parsePythonLiteral,
+  readPythonLiteral,
+  type InexactNumber,
+  type InexactReason,
+  type LiteralValue,
+  type PythonLiteralError,
+  type PythonValue,
+} from "../formats/python-literal.js";
 export { renderBar, progressBar, PROGRESS_MIN_MESSAGES, type Progress } from "../command/progress.js";

@@ -97,6 +97,6 @@ describe("cc-compact", () => {
     const r = await runCli([file, "-b", "4000"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("warning   history[1].tool_calls[0].function.arguments.limit: the number 1e400 is beyond the range of a double");
-    expect(r.stdout).toContain('1e400');
+    expect(r.stdout).toContain("1e400");
   });
 });

@@ -108,6 +108,6 @@ describe("mini-swe-agent tool calls", () => {
   it("a document that is not a mini-swe-agent trajectory is a typed error when the format is forced", () => {
     const r = readTranscript(JSON.stringify({ messages: [] }), { format: "mini-swe-agent", source: "x.json" });
     expect(E.isLeft(r) && r.left._tag).toBe("UnrecognisedFormat");
-    expect(E.isLeft(readTranscript("", { format: "mini-swe-agent" })) ).toBe(true);
+    expect(E.isLeft(readTranscript("", { format: "mini-swe-agent" }))).toBe(true);
   });
 });

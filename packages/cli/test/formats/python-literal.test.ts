@@ -27,7 +27,9 @@ function repr(v: PythonValue): string {
     return out + q;
   }
   if (Array.isArray(v)) return `[${(v as readonly PythonValue[]).map(repr).join(", ")}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${repr(k)}: ${repr(x)}`).join(", ")}}`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${repr(k)}: ${repr(x)}`)
+    .join(", ")}}`;
 }
 
 const pyValue: fc.Arbitrary<PythonValue> = fc.letrec<{ v: PythonValue }>((tie) => ({
@@ -68,7 +70,14 @@ describe("parsePythonLiteral", () => {
   });
 
   it("names the offset of what it cannot parse, never evaluates", () => {
-    for (const [text, offset] of [["[1, 2", 5], ["{'a' 1}", 5], ["__import__('os')", 0], ["'abc", 0], ["[1] x", 4], ["{[1]: 2}", 1]] as const) {
+    for (const [text, offset] of [
+      ["[1, 2", 5],
+      ["{'a' 1}", 5],
+      ["__import__('os')", 0],
+      ["'abc", 0],
+      ["[1] x", 4],
+      ["{[1]: 2}", 1],
+    ] as const) {
       const r = parsePythonLiteral(text);
       expect(E.isLeft(r) && r.left.offset, text).toBe(offset);
     }

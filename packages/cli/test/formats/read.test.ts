@@ -17,9 +17,7 @@ describe("readTranscript: OpenAI chat JSON", () => {
       { role: "tool", content: "export const x = 1;", toolCallId: "c1" },
     ];
     expect(readTranscript(JSON.stringify([user, asst, tool]))).toEqual(E.right({ messages: expected, warnings: [], format: "openai-json" }));
-    expect(readTranscript(JSON.stringify({ model: "gpt-4o", messages: [user, asst, tool] }), { format: "openai-json" })).toEqual(
-      E.right({ messages: expected, warnings: [], format: "openai-json" }),
-    );
+    expect(readTranscript(JSON.stringify({ model: "gpt-4o", messages: [user, asst, tool] }), { format: "openai-json" })).toEqual(E.right({ messages: expected, warnings: [], format: "openai-json" }));
   });
 
   it("names the index and field of an invalid message", () => {
@@ -28,10 +26,7 @@ describe("readTranscript: OpenAI chat JSON", () => {
       E.left({
         _tag: "InvalidMessages",
         source: "chat.json",
-        problems: [
-          "messages[1].tool_call_id: required on a tool message (a string), got undefined",
-          'messages[2].role: expected one of system, developer, user, assistant, tool, got "wizard"',
-        ],
+        problems: ["messages[1].tool_call_id: required on a tool message (a string), got undefined", 'messages[2].role: expected one of system, developer, user, assistant, tool, got "wizard"'],
       }),
     );
   });
@@ -115,22 +110,43 @@ describe("JSON error positions", () => {
 describe("readTranscript never throws", () => {
   it("on arbitrary text in every format", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ history: v }))), fc.constantFrom("auto", "openai-json", "jsonl", "traj") as fc.Arbitrary<"auto" | "openai-json" | "jsonl" | "traj">, (text, format) => {
-        const r = readTranscript(text, { format });
-        if (E.isLeft(r)) expect(formatTranscriptError(r.left).length).toBeGreaterThan(0);
-        else expect(Array.isArray(r.right.messages)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ history: v })),
+        ),
+        fc.constantFrom("auto", "openai-json", "jsonl", "traj") as fc.Arbitrary<"auto" | "openai-json" | "jsonl" | "traj">,
+        (text, format) => {
+          const r = readTranscript(text, { format });
+          if (E.isLeft(r)) expect(formatTranscriptError(r.left).length).toBeGreaterThan(0);
+          else expect(Array.isArray(r.right.messages)).toBe(true);
+        },
+      ),
       { numRuns },
     );
   });
 
   it("on arbitrary history entries, reporting instead of crashing", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.anything(), fc.record({ role: fc.constantFrom("system", "user", "assistant", "tool", "x"), content: fc.oneof(fc.string(), fc.anything()), tool_calls: fc.oneof(fc.string(), fc.anything()), tool_call_ids: fc.oneof(fc.string(), fc.anything()) }))), (history) => {
-        const r = readTranscript(JSON.stringify({ history }), { format: "traj" });
-        expect(E.isRight(r)).toBe(true);
-        if (E.isRight(r)) expect(r.right.messages.length + r.right.warnings.length).toBeGreaterThanOrEqual(history.filter((h) => h !== undefined).length > 0 ? 1 : 0);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.anything(),
+            fc.record({
+              role: fc.constantFrom("system", "user", "assistant", "tool", "x"),
+              content: fc.oneof(fc.string(), fc.anything()),
+              tool_calls: fc.oneof(fc.string(), fc.anything()),
+              tool_call_ids: fc.oneof(fc.string(), fc.anything()),
+            }),
+          ),
+        ),
+        (history) => {
+          const r = readTranscript(JSON.stringify({ history }), { format: "traj" });
+          expect(E.isRight(r)).toBe(true);
+          if (E.isRight(r)) expect(r.right.messages.length + r.right.warnings.length).toBeGreaterThanOrEqual(history.filter((h) => h !== undefined).length > 0 ? 1 : 0);
+        },
+      ),
       { numRuns },
     );
   });

@@ -9,10 +9,11 @@ import { trajectoriesDir, trajectoryFiles } from "../trajectories.js";
 function pairedToolCalls(messages: readonly Message[]): boolean {
   const open = new Set<string>();
   for (const m of messages) {
-    if (m.role === "assistant") for (const c of m.toolCalls ?? []) {
-      if (open.has(c.id)) return false;
-      open.add(c.id);
-    }
+    if (m.role === "assistant")
+      for (const c of m.toolCalls ?? []) {
+        if (open.has(c.id)) return false;
+        open.add(c.id);
+      }
     if (m.role === "tool") {
       if (!open.has(m.toolCallId)) return false;
       open.delete(m.toolCallId);

@@ -62,7 +62,12 @@ export function createAgentCompactor(options: AgentCompactorOptions = {}): Agent
       const names = decodeNames(options);
       if (E.isLeft(names)) return names;
       const manager = decodeContextManager({
-        maxTokens, strategy: "lcm", threshold: 1, preserveLast: options.preserveLast ?? 20, summaryModel, namespace,
+        maxTokens,
+        strategy: "lcm",
+        threshold: 1,
+        preserveLast: options.preserveLast ?? 20,
+        summaryModel,
+        namespace,
         ...(options.provider === undefined ? {} : { provider: options.provider }),
         ...(options.counter === undefined ? {} : { counter: options.counter }),
         ...(options.now === undefined ? {} : { now: options.now }),

@@ -18,10 +18,7 @@ const concurrency = refined("Concurrency", (u): u is number => typeof u === "num
 const nonEmpty = refined("NonEmptyString", (u): u is string => typeof u === "string" && u.length > 0, "expected a non-empty string");
 
 /** `lcm`: summarise the older prefix by escalation (detailed → bullets → truncation). */
-export const LcmStrategyConfigCodec = t.intersection([
-  t.type({ strategy: t.literal("lcm") }),
-  t.partial({ preserveLast: nonNegativeInt, compactionModel: t.string }),
-]);
+export const LcmStrategyConfigCodec = t.intersection([t.type({ strategy: t.literal("lcm") }), t.partial({ preserveLast: nonNegativeInt, compactionModel: t.string })]);
 
 /** `hierarchical`: evict the lowest-importance message units into a searchable index. */
 export const HierarchicalStrategyConfigCodec = t.intersection([

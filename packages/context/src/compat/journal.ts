@@ -70,8 +70,7 @@ const int = (min: number, max: number): t.Type<number, number, unknown> =>
   new t.Type<number, number, unknown>(
     `Integer(${min}..${max})`,
     (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= min && u <= max,
-    (u, c) =>
-      typeof u === "number" && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`),
+    (u, c) => (typeof u === "number" && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`)),
     t.identity,
   );
 

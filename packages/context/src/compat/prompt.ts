@@ -97,7 +97,11 @@ export function createPromptCompressor(options: PromptCompressorOptions): Prompt
     compress: (prompt, signal) => async () => {
       const originalTokens = counter.count(prompt);
       const skip = (reason: SkipReason, detail?: string): CompressionResult => ({
-        _tag: "Skipped", text: prompt, reason, originalTokens, ...(detail === undefined ? {} : { detail }),
+        _tag: "Skipped",
+        text: prompt,
+        reason,
+        originalTokens,
+        ...(detail === undefined ? {} : { detail }),
       });
       if (!enabled) return skip("disabled");
       if (options.provider === undefined) return skip("no_provider");
@@ -107,7 +111,10 @@ export function createPromptCompressor(options: PromptCompressorOptions): Prompt
       const target = Math.floor(originalTokens * (1 - minSavingRatio));
       const reply = await guardProvider(options.provider, options.timeoutMs ?? 60_000).complete({
         model: model.right,
-        messages: [{ role: "system", content: INSTRUCTION }, { role: "user", content: wrapTranscript(prompt) }],
+        messages: [
+          { role: "system", content: INSTRUCTION },
+          { role: "user", content: wrapTranscript(prompt) },
+        ],
         maxTokens: Math.max(1, target),
         temperature: 0,
         ...(signal === undefined ? {} : { signal }),

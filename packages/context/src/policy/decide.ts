@@ -45,10 +45,7 @@ export type CompactionDecision =
   | { readonly _tag: "Skipped"; readonly reason: "SavingTooSmall" | "NothingToCompact"; readonly tokens: number; readonly saved: number; readonly minimum: number };
 
 /** The LLM summariser's health across turns. */
-export type SummariserState =
-  | { readonly _tag: "Ready" }
-  | { readonly _tag: "CoolingDown"; readonly untilTurn: number; readonly error: string }
-  | { readonly _tag: "Disabled"; readonly error: string };
+export type SummariserState = { readonly _tag: "Ready" } | { readonly _tag: "CoolingDown"; readonly untilTurn: number; readonly error: string } | { readonly _tag: "Disabled"; readonly error: string };
 
 /** The policy's memory between turns (plain data, JSON-safe). */
 export interface PolicyState {
@@ -92,7 +89,15 @@ export interface TurnInput {
 
 /** What {@link decide} asks the shell to do. */
 export type Plan =
-  | { readonly _tag: "Compact"; readonly reason: CompactReason; readonly targetTokens: number; readonly triggerTokens: number; readonly minimum: number; readonly useLlm: boolean; readonly estimate?: CostEstimate }
+  | {
+      readonly _tag: "Compact";
+      readonly reason: CompactReason;
+      readonly targetTokens: number;
+      readonly triggerTokens: number;
+      readonly minimum: number;
+      readonly useLlm: boolean;
+      readonly estimate?: CostEstimate;
+    }
   | { readonly _tag: "Done"; readonly decision: CompactionDecision };
 
 /** Token thresholds of a turn. */
@@ -108,8 +113,7 @@ const centreOf = (s: PolicySettings, th: { readonly target: number }, maxTokens:
 /** The least saving worth a compaction of a `tokens`-token prompt. */
 export const minimumSaving = (s: PolicySettings, tokens: number): number => Math.max(s.minSavedTokens, Math.ceil(s.minSavedShare * tokens));
 
-const useLlm = (state: PolicyState, turn: number): boolean =>
-  state.summariser._tag === "Ready" || (state.summariser._tag === "CoolingDown" && turn >= state.summariser.untilTurn);
+const useLlm = (state: PolicyState, turn: number): boolean => state.summariser._tag === "Ready" || (state.summariser._tag === "CoolingDown" && turn >= state.summariser.untilTurn);
 
 /**
  * Decides one turn (pure). The hard threshold and anything over `maxTokens` always compact.
@@ -150,7 +154,15 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
     const estimate = s.kind === "cost" ? verdict().estimate : undefined;
     const targetTokens = estimate !== undefined ? estimate.targetTokens : s.kind === "threshold" ? th.trigger : th.target;
     return {
-      plan: { _tag: "Compact", reason, targetTokens, triggerTokens: estimate?.breakEvenTokens ?? th.trigger, minimum: s.kind === "cost" ? s.minSavedTokens : minimum, useLlm: llm, ...(estimate === undefined ? {} : { estimate }) },
+      plan: {
+        _tag: "Compact",
+        reason,
+        targetTokens,
+        triggerTokens: estimate?.breakEvenTokens ?? th.trigger,
+        minimum: s.kind === "cost" ? s.minSavedTokens : minimum,
+        useLlm: llm,
+        ...(estimate === undefined ? {} : { estimate }),
+      },
       state: next,
     };
   };
@@ -216,7 +228,9 @@ export const isAuthFailure = (errorTag: string): boolean => errorTag === "Provid
 export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan, { _tag: "Compact" }>, o: CompactionOutcome): Settled {
   const summariser: SummariserState =
     o.summariserError === undefined
-      ? o.llmAsked ? { _tag: "Ready" } : state.summariser
+      ? o.llmAsked
+        ? { _tag: "Ready" }
+        : state.summariser
       : state.summariser._tag === "Disabled"
         ? state.summariser
         : isAuthFailure(o.summariserError)

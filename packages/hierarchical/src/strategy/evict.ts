@@ -318,7 +318,22 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const maxTokens = settings.targetTokens - reserved;
     // A target of 0 is not "no budget": when the note cannot fit, say so instead of evicting nothing silently.
     if (maxTokens <= 0) {
-      return E.right({ segments, kept: messages, evicted: [], masked: [], note: "", failures: [], disambiguated: [], skipped: 0, budgetMet: false, noteFits: false, reservedTokens: reserved, aborted: false, task: { _tag: "NotPinned" }, noteAt: leadingSystemCount(messages) });
+      return E.right({
+        segments,
+        kept: messages,
+        evicted: [],
+        masked: [],
+        note: "",
+        failures: [],
+        disambiguated: [],
+        skipped: 0,
+        budgetMet: false,
+        noteFits: false,
+        reservedTokens: reserved,
+        aborted: false,
+        task: { _tag: "NotPinned" },
+        noteAt: leadingSystemCount(messages),
+      });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
     // Fact-keeping masks come first: the least important outputs become stubs (call kept, key
@@ -329,13 +344,34 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (settings.mask !== undefined && settings.mask !== false) {
       const taskAt = task._tag === "NotPinned" ? leadingSystemCount(source) - 1 : task.index;
       const goal = hadNotes ? maxTokens : settings.targetTokens;
-      masking = await maskOutputs(source, segments, settings.mask, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal, ...(signal === undefined ? {} : { signal }) });
+      masking = await maskOutputs(source, segments, settings.mask, {
+        counter: deps.counter,
+        writer,
+        scoring,
+        now: deps.now,
+        idPrefix: prefix,
+        taskAt,
+        goal,
+        ...(signal === undefined ? {} : { signal }),
+      });
       if (masking.masked.length > 0) {
         units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
         if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
           return E.right({
-            segments: units, kept: masking.messages, evicted: [], masked: masking.masked, note: "", failures: [...excerptFailures, ...masking.failures], disambiguated: [], skipped: 0,
-            budgetMet: true, noteFits: true, reservedTokens: reserved, aborted: signal?.aborted === true, task, noteAt: noteAfterTask(masking.messages, source, task),
+            segments: units,
+            kept: masking.messages,
+            evicted: [],
+            masked: masking.masked,
+            note: "",
+            failures: [...excerptFailures, ...masking.failures],
+            disambiguated: [],
+            skipped: 0,
+            budgetMet: true,
+            noteFits: true,
+            reservedTokens: reserved,
+            aborted: signal?.aborted === true,
+            task,
+            noteAt: noteAfterTask(masking.messages, source, task),
           });
         }
       }
@@ -374,11 +410,24 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // Still over the target (a verbatim tail of outputs larger than the budget): the largest
     // outputs, the newest included, are clipped to stubs with their opening and key facts.
     const sent = deps.counter.countMessages(withNote(unclipped, note, deps.noteKey, noteAt));
-    let clipped: { readonly messages: readonly Message[]; readonly masked: readonly MaskedEntry[]; readonly failures: readonly { readonly id: string; readonly reason: string }[] } = { messages: unclipped, masked: [], failures: [] };
+    let clipped: { readonly messages: readonly Message[]; readonly masked: readonly MaskedEntry[]; readonly failures: readonly { readonly id: string; readonly reason: string }[] } = {
+      messages: unclipped,
+      masked: [],
+      failures: [],
+    };
     if (rewrite && sent > settings.targetTokens && res.aborted !== true) {
       const noteCost = sent - deps.counter.countMessages(unclipped);
       const taskAt = task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
-      const c = await clipOutputs(unclipped, { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, taskAt, goal: settings.targetTokens - noteCost, ...(signal === undefined ? {} : { signal }) });
+      const c = await clipOutputs(unclipped, {
+        counter: deps.counter,
+        writer,
+        scoring,
+        now: deps.now,
+        idPrefix: prefix,
+        taskAt,
+        goal: settings.targetTokens - noteCost,
+        ...(signal === undefined ? {} : { signal }),
+      });
       // Positions in the pass's messages, like the other masked entries.
       clipped = { ...c, masked: c.masked.map((m) => ({ ...m, position: masking.messages.indexOf(unclipped[m.position]!) })) };
     }

@@ -13,7 +13,8 @@ export const ERROR_LINE_CHARS = 160;
 
 const ERROR_LINE = /\b(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|Traceback|FAILED|FAIL|ERROR|fatal|panic)\b|\berror(?:\[\w+\])?:/;
 const LOCATION = /((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z]{1,5})(?:", line |:)(\d{1,6})\b/g;
-const PATH = /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|rst|txt|sql|html|css|lock|xml|csv)\b/g;
+const PATH =
+  /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|rst|txt|sql|html|css|lock|xml|csv)\b/g;
 const IDENT = /\b(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|__\w+__|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b/g;
 const HEX = /\b(?:0x[0-9a-fA-F]{4,}|[0-9a-f]{7,40})\b/g;
 const NUMBER = /\b\d{3,}(?:\.\d+)?\b/g;
@@ -58,7 +59,10 @@ export function keyFacts(text: string, known = ""): readonly string[] {
     if (f === "" || known.includes(f) || out.some((o) => o.includes(f))) return;
     out.push(f);
   };
-  const errors = s.split("\n").map((l) => l.trim()).filter((l) => l !== "" && ERROR_LINE.test(l));
+  const errors = s
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && ERROR_LINE.test(l));
   for (const l of errors.slice(-3).reverse()) add(clip(l, ERROR_LINE_CHARS));
   const locations = new Set<string>();
   for (const m of s.matchAll(LOCATION)) locations.add(`${m[1]!}:${m[2]!}`);

@@ -268,10 +268,7 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
   // Observations first, largest first; then the agent's own long texts (their calls stay whole).
   const sized = messages.map((m, i) => ({ i, tokens: size(m) })).filter(({ i }) => !messages[i]!.content.startsWith(MASK_PREFIX));
   const bySize = (a: { i: number; tokens: number }, b: { i: number; tokens: number }): number => b.tokens - a.tokens || a.i - b.i;
-  const candidates = [
-    ...sized.filter(({ i }) => isObservation(messages, i, run.taskAt)).sort(bySize),
-    ...sized.filter(({ i }) => messages[i]!.role === "assistant" && i > run.taskAt).sort(bySize),
-  ];
+  const candidates = [...sized.filter(({ i }) => isObservation(messages, i, run.taskAt)).sort(bySize), ...sized.filter(({ i }) => messages[i]!.role === "assistant" && i > run.taskAt).sort(bySize)];
   const out = [...messages];
   const masked: MaskedEntry[] = [];
   const failures: { id: string; reason: string }[] = [];
@@ -286,11 +283,10 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
     if (excerptText(m.content, clipPointer(id, tokens), allowance, count, true, look.knownText(i)) === undefined) continue;
     const tool = look.toolName(i);
     const kind = m.role === "assistant" ? "assistant" : tool === undefined ? "observation" : `output:${tool}`;
-    const written = await run.writer.writeSummary(
-      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? run.now, kind },
-      extractiveSummary(m.content),
-      { evictedAt: run.now, signal: run.signal ?? new AbortController().signal },
-    )();
+    const written = await run.writer.writeSummary({ id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? run.now, kind }, extractiveSummary(m.content), {
+      evictedAt: run.now,
+      signal: run.signal ?? new AbortController().signal,
+    })();
     if (E.isLeft(written)) {
       failures.push({ id, reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error) });
       continue;

@@ -136,26 +136,41 @@ export interface EvictionRunOptions {
 }
 
 /** io-ts codec of {@link MaskOptions} (closed). */
-export const MaskOptionsCodec = objectCodec("MaskOptions", {}, {
-  keepRecent: nonNegativeInt,
-  minTokens: nonNegativeInt,
-  stubTokens: nonNegativeInt,
-  excludeTools: t.readonlyArray(t.string),
-  clearAtLeast: nonNegativeInt,
-}, { expected: "a mask options object (or false)" });
+export const MaskOptionsCodec = objectCodec(
+  "MaskOptions",
+  {},
+  {
+    keepRecent: nonNegativeInt,
+    minTokens: nonNegativeInt,
+    stubTokens: nonNegativeInt,
+    excludeTools: t.readonlyArray(t.string),
+    clearAtLeast: nonNegativeInt,
+  },
+  { expected: "a mask options object (or false)" },
+);
 
 /** io-ts codec of {@link EvictionOptions} (closed). */
-export const EvictionOptionsCodec = objectCodec("EvictionOptions", {
-  targetTokens: nonNegativeInt,
-  preserveLast: nonNegativeInt,
-  namespace: t.string,
-  noteTokens: nonNegativeInt,
-  concurrency: intIn(1, 256),
-}, { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, rewrite: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) }, { expected: "an eviction options object" });
+export const EvictionOptionsCodec = objectCodec(
+  "EvictionOptions",
+  {
+    targetTokens: nonNegativeInt,
+    preserveLast: nonNegativeInt,
+    namespace: t.string,
+    noteTokens: nonNegativeInt,
+    concurrency: intIn(1, 256),
+  },
+  { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, rewrite: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) },
+  { expected: "an eviction options object" },
+);
 
 /** io-ts codec of {@link EvictionRunOptions} (closed). */
-export const EvictionRunOptionsCodec = objectCodec("EvictionRunOptions", {
-  index: withMethods<SegmentIndex>("SegmentIndex", ["write", "search", "expand"]),
-  counter: withMethods<StrategyCounter>("StrategyCounter", ["count", "countMessages"]),
-  now: finite,
-}, { noteKey: leaf("NoteKey", "a non-empty string", (u): u is string => typeof u === "string" && u !== "") }, { expected: "an eviction run options object" });
+export const EvictionRunOptionsCodec = objectCodec(
+  "EvictionRunOptions",
+  {
+    index: withMethods<SegmentIndex>("SegmentIndex", ["write", "search", "expand"]),
+    counter: withMethods<StrategyCounter>("StrategyCounter", ["count", "countMessages"]),
+    now: finite,
+  },
+  { noteKey: leaf("NoteKey", "a non-empty string", (u): u is string => typeof u === "string" && u !== "") },
+  { expected: "an eviction run options object" },
+);

@@ -99,10 +99,11 @@ function originText(m: Message): string {
  */
 export function agentReuse(units: readonly MessageUnit[]): readonly UnitReuse[] {
   const ids = new Set<string>();
-  for (const u of units) for (const m of u.messages) {
-    if (m.role === "tool") ids.add(m.toolCallId);
-    if (m.role === "assistant") for (const c of m.toolCalls ?? []) ids.add(c.id);
-  }
+  for (const u of units)
+    for (const m of u.messages) {
+      if (m.role === "tool") ids.add(m.toolCallId);
+      if (m.role === "assistant") for (const c of m.toolCalls ?? []) ids.add(c.id);
+    }
   const first = new Map<string, number>();
   const count = new Array<number>(units.length).fill(0);
   const last = new Array<number | undefined>(units.length).fill(undefined);

@@ -22,7 +22,9 @@ const NOW = 1_700_000_000_000;
 const loneSurrogate = (s: string): boolean => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 // Lines of mixed text: identifiers, paths, emoji and CJK (surrogate pairs and multi-byte tokens).
-const line = fc.array(fc.oneof(fc.constantFrom("src/io.py:42", "parse_row", "KeyError: 'port'", "😀", "🧪", "数据", "é", " ", "the reader"), fc.string({ unit: "grapheme", maxLength: 12 })), { maxLength: 30 }).map((parts) => parts.join(" "));
+const line = fc
+  .array(fc.oneof(fc.constantFrom("src/io.py:42", "parse_row", "KeyError: 'port'", "😀", "🧪", "数据", "é", " ", "the reader"), fc.string({ unit: "grapheme", maxLength: 12 })), { maxLength: 30 })
+  .map((parts) => parts.join(" "));
 const text = fc.array(line, { minLength: 1, maxLength: 60 }).map((lines) => lines.join("\n"));
 
 describe("excerptText", () => {
@@ -100,50 +102,48 @@ describe("clipOutputs", () => {
 
   it("property: the clipped messages fit the goal whenever every clippable text at its smallest allowance would; calls, roles and order stay; every original expands byte for byte", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(text, fc.oneof(fc.constant("ok"), text)), { minLength: 1, maxLength: 6 }),
-        fc.double({ min: 0.05, max: 1.1, noNaN: true }),
-        async (steps, share) => {
-          const messages: readonly Message[] = [
-            { role: "system", content: "You are a coding agent." },
-            { role: "user", content: "Fix the reader." },
-            ...steps.flatMap(([body, reply], i) => cycle(i, body, reply)),
-          ];
-          const base = counter.countMessages([]);
-          const size = (m: Message): number => counter.countMessages([m]) - base;
-          const total = counter.countMessages(messages);
-          const goal = Math.floor(total * share);
-          const index = memoryIndex();
-          const writer = indexWriter(index, { namespace: "run" });
-          const r = await clipOutputs(messages, { counter, writer, scoring: { ...EVICTION_SCORING, now: () => NOW }, now: NOW, idPrefix: "", taskAt: 1, goal });
-          expect(r.failures).toEqual([]);
-          expect(r.messages.length).toBe(messages.length);
-          r.messages.forEach((m, i) => {
-            const before = messages[i]!;
-            expect(m.role).toBe(before.role);
-            if (m.role === "assistant" && before.role === "assistant") expect(m.toolCalls).toEqual(before.toolCalls);
-            if (m.role === "tool" && before.role === "tool") expect(m.toolCallId).toBe(before.toolCallId);
-            expect(loneSurrogate(m.content)).toBe(false);
-            if (m.content !== before.content) expect(m.content.startsWith(MASK_PREFIX)).toBe(true);
-          });
-          // The floor: every clippable text (outputs and the agent's texts after the task) at its
-          // smallest allowance, the rest as it is.
-          const floor = base + messages.reduce((sum, m, i) => {
+      fc.asyncProperty(fc.array(fc.tuple(text, fc.oneof(fc.constant("ok"), text)), { minLength: 1, maxLength: 6 }), fc.double({ min: 0.05, max: 1.1, noNaN: true }), async (steps, share) => {
+        const messages: readonly Message[] = [
+          { role: "system", content: "You are a coding agent." },
+          { role: "user", content: "Fix the reader." },
+          ...steps.flatMap(([body, reply], i) => cycle(i, body, reply)),
+        ];
+        const base = counter.countMessages([]);
+        const size = (m: Message): number => counter.countMessages([m]) - base;
+        const total = counter.countMessages(messages);
+        const goal = Math.floor(total * share);
+        const index = memoryIndex();
+        const writer = indexWriter(index, { namespace: "run" });
+        const r = await clipOutputs(messages, { counter, writer, scoring: { ...EVICTION_SCORING, now: () => NOW }, now: NOW, idPrefix: "", taskAt: 1, goal });
+        expect(r.failures).toEqual([]);
+        expect(r.messages.length).toBe(messages.length);
+        r.messages.forEach((m, i) => {
+          const before = messages[i]!;
+          expect(m.role).toBe(before.role);
+          if (m.role === "assistant" && before.role === "assistant") expect(m.toolCalls).toEqual(before.toolCalls);
+          if (m.role === "tool" && before.role === "tool") expect(m.toolCallId).toBe(before.toolCallId);
+          expect(loneSurrogate(m.content)).toBe(false);
+          if (m.content !== before.content) expect(m.content.startsWith(MASK_PREFIX)).toBe(true);
+        });
+        // The floor: every clippable text (outputs and the agent's texts after the task) at its
+        // smallest allowance, the rest as it is.
+        const floor =
+          base +
+          messages.reduce((sum, m, i) => {
             if (i <= 1) return sum + size(m);
             const overhead = size({ ...m, content: "" } as Message);
             return sum + Math.min(size(m), CLIP_MIN_TOKENS + overhead);
           }, 0);
-          const after = counter.countMessages(r.messages);
-          if (total <= goal) expect(r.messages).toBe(messages);
-          else expect(after).toBeLessThanOrEqual(Math.max(goal, floor));
-          expect(after).toBeLessThanOrEqual(total);
-          for (const e of r.masked) {
-            expect(stubId(r.messages[e.position]!.content)).toBe(e.id);
-            const x = await index.expand(e.id, "run")();
-            expect(E.isRight(x) && x.right?.content).toBe(messages[e.position]!.content);
-          }
-        },
-      ),
+        const after = counter.countMessages(r.messages);
+        if (total <= goal) expect(r.messages).toBe(messages);
+        else expect(after).toBeLessThanOrEqual(Math.max(goal, floor));
+        expect(after).toBeLessThanOrEqual(total);
+        for (const e of r.masked) {
+          expect(stubId(r.messages[e.position]!.content)).toBe(e.id);
+          const x = await index.expand(e.id, "run")();
+          expect(E.isRight(x) && x.right?.content).toBe(messages[e.position]!.content);
+        }
+      }),
       { numRuns: runsFor(60, 30) },
     );
   });

@@ -47,7 +47,13 @@ const chat = fc
 describe("messageUnits", () => {
   it("keeps an assistant message with the tool results that answer it", () => {
     const m = [sys, { role: "user", content: "go" } as Message, call("a"), result("a"), call("b"), result("b"), { role: "user", content: "again" } as Message];
-    expect(messageUnits(m).map((u) => [u.start, u.end])).toEqual([[0, 1], [1, 2], [2, 4], [4, 6], [6, 7]]);
+    expect(messageUnits(m).map((u) => [u.start, u.end])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 4],
+      [4, 6],
+      [6, 7],
+    ]);
     expect(messageUnits([])).toEqual([]);
   });
 
@@ -55,7 +61,11 @@ describe("messageUnits", () => {
     // Pair-safe units are contiguous: the orphan z sits between call a and its result, so it rides along.
     expect(messageUnits([call("a"), result("z"), result("a")]).map((u) => [u.start, u.end])).toEqual([[0, 3]]);
     // Outside any pair an orphaned result is its own unit.
-    expect(messageUnits([result("z"), call("a"), result("a"), result("y")]).map((u) => [u.start, u.end])).toEqual([[0, 1], [1, 3], [3, 4]]);
+    expect(messageUnits([result("z"), call("a"), result("a"), result("y")]).map((u) => [u.start, u.end])).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+    ]);
     // Interleaved calls (A, B, result of A, result of B) form one unit.
     expect(messageUnits([call("a"), call("b"), result("a"), result("b")]).map((u) => [u.start, u.end])).toEqual([[0, 4]]);
   });
@@ -101,7 +111,10 @@ describe("references and reaccesses", () => {
     expect(references("\ud800 文件 src/数据.py 🚀 load_config")).toContain("load_config");
     const huge = Array.from({ length: 5000 }, (_, i) => `name_${i}`).join(" ");
     expect(references(huge).length).toBe(MAX_REFERENCES);
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => references(s).length <= MAX_REFERENCES), { numRuns });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => references(s).length <= MAX_REFERENCES),
+      { numRuns },
+    );
   });
 
   it("a run of path characters longer than MAX_WORD_CHARS (base64, hashes) names nothing; the text around it still does", () => {
@@ -129,11 +142,21 @@ describe("buildSegments", () => {
   it("pins the system head and the preserved tail, dates units in order, counts re-accesses", () => {
     const m = [sys, { role: "user", content: "fix src/a.py" } as Message, call("a"), result("a"), { role: "user", content: "recheck src/a.py" } as Message];
     const segs = buildSegments(m, { counter, now: NOW, preserveLast: 1 });
-    expect(segs.map((s) => [s.pinned, s.kind])).toEqual([[true, "system"], [false, "user"], [false, "tool:bash"], [true, "user"]]);
+    expect(segs.map((s) => [s.pinned, s.kind])).toEqual([
+      [true, "system"],
+      [false, "user"],
+      [false, "tool:bash"],
+      [true, "user"],
+    ]);
     // Content-addressed ids: `u` + 32 hex digits (128 bits) of the SHA-256 of the unit's messages.
     expect(segs.map((s) => s.id)).toEqual(segs.map((s) => unitId(s.unit)));
     for (const s of segs) expect(s.id).toMatch(/^u[0-9a-f]{32}$/);
-    expect(segs[0]!.id).toBe(`u${createHash("sha256").update(JSON.stringify([sys])).digest("hex").slice(0, 32)}`);
+    expect(segs[0]!.id).toBe(
+      `u${createHash("sha256")
+        .update(JSON.stringify([sys]))
+        .digest("hex")
+        .slice(0, 32)}`,
+    );
     expect(segs.map((s) => s.createdAt)).toEqual([NOW - 180_000, NOW - 120_000, NOW - 60_000, NOW]);
     // Reuse comes from the agent's own references only: the assistant's call (unit 2) names
     // src/a.py; the tool output and the user's later "recheck src/a.py" (unit 3) do not count.

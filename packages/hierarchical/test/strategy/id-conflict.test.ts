@@ -78,8 +78,20 @@ async function firstChoice(m: readonly Message[]): Promise<ReadonlyMap<string, s
 
 const backends: readonly (readonly [string, () => Promise<SegmentIndex>])[] = [
   ["memory", async () => memoryIndex()],
-  ["sqlite", async () => E.getOrElseW((e) => { throw new Error(JSON.stringify(e)); })(await openSqliteIndex({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })())],
-  ["postgres", async () => E.getOrElseW((e) => { throw new Error(JSON.stringify(e)); })(await openPostgresIndex({ connection: pgdb.client(), table: `t_${Math.random().toString(36).slice(2)}` })())],
+  [
+    "sqlite",
+    async () =>
+      E.getOrElseW((e) => {
+        throw new Error(JSON.stringify(e));
+      })(await openSqliteIndex({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })()),
+  ],
+  [
+    "postgres",
+    async () =>
+      E.getOrElseW((e) => {
+        throw new Error(JSON.stringify(e));
+      })(await openPostgresIndex({ connection: pgdb.client(), table: `t_${Math.random().toString(36).slice(2)}` })()),
+  ],
 ];
 
 const foreign = (id: string): ReturnType<typeof entry> => entry({ id, namespace: "ns", summary: "another writer's entry", content: `another original under ${id}` });
@@ -194,7 +206,7 @@ describe("indexWriter", () => {
     expect(await index.count()()).toEqual(E.right(1));
   });
 
-  it("with idConflicts: \"disambiguate\" writes under the first alternative that is free or holds the same original", async () => {
+  it('with idConflicts: "disambiguate" writes under the first alternative that is free or holds the same original', async () => {
     const index = memoryIndex();
     right(await index.write([foreign("t1"), foreign(alternativeId("t1", 1)), entry({ id: alternativeId("t1", 2), namespace: "ns", content: "mine" })])());
     const writer = indexWriter(index, { namespace: "ns", idConflicts: "disambiguate" });

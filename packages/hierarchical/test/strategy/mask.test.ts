@@ -32,7 +32,15 @@ const session = (sizes: readonly number[], tool?: (i: number) => string): Messag
   ...sizes.flatMap((n, i) => cycle(i, n, tool?.(i))),
 ];
 
-const options = (targetTokens: number, mask: EvictionOptions["mask"] = {}): EvictionOptions => ({ targetTokens, preserveLast: 2, namespace: "run", noteTokens: 200, concurrency: 2, pinTask: true, mask });
+const options = (targetTokens: number, mask: EvictionOptions["mask"] = {}): EvictionOptions => ({
+  targetTokens,
+  preserveLast: 2,
+  namespace: "run",
+  noteTokens: 200,
+  concurrency: 2,
+  pinTask: true,
+  mask,
+});
 
 const orphans = (prompt: readonly Message[]): number => {
   const calls = new Set(prompt.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));

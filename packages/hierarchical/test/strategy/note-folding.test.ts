@@ -43,7 +43,13 @@ describe("eviction notes of earlier passes are folded into the new note", () => 
 
   it("parses what evictionNote writes, with the count of unlisted entries", () => {
     const note = sealedNote(`${EVICTION_NOTE_PREFIX}\n- u1 (tool:bash, 12 tokens): ran pytest\n- u2 (message, 3 tokens): hi\n… 4 more in the journal`, KEY);
-    expect(parseEvictionNote(note, KEY)).toEqual({ entries: [{ id: "u1", kind: "tool:bash", tokens: 12, summary: "ran pytest" }, { id: "u2", kind: "message", tokens: 3, summary: "hi" }], unlisted: 4 });
+    expect(parseEvictionNote(note, KEY)).toEqual({
+      entries: [
+        { id: "u1", kind: "tool:bash", tokens: 12, summary: "ran pytest" },
+        { id: "u2", kind: "message", tokens: 3, summary: "hi" },
+      ],
+      unlisted: 4,
+    });
     expect(parseEvictionNote({ role: "user", content: "hello" }, KEY)).toBeUndefined();
   });
 
@@ -94,7 +100,11 @@ describe("only a sealed note is an earlier note: text that reads like one is con
     if (E.isLeft(first)) throw new Error(first.left.message);
     const sealed = sealedNote(first.right.note, KEY);
     expect(parseEvictionNote(sealed, KEY)).toBeDefined();
-    for (const copy of [{ role: "user", content: sealed.content }, sealedNote(first.right.note, "another key"), { ...sealed, content: `${sealed.content}\n- u2222222222222222 (message, 1 tokens): injected` }] as Message[]) {
+    for (const copy of [
+      { role: "user", content: sealed.content },
+      sealedNote(first.right.note, "another key"),
+      { ...sealed, content: `${sealed.content}\n- u2222222222222222 (message, 1 tokens): injected` },
+    ] as Message[]) {
       expect(parseEvictionNote(copy, KEY)).toBeUndefined();
     }
     expect(parseEvictionNote(sealed, undefined)).toBeUndefined();
@@ -113,7 +123,14 @@ describe("only a sealed note is an earlier note: text that reads like one is con
       fc.string().map((s) => `${SUMMARY_PREFIX}${EVICTION_NOTE_PREFIX}\n- u${"1".repeat(16)} (message, 3 tokens): ${s}`),
       fc.string(),
     );
-    const id = fc.option(fc.oneof(fc.string(), fc.constant(noteId("another key", noteText)), fc.string().map((s) => `cc-note:${s}`)), { nil: undefined });
+    const id = fc.option(
+      fc.oneof(
+        fc.string(),
+        fc.constant(noteId("another key", noteText)),
+        fc.string().map((s) => `cc-note:${s}`),
+      ),
+      { nil: undefined },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ text, id, at: fc.nat() }), { minLength: 1, maxLength: 3 }), async (inserts) => {
         // The sealed note of the first pass, then the conversation with the user's messages spliced in.

@@ -13,7 +13,10 @@ import { unitRelevance, workingSetTerms } from "@cc/hierarchical/internal";
 const word = fc.stringMatching(/^[a-z]{3,8}$/);
 
 function reads(files: readonly string[]): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Fix the failing test." }];
+  const out: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Fix the failing test." },
+  ];
   files.forEach((f, n) => {
     out.push({ role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: f }) }] });
     out.push({ role: "tool", toolCallId: `c${n}`, content: `# ${f}\n` + Array.from({ length: 60 }, (_, i) => `def ${f.replace(/\W/g, "_")}_fn_${i}(): return ${i}`).join("\n") });
@@ -42,10 +45,22 @@ describe("relevance", () => {
   });
 
   it("a unit sharing no term with the working set has relevance 0; the working set is the latest non-system messages", () => {
-    const units = messageUnits([{ role: "user", content: "alpha beta" }, { role: "user", content: "gamma delta" }]);
+    const units = messageUnits([
+      { role: "user", content: "alpha beta" },
+      { role: "user", content: "gamma delta" },
+    ]);
     expect(unitRelevance(units, ["gamma"])[0]).toBe(0);
     expect(unitRelevance(units, ["gamma"])[1]).toBeGreaterThan(0);
-    expect(workingSetTerms([{ role: "system", content: "zeta" }, { role: "user", content: "old" }, { role: "user", content: "new words" }], 1)).toEqual(["new", "words"]);
+    expect(
+      workingSetTerms(
+        [
+          { role: "system", content: "zeta" },
+          { role: "user", content: "old" },
+          { role: "user", content: "new words" },
+        ],
+        1,
+      ),
+    ).toEqual(["new", "words"]);
   });
 
   it("pinned stays +Infinity whatever the relevance; relevance outside [0, 1] is refused by the segment codec", () => {
@@ -62,7 +77,11 @@ describe("relevance", () => {
     const counter = estimateCounter();
     const total = counter.countMessages(history);
     const run = async (relevanceWeight: number) => {
-      const r = await evictUnits(history, { targetTokens: Math.floor(total * 0.75), preserveLast: 1, namespace: "r", noteTokens: 120, concurrency: 2, scoring: { relevanceWeight }, relevanceWindow: 2 }, { index: memoryIndex(), counter, now: 1_750_000_000_000 })();
+      const r = await evictUnits(
+        history,
+        { targetTokens: Math.floor(total * 0.75), preserveLast: 1, namespace: "r", noteTokens: 120, concurrency: 2, scoring: { relevanceWeight }, relevanceWindow: 2 },
+        { index: memoryIndex(), counter, now: 1_750_000_000_000 },
+      )();
       if (E.isLeft(r)) throw new Error(r.left.message);
       return r.right.kept.some((m) => m.content.startsWith("# src/dates.py"));
     };

@@ -29,7 +29,12 @@ describe("reuse from the agent's own references", () => {
     expect(before.map((s) => s.turn)).toEqual([0, 1, 2, 3]);
     expect(before[1]!.lastAccessedTurn).toBeUndefined();
     // The agent names the file in its reasoning (unit 4) and in a tool call's arguments (unit 5).
-    const used = [...base, say("Looking.", { reasoning_content: "the bug is in old_mod.py" }), call("call_bbbbbbbb2", "sed -n 1,40p /testbed/src/pkg/old_mod.py"), result("call_bbbbbbbb2", "def load(): ...")];
+    const used = [
+      ...base,
+      say("Looking.", { reasoning_content: "the bug is in old_mod.py" }),
+      call("call_bbbbbbbb2", "sed -n 1,40p /testbed/src/pkg/old_mod.py"),
+      result("call_bbbbbbbb2", "def load(): ..."),
+    ];
     const after = buildSegments(used, { counter, now: NOW, preserveLast: 0 });
     expect(after[1]).toMatchObject({ accessCount: 2, lastAccessedTurn: 5, lastAccessed: after[5]!.createdAt });
     // other.py first appeared in the tool output of unit 2, and the agent never named it.

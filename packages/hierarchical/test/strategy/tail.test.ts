@@ -51,20 +51,26 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
 
   it("property: whenever the system prompt, the last step and the largest note fit, the pass meets the target without orphaning a tool result", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 9 }), fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 2, maxLength: 9 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 600, max: 4000 }), async (n, sizes, preserveLast, target) => {
-        const history: Message[] = [{ role: "system", content: "agent" }, ...Array.from({ length: n }, (_, i) => cycle(i, sizes[i % sizes.length]!)).flat()];
-        const settings = { targetTokens: target, preserveLast, namespace: "run", noteTokens: 300, concurrency: 2 };
-        const r = await evictUnits(history, settings, { index: memoryIndex(), counter, now: NOW })();
-        if (E.isLeft(r)) throw new Error(r.left.message);
-        const prompt = withNote(r.right.kept, r.right.note);
-        expect(orphans(prompt)).toBe(0);
-        const lastStep = [history[0]!, ...history.slice(lastStepStart(history))];
-        const noteRoom = Math.min(300, Math.floor(target / 4)) + 60;
-        if (counter.countMessages(lastStep) + noteRoom <= target) {
-          expect(counter.countMessages(prompt)).toBeLessThanOrEqual(target);
-          expect(r.right.budgetMet).toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 9 }),
+        fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 2, maxLength: 9 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 600, max: 4000 }),
+        async (n, sizes, preserveLast, target) => {
+          const history: Message[] = [{ role: "system", content: "agent" }, ...Array.from({ length: n }, (_, i) => cycle(i, sizes[i % sizes.length]!)).flat()];
+          const settings = { targetTokens: target, preserveLast, namespace: "run", noteTokens: 300, concurrency: 2 };
+          const r = await evictUnits(history, settings, { index: memoryIndex(), counter, now: NOW })();
+          if (E.isLeft(r)) throw new Error(r.left.message);
+          const prompt = withNote(r.right.kept, r.right.note);
+          expect(orphans(prompt)).toBe(0);
+          const lastStep = [history[0]!, ...history.slice(lastStepStart(history))];
+          const noteRoom = Math.min(300, Math.floor(target / 4)) + 60;
+          if (counter.countMessages(lastStep) + noteRoom <= target) {
+            expect(counter.countMessages(prompt)).toBeLessThanOrEqual(target);
+            expect(r.right.budgetMet).toBe(true);
+          }
+        },
+      ),
       { numRuns: runsFor(25, 60) },
     );
   });

@@ -90,11 +90,7 @@ function isSegment(u: unknown, seen: { id: unknown } = { id: undefined }): boole
  *
  * @example SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }]) // false: duplicate id
  */
-export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unknown> = new t.Type<
-  readonly Segment[],
-  readonly Segment[],
-  unknown
->(
+export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unknown> = new t.Type<readonly Segment[], readonly Segment[], unknown>(
   "Segments",
   (u): u is readonly Segment[] => Array.isArray(u) && Array.from(u as readonly unknown[], (s) => isSegment(s)).every(Boolean) && duplicateAt(readIds(u as readonly unknown[])).length === 0,
   (u, c) => {

@@ -102,7 +102,9 @@ const nextId = (log: readonly LogEntry[]): number => {
 
 /** Appends to `failure`'s message that the write it stopped was decided and will be recorded by the next call. */
 const decidedButUnrecorded = (failure: StoreError, what: string): StoreError =>
-  failure._tag === "StoreUnavailable" || failure._tag === "StoreTimeout" ? { ...failure, message: `${failure.message} (${what} was decided and is kept: the next call on this stack records it)` } : failure;
+  failure._tag === "StoreUnavailable" || failure._tag === "StoreTimeout"
+    ? { ...failure, message: `${failure.message} (${what} was decided and is kept: the next call on this stack records it)` }
+    : failure;
 
 /**
  * A `SummaryStore` backed by a LangGraph `BaseStore` (`InMemoryStore`, `PostgresStore`, the
@@ -171,14 +173,26 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
   /** Brings the process's knowledge of the stack's log up to date; the log as known. */
   const readLog = async (stackId: StackId, namespace: string[]): Promise<Either<StoreError, readonly LogEntry[]>> => {
     const known = knownOf(io.owner, namespace);
-    const r = await readDecided(namespace, "log", known.log.length, (slot, value) => acceptLog(stackId, known, slot, value), (slot, why) => corrupt(stackId, nextId(known.log), `log entry ${slot}: ${why}`));
+    const r = await readDecided(
+      namespace,
+      "log",
+      known.log.length,
+      (slot, value) => acceptLog(stackId, known, slot, value),
+      (slot, why) => corrupt(stackId, nextId(known.log), `log entry ${slot}: ${why}`),
+    );
     return E.map(() => known.log)(r);
   };
 
   /** Brings the process's knowledge of the stack's summaries up to date; the chain as known. */
   const readSummaries = async (stackId: StackId, namespace: string[]): Promise<Either<StoreError, readonly StoredSummary[]>> => {
     const known = knownOf(io.owner, namespace);
-    const r = await readDecided(namespace, "summary", known.summaries.length, (slot, value) => acceptSummary(stackId, known, slot, value), (slot, why) => corrupt(stackId, 0, `summary ${slot}: ${why}`));
+    const r = await readDecided(
+      namespace,
+      "summary",
+      known.summaries.length,
+      (slot, value) => acceptSummary(stackId, known, slot, value),
+      (slot, why) => corrupt(stackId, 0, `summary ${slot}: ${why}`),
+    );
     return E.map(() => known.summaries)(r);
   };
 
@@ -208,7 +222,15 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
    * Agrees on slot `slot` of `sequence` (proposing `own`), records the decision and returns the
    * decided value; `extra` records are written with the first ballot.
    */
-  const settle = async (stackId: StackId, namespace: string[], sequence: Sequence, slot: number, own: Value, extra: readonly PutOp[], mine: (decided: Value) => boolean): Promise<Either<StoreError, Value>> => {
+  const settle = async (
+    stackId: StackId,
+    namespace: string[],
+    sequence: Sequence,
+    slot: number,
+    own: Value,
+    extra: readonly PutOp[],
+    mine: (decided: Value) => boolean,
+  ): Promise<Either<StoreError, Value>> => {
     const value = await decide(io, proposer, slotNamespace(namespace, sequence, slot), own, extra, (why) => corrupt(stackId, 0, `${sequence} ${slot}: ${why}`));
     if (E.isLeft(value)) return value;
     const record: PutOp = { namespace, key: decidedKey(sequence, slot), value: encodeDecided(slot, value.right) };
@@ -325,7 +347,8 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
     backend: "langgraph",
     append,
     saveSummary,
-    latestSummary: (stackId) => run(stackOnly(stackId), async ({ stackId: id }, namespace) => E.map((chain: readonly StoredSummary[]) => O.fromNullable(chain.at(-1)))(await readSummaries(id, namespace))),
+    latestSummary: (stackId) =>
+      run(stackOnly(stackId), async ({ stackId: id }, namespace) => E.map((chain: readonly StoredSummary[]) => O.fromNullable(chain.at(-1)))(await readSummaries(id, namespace))),
     messagesAfter,
     lastMessageId: (stackId) => run(stackOnly(stackId), async ({ stackId: id }, namespace) => E.map((log: readonly LogEntry[]) => nextId(log) - 1)(await readLog(id, namespace))),
     close: () => () => {

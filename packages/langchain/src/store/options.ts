@@ -18,7 +18,9 @@ import * as t from "io-ts";
  * const store: LangGraphStore = new InMemoryStore();
  */
 export interface LangGraphStore {
-  batch?(operations: Array<{ namespace: string[]; key: string; value?: Record<string, unknown>; index?: false } | { namespacePrefix: string[]; limit?: number; offset?: number }>): Promise<readonly unknown[]>;
+  batch?(
+    operations: Array<{ namespace: string[]; key: string; value?: Record<string, unknown>; index?: false } | { namespacePrefix: string[]; limit?: number; offset?: number }>,
+  ): Promise<readonly unknown[]>;
   get?(namespace: string[], key: string): Promise<unknown>;
   put?(namespace: string[], key: string, value: Record<string, unknown>, index?: false): Promise<unknown>;
   search?(namespacePrefix: string[], options?: { limit?: number; offset?: number }): Promise<readonly unknown[]>;
@@ -86,7 +88,12 @@ const namespaceCodec = new t.Type<readonly string[], readonly string[], unknown>
  * @example
  * BaseStoreSummaryStoreOptionsCodec.is({ namespace: ["app"] }); // true
  */
-export const BaseStoreSummaryStoreOptionsCodec = objectCodec("BaseStoreSummaryStoreOptions", {}, { namespace: namespaceCodec, batchSize: intIn(1, 100_000), timeoutMs: intIn(1, 2_147_483_647) }, { expected: "an options object" });
+export const BaseStoreSummaryStoreOptionsCodec = objectCodec(
+  "BaseStoreSummaryStoreOptions",
+  {},
+  { namespace: namespaceCodec, batchSize: intIn(1, 100_000), timeoutMs: intIn(1, 2_147_483_647) },
+  { expected: "an options object" },
+);
 
 const decode = decodeWith(BaseStoreSummaryStoreOptionsCodec, "InvalidOptions", STORE_OPTIONS);
 
@@ -99,7 +106,11 @@ export const isLangGraphStore = (u: unknown): u is LangGraphStore =>
 /** Checks the store and decodes the options, filling in the defaults. */
 export function decodeStoreOptions(store: unknown, input: unknown): E.Either<InvalidOptions, ResolvedStoreOptions> {
   if (!isLangGraphStore(store)) {
-    return E.left(invalid("InvalidOptions", STORE_OPTIONS, [{ path: "store", field: "store", message: `store: expected a LangGraph BaseStore (an object with a batch method, or get, put and search), got ${store === null ? "null" : typeof store}` }]));
+    return E.left(
+      invalid("InvalidOptions", STORE_OPTIONS, [
+        { path: "store", field: "store", message: `store: expected a LangGraph BaseStore (an object with a batch method, or get, put and search), got ${store === null ? "null" : typeof store}` },
+      ]),
+    );
   }
   const r = decode(input === undefined ? {} : input);
   if (E.isLeft(r)) return r;

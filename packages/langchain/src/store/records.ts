@@ -28,7 +28,6 @@ import type { StoredMessage, StoredSummary } from "@cc/session";
 import type { StackId } from "@cc/session/internal";
 import { decodeContent, decodeMessage, encodeContent, encodeMessage } from "@cc/session/internal";
 
-
 /** Version of the record layout, written into every record. */
 export const FORMAT = 2;
 
@@ -139,7 +138,12 @@ export function decodeDecided(slot: number, u: Readonly<Record<string, unknown>>
 }
 
 /** Reads the messages of a batch record holding `count` messages, the first with id `firstId`. */
-export function decodeBatch(stackId: StackId, firstId: number, count: number, u: Readonly<Record<string, unknown>> | null): Either<{ readonly id: number; readonly why: string }, readonly StoredMessage[]> {
+export function decodeBatch(
+  stackId: StackId,
+  firstId: number,
+  count: number,
+  u: Readonly<Record<string, unknown>> | null,
+): Either<{ readonly id: number; readonly why: string }, readonly StoredMessage[]> {
   if (u === null) return E.left({ id: firstId, why: `the messages from id ${firstId} are missing (the log counts them)` });
   const { format, createdAt, messages } = u;
   if (format !== FORMAT) return E.left({ id: firstId, why: `batch record has format ${String(format)}, expected ${FORMAT}` });

@@ -43,39 +43,39 @@ function caught<A>(run: () => TaskEither<ProviderError, A>): Promise<E.Either<Pr
  * @example const safe = guardProvider(provider, 30_000); // a provider of someone else's code
  */
 export function guardProvider(provider: Provider, timeoutMs?: number): Provider {
-  const complete = (request: CompletionRequest): TaskEither<ProviderError, Completion> => () => {
-    if (request.signal?.aborted === true) return Promise.resolve(E.left({ _tag: "ProviderAborted" }));
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort();
-    request.signal?.addEventListener("abort", onAbort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onCallerAbort: (() => void) | undefined;
-    const aborted = new Promise<E.Either<ProviderError, Completion>>((resolve) => {
-      onCallerAbort = () => resolve(E.left({ _tag: "ProviderAborted" }));
-      request.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    });
-    const guarded: Promise<E.Either<ProviderError, Completion>>[] = [
-      aborted,
-      caught(() => provider.complete({ ...request, signal: controller.signal })).then((r) =>
-        request.signal?.aborted === true ? E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }) : r,
-      ),
-    ];
-    if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      guarded.push(
-        new Promise((resolve) => {
-          timer = setTimeout(() => {
-            controller.abort();
-            resolve(E.left({ _tag: "ProviderTimeout", timeoutMs }));
-          }, timeoutMs);
-        }),
-      );
-    }
-    return Promise.race(guarded).finally(() => {
-      if (timer !== undefined) clearTimeout(timer);
-      request.signal?.removeEventListener("abort", onAbort);
-      if (onCallerAbort !== undefined) request.signal?.removeEventListener("abort", onCallerAbort);
-    });
-  };
+  const complete =
+    (request: CompletionRequest): TaskEither<ProviderError, Completion> =>
+    () => {
+      if (request.signal?.aborted === true) return Promise.resolve(E.left({ _tag: "ProviderAborted" }));
+      const controller = new AbortController();
+      const onAbort = (): void => controller.abort();
+      request.signal?.addEventListener("abort", onAbort, { once: true });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onCallerAbort: (() => void) | undefined;
+      const aborted = new Promise<E.Either<ProviderError, Completion>>((resolve) => {
+        onCallerAbort = () => resolve(E.left({ _tag: "ProviderAborted" }));
+        request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+      });
+      const guarded: Promise<E.Either<ProviderError, Completion>>[] = [
+        aborted,
+        caught(() => provider.complete({ ...request, signal: controller.signal })).then((r) => (request.signal?.aborted === true ? E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }) : r)),
+      ];
+      if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
+        guarded.push(
+          new Promise((resolve) => {
+            timer = setTimeout(() => {
+              controller.abort();
+              resolve(E.left({ _tag: "ProviderTimeout", timeoutMs }));
+            }, timeoutMs);
+          }),
+        );
+      }
+      return Promise.race(guarded).finally(() => {
+        if (timer !== undefined) clearTimeout(timer);
+        request.signal?.removeEventListener("abort", onAbort);
+        if (onCallerAbort !== undefined) request.signal?.removeEventListener("abort", onCallerAbort);
+      });
+    };
   const listModels = (): TaskEither<ProviderError, readonly ModelInfo[]> => () => caught(() => provider.listModels());
   return { name: provider.name, complete, listModels };
 }

@@ -148,21 +148,23 @@ const ModelInfoCodec: t.Type<ModelInfo, ModelInfo, unknown> = t.intersection([
 ]);
 
 /** io-ts codec of {@link HttpProviderOptions} (field by field; unknown keys are checked by {@link decodeHttpProviderOptions}). */
-export const HttpProviderOptionsCodec = t.readonly(t.intersection([
-  t.type({ baseUrl: BaseUrl }),
-  t.partial({
-    apiKey: ApiKey,
-    timeoutMs: intIn(1, 600_000),
-    maxRetries: intIn(0, 20),
-    backoffMs: intIn(0, 60_000),
-    maxBackoffMs: intIn(0, 600_000),
-    maxTotalMs: intIn(1, 3_600_000),
-    maxResponseBytes: intIn(1, 1024 * 1024 * 1024),
-    catalogue: t.readonlyArray(ModelInfoCodec),
-    now: Clock,
-    name: nonEmptyString,
-  }),
-]));
+export const HttpProviderOptionsCodec = t.readonly(
+  t.intersection([
+    t.type({ baseUrl: BaseUrl }),
+    t.partial({
+      apiKey: ApiKey,
+      timeoutMs: intIn(1, 600_000),
+      maxRetries: intIn(0, 20),
+      backoffMs: intIn(0, 60_000),
+      maxBackoffMs: intIn(0, 600_000),
+      maxTotalMs: intIn(1, 3_600_000),
+      maxResponseBytes: intIn(1, 1024 * 1024 * 1024),
+      catalogue: t.readonlyArray(ModelInfoCodec),
+      now: Clock,
+      name: nonEmptyString,
+    }),
+  ]),
+);
 
 const optionKeys: readonly string[] = ["baseUrl", "apiKey", "timeoutMs", "maxRetries", "backoffMs", "maxBackoffMs", "maxTotalMs", "maxResponseBytes", "catalogue", "now", "name"];
 

@@ -25,10 +25,7 @@ const ChatResponse = t.type({
 
 const ModelsResponse = t.type({
   data: t.array(
-    t.intersection([
-      t.type({ id: t.string }),
-      t.partial({ pricing: t.partial({ prompt: t.union([t.string, t.number]), completion: t.union([t.string, t.number]) }), context_length: t.number }),
-    ]),
+    t.intersection([t.type({ id: t.string }), t.partial({ pricing: t.partial({ prompt: t.union([t.string, t.number]), completion: t.union([t.string, t.number]) }), context_length: t.number })]),
   ),
 });
 
@@ -197,26 +194,28 @@ function httpProvider(config: HttpProviderConfig): Provider {
     }
   }
 
-  const complete = (request: CompletionRequest): TaskEither<ProviderError, Completion> => async () => {
-    const body = JSON.stringify({
-      model: request.model,
-      messages: toOpenAIMessages(request.messages),
-      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    });
-    const raw = await call("/chat/completions", { method: "POST", body }, request.signal);
-    if (E.isLeft(raw)) return raw;
-    const decoded = ChatResponse.decode(raw.right);
-    if (E.isLeft(decoded)) return E.left({ _tag: "ProviderInvalidResponse", message: "expected { choices: [{ message: { content } }] }" });
-    const first = decoded.right.choices[0];
-    if (first === undefined) return E.left({ _tag: "ProviderInvalidResponse", message: "choices is empty" });
-    const usage = decoded.right.usage ?? {};
-    return E.right({
-      text: first.message.content ?? "",
-      model: decoded.right.model ?? request.model,
-      usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 },
-    });
-  };
+  const complete =
+    (request: CompletionRequest): TaskEither<ProviderError, Completion> =>
+    async () => {
+      const body = JSON.stringify({
+        model: request.model,
+        messages: toOpenAIMessages(request.messages),
+        ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      });
+      const raw = await call("/chat/completions", { method: "POST", body }, request.signal);
+      if (E.isLeft(raw)) return raw;
+      const decoded = ChatResponse.decode(raw.right);
+      if (E.isLeft(decoded)) return E.left({ _tag: "ProviderInvalidResponse", message: "expected { choices: [{ message: { content } }] }" });
+      const first = decoded.right.choices[0];
+      if (first === undefined) return E.left({ _tag: "ProviderInvalidResponse", message: "choices is empty" });
+      const usage = decoded.right.usage ?? {};
+      return E.right({
+        text: first.message.content ?? "",
+        model: decoded.right.model ?? request.model,
+        usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 },
+      });
+    };
 
   const listModels = (): TaskEither<ProviderError, readonly ModelInfo[]> => async () => {
     const raw = await call("/models", { method: "GET" }, undefined);

@@ -60,14 +60,19 @@ export interface OfflineProviderOptions {
  * io-ts codec of {@link OfflineProviderOptions} (closed): a misspelt field, NaN, ±Infinity, a
  * negative or out-of-range number is refused by name, never replaced by the default.
  */
-export const OfflineProviderOptionsCodec = objectCodec("OfflineProviderOptions", {}, {
-  counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]),
-  defaultMaxTokens: intIn(0, 1_000_000_000),
-  maxLineChars: intIn(16, 100_000_000),
-  detailedShare: numberIn(0, 1000),
-  bulletShare: numberIn(0, 1000),
-  minTokens: intIn(0, 1_000_000_000),
-}, { expected: "an options object" });
+export const OfflineProviderOptionsCodec = objectCodec(
+  "OfflineProviderOptions",
+  {},
+  {
+    counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"]),
+    defaultMaxTokens: intIn(0, 1_000_000_000),
+    maxLineChars: intIn(16, 100_000_000),
+    detailedShare: numberIn(0, 1000),
+    bulletShare: numberIn(0, 1000),
+    minTokens: intIn(0, 1_000_000_000),
+  },
+  { expected: "an options object" },
+);
 
 const decodeOfflineOptions = decodeWith(OfflineProviderOptionsCodec, "InvalidOptions", "offline provider options");
 

@@ -60,7 +60,8 @@ const JSON_FIELD = new RegExp(String.raw`(["'])(${NAME})\1(\s*:\s*)(["'])(?:\\[\
 /** `\"name\": \"value\"`: the same inside a JSON string (escaped once or more). */
 const ESCAPED_JSON_FIELD = new RegExp(String.raw`(\\+["'])(${NAME})\1(\s*:\s*)\1(?:(?!\1)[^\n])*\1`, "gi");
 /** Credential headers: `Authorization: Basic …`, `X-Api-Key: …`, `Cookie: …` (the scheme word is kept). */
-const HEADER = /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|x-amz-security-token|cookie|set-cookie)(\s*:\s*)(?:(basic|bearer|token|digest|negotiate|apikey)(\s+))?[^\s,;"'<>()[\]{}]+/gi;
+const HEADER =
+  /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|x-amz-security-token|cookie|set-cookie)(\s*:\s*)(?:(basic|bearer|token|digest|negotiate|apikey)(\s+))?[^\s,;"'<>()[\]{}]+/gi;
 
 const isSpace = (c: number): boolean =>
   c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
@@ -92,7 +93,14 @@ interface Normalised {
 }
 
 /** The one-letter escapes after a backslash and the characters they stand for (`\n` `\r` `\t` `\f` `\v` `\b`). */
-const LETTER_ESCAPES: ReadonlyMap<number, number> = new Map([[110, 10], [114, 13], [116, 9], [102, 12], [118, 11], [98, 8]]);
+const LETTER_ESCAPES: ReadonlyMap<number, number> = new Map([
+  [110, 10],
+  [114, 13],
+  [116, 9],
+  [102, 12],
+  [118, 11],
+  [98, 8],
+]);
 
 /**
  * Normalises `s` (pure, linear), in two steps. First white space is dropped (so an escape split by
@@ -155,7 +163,15 @@ function normalise(s: string): Normalised {
 }
 
 /** The characters JSON writes after a backslash for the one-letter escapes, and what they stand for (`\"`, `\\`, `\/` stand for themselves). */
-const JSON_ESCAPES: ReadonlyMap<number, number> = new Map([...LETTER_ESCAPES].filter(([letter]) => letter !== 118).concat([[34, 34], [92, 92], [47, 47]]));
+const JSON_ESCAPES: ReadonlyMap<number, number> = new Map(
+  [...LETTER_ESCAPES]
+    .filter(([letter]) => letter !== 118)
+    .concat([
+      [34, 34],
+      [92, 92],
+      [47, 47],
+    ]),
+);
 
 /**
  * `s` read once as the inside of a JSON string (pure, linear): `\\`, `\"`, `\/`, the letter

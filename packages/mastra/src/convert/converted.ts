@@ -35,7 +35,13 @@ export interface Converted {
  * import type { MastraDBMessage } from "@mastra/core/agent/message-list";
  * const next = mapBack(prompt, converted, kept, (text): MastraDBMessage => ({ id: "note-1", role: "user", createdAt: new Date(), content: { format: 2, parts: [{ type: "text", text }] } }));
  */
-export function mapBack<T>(items: readonly T[], converted: Converted, kept: readonly Message[], makeNote: (text: string, note: Message) => T | undefined, partial?: (item: T, parts: readonly number[]) => T): T[] {
+export function mapBack<T>(
+  items: readonly T[],
+  converted: Converted,
+  kept: readonly Message[],
+  makeNote: (text: string, note: Message) => T | undefined,
+  partial?: (item: T, parts: readonly number[]) => T,
+): T[] {
   const where = new Map<Message, number>();
   converted.messages.forEach((m, j) => where.set(m, j));
   const keptItems = new Set<number>();
@@ -58,7 +64,14 @@ export function mapBack<T>(items: readonly T[], converted: Converted, kept: read
       if (keptMessages.has(j)) keptParts.set(i, [...(keptParts.get(i) ?? []), ...ps]);
       else partialItems.add(i);
     });
-    for (const i of partialItems) rebuilt.set(i, partial(items[i]!, [...new Set(keptParts.get(i) ?? [])].sort((a, b) => a - b)));
+    for (const i of partialItems)
+      rebuilt.set(
+        i,
+        partial(
+          items[i]!,
+          [...new Set(keptParts.get(i) ?? [])].sort((a, b) => a - b),
+        ),
+      );
   }
   const out: T[] = [];
   const emitted = new Set<number>();

@@ -37,7 +37,11 @@ function partText(part: Part): string {
 /** The messages one stored message stands for, with the part indices of each (see the module comment). */
 function derived(m: MastraDBMessage): { readonly messages: Message[]; readonly parts?: (readonly number[])[] } {
   const parts = Array.isArray(m.content.parts) ? m.content.parts : [];
-  const text = parts.map(partText).filter((s) => s !== "").join("\n") || str(m.content.content);
+  const text =
+    parts
+      .map(partText)
+      .filter((s) => s !== "")
+      .join("\n") || str(m.content.content);
   const meta = { id: m.id, ...(m.createdAt instanceof Date && Number.isFinite(m.createdAt.getTime()) ? { timestamp: m.createdAt.getTime() } : {}) };
   if (m.role === "system") return { messages: [{ role: "system", content: text, ...meta }] };
   if (m.role !== "assistant") return { messages: [{ role: "user", content: text, ...meta }] };
@@ -53,7 +57,10 @@ function derived(m: MastraDBMessage): { readonly messages: Message[]; readonly p
       return;
     }
     const inv = part.toolInvocation;
-    const lead = pending.map((i) => partText(parts[i]!)).filter((s) => s !== "").join("\n");
+    const lead = pending
+      .map((i) => partText(parts[i]!))
+      .filter((s) => s !== "")
+      .join("\n");
     const id = first() ? m.id : `${m.id}#${inv.toolCallId}`;
     const unit = [...pending, k];
     out.push({ role: "assistant", content: lead, ...meta, id, toolCalls: [{ id: inv.toolCallId, name: inv.toolName, arguments: jsonText(inv.args) }] as ToolCall[] });
@@ -68,7 +75,10 @@ function derived(m: MastraDBMessage): { readonly messages: Message[]; readonly p
   if (out.length === 0) return { messages: [{ role: "assistant", content: text, ...meta }] };
   if (pending.length > 0) {
     // What follows the last invocation (the reply to its result) belongs to that last unit.
-    const tail = pending.map((i) => partText(parts[i]!)).filter((s) => s !== "").join("\n");
+    const tail = pending
+      .map((i) => partText(parts[i]!))
+      .filter((s) => s !== "")
+      .join("\n");
     const last = out.length - (out[out.length - 1]!.role === "tool" ? 2 : 1);
     const call = out[last]!;
     out[last] = { ...call, content: [call.content, tail].filter((s) => s !== "").join("\n") };

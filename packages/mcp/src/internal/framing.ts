@@ -13,9 +13,7 @@ export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
 /** What the framer yields: a complete line (without its `\n`), or the size of a line it dropped. */
-export type Frame =
-  | { readonly _tag: "Line"; readonly bytes: Buffer }
-  | { readonly _tag: "TooLong"; readonly limit: number };
+export type Frame = { readonly _tag: "Line"; readonly bytes: Buffer } | { readonly _tag: "TooLong"; readonly limit: number };
 
 const NEWLINE = 0x0a;
 

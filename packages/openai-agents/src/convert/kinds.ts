@@ -85,7 +85,11 @@ function partText(part: unknown): string {
 /** Text of content that is a string, one part or an array of parts. */
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map(partText).filter((s) => s !== "").join("\n");
+  if (Array.isArray(content))
+    return content
+      .map(partText)
+      .filter((s) => s !== "")
+      .join("\n");
   return partText(content);
 }
 
@@ -115,9 +119,7 @@ function resultText(item: ItemRecord): string {
   const output = item["output"];
   switch (item["type"]) {
     case "shell_call_output":
-      return Array.isArray(output)
-        ? output.map((o) => (isRecord(o) ? [str(o["stdout"]) ?? "", str(o["stderr"]) ?? ""].filter((s) => s !== "").join("\n") : "")).join("\n")
-        : "";
+      return Array.isArray(output) ? output.map((o) => (isRecord(o) ? [str(o["stdout"]) ?? "", str(o["stderr"]) ?? ""].filter((s) => s !== "").join("\n") : "")).join("\n") : "";
     case "computer_call_result":
       return "[screenshot]";
     case "tool_search_output":

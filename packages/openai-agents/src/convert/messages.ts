@@ -55,7 +55,11 @@ export function itemsToMessages(items: readonly AgentInputItem[], instructions?:
   }
   const kinds: readonly ItemKind[] = items.map(itemKind);
   let reasoning: number[] = [];
-  const reasoningText = (): string => reasoning.map((i) => (kinds[i] as { readonly text: string }).text).filter((s) => s !== "").join("\n");
+  const reasoningText = (): string =>
+    reasoning
+      .map((i) => (kinds[i] as { readonly text: string }).text)
+      .filter((s) => s !== "")
+      .join("\n");
   const flushReasoning = (): void => {
     if (reasoning.length === 0) return;
     messages.push(withId({ role: "assistant", content: reasoningText() }, idOf(items[reasoning[0]!]!)));

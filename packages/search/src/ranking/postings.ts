@@ -16,7 +16,6 @@ import { TermTable } from "./term-table.js";
 
 export { BLOCK, blockMaskOf, blockMinLenOf, type TermList } from "./term-list.js";
 
-
 /** The distinct indexed terms of an entry's two fields (see `indexedTerms`). */
 export interface EntryTerms {
   readonly summary: readonly string[];

@@ -103,8 +103,24 @@ interface Counts {
   readonly markChars: number;
 }
 const COUNT_NAMES: readonly (keyof Counts)[] = [
-  "docCount", "termCount", "nsCount", "kindCount", "live", "totalLen", "deadPostings", "livePostings", "forwardLen", "postingsLen",
-  "blocksLen", "keyChars", "termChars", "nsChars", "kindChars", "hasExtra", "markCount", "markChars",
+  "docCount",
+  "termCount",
+  "nsCount",
+  "kindCount",
+  "live",
+  "totalLen",
+  "deadPostings",
+  "livePostings",
+  "forwardLen",
+  "postingsLen",
+  "blocksLen",
+  "keyChars",
+  "termChars",
+  "nsChars",
+  "kindChars",
+  "hasExtra",
+  "markCount",
+  "markChars",
 ];
 
 /** The body's sections after the counts, in order: name, element kind, element count. */
@@ -262,10 +278,27 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   COUNT_NAMES.forEach((name, i) => (countValues[i] = counts[name]));
   const lists: FlatLists = img.lists;
   const arrays: Readonly<Record<string, Int32Array | Uint8Array | Float64Array | undefined>> = {
-    docLen: img.docLen, docNs: img.docNs, docKind: img.docKind, docStart: img.docStart, keyStart: img.keyStart,
-    termHash: img.termHashes, termStart: terms.start, listStart: lists.listStart, df: lists.df, minLen: lists.minLen, postings: lists.postings,
-    blockStart: lists.blockStart, blockMinLen: lists.blockMinLen, nsStart: ns.start, kindStart: kinds.start, markStart: marks.start,
-    docExtra: content.docExtra, markValue: Float64Array.from(content.marks, (m) => m[1]), docLive: img.docLive, orMask: lists.orMask, blockMask: lists.blockMask,
+    docLen: img.docLen,
+    docNs: img.docNs,
+    docKind: img.docKind,
+    docStart: img.docStart,
+    keyStart: img.keyStart,
+    termHash: img.termHashes,
+    termStart: terms.start,
+    listStart: lists.listStart,
+    df: lists.df,
+    minLen: lists.minLen,
+    postings: lists.postings,
+    blockStart: lists.blockStart,
+    blockMinLen: lists.blockMinLen,
+    nsStart: ns.start,
+    kindStart: kinds.start,
+    markStart: marks.start,
+    docExtra: content.docExtra,
+    markValue: Float64Array.from(content.marks, (m) => m[1]),
+    docLive: img.docLive,
+    orMask: lists.orMask,
+    blockMask: lists.blockMask,
   };
   const strings: Readonly<Record<string, string>> = { keyText: img.keyText, termText: terms.text, nsText: ns.text, kindText: kinds.text, markText: marks.text };
   for (const [name, s] of body.at) {
@@ -383,7 +416,8 @@ function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: U
   const listStart = i32("listStart");
   const blockStart = i32("blockStart");
   const ends = (a: Int32Array, last: number): boolean => a[0] === 0 && a[a.length - 1] === last;
-  if (!ends(docStart, c.forwardLen) || !ends(keyStart, c.keyChars) || !ends(listStart, c.postingsLen) || !ends(blockStart, c.blocksLen)) return reject("malformed", "array bounds disagree with the counts");
+  if (!ends(docStart, c.forwardLen) || !ends(keyStart, c.keyChars) || !ends(listStart, c.postingsLen) || !ends(blockStart, c.blocksLen))
+    return reject("malformed", "array bounds disagree with the counts");
   if (c.live > c.docCount) return reject("malformed", "more live entries than entries");
   const markValue = f64("markValue");
   const lists: FlatLists = {

@@ -92,4 +92,3 @@ export function appendPosting(list: TermList, doc: number, mask: number, len: nu
     if (len < list.blockMinLen[b]!) list.blockMinLen[b] = len;
   }
 }
-

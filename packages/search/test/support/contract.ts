@@ -202,9 +202,7 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
 
     it("filters by namespace and kinds, limits to k, and deletes one namespace only", async () => {
       const index = await makeIndex();
-      const many = Array.from({ length: 30 }, (_, i) =>
-        entry({ id: `m${i}`, namespace: i % 2 === 0 ? "alice" : "bob", kind: i % 3 === 0 ? "file" : "tool_result", summary: `shared token ${i}` }),
-      );
+      const many = Array.from({ length: 30 }, (_, i) => entry({ id: `m${i}`, namespace: i % 2 === 0 ? "alice" : "bob", kind: i % 3 === 0 ? "file" : "tool_result", summary: `shared token ${i}` }));
       right(await index.write(many)());
       expect(right(await index.search("shared", { k: 5 })())).toHaveLength(5);
       const alice = right(await index.search("shared", { k: 100, namespace: "alice" })());
@@ -248,7 +246,16 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       const err = left(await index.write(bad as IndexEntry[])());
       expect(err).toMatchObject({ _tag: "InvalidInput", subject: "index entries" });
       const text = JSON.stringify(err);
-      for (const needle of ["entries[1].id", "entries[2].tokenCost", "entries[3].createdAt", "entries[4].tokenCost", "entries[5].kind: expected a string", "entries[6].metadata.n", "entries[7].id: duplicate", "entries[8]"]) {
+      for (const needle of [
+        "entries[1].id",
+        "entries[2].tokenCost",
+        "entries[3].createdAt",
+        "entries[4].tokenCost",
+        "entries[5].kind: expected a string",
+        "entries[6].metadata.n",
+        "entries[7].id: duplicate",
+        "entries[8]",
+      ]) {
         expect(text).toContain(needle);
       }
       expect(right(await index.count()())).toBe(corpus.length);
@@ -279,7 +286,11 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       right(await index.write([big, entry({ id: "small", summary: "small neighbour", content: term(0) })])());
       expect(right(await index.expand("many-terms")())).toEqual(big);
       // An early term is indexed in both fields; a term past the cap is not, on every backend alike.
-      expect(right(await index.search(term(0))()).map((h) => h.id).sort()).toEqual(["many-terms", "small"]);
+      expect(
+        right(await index.search(term(0))())
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual(["many-terms", "small"]);
       expect(right(await index.search(term(100_001))()).map((h) => h.id)).toEqual(["many-terms"]);
       expect(right(await index.search(term(29_999))())).toEqual([]);
       expect(right(await index.search(term(119_999))())).toEqual([]);

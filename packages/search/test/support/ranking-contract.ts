@@ -51,9 +51,7 @@ export function rankingContract(makeIndex: () => Promise<SegmentIndex>): void {
         fc.boolean(),
         async (docs, queries, dropB) => {
           const tag = run++;
-          let corpus: IndexEntry[] = docs.map((d, i) =>
-            entry({ id: `r${tag}-${i}`, namespace: `${d.ns}${tag}`, kind: d.kind, summary: d.summary, content: `${d.content} file${i}.py` }),
-          );
+          let corpus: IndexEntry[] = docs.map((d, i) => entry({ id: `r${tag}-${i}`, namespace: `${d.ns}${tag}`, kind: d.kind, summary: d.summary, content: `${d.content} file${i}.py` }));
           const half = Math.floor(corpus.length / 2);
           right(await index.write(corpus.slice(0, half))());
           right(await index.write(corpus.slice(half))());

@@ -30,11 +30,13 @@ export function referenceRanking(corpus: readonly IndexEntry[], query: string, o
   const ws = options.summaryWeight ?? 2;
   const wc = 1;
   // Statistics are per namespace: a search in a namespace ranks by that namespace's entries only.
-  const docs = corpus.filter((e) => options.namespace === undefined || options.statistics === "corpus" || e.namespace === options.namespace).map((e) => {
-    const s = indexedTerms(e.summary);
-    const c = indexedTerms(e.content);
-    return { e, summary: new Set(s), content: new Set(c), len: s.length + c.length };
-  });
+  const docs = corpus
+    .filter((e) => options.namespace === undefined || options.statistics === "corpus" || e.namespace === options.namespace)
+    .map((e) => {
+      const s = indexedTerms(e.summary);
+      const c = indexedTerms(e.content);
+      return { e, summary: new Set(s), content: new Set(c), len: s.length + c.length };
+    });
   const n = docs.length;
   const avgLen = docs.reduce((sum, d) => sum + d.len, 0) / n;
   const terms = queryTerms(query);

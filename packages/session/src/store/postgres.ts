@@ -19,18 +19,7 @@ import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTrans
 import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
-import {
-  checkDraft,
-  checkId,
-  checkMessages,
-  checkNow,
-  checkStackId,
-  decodeContent,
-  decodeMessage,
-  encodeContent,
-  encodeMessage,
-  watermarkProblem,
-} from "./validate.js";
+import { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "./validate.js";
 
 /** Schema migrations of the `session` component, applied in order under an advisory lock. */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -178,14 +167,32 @@ export function openPostgresStore(options: PostgresStoreOptions): TE.TaskEither<
   if (typeof connection !== "string") {
     const misplaced = URL_ONLY.filter((k) => decoded.right[k] !== undefined);
     if (misplaced.length > 0) {
-      return TE.left(invalid("InvalidOptions", "store options", misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the store creates from a URL; set it on your own pool` }))));
+      return TE.left(
+        invalid(
+          "InvalidOptions",
+          "store options",
+          misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the store creates from a URL; set it on your own pool` })),
+        ),
+      );
     }
     return openWithPool(connection, undefined);
   }
   const timeouts = resolvePgTimeouts(decoded.right, connection);
-  if (E.isLeft(timeouts)) return TE.left(invalid("InvalidOptions", "store options", timeouts.left.map((message) => ({ path: message.split(":")[0]!, message }))));
+  if (E.isLeft(timeouts))
+    return TE.left(
+      invalid(
+        "InvalidOptions",
+        "store options",
+        timeouts.left.map((message) => ({ path: message.split(":")[0]!, message })),
+      ),
+    );
   return pipe(
-    loadDriver("postgres", POSTGRES_DRIVER, () => import("pg"), (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined)),
+    loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("pg"),
+      (mod) => (typeof mod.default?.Pool === "function" ? mod.default.Pool : undefined),
+    ),
     TE.chainEitherK((Pool) =>
       // Every pool and client gets an 'error' listener: a lost connection is a typed error of the
       // next call, never an unhandled event.
@@ -259,7 +266,10 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
   const run = <A>(body: () => Promise<E.Either<StoreError, A>>): TE.TaskEither<StoreError, A> =>
     closed
       ? TE.left({ _tag: "StoreUnavailable", backend: "postgres", message: "store is closed" })
-      : pipe(TE.tryCatch(body, unavailable), TE.chainEitherK((r) => r));
+      : pipe(
+          TE.tryCatch(body, unavailable),
+          TE.chainEitherK((r) => r),
+        );
 
   // One statement (so one round trip, atomic on its own): bump the stack's counter row, which
   // locks it until the statement ends, and insert the batch under the ids it reserved.
@@ -283,10 +293,7 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
   const save = (stackId: StackId, draft: SummaryDraft, now: number): Promise<E.Either<StoreError, StoredSummary>> =>
     inTransaction(pool, async (client): Promise<E.Either<StoreError, StoredSummary>> => {
       // Locks the stack's counter row: appends and saves of one stack are serialised.
-      const stack = await client.query<{ last_message_id: string }>(
-        "SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE",
-        [stackId],
-      );
+      const stack = await client.query<{ last_message_id: string }>("SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE", [stackId]);
       const latest = (await client.query<SummaryRow>(SELECT_LATEST, [stackId])).rows[0];
       const actual = latest === undefined ? null : toNumber(latest.id);
       if (actual !== draft.previousId) {
@@ -316,12 +323,7 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
     backend: "postgres",
     append: (stackId, messages, now) =>
       run(async () => {
-        const checked = pipe(
-          E.Do,
-          E.apS("stackId", checkStackId(stackId)),
-          E.apS("messages", checkMessages(messages)),
-          E.apS("now", checkNow(now)),
-        );
+        const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("messages", checkMessages(messages)), E.apS("now", checkNow(now)));
         if (E.isLeft(checked)) return checked;
         const v = checked.right;
         return E.right(v.messages.length === 0 ? [] : await append(v.stackId, v.messages, v.now));
@@ -350,8 +352,7 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
       run(async () => {
         const checked = checkStackId(stackId);
         if (E.isLeft(checked)) return checked;
-        const row = (await pool.query<{ last_message_id: string }>("SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1", [checked.right]))
-          .rows[0];
+        const row = (await pool.query<{ last_message_id: string }>("SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1", [checked.right])).rows[0];
         return E.right(row === undefined ? 0 : toNumber(row.last_message_id));
       }),
     close: () =>

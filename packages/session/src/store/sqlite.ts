@@ -15,18 +15,7 @@ import { pipe } from "fp-ts/lib/function.js";
 import { decodeWith, intIn, leaf, nonNegativeInt, objectCodec } from "@cc/validate";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store.js";
-import {
-  checkDraft,
-  checkId,
-  checkMessages,
-  checkNow,
-  checkStackId,
-  decodeContent,
-  decodeMessage,
-  encodeContent,
-  encodeMessage,
-  watermarkProblem,
-} from "./validate.js";
+import { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "./validate.js";
 
 /** Schema migrations, applied in order; migration `i` brings `user_version` to `i + 1`. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
@@ -143,7 +132,12 @@ export function openSqliteStore(options: SqliteStoreOptions): TE.TaskEither<Stor
   if (E.isLeft(decoded)) return TE.left(decoded.left);
   const { path, busyTimeoutMs, mmapSizeBytes } = decoded.right;
   return pipe(
-    loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (mod) => (typeof mod.default === "function" ? mod.default : undefined)),
+    loadDriver(
+      "sqlite",
+      SQLITE_DRIVER,
+      () => import("better-sqlite3"),
+      (mod) => (typeof mod.default === "function" ? mod.default : undefined),
+    ),
     TE.chainEitherK((Driver) =>
       E.tryCatch(() => {
         const db = new Driver(path, { timeout: busyTimeoutMs ?? 10_000 });
@@ -200,12 +194,8 @@ function sqliteStore(db: Database.Database): SummaryStore {
      ON CONFLICT (stack_id) DO UPDATE SET last_message_id = last_message_id + excluded.last_message_id
      RETURNING last_message_id`,
   );
-  const insertMessage = db.prepare<[string, number, string, string, number]>(
-    "INSERT INTO cc_chat_history (stack_id, id, role, body, created_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  const selectAfter = db
-    .prepare<[string, number], MessageRow>("SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id")
-    .raw(true);
+  const insertMessage = db.prepare<[string, number, string, string, number]>("INSERT INTO cc_chat_history (stack_id, id, role, body, created_at) VALUES (?, ?, ?, ?, ?)");
+  const selectAfter = db.prepare<[string, number], MessageRow>("SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id").raw(true);
   const selectLastId = db.prepare<[string], { last_message_id: number }>("SELECT last_message_id FROM cc_stacks WHERE stack_id = ?");
   const selectLatest = db.prepare<[string], SummaryRow>(
     `SELECT id, content, covers_up_to_message_id, previous_id, created_at
@@ -216,8 +206,7 @@ function sqliteStore(db: Database.Database): SummaryStore {
      VALUES (?, ?, ?, ?, ?) RETURNING id, content, covers_up_to_message_id, previous_id, created_at`,
   );
 
-  const run = <A>(body: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> =>
-    TE.fromEither(pipe(E.tryCatch(body, unavailable), E.flatten));
+  const run = <A>(body: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> => TE.fromEither(pipe(E.tryCatch(body, unavailable), E.flatten));
 
   const appendTx = db.transaction((stackId: string, messages: readonly StoredMessage["message"][], now: number) => {
     const last = bump.get(stackId, messages.length)!.last_message_id;

@@ -25,7 +25,7 @@ export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 /** Accepts a non-empty, well-formed stack id of bounded length. */
 export function checkStackId(stackId: unknown): Either<StoreError, StackId> {
   if (typeof stackId !== "string") return E.left(invalid("stackId", `stackId: expected a string, got ${typeof stackId}`));
-  if (stackId.length === 0) return E.left(invalid("stackId", "stackId: expected a non-empty string, got \"\""));
+  if (stackId.length === 0) return E.left(invalid("stackId", 'stackId: expected a non-empty string, got ""'));
   if (stackId.length > MAX_STACK_ID_LENGTH) {
     return E.left(invalid("stackId", `stackId: expected at most ${MAX_STACK_ID_LENGTH} characters, got ${stackId.length}`));
   }
@@ -38,16 +38,12 @@ export function checkStackId(stackId: unknown): Either<StoreError, StackId> {
 
 /** Accepts a finite, non-negative clock reading. */
 export function checkNow(now: unknown): Either<StoreError, number> {
-  return typeof now === "number" && Number.isFinite(now) && now >= 0
-    ? E.right(now)
-    : E.left(invalid("now", `now: expected a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
+  return typeof now === "number" && Number.isFinite(now) && now >= 0 ? E.right(now) : E.left(invalid("now", `now: expected a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
 }
 
 /** Accepts a non-negative safe integer (an id or a watermark). */
 export function checkId(field: string, value: unknown): Either<StoreError, number> {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0
-    ? E.right(value)
-    : E.left(invalid(field, `${field}: expected a non-negative integer, got ${String(value)}`));
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? E.right(value) : E.left(invalid(field, `${field}: expected a non-negative integer, got ${String(value)}`));
 }
 
 const decodeMessagesInput = decodeWith(MessagesCodec, "InvalidInput", STORE_INPUT);
@@ -153,8 +149,7 @@ function isToolCall(u: unknown): boolean {
 const isContentPart = (u: unknown): boolean => isRecord(u) && isString(u["type"]);
 
 /** True for a key every message may carry; `role`-specific keys are checked by {@link isMessageShape}. */
-const isMetaKey = (key: string): boolean =>
-  key === "role" || key === "content" || key === "id" || key === "timestamp" || key === "name" || key === "parts" || key === "extra";
+const isMetaKey = (key: string): boolean => key === "role" || key === "content" || key === "id" || key === "timestamp" || key === "name" || key === "parts" || key === "extra";
 
 /** True when `key` is a field of a `role` message. */
 function isFieldOf(role: string, key: string): boolean {
@@ -234,7 +229,8 @@ function fromLegacyRow(row: Readonly<Record<string, unknown>>): Message | undefi
   const moved: Record<string, unknown> = {};
   for (const key of Object.keys(row)) {
     if (isFieldOf(role, key)) known[key] = row[key];
-    else if (key === "developer" || key === "toolCalls" || key === "toolCallId") return undefined; // a model field on the wrong role is a fault
+    else if (key === "developer" || key === "toolCalls" || key === "toolCallId")
+      return undefined; // a model field on the wrong role is a fault
     else moved[key] = row[key];
   }
   if (Object.keys(moved).length === 0) return undefined;

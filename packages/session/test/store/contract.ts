@@ -19,9 +19,7 @@ const fresh = (): string => `stack-${randomUUID()}`;
 
 const messageArb: fc.Arbitrary<Message> = fc.oneof(
   fc.string().map((content): Message => ({ role: "user", content })),
-  fc.record({ content: fc.string(), name: fc.string(), args: fc.json() }).map(
-    ({ content, name, args }): Message => ({ role: "assistant", content, toolCalls: [{ id: "c1", name, arguments: args }] }),
-  ),
+  fc.record({ content: fc.string(), name: fc.string(), args: fc.json() }).map(({ content, name, args }): Message => ({ role: "assistant", content, toolCalls: [{ id: "c1", name, arguments: args }] })),
   fc.string({ unit: "binary" }).map((content): Message => ({ role: "tool", content, toolCallId: "c1" })),
 );
 
@@ -171,7 +169,10 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("concurrent appends to one stack get unique, consecutive ids", async () => {
       const s = fresh();
       const batches = await Promise.all(Array.from({ length: 24 }, (_, i) => right(store.append(s, [user(`${i}a`), user(`${i}b`)], i))));
-      const ids = batches.flat().map((m) => m.id).sort((x, y) => x - y);
+      const ids = batches
+        .flat()
+        .map((m) => m.id)
+        .sort((x, y) => x - y);
       expect(ids).toEqual(Array.from({ length: 48 }, (_, i) => i + 1));
       for (const batch of batches) expect(batch[1]!.id).toBe(batch[0]!.id + 1);
       const stored = await right(store.messagesAfter(s, 0));
@@ -181,10 +182,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("of two concurrent summaries built on the same predecessor exactly one is saved", async () => {
       const s = fresh();
       await right(store.append(s, ["a", "b", "c"].map(user), 1));
-      const results = await Promise.all([
-        store.saveSummary(s, { content: "A", coversUpTo: 2, previousId: null }, 1)(),
-        store.saveSummary(s, { content: "B", coversUpTo: 3, previousId: null }, 1)(),
-      ]);
+      const results = await Promise.all([store.saveSummary(s, { content: "A", coversUpTo: 2, previousId: null }, 1)(), store.saveSummary(s, { content: "B", coversUpTo: 3, previousId: null }, 1)()]);
       expect(results.filter((r) => r._tag === "Right")).toHaveLength(1);
       expect(results.filter((r) => r._tag === "Left" && r.left._tag === "SummaryConflict")).toHaveLength(1);
     });
@@ -220,15 +218,20 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
           let latest: { id: number; covers: number } | undefined;
           for (const op of ops) {
             if (op.kind === "append") {
-              const stored = await right(store.append(s, Array.from({ length: op.n }, (_, i) => user(`m${last + i + 1}`)), 1));
+              const stored = await right(
+                store.append(
+                  s,
+                  Array.from({ length: op.n }, (_, i) => user(`m${last + i + 1}`)),
+                  1,
+                ),
+              );
               expect(stored.map((m) => m.id)).toEqual(Array.from({ length: op.n }, (_, i) => last + i + 1));
               last += op.n;
               continue;
             }
             const previousId = op.stale ? (latest === undefined ? 999_999 : null) : (latest?.id ?? null);
             const result = await store.saveSummary(s, { content: `c${op.covers}`, coversUpTo: op.covers, previousId }, 1)();
-            const expected =
-              op.covers < 1 ? "InvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
+            const expected = op.covers < 1 ? "InvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
             expect(result._tag === "Right" ? "ok" : result.left._tag).toBe(expected);
             if (result._tag === "Right") latest = { id: result.right.id, covers: op.covers };
           }

@@ -21,11 +21,7 @@ interface Probe {
 
 /** Runs the probe in a fresh Node process, where nothing is loaded yet. */
 async function probe(...flags: readonly string[]): Promise<Probe> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/session", ...flags],
-    { cwd: root },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/session", ...flags], { cwd: root });
   return JSON.parse(stdout) as Probe;
 }
 
@@ -66,7 +62,12 @@ describe("database drivers are loaded when a store is opened, not on import", ()
 describe("loadDriver", () => {
   it("turns a failed import into StoreUnavailable with the package, the install command and the cause", async () => {
     const missing = `cc-no-such-driver-${process.pid}`;
-    const result = await loadDriver("sqlite", SQLITE_DRIVER, () => import(missing), () => "unused")();
+    const result = await loadDriver(
+      "sqlite",
+      SQLITE_DRIVER,
+      () => import(missing),
+      () => "unused",
+    )();
     expect(result).toMatchObject({ _tag: "Left", left: { _tag: "StoreUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" } });
     const message = result._tag === "Left" && result.left._tag === "StoreUnavailable" ? result.left.message : "";
     expect(message).toContain("npm install better-sqlite3@12.11.1");
@@ -74,7 +75,12 @@ describe("loadDriver", () => {
   });
 
   it("rejects a module of the wrong shape (an incompatible version) instead of failing later", async () => {
-    const result = await loadDriver("postgres", POSTGRES_DRIVER, () => import("node:path"), () => undefined)();
+    const result = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("node:path"),
+      () => undefined,
+    )();
     expect(result).toMatchObject({
       _tag: "Left",
       left: { _tag: "StoreUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("unexpected shape") },
@@ -82,7 +88,12 @@ describe("loadDriver", () => {
   });
 
   it("returns what the picker chose from a module that loads", async () => {
-    const result = await loadDriver("postgres", POSTGRES_DRIVER, () => import("node:path"), (mod) => mod.posix.sep)();
+    const result = await loadDriver(
+      "postgres",
+      POSTGRES_DRIVER,
+      () => import("node:path"),
+      (mod) => mod.posix.sep,
+    )();
     expect(result).toEqual({ _tag: "Right", right: "/" });
   });
 

@@ -9,9 +9,7 @@ storeContract("memory", () => Promise.resolve({ store: memoryStore(), cleanup: (
 describe("memory store: records are frozen once at append and shared by reads", () => {
   it("reads return the stored records themselves, deep-frozen", async () => {
     const store = memoryStore();
-    const appended = await right(
-      store.append("s", [{ role: "assistant", content: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }] }], 1),
-    );
+    const appended = await right(store.append("s", [{ role: "assistant", content: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }] }], 1));
     const [first] = await right(store.messagesAfter("s", 0));
     const [again] = await right(store.messagesAfter("s", 0));
     expect(first).toBe(appended[0]);
@@ -30,7 +28,16 @@ describe("memory store: records are frozen once at append and shared by reads", 
 
   it("the returned array is the caller's: changing it changes nothing stored", async () => {
     const store = memoryStore();
-    await right(store.append("s", [{ role: "user", content: "a" }, { role: "user", content: "b" }], 1));
+    await right(
+      store.append(
+        "s",
+        [
+          { role: "user", content: "a" },
+          { role: "user", content: "b" },
+        ],
+        1,
+      ),
+    );
     const read = (await right(store.messagesAfter("s", 0))) as unknown as unknown[];
     read.length = 0;
     expect(await right(store.messagesAfter("s", 0))).toHaveLength(2);

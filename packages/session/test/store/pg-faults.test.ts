@@ -28,10 +28,7 @@ afterAll(async () => {
 });
 
 async function terminate(where = "true"): Promise<number> {
-  const { rows } = await admin.query<{ n: string }>(
-    `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`,
-    [database()],
-  );
+  const { rows } = await admin.query<{ n: string }>(`SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`, [database()]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -103,7 +100,16 @@ describe.each(kinds)("postgres store (%s): lost connections", (label, make) => {
   it("a backend terminated inside saveSummary's transaction: no crash, a typed error, the next save works", async () => {
     const { store, done } = await make();
     const stack = `tx-${label}`;
-    const messages = await right(store.append(stack, [{ role: "user", content: "one" }, { role: "assistant", content: "two" }], 1));
+    const messages = await right(
+      store.append(
+        stack,
+        [
+          { role: "user", content: "one" },
+          { role: "assistant", content: "two" },
+        ],
+        1,
+      ),
+    );
     // Hold the stack's counter row so the save waits inside its transaction, then terminate it there.
     await admin.query("BEGIN");
     await admin.query("SELECT 1 FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE", [stack]);

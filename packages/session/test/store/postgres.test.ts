@@ -25,17 +25,14 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("many processes creating the schema at once all succeed, and share one store", async () => {
-    const stores: SummaryStore[] = await Promise.all(
-      Array.from({ length: 6 }, () => right(openPostgresStore({ connection: db.url, maxConnections: 2 }))),
-    );
+    const stores: SummaryStore[] = await Promise.all(Array.from({ length: 6 }, () => right(openPostgresStore({ connection: db.url, maxConnections: 2 }))));
     try {
       // Six "hosts" append to one stack concurrently: ids stay unique and consecutive.
-      const results = await Promise.all(
-        stores.flatMap((store, host) =>
-          Array.from({ length: 5 }, (_, i) => right(store.append("shared", [{ role: "user", content: `h${host}-${i}` }], i))),
-        ),
-      );
-      const ids = results.flat().map((m) => m.id).sort((a, b) => a - b);
+      const results = await Promise.all(stores.flatMap((store, host) => Array.from({ length: 5 }, (_, i) => right(store.append("shared", [{ role: "user", content: `h${host}-${i}` }], i)))));
+      const ids = results
+        .flat()
+        .map((m) => m.id)
+        .sort((a, b) => a - b);
       expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
       expect((await right(stores[0]!.messagesAfter("shared", 0))).map((m) => m.id)).toEqual(ids);
     } finally {

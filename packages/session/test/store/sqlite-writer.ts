@@ -11,7 +11,14 @@ const store = opened.right;
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt ?? 0) - Date.now())));
 const ids: number[][] = [];
 for (let i = 0; i < Number(batches); i++) {
-  const result = await store.append("shared", [{ role: "user", content: `${name}-${i}-a` }, { role: "user", content: `${name}-${i}-b` }], i)();
+  const result = await store.append(
+    "shared",
+    [
+      { role: "user", content: `${name}-${i}-a` },
+      { role: "user", content: `${name}-${i}-b` },
+    ],
+    i,
+  )();
   if (result._tag === "Left") throw new Error(JSON.stringify(result.left));
   ids.push(result.right.map((m) => m.id));
 }

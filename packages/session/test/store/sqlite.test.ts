@@ -88,7 +88,16 @@ describe("SQLite store specifics", () => {
     const path = join(dir, "corrupt.db");
     try {
       const store = await right(openSqliteStore({ path }));
-      await right(store.append("s", [{ role: "user", content: "fine" }, { role: "user", content: "soon bad" }], 1));
+      await right(
+        store.append(
+          "s",
+          [
+            { role: "user", content: "fine" },
+            { role: "user", content: "soon bad" },
+          ],
+          1,
+        ),
+      );
       const raw = new Database(path);
       raw.prepare("UPDATE cc_chat_history SET body = '{not json' WHERE id = 2").run();
       raw.close();
@@ -105,7 +114,17 @@ describe("SQLite store specifics", () => {
     const path = join(dir, "shape.db");
     try {
       const store = await right(openSqliteStore({ path }));
-      await right(store.append("s", [{ role: "user", content: "fine" }, { role: "tool", toolCallId: "c", content: "soon bad" }, { role: "user", content: "tail" }], 1));
+      await right(
+        store.append(
+          "s",
+          [
+            { role: "user", content: "fine" },
+            { role: "tool", toolCallId: "c", content: "soon bad" },
+            { role: "user", content: "tail" },
+          ],
+          1,
+        ),
+      );
       const raw = new Database(path);
       const set = raw.prepare<[string]>("UPDATE cc_chat_history SET body = ? WHERE id = 2");
       const cases: readonly (readonly [string, RegExp])[] = [
@@ -164,7 +183,11 @@ describe("SQLite store specifics", () => {
       ];
       for (const [options, field, message] of cases) {
         const error = await left(openSqliteStore(options as never));
-        expect(error).toMatchObject({ _tag: "InvalidOptions", subject: "sqlite store options", problems: expect.arrayContaining([expect.objectContaining({ path: field, message: expect.stringMatching(message) })]) });
+        expect(error).toMatchObject({
+          _tag: "InvalidOptions",
+          subject: "sqlite store options",
+          problems: expect.arrayContaining([expect.objectContaining({ path: field, message: expect.stringMatching(message) })]),
+        });
       }
       expect(await left(openSqliteStore(undefined as never))).toMatchObject({ _tag: "InvalidOptions", subject: "sqlite store options" });
       expect(existsSync(path)).toBe(false);
@@ -186,11 +209,7 @@ describe("SQLite store specifics", () => {
       const root = fileURLToPath(new URL("../../../../", import.meta.url));
       const run = promisify(execFile);
       const startAt = String(Date.now() + 5000);
-      const outputs = await Promise.all(
-        ["p1", "p2", "p3"].map((name) =>
-          run(process.execPath, ["--conditions=development", "--import", "tsx", writer, path, name, "40", startAt], { cwd: root }),
-        ),
-      );
+      const outputs = await Promise.all(["p1", "p2", "p3"].map((name) => run(process.execPath, ["--conditions=development", "--import", "tsx", writer, path, name, "40", startAt], { cwd: root })));
       const batches = outputs.flatMap((o) => JSON.parse(o.stdout) as number[][]);
       for (const batch of batches) expect(batch[1]).toBe(batch[0]! + 1);
       expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));

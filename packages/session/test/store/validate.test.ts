@@ -38,7 +38,12 @@ const validMessage = fc.oneof(
   fc.record({ role: fc.constant("system"), content: text, developer: fc.constant(true), ...meta }, { requiredKeys: ["role", "content"] }),
   fc.record({ role: fc.constant("user"), content: text, ...meta }, { requiredKeys: ["role", "content"] }),
   fc.record(
-    { role: fc.constant("assistant"), content: text, toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text, extra: meta.extra, functionExtra: meta.extra }, { requiredKeys: ["id", "name", "arguments"] }), { maxLength: 3 }), ...meta },
+    {
+      role: fc.constant("assistant"),
+      content: text,
+      toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text, extra: meta.extra, functionExtra: meta.extra }, { requiredKeys: ["id", "name", "arguments"] }), { maxLength: 3 }),
+      ...meta,
+    },
     { requiredKeys: ["role", "content"] },
   ),
   fc.record({ role: fc.constant("tool"), content: text, toolCallId: text, ...meta }, { requiredKeys: ["role", "content", "toolCallId"] }),
@@ -90,9 +95,7 @@ describe("stored-message shape check", () => {
   it("reads a row written before the model was closed: keys the model does not know move under extra, nothing is lost", () => {
     expect(isMessageShape({ role: "user", content: "hi", lang: "en" })).toBe(false);
     expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(E.right({ role: "user", content: "hi", extra: { lang: "中文 🙂" } }));
-    expect(decodeMessage('{"role":"assistant","content":"","refusal":null,"extra":{"a":1}}')).toEqual(
-      E.right({ role: "assistant", content: "", extra: { a: 1, refusal: null } }),
-    );
+    expect(decodeMessage('{"role":"assistant","content":"","refusal":null,"extra":{"a":1}}')).toEqual(E.right({ role: "assistant", content: "", extra: { a: 1, refusal: null } }));
     // A row that stays invalid after the move is still refused, naming the field at fault.
     const bad = decodeMessage('{"role":"tool","content":"x","lang":"en"}');
     expect(E.isLeft(bad) && bad.left).toMatch(/toolCallId/);
@@ -103,7 +106,17 @@ describe("stored-message shape check", () => {
     expect(ok({ role: "system", content: "s", developer: true })).toBe(true);
     expect(ok({ role: "system", content: "s", developer: false })).toBe(false);
     expect(ok({ role: "user", content: "s", developer: true })).toBe(false);
-    expect(ok({ role: "user", content: "hi", name: "ann", parts: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "u" } }] })).toBe(true);
+    expect(
+      ok({
+        role: "user",
+        content: "hi",
+        name: "ann",
+        parts: [
+          { type: "text", text: "hi" },
+          { type: "image_url", image_url: { url: "u" } },
+        ],
+      }),
+    ).toBe(true);
     expect(ok({ role: "user", content: "hi", parts: [{ text: "hi" }] })).toBe(false);
     expect(ok({ role: "assistant", content: "", extra: { reasoning_content: "…", n: [1, { a: null }] } })).toBe(true);
     expect(ok({ role: "tool", content: "r", toolCallId: "c", name: "bash" })).toBe(true);

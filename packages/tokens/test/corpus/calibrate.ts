@@ -44,7 +44,10 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
   for (const [corpus, texts] of corpora) for (const text of texts) all.push({ c: classCounts(text), t: raw.count(text), corpus });
   // Stage 1: the code point classes, fitted on ordinary text (mixes held at 0).
   const ordinary = all.filter((x) => !encoded.has(x.corpus));
-  const base = fit(ordinary, keys.filter((k) => !(seams as readonly string[]).includes(k)));
+  const base = fit(
+    ordinary,
+    keys.filter((k) => !(seams as readonly string[]).includes(k)),
+  );
   // Raise them until no ordinary corpus is low in total.
   let factor = 1;
   for (const [corpus] of corpora) {
@@ -56,7 +59,11 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
   }
   const scaledBase = Object.fromEntries(keys.map((k) => [k, Number((base[k] * factor).toFixed(3))])) as unknown as Record<(typeof keys)[number], number>;
   // Stage 2: the seam weights, fitted on encoded data with the classes fixed.
-  const seamFit = fit(all.filter((x) => encoded.has(x.corpus)), [...seams], scaledBase);
+  const seamFit = fit(
+    all.filter((x) => encoded.has(x.corpus)),
+    [...seams],
+    scaledBase,
+  );
   for (const k of seams) scaledBase[k] = seamFit[k];
   // Greedy raise: while some encoded text of 20 tokens or more is over 9 % low, raise by 1 % the
   // seam (capped at 1) or digit weight that removes the most shortfall per token it adds to the
@@ -90,7 +97,9 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
     const lows = s.filter((x) => x.t >= 20).map((x) => (weighTokens(x.c, scaled) - x.t) / x.t);
     const mean = errs.reduce((a, e) => a + Math.abs(e), 0) / errs.length;
     const worst = errs.reduce((a, e) => (Math.abs(e) > Math.abs(a) ? e : a), 0);
-    console.log(`  ${corpus}: n=${s.length} exact=${exact} est=${est} total ${(((est - exact) / exact) * 100).toFixed(1)}% mean|err| ${(mean * 100).toFixed(1)}% worst ${(worst * 100).toFixed(1)}% lowest (>=20 tokens) ${(Math.min(...lows) * 100).toFixed(1)}%`);
+    console.log(
+      `  ${corpus}: n=${s.length} exact=${exact} est=${est} total ${(((est - exact) / exact) * 100).toFixed(1)}% mean|err| ${(mean * 100).toFixed(1)}% worst ${(worst * 100).toFixed(1)}% lowest (>=20 tokens) ${(Math.min(...lows) * 100).toFixed(1)}%`,
+    );
   }
   raw.dispose();
 }

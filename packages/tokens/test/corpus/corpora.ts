@@ -18,7 +18,12 @@ export function samples(text: string, size: number): string[] {
 /** Corpus name → sample texts: shared trajectories, generated CJK, emoji and code (deterministic). */
 export function calibrationCorpora(): ReadonlyMap<string, readonly string[]> {
   return new Map<string, readonly string[]>([
-    ["trajectories", trajectoryTexts().map((t) => t.text).filter((t) => t.length > 0)],
+    [
+      "trajectories",
+      trajectoryTexts()
+        .map((t) => t.text)
+        .filter((t) => t.length > 0),
+    ],
     ["cjk", samples(cjkText(1, 200_000), 2000)],
     ["emoji", samples(emojiText(2, 200_000), 2000)],
     ["code", samples(codeText(3, 200_000), 2000)],

@@ -28,10 +28,7 @@ export function cjkText(seed: number, chars: number): string {
   return out.join("");
 }
 
-const emoji = [
-  "😀", "😂", "🥲", "👍", "👍🏽", "🎉", "🔥", "🚀", "❤️", "✅", "🤖", "🙏", "🇫🇷", "🇯🇵",
-  "👨‍👩‍👧‍👦", "🧑‍💻", "🏳️‍🌈", "⭐", "💡", "📦",
-];
+const emoji = ["😀", "😂", "🥲", "👍", "👍🏽", "🎉", "🔥", "🚀", "❤️", "✅", "🤖", "🙏", "🇫🇷", "🇯🇵", "👨‍👩‍👧‍👦", "🧑‍💻", "🏳️‍🌈", "⭐", "💡", "📦"];
 const words = ["ship", "it", "the", "build", "is", "green", "again", "nice", "work", "deploy", "done", "wow", "yes", "team", "merge", "now"];
 
 /** Chat-style text of about `chars` UTF-16 units where roughly half the tokens are emoji. */

@@ -18,9 +18,12 @@ export function corpusTexts(root: string): string[] {
   const out: string[] = [];
   const push = (content: unknown): void => {
     if (typeof content === "string") out.push(content);
-    else if (Array.isArray(content)) for (const p of content as unknown[]) if (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string") out.push((p as { text: string }).text);
+    else if (Array.isArray(content))
+      for (const p of content as unknown[]) if (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string") out.push((p as { text: string }).text);
   };
-  for (const file of walk(root).filter((f) => f.endsWith(".traj") || f.endsWith(".traj.json")).sort()) {
+  for (const file of walk(root)
+    .filter((f) => f.endsWith(".traj") || f.endsWith(".traj.json"))
+    .sort()) {
     const doc = JSON.parse(readFileSync(file, "utf8")) as { history?: unknown[]; messages?: unknown[] };
     for (const m of doc.history ?? doc.messages ?? []) {
       if (typeof m !== "object" || m === null) continue;

@@ -23,7 +23,9 @@ function isRecord(u: unknown): u is Record<string, unknown> {
 export function trajectoryTexts(): readonly TrajectoryText[] {
   const out: TrajectoryText[] = [];
   const dir = trajectoryDir();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".traj")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".traj"))
+    .sort()) {
     const doc: unknown = JSON.parse(readFileSync(dir + file, "utf8"));
     const history = isRecord(doc) && Array.isArray(doc["history"]) ? (doc["history"] as unknown[]) : [];
     history.forEach((m, index) => {

@@ -40,7 +40,13 @@ export interface TokensBenchData {
   readonly exactness: readonly { readonly name: string; readonly mismatches: number; readonly samples: number }[];
   readonly corpus: { readonly messages: number; readonly mb: number; readonly results: readonly BackendResult[] };
   readonly perMessage: { readonly messages: number; readonly mb: number; readonly results: readonly BackendResult[] };
-  readonly perClass: readonly { readonly input: string; readonly bytes: number; readonly results: readonly BackendResult[]; readonly oursVsProsePerByte: number; readonly oursVsWarmProsePerByte?: number }[];
+  readonly perClass: readonly {
+    readonly input: string;
+    readonly bytes: number;
+    readonly results: readonly BackendResult[];
+    readonly oursVsProsePerByte: number;
+    readonly oursVsWarmProsePerByte?: number;
+  }[];
   readonly pathological: readonly { readonly name: string; readonly chars: number; readonly ms: number; readonly mbPerS: number; readonly slowdownVsProsePerByte: number; readonly tokens: number }[];
   /** Recorded by `CC_BENCH_TOKENS=load` (or any later run): when, and whether in quick mode. */
   readonly underLoad?: LoadComparison & { readonly quick: boolean; readonly date: string };

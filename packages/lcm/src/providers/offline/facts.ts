@@ -46,7 +46,8 @@ export interface Facts {
 export const ERROR_LINE = /\b\w*(?:error|exception)s?\b|\btraceback\b|\bfail(?:s|ed|ure|ures)?\b|\bfatal\b|\bpanic(?:ked)?\b|\bcannot\b|\bdenied\b|\bnot found\b|\bno such file\b/i;
 /** A numbered source listing line (`12:    code`), shown by file viewers: never an error line. */
 const LISTING = /^\d+[:|]/;
-const EXTENSIONS = "ts|tsx|js|jsx|mjs|cjs|py|pyi|go|rs|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|scala|md|rst|txt|json|jsonl|ya?ml|toml|ini|cfg|conf|sh|bash|sql|html|css|scss|xml|lock|proto|gradle|ipynb|csv";
+const EXTENSIONS =
+  "ts|tsx|js|jsx|mjs|cjs|py|pyi|go|rs|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|scala|md|rst|txt|json|jsonl|ya?ml|toml|ini|cfg|conf|sh|bash|sql|html|css|scss|xml|lock|proto|gradle|ipynb|csv";
 const PATH = new RegExp(`(?<![\\w/.:-])(?:\\.{0,2}/)?(?:[\\w.-]+/)*[\\w-][\\w.-]*\\.(?:${EXTENSIONS})(?![\\w/])|\\b(?:Makefile|Dockerfile)\\b`, "g");
 const IDENTIFIER = /`([^`\s]{2,60})`|\b([a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w*[A-Za-z0-9]|[A-Z][a-z]+[A-Z]\w*|\w+\(\))/g;
 const DECISION = /\b(?:decid\w*|instead|because|root cause|the (?:issue|problem|bug|cause|fix) (?:is|was|seems|appears)|should|need to|must|seems|appears|looks like|confirm\w*|succeed\w*|works?)\b/i;
@@ -175,7 +176,11 @@ export function extractFacts(blocks: readonly Block[], maxChars: number): Facts 
         else lastFenced = step;
         record(step, "");
       }
-      const sentences = prose.join(" ").split(SENTENCE_END).map(collapse).filter((s) => s !== "");
+      const sentences = prose
+        .join(" ")
+        .split(SENTENCE_END)
+        .map(collapse)
+        .filter((s) => s !== "");
       for (const s of sentences) {
         noteIdentifiers(s);
         if (DECISION.test(s)) decisions.add(s.toLowerCase(), { order, text: clipLine(s, maxChars) });

@@ -38,7 +38,9 @@ interface Item {
 }
 
 /** How many facts of each kind a style may show at most. */
-const LIMITS: { readonly [S in SummaryStyle]: { readonly goalChars: number; readonly steps: number; readonly errors: number; readonly decisions: number; readonly identifiers: number; readonly seen: number } } = {
+const LIMITS: {
+  readonly [S in SummaryStyle]: { readonly goalChars: number; readonly steps: number; readonly errors: number; readonly decisions: number; readonly identifiers: number; readonly seen: number };
+} = {
   detailed: { goalChars: 480, steps: 40, errors: 12, decisions: 12, identifiers: 24, seen: 12 },
   bullet: { goalChars: 240, steps: 8, errors: 3, decisions: 0, identifiers: 10, seen: 0 },
 };
