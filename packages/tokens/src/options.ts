@@ -8,7 +8,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
-import { CcError, type CcErrorOf, invalid, type InvalidOptions, type Problem } from "@cc/validate";
+import { CcError, type CcErrorOf, didYouMean, invalid, type InvalidOptions, type Problem } from "@cc/validate";
 
 /**
  * A finite integer ≥ 1 (rejects NaN, ±Infinity, 0, negatives and fractions). It decodes to a
@@ -20,35 +20,6 @@ export const PositiveInt = new t.Type<number, number, unknown>(
   (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 ? t.success(u) : t.failure(u, c)),
   (a) => a,
 );
-
-/** Edit distance between two short strings (for "did you mean"). */
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j]!;
-      row[j] = Math.min(up + 1, row[j - 1]! + 1, diag + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      diag = up;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** The known key closest to `key`, if close enough to be a typo. */
-export function suggestKey(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = editDistance(key, k);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = k;
-    }
-  }
-  return bestDistance <= Math.max(3, Math.floor(key.length / 3)) ? best : undefined;
-}
 
 /**
  * A strict options codec: an object whose keys are all optional and all listed in `props`.
@@ -66,7 +37,7 @@ export function strictOptions<P extends t.Props>(props: P, name: string): t.Type
       const checked = inner.validate(u, c);
       if (unknownKeys.length === 0) return checked;
       const unknownErrors: t.ValidationError[] = unknownKeys.map((k) => {
-        const hint = suggestKey(k, known);
+        const hint = didYouMean(k, known);
         const value = (u as Record<string, unknown>)[k];
         return { value, context: [...c, { key: k, type: t.never, actual: value }], message: `unknown option${hint === undefined ? ` (known: ${known.join(", ")})` : ` (did you mean "${hint}"?)`}` };
       });

@@ -1,17 +1,7 @@
-import { CcError } from "@cc/validate";
+import { CcError, didYouMean } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { countAsync, estimateCounter, gptTokenizerCounter, memoCounter, tiktokenCounter, TokensOptionsError, type InvalidOptions } from "@cc/tokens";
-import {
-  countChunked,
-  decodeChunkLimits,
-  decodeCountAsyncOptions,
-  decodeEstimateOptions,
-  decodeGptTokenizerOptions,
-  decodeMemoOptions,
-  decodeTiktokenOptions,
-  planChunks,
-  suggestKey,
-} from "@cc/tokens/internal";
+import { countChunked, decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeMemoOptions, decodeTiktokenOptions, planChunks } from "@cc/tokens/internal";
 
 const left = (result: { readonly _tag: string; readonly left?: InvalidOptions }): InvalidOptions => {
   expect(result._tag).toBe("Left");
@@ -42,7 +32,7 @@ describe("options are decoded strictly", () => {
     expect(left(decodeMemoOptions({ maxEntry: 10 })).problems[0]?.message).toMatch(/did you mean "maxEntries"/);
     expect(left(decodeCountAsyncOptions({ slicechars: 10 })).problems[0]?.message).toMatch(/did you mean "sliceChars"/);
     expect(left(decodeTiktokenOptions({ zzzzzzzz: 1 })).problems[0]?.message).toMatch(/known: encoding/);
-    expect(suggestKey("maxbytes", ["maxEntries", "maxBytes"])).toBe("maxBytes");
+    expect(didYouMean("maxbytes", ["maxEntries", "maxBytes"])).toBe("maxBytes");
   });
 
   it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 1.5, 2 ** 31])("non-finite and out-of-range numbers are refused: %s", async (n) => {

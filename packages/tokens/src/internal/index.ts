@@ -24,7 +24,6 @@ export {
   GptTokenizerOptionsCodec,
   maxLimitChars,
   strictOptions,
-  suggestKey,
   TiktokenOptionsCodec,
 } from "../options.js";
 export { assertChunkLimits } from "../chunking/plan.js";
