@@ -116,30 +116,6 @@ function o200kWordEnd(text: string, s: number, n: number): number {
   return j + contraction(text, j, n);
 }
 
-/**
- * o200k_base: the end of the piece that starts at `text[i]`, or -1 when a character outside ASCII
- * decides it.
- */
-export function o200kPieceEnd(text: string, i: number, n: number): number {
-  const c = text.charCodeAt(i);
-  if (c >= 128) return BAIL;
-  const k = cls[c]!;
-  if (k === UPPER || k === LOWER) return o200kWordEnd(text, i, n);
-  if (k === DIGIT) return digitEnd(text, i, n);
-  if (k === NEWLINE) return spaceEnd(text, i, n);
-  // OTHER or SPACE: may prefix a word.
-  if (i + 1 < n) {
-    const d = text.charCodeAt(i + 1);
-    if (d >= 128) return BAIL;
-    const e = cls[d]!;
-    if (e === UPPER || e === LOWER) return o200kWordEnd(text, i + 1, n);
-    if (k === OTHER) return punctEnd(text, i, n, true);
-    if (c === 32 && e === OTHER) return punctEnd(text, i + 1, n, true);
-    return spaceEnd(text, i, n);
-  }
-  return i + 1;
-}
-
 /** cl100k: end of the letter run at `s` (`\p{L}+`), or -1. */
 function cl100kWordEnd(text: string, s: number, n: number): number {
   let j = s;
@@ -154,30 +130,51 @@ function cl100kWordEnd(text: string, s: number, n: number): number {
 }
 
 /**
- * cl100k_base: the end of the piece that starts at `text[i]`, or -1 when a character outside
- * ASCII decides it.
+ * The end of the piece that starts at `text[i]` under o200k_base's pattern (`o200k`) or
+ * cl100k_base's, or -1 when a character outside ASCII decides it. The patterns differ in three
+ * places: cl100k takes a contraction as a piece of its own, o200k appends it to the word; their
+ * words are letter runs (cl100k) or case-shaped (o200k); o200k's punctuation run takes a trailing
+ * `/`. One function with the encoding as a flag measured as fast as two written-out copies
+ * (a 2.9 MB ASCII text, both encodings, medians of 15 interleaved rounds: 0.95–1.12× in three runs).
  */
-export function cl100kPieceEnd(text: string, i: number, n: number): number {
+function pieceEnd(text: string, i: number, n: number, o200k: boolean): number {
   const c = text.charCodeAt(i);
   if (c >= 128) return BAIL;
-  if (c === 39) {
+  if (!o200k && c === 39) {
     const m = contraction(text, i, n);
     if (m > 0) return i + m;
   }
   const k = cls[c]!;
-  if (k === UPPER || k === LOWER) return cl100kWordEnd(text, i, n);
+  if (k === UPPER || k === LOWER) return o200k ? o200kWordEnd(text, i, n) : cl100kWordEnd(text, i, n);
   if (k === DIGIT) return digitEnd(text, i, n);
   if (k === NEWLINE) return spaceEnd(text, i, n);
+  // OTHER or SPACE: may prefix a word.
   if (i + 1 < n) {
     const d = text.charCodeAt(i + 1);
     if (d >= 128) return BAIL;
     const e = cls[d]!;
-    if (e === UPPER || e === LOWER) return cl100kWordEnd(text, i + 1, n);
-    if (k === OTHER) return punctEnd(text, i, n, false);
-    if (c === 32 && e === OTHER) return punctEnd(text, i + 1, n, false);
+    if (e === UPPER || e === LOWER) return o200k ? o200kWordEnd(text, i + 1, n) : cl100kWordEnd(text, i + 1, n);
+    if (k === OTHER) return punctEnd(text, i, n, o200k);
+    if (c === 32 && e === OTHER) return punctEnd(text, i + 1, n, o200k);
     return spaceEnd(text, i, n);
   }
   return i + 1;
+}
+
+/**
+ * o200k_base: the end of the piece that starts at `text[i]`, or -1 when a character outside ASCII
+ * decides it.
+ */
+export function o200kPieceEnd(text: string, i: number, n: number): number {
+  return pieceEnd(text, i, n, true);
+}
+
+/**
+ * cl100k_base: the end of the piece that starts at `text[i]`, or -1 when a character outside
+ * ASCII decides it.
+ */
+export function cl100kPieceEnd(text: string, i: number, n: number): number {
+  return pieceEnd(text, i, n, false);
 }
 
 /** Bit masks over the classes: which of them each character class of the patterns holds. */
