@@ -19,5 +19,6 @@ export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFail
 export type { IndexBackend } from "./contract.js";
 export type { PgPoolClientLike, PgResultLike } from "./optional-driver.js";
 export type { SqlRunner } from "./sql.js";
-export type { SnapshotEvent, SnapshotOptions } from "./snapshots.js";
+export type { SnapshotEvent, SnapshotOptions, SnapshotStats } from "./snapshots.js";
+export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheStats } from "./ranking/scopes.js";
 export type { ChunkObserver, SnapshotStore, SnapshotStoreError } from "./snapshot-store.js";
