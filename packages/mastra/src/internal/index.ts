@@ -4,7 +4,7 @@
  *
  * @module internal
  */
-export { jsonText, mapBack, NO_ORIGIN, type Converted } from "../convert/converted.js";
-export { dbMessageToMessages, fromMastraDBMessages } from "../convert/db.js";
-export { fromLLMPrompt, outputText, promptNote, type LLMPrompt, type LLMPromptMessage } from "../convert/prompt.js";
+export { mapBack, type Converted } from "../convert/converted.js";
+export { fromMastraDBMessages } from "../convert/db.js";
+export { fromLLMPrompt, promptNote, type LLMPrompt, type LLMPromptMessage } from "../convert/prompt.js";
 export { evictToolResult } from "../tool-result.js";

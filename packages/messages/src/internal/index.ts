@@ -3,8 +3,8 @@
  *
  * @module @cc/messages/internal
  */
-export { MessagesCodec, ToolCallCodec, type MessageMeta } from "../message.js";
+export { MessagesCodec } from "../message.js";
 export { UNANSWERED_RESULT } from "../openai.js";
 export { lastStepStart, safeBoundaries } from "../split.js";
 export { planTaskPin, TASK_PIN_MAX_SHARE, taskIndex } from "../task.js";
-export type { Strength, Usage } from "../provider.js";
+export type { Strength } from "../provider.js";
