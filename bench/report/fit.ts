@@ -56,7 +56,10 @@ export function fitPowerLaw(points: readonly Point[]): E.Either<FitError, PowerF
     sxy += dx * dy;
     syy += dy * dy;
   }
-  if (sxx <= 1e-12 * n) return E.left({ _tag: "DegenerateX" });
+  // Degenerate when the log x are equal up to rounding (a few ulps of the largest), not when they
+  // are merely close: x = 999,999 and 1,000,000 are 1e-6 apart in log space and fit fine.
+  const ulps = 64 * Number.EPSILON * Math.max(1, ...xs.map(Math.abs));
+  if (sxx <= n * ulps * ulps) return E.left({ _tag: "DegenerateX" });
   const k = sxy / sxx;
   const intercept = my - k * mx;
   // y constant up to rounding: the flat line explains it fully.

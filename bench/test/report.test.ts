@@ -73,6 +73,12 @@ describe("fitPowerLaw", () => {
     ]);
     expect(same).toEqual(E.left({ _tag: "DegenerateX" }));
     if (E.isLeft(same)) expect(describeFitError(same.left)).toMatch(/same x/);
+    // Found by the property above (seed -1333452052): close but distinct x are not degenerate.
+    const close = fitPowerLaw([
+      { x: 999_999, y: 0.001 },
+      { x: 1_000_000, y: 0.001 },
+    ]);
+    expect(E.isRight(close) && close.right.exponent).toBe(0);
     expect(describeFitError({ _tag: "InvalidPoint", index: 3, field: "y", value: Number.NaN })).toBe("points[3].y: expected a finite number > 0 (got NaN)");
   });
 });
