@@ -645,6 +645,9 @@ export class PostingsCache<H> {
     this.keyText = "";
     this.derive = undefined;
     this.restoredDocs = 0;
+    this.restoredBuffer = undefined;
+    this.forward = new Int32Array(4096);
+    this.forwardBuilt = true;
     this.docStart = new Int32Array(this.docLen.length + 1);
     this.docCount = 0;
     this.live = 0;
