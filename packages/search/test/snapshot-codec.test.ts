@@ -127,6 +127,19 @@ describe("postings snapshot encoding", () => {
     expect(reason(decodeSnapshot(shifted.subarray(1), expect1))).toBeUndefined();
   });
 
+  it("a restored cache, cleared, takes new entries as a fresh one does (its forward lists and shared buffer forgotten)", () => {
+    const original = new PostingsCache<number>(8);
+    for (let i = 0; i < 30; i++) apply(original, { put: { id: i, ns: "a", kind: "file", summary: ["alpha", "beta"], content: [VOCAB[i % VOCAB.length]!, "read"] } });
+    const copy = restored(snapshotOf(original));
+    copy.clear();
+    const fresh = new PostingsCache<number>(8);
+    for (const cache of [copy, fresh]) for (let i = 0; i < 12; i++) apply(cache, { put: { id: i, ns: "b", kind: "tool", summary: ["gamma"], content: [VOCAB[(i * 5) % VOCAB.length]!] } });
+    for (const cache of [copy, fresh]) apply(cache, { remove: 3, ns: "b" });
+    for (const q of [["gamma"], ["alpha"], ["x1", "py"]]) expect(ranked(copy, q, undefined)).toEqual(ranked(fresh, q, undefined));
+    expect(copy.live).toBe(11);
+    expect(copy.bytes()).toBeLessThan(restored(snapshotOf(original)).bytes() + fresh.bytes());
+  });
+
   it("property: the checksum is CRC-32, the same with zlib and without it, whole or continued part by part", () => {
     expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
     expect(portableCrc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);

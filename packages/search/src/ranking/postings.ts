@@ -645,7 +645,12 @@ export class PostingsCache<H> {
     this.keyText = "";
     this.derive = undefined;
     this.restoredDocs = 0;
+    // Fresh per-entry arrays: a restored cache's are views that keep the whole snapshot alive.
     this.restoredBuffer = undefined;
+    this.docLen = new Int32Array(1024);
+    this.docNs = new Int32Array(1024);
+    this.docKind = new Int32Array(1024);
+    this.docLive = new Uint8Array(1024);
     this.forward = new Int32Array(4096);
     this.forwardBuilt = true;
     this.docStart = new Int32Array(this.docLen.length + 1);
