@@ -336,6 +336,8 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       });
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
+    // What masking and clipping both run with (each adds where the task is and its goal).
+    const outputRun = { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, ...(signal === undefined ? {} : { signal }) };
     // Fact-keeping masks come first: the least important outputs become stubs (call kept, key
     // facts kept, original in the index); whole units leave only when that is not enough. With
     // earlier notes a note is written anyway, so masking aims below its reservation.
@@ -344,16 +346,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (settings.mask !== undefined && settings.mask !== false) {
       const taskAt = task._tag === "NotPinned" ? leadingSystemCount(source) - 1 : task.index;
       const goal = hadNotes ? maxTokens : settings.targetTokens;
-      masking = await maskOutputs(source, segments, settings.mask, {
-        counter: deps.counter,
-        writer,
-        scoring,
-        now: deps.now,
-        idPrefix: prefix,
-        taskAt,
-        goal,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      masking = await maskOutputs(source, segments, settings.mask, { ...outputRun, taskAt, goal });
       if (masking.masked.length > 0) {
         units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
         if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
@@ -418,16 +411,7 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     if (rewrite && sent > settings.targetTokens && res.aborted !== true) {
       const noteCost = sent - deps.counter.countMessages(unclipped);
       const taskAt = task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
-      const c = await clipOutputs(unclipped, {
-        counter: deps.counter,
-        writer,
-        scoring,
-        now: deps.now,
-        idPrefix: prefix,
-        taskAt,
-        goal: settings.targetTokens - noteCost,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      const c = await clipOutputs(unclipped, { ...outputRun, taskAt, goal: settings.targetTokens - noteCost });
       // Positions in the pass's messages, like the other masked entries.
       clipped = { ...c, masked: c.masked.map((m) => ({ ...m, position: masking.messages.indexOf(unclipped[m.position]!) })) };
     }
