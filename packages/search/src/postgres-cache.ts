@@ -125,7 +125,7 @@ export interface PgPostingsCache {
 /** How a cache uses snapshots (see `search/snapshots`): all optional hooks of the first load. */
 export interface PgSnapshotHooks {
   /** The scope's snapshot, checked against the index and its current generation; undefined when there is none to use. */
-  readonly read: (currentGen: number) => Promise<SnapshotContent | undefined>;
+  readonly read: (currentGen: number, found?: () => void) => Promise<SnapshotContent | undefined>;
   /** A restored snapshot that the table contradicts (its entry count after the catch-up). */
   readonly contradicted: (detail: string) => void;
   /** The cache was restored from `content`. */
@@ -228,16 +228,20 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     // The scope's entry count and the counter, in one statement (one snapshot of the table),
     // counted by the server while the snapshot file is read: the check below then costs no
     // wait when nothing was written meanwhile. It never rejects (a failure means the exact check).
-    const early = client
-      .query<{ gen: string | number | null; n: string | number | null }>(
-        `SELECT (SELECT gen FROM ${table}_gen) AS gen, (SELECT count(*) FROM ${table} WHERE $1::text IS NULL OR namespace = $1) AS n`,
-        [namespace ?? null],
-      )
-      .then(
-        (r) => ({ gen: Number(r.rows[0]?.gen ?? Number.NaN), n: Number(r.rows[0]?.n ?? Number.NaN) }),
-        () => undefined,
-      );
-    const content = await h.read(gen);
+    // Started once the snapshot's first bytes are read (none is counted when there is no file).
+    let early: Promise<{ readonly gen: number; readonly n: number } | undefined> = Promise.resolve(undefined);
+    const startCount = (): void => {
+      early = client
+        .query<{ gen: string | number | null; n: string | number | null }>(
+          `SELECT (SELECT gen FROM ${table}_gen) AS gen, (SELECT count(*) FROM ${table} WHERE $1::text IS NULL OR namespace = $1) AS n`,
+          [namespace ?? null],
+        )
+        .then(
+          (r) => ({ gen: Number(r.rows[0]?.gen ?? Number.NaN), n: Number(r.rows[0]?.n ?? Number.NaN) }),
+          () => undefined,
+        );
+    };
+    const content = await h.read(gen, startCount);
     if (content === undefined) return false;
     const gens = content.docExtra;
     if (gens === undefined || gens.length !== content.image.docCount) {

@@ -267,8 +267,8 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
   const snapshotHooks = (s: Snapshots, key: string, namespace: string | undefined, cache: () => PgPostingsCache): PgSnapshotHooks => {
     const produce = () => (closed ? undefined : cache().snapshot(identity, key));
     return {
-      read: async (gen) => {
-        const content = await s.read(key, namespace, gen);
+      read: async (gen, found) => {
+        const content = await s.read(key, namespace, gen, found);
         if (content !== undefined) s.track(key, namespace, produce);
         return content;
       },

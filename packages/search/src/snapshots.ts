@@ -81,7 +81,8 @@ export interface SnapshotStats {
 /** The snapshots of one index instance. */
 export interface Snapshots {
   /** The snapshot of a scope, checked against the index's identity and current generation; undefined (and reported) when missing or refused. */
-  readonly read: (scope: string, namespace: string | undefined, currentGen: number) => Promise<SnapshotContent | undefined>;
+  /** The scope's snapshot, checked; `found` is called once its first bytes are read (a snapshot exists, so work that only a restore needs may start). */
+  readonly read: (scope: string, namespace: string | undefined, currentGen: number, found?: () => void) => Promise<SnapshotContent | undefined>;
   /** Reports a restored snapshot that the table contradicts (it is replaced by the next write). */
   readonly contradicted: (namespace: string | undefined, detail: string) => void;
   /** Reports a restore (for stats). */
@@ -197,12 +198,13 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
     s.timer = setImmediate(() => writeNow(scope, s));
   };
   return {
-    read: async (scope, namespace, currentGen) => {
+    read: async (scope, namespace, currentGen, found) => {
       const name = snapshotName(table, scope);
       // The checksum is computed while the blob is read (part by part, as the store reports them).
       let crc = 0;
       let hashed = 0;
       const got = await store.read(name, (chunk, offset, total) => {
+        if (offset === 0) found?.();
         if (offset !== hashed) return;
         const end = Math.min(offset + chunk.length, total - DIGEST);
         if (end > offset) crc = crc32(chunk.subarray(0, end - offset), crc);
