@@ -174,25 +174,24 @@ const JSON_ESCAPES: ReadonlyMap<number, number> = new Map(
 );
 
 /**
- * `s` read once as the inside of a JSON string (pure, linear): `\\`, `\"`, `\/`, the letter
+ * The code units `all` read once as the inside of a JSON string (pure, linear): `\\`, `\"`, `\/`, the letter
  * escapes and `\uXXXX` decoded, anything else kept as written, with for each character the range of
- * `s` it came from; `undefined` when `s` has no escape. {@link normalise} reads every run of
+ * `all` it came from; `undefined` when there is no backslash. {@link normalise} reads every run of
  * backslashes as one, which loses a secret's own backslash when the character after it is
  * `\u`-escaped (`\\\u0074` is a backslash and `t`); this reading keeps it.
  */
-function jsonDecoded(s: string): Normalised | undefined {
-  if (!s.includes("\\")) return undefined;
-  const codes = new Uint16Array(s.length);
-  const start = new Int32Array(s.length);
-  const end = new Int32Array(s.length);
+function jsonDecoded(all: Uint16Array): Normalised | undefined {
+  if (!all.includes(92)) return undefined;
+  const codes = new Uint16Array(all.length);
+  const start = new Int32Array(all.length);
+  const end = new Int32Array(all.length);
   let k = 0;
   let i = 0;
-  const all = codesOf(s);
-  while (i < s.length) {
+  while (i < all.length) {
     const c = all[i]!;
     let to = i + 1;
     let v = c;
-    if (c === 92 && i + 1 < s.length) {
+    if (c === 92 && i + 1 < all.length) {
       const d = all[i + 1]!;
       const u = d === 117 ? hexAt(all, all.length, i + 2, 4) : -1;
       if (u >= 0) {
@@ -354,11 +353,12 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
     let out = text;
     // Each pass replaces spans of at least MIN_LITERAL_SECRET_LENGTH characters by three: it ends.
     for (;;) {
-      const spans = raw.size === 0 ? [] : findRuns(codesOf(out), raw);
+      const codes = codesOf(out);
+      const spans = raw.size === 0 ? [] : findRuns(codes, raw);
       const n = normalise(out);
       for (const [s, e] of findRuns(n.codes, normal)) spans.push([n.start[s]!, n.end[e - 1]!]);
       // The text read once as JSON, then normalised: a secret's backslash before a \u-escape.
-      const j = jsonDecoded(out);
+      const j = jsonDecoded(codes);
       if (j !== undefined) {
         for (const [s, e] of findRuns(j.codes, raw)) spans.push([j.start[s]!, j.end[e - 1]!]);
         const jn = normalise(stringOf(j.codes));
