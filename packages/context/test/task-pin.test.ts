@@ -102,8 +102,8 @@ describe("the task is pinned by default", () => {
       fc.asyncProperty(
         fc.constantFrom("lcm" as const, "hierarchical" as const),
         fc.integer({ min: 1500, max: 6000 }),
-        fc.integer({ min: 2, max: 10 }),
-        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 4, max: 10 }),
+        fc.integer({ min: 10, max: 40 }),
         fc.integer({ min: 0, max: 6 }),
         async (strategy, maxTokens, cycles, lines, preserveLast) => {
           const manager = createContextManager({ maxTokens, strategy, preserveLast, counter: exact, index: memoryIndex(), now: () => 1_750_000_000_000 });
