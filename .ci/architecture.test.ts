@@ -11,6 +11,7 @@ const packages = readdirSync(packagesDir).filter((d) => statSync(join(packagesDi
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
+    if (name === "node_modules") return [];
     const p = join(dir, name);
     return statSync(p).isDirectory() ? walk(p) : p.endsWith(".ts") ? [p] : [];
   });
@@ -143,6 +144,71 @@ describe("architecture", () => {
     }
     const actual = Object.fromEntries([...found].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
     expect(actual).toEqual(ALLOWED);
+  });
+
+  it("/internal holds only what sibling packages import; tests, benchmarks and examples never import it", () => {
+    // Every name of a package's /internal entry is imported by the source of another package.
+    const NAMED = /(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["'](@cc\/[^/"']+)\/internal["']/g;
+    const importedBySiblings = new Map<string, Set<string>>();
+    for (const p of packages) {
+      const name = (JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string }).name;
+      for (const f of walk(join(packagesDir, p, "src"))) {
+        for (const m of readFileSync(f, "utf8").matchAll(NAMED)) {
+          if (m[2] === name) continue;
+          const names = m[1]!
+            .split(",")
+            .map(
+              (s) =>
+                s
+                  .trim()
+                  .replace(/^type\s+/, "")
+                  .split(/\s+as\s+/)[0]!,
+            )
+            .filter((s) => s !== "");
+          for (const n of names) importedBySiblings.set(m[2]!, (importedBySiblings.get(m[2]!) ?? new Set()).add(n));
+        }
+      }
+    }
+    const unused: string[] = [];
+    for (const p of packages) {
+      const entry = join(packagesDir, p, "src", "internal", "index.ts");
+      let text: string;
+      try {
+        text = readFileSync(entry, "utf8");
+      } catch {
+        continue;
+      }
+      const name = (JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string }).name;
+      const exported = [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)]
+        .flatMap((m) =>
+          m[1]!.split(",").map((s) =>
+            s
+              .trim()
+              .replace(/^type\s+/, "")
+              .split(/\s+as\s+/)
+              .pop()!,
+          ),
+        )
+        .filter((s) => s !== "");
+      expect(exported.length).toBeGreaterThan(0); // an empty /internal entry is removed, not kept
+      for (const n of exported) if (!importedBySiblings.get(name)?.has(n)) unused.push(`${name}/internal: ${n}`);
+    }
+    expect(unused).toEqual([]);
+    // Outside the packages' sources, /internal is never imported: the private @cc/test-support carries what tests need.
+    const outside = ["bench", "examples", ".ci", ...packages.map((p) => join("packages", p, "test"))].flatMap((d) => {
+      try {
+        return walk(join(root, d));
+      } catch {
+        return [];
+      }
+    });
+    expect(outside.length).toBeGreaterThan(100);
+    const offenders = outside.filter((f) => importsOf(f).some((s) => /^@cc\/[^/]+\/internal$/.test(s))).map((f) => relative(root, f));
+    expect(offenders).toEqual([]);
+    // And no published package depends on the private support package.
+    const support = JSON.parse(readFileSync(join(root, ".ci", "support", "package.json"), "utf8")) as { name: string; private?: boolean };
+    expect(support).toMatchObject({ name: "@cc/test-support", private: true });
+    expect(sources.filter((f) => importsOf(f).some((s) => s.startsWith("@cc/test-support"))).map((f) => relative(root, f))).toEqual([]);
   });
 
   it("one error class escapes a package: @cc/validate's CcError (other Error classes are signals caught in their own module)", () => {

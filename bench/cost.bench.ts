@@ -29,7 +29,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRICE_SHEETS, type PriceSheet } from "@cc/context";
-import { decodePolicy, withoutCaching } from "@cc/context/internal";
+import { decodePolicy, withoutCaching } from "@cc/test-support/context";
 import { memoCounter, tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";
 import { dataDir } from "../.ci/data.js";

@@ -25,7 +25,7 @@ import { encode as gptEncode } from "gpt-tokenizer/encoding/o200k_base";
 import { Tiktoken as JsTiktoken } from "js-tiktoken/lite";
 import jsO200k from "js-tiktoken/ranks/o200k_base";
 import { estimateTokens, memoCounter, tiktokenCounter } from "@cc/tokens";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { rawTiktoken } from "@cc/test-support/tokens";
 import { measure, printTable, quick, writeResults } from "./harness.js";
 import { renderBenchSection, withSection, type LoadComparison, type TokensBenchData } from "../packages/tokens/test/support/bench-readme.js";
 import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";

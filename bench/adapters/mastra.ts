@@ -7,7 +7,7 @@
  */
 import type { Message } from "@cc/messages";
 import { createCompactionProcessor } from "@cc/mastra";
-import { fromLLMPrompt, type LLMPrompt, type LLMPromptMessage } from "@cc/mastra/internal";
+import { fromLLMPrompt, type LLMPrompt, type LLMPromptMessage } from "@cc/test-support/mastra";
 import { TokenLimiterProcessor, type ProcessLLMRequestArgs, type ProcessLLMRequestResult } from "@mastra/core/processors";
 import type { Contender } from "./contender.js";
 

@@ -3,7 +3,7 @@
  * is the longest run of leading messages identical to the previous request's — a provider caches
  * by prefix), and whether re-accessed messages were still in the prompt (retention).
  */
-import type { InputBill } from "@cc/context/internal";
+import type { InputBill } from "@cc/test-support/context";
 import type { Message } from "@cc/messages";
 
 /** The turns of a transcript: one per user or assistant message, with the tool results (and late system messages) after it. */

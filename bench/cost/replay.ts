@@ -4,7 +4,7 @@
  * sheet, compactions, decisions and retention.
  */
 import { createContextManager, type PolicyOptions, type PriceSheet, type TurnResult } from "@cc/context";
-import { inputCost } from "@cc/context/internal";
+import { inputCost } from "@cc/test-support/context";
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import type { TokenCounter } from "@cc/tokens";

@@ -8,7 +8,7 @@
  * it (its messages, its snapshot) — a restart; turns [from, to) are run and printed.
  */
 import { createContextManager, type ContextManager } from "@cc/context";
-import { decodeSnapshot } from "@cc/context/internal";
+import { decodeSnapshot } from "@cc/test-support/context";
 import type { Message } from "@cc/messages";
 import { openSqliteStore } from "@cc/session";
 import * as E from "fp-ts/lib/Either.js";

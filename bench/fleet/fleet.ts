@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openPostgresIndex } from "@cc/search";
-import { MAX_QUERY_TERMS } from "@cc/search/internal";
+import { MAX_QUERY_TERMS } from "@cc/test-support/search";
 import { mulberry32 } from "../search/corpus.js";
 import { parseAcks, parseEvents, type Ack, type FleetEvent, type WorkerArgs } from "./protocol.js";
 

@@ -18,7 +18,7 @@
  */
 import type { IndexError, SegmentIndex } from "@cc/search";
 import { openPostgresIndex, openSqliteIndex } from "@cc/search";
-import { postingsCacheStats } from "@cc/search/internal";
+import { postingsCacheStats } from "@cc/test-support/search";
 import type * as E from "fp-ts/lib/Either.js";
 
 // Options after the positional arguments: `snapshots=DIR` opens the index with snapshots in DIR;

@@ -5,7 +5,7 @@
  * `namespace NS`: the first search in namespace NS (which loads that namespace's postings only)
  * and a second one, with the entries the load read.
  */
-import { postingsCacheStats } from "@cc/search/internal";
+import { postingsCacheStats } from "@cc/test-support/search";
 import { openSqliteIndex } from "@cc/search";
 
 /** The part of better-sqlite3 the floor reads with (bench has no @types/better-sqlite3). */

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { IndexEntry, SegmentIndex } from "@cc/search";
-import { BM25_B, BM25_K1, idf, indexedTerms, queryTerms } from "@cc/search/internal";
+import { BM25_B, BM25_K1, idf, indexedTerms, queryTerms } from "@cc/test-support/search";
 import { create, insertMultiple, search as oramaSearch } from "@orama/orama";
 import FlexSearch, { type Document as FlexDocument } from "flexsearch";
 import MiniSearch from "minisearch";

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
-import { postingsCacheStats } from "@cc/search/internal";
+import { postingsCacheStats } from "@cc/test-support/search";
 
 const args = process.argv.slice(2);
 const mode = args[0];

@@ -16,7 +16,7 @@ import { resolve } from "node:path";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
 import { createContextManager, describeDecision } from "@cc/context";
 import { memoryIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
-import { reaccesses, references } from "@cc/hierarchical/internal";
+import { reaccesses, references } from "@cc/hierarchical";
 import { messageUnits, unitText, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import * as E from "fp-ts/lib/Either.js";

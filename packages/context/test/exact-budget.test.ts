@@ -2,7 +2,7 @@
 // @cc/tokens README, "The estimate").
 import { createContextManager } from "@cc/context";
 import { estimateCounter } from "@cc/tokens";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { rawTiktoken } from "@cc/test-support/tokens";
 import { describe, expect, it } from "vitest";
 
 describe("budget decisions count exactly", () => {

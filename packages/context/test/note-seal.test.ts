@@ -5,8 +5,8 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContextManager, type TurnResult } from "@cc/context";
-import { decodeSnapshot } from "@cc/context/internal";
-import { parseEvictionNote } from "@cc/hierarchical/internal";
+import { decodeSnapshot } from "@cc/test-support/context";
+import { parseEvictionNote } from "@cc/test-support/hierarchical";
 import { SUMMARY_PREFIX, type Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 

@@ -15,7 +15,7 @@ import {
   stablePrefixTokens,
   withoutCaching,
   type PolicySettings,
-} from "@cc/context/internal";
+} from "@cc/test-support/context";
 import { memoryIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { costVerdict, decodeContextManager, PRICE_SHEETS } from "@cc/context";
-import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, estimateCost, initialPolicyState, settle, withoutCaching, type PolicySettings, type PolicyState } from "@cc/context/internal";
+import { decide, decodePolicy, DEFAULT_CYCLE_CENTRE, estimateCost, initialPolicyState, settle, withoutCaching, type PolicySettings, type PolicyState } from "@cc/test-support/context";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = runsFor(200, 500);

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextManager, type ContextEvent, type PolicyOptions, type TurnResult } from "@cc/context";
-import { decodeSnapshot } from "@cc/context/internal";
+import { decodeSnapshot } from "@cc/test-support/context";
 import { memoryIndex } from "@cc/search";
 import { openAICompatibleProvider } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";

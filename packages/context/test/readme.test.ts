@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it, vi } from "vitest";
 import { createContextManager, describeDecision } from "@cc/context";
-import { decodeSnapshot } from "@cc/context/internal";
+import { decodeSnapshot } from "@cc/test-support/context";
 import type { Message } from "@cc/messages";
 
 describe("README: compaction policies", () => {

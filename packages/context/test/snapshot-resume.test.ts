@@ -4,7 +4,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextManagerError, createContextManager, decodeContextManager, type ContextManager } from "@cc/context";
-import { decodeSnapshot } from "@cc/context/internal";
+import { decodeSnapshot } from "@cc/test-support/context";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";
 

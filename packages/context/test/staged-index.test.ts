@@ -1,5 +1,5 @@
 // One run's index entries reach the index in one batch at its end: an interrupted run writes none.
-import { EVICTION_NOTE_PREFIX } from "@cc/hierarchical/internal";
+import { EVICTION_NOTE_PREFIX } from "@cc/test-support/hierarchical";
 import { memoryIndex, type IndexEntry, type SegmentIndex } from "@cc/search";
 import { type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";

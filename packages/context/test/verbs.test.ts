@@ -5,7 +5,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextManagerError, createContextManager } from "@cc/context";
-import { shorterTails, targetTokens } from "@cc/context/internal";
+import { shorterTails, targetTokens } from "@cc/test-support/context";
 import { memoryIndex, type SegmentIndex } from "@cc/search";
 import type { Message } from "@cc/messages";
 import { tiktokenCounter } from "@cc/tokens";

@@ -23,6 +23,7 @@ export { hierarchicalCompact, type HierarchicalCompactOptions, type Hierarchical
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
+export { reaccesses, references } from "./strategy/references.js";
 export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type MaskedEntry, type MaskOptions, type StrategyCounter } from "./strategy/evict.js";
 export type { SummaryResult } from "./compact.js";
 export type { InvalidEviction } from "./strategy/evict.js";

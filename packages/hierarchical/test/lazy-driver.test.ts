@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { IndexError } from "@cc/hierarchical";
 import { POSTGRES_DRIVER, SQLITE_DRIVER } from "@cc/search";
-import { driverUnavailable, loadDriver } from "@cc/search/internal";
+import { driverUnavailable, loadDriver } from "@cc/test-support/search";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../../..");

@@ -10,7 +10,7 @@ import type { Message } from "@cc/messages";
 import { offlineProvider } from "../src/providers/offline.js";
 import type { Provider } from "@cc/messages";
 import { leadingSystemCount, safeSplit } from "@cc/messages";
-import { safeBoundaries } from "@cc/messages/internal";
+import { safeBoundaries } from "@cc/test-support/messages";
 import { lastStepStart } from "../../messages/src/split.js";
 import { a, call, conversationArb, issued, runs, sys, tool, u } from "../../messages/test/support/conversation.js";
 

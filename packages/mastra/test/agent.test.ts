@@ -7,7 +7,7 @@ import { Memory } from "@mastra/memory";
 import { describe, expect, it } from "vitest";
 import { contextTools, createCompactionProcessor, type CompactionReport, type ContextExpandResult, type ContextSearchResult } from "@cc/mastra";
 import { asAgentModel, asMessages, lastText, noteOf, pairingProblems, scriptedModel, type Reply } from "./helpers.js";
-import type { LLMPrompt } from "@cc/mastra/internal";
+import type { LLMPrompt } from "@cc/test-support/mastra";
 
 const MAX = 1200;
 const fileText = (n: number): string => Array.from({ length: 12 }, (_, i) => `module${n}.ts line ${i}: export const value${n}_${i} = computeThing(${n * 100 + i});`).join("\n");

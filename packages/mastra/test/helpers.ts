@@ -2,7 +2,7 @@
 import { SUMMARY_PREFIX, type Message } from "@cc/messages";
 import type { Agent } from "@mastra/core/agent";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
-import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
+import { fromLLMPrompt, type LLMPrompt } from "@cc/test-support/mastra";
 
 /** One scripted model reply: a tool call or a text. */
 export type Reply = { readonly tool: string; readonly input: Readonly<Record<string, unknown>> } | { readonly text: string };

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MessageList, type MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs } from "@mastra/core/processors";
 import { createCompactionProcessor, NOTE_TAG } from "@cc/mastra";
-import { fromLLMPrompt, type LLMPrompt } from "@cc/mastra/internal";
+import { fromLLMPrompt, type LLMPrompt } from "@cc/test-support/mastra";
 
 const at = (n: number): Date => new Date(1_700_000_000_000 + n * 1000);
 const text = (id: string, role: "user" | "assistant", body: string, n: number): MastraDBMessage => ({

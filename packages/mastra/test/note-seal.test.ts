@@ -7,7 +7,7 @@ import { createTool } from "@mastra/core/tools";
 import { Memory } from "@mastra/memory";
 import { describe, expect, it } from "vitest";
 import { contextTools, createCompactionProcessor } from "@cc/mastra";
-import type { LLMPrompt } from "@cc/mastra/internal";
+import type { LLMPrompt } from "@cc/test-support/mastra";
 import { SUMMARY_PREFIX } from "@cc/messages";
 import { asAgentModel, asMessages, lastText, pairingProblems, scriptedModel, type Reply } from "./helpers.js";
 

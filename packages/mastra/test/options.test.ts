@@ -5,7 +5,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { createCompactionProcessor, CompactionProcessorError, decodeCompactionProcessor, decodeCompactionProcessorOptions } from "@cc/mastra";
 import { MessageList } from "@mastra/core/agent/message-list";
 import type { ProcessLLMRequestArgs, ProcessToolResultArgs } from "@mastra/core/processors";
-import type { LLMPrompt } from "@cc/mastra/internal";
+import type { LLMPrompt } from "@cc/test-support/mastra";
 
 const problems = (input: unknown): string[] => {
   const r = decodeCompactionProcessorOptions(input);

@@ -6,7 +6,7 @@ import { messageUnits } from "@cc/messages";
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fromLLMPrompt, fromMastraDBMessages, mapBack, promptNote, type Converted, type LLMPrompt, type LLMPromptMessage } from "@cc/mastra/internal";
+import { fromLLMPrompt, fromMastraDBMessages, mapBack, promptNote, type Converted, type LLMPrompt, type LLMPromptMessage } from "@cc/test-support/mastra";
 import { pairingProblems } from "./helpers.js";
 
 const words = fc.array(fc.constantFrom("parser", "config", "ValueError", "src/app.py", "retry", "token", "😀", "line", "fix", "test"), { minLength: 1, maxLength: 40 }).map((w) => w.join(" "));

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { decodeMessages, fromOpenAIMessages, messageUnits, toOpenAIMessages, type OpenAIMessage } from "@cc/messages";
-import { UNANSWERED_RESULT } from "@cc/messages/internal";
+import { UNANSWERED_RESULT } from "@cc/test-support/messages";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = runsFor(200, 1000);

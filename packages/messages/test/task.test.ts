@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX, summaryMessage, type Message } from "@cc/messages";
-import { planTaskPin, TASK_PIN_MAX_SHARE, taskIndex } from "@cc/messages/internal";
+import { planTaskPin, TASK_PIN_MAX_SHARE, taskIndex } from "@cc/test-support/messages";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const numRuns = runsFor(200, 1000);

@@ -2,7 +2,7 @@
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS, classifyPgError, pgPoolTimeoutSettings, resolvePgTimeouts } from "@cc/search/internal";
+import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS, classifyPgError, pgPoolTimeoutSettings, resolvePgTimeouts } from "@cc/test-support/search";
 import { runsFor } from "../../../.ci/support/runs.js";
 const runs = (n: number): number => runsFor(Math.min(n, 200), n);
 

@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { describe, expect, it } from "vitest";
 import { SESSION_SUMMARY_PREFIX, createEventBus, decodeSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
-import { SUMMARY_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
+import { SUMMARY_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/test-support/session";
 import { offlineProvider } from "@cc/lcm";
 import { type Message, type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { SESSION_SUMMARY_PREFIX, buildContext, decodeContextOptions, loadContext, memoryStore, type LoadContextOptions, type StoredMessage, type StoredSummary } from "@cc/session";
-import { sessionSummaryMessage, limitHistory } from "@cc/session/internal";
+import { sessionSummaryMessage, limitHistory } from "@cc/test-support/session";
 import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { left, right, runs } from "./support.js";

@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter, tiktokenCounter } from "@cc/tokens";
 import { describe, expect, it } from "vitest";
-import { NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, TRUNCATED_SUMMARY_HEADING } from "@cc/session/internal";
+import { NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, TRUNCATED_SUMMARY_HEADING } from "@cc/test-support/session";
 import { createEventBus, decodeSessionCompactor, memoryStore, type SessionEvent, type SummaryStore } from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";

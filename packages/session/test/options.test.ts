@@ -6,7 +6,7 @@ import * as O from "fp-ts/lib/Option.js";
 import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { createChatSession, decodeSessionCompactor, memoryStore, type SessionCompactor } from "@cc/session";
-import { defaultTranscriptLimits } from "@cc/lcm/internal";
+import { defaultTranscriptLimits } from "@cc/test-support/lcm";
 import { offlineProvider } from "@cc/lcm";
 import { left, right } from "./support.js";
 

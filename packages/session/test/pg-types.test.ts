@@ -1,7 +1,7 @@
 import * as O from "fp-ts/lib/Option.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PgPoolClientLike } from "@cc/search/internal";
+import type { PgPoolClientLike } from "@cc/test-support/search";
 import type { PgPoolLike } from "@cc/search";
 import { openPostgresStore, type PostgresStoreOptions } from "../src/store/postgres.js";
 import { freshDatabase, guardedPool, right } from "./support.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideTrigger, planCompaction } from "@cc/session/internal";
+import { decideTrigger, planCompaction } from "@cc/test-support/session";
 import { type StoredMessage } from "@cc/session";
 import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";

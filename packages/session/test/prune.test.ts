@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodePruneOptions, pruneToolResults } from "@cc/session";
-import { describeToolResult } from "@cc/session/internal";
+import { describeToolResult } from "@cc/test-support/session";
 import { type Message, type ToolCall, type ToolMessage } from "@cc/messages";
 import { conversationArb } from "./conversation.js";
 import { runs } from "./support.js";

@@ -4,7 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import pg from "pg";
 import { expect, inject } from "vitest";
-import { ownPgPool } from "@cc/search/internal";
+import { ownPgPool } from "@cc/test-support/search";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 /** Runs `te` and returns its Right value, failing the test with the Left otherwise. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "@cc/session/internal";
-import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "@cc/lcm/internal";
+import { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "@cc/test-support/session";
+import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "@cc/test-support/lcm";
 import { summaryPrompt } from "@cc/session";
 
 describe("summary template", () => {

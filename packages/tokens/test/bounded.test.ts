@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { countChunked, defaultChunkLimits, hasLongRun, planChunks, rawTiktoken } from "@cc/tokens/internal";
+import { countChunked, defaultChunkLimits, hasLongRun, planChunks, rawTiktoken } from "@cc/test-support/tokens";
 import { tiktokenCounter } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { pathological } from "./corpus/generate.js";

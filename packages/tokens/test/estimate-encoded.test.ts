@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { classCounts, rawTiktoken } from "@cc/tokens/internal";
+import { classCounts, rawTiktoken } from "@cc/test-support/tokens";
 import { estimateCounter, type Encoding } from "@cc/tokens";
 import { encodedCorpora } from "./corpus/corpora.js";
 import { encodedKinds, encodedText } from "./corpus/generate.js";

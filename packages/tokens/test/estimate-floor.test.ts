@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { estimateCounter, type Encoding } from "@cc/tokens";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { rawTiktoken } from "@cc/test-support/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { classCounts, estimateWeights, rawTiktoken } from "@cc/tokens/internal";
+import { classCounts, estimateWeights, rawTiktoken } from "@cc/test-support/tokens";
 import { estimateCounter, estimateTokens, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { calibrationCorpora } from "./corpus/corpora.js";

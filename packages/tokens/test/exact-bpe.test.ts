@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadRanks, mergeCountHeap, mergeCountScan, rawTiktoken, TokenTrie, utf8Bytes } from "@cc/tokens/internal";
+import { loadRanks, mergeCountHeap, mergeCountScan, rawTiktoken, TokenTrie, utf8Bytes } from "@cc/test-support/tokens";
 import { tiktokenCounter, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { digitRuns, emojiRuns, exactnessText, letterRuns, mixedScripts, surrogates, whitespaceRuns } from "./corpus/exactness.js";

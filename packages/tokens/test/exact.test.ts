@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { chunksOf, planChunks, rawTiktoken } from "@cc/tokens/internal";
+import { chunksOf, planChunks, rawTiktoken } from "@cc/test-support/tokens";
 import { tiktokenCounter, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";

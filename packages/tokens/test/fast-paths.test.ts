@@ -13,7 +13,7 @@ import {
   splitPieces,
   TokenTrie,
   utf8Bytes,
-} from "@cc/tokens/internal";
+} from "@cc/test-support/tokens";
 import type { Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { digitRuns, emojiRuns, exactnessText, letterRuns, mixedScripts, surrogates, whitespaceRuns } from "./corpus/exactness.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { gptTokenizerCounter, tiktokenCounter, type Encoding, type TokenCounter } from "@cc/tokens";
-import { planChunks, rawTiktoken } from "@cc/tokens/internal";
+import { planChunks, rawTiktoken } from "@cc/test-support/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";
 import { trajectoryTexts } from "./corpus/trajectories.js";

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { bpeEngine, liveEncoders, loadRanks } from "@cc/tokens/internal";
+import { bpeEngine, liveEncoders, loadRanks } from "@cc/test-support/tokens";
 import { tiktokenCounter } from "@cc/tokens";
 
 setFlagsFromString("--expose-gc");

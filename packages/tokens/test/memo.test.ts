@@ -1,7 +1,7 @@
 import type { Message } from "@cc/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeMemoOptions, memoEntryBytes, memoKey } from "@cc/tokens/internal";
+import { decodeMemoOptions, memoEntryBytes, memoKey } from "@cc/test-support/tokens";
 import { estimateCounter, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";

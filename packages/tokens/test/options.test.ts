@@ -1,7 +1,16 @@
 import { CcError, didYouMean } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { countAsync, estimateCounter, gptTokenizerCounter, memoCounter, tiktokenCounter, TokensOptionsError, type InvalidOptions } from "@cc/tokens";
-import { countChunked, decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeMemoOptions, decodeTiktokenOptions, planChunks } from "@cc/tokens/internal";
+import {
+  countChunked,
+  decodeChunkLimits,
+  decodeCountAsyncOptions,
+  decodeEstimateOptions,
+  decodeGptTokenizerOptions,
+  decodeMemoOptions,
+  decodeTiktokenOptions,
+  planChunks,
+} from "@cc/test-support/tokens";
 
 const left = (result: { readonly _tag: string; readonly left?: InvalidOptions }): InvalidOptions => {
   expect(result._tag).toBe("Left");

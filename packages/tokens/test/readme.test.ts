@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countAsync, encodingForModel, estimateTokens, memoCounter, tiktokenCounter, withTokenCost } from "@cc/tokens";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { rawTiktoken } from "@cc/test-support/tokens";
 
 describe("README example", () => {
   it("runs as documented", async () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BacktrackTables, loadRanks, NO_RANK, TokenTrie, utf8Bytes, utf8Range } from "@cc/tokens/internal";
+import { BacktrackTables, loadRanks, NO_RANK, TokenTrie, utf8Bytes, utf8Range } from "@cc/test-support/tokens";
 import type { Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
 import { numRuns } from "./corpus/runs.js";

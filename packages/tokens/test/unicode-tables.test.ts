@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { unicodeVersion } from "@cc/tokens/internal";
+import { unicodeVersion } from "@cc/test-support/tokens";
 import { tablePath, tableUnicodeVersion, unicodeTablesSource } from "./support/unicode-tables.js";
 
 describe("the generated Unicode tables", () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { formatTranscriptError, readTranscript } from "@cc/cli";
-import { firstJsonErrorOffset, parseJson } from "@cc/cli/internal";
+import { firstJsonErrorOffset, parseJson } from "@cc/test-support/cli";
 import { numRuns } from "../trajectories.js";
 
 const user = { role: "user", content: "fix src/app.ts" };

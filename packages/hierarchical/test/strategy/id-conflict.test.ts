@@ -10,7 +10,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSegments, evictUnits, indexWriter, withNote } from "@cc/hierarchical";
 import { entry, memoryIndex, openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
-import { alternativeId, ID_ALTERNATIVES, MASK_PREFIX, unitId } from "@cc/hierarchical/internal";
+import { alternativeId, ID_ALTERNATIVES, MASK_PREFIX, unitId } from "@cc/test-support/hierarchical";
 import { stubId } from "../../src/strategy/mask.js";
 import { type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";

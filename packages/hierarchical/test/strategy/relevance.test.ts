@@ -8,7 +8,7 @@ import { messageUnits, type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
 import { evictUnits } from "@cc/hierarchical";
 import { memoryIndex } from "@cc/search";
-import { unitRelevance, workingSetTerms } from "@cc/hierarchical/internal";
+import { unitRelevance, workingSetTerms } from "@cc/test-support/hierarchical";
 
 const word = fc.stringMatching(/^[a-z]{3,8}$/);
 

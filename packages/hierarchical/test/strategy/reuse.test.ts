@@ -6,7 +6,7 @@ import { messageUnits, type Message } from "@cc/messages";
 import { estimateCounter } from "@cc/tokens";
 import { buildSegments, evictUnits } from "@cc/hierarchical";
 import { memoryIndex } from "@cc/search";
-import { agentReuse, EVICTION_SCORING, MAX_TRACKED_TERMS, termKeys } from "@cc/hierarchical/internal";
+import { agentReuse, EVICTION_SCORING, MAX_TRACKED_TERMS, termKeys } from "@cc/test-support/hierarchical";
 import { runsFor } from "../../../../.ci/support/runs.js";
 
 const numRuns = runsFor(100, 500);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Message } from "@cc/messages";
-import { lastStepStart } from "@cc/messages/internal";
+import { lastStepStart } from "@cc/test-support/messages";
 import { tiktokenCounter } from "@cc/tokens";
 import { evictUnits, withNote } from "../../src/strategy/evict.js";
 import { memoryIndex } from "@cc/search";

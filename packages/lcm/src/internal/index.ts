@@ -1,20 +1,12 @@
 /**
- * Building blocks other @cc packages share with @cc/lcm (the session layer, the orchestration
- * entry). Not part of the public API: no stability promise, not documented for applications.
+ * What sibling @cc packages (@cc/cli, @cc/context and @cc/session) import from @cc/lcm: nothing else. Not part of the
+ * public API: no stability promise, not for applications. Tests and benchmarks reach the package's
+ * other building blocks through the private `@cc/test-support/lcm` (never published).
  *
  * @module @cc/lcm/internal
  */
-export { describeRejection, minSummaryBudget } from "../compactor.js";
-export { deliverAlert } from "../alerts.js";
-export { escalate, judge } from "../escalation.js";
-export { clipHeadTail, headOf } from "../clip.js";
-export { strengthTiers, cheapestModel } from "../model-choice.js";
-
-export { summaryPrompt } from "../prompts.js";
-export { type InvalidProviderOptions } from "../providers/http.js";
+export { describeRejection } from "../compactor.js";
+export { headOf } from "../clip.js";
+export { strengthTiers } from "../model-choice.js";
 export { createRunRemover, displayUrl, urlSecrets } from "../providers/redact.js";
-export { extractiveSummary } from "../providers/offline.js";
-
-export { type Step } from "../providers/offline/facts.js";
-export { defaultTranscriptLimits, TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN, wrapTranscript } from "../transcript.js";
-export type { CompactionAborted } from "../escalation.js";
+export { defaultTranscriptLimits, wrapTranscript } from "../transcript.js";

@@ -1,10 +1,10 @@
 /**
- * Message-model internals shared with sibling @cc packages and tests. Not part of the public API.
+ * What sibling @cc packages (@cc/lcm and @cc/session) import from @cc/messages: nothing else. Not part of the
+ * public API: no stability promise, not for applications. Tests and benchmarks reach the package's
+ * other building blocks through the private `@cc/test-support/messages` (never published).
  *
  * @module @cc/messages/internal
  */
 export { MessagesCodec } from "../message.js";
-export { UNANSWERED_RESULT } from "../openai.js";
-export { lastStepStart, safeBoundaries } from "../split.js";
-export { planTaskPin, TASK_PIN_MAX_SHARE, taskIndex } from "../task.js";
+export { planTaskPin } from "../task.js";
 export type { Strength } from "../provider.js";

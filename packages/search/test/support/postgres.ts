@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { ownPgPool } from "@cc/search/internal";
+import { ownPgPool } from "@cc/test-support/search";
 import { pgClient } from "../../src/postgres.js";
 import type { SqlClient, SqlRunner } from "../../src/postgres.js";
 

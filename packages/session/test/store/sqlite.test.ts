@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "@cc/session";
-import { SQLITE_MIGRATIONS } from "@cc/session/internal";
+import { SQLITE_MIGRATIONS } from "@cc/test-support/session";
 import { left, right } from "../support.js";
 import { storeContract } from "./contract.js";
 

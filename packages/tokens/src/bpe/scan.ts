@@ -3,7 +3,7 @@
  * decided from char codes and a table of code point classes, with no regular expression, no
  * match array and no substring.
  *
- * Each function follows the alternatives of its pattern (see `bpe/pretokenize`) in order, with
+ * Each function follows the alternatives of its pattern (see the reference pretokenizer, `test/support/pretokenize.ts`) in order, with
  * the regex engine's backtracking resolved case by case. The ASCII scanners
  * ({@link o200kPieceEnd}, {@link cl100kPieceEnd}) return -1 whenever a character outside ASCII
  * could extend or end the piece; the caller then asks the full scanners

@@ -3,7 +3,7 @@
  * run side by side).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { rawTiktoken } from "@cc/tokens/internal";
+import { rawTiktoken } from "@cc/test-support/tokens";
 import { tiktokenCounter, type Encoding } from "@cc/tokens";
 
 /**

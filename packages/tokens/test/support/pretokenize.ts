@@ -16,12 +16,12 @@
  * A test scans every code point U+0000–U+10FFFF in several contexts against @dqbd/tiktoken's
  * `encode_ordinary` for both encodings; a property test checks the whole counter against it.
  *
- * @module bpe/pretokenize
+ * @module tokens/test/support/pretokenize
  */
-import type { Encoding } from "../counter.js";
-import { caselessLetters, lowerLetters, marks, numbers, upperLetters, whiteSpaces } from "./unicode.js";
+import type { Encoding } from "../../src/counter.js";
+import { caselessLetters, lowerLetters, marks, numbers, upperLetters, whiteSpaces } from "../../src/bpe/unicode.js";
 
-export { unicodeVersion } from "./unicode.js";
+export { unicodeVersion } from "../../src/bpe/unicode.js";
 
 /** The body of a character class (`\u{…}-\u{…}…`, flag `u` or `v`) holding the ranges of `lists`. */
 function classBody(...lists: readonly (readonly number[])[]): string {

@@ -13,10 +13,10 @@
  * every piece length; these loops are tiktoken's rule written plainly, the reference the encoder
  * is property-tested against.
  *
- * @module bpe/merge
+ * @module tokens/test/support/merge
  */
-import type { RankTable } from "./ranks.js";
-import { NO_RANK, type TokenTrie } from "./trie.js";
+import type { RankTable } from "../../src/bpe/ranks.js";
+import { NO_RANK, type TokenTrie } from "../../src/bpe/trie.js";
 
 const NONE = NO_RANK;
 
