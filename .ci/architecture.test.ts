@@ -41,7 +41,11 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 
 const pkgDeps = new Map(
   packages.map((p) => {
-    const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     // What an installed package may import: its dependencies and its peers (fp-ts and io-ts are peers).
     return [json.name, Object.keys({ ...json.dependencies, ...json.peerDependencies })] as const;
   }),
@@ -69,7 +73,10 @@ describe("architecture", () => {
       );
     expect(cycles(graph)).toEqual([]);
     for (const p of packages) {
-      const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+      const json = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as {
+        name: string;
+        dependencies?: Record<string, string>;
+      };
       const declared = new Set(Object.keys(json.dependencies ?? {}));
       const used = new Set(
         walk(join(packagesDir, p, "src"))
@@ -77,7 +84,8 @@ describe("architecture", () => {
           .filter((s) => s.startsWith("@cc/"))
           .map((s) => s.split("/").slice(0, 2).join("/")),
       );
-      for (const u of used) if (u !== json.name) expect(declared.has(u), `${json.name} imports ${u} without declaring it`).toBe(true);
+      for (const u of used)
+        if (u !== json.name) expect(declared.has(u), `${json.name} imports ${u} without declaring it`).toBe(true);
     }
   });
 
@@ -85,14 +93,18 @@ describe("architecture", () => {
     const cc = (name: string): string[] => (pkgDeps.get(name) ?? []).filter((d) => d.startsWith("@cc/")).sort();
     expect(cc("@cc/validate")).toEqual([]);
     expect(cc("@cc/importance")).toEqual(["@cc/validate"]);
-    expect((pkgDeps.get("@cc/importance") ?? []).filter((d) => !d.startsWith("@cc/")).sort()).toEqual(["fp-ts", "io-ts"]);
+    expect((pkgDeps.get("@cc/importance") ?? []).filter((d) => !d.startsWith("@cc/")).sort()).toEqual([
+      "fp-ts",
+      "io-ts",
+    ]);
     expect(cc("@cc/messages")).toEqual(["@cc/validate"]);
     expect(cc("@cc/hierarchical")).not.toContain("@cc/lcm");
     expect(cc("@cc/lcm")).not.toContain("@cc/session");
   });
 
   it("one definition of the message model and of the strategy names", () => {
-    const defining = (re: RegExp): string[] => sources.filter((f) => re.test(readFileSync(f, "utf8"))).map((f) => relative(root, f));
+    const defining = (re: RegExp): string[] =>
+      sources.filter((f) => re.test(readFileSync(f, "utf8"))).map((f) => relative(root, f));
     expect(defining(/export (?:type|interface) Message\b/)).toEqual(["packages/messages/src/message.ts"]);
     expect(defining(/export type StrategyName\b/)).toEqual(["packages/context/src/strategy.ts"]);
     expect(defining(/export (?:const|function) toolCallIssuers\b/)).toEqual(["packages/messages/src/units.ts"]);
@@ -110,8 +122,18 @@ describe("architecture", () => {
 
   it("no manager.options outside @cc/context, and no face derives a second manager from one", () => {
     const outside = sources.filter((f) => !f.startsWith(join(packagesDir, "context", "src")));
-    expect(outside.filter((f) => /\bmanager\.options\b|\.options\.(?:counter|index|namespace|now|maxTokens|preserveLast|threshold)\b/.test(code(f))).map((f) => relative(root, f))).toEqual([]);
-    expect(faceSources.filter((f) => /createContextManager\(\s*\{\s*\.\.\./.test(code(f))).map((f) => relative(root, f))).toEqual([]);
+    expect(
+      outside
+        .filter((f) =>
+          /\bmanager\.options\b|\.options\.(?:counter|index|namespace|now|maxTokens|preserveLast|threshold)\b/.test(
+            code(f),
+          ),
+        )
+        .map((f) => relative(root, f)),
+    ).toEqual([]);
+    expect(
+      faceSources.filter((f) => /createContextManager\(\s*\{\s*\.\.\./.test(code(f))).map((f) => relative(root, f)),
+    ).toEqual([]);
   });
 
   it("one tool core: the tool names, the paging and the oversized-result id are written once, in @cc/context", () => {
@@ -119,10 +141,14 @@ describe("architecture", () => {
     const naming = sources.filter((f) => f !== core && /["'`](?:search_context|expand_context)["'`]/.test(code(f)));
     expect(naming.map((f) => relative(root, f))).toEqual([]);
     // Paging: one function keeps pages off the middle of a surrogate pair.
-    const paging = sources.filter((f) => /0xd800|0xdc00/i.test(code(f)) && /offset/.test(code(f)) && /nextOffset|maxChars/.test(code(f)));
+    const paging = sources.filter(
+      (f) => /0xd800|0xdc00/i.test(code(f)) && /offset/.test(code(f)) && /nextOffset|maxChars/.test(code(f)),
+    );
     expect(paging.map((f) => relative(root, f))).toEqual(["packages/context/src/page.ts"]);
     // One evictor of oversized tool results (the manager's evictToolResult).
-    const evictors = sources.filter((f) => /createHash\("sha256"\)\.update\(`\$\{[^}]*toolName/.test(code(f)) || /`r\$\{createHash/.test(code(f)));
+    const evictors = sources.filter(
+      (f) => /createHash\("sha256"\)\.update\(`\$\{[^}]*toolName/.test(code(f)) || /`r\$\{createHash/.test(code(f)),
+    );
     expect(evictors.map((f) => relative(root, f))).toEqual(["packages/context/src/tool-result.ts"]);
   });
 
@@ -139,10 +165,13 @@ describe("architecture", () => {
     for (const p of packages) {
       const name = (JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8")) as { name: string }).name;
       for (const s of walk(join(packagesDir, p, "src")).flatMap(importsOf)) {
-        if (/^@cc\/[^/]+\/internal$/.test(s) && !s.startsWith(`${name}/`)) found.set(name, (found.get(name) ?? new Set()).add(s));
+        if (/^@cc\/[^/]+\/internal$/.test(s) && !s.startsWith(`${name}/`))
+          found.set(name, (found.get(name) ?? new Set()).add(s));
       }
     }
-    const actual = Object.fromEntries([...found].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    const actual = Object.fromEntries(
+      [...found].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+    );
     expect(actual).toEqual(ALLOWED);
   });
 
@@ -203,12 +232,19 @@ describe("architecture", () => {
       }
     });
     expect(outside.length).toBeGreaterThan(100);
-    const offenders = outside.filter((f) => importsOf(f).some((s) => /^@cc\/[^/]+\/internal$/.test(s))).map((f) => relative(root, f));
+    const offenders = outside
+      .filter((f) => importsOf(f).some((s) => /^@cc\/[^/]+\/internal$/.test(s)))
+      .map((f) => relative(root, f));
     expect(offenders).toEqual([]);
     // And no published package depends on the private support package.
-    const support = JSON.parse(readFileSync(join(root, ".ci", "support", "package.json"), "utf8")) as { name: string; private?: boolean };
+    const support = JSON.parse(readFileSync(join(root, ".ci", "support", "package.json"), "utf8")) as {
+      name: string;
+      private?: boolean;
+    };
     expect(support).toMatchObject({ name: "@cc/test-support", private: true });
-    expect(sources.filter((f) => importsOf(f).some((s) => s.startsWith("@cc/test-support"))).map((f) => relative(root, f))).toEqual([]);
+    expect(
+      sources.filter((f) => importsOf(f).some((s) => s.startsWith("@cc/test-support"))).map((f) => relative(root, f)),
+    ).toEqual([]);
   });
 
   it("one error class escapes a package: @cc/validate's CcError (other Error classes are signals caught in their own module)", () => {

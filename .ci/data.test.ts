@@ -40,7 +40,9 @@ describe("the repository's test corpus", () => {
   it("holds the SWE-agent trajectories byte for byte as its README lists them, with their licence", () => {
     const dir = corpusPath("swe-agent-trajectories");
     expect(dir).toBe(join(corpusDir, "swe-agent-trajectories"));
-    const listed = [...readFileSync(join(corpusDir, "README.md"), "utf8").matchAll(/^([0-9a-f]{64}) {2}(\S+\.traj)$/gm)].map((m) => [m[2]!, m[1]!] as const);
+    const listed = [
+      ...readFileSync(join(corpusDir, "README.md"), "utf8").matchAll(/^([0-9a-f]{64}) {2}(\S+\.traj)$/gm),
+    ].map((m) => [m[2]!, m[1]!] as const);
     const present = readdirSync(dir)
       .filter((f) => f.endsWith(".traj"))
       .sort();

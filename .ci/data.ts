@@ -22,7 +22,10 @@ export const corpusDir: string = join(repoRoot, ".ci", "corpus");
  */
 export function corpusPath(relative: string): string {
   const path = join(corpusDir, relative);
-  if (!existsSync(path)) throw new Error(`test corpus missing: ${path} does not exist (the repository's .ci/corpus holds the tests' transcripts)`);
+  if (!existsSync(path))
+    throw new Error(
+      `test corpus missing: ${path} does not exist (the repository's .ci/corpus holds the tests' transcripts)`,
+    );
   return path;
 }
 
@@ -47,8 +50,11 @@ export function dataPath(relative: string, env: Readonly<Record<string, string |
   const path = join(dir, relative);
   if (!existsSync(path)) {
     const set = env[DATA_DIR_VARIABLE];
-    const source = set === undefined || set === "" ? `${DATA_DIR_VARIABLE} is unset, default ${dir}` : `${DATA_DIR_VARIABLE}=${set}`;
-    throw new Error(`test data missing: ${path} does not exist (${source}); set ${DATA_DIR_VARIABLE} to the directory that holds ${relative}/ (see the README, "Test data")`);
+    const source =
+      set === undefined || set === "" ? `${DATA_DIR_VARIABLE} is unset, default ${dir}` : `${DATA_DIR_VARIABLE}=${set}`;
+    throw new Error(
+      `test data missing: ${path} does not exist (${source}); set ${DATA_DIR_VARIABLE} to the directory that holds ${relative}/ (see the README, "Test data")`,
+    );
   }
   return path;
 }

@@ -5,12 +5,16 @@ import { describe, expect, it } from "vitest";
 import { checkExamples, examplesOf, type ExampleFailure } from "./doc-examples.js";
 import { runsFor } from "./support/runs.js";
 
-const describeFailure = (f: ExampleFailure): string => `${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}`;
+const describeFailure = (f: ExampleFailure): string =>
+  `${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}`;
 
 describe("doc examples", () => {
   it("every @example of packages/*/src type-checks", () => {
     const failures = checkExamples();
-    expect(failures, `${failures.length} examples do not type-check:\n\n${failures.map(describeFailure).join("\n\n")}`).toEqual([]);
+    expect(
+      failures,
+      `${failures.length} examples do not type-check:\n\n${failures.map(describeFailure).join("\n\n")}`,
+    ).toEqual([]);
   });
 });
 

@@ -20,7 +20,10 @@ import ts from "typescript";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Fixture files are checked as `.ts` (a `.d.ts` is not checked under skipLibCheck, and a fixture
 // that does not type-check would quietly type its values `any`).
-const fixtures = { source: join(root, ".ci", "doc-examples", "fixtures.d.ts"), path: join(root, ".ci", "doc-examples", "fixtures.ts") };
+const fixtures = {
+  source: join(root, ".ci", "doc-examples", "fixtures.d.ts"),
+  path: join(root, ".ci", "doc-examples", "fixtures.ts"),
+};
 /** Where a package's own fixtures (.ci/doc-examples/<package>.d.ts) are read, and as which file. */
 const packageFixtures = (p: string): { readonly source: string; readonly path: string } => ({
   source: join(root, ".ci", "doc-examples", `${p}.d.ts`),
@@ -88,14 +91,16 @@ export function examplesOf(file: string, text: string): DocExample[] {
 function exportedNames(sf: ts.SourceFile): { readonly values: Set<string>; readonly types: Set<string> } {
   const values = new Set<string>();
   const types = new Set<string>();
-  const exported = (n: ts.Node): boolean => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const exported = (n: ts.Node): boolean =>
+    ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   for (const s of sf.statements) {
     if (ts.isExportDeclaration(s) && s.exportClause !== undefined && ts.isNamedExports(s.exportClause)) {
       for (const e of s.exportClause.elements) (s.isTypeOnly || e.isTypeOnly ? types : values).add(e.name.text);
       continue;
     }
     if (!exported(s)) continue;
-    if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s)) && s.name !== undefined) values.add(s.name.text);
+    if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s)) && s.name !== undefined)
+      values.add(s.name.text);
     else if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) types.add(s.name.text);
     else if (ts.isVariableStatement(s)) {
       for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
@@ -128,25 +133,37 @@ function modulesAndFixtures(): {
   const packages = readdirSync(join(root, "packages"))
     .filter((d) => existsSync(join(root, "packages", d, "src", "index.ts")))
     .sort();
-  const parse = (f: string): ts.SourceFile => ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.ES2022, true);
-  const entries = packages.flatMap((p) => ["index.ts", join("compat", "index.ts")].map((e) => join(root, "packages", p, "src", e)).filter((f) => existsSync(f)));
+  const parse = (f: string): ts.SourceFile =>
+    ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.ES2022, true);
+  const entries = packages.flatMap((p) =>
+    ["index.ts", join("compat", "index.ts")]
+      .map((e) => join(root, "packages", p, "src", e))
+      .filter((f) => existsSync(f)),
+  );
   const entryNames = new Map(entries.map((f) => [f, exportedNames(parse(f))]));
   const out: { example: DocExample; path: string; text: string }[] = [];
-  const fixtureFiles = new Map<string, { readonly source: string; readonly text: string }>([[fixtures.path, { source: fixtures.source, text: readFileSync(fixtures.source, "utf8") }]]);
+  const fixtureFiles = new Map<string, { readonly source: string; readonly text: string }>([
+    [fixtures.path, { source: fixtures.source, text: readFileSync(fixtures.source, "utf8") }],
+  ]);
   for (const p of packages) {
     const srcDir = join(root, "packages", p, "src");
     const own = packageFixtures(p);
     const ownNames = existsSync(own.source) ? exportedNames(parse(own.source)) : undefined;
-    if (ownNames !== undefined) fixtureFiles.set(own.path, { source: own.source, text: readFileSync(own.source, "utf8") });
+    if (ownNames !== undefined)
+      fixtureFiles.set(own.path, { source: own.source, text: readFileSync(own.source, "utf8") });
     // Own package's entries first, then the others in name order.
-    const order = [...entries.filter((f) => f.startsWith(srcDir + "/")), ...entries.filter((f) => !f.startsWith(srcDir + "/"))];
+    const order = [
+      ...entries.filter((f) => f.startsWith(srcDir + "/")),
+      ...entries.filter((f) => !f.startsWith(srcDir + "/")),
+    ];
     for (const file of sourceFiles(srcDir)) {
       const text = readFileSync(file, "utf8");
       const examples = examplesOf(file, text);
       if (examples.length === 0) continue;
       const providers = [file, ...(ownNames !== undefined ? [own.path] : []), ...order.filter((f) => f !== file)];
       const fileNames = exportedNames(parse(file));
-      const namesOf = (f: string) => (f === file ? fileNames : f === own.path && ownNames !== undefined ? ownNames : entryNames.get(f)!);
+      const namesOf = (f: string) =>
+        f === file ? fileNames : f === own.path && ownNames !== undefined ? ownNames : entryNames.get(f)!;
       examples.forEach((example, n) => {
         const lines = example.code.split("\n");
         const imports = lines.filter((l) => /^\s*import\s/.test(l));
@@ -154,7 +171,10 @@ function modulesAndFixtures(): {
         // Names the example imports itself are not imported again.
         const own = new Set(imports.flatMap((l) => [...l.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0])));
         const taken = new Set<string>([...PRELUDE_NAMES, ...own]);
-        const lines2: string[] = [...PRELUDE.filter((l) => ![...own].some((o) => PRELUDE_NAMES.has(o) && l.includes(` ${o} `))), ...imports];
+        const lines2: string[] = [
+          ...PRELUDE.filter((l) => ![...own].some((o) => PRELUDE_NAMES.has(o) && l.includes(` ${o} `))),
+          ...imports,
+        ];
         for (const f of providers) {
           const names = namesOf(f);
           const values = [...names.values].filter((x) => !taken.has(x));
@@ -179,7 +199,10 @@ export function checkExamples(prefix = ""): ExampleFailure[] {
   const all = modulesAndFixtures();
   const fixtureFiles = all.fixtures;
   const modules = all.modules.filter((m) => relative(root, m.example.file).startsWith(prefix));
-  const virtual = new Map<string, { readonly text: string }>([...modules.map((m) => [m.path, m] as const), ...fixtureFiles]);
+  const virtual = new Map<string, { readonly text: string }>([
+    ...modules.map((m) => [m.path, m] as const),
+    ...fixtureFiles,
+  ]);
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ["lib.es2023.d.ts"],
@@ -212,13 +235,24 @@ export function checkExamples(prefix = ""): ExampleFailure[] {
   // A fixture that does not type-check would quietly type its values `any`: report it as a failure.
   const fixtureFailures: ExampleFailure[] = [...fixtureFiles].flatMap(([path, f]) => {
     const sf = program.getSourceFile(path);
-    const diagnostics = sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
-    return diagnostics.length === 0 ? [] : [{ file: relative(root, f.source), line: 1, code: "", messages: diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")) }];
+    const diagnostics =
+      sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
+    return diagnostics.length === 0
+      ? []
+      : [
+          {
+            file: relative(root, f.source),
+            line: 1,
+            code: "",
+            messages: diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+          },
+        ];
   });
   const failures: ExampleFailure[] = [...fixtureFailures];
   for (const m of modules) {
     const sf = program.getSourceFile(m.path);
-    const diagnostics = sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
+    const diagnostics =
+      sf === undefined ? [] : [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
     if (diagnostics.length === 0) continue;
     failures.push({
       file: relative(root, m.example.file),
@@ -233,8 +267,11 @@ export function checkExamples(prefix = ""): ExampleFailure[] {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const prefix = process.argv[2] ?? "";
   const failures = checkExamples(prefix);
-  for (const f of failures) console.log(`${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}\n`);
+  for (const f of failures)
+    console.log(`${f.file}:${f.line}\n  ${f.code.split("\n").join("\n  ")}\n  -> ${f.messages.join("\n  -> ")}\n`);
   const checked = exampleModules().filter((m) => relative(root, m.example.file).startsWith(prefix)).length;
-  console.log(`${failures.length} failing (examples or fixture files), ${checked} examples${prefix === "" ? "" : ` under ${prefix}`} checked`);
+  console.log(
+    `${failures.length} failing (examples or fixture files), ${checked} examples${prefix === "" ? "" : ` under ${prefix}`} checked`,
+  );
   process.exit(failures.length === 0 ? 0 : 1);
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { plainWhenNotTTY, stripAnsi } from "./plain-output.js";
 
-function fakeStream(isTTY: boolean): { stream: { isTTY: boolean; write: (chunk: never, ...rest: never[]) => boolean }; written: unknown[] } {
+function fakeStream(isTTY: boolean): {
+  stream: { isTTY: boolean; write: (chunk: never, ...rest: never[]) => boolean };
+  written: unknown[];
+} {
   const written: unknown[] = [];
   const stream = {
     isTTY,
@@ -15,7 +18,11 @@ function fakeStream(isTTY: boolean): { stream: { isTTY: boolean; write: (chunk: 
 
 describe("test output without a terminal", () => {
   it("strips colours, cursor moves and hyperlinks, keeps the text", () => {
-    expect(stripAnsi("\u001b[2m Duration \u001b[22m 1.2s\u001b[?25l\u001b[1A\u001b[2K \u001b]8;;file:///x\u0007x\u001b]8;;\u0007")).toBe(" Duration  1.2s x");
+    expect(
+      stripAnsi(
+        "\u001b[2m Duration \u001b[22m 1.2s\u001b[?25l\u001b[1A\u001b[2K \u001b]8;;file:///x\u0007x\u001b]8;;\u0007",
+      ),
+    ).toBe(" Duration  1.2s x");
   });
 
   it("a piped stream writes plain text", () => {

@@ -25,6 +25,7 @@ export interface WritableLike {
 export function plainWhenNotTTY(stream: WritableLike): boolean {
   if (stream.isTTY === true) return false;
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === "string" ? stripAnsi(chunk) : chunk, ...rest)) as WritableLike["write"];
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === "string" ? stripAnsi(chunk) : chunk, ...rest)) as WritableLike["write"];
   return true;
 }

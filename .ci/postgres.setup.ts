@@ -30,7 +30,10 @@ export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), "cc-pg-"));
   const port = String(55000 + Math.floor(Math.random() * 4000));
   try {
-    const url = execFileSync("bash", [script, "start", dir, port], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    const url = execFileSync("bash", [script, "start", dir, port], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
     project.provide("pgUrl", url);
     project.provide("pgError", "");
   } catch (e) {

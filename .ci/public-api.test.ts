@@ -25,15 +25,20 @@ describe("public API", () => {
       if (!existsSync(file)) continue;
       const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
       for (const m of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
-        for (const n of m[1]!.split(",").map((s) => s.trim().replace(/^type\s+/, ""))) if (n !== "" && !exported.has(n)) notForUsers.add(n);
+        for (const n of m[1]!.split(",").map((s) => s.trim().replace(/^type\s+/, "")))
+          if (n !== "" && !exported.has(n)) notForUsers.add(n);
       }
     }
     expect(notForUsers.size).toBeGreaterThan(100); // the check sees the building blocks it keeps out
-    const readmes = [README, ...apis.map((a) => join(root, "packages", a.name.replace("@cc/", ""), "README.md"))].filter((f) => existsSync(f));
+    const readmes = [
+      README,
+      ...apis.map((a) => join(root, "packages", a.name.replace("@cc/", ""), "README.md")),
+    ].filter((f) => existsSync(f));
     const found: string[] = [];
     for (const f of readmes) {
       const code = [...readFileSync(f, "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!).join("\n");
-      for (const m of code.matchAll(/(?<![.\w$])([A-Za-z_]\w*)\s*(?:<[^>()]*>)?\(/g)) if (notForUsers.has(m[1]!)) found.push(`${f.slice(root.length)}: ${m[1]}(`);
+      for (const m of code.matchAll(/(?<![.\w$])([A-Za-z_]\w*)\s*(?:<[^>()]*>)?\(/g))
+        if (notForUsers.has(m[1]!)) found.push(`${f.slice(root.length)}: ${m[1]}(`);
       for (const m of code.matchAll(/@cc\/[a-z-]+\/internal\b/g)) found.push(`${f.slice(root.length)}: ${m[0]}`);
     }
     expect(found).toEqual([]);

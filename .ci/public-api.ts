@@ -35,13 +35,16 @@ export interface PackageApi {
   readonly hidden: readonly string[];
 }
 
-const entryOf = (d: string, sub: "index" | "internal" | "compat"): string => join(root, "packages", d, "src", sub === "index" ? "index.ts" : join(sub, "index.ts"));
+const entryOf = (d: string, sub: "index" | "internal" | "compat"): string =>
+  join(root, "packages", d, "src", sub === "index" ? "index.ts" : join(sub, "index.ts"));
 
 export function publicApi(): readonly PackageApi[] {
   const dirs = readdirSync(join(root, "packages"))
     .filter((d) => existsSync(entryOf(d, "index")))
     .sort();
-  const entries = dirs.flatMap((d) => (["index", "internal", "compat"] as const).map((sub) => entryOf(d, sub)).filter((f) => existsSync(f)));
+  const entries = dirs.flatMap((d) =>
+    (["index", "internal", "compat"] as const).map((sub) => entryOf(d, sub)).filter((f) => existsSync(f)),
+  );
   const program = ts.createProgram(entries, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -60,7 +63,9 @@ export function publicApi(): readonly PackageApi[] {
   };
   const resolved = (s: ts.Symbol): ts.Symbol => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
   // Every symbol a public entry (index or compat) of any package exports.
-  const publicSymbols = new Set<ts.Symbol>(dirs.flatMap((d) => [...exportsOf(entryOf(d, "index")), ...exportsOf(entryOf(d, "compat"))].map(resolved)));
+  const publicSymbols = new Set<ts.Symbol>(
+    dirs.flatMap((d) => [...exportsOf(entryOf(d, "index")), ...exportsOf(entryOf(d, "compat"))].map(resolved)),
+  );
   const ownDir = (s: ts.Symbol): string | undefined => {
     const file = s.declarations?.[0]?.getSourceFile().fileName;
     const m = file === undefined ? null : /\/packages\/([^/]+)\/src\//.exec(file);
@@ -74,19 +79,28 @@ export function publicApi(): readonly PackageApi[] {
       if (seen.has(type) || depth > 12) return;
       seen.add(type);
       const named = type.aliasSymbol ?? type.getSymbol();
-      if (named !== undefined && ownDir(named) !== undefined && named.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) found.add(named);
+      if (
+        named !== undefined &&
+        ownDir(named) !== undefined &&
+        named.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)
+      )
+        found.add(named);
       for (const a of type.aliasTypeArguments ?? []) visitType(a, depth + 1);
       if (type.isUnionOrIntersection()) for (const t of type.types) visitType(t, depth + 1);
       if (type.flags & ts.TypeFlags.Object) {
         const obj = type as ts.ObjectType;
-        if (obj.objectFlags & ts.ObjectFlags.Reference) for (const a of checker.getTypeArguments(obj as ts.TypeReference)) visitType(a, depth + 1);
+        if (obj.objectFlags & ts.ObjectFlags.Reference)
+          for (const a of checker.getTypeArguments(obj as ts.TypeReference)) visitType(a, depth + 1);
         // Library and framework types (Promise, Map, a framework's Tool) are not ours to name: only their arguments count.
         if (named !== undefined && ownDir(named) === undefined) return;
         for (const p of checker.getPropertiesOfType(type)) {
           const decl = p.valueDeclaration ?? p.declarations?.[0];
           if (decl !== undefined) visitType(checker.getTypeOfSymbolAtLocation(p, decl), depth + 1);
         }
-        for (const sig of [...checker.getSignaturesOfType(type, ts.SignatureKind.Call), ...checker.getSignaturesOfType(type, ts.SignatureKind.Construct)]) {
+        for (const sig of [
+          ...checker.getSignaturesOfType(type, ts.SignatureKind.Call),
+          ...checker.getSignaturesOfType(type, ts.SignatureKind.Construct),
+        ]) {
           for (const param of sig.getParameters()) {
             const decl = param.valueDeclaration ?? param.declarations?.[0];
             if (decl !== undefined) visitType(checker.getTypeOfSymbolAtLocation(param, decl), depth + 1);
@@ -98,7 +112,8 @@ export function publicApi(): readonly PackageApi[] {
     for (const s of start) {
       const decl = s.valueDeclaration ?? s.declarations?.[0];
       if (decl === undefined) continue;
-      if (s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class)) visitType(checker.getDeclaredTypeOfSymbol(s), 0);
+      if (s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class))
+        visitType(checker.getDeclaredTypeOfSymbol(s), 0);
       if (s.flags & ts.SymbolFlags.Value) visitType(checker.getTypeOfSymbolAtLocation(s, decl), 0);
     }
     return found;
@@ -113,7 +128,9 @@ export function publicApi(): readonly PackageApi[] {
       const documented = target.getDocumentationComment(checker).length > 0 || target.getJsDocTags(checker).length > 0;
       if (!documented) undocumented.push(s.getName());
     }
-    const hidden = [...reached([...symbols, ...compat].map(resolved))].filter((t) => ownDir(t) === d && !publicSymbols.has(t)).map((t) => t.getName());
+    const hidden = [...reached([...symbols, ...compat].map(resolved))]
+      .filter((t) => ownDir(t) === d && !publicSymbols.has(t))
+      .map((t) => t.getName());
     return {
       name: pkg.name,
       exports: symbols.map((s) => s.getName()).sort(),
@@ -151,9 +168,12 @@ export function table(apis: readonly PackageApi[]): string {
   );
   const total = (f: (a: PackageApi) => number): number => apis.reduce((n, a) => n + f(a), 0);
   const sum = `| **all** | ${total((a) => a.exports.length)} | ${total((a) => a.values.length)} | ${total((a) => a.exports.length - a.values.length)} | ${total((a) => a.compat.length)} | ${total((a) => a.internal.length)} | ${total((a) => a.hidden.length)} |`;
-  return [`| package | public names | values (at most ${MAX_PUBLIC_NAMES}) | types | \`/compat\` names | \`/internal\` names | hidden types |`, "|---|---|---|---|---|---|---|", ...rows, sum].join(
-    "\n",
-  );
+  return [
+    `| package | public names | values (at most ${MAX_PUBLIC_NAMES}) | types | \`/compat\` names | \`/internal\` names | hidden types |`,
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    sum,
+  ].join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -167,6 +187,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`updated ${README}`);
   }
   console.log(table(apis));
-  for (const a of apis) if (a.undocumented.length > 0) console.log(`${a.name}: undocumented: ${a.undocumented.join(", ")}`);
+  for (const a of apis)
+    if (a.undocumented.length > 0) console.log(`${a.name}: undocumented: ${a.undocumented.join(", ")}`);
   for (const a of apis) if (a.hidden.length > 0) console.log(`${a.name}: hidden types: ${a.hidden.join(", ")}`);
 }

@@ -8,7 +8,12 @@ type Not<B extends boolean> = B extends true ? false : true;
 describe("Equals", () => {
   it("is true for the same type written as an intersection, nested too", () => {
     expect(
-      assertEquals<Equals<{ readonly a: number } & { readonly b?: { readonly c: string } & { readonly d: 1 } }, { readonly a: number; readonly b?: { readonly c: string; readonly d: 1 } }>>(true),
+      assertEquals<
+        Equals<
+          { readonly a: number } & { readonly b?: { readonly c: string } & { readonly d: 1 } },
+          { readonly a: number; readonly b?: { readonly c: string; readonly d: 1 } }
+        >
+      >(true),
     ).toBe(true);
     expect(assertEquals<Equals<readonly ({ a: 1 } & { b: 2 })[], readonly { a: 1; b: 2 }[]>>(true)).toBe(true);
   });

@@ -13,7 +13,12 @@ export default defineConfig({
   root,
   resolve: { conditions: ["development"] },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/test/**/*.test.ts", ".ci/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "examples/*/test/**/*.test.ts",
+      "bench/test/**/*.test.ts",
+      ".ci/*.test.ts",
+    ],
     globalSetup: [fileURLToPath(new URL("./postgres.setup.ts", import.meta.url))],
     // Generous: many tests start real processes (tsx from source) and databases on 2 shared cores.
     testTimeout: 180_000,

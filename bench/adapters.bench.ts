@@ -124,13 +124,18 @@ interface Row {
 function promptKeys(prompt: readonly Message[]): Set<string> {
   const keys = new Set<string>();
   for (const m of prompt) {
-    const text = [m.content, ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => argumentText(c.arguments)) : [])].join("\n");
+    const text = [
+      m.content,
+      ...(m.role === "assistant" ? (m.toolCalls ?? []).map((c) => argumentText(c.arguments)) : []),
+    ].join("\n");
     for (const k of literalKeys(text)) keys.add(k);
   }
   return keys;
 }
 
-const template = new Map(CORPORA.map((c) => [c.name, templateLines(sessions.filter((s) => s.corpus === c.name).map((s) => s.messages))]));
+const template = new Map(
+  CORPORA.map((c) => [c.name, templateLines(sessions.filter((s) => s.corpus === c.name).map((s) => s.messages))]),
+);
 const uses = new Map(
   sessions.map((s) => {
     const h = holdings(s.messages, template.get(s.corpus) ?? new Set());
@@ -169,8 +174,10 @@ for (const budget of BUDGETS) {
         if (tokens > budget) overBudget++;
         split += unitsSplit(prompt, history);
         const held = promptKeys(prompt);
-        for (const r of u.reaccess) if (r.at === at) [reaccesses, kept] = [reaccesses + 1, kept + (held.has(r.key) ? 1 : 0)];
-        for (const g of u.grounding) if (g.at === at) [grounding, grounded] = [grounding + 1, grounded + (held.has(g.key) ? 1 : 0)];
+        for (const r of u.reaccess)
+          if (r.at === at) [reaccesses, kept] = [reaccesses + 1, kept + (held.has(r.key) ? 1 : 0)];
+        for (const g of u.grounding)
+          if (g.at === at) [grounding, grounded] = [grounding + 1, grounded + (held.has(g.key) ? 1 : 0)];
       }
     }
     rows.push({
@@ -194,7 +201,18 @@ for (const budget of BUDGETS) {
 const pct = (a: number, b: number): string => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)}%`);
 printTable(
   `Framework built-ins vs our adapters — ${sessions.length} transcripts (${CORPORA.map((c) => c.name).join(", ")}), up to ${CHECKPOINTS} checkpoints each`,
-  ["budget", "framework", "contender", "prompts", "failed", "tokens sent", "over budget", "units split", "re-access kept", "action grounding"],
+  [
+    "budget",
+    "framework",
+    "contender",
+    "prompts",
+    "failed",
+    "tokens sent",
+    "over budget",
+    "units split",
+    "re-access kept",
+    "action grounding",
+  ],
   rows.map((r) => [
     r.budget,
     r.framework,
@@ -208,5 +226,10 @@ printTable(
     `${pct(r.grounded, r.grounding)} of ${r.grounding}`,
   ]),
 );
-const path = writeResults("adapters", { sessions: sessions.map((s) => `${s.corpus}/${s.name}`), checkpoints: CHECKPOINTS, budgets: BUDGETS, rows });
+const path = writeResults("adapters", {
+  sessions: sessions.map((s) => `${s.corpus}/${s.name}`),
+  checkpoints: CHECKPOINTS,
+  budgets: BUDGETS,
+  rows,
+});
 console.log(`wrote ${path}`);

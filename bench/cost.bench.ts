@@ -51,7 +51,8 @@ const BUDGETS: readonly number[] = (process.env["CC_COST_BUDGETS"] ?? (quick ? "
   .filter((x) => x.trim() !== "")
   .map((x) => {
     const v = Number(x);
-    if (!Number.isInteger(v) || v < 1000) throw new Error(`CC_COST_BUDGETS: expected integers of at least 1000, got ${x}`);
+    if (!Number.isInteger(v) || v < 1000)
+      throw new Error(`CC_COST_BUDGETS: expected integers of at least 1000, got ${x}`);
     return v;
   });
 /** Tool-result clearing: trigger at the manager's trigger, the 3 most recent results kept, none excluded, at least 10% of the budget cleared at a time (fewer cache breaks), "[cleared]". */
@@ -60,7 +61,10 @@ const REPS = 2000;
 /** The policies the development rule compares the sweep against. */
 const RIVALS: readonly string[] = ["threshold", "hermes", "tool-result-clearing"];
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
-const SHEETS: Readonly<Record<string, PriceSheet>> = { "with caching": sonnet, "without caching": withoutCaching(sonnet) };
+const SHEETS: Readonly<Record<string, PriceSheet>> = {
+  "with caching": sonnet,
+  "without caching": withoutCaching(sonnet),
+};
 const MODE = ((): "dev" | "eval" => {
   const raw = process.env["CC_COST_SPLIT"] ?? "eval";
   if (raw !== "dev" && raw !== "eval") throw new Error(`CC_COST_SPLIT: expected dev or eval, got ${raw}`);
@@ -84,18 +88,44 @@ const LIMIT = ((): number => {
   if (!Number.isInteger(n) || n < 1) throw new Error(`CC_BENCH_LIMIT: expected a positive integer, got ${raw}`);
   return n;
 })();
-const POLICIES: readonly string[] = ["threshold", "hermes", "tool-result-clearing", "cost", ...CENTRES.map((c) => `cost@${c}`)];
+const POLICIES: readonly string[] = [
+  "threshold",
+  "hermes",
+  "tool-result-clearing",
+  "cost",
+  ...CENTRES.map((c) => `cost@${c}`),
+];
 /** The splits reported: the development sweep, or the evaluation split first then the others for reference. */
 const SPLITS: readonly RowSplit[] = MODE === "dev" ? ["dev"] : ["eval", "all", "dev"];
 
 /** The replays of one policy: the sheet-independent ones run once, the cost model once per sheet. */
 function runsFor(policy: string): readonly { readonly sheets: readonly string[]; readonly p: ReplayPolicy }[] {
   if (policy === "threshold")
-    return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET, minSavedTokens: 0, minSavedShare: 0, backoffStep: 0, minTurnsBetween: 0 } } }];
-  if (policy === "tool-result-clearing") return [{ sheets: Object.keys(SHEETS), p: { name: policy, clearing: CLEARING } }];
-  if (policy === "hermes") return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET } } }];
+    return [
+      {
+        sheets: Object.keys(SHEETS),
+        p: {
+          name: policy,
+          policy: {
+            kind: "hermes",
+            target: TARGET,
+            minSavedTokens: 0,
+            minSavedShare: 0,
+            backoffStep: 0,
+            minTurnsBetween: 0,
+          },
+        },
+      },
+    ];
+  if (policy === "tool-result-clearing")
+    return [{ sheets: Object.keys(SHEETS), p: { name: policy, clearing: CLEARING } }];
+  if (policy === "hermes")
+    return [{ sheets: Object.keys(SHEETS), p: { name: policy, policy: { kind: "hermes", target: TARGET } } }];
   const centre = policy.startsWith("cost@") ? { cycleCentre: Number(policy.slice(5)) } : {};
-  return Object.entries(SHEETS).map(([sheet, prices]) => ({ sheets: [sheet], p: { name: policy, policy: { kind: "cost", prices, ...centre } } }));
+  return Object.entries(SHEETS).map(([sheet, prices]) => ({
+    sheets: [sheet],
+    p: { name: policy, policy: { kind: "cost", prices, ...centre } },
+  }));
 }
 
 /** The `cycleCentre` the cost model's defaults give under each sheet (the manager's trigger 0.8). */
@@ -143,7 +173,9 @@ const HEADERS = [
 ];
 
 /** The development run: the sweep table and the rule's choice per sheet. */
-function reportSelection(totals: (split: RowSplit, corpus: string, policy: string, sheet: string) => Totals): Record<string, unknown>[] {
+function reportSelection(
+  totals: (split: RowSplit, corpus: string, policy: string, sheet: string) => Totals,
+): Record<string, unknown>[] {
   return Object.keys(SHEETS).map((sheet) => {
     const points = POLICIES.map((policy) => {
       const t = totals("dev", "all", policy, sheet);
@@ -154,7 +186,12 @@ function reportSelection(totals: (split: RowSplit, corpus: string, policy: strin
     printTable(
       `selection on the development split, ${sheet}: is cost@<c> the cheapest (no dearer than threshold, hermes and tool-result clearing)?`,
       ["policy", "input $", "retention %", "cheapest"],
-      points.map((p) => [p.policy, Number(p.cost.toFixed(4)), Number(p.retentionPct.toFixed(2)), p.policy.startsWith("cost@") ? (p.cost <= best ? "yes" : "no") : ""]),
+      points.map((p) => [
+        p.policy,
+        Number(p.cost.toFixed(4)),
+        Number(p.retentionPct.toFixed(2)),
+        p.policy.startsWith("cost@") ? (p.cost <= best ? "yes" : "no") : "",
+      ]),
     );
     console.log(
       choice === undefined
@@ -167,7 +204,10 @@ function reportSelection(totals: (split: RowSplit, corpus: string, policy: strin
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const { sessions, notes } = loadCorpus(dataDir(), { splits: MODE === "dev" ? ["dev"] : ["dev", "eval"], limit: LIMIT });
+  const { sessions, notes } = loadCorpus(dataDir(), {
+    splits: MODE === "dev" ? ["dev"] : ["dev", "eval"],
+    limit: LIMIT,
+  });
   if (sessions.length === 0) throw new Error(`no transcripts read from ${dataDir()}: ${notes.join("; ")}`);
   for (const n of notes) console.log(`note: ${n}`);
   const counter = memoCounter(tiktokenCounter(), { maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 });
@@ -203,7 +243,8 @@ async function main(): Promise<void> {
           }
         }
       }
-      if ((i + 1) % 10 === 0) console.log(`  … ${i + 1}/${sessions.length} transcripts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      if ((i + 1) % 10 === 0)
+        console.log(`  … ${i + 1}/${sessions.length} transcripts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }
   } finally {
     counter.dispose();
@@ -214,7 +255,10 @@ async function main(): Promise<void> {
       corpora.flatMap((corpus) =>
         Object.keys(SHEETS).flatMap((sheet) => {
           const base = cell(budget, split, corpus, "threshold", sheet).cost;
-          return POLICIES.map((policy) => ({ budget, ...rowOf(cell(budget, split, corpus, policy, sheet), split, corpus, sheet, policy, base) }));
+          return POLICIES.map((policy) => ({
+            budget,
+            ...rowOf(cell(budget, split, corpus, policy, sheet), split, corpus, sheet, policy, base),
+          }));
         }),
       ),
     ).filter((r) => r.sessions > 0),
@@ -234,9 +278,15 @@ async function main(): Promise<void> {
     notes,
   };
   if (MODE === "dev") {
-    printTable(`input cost by policy, development split (${counts["dev"]} transcripts; budgets ${BUDGETS.join(" / ")} tokens)`, HEADERS, rows.map(fmt));
+    printTable(
+      `input cost by policy, development split (${counts["dev"]} transcripts; budgets ${BUDGETS.join(" / ")} tokens)`,
+      HEADERS,
+      rows.map(fmt),
+    );
     const selection = reportSelection((split, corpus, policy, sheet) => cell("all", split, corpus, policy, sheet));
-    console.log(`wrote ${writeResults("cost-selection", { split: "dev", grid: CENTRES, ...common, selection, rows })} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `wrote ${writeResults("cost-selection", { split: "dev", grid: CENTRES, ...common, selection, rows })} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     return;
   }
   printTable(
@@ -244,17 +294,29 @@ async function main(): Promise<void> {
     HEADERS,
     rows.filter((r) => r.split === "eval" || r.corpus === "all").map(fmt),
   );
-  const inSplit = (split: RowSplit): string[] => sessions.filter((s) => split === "all" || s.split === split).map((s) => `${s.corpus}/${s.name}`);
+  const inSplit = (split: RowSplit): string[] =>
+    sessions.filter((s) => split === "all" || s.split === split).map((s) => `${s.corpus}/${s.name}`);
   const differences = SPLITS.flatMap((split) => {
     const names = inSplit(split);
     const draws = resamples(names, REPS, 7);
-    const only = (m: ReadonlyMap<string, number>): Map<string, number> => new Map(names.map((n) => [n, m.get(n) ?? Number.NaN]));
+    const only = (m: ReadonlyMap<string, number>): Map<string, number> =>
+      new Map(names.map((n) => [n, m.get(n) ?? Number.NaN]));
     return BUDGETS.flatMap((budget) =>
       Object.keys(SHEETS).flatMap((sheet) =>
         ["hermes", "tool-result-clearing", "threshold"].map((rival) => {
           const e = relativeDifference(only(costs(budget, "cost", sheet)), only(costs(budget, rival, sheet)), draws);
           const pct = (x: number): number => Number((100 * x).toFixed(2));
-          return { split, budget, sheet, policy: "cost", rival, sessions: names.length, differencePct: pct(e.value), lo: pct(e.lo), hi: pct(e.hi) };
+          return {
+            split,
+            budget,
+            sheet,
+            policy: "cost",
+            rival,
+            sessions: names.length,
+            differencePct: pct(e.value),
+            lo: pct(e.lo),
+            hi: pct(e.hi),
+          };
         }),
       ),
     );
@@ -278,7 +340,16 @@ async function main(): Promise<void> {
   );
   printTable(
     "goals (cost model = `cost` with its defaults; ties count as cheapest; the evaluation split is the report)",
-    ["budget", "split", "sheet", "cost model cheapest", "cheapest policy (retention %)", "best retention", "cost model retention gap (pts)", "cut vs threshold %"],
+    [
+      "budget",
+      "split",
+      "sheet",
+      "cost model cheapest",
+      "cheapest policy (retention %)",
+      "best retention",
+      "cost model retention gap (pts)",
+      "cut vs threshold %",
+    ],
     goals.map((g) => [
       g.budget,
       g.split,
@@ -298,7 +369,9 @@ async function main(): Promise<void> {
     BUDGETS.flatMap((budget) =>
       Object.keys(SHEETS).map((sheet) => ({
         label: `${budget} tokens, ${sheet}`,
-        bars: evaluation.filter((r) => r.sheet === sheet && r.budget === budget).map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })),
+        bars: evaluation
+          .filter((r) => r.sheet === sheet && r.budget === budget)
+          .map((r) => ({ policy: r.policy, value: r.inputCostUsd, note: `${r.retentionPct.toFixed(1)}%` })),
       })),
     ),
   );

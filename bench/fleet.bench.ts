@@ -21,8 +21,28 @@ import { runFleet, type FleetOptions } from "./fleet/fleet.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cc-fleet-bench-"));
 const options: Omit<FleetOptions, "dir" | "port"> = quick
-  ? { workers: 8, namespacesPerWorker: 2, durationMs: 20_000, batch: 5, pauseMs: 40, kills: 4, restartAt: 0.45, downSeconds: 1.5, seed: 7 }
-  : { workers: 8, namespacesPerWorker: 4, durationMs: 180_000, batch: 20, pauseMs: 20, kills: 12, restartAt: 0.45, downSeconds: 3, seed: 7 };
+  ? {
+      workers: 8,
+      namespacesPerWorker: 2,
+      durationMs: 20_000,
+      batch: 5,
+      pauseMs: 40,
+      kills: 4,
+      restartAt: 0.45,
+      downSeconds: 1.5,
+      seed: 7,
+    }
+  : {
+      workers: 8,
+      namespacesPerWorker: 4,
+      durationMs: 180_000,
+      batch: 20,
+      pauseMs: 20,
+      kills: 12,
+      restartAt: 0.45,
+      downSeconds: 3,
+      seed: 7,
+    };
 let report;
 try {
   report = await runFleet({ ...options, dir, port: 62000 + Math.floor(Math.random() * 900) });
@@ -32,8 +52,28 @@ try {
 
 printTable(
   `Fleet: ${report.workers} workers, ${report.namespaces} namespaces on one PostgreSQL table, ${(report.durationMs / 1000).toFixed(0)} s (${quick ? "quick" : "full"})`,
-  ["worker", "processes", "acknowledged", "entries/s", "write p50 ms", "searches", "search p50 ms", "search p99 ms", "writes after restart"],
-  report.perWorker.map((w) => [w.worker, w.incarnations, w.acknowledged, w.entriesPerSec, w.writeP50Ms, w.searches, w.searchP50Ms, w.searchP99Ms, w.writesAfterRestart]),
+  [
+    "worker",
+    "processes",
+    "acknowledged",
+    "entries/s",
+    "write p50 ms",
+    "searches",
+    "search p50 ms",
+    "search p99 ms",
+    "writes after restart",
+  ],
+  report.perWorker.map((w) => [
+    w.worker,
+    w.incarnations,
+    w.acknowledged,
+    w.entriesPerSec,
+    w.writeP50Ms,
+    w.searches,
+    w.searchP50Ms,
+    w.searchP99Ms,
+    w.writesAfterRestart,
+  ]),
 );
 printTable(
   "Fleet: faults and checks",
@@ -51,9 +91,18 @@ printTable(
         .join(", "),
     ],
     ["worker crashes / hung", `${report.crashes.length} / ${report.hung}`],
-    ["searches (p50 / p99 ms)", `${report.searches} (${report.searchP50Ms.toFixed(2)} / ${report.searchP99Ms.toFixed(2)})`],
-    ["fresh worker's first search, p50 / max ms", `${report.firstSearchP50Ms.toFixed(1)} / ${report.firstSearchMaxMs.toFixed(1)}`],
-    ["first search after the restart, p50 / max ms", `${report.afterRestartSearchP50Ms.toFixed(1)} / ${report.afterRestartSearchMaxMs.toFixed(1)}`],
+    [
+      "searches (p50 / p99 ms)",
+      `${report.searches} (${report.searchP50Ms.toFixed(2)} / ${report.searchP99Ms.toFixed(2)})`,
+    ],
+    [
+      "fresh worker's first search, p50 / max ms",
+      `${report.firstSearchP50Ms.toFixed(1)} / ${report.firstSearchMaxMs.toFixed(1)}`,
+    ],
+    [
+      "first search after the restart, p50 / max ms",
+      `${report.afterRestartSearchP50Ms.toFixed(1)} / ${report.afterRestartSearchMaxMs.toFixed(1)}`,
+    ],
     ["lost acknowledged entries", report.lost],
     ["cross-namespace hits (run / verification)", `${report.crossHitsDuringRun} / ${report.crossHitsAtEnd}`],
     ["own write not found right after it", report.ownWriteMisses],
@@ -69,8 +118,14 @@ const svg = renderFleetChart({
 });
 writeFileSync(join(resultsDir, "fleet.svg"), svg);
 console.log(`chart: ${join(resultsDir, "fleet.svg")}`);
-const failed = report.lost > 0 || report.crossHitsDuringRun + report.crossHitsAtEnd > 0 || report.crashes.length > 0 || report.hung > 0;
+const failed =
+  report.lost > 0 ||
+  report.crossHitsDuringRun + report.crossHitsAtEnd > 0 ||
+  report.crashes.length > 0 ||
+  report.hung > 0;
 if (failed) {
-  console.error(`fleet: FAILED ${JSON.stringify({ lost: report.lostSample, crashes: report.crashes, hung: report.hung })}`);
+  console.error(
+    `fleet: FAILED ${JSON.stringify({ lost: report.lostSample, crashes: report.crashes, hung: report.hung })}`,
+  );
   process.exit(1);
 }

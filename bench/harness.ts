@@ -77,7 +77,8 @@ export type Cell = string | number;
 export function printTable(title: string, headers: readonly string[], rows: readonly (readonly Cell[])[]): void {
   const text = rows.map((r) => r.map((c) => (typeof c === "number" ? formatNumber(c) : c)));
   const widths = headers.map((h, i) => Math.max(h.length, ...text.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[], raw?: readonly Cell[]): string => cells.map((c, i) => (typeof raw?.[i] === "number" ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  const line = (cells: readonly string[], raw?: readonly Cell[]): string =>
+    cells.map((c, i) => (typeof raw?.[i] === "number" ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
   console.log(`\n${title}`);
   console.log(line(headers));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));

@@ -26,9 +26,21 @@ import pg from "pg";
 import { printTable, quick, writeResults } from "./harness.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";
 import { makeEntries, makeQueries, SHAPES, type Shape } from "./search/corpus.js";
-import { ExhaustiveBm25, flexsearch, fts5, minisearch, orama, ours, type SearchContender } from "./search/contenders.js";
+import {
+  ExhaustiveBm25,
+  flexsearch,
+  fts5,
+  minisearch,
+  orama,
+  ours,
+  type SearchContender,
+} from "./search/contenders.js";
 
-const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [2000] : [10_000, 100_000, 1_000_000];
+const sizes = process.env["CC_BENCH_SIZES"]
+  ? process.env["CC_BENCH_SIZES"].split(",").map(Number)
+  : quick
+    ? [2000]
+    : [10_000, 100_000, 1_000_000];
 const queryCount = Number(process.env["CC_BENCH_QUERIES"] ?? (quick ? 30 : 300));
 /** Peers whose build takes minutes at 1e6 are measured up to this size. */
 const PEER_MAX = Number(process.env["CC_BENCH_PEER_MAX"] ?? 100_000);
@@ -127,8 +139,12 @@ async function runSize(n: number): Promise<void> {
   // Warm-up: a few queries on every contender, unmeasured.
   for (const q of queries.slice(0, 10)) for (const c of contenders) await c.search(q.text);
 
-  const times = new Map<string, Map<Shape, number[]>>(contenders.map((c) => [c.name, new Map(SHAPES.map((s) => [s, []]))]));
-  const agree = new Map<string, Map<Shape, number[]>>(contenders.map((c) => [c.name, new Map(SHAPES.map((s) => [s, []]))]));
+  const times = new Map<string, Map<Shape, number[]>>(
+    contenders.map((c) => [c.name, new Map(SHAPES.map((s) => [s, []]))]),
+  );
+  const agree = new Map<string, Map<Shape, number[]>>(
+    contenders.map((c) => [c.name, new Map(SHAPES.map((s) => [s, []]))]),
+  );
   for (const [j, q] of queries.entries()) {
     // The baseline first (its scores are the reference), then the others in rotating order.
     const order = [contenders[0]!, ...contenders.slice(1).map((_, i, all) => all[(i + j) % all.length]!)];
@@ -159,7 +175,8 @@ async function runSize(n: number): Promise<void> {
         medianMs: pct(ts, 0.5),
         p95Ms: pct(ts, 0.95),
         timesBaseline: pct(ts, 0.5) / pct(bs, 0.5),
-        top10Agreement: c.role === "floor" ? Number.NaN : c === baseline ? 1 : ag.reduce((a, b) => a + b, 0) / Math.max(1, ag.length),
+        top10Agreement:
+          c.role === "floor" ? Number.NaN : c === baseline ? 1 : ag.reduce((a, b) => a + b, 0) / Math.max(1, ag.length),
       });
     }
   }
@@ -171,7 +188,15 @@ const show = (rows: readonly SearchRow[], writes: readonly WriteRow[]): void => 
   printTable(
     `@cc/hierarchical search (${quick ? "quick" : "full"}; k=10 in namespace main; ${queryCount} queries per size, interleaved; ratio = median ÷ exhaustive BM25's median)`,
     ["n", "contender", "shape", "median ms", "p95 ms", "× baseline", "top-10 agreement"],
-    rows.map((r) => [r.n, r.contender, r.shape, cell(r.medianMs), cell(r.p95Ms), cell(r.timesBaseline), cell(r.top10Agreement)]),
+    rows.map((r) => [
+      r.n,
+      r.contender,
+      r.shape,
+      cell(r.medianMs),
+      cell(r.p95Ms),
+      cell(r.timesBaseline),
+      cell(r.top10Agreement),
+    ]),
   );
   printTable(
     "@cc/hierarchical writes",
@@ -191,7 +216,10 @@ try {
       );
   }
 } finally {
-  if (server.url !== undefined && tables.length > 0) await dropTables(server.url).catch((e: unknown) => console.error(`could not drop ${tables.join(", ")}: ${String(e)}`));
+  if (server.url !== undefined && tables.length > 0)
+    await dropTables(server.url).catch((e: unknown) =>
+      console.error(`could not drop ${tables.join(", ")}: ${String(e)}`),
+    );
   server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -203,17 +231,41 @@ const targets = searchRows
   .filter((r) => r.role === "ours" && r.shape !== "all" && r.n >= 100_000)
   .map((r) => {
     const ok = r.n >= 1_000_000 ? r.medianMs <= 20 : r.medianMs <= 5 && r.p95Ms <= 20;
-    return { n: r.n, contender: r.contender, shape: r.shape, target: r.n >= 1_000_000 ? "median ≤ 20 ms" : "median ≤ 5 ms, p95 ≤ 20 ms", met: ok };
+    return {
+      n: r.n,
+      contender: r.contender,
+      shape: r.shape,
+      target: r.n >= 1_000_000 ? "median ≤ 20 ms" : "median ≤ 5 ms, p95 ≤ 20 ms",
+      met: ok,
+    };
   });
 for (const w of writeRows.filter((r) => r.contender === "ours: sqlite")) {
-  targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000/s", met: w.entriesPerSec >= 20_000 });
-  targets.push({ n: w.n, contender: w.contender, shape: "words", target: "writes ≥ 20,000 per CPU-s", met: w.entriesPerCpuSec >= 20_000 });
+  targets.push({
+    n: w.n,
+    contender: w.contender,
+    shape: "words",
+    target: "writes ≥ 20,000/s",
+    met: w.entriesPerSec >= 20_000,
+  });
+  targets.push({
+    n: w.n,
+    contender: w.contender,
+    shape: "words",
+    target: "writes ≥ 20,000 per CPU-s",
+    met: w.entriesPerCpuSec >= 20_000,
+  });
 }
 if (targets.length > 0)
   printTable(
     "targets",
     ["n", "contender", "shape", "target", "met"],
-    targets.map((t) => [t.n, t.contender, t.shape === "words" && t.target.startsWith("writes") ? "-" : t.shape, t.target, t.met ? "yes" : "NO"]),
+    targets.map((t) => [
+      t.n,
+      t.contender,
+      t.shape === "words" && t.target.startsWith("writes") ? "-" : t.shape,
+      t.target,
+      t.met ? "yes" : "NO",
+    ]),
   );
 for (const note of notes) console.log(`note: ${note}`);
 console.log(`results: ${writeResults("hierarchical", { search: searchRows, writes: writeRows, targets, notes })}`);

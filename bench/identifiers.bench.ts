@@ -31,7 +31,11 @@ type Shape = (typeof SHAPES)[number];
 
 /** The `read_file` result of module `n`: a header, a secret and 120 handlers (~2,400 tokens). */
 const moduleText = (n: number): string =>
-  [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ...Array.from({ length: 120 }, (_, i) => `def handler_${n}_${i}(request): return dispatch(request, ${i})`)].join("\n");
+  [
+    `# src/module_${n}.py`,
+    `SECRET_${n} = ${3000 + n}`,
+    ...Array.from({ length: 120 }, (_, i) => `def handler_${n}_${i}(request): return dispatch(request, ${i})`),
+  ].join("\n");
 
 const query = (shape: Shape, n: number): string => shape.replace("N", String(n));
 
@@ -56,13 +60,22 @@ async function ok<A>(p: Promise<{ _tag: "Left"; left: unknown } | { _tag: "Right
  * Runs the agent's session through a manager writing to `index`; returns the evicted entries
  * (as the index holds them), the module each belongs to, and the manager's search.
  */
-async function session(
-  index: SegmentIndex,
-): Promise<{ readonly entries: readonly IndexEntry[]; readonly moduleOf: ReadonlyMap<string, number>; readonly search: (q: string, k: number) => Promise<readonly string[]> }> {
+async function session(index: SegmentIndex): Promise<{
+  readonly entries: readonly IndexEntry[];
+  readonly moduleOf: ReadonlyMap<string, number>;
+  readonly search: (q: string, k: number) => Promise<readonly string[]>;
+}> {
   const counter = tiktokenCounter();
   // One step a minute: entries evicted later carry a later evictedAt (what "newest first" sorts by).
   const clock = { t: 1_750_000_000_000 };
-  const manager = createContextManager({ maxTokens: BUDGET, strategy: "hierarchical", counter, index, namespace: "main", now: () => clock.t });
+  const manager = createContextManager({
+    maxTokens: BUDGET,
+    strategy: "hierarchical",
+    counter,
+    index,
+    namespace: "main",
+    now: () => clock.t,
+  });
   let context: Message[] = [
     { role: "system", content: "You are a coding agent. Read the modules, then fix the failing handler." },
     { role: "user", content: "The test tests/test_dispatch.py fails: one handler returns the wrong value. Find it." },
@@ -70,7 +83,11 @@ async function session(
   const evicted = new Set<string>();
   for (let n = 1; n <= MODULES; n++) {
     clock.t += 60_000;
-    context.push({ role: "assistant", content: `Reading module ${n}.`, toolCalls: [{ id: `call_${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
+    context.push({
+      role: "assistant",
+      content: `Reading module ${n}.`,
+      toolCalls: [{ id: `call_${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }],
+    });
     context.push({ role: "tool", toolCallId: `call_${n}`, content: moduleText(n) });
     const turn = await manager.compact(context);
     for (const e of turn.evicted) evicted.add(e.id);
@@ -118,13 +135,25 @@ interface Row {
   readonly hit5Interval: readonly [number, number];
 }
 
-function score(contender: string, ranked: ReadonlyMap<string, readonly string[]>, targets: readonly { readonly shape: Shape; readonly q: string; readonly id: string }[]): Row[] {
+function score(
+  contender: string,
+  ranked: ReadonlyMap<string, readonly string[]>,
+  targets: readonly { readonly shape: Shape; readonly q: string; readonly id: string }[],
+): Row[] {
   const rows: Row[] = [];
   for (const shape of [...SHAPES, "all"] as const) {
     const qs = targets.filter((t) => shape === "all" || t.shape === shape);
     const h1 = qs.filter((t) => ranked.get(t.q)?.[0] === t.id).length;
     const h5 = qs.filter((t) => (ranked.get(t.q) ?? []).slice(0, 5).includes(t.id)).length;
-    rows.push({ contender, shape, queries: qs.length, hit1: h1 / Math.max(1, qs.length), hit1Interval: wilson(h1, qs.length), hit5: h5 / Math.max(1, qs.length), hit5Interval: wilson(h5, qs.length) });
+    rows.push({
+      contender,
+      shape,
+      queries: qs.length,
+      hit1: h1 / Math.max(1, qs.length),
+      hit1Interval: wilson(h1, qs.length),
+      hit5: h5 / Math.max(1, qs.length),
+      hit5Interval: wilson(h5, qs.length),
+    });
   }
   return rows;
 }
@@ -156,7 +185,14 @@ async function main(): Promise<void> {
       await ok(r.index.close()());
     }
     // The same entries, the same queries, for everything a user could pick instead.
-    const others: SearchContender[] = [new ExhaustiveBm25(), substringNewestFirst(), minisearch(), flexsearch(), orama(), fts5(dir, "rank")];
+    const others: SearchContender[] = [
+      new ExhaustiveBm25(),
+      substringNewestFirst(),
+      minisearch(),
+      flexsearch(),
+      orama(),
+      fts5(dir, "rank"),
+    ];
     for (const c of others) {
       await c.build(written);
       const ranked = new Map<string, readonly string[]>();
@@ -172,9 +208,19 @@ async function main(): Promise<void> {
   printTable(
     `Identifier search after eviction (${evictedModules.length} of ${MODULES} modules evicted at ${BUDGET} tokens; modules ${evictedModules.join(", ")})`,
     ["contender", "shape", "queries", "hit@1", "95% CI", "hit@5", "95% CI"],
-    rows.map((r) => [r.contender, r.shape, r.queries, pct(r.hit1), iv(r.hit1Interval), pct(r.hit5), iv(r.hit5Interval)]),
+    rows.map((r) => [
+      r.contender,
+      r.shape,
+      r.queries,
+      pct(r.hit1),
+      iv(r.hit1Interval),
+      pct(r.hit5),
+      iv(r.hit5Interval),
+    ]),
   );
-  console.log(`results: ${writeResults("identifiers", { budget: BUDGET, modules: MODULES, evictedModules, shapes: SHAPES, rows })}`);
+  console.log(
+    `results: ${writeResults("identifiers", { budget: BUDGET, modules: MODULES, evictedModules, shapes: SHAPES, rows })}`,
+  );
 }
 
 await main();

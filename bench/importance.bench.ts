@@ -105,7 +105,20 @@ const table: Cell[][] = rows.map((r) => [
 ]);
 printTable(
   "importance: median ms per call (wall; cpu = process CPU time of the same runs), segments/s, ratios",
-  ["variant", "n", "score", "rank", "compact", "reference", "compact seg/s", "compact/score", "ref/compact", "score cpu", "compact cpu", "cpu compact/score"],
+  [
+    "variant",
+    "n",
+    "score",
+    "rank",
+    "compact",
+    "reference",
+    "compact seg/s",
+    "compact/score",
+    "ref/compact",
+    "score cpu",
+    "compact cpu",
+    "cpu compact/score",
+  ],
   table,
 );
 const path = writeResults(

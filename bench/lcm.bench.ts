@@ -65,7 +65,11 @@ for (const mb of sizes) {
 }
 const exponentOurs = fit(sizes, ours);
 const exponentNaive = fit(sizes, naive);
-printTable("level-3 truncation (serialise + head/tail cut to 2000 tokens) vs naive += reference", ["input", "messages", "ours ms", "naive += ms", "naive/ours"], rows);
+printTable(
+  "level-3 truncation (serialise + head/tail cut to 2000 tokens) vs naive += reference",
+  ["input", "messages", "ours ms", "naive += ms", "naive/ours"],
+  rows,
+);
 console.log(`fitted exponent: ours ${exponentOurs.toFixed(2)}, naive ${exponentNaive.toFixed(2)} (1.0 = linear)`);
 
 // End-to-end compaction of the shared trajectories, read with the CLI's transcript reader so tool
@@ -84,7 +88,14 @@ for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   const total = counter.countMessages(messages);
   const maxTokens = Math.max(1000, Math.floor(total / 4));
   // threshold 1: the turn compacts to maxTokens itself (the input is always above it).
-  const manager = createContextManager({ strategy: "lcm", maxTokens, threshold: 1, preserveLast, counter, provider: offlineProvider({ counter }) });
+  const manager = createContextManager({
+    strategy: "lcm",
+    maxTokens,
+    threshold: 1,
+    preserveLast,
+    counter,
+    provider: offlineProvider({ counter }),
+  });
   let last: TurnResult | undefined;
   const timing = await measureAsync(
     async () => {
@@ -104,7 +115,19 @@ for (const file of quick ? trajectories.slice(0, 4) : trajectories) {
   const tail = !res.budgetMet ? "TailExceedsBudget" : preserved < requested ? "TailShortened" : "TailKept";
   const ratio = res.tokensBefore === 0 ? 1 : res.tokensAfter / res.tokensBefore;
   const level = res.level ?? "none";
-  e2e.push([file.slice(0, 40), messages.length, total, maxTokens, level, ratio, preserved, summaryTokens, res.tokensAfter, res.budgetMet ? "yes" : "no", timing.medianMs]);
+  e2e.push([
+    file.slice(0, 40),
+    messages.length,
+    total,
+    maxTokens,
+    level,
+    ratio,
+    preserved,
+    summaryTokens,
+    res.tokensAfter,
+    res.budgetMet ? "yes" : "no",
+    timing.medianMs,
+  ]);
   e2eData.push({
     file,
     messages: messages.length,

@@ -30,8 +30,14 @@ import { medianInterval, type MedianInterval } from "./namespaces/stats.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
-const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [1_000_000];
-const backends = (process.env["CC_BENCH_BACKENDS"] ?? "sqlite,postgres").split(",").filter((b): b is "sqlite" | "postgres" => b === "sqlite" || b === "postgres");
+const sizes = process.env["CC_BENCH_SIZES"]
+  ? process.env["CC_BENCH_SIZES"].split(",").map(Number)
+  : quick
+    ? [10_000]
+    : [1_000_000];
+const backends = (process.env["CC_BENCH_BACKENDS"] ?? "sqlite,postgres")
+  .split(",")
+  .filter((b): b is "sqlite" | "postgres" => b === "sqlite" || b === "postgres");
 const perNamespace = 1000;
 const rounds = quick ? 3 : 20;
 const wholeRounds = quick ? 1 : 3;
@@ -39,7 +45,11 @@ const probe = join(dirname(fileURLToPath(import.meta.url)), "namespaces", "probe
 
 /** Runs the probe in a fresh node process and parses its JSON line. */
 function run(args: readonly string[]): Record<string, number> {
-  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
@@ -47,7 +57,11 @@ function run(args: readonly string[]): Record<string, number> {
 async function fill(index: SegmentIndex, n: number, namespaces: number): Promise<number> {
   const t0 = performance.now();
   for (let i = 0; i < n; i += 100_000) {
-    const batch = makeEntries(Math.min(100_000, n - i)).map((e, j) => ({ ...e, id: `s${i + j}`, namespace: `t${(i + j) % namespaces}` }));
+    const batch = makeEntries(Math.min(100_000, n - i)).map((e, j) => ({
+      ...e,
+      id: `s${i + j}`,
+      namespace: `t${(i + j) % namespaces}`,
+    }));
     for (let k = 0; k < batch.length; k += 5000) {
       const w = await index.write(batch.slice(k, k + 5000))();
       if (w._tag === "Left") throw new Error(JSON.stringify(w.left));
@@ -116,21 +130,35 @@ interface Row {
  * index arguments). The snapshots of the rounds' namespaces are written first, by one process
  * (`prepare`), as the first worker on a host writes them.
  */
-function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, target: readonly string[], writePerSec: number, snapshotDir: string): Row {
+function measure(
+  backend: "sqlite" | "postgres",
+  n: number,
+  namespaces: number,
+  target: readonly string[],
+  writePerSec: number,
+  snapshotDir: string,
+): Row {
   const ns: Record<string, number>[] = [];
   const whole: Record<string, number>[] = [];
   const snap: Record<string, number>[] = [];
   const nsOf = (r: number): string => `t${(r * 37 + 11) % namespaces}`;
   // The next namespace of round r: one no other round uses (so it is loaded from rows).
   const nextOf = (r: number): string => `t${(r * 37 + 11 + Math.floor(namespaces / 2)) % namespaces}`;
-  run([backend, ...target, "prepare", Array.from({ length: rounds }, (_, r) => nsOf(r)).join(","), `snapshots=${snapshotDir}`]);
+  run([
+    backend,
+    ...target,
+    "prepare",
+    Array.from({ length: rounds }, (_, r) => nsOf(r)).join(","),
+    `snapshots=${snapshotDir}`,
+  ]);
   for (let r = 0; r < rounds; r++) {
     if (r < wholeRounds) whole.push(run([backend, ...target, "whole"]));
     ns.push(run([backend, ...target, "namespace", nsOf(r), `next=${nextOf(r)}`]));
     snap.push(run([backend, ...target, "namespace", nsOf(r), `snapshots=${snapshotDir}`]));
   }
   const col = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[k]!);
-  const growth = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[`${k}After`]! - x[`${k}Before`]!);
+  const growth = (xs: readonly Record<string, number>[], k: string): number[] =>
+    xs.map((x) => x[`${k}After`]! - x[`${k}Before`]!);
   const namespaceFirst = medianInterval(col(ns, "firstMs"));
   const wholeFirst = medianInterval(col(whole, "firstMs"));
   const rssGrowth = medianInterval(growth(ns, "rss"));
@@ -157,7 +185,8 @@ function measure(backend: "sqlite" | "postgres", n: number, namespaces: number, 
     rssGrowthBytes: rssGrowth.median,
     rssRatio: rssGrowth.median / cacheBytes,
     heapGrowthBytes: medianInterval(growth(ns, "heap")).median,
-    externalGrowthBytes: medianInterval(growth(ns, "arrayBuffers").map((a, i) => a + growth(ns, "external")[i]!)).median,
+    externalGrowthBytes: medianInterval(growth(ns, "arrayBuffers").map((a, i) => a + growth(ns, "external")[i]!))
+      .median,
     retainedBytes: medianInterval(growth(ns, "retained")).median,
     retainedRatio: medianInterval(growth(ns, "retained")).median / cacheBytes,
     wholeRounds,
@@ -206,7 +235,8 @@ try {
         await opened.right.close()();
         rows.push(measure(backend, n, namespaces, [path], writePerSec, join(dir, `snapshots-sqlite-${n}`)));
       } else {
-        if (server === undefined || server.url === undefined) throw new Error(server !== undefined && server.url === undefined ? server.why : "no server");
+        if (server === undefined || server.url === undefined)
+          throw new Error(server !== undefined && server.url === undefined ? server.why : "no server");
         const table = `cc_ns_${n}`;
         const opened = await openPostgresIndex({ connection: server.url, table, chunkSize: 1000 })();
         if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
@@ -214,7 +244,9 @@ try {
         await opened.right.close()();
         // A fresh server-side view of the table, as a long-running server has (statistics, visibility map).
         execFileSync("psql", [server.url, "-qc", `VACUUM ANALYZE ${table}`], { stdio: "ignore" });
-        rows.push(measure(backend, n, namespaces, [server.url, table], writePerSec, join(dir, `snapshots-postgres-${n}`)));
+        rows.push(
+          measure(backend, n, namespaces, [server.url, table], writePerSec, join(dir, `snapshots-postgres-${n}`)),
+        );
       }
       const row = rows.at(-1)!;
       console.log(
@@ -282,4 +314,6 @@ printTable(
     r.ratio,
   ]),
 );
-console.log(`results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, loadAverage: { start: loadStart, end: loadavg() }, rows })}`);
+console.log(
+  `results: ${writeResults("namespaces", { rounds, wholeRounds, perNamespace, loadAverage: { start: loadStart, end: loadavg() }, rows })}`,
+);

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** A server to use (`url`), or why there is none; `stop` is idempotent. */
-export type Server = { readonly url: string; readonly stop: () => void } | { readonly url: undefined; readonly why: string; readonly stop: () => void };
+export type Server =
+  | { readonly url: string; readonly stop: () => void }
+  | { readonly url: undefined; readonly why: string; readonly stop: () => void };
 
 /**
  * Returns `CC_PG_URL`, or starts a throwaway cluster (three attempts on random ports in
@@ -39,7 +41,10 @@ export function pgServer(label: string, basePort: number): Server {
     const port = basePort + Math.floor(Math.random() * 400);
     try {
       started = true;
-      const url = execFileSync("bash", [script, "start", dir, String(port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+      const url = execFileSync("bash", [script, "start", dir, String(port)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }).trim();
       return { url, stop };
     } catch (e) {
       why = e instanceof Error ? e.message.split("\n").slice(0, 3).join(" ") : String(e);

@@ -17,7 +17,11 @@ import { openSqliteIndex } from "@cc/search";
 import { printTable, quick, writeResults } from "./harness.js";
 import { makeEntries } from "./search/corpus.js";
 
-const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [100_000, 1_000_000];
+const sizes = process.env["CC_BENCH_SIZES"]
+  ? process.env["CC_BENCH_SIZES"].split(",").map(Number)
+  : quick
+    ? [10_000]
+    : [100_000, 1_000_000];
 const rounds = quick ? 2 : 3;
 const probe = join(dirname(fileURLToPath(import.meta.url)), "reopen", "probe.ts");
 
@@ -29,7 +33,10 @@ const median = (xs: readonly number[]): number => {
 
 /** Runs the probe in a fresh node process and parses its JSON line. */
 function run(path: string, mode: "search" | "floor"): Record<string, number> {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, path, mode], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, path, mode], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
@@ -64,9 +71,17 @@ try {
       first.push(s["firstMs"]!);
       second.push(s["secondMs"]!);
     }
-    const row = { n, firstSearchMs: median(first), secondSearchMs: median(second), floorMs: median(floor), timesFloor: median(first) / median(floor) };
+    const row = {
+      n,
+      firstSearchMs: median(first),
+      secondSearchMs: median(second),
+      floorMs: median(floor),
+      timesFloor: median(first) / median(floor),
+    };
     rows.push(row);
-    console.log(`n=${n}: first search ${row.firstSearchMs.toFixed(0)} ms, reading the terms ${row.floorMs.toFixed(0)} ms`);
+    console.log(
+      `n=${n}: first search ${row.firstSearchMs.toFixed(0)} ms, reading the terms ${row.floorMs.toFixed(0)} ms`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

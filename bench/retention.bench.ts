@@ -22,11 +22,36 @@ import { renderBars } from "./retention/chart.js";
 import { BASE_SEED, GOAL_SHARES, SHARES, shareLabel, TOP_K } from "./retention/configurations.js";
 import { dedupe, prepare, readCorpus, type RawSession } from "./retention/corpora.js";
 import { contextText } from "./retention/evaluate.js";
-import { managerContender, replaySession, ruleContender, type ContenderSpec, type PreparedSession, type ReplayScore, type Tokens } from "./retention/replay.js";
-import { fifoRule, importanceRule, largestFirstRule, lruRule, observationMaskingRule, toolResultClearingRule } from "./retention/rules.js";
+import {
+  managerContender,
+  replaySession,
+  ruleContender,
+  type ContenderSpec,
+  type PreparedSession,
+  type ReplayScore,
+  type Tokens,
+} from "./retention/replay.js";
+import {
+  fifoRule,
+  importanceRule,
+  largestFirstRule,
+  lruRule,
+  observationMaskingRule,
+  toolResultClearingRule,
+} from "./retention/rules.js";
 import { MANAGER_CANDIDATES, selectManager, type ManagerCandidate } from "./retention/selection.js";
 import { generatedSessions } from "./retention/sessions.js";
-import { cells, difference, estimate, formatEstimate, meanOverBudgets, METRICS, resamples, type Estimate, type MetricName } from "./retention/stats.js";
+import {
+  cells,
+  difference,
+  estimate,
+  formatEstimate,
+  meanOverBudgets,
+  METRICS,
+  resamples,
+  type Estimate,
+  type MetricName,
+} from "./retention/stats.js";
 
 const T0 = 1_700_000_000_000;
 const STEP_MS = 30_000;
@@ -88,7 +113,11 @@ console.log(
 );
 
 // ---- replays ----
-async function run(sessions: readonly PreparedSession[], specs: readonly ContenderSpec[], shares: readonly number[]): Promise<ReplayScore[]> {
+async function run(
+  sessions: readonly PreparedSession[],
+  specs: readonly ContenderSpec[],
+  shares: readonly number[],
+): Promise<ReplayScore[]> {
   const out: ReplayScore[] = [];
   for (const s of sessions) {
     for (const spec of specs) {
@@ -107,16 +136,23 @@ async function run(sessions: readonly PreparedSession[], specs: readonly Contend
 
 const names = (ss: readonly PreparedSession[]): string[] => ss.map((s) => s.name);
 const noDraws: ReadonlyMap<string, number>[] = [];
-const of = (scores: readonly ReplayScore[], policy: string, share: number): ReplayScore[] => scores.filter((r) => r.policy === policy && r.share === share);
-const est = (scores: readonly ReplayScore[], policy: string, share: number, metric: MetricName, draws: readonly ReadonlyMap<string, number>[]): Estimate =>
-  estimate(cells(of(scores, policy, share), metric), draws);
+const of = (scores: readonly ReplayScore[], policy: string, share: number): ReplayScore[] =>
+  scores.filter((r) => r.policy === policy && r.share === share);
+const est = (
+  scores: readonly ReplayScore[],
+  policy: string,
+  share: number,
+  metric: MetricName,
+  draws: readonly ReadonlyMap<string, number>[],
+): Estimate => estimate(cells(of(scores, policy, share), metric), draws);
 const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(1) : "n/a");
 
 // ---- (1) the manager's configuration, on the development split ----
 // CC_RETENTION_EXPLORE='[{"label":"…","options":{…}}]' scores other configurations on the
 // development split only and stops after the selection table (exploration never sees eval).
 const explore = process.env["CC_RETENTION_EXPLORE"];
-const candidates: readonly ManagerCandidate[] = explore === undefined ? MANAGER_CANDIDATES : (JSON.parse(explore) as ManagerCandidate[]);
+const candidates: readonly ManagerCandidate[] =
+  explore === undefined ? MANAGER_CANDIDATES : (JSON.parse(explore) as ManagerCandidate[]);
 const devScores = await run(
   dev,
   candidates.map((c) => managerContender(c.label, c.options)),
@@ -136,7 +172,11 @@ const chosenCandidate = candidates.find((c) => c.label === chosen.label)!;
 printTable(
   `selection on the development split (${dev.length} real sessions, pooled): needed facts available, %`,
   ["candidate", ...GOAL_SHARES.map(shareLabel), "objective (mean)"],
-  scoredCandidates.map((s) => [s.label + (s.label === chosen.label ? "  ← chosen" : ""), ...s.perShare.map(pct), pct(s.objective)]),
+  scoredCandidates.map((s) => [
+    s.label + (s.label === chosen.label ? "  ← chosen" : ""),
+    ...s.perShare.map(pct),
+    pct(s.objective),
+  ]),
 );
 if (explore !== undefined) process.exit(0);
 
@@ -145,7 +185,14 @@ const MANAGER = "manager";
 const RIVALS = ["largest-first", "lru", "fifo", "observation-masking", "tool-result-clearing"];
 const contenders: ContenderSpec[] = [
   managerContender(MANAGER, chosenCandidate.options),
-  ...[largestFirstRule, lruRule, fifoRule, observationMaskingRule, toolResultClearingRule, importanceRule(AGENT_PRESET)].map(ruleContender),
+  ...[
+    largestFirstRule,
+    lruRule,
+    fifoRule,
+    observationMaskingRule,
+    toolResultClearingRule,
+    importanceRule(AGENT_PRESET),
+  ].map(ruleContender),
 ];
 const evalScores = await run([...evalReal, ...evalGenerated], contenders, SHARES);
 
@@ -187,12 +234,17 @@ for (const g of groups) {
     const rows = contenders.map((c) => {
       const mine = of(scores, c.label, share);
       const byMetric: Record<string, Estimate & { readonly n: number }> = {};
-      for (const m of METRICS) byMetric[m] = { ...est(scores, c.label, share, m, draws), n: cells(mine, m).reduce((a, x) => a + x.den, 0) };
+      for (const m of METRICS)
+        byMetric[m] = { ...est(scores, c.label, share, m, draws), n: cells(mine, m).reduce((a, x) => a + x.den, 0) };
       table[g.name]![label]![c.label] = byMetric;
       const steps = mine.reduce((a, r) => a + r.steps, 0);
       const over = steps === 0 ? Number.NaN : mine.reduce((a, r) => a + r.overBudget, 0) / steps;
       overBudget[g.name]![label]![c.label] = over;
-      return [c.label, ...METRICS.map((m) => formatEstimate(byMetric[m]!)), Number.isFinite(over) ? `${(100 * over).toFixed(1)}%` : "n/a"];
+      return [
+        c.label,
+        ...METRICS.map((m) => formatEstimate(byMetric[m]!)),
+        Number.isFinite(over) ? `${(100 * over).toFixed(1)}%` : "n/a",
+      ];
     });
     const first = table[g.name]![label]![MANAGER]!;
     printTable(
@@ -206,14 +258,32 @@ for (const g of groups) {
 // ---- headline: manager − the best simple rule, per budget, real transcripts pooled ----
 const realScores = evalScores.filter((r) => !r.generated);
 const pairedDraws = resamples(names(evalReal), REPS, BASE_SEED + 1);
-const HEADLINE: readonly MetricName[] = ["needed.available", "needed.kept", "distant.available", "reaccess", "grounding"];
+const HEADLINE: readonly MetricName[] = [
+  "needed.available",
+  "needed.kept",
+  "distant.available",
+  "reaccess",
+  "grounding",
+];
 const headline = SHARES.map((share) => ({
   share,
   budget: shareLabel(share),
   metrics: HEADLINE.map((metric) => {
-    const best = RIVALS.map((p) => ({ p, v: est(realScores, p, share, metric, noDraws).value })).sort((a, b) => b.v - a.v)[0]!;
-    const d = difference(cells(of(realScores, MANAGER, share), metric), cells(of(realScores, best.p, share), metric), pairedDraws);
-    return { metric, rival: best.p, rivalValue: best.v, managerValue: est(realScores, MANAGER, share, metric, noDraws).value, difference: d };
+    const best = RIVALS.map((p) => ({ p, v: est(realScores, p, share, metric, noDraws).value })).sort(
+      (a, b) => b.v - a.v,
+    )[0]!;
+    const d = difference(
+      cells(of(realScores, MANAGER, share), metric),
+      cells(of(realScores, best.p, share), metric),
+      pairedDraws,
+    );
+    return {
+      metric,
+      rival: best.p,
+      rivalValue: best.v,
+      managerValue: est(realScores, MANAGER, share, metric, noDraws).value,
+      difference: d,
+    };
   }),
 }));
 printTable(
@@ -228,12 +298,24 @@ const goal = GOAL_SHARES.map((share) => {
   const availableMet = available.value >= 0.1 && available.lo > 0;
   const reaccessMet = at("reaccess").difference.value >= -0.01;
   const groundingMet = at("grounding").difference.value >= -0.01;
-  return { budget: h.budget, availableMet, reaccessMet, groundingMet, met: availableMet && reaccessMet && groundingMet };
+  return {
+    budget: h.budget,
+    availableMet,
+    reaccessMet,
+    groundingMet,
+    met: availableMet && reaccessMet && groundingMet,
+  };
 });
 printTable(
   "goal at 10/20/30%: needed facts available ≥ +10 points over the best rule with the interval above 0; re-access and grounding within 1 point of the best rule",
   ["budget", "available", "re-access", "grounding", "met"],
-  goal.map((g) => [g.budget, g.availableMet ? "yes" : "no", g.reaccessMet ? "yes" : "no", g.groundingMet ? "yes" : "no", g.met ? "yes" : "no"]),
+  goal.map((g) => [
+    g.budget,
+    g.availableMet ? "yes" : "no",
+    g.reaccessMet ? "yes" : "no",
+    g.groundingMet ? "yes" : "no",
+    g.met ? "yes" : "no",
+  ]),
 );
 
 // ---- (4) results ----
@@ -242,7 +324,10 @@ if (!quick && real !== undefined) {
   const svg = renderBars(
     `needed facts available by budget, ${evalReal.length} real sessions (evaluation split), 95% CI`,
     SHARES.map(shareLabel),
-    contenders.map((c) => ({ policy: c.label, values: SHARES.map((share) => real[shareLabel(share)]![c.label]!["needed.available"]!) })),
+    contenders.map((c) => ({
+      policy: c.label,
+      values: SHARES.map((share) => real[shareLabel(share)]![c.label]!["needed.available"]!),
+    })),
   );
   writeFileSync(join(resultsDir, "retention.svg"), svg);
 }
@@ -266,4 +351,6 @@ const path = writeResults("retention", {
   seconds: Math.round((performance.now() - started) / 1000),
 });
 counter.dispose();
-console.log(`\nwrote ${path}${quick ? "" : " and retention.svg"} in ${Math.round((performance.now() - started) / 1000)} s`);
+console.log(
+  `\nwrote ${path}${quick ? "" : " and retention.svg"} in ${Math.round((performance.now() - started) / 1000)} s`,
+);

@@ -26,7 +26,8 @@ const scripts = reportOnly
       .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
       .sort();
 
-const seconds = (ms: number): string => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+const seconds = (ms: number): string =>
+  ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 interface Outcome {
   readonly script: string;
@@ -46,7 +47,9 @@ function runScript(script: string, index: number, started: number): Promise<Outc
       env: process.env,
     });
     const beat = setInterval(() => {
-      console.log(`   … ${tag} running for ${seconds(performance.now() - t0)} (run total ${seconds(performance.now() - started)})`);
+      console.log(
+        `   … ${tag} running for ${seconds(performance.now() - t0)} (run total ${seconds(performance.now() - started)})`,
+      );
     }, 15_000);
     const done = (ok: boolean, exit: string): void => {
       clearInterval(beat);

@@ -83,16 +83,47 @@ const compactTiming = (n: number, which: "ours" | "reference" | "go"): Timing =>
   const runs = n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 9;
   const now = w.options.now?.() ?? 0;
   if (which === "ours") return measure(() => compact(w.segments, w.target, w.options), { runs, warmup: 1 });
-  if (which === "reference") return measure(() => referenceCompact(w.segments, w.target, w.options), { runs: Math.min(runs, 3), warmup: 1 });
+  if (which === "reference")
+    return measure(() => referenceCompact(w.segments, w.target, w.options), { runs: Math.min(runs, 3), warmup: 1 });
   return measure(() => goCompact(w.segments, w.target.maxTokens, now), { runs: Math.min(runs, 3), warmup: 1 });
 };
 
 const specs: readonly SeriesSpec[] = [
-  { label: "importance compact", group: "compact", reference: false, sizes: compactSizes, run: async (n) => compactTiming(n, "ours") },
-  { label: "reference compact (full sort + Set)", group: "compact", reference: true, sizes: compactSizes, run: async (n) => compactTiming(n, "reference") },
-  { label: "Go original's compact (stale sort)", group: "go", reference: true, sizes: goSizes, run: async (n) => compactTiming(n, "go") },
-  { label: "index write, in-memory", group: "memory", reference: false, sizes: writeSizes, run: (n) => timeWrites(n, async () => memoryIndex()) },
-  { label: "index write, SQLite FTS5", group: "sqlite", reference: false, sizes: writeSizes, run: (n) => timeWrites(n, openSqlite) },
+  {
+    label: "importance compact",
+    group: "compact",
+    reference: false,
+    sizes: compactSizes,
+    run: async (n) => compactTiming(n, "ours"),
+  },
+  {
+    label: "reference compact (full sort + Set)",
+    group: "compact",
+    reference: true,
+    sizes: compactSizes,
+    run: async (n) => compactTiming(n, "reference"),
+  },
+  {
+    label: "Go original's compact (stale sort)",
+    group: "go",
+    reference: true,
+    sizes: goSizes,
+    run: async (n) => compactTiming(n, "go"),
+  },
+  {
+    label: "index write, in-memory",
+    group: "memory",
+    reference: false,
+    sizes: writeSizes,
+    run: (n) => timeWrites(n, async () => memoryIndex()),
+  },
+  {
+    label: "index write, SQLite FTS5",
+    group: "sqlite",
+    reference: false,
+    sizes: writeSizes,
+    run: (n) => timeWrites(n, openSqlite),
+  },
 ];
 
 const series = [];
@@ -100,7 +131,14 @@ for (const s of specs) {
   const points = [];
   for (const n of s.sizes) {
     const t = await s.run(n);
-    points.push({ n, medianMs: t.medianMs, minMs: t.minMs, maxMs: t.maxMs, runs: t.runs, perSecond: n / (t.medianMs / 1000) });
+    points.push({
+      n,
+      medianMs: t.medianMs,
+      minMs: t.minMs,
+      maxMs: t.maxMs,
+      runs: t.runs,
+      perSecond: n / (t.medianMs / 1000),
+    });
     console.log(`  ${s.label} n=${n}: ${t.medianMs.toFixed(2)} ms`);
   }
   const fit = fitPowerLaw(points.map((p) => ({ x: p.n, y: p.medianMs })));
@@ -120,7 +158,12 @@ printTable(
   ["operation", ...[...new Set(specs.flatMap((s) => s.sizes))].sort((a, b) => a - b).map((n) => `n=${n}`), "k", "r²"],
   series.map((s) => {
     const all = [...new Set(specs.flatMap((x) => x.sizes))].sort((a, b) => a - b);
-    return [s.label, ...all.map((n) => s.points.find((p) => p.n === n)?.medianMs ?? "—"), s.exponent ?? s.fitProblem ?? "—", s.r2 ?? "—"];
+    return [
+      s.label,
+      ...all.map((n) => s.points.find((p) => p.n === n)?.medianMs ?? "—"),
+      s.exponent ?? s.fitProblem ?? "—",
+      s.r2 ?? "—",
+    ];
   }),
 );
 console.log(`\nwrote ${writeResults("scaling", { series })}`);

@@ -35,7 +35,22 @@ function mulberry32(seed: number): () => number {
 }
 
 const random = mulberry32(7);
-const words = ["parser", "fix", "test", "src/app.ts", "npm", "error", "expected", "got", "function", "return", "中文", "🙂", "null", "await"];
+const words = [
+  "parser",
+  "fix",
+  "test",
+  "src/app.ts",
+  "npm",
+  "error",
+  "expected",
+  "got",
+  "function",
+  "return",
+  "中文",
+  "🙂",
+  "null",
+  "await",
+];
 const text = (chars: number): string => {
   let s = "";
   while (s.length < chars) s += `${words[Math.floor(random() * words.length)]!} `;
@@ -47,7 +62,12 @@ function conversation(n: number): Message[] {
   return Array.from({ length: n }, (_, i): Message => {
     const size = 100 + Math.floor(random() * 1900);
     if (i % 3 === 0) return { role: "user", content: text(size) };
-    if (i % 3 === 1) return { role: "assistant", content: text(size), toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"npm test -- ${i}"}` }] };
+    if (i % 3 === 1)
+      return {
+        role: "assistant",
+        content: text(size),
+        toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"npm test -- ${i}"}` }],
+      };
     return { role: "tool", toolCallId: `c${i - 1}`, content: text(size) };
   });
 }
@@ -134,7 +154,17 @@ async function storeRows(backend: string, open: () => Promise<SummaryStore>): Pr
     for (let i = 0; i < N; i += BATCH) await ok(store.append(stack, messages.slice(i, i + BATCH), 1)());
     let previous: number | null = null;
     for (let s = 1; s <= 10; s++) {
-      const saved: { readonly id: number } = await ok(store.saveSummary(stack, { content: `summary ${s}: ${text(1500)}`, coversUpTo: Math.floor((s * (N - TAIL)) / 10), previousId: previous }, 2)());
+      const saved: { readonly id: number } = await ok(
+        store.saveSummary(
+          stack,
+          {
+            content: `summary ${s}: ${text(1500)}`,
+            coversUpTo: Math.floor((s * (N - TAIL)) / 10),
+            previousId: previous,
+          },
+          2,
+        )(),
+      );
       previous = saved.id;
     }
     const watermark = N - TAIL;
@@ -190,7 +220,10 @@ function toolHeavy(): Message[] {
     let body = "";
     for (let line = 0; body.length < RESULT_BYTES - 40; line++) body += `${String(line).padStart(4)}: ${text(60)}\n`;
     body = `${body}exit code ${i % 7 === 0 ? 1 : 0}\n`.slice(-RESULT_BYTES);
-    out.push({ role: "assistant", content: "", toolCalls: [call] }, { role: "tool", toolCallId: call.id, content: body });
+    out.push(
+      { role: "assistant", content: "", toolCalls: [call] },
+      { role: "tool", toolCallId: call.id, content: body },
+    );
   }
   out.push({ role: "user", content: "Now run the whole suite." });
   return out;
@@ -255,13 +288,29 @@ try {
     `pruneToolResults on ${RESULTS.toLocaleString("en-US")} tool results of 5 KB (${quick ? "quick" : "full"}; median of ${ours.runs})`,
     ["variant", "median ms", "results/s", "MB/s", "pruned", "× baseline time"],
     [
-      ["pruneToolResults (defaults)", ours.medianMs, RESULTS / (ours.medianMs / 1000), inputBytes / (1024 * 1024) / (ours.medianMs / 1000), pruned, ours.medianMs / floor.medianMs],
-      ["one scan of each result (baseline)", floor.medianMs, RESULTS / (floor.medianMs / 1000), inputBytes / (1024 * 1024) / (floor.medianMs / 1000), "-", 1],
+      [
+        "pruneToolResults (defaults)",
+        ours.medianMs,
+        RESULTS / (ours.medianMs / 1000),
+        inputBytes / (1024 * 1024) / (ours.medianMs / 1000),
+        pruned,
+        ours.medianMs / floor.medianMs,
+      ],
+      [
+        "one scan of each result (baseline)",
+        floor.medianMs,
+        RESULTS / (floor.medianMs / 1000),
+        inputBytes / (1024 * 1024) / (floor.medianMs / 1000),
+        "-",
+        1,
+      ],
     ],
   );
 } finally {
   if (created && server.url !== undefined) {
-    await admin(server.url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) => console.error(`could not drop ${database}: ${String(e)}`));
+    await admin(server.url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((e: unknown) =>
+      console.error(`could not drop ${database}: ${String(e)}`),
+    );
   }
   server.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -274,7 +323,10 @@ const vsMemory = (row: Row): number | null => {
 printTable(
   `@cc/lcm session stores (${quick ? "quick" : "full"}; ${N} messages per stack, ${QUERIES} queries; median of ${rows[0]?.timing.runs ?? 0})`,
   ["backend", "operation", "ops/s", "median ms per run", "vs memory", "note"],
-  [...rows.map((x) => [x.backend, x.op, x.perSecond, x.timing.medianMs, vsMemory(x) ?? "-", x.note]), ...unavailable.map((u) => [u.backend, "-", "-", "-", "-", `unavailable: ${u.why}`])],
+  [
+    ...rows.map((x) => [x.backend, x.op, x.perSecond, x.timing.medianMs, vsMemory(x) ?? "-", x.note]),
+    ...unavailable.map((u) => [u.backend, "-", "-", "-", "-", `unavailable: ${u.why}`]),
+  ],
 );
 console.log(
   `results: ${writeResults("session", {

@@ -21,7 +21,11 @@ import { printTable, quick, writeResults } from "./harness.js";
 import { cleanupOnSignal, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
-const sizes = process.env["CC_BENCH_SIZES"] ? process.env["CC_BENCH_SIZES"].split(",").map(Number) : quick ? [10_000] : [1_000_000];
+const sizes = process.env["CC_BENCH_SIZES"]
+  ? process.env["CC_BENCH_SIZES"].split(",").map(Number)
+  : quick
+    ? [10_000]
+    : [1_000_000];
 const rounds = quick ? 2 : 5;
 /** Rounds of the rebuild from rows (the slow baseline of the speed-up), run after the others. */
 const withoutRounds = quick ? 1 : 3;
@@ -35,7 +39,10 @@ const median = (xs: readonly number[]): number => {
 
 /** Runs the probe in a fresh node process and parses its JSON line. */
 function run(args: readonly string[]): Record<string, number | string> {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=development", probe, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number | string>;
 }
 const num = (r: Record<string, number | string>, k: string): number => Number(r[k]);
@@ -101,7 +108,8 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
     if (readFirst) read = num(run(["read", path]), "ms");
     const w = run([backend, ...target, snapDir, "with"]);
     if (!readFirst) read = num(run(["read", path]), "ms");
-    if (num(w, "restored") !== 1 || num(w, "loaded") !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(w)}`);
+    if (num(w, "restored") !== 1 || num(w, "loaded") !== 0)
+      throw new Error(`the snapshot was not used: ${JSON.stringify(w)}`);
     readMs.push(read);
     withMs.push(num(w, "coldMs"));
     withFirst.push(num(w, "firstMs"));
@@ -135,7 +143,9 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
     withoutRounds,
   };
   rows.push(row);
-  console.log(`${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`);
+  console.log(
+    `${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), "cc-snapshot-"));

@@ -27,7 +27,12 @@ import jsO200k from "js-tiktoken/ranks/o200k_base";
 import { estimateTokens, memoCounter, tiktokenCounter } from "@cc/tokens";
 import { rawTiktoken } from "@cc/test-support/tokens";
 import { measure, printTable, quick, writeResults } from "./harness.js";
-import { renderBenchSection, withSection, type LoadComparison, type TokensBenchData } from "../packages/tokens/test/support/bench-readme.js";
+import {
+  renderBenchSection,
+  withSection,
+  type LoadComparison,
+  type TokensBenchData,
+} from "../packages/tokens/test/support/bench-readme.js";
 import { cjkText, codeText, emojiText, pathological } from "../packages/tokens/test/corpus/generate.js";
 import { exactnessText } from "../packages/tokens/test/corpus/exactness.js";
 import { rng } from "../packages/tokens/test/corpus/random.js";
@@ -61,7 +66,8 @@ function lines(seed: number, chars: number, line: (r: ReturnType<typeof rng>) =>
 }
 const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const hex = "0123456789abcdef";
-const pick = (r: ReturnType<typeof rng>, alphabet: string, n: number): string => Array.from({ length: n }, () => alphabet[r.int(alphabet.length)]).join("");
+const pick = (r: ReturnType<typeof rng>, alphabet: string, n: number): string =>
+  Array.from({ length: n }, () => alphabet[r.int(alphabet.length)]).join("");
 const classSize = quick ? 60_000 : 400_000;
 
 // Each class as one text of independent lines (so raw tiktoken, whose merge is quadratic in a
@@ -72,12 +78,27 @@ const classes = new Map<string, (seed: number) => string>([
   ["prose (transcripts)", (seed) => `${seed}\n${prose}`],
   ["code", (seed) => codeText(41 + seed, classSize)],
   ["digits", (seed) => lines(42 + seed, classSize, (r) => pick(r, "0123456789", 1 + r.int(120)))],
-  ["whitespace+newlines", (seed) => lines(43 + seed, classSize, (r) => `${" ".repeat(r.int(40))}${"\n".repeat(r.int(3))}${"\t".repeat(r.int(4))}x`)],
-  ["letters without whitespace", (seed) => lines(44 + seed, classSize, (r) => pick(r, "abcdefghijklmnopqrstuvwxyz", 40 + r.int(200)))],
+  [
+    "whitespace+newlines",
+    (seed) =>
+      lines(43 + seed, classSize, (r) => `${" ".repeat(r.int(40))}${"\n".repeat(r.int(3))}${"\t".repeat(r.int(4))}x`),
+  ],
+  [
+    "letters without whitespace",
+    (seed) => lines(44 + seed, classSize, (r) => pick(r, "abcdefghijklmnopqrstuvwxyz", 40 + r.int(200))),
+  ],
   ["CJK", (seed) => cjkText(45 + seed, classSize / 2)],
   ["emoji", (seed) => emojiText(46 + seed, classSize / 2)],
   ["base64", (seed) => lines(47 + seed, classSize, (r) => pick(r, b64, 76))],
-  ["hex", (seed) => lines(48 + seed, classSize, (r) => `${pick(r, hex, 8)}: ${Array.from({ length: 16 }, () => pick(r, hex, 2)).join(" ")}`)],
+  [
+    "hex",
+    (seed) =>
+      lines(
+        48 + seed,
+        classSize,
+        (r) => `${pick(r, hex, 8)}: ${Array.from({ length: 16 }, () => pick(r, hex, 2)).join(" ")}`,
+      ),
+  ],
 ]);
 
 // The transcript corpus: every message, repeated to ~10 MB (1 MB quick), each copy behind a
@@ -94,8 +115,12 @@ for (let copy = 0; corpusBytes < 10e6 * scale; copy++) {
 
 /** The installed version of a peer, from its package.json beside this file. */
 function version(pkg: string): string {
-  const json: unknown = JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"));
-  return typeof json === "object" && json !== null && "version" in json && typeof json.version === "string" ? json.version : "?";
+  const json: unknown = JSON.parse(
+    readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"),
+  );
+  return typeof json === "object" && json !== null && "version" in json && typeof json.version === "string"
+    ? json.version
+    : "?";
 }
 
 const raw = rawTiktoken(encoding);
@@ -133,7 +158,9 @@ function perByteVsProse(text: (round: number) => string, rounds: number, warm = 
 
 /** Runs `work` while a child process busy-loops (started and running before, killed after). */
 async function whileLoaded<T>(work: () => T): Promise<T> {
-  const child = spawn(process.execPath, ["-e", "process.stdout.write('ready\\n'); for (;;) {}"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["-e", "process.stdout.write('ready\\n'); for (;;) {}"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.once("data", () => resolve());
@@ -155,10 +182,19 @@ async function loadComparison(): Promise<LoadComparison> {
   const size = quick ? 100_000 : 1_000_000;
   const pieces = Array.from({ length: rounds }, (_, round) => pathological(231 + round, size));
   const inputs: [string, (round: number) => string][] = [
-    ...[...classes].filter(([name]) => name !== "prose (transcripts)").map(([name, make]): [string, (round: number) => string] => [`${name} (lines)`, (round) => make(700 + round)]),
-    ...[...pieces[0]!.keys()].map((name): [string, (round: number) => string] => [`${name} (one piece of ${size.toLocaleString("en-US")} units)`, (round) => pieces[round]!.get(name)!]),
+    ...[...classes]
+      .filter(([name]) => name !== "prose (transcripts)")
+      .map(([name, make]): [string, (round: number) => string] => [`${name} (lines)`, (round) => make(700 + round)]),
+    ...[...pieces[0]!.keys()].map((name): [string, (round: number) => string] => [
+      `${name} (one piece of ${size.toLocaleString("en-US")} units)`,
+      (round) => pieces[round]!.get(name)!,
+    ]),
   ];
-  const interval = (xs: readonly number[]): { median: number; low: number; high: number } => ({ median: median(xs), low: Math.min(...xs), high: Math.max(...xs) });
+  const interval = (xs: readonly number[]): { median: number; low: number; high: number } => ({
+    median: median(xs),
+    low: Math.min(...xs),
+    high: Math.max(...xs),
+  });
   const rows: LoadComparison["rows"][number][] = [];
   ours.count(proseVariant(999)); // tables built before the first timed count
   const loadBefore = loadavg()[0]!;
@@ -166,7 +202,9 @@ async function loadComparison(): Promise<LoadComparison> {
     const alone = perByteRatios(text, rounds);
     const loaded = await whileLoaded(() => perByteRatios(text, rounds));
     rows.push({ input, alone: interval(alone), underLoad: interval(loaded) });
-    console.log(`${input}: alone ${interval(alone).median.toFixed(2)}×, under load ${interval(loaded).median.toFixed(2)}×`);
+    console.log(
+      `${input}: alone ${interval(alone).median.toFixed(2)}×, under load ${interval(loaded).median.toFixed(2)}×`,
+    );
   }
   return { rounds, loadAverage: [loadBefore, loadavg()[0]!], rows };
 }
@@ -201,7 +239,12 @@ interface Backend {
 const memo = memoCounter(tiktokenCounter({ encoding }), { maxEntries: 1_000_000, maxBytes: 512 * 1024 * 1024 });
 const backends: readonly Backend[] = [
   { name: `ai-tokenizer ${version("ai-tokenizer")}`, peer: true, exact: true, count: (t) => aiOrdinary(t).length },
-  { name: `gpt-tokenizer ${version("gpt-tokenizer")}`, peer: true, exact: true, count: (t) => gptEncode(t, ordinary).length },
+  {
+    name: `gpt-tokenizer ${version("gpt-tokenizer")}`,
+    peer: true,
+    exact: true,
+    count: (t) => gptEncode(t, ordinary).length,
+  },
   { name: `js-tiktoken ${version("js-tiktoken")}`, peer: true, exact: true, count: (t) => js.encode(t, [], []).length },
   { name: `@dqbd/tiktoken ${version("@dqbd/tiktoken")} (WASM)`, peer: true, exact: true, count: raw.count },
   { name: "@cc/tokens exact", peer: false, exact: true, count: ours.count },
@@ -211,7 +254,13 @@ const backends: readonly Backend[] = [
 
 // Exactness of each backend against raw encode_ordinary on the property generators.
 const samples = fc.sample(exactnessText, { numRuns: quick ? 100 : 1000, seed: 7 });
-const mismatches = backends.filter((b) => b.exact).map((b) => ({ name: b.name, mismatches: samples.filter((s) => b.count(s) !== raw.count(s)).length, samples: samples.length }));
+const mismatches = backends
+  .filter((b) => b.exact)
+  .map((b) => ({
+    name: b.name,
+    mismatches: samples.filter((s) => b.count(s) !== raw.count(s)).length,
+    samples: samples.length,
+  }));
 printTable(
   "Exactness vs raw encode_ordinary on generated strings (digits, whitespace, letters, scripts, emoji, surrogates, special-token text)",
   ["backend", "strings that differ", "of"],
@@ -227,7 +276,10 @@ for (const make of classes.values()) for (let round = 0; round < rounds; round++
  * Times every backend on `work(count, round)`, interleaved round by round; returns ms, MB/s and
  * the ratio of time to the fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken).
  */
-function race(work: (count: (t: string) => number, round: number) => number, bytes: number): { name: string; ms: number; mbPerS: number; vsFastestPeer: number; tokens: number }[] {
+function race(
+  work: (count: (t: string) => number, round: number) => number,
+  bytes: number,
+): { name: string; ms: number; mbPerS: number; vsFastestPeer: number; tokens: number }[] {
   const times = backends.map(() => [] as number[]);
   const tokens = backends.map(() => 0);
   for (let round = 0; round < rounds; round++) {
@@ -239,7 +291,13 @@ function race(work: (count: (t: string) => number, round: number) => number, byt
   }
   const ms = times.map(median);
   const fastestPeer = Math.min(...ms.filter((_, i) => backends[i]!.peer));
-  return backends.map((b, i) => ({ name: b.name, ms: ms[i]!, mbPerS: bytes / 1e6 / (ms[i]! / 1000), vsFastestPeer: ms[i]! / fastestPeer, tokens: tokens[i]! }));
+  return backends.map((b, i) => ({
+    name: b.name,
+    ms: ms[i]!,
+    mbPerS: bytes / 1e6 / (ms[i]! / 1000),
+    vsFastestPeer: ms[i]! / fastestPeer,
+    tokens: tokens[i]!,
+  }));
 }
 
 const oursName = "@cc/tokens exact";
@@ -263,17 +321,32 @@ const messageBytes = messages.reduce((s, t) => s + Buffer.byteLength(t, "utf8"),
 const perMessage = race((count) => messages.reduce((s, t) => s + count(t), 0), messageBytes);
 
 const header = ["input", ...backends.map((b) => b.name)];
-printTable(`Time / fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`, header, [
-  [`transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`, ...corpusRun.map((r) => r.vsFastestPeer)],
-  [`transcripts, message by message (${messages.length})`, ...perMessage.map((r) => r.vsFastestPeer)],
-  ...perClass.map((c) => [c.input, ...c.results.map((r) => r.vsFastestPeer)]),
+printTable(
+  `Time / fastest peer (ai-tokenizer, gpt-tokenizer, js-tiktoken, raw tiktoken; below 1 = faster than all of them; o200k; median of ${rounds} interleaved rounds)`,
+  header,
+  [
+    [
+      `transcripts, ${(corpusBytes / 1e6).toFixed(1)} MB in ${corpus.length} messages`,
+      ...corpusRun.map((r) => r.vsFastestPeer),
+    ],
+    [`transcripts, message by message (${messages.length})`, ...perMessage.map((r) => r.vsFastestPeer)],
+    ...perClass.map((c) => [c.input, ...c.results.map((r) => r.vsFastestPeer)]),
+  ],
+);
+printTable("MB/s", header, [
+  ["transcripts corpus", ...corpusRun.map((r) => r.mbPerS)],
+  ...perClass.map((c) => [c.input, ...c.results.map((r) => r.mbPerS)]),
 ]);
-printTable("MB/s", header, [["transcripts corpus", ...corpusRun.map((r) => r.mbPerS)], ...perClass.map((c) => [c.input, ...c.results.map((r) => r.mbPerS)])]);
 
 printTable(
   "@cc/tokens exact: time per byte / its time per byte on prose measured just before (lines of each class; median of per-round ratios)",
   ["input", "MB/s", "× slower per byte than prose", "× than the same prose string counted again"],
-  perClass.map((c) => [c.input, c.results.find((r) => r.name === oursName)!.mbPerS, c.oursVsProsePerByte, c.oursVsWarmProsePerByte]),
+  perClass.map((c) => [
+    c.input,
+    c.results.find((r) => r.name === oursName)!.mbPerS,
+    c.oursVsProsePerByte,
+    c.oursVsWarmProsePerByte,
+  ]),
 );
 
 // Pathological single pieces: only the exact counter (the peers are quadratic on them). A fresh
@@ -312,7 +385,10 @@ console.log(`\nwrote ${path}`);
 if (!quick) {
   const readmeUrl = new URL("../packages/tokens/README.md", import.meta.url);
   const written: unknown = JSON.parse(readFileSync(path, "utf8"));
-  const date = typeof written === "object" && written !== null && "date" in written && typeof written.date === "string" ? written.date : new Date().toISOString();
+  const date =
+    typeof written === "object" && written !== null && "date" in written && typeof written.date === "string"
+      ? written.date
+      : new Date().toISOString();
   const updated = withSection(readFileSync(readmeUrl, "utf8"), renderBenchSection(data, date, quick));
   if (updated === undefined) console.error("packages/tokens/README.md has no generated benchmark section: not updated");
   else {

@@ -54,8 +54,23 @@ export function generateWorkload(n: number, variant: WorkloadVariant): Workload 
     if (isPinned) pinned++;
     segments[i] =
       variant === "tokencost"
-        ? { id: `s${i}`, content: "", tokenCost: tokens, createdAt: at, lastAccessed: at, accessCount, pinned: isPinned }
-        : { id: `s${i}`, content: filler.slice(0, length), createdAt: at, lastAccessed: at, accessCount, pinned: isPinned };
+        ? {
+            id: `s${i}`,
+            content: "",
+            tokenCost: tokens,
+            createdAt: at,
+            lastAccessed: at,
+            accessCount,
+            pinned: isPinned,
+          }
+        : {
+            id: `s${i}`,
+            content: filler.slice(0, length),
+            createdAt: at,
+            lastAccessed: at,
+            accessCount,
+            pinned: isPinned,
+          };
   }
   return {
     segments,

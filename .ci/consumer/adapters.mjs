@@ -20,14 +20,28 @@ const big = (i) => `line ${i}: ${"output of the tool with some_identifier and a 
     { role: "user", content: "Fix src/app.py" },
   ];
   for (let i = 0; i < 12; i++) {
-    messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "bash", input: { cmd: `cat f${i}.py` } }] });
-    messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "bash", output: { type: "text", value: big(i) } }] });
+    messages.push({
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "bash", input: { cmd: `cat f${i}.py` } }],
+    });
+    messages.push({
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: `c${i}`, toolName: "bash", output: { type: "text", value: big(i) } },
+      ],
+    });
   }
   const cc = createAiSdkContext({ maxTokens: 2000 });
   const out = await cc.prepareStep({ messages, stepNumber: 0, steps: [] });
   if (out === undefined) fail("ai-sdk: prepareStep did not compact a history over its budget");
-  const calls = new Set(out.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === "tool-call").map((p) => p.toolCallId) : [])));
-  const orphan = out.messages.flatMap((m) => (m.role === "tool" ? m.content.map((p) => p.toolCallId) : [])).find((id) => !calls.has(id));
+  const calls = new Set(
+    out.messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((p) => p.type === "tool-call").map((p) => p.toolCallId) : [],
+    ),
+  );
+  const orphan = out.messages
+    .flatMap((m) => (m.role === "tool" ? m.content.map((p) => p.toolCallId) : []))
+    .find((id) => !calls.has(id));
   if (orphan !== undefined) fail(`ai-sdk: result ${orphan} without its call`);
   console.log(`@cc/ai-sdk with ai: ${messages.length} messages → ${out.messages.length}`);
 }
@@ -36,7 +50,12 @@ const big = (i) => `line ${i}: ${"output of the tool with some_identifier and a 
 {
   const items = [{ role: "user", content: "Fix src/app.py" }];
   for (let i = 0; i < 12; i++) {
-    items.push({ type: "function_call", callId: `c${i}`, name: "bash", arguments: JSON.stringify({ cmd: `cat f${i}.py` }) });
+    items.push({
+      type: "function_call",
+      callId: `c${i}`,
+      name: "bash",
+      arguments: JSON.stringify({ cmd: `cat f${i}.py` }),
+    });
     items.push({ type: "function_call_result", callId: `c${i}`, name: "bash", status: "completed", output: big(i) });
   }
   const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 2000 }) });
@@ -49,8 +68,12 @@ const big = (i) => `line ${i}: ${"output of the tool with some_identifier and a 
 // LangChain.js and Mastra: the middleware and the processor are built against the installed frameworks.
 {
   const mw = compactionMiddleware({ manager: createContextManager({ maxTokens: 2000 }) });
-  if (typeof mw !== "object" || mw === null || typeof mw.name !== "string") fail("langchain: compactionMiddleware did not return a middleware");
+  if (typeof mw !== "object" || mw === null || typeof mw.name !== "string")
+    fail("langchain: compactionMiddleware did not return a middleware");
   const processor = createCompactionProcessor({ maxTokens: 2000 });
-  for (const hook of ["processInputStep", "processLLMRequest"]) if (typeof processor[hook] !== "function") fail(`mastra: processor has no ${hook}`);
-  console.log(`@cc/langchain with langchain: middleware "${mw.name}"; @cc/mastra with @mastra/core: processor "${processor.id ?? processor.name}"`);
+  for (const hook of ["processInputStep", "processLLMRequest"])
+    if (typeof processor[hook] !== "function") fail(`mastra: processor has no ${hook}`);
+  console.log(
+    `@cc/langchain with langchain: middleware "${mw.name}"; @cc/mastra with @mastra/core: processor "${processor.id ?? processor.name}"`,
+  );
 }

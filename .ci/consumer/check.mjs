@@ -36,14 +36,21 @@ function tarballs(dir) {
     }
     for (const dep of ["better-sqlite3", "pg"]) {
       if (pkg.dependencies?.[dep] !== undefined) fail(`${f}: ${dep} must be an optional peer, not a dependency`);
-      if (pkg.peerDependencies?.[dep] !== undefined && pkg.peerDependenciesMeta?.[dep]?.optional !== true) fail(`${f}: peer ${dep} is not optional`);
+      if (pkg.peerDependencies?.[dep] !== undefined && pkg.peerDependenciesMeta?.[dep]?.optional !== true)
+        fail(`${f}: peer ${dep} is not optional`);
     }
     const leak = listed
       .filter((p) => p.endsWith(".d.ts"))
-      .find((p) => /^\s*import[^;]*from\s+["'](better-sqlite3|pg)["']|import\(["'](better-sqlite3|pg)["']\)\./m.test(readFileSync(join(out, p), "utf8").replace(/\/\*\*[\s\S]*?\*\//g, "")));
+      .find((p) =>
+        /^\s*import[^;]*from\s+["'](better-sqlite3|pg)["']|import\(["'](better-sqlite3|pg)["']\)\./m.test(
+          readFileSync(join(out, p), "utf8").replace(/\/\*\*[\s\S]*?\*\//g, ""),
+        ),
+      );
     if (leak !== undefined) fail(`${f}: ${leak} imports a driver type`);
   }
-  console.log(`${files.length} tarballs: no workspace ranges, no development condition, engines, LICENSE, README, declarations, no driver types`);
+  console.log(
+    `${files.length} tarballs: no workspace ranges, no development condition, engines, LICENSE, README, declarations, no driver types`,
+  );
 }
 
 function readme(root) {

@@ -18,7 +18,12 @@ interface CcErrorLike {
  *
  * @example expectInvalidOptions(CcError, () => createContextManager({ maxTokns: 1 } as never), "manager options", "maxTokns")
  */
-export function expectInvalidOptions(cls: abstract new (error: never) => CcErrorLike, make: () => unknown, subject: string, path: string): void {
+export function expectInvalidOptions(
+  cls: abstract new (error: never) => CcErrorLike,
+  make: () => unknown,
+  subject: string,
+  path: string,
+): void {
   let thrown: unknown;
   try {
     make();
@@ -27,7 +32,11 @@ export function expectInvalidOptions(cls: abstract new (error: never) => CcError
   }
   expect(thrown).toBeInstanceOf(cls);
   if (!(thrown instanceof cls)) return;
-  expect({ name: thrown.name, _tag: thrown._tag, subject: thrown.subject }).toEqual({ name: "CcError", _tag: "InvalidOptions", subject });
+  expect({ name: thrown.name, _tag: thrown._tag, subject: thrown.subject }).toEqual({
+    name: "CcError",
+    _tag: "InvalidOptions",
+    subject,
+  });
   expect(thrown.problems.map((p) => (typeof p === "string" ? p : p.path))).toContain(path);
   expect(thrown.message).toContain(path);
   expect(thrown.error).toMatchObject({ _tag: "InvalidOptions", subject });

@@ -5,7 +5,9 @@ import { spawn } from "node:child_process";
 /** The batches the child acknowledged (`ack <n>` lines) before it was killed. */
 export function writeUntilKilled(script: string, args: readonly string[], minAcks: number): Promise<readonly number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", script, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const acks: number[] = [];
     let buffered = "";
     let errors = "";

@@ -19,10 +19,15 @@ export interface TinyFs {
 export function tinyFs(sizeKiB: number, ballastKiB: number): TinyFs {
   const dir = mkdtempSync(join(tmpdir(), "cc-tinyfs-"));
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeKiB}k`, "tmpfs", dir], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeKiB}k`, "tmpfs", dir], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`cannot mount a tmpfs for the full-disk test (root is needed): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(
+      `cannot mount a tmpfs for the full-disk test (root is needed): ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
   }
   const ballast = join(dir, "ballast");
   writeFileSync(ballast, Buffer.alloc(ballastKiB * 1024, 1));

@@ -36,7 +36,10 @@ const parseInput = (args: string): unknown => {
 };
 
 /** Our messages as AI SDK messages, one each, and the way back for the unchanged ones. */
-export function toModelMessages(history: readonly Message[]): { readonly messages: ModelMessage[]; readonly origin: ReadonlyMap<ModelMessage, Message> } {
+export function toModelMessages(history: readonly Message[]): {
+  readonly messages: ModelMessage[];
+  readonly origin: ReadonlyMap<ModelMessage, Message>;
+} {
   const names = new Map<string, string>();
   const origin = new Map<ModelMessage, Message>();
   const messages = history.map((m): ModelMessage => {
@@ -58,13 +61,28 @@ export function toModelMessages(history: readonly Message[]): { readonly message
                 role: "assistant",
                 content: [
                   ...(m.content === "" ? [] : [{ type: "text" as const, text: m.content }]),
-                  ...calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: parseInput(c.arguments) })),
+                  ...calls.map((c) => ({
+                    type: "tool-call" as const,
+                    toolCallId: c.id,
+                    toolName: c.name,
+                    input: parseInput(c.arguments),
+                  })),
                 ],
               };
         break;
       }
       case "tool":
-        out = { role: "tool", content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: m.name ?? names.get(m.toolCallId) ?? "tool", output: { type: "text", value: m.content } }] };
+        out = {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: m.toolCallId,
+              toolName: m.name ?? names.get(m.toolCallId) ?? "tool",
+              output: { type: "text", value: m.content },
+            },
+          ],
+        };
         break;
     }
     origin.set(out, m);
@@ -74,21 +92,34 @@ export function toModelMessages(history: readonly Message[]): { readonly message
 }
 
 /** The AI SDK messages a contender returned, as our messages. */
-export function backToMessages(out: readonly ModelMessage[], origin: ReadonlyMap<ModelMessage, Message>): readonly Message[] {
+export function backToMessages(
+  out: readonly ModelMessage[],
+  origin: ReadonlyMap<ModelMessage, Message>,
+): readonly Message[] {
   return out.flatMap((m) => {
     const original = origin.get(m);
     return original === undefined ? fromModelMessages([m]) : [original];
   });
 }
 
-const tokensOf = (out: readonly ModelMessage[], origin: ReadonlyMap<ModelMessage, Message>): number => counter.countMessages(backToMessages(out, origin));
+const tokensOf = (out: readonly ModelMessage[], origin: ReadonlyMap<ModelMessage, Message>): number =>
+  counter.countMessages(backToMessages(out, origin));
 
 /** pruneMessages with tool calls kept in the last `n` messages only (`n = 0`: none kept). */
 const pruned = (messages: ModelMessage[], n: number): ModelMessage[] =>
-  pruneMessages({ messages, reasoning: "before-last-message", toolCalls: n === 0 ? "all" : `before-last-${n}-messages`, emptyMessages: "remove" });
+  pruneMessages({
+    messages,
+    reasoning: "before-last-message",
+    toolCalls: n === 0 ? "all" : `before-last-${n}-messages`,
+    emptyMessages: "remove",
+  });
 
 /** The largest `n` whose pruned prompt fits `maxTokens` (and that prompt), or the `n = 0` prompt. */
-export function pruneToBudget(messages: ModelMessage[], origin: ReadonlyMap<ModelMessage, Message>, maxTokens: number): readonly ModelMessage[] {
+export function pruneToBudget(
+  messages: ModelMessage[],
+  origin: ReadonlyMap<ModelMessage, Message>,
+  maxTokens: number,
+): readonly ModelMessage[] {
   if (tokensOf(messages, origin) <= maxTokens) return messages;
   let lo = 0;
   let hi = messages.length;

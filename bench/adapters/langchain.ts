@@ -43,7 +43,8 @@ function bridge(history: readonly Message[]): Bridge {
     const same = byObject.get(m);
     if (same !== undefined) return [same];
     const twin = typeof m.id === "string" ? byId.get(m.id) : undefined;
-    if (twin !== undefined && twin.type === m.type && messageText(twin) === messageText(m)) return [byObject.get(twin)!];
+    if (twin !== undefined && twin.type === m.type && messageText(twin) === messageText(m))
+      return [byObject.get(twin)!];
     // A message the framework wrote (summary, note); an empty system prompt is not sent.
     const converted = fromLangChain([m]).messages;
     return converted.filter((c) => !(c.role === "system" && c.content === ""));
@@ -71,7 +72,13 @@ const trim: Contender = {
   builtIn: true,
   run: async (history, maxTokens) => {
     const b = bridge(history);
-    const out: readonly (BaseMessage | undefined)[] = await trimMessages(b.messages, { maxTokens, strategy: "last", tokenCounter: (ms) => b.count(ms), startOn: "human", includeSystem: true });
+    const out: readonly (BaseMessage | undefined)[] = await trimMessages(b.messages, {
+      maxTokens,
+      strategy: "last",
+      tokenCounter: (ms) => b.count(ms),
+      startOn: "human",
+      includeSystem: true,
+    });
     // When not even the system message fits, @langchain/core 1.4.0 returns `[undefined]`: nothing is sent.
     return b.back(out.filter((m): m is BaseMessage => m !== undefined));
   },

@@ -8,7 +8,11 @@
 import type { Message } from "@cc/messages";
 import { createCompactionProcessor } from "@cc/mastra";
 import { fromLLMPrompt, type LLMPrompt, type LLMPromptMessage } from "@cc/test-support/mastra";
-import { TokenLimiterProcessor, type ProcessLLMRequestArgs, type ProcessLLMRequestResult } from "@mastra/core/processors";
+import {
+  TokenLimiterProcessor,
+  type ProcessLLMRequestArgs,
+  type ProcessLLMRequestResult,
+} from "@mastra/core/processors";
 import type { Contender } from "./contender.js";
 
 const parseArgs = (text: string): unknown => {
@@ -27,20 +31,38 @@ function toPromptMessage(m: Message): LLMPromptMessage {
     case "user":
       return { role: "user", content: [{ type: "text", text: m.content }] };
     case "tool":
-      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: m.name ?? "tool", output: { type: "text", value: m.content } }] };
+      return {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: m.toolCallId,
+            toolName: m.name ?? "tool",
+            output: { type: "text", value: m.content },
+          },
+        ],
+      };
     case "assistant":
       return {
         role: "assistant",
         content: [
           ...(m.content === "" ? [] : [{ type: "text" as const, text: m.content }]),
-          ...(m.toolCalls ?? []).map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: parseArgs(c.arguments) })),
+          ...(m.toolCalls ?? []).map((c) => ({
+            type: "tool-call" as const,
+            toolCallId: c.id,
+            toolName: c.name,
+            input: parseArgs(c.arguments),
+          })),
         ],
       };
   }
 }
 
 /** Runs a prompt-stage hook on `history` and maps its prompt back to our messages. */
-async function viaPrompt(history: readonly Message[], hook: (args: ProcessLLMRequestArgs) => Promise<ProcessLLMRequestResult>): Promise<readonly Message[]> {
+async function viaPrompt(
+  history: readonly Message[],
+  hook: (args: ProcessLLMRequestArgs) => Promise<ProcessLLMRequestResult>,
+): Promise<readonly Message[]> {
   const prompt: LLMPrompt = history.map(toPromptMessage);
   const source = new Map<LLMPromptMessage, Message>(prompt.map((p, i) => [p, history[i]!]));
   const args = {

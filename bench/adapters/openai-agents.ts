@@ -55,14 +55,34 @@ function toItems(history: readonly Message[], systemAsItems: boolean): AsItems {
         add({ type: "message", role: "user", content: m.content }, i, -1);
         break;
       case "assistant":
-        if (m.content !== "" || (m.toolCalls ?? []).length === 0) add({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: m.content }] }, i, -1);
+        if (m.content !== "" || (m.toolCalls ?? []).length === 0)
+          add(
+            {
+              type: "message",
+              role: "assistant",
+              status: "completed",
+              content: [{ type: "output_text", text: m.content }],
+            },
+            i,
+            -1,
+          );
         (m.toolCalls ?? []).forEach((c, k) => {
           names.set(c.id, c.name);
           add({ type: "function_call", callId: c.id, name: c.name, arguments: c.arguments, status: "completed" }, i, k);
         });
         break;
       case "tool":
-        add({ type: "function_call_result", callId: m.toolCallId, name: m.name ?? names.get(m.toolCallId) ?? "tool", status: "completed", output: m.content }, i, -1);
+        add(
+          {
+            type: "function_call_result",
+            callId: m.toolCallId,
+            name: m.name ?? names.get(m.toolCallId) ?? "tool",
+            status: "completed",
+            output: m.content,
+          },
+          i,
+          -1,
+        );
         break;
     }
   }
@@ -89,7 +109,8 @@ function toMessages(history: readonly Message[], x: AsItems, items: readonly Age
     else if (m.role === "assistant") {
       const calls: ToolCall[] = group.filter(([, k]) => k >= 0).map(([, k]) => m.toolCalls![k]!);
       const content = group.some(([, k]) => k < 0) ? m.content : "";
-      const partial: AssistantMessage = calls.length > 0 ? { ...m, content, toolCalls: calls } : { role: "assistant", content };
+      const partial: AssistantMessage =
+        calls.length > 0 ? { ...m, content, toolCalls: calls } : { role: "assistant", content };
       out.push(partial);
     } else out.push(m);
   }
@@ -104,7 +125,8 @@ async function lastNFitting(history: readonly Message[], maxTokens: number): Pro
     // getItems returns copies of the last n stored items, in order: map them to ours by position.
     const window = n === 0 ? [] : await session.getItems(n);
     const originals = x.items.slice(x.items.length - window.length);
-    if (window.some((item, j) => JSON.stringify(item) !== JSON.stringify(originals[j]))) throw new Error("session.getItems(n) did not return the last n items");
+    if (window.some((item, j) => JSON.stringify(item) !== JSON.stringify(originals[j])))
+      throw new Error("session.getItems(n) did not return the last n items");
     const messages = toMessages(history, x, originals);
     return messages.length === 0 || counter().countMessages(messages) <= maxTokens ? messages : undefined;
   };
@@ -128,7 +150,11 @@ const ours =
   async (history: readonly Message[], maxTokens: number): Promise<readonly Message[]> => {
     // Leading system messages go in as system items: they are pinned, and each is counted as sent.
     const x = toItems(history, true);
-    const manager = createContextManager({ maxTokens, counter: counter(), ...(preserveLast === undefined ? {} : { preserveLast }) });
+    const manager = createContextManager({
+      maxTokens,
+      counter: counter(),
+      ...(preserveLast === undefined ? {} : { preserveLast }),
+    });
     const cc = createAgentsCompaction({ manager });
     const r = await cc.compactItems(x.items)();
     if (E.isLeft(r)) throw new Error(`@cc/openai-agents: ${r.left._tag}`);
@@ -137,7 +163,17 @@ const ours =
 
 /** The OpenAI Agents SDK contenders: the last-N window of a session (built-in practice) and our adapter. */
 export const contenders: readonly Contender[] = [
-  { framework: "openai-agents", name: "session.getItems(N), largest N that fits (built-in)", builtIn: true, run: lastNFitting },
-  { framework: "openai-agents", name: "@cc/openai-agents compactItems (callModelInputFilter core)", builtIn: false, run: ours() },
+  {
+    framework: "openai-agents",
+    name: "session.getItems(N), largest N that fits (built-in)",
+    builtIn: true,
+    run: lastNFitting,
+  },
+  {
+    framework: "openai-agents",
+    name: "@cc/openai-agents compactItems (callModelInputFilter core)",
+    builtIn: false,
+    run: ours(),
+  },
   { framework: "openai-agents", name: "@cc/openai-agents compactItems, preserveLast 2", builtIn: false, run: ours(2) },
 ];

@@ -49,7 +49,13 @@ export interface Reference {
  *
  * @example scoreTurn([{ at: 3, origin: 1 }], 3, 4, keys, new Set([keys[1]])) // { kept: 1, total: 1 }
  */
-export function scoreTurn(refs: readonly Reference[], from: number, to: number, keys: readonly string[], present: ReadonlySet<string>): { readonly kept: number; readonly total: number } {
+export function scoreTurn(
+  refs: readonly Reference[],
+  from: number,
+  to: number,
+  keys: readonly string[],
+  present: ReadonlySet<string>,
+): { readonly kept: number; readonly total: number } {
   let kept = 0;
   let total = 0;
   for (const r of refs) {

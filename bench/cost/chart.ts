@@ -44,19 +44,25 @@ export function renderBarChart(title: string, yLabel: string, groups: readonly B
   ];
   for (let i = 0; i <= 4; i++) {
     const v = (max * i) / 4;
-    out.push(`<line x1="${P.left - 4}" y1="${y(v).toFixed(1)}" x2="${P.right}" y2="${y(v).toFixed(1)}" stroke="#ddd"/>`);
+    out.push(
+      `<line x1="${P.left - 4}" y1="${y(v).toFixed(1)}" x2="${P.right}" y2="${y(v).toFixed(1)}" stroke="#ddd"/>`,
+    );
     out.push(`<text x="${P.left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toPrecision(3)}</text>`);
   }
   groups.forEach((g, gi) => {
     const x0 = P.left + gi * groupW + groupW * 0.1;
-    out.push(`<text x="${(x0 + groupW * 0.4).toFixed(1)}" y="${P.bottom + 24}" text-anchor="middle">${escapeXml(g.label)}</text>`);
+    out.push(
+      `<text x="${(x0 + groupW * 0.4).toFixed(1)}" y="${P.bottom + 24}" text-anchor="middle">${escapeXml(g.label)}</text>`,
+    );
     for (const b of g.bars) {
       const x = x0 + policies.indexOf(b.policy) * barW;
       if (!Number.isFinite(b.value) || b.value <= 0) continue;
       out.push(
         `<rect x="${x.toFixed(1)}" y="${y(b.value).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(P.bottom - y(b.value)).toFixed(1)}" fill="${colour(b.policy)}"><title>${escapeXml(`${b.policy}: ${b.value}`)}</title></rect>`,
       );
-      out.push(`<text x="${(x + barW * 0.45).toFixed(1)}" y="${(y(b.value) - 6).toFixed(1)}" text-anchor="middle" font-size="11">${escapeXml(b.note)}</text>`);
+      out.push(
+        `<text x="${(x + barW * 0.45).toFixed(1)}" y="${(y(b.value) - 6).toFixed(1)}" text-anchor="middle" font-size="11">${escapeXml(b.note)}</text>`,
+      );
     }
   });
   policies.forEach((p, i) => {

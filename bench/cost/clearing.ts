@@ -31,7 +31,11 @@ export interface ClearSettings {
  *
  * @example clearToolUses(prompt, { trigger: 8000, keep: 3, excludeTools: [], clearAtLeast: 0, placeholder: "[cleared]", maxTokens: 10000 }, count)
  */
-export function clearToolUses(messages: readonly Message[], s: ClearSettings, count: (m: Message) => number): readonly Message[] {
+export function clearToolUses(
+  messages: readonly Message[],
+  s: ClearSettings,
+  count: (m: Message) => number,
+): readonly Message[] {
   const sizes = messages.map(count);
   const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
   if (sum(sizes) < s.trigger) return messages;

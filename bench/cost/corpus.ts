@@ -38,9 +38,12 @@ const CHAT_ROLES = new Set(["system", "developer", "user", "assistant", "tool"])
 
 /** Messages of a parsed mini-swe-agent document without roles outside the chat model; how many were dropped. */
 export function chatMessagesOnly(doc: unknown): { readonly messages: unknown[]; readonly dropped: number } | undefined {
-  if (typeof doc !== "object" || doc === null || !Array.isArray((doc as { messages?: unknown }).messages)) return undefined;
+  if (typeof doc !== "object" || doc === null || !Array.isArray((doc as { messages?: unknown }).messages))
+    return undefined;
   const all = (doc as { messages: unknown[] }).messages;
-  const kept = all.filter((m) => typeof m === "object" && m !== null && CHAT_ROLES.has(String((m as { role?: unknown }).role)));
+  const kept = all.filter(
+    (m) => typeof m === "object" && m !== null && CHAT_ROLES.has(String((m as { role?: unknown }).role)),
+  );
   return { messages: kept, dropped: all.length - kept.length };
 }
 
@@ -114,7 +117,8 @@ export function loadCorpus(dataDir: string, selection: CorpusSelection = {}): Lo
   }
   const id = (s: CostSession): string => `${s.corpus}/${s.name}`;
   const { dropped } = dedupe(read.map((s) => ({ name: id(s), task: s.task, corpus: s.corpus, messages: [] })));
-  if (dropped.length > 0) notes.push(`${dropped.length} replay(s) of a task already read left out: ${dropped.join(", ")}`);
+  if (dropped.length > 0)
+    notes.push(`${dropped.length} replay(s) of a task already read left out: ${dropped.join(", ")}`);
   const gone = new Set(dropped);
   const splits = new Set(selection.splits ?? ["dev", "eval"]);
   const limit = selection.limit ?? Number.POSITIVE_INFINITY;

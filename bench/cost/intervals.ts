@@ -12,7 +12,11 @@ import type { Estimate } from "../retention/stats.js";
  *
  * @example relativeDifference(new Map([["s", 9]]), new Map([["s", 10]]), resamples(["s"], 100, 7)) // { value: -0.1, lo: -0.1, hi: -0.1 }
  */
-export function relativeDifference(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, draws: readonly ReadonlyMap<string, number>[]): Estimate {
+export function relativeDifference(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  draws: readonly ReadonlyMap<string, number>[],
+): Estimate {
   const ratio = (w?: ReadonlyMap<string, number>): number => {
     let sa = 0;
     let sb = 0;
@@ -27,6 +31,9 @@ export function relativeDifference(a: ReadonlyMap<string, number>, b: ReadonlyMa
     .map((w) => ratio(w))
     .filter(Number.isFinite)
     .sort((x, y) => x - y);
-  const at = (q: number): number => (values.length === 0 ? Number.NaN : values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!);
+  const at = (q: number): number =>
+    values.length === 0
+      ? Number.NaN
+      : values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!;
   return { value: ratio(), lo: at(0.025), hi: at(0.975) };
 }

@@ -20,7 +20,10 @@ export interface ReplayPolicy {
   /** The manager's policy; the manager is fed the full history every turn. */
   readonly policy?: PolicyOptions;
   /** Instead of the manager: tool-result clearing (shares of `maxTokens` for `trigger` and `clearAtLeast`) on the last prompt plus the new turn. */
-  readonly clearing?: Omit<ClearSettings, "maxTokens" | "trigger" | "clearAtLeast"> & { readonly trigger: number; readonly clearAtLeast: number };
+  readonly clearing?: Omit<ClearSettings, "maxTokens" | "trigger" | "clearAtLeast"> & {
+    readonly trigger: number;
+    readonly clearAtLeast: number;
+  };
 }
 
 /** What one replay measured. */
@@ -100,9 +103,22 @@ export async function replay(
         ? await manager.compact(messages.slice(0, at))
         : ((): Pick<TurnResult, "messages" | "compacted" | "budgetMet" | "decision"> => {
             const before = [...sent, ...t];
-            const next = clearToolUses(before, { ...clearing, trigger: Math.ceil(clearing.trigger * maxTokens), clearAtLeast: Math.floor(clearing.clearAtLeast * maxTokens), maxTokens }, tokensOf);
+            const next = clearToolUses(
+              before,
+              {
+                ...clearing,
+                trigger: Math.ceil(clearing.trigger * maxTokens),
+                clearAtLeast: Math.floor(clearing.clearAtLeast * maxTokens),
+                maxTokens,
+              },
+              tokensOf,
+            );
             const changed = next.length !== before.length || next.some((m, i) => m !== before[i]);
-            return { messages: next, compacted: changed, budgetMet: next.reduce((a, m) => a + tokensOf(m), 0) <= maxTokens };
+            return {
+              messages: next,
+              compacted: changed,
+              budgetMet: next.reduce((a, m) => a + tokensOf(m), 0) <= maxTokens,
+            };
           })();
     sent = r.messages;
     const current = sent.map(keyOf);
@@ -113,11 +129,29 @@ export async function replay(
     for (const [k, sheet] of Object.entries(sheets)) cost[k] = (cost[k] ?? 0) + inputCost(bill, sheet);
     if (r.compacted) compactions++;
     if (!r.budgetMet) budgetMisses++;
-    const tag = r.decision === undefined ? (r.compacted ? "Compacted" : "Waited") : `${r.decision._tag}${"reason" in r.decision ? `:${r.decision.reason}` : ""}`;
+    const tag =
+      r.decision === undefined
+        ? r.compacted
+          ? "Compacted"
+          : "Waited"
+        : `${r.decision._tag}${"reason" in r.decision ? `:${r.decision.reason}` : ""}`;
     decisions[tag] = (decisions[tag] ?? 0) + 1;
     const s = scoreTurn(refs, from, at, keys, new Set(current));
     kept += s.kept;
     scored += s.total;
   }
-  return { turns: turns.length, maxTokens, tokensSent, cachedTokens, cost, compactions, decisions, budgetMisses, reaccessKept: kept, reaccessTotal: scored, neededKept, neededTotal: facts.length };
+  return {
+    turns: turns.length,
+    maxTokens,
+    tokensSent,
+    cachedTokens,
+    cost,
+    compactions,
+    decisions,
+    budgetMisses,
+    reaccessKept: kept,
+    reaccessTotal: scored,
+    neededKept,
+    neededTotal: facts.length,
+  };
 }

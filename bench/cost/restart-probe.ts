@@ -21,7 +21,11 @@ const WORDS = ["parse_config", "TimeDelta", "src/app.py", "retry", "bucket", "re
 export function sessionTurn(i: number): readonly Message[] {
   const words = Array.from({ length: 60 + ((i * 37) % 90) }, (_, k) => WORDS[(i * 7 + k) % WORDS.length]).join(" ");
   return [
-    { role: "assistant", content: `step ${i}`, toolCalls: [{ id: `call_${i}`, name: "bash", arguments: JSON.stringify({ command: `cat f${i}.py` }) }] },
+    {
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `call_${i}`, name: "bash", arguments: JSON.stringify({ command: `cat f${i}.py` }) }],
+    },
     { role: "tool", toolCallId: `call_${i}`, content: `output ${i}: ${words}` },
   ];
 }
@@ -33,7 +37,8 @@ const fail = (what: string, e: unknown): never => {
 
 async function main(): Promise<void> {
   const [path, fromArg, toArg] = process.argv.slice(2);
-  if (path === undefined || fromArg === undefined || toArg === undefined) return fail("usage", "probe.ts <db> <from> <to>");
+  if (path === undefined || fromArg === undefined || toArg === undefined)
+    return fail("usage", "probe.ts <db> <from> <to>");
   const store = await openSqliteStore({ path })();
   if (E.isLeft(store)) return fail("open", store.left);
   const s = store.right;
@@ -70,7 +75,11 @@ async function main(): Promise<void> {
   const last = await s.lastMessageId(STACK)();
   if (E.isLeft(last)) return fail("last id", last.left);
   const previousId = O.isSome(latest.right) ? latest.right.value.id : null;
-  const saved = await s.saveSummary(STACK, { content: JSON.stringify(manager.snapshot()), coversUpTo: last.right, previousId }, 1_700_000_000_000)();
+  const saved = await s.saveSummary(
+    STACK,
+    { content: JSON.stringify(manager.snapshot()), coversUpTo: last.right, previousId },
+    1_700_000_000_000,
+  )();
   if (E.isLeft(saved)) return fail("save", saved.left);
   await s.close()();
 }

@@ -42,7 +42,10 @@ export function centreOf(policy: string): number | undefined {
  * chooseCentre([{ policy: "hermes", cost: 10, retentionPct: 70 }, { policy: "cost@0.6", cost: 9, retentionPct: 68 },
  *   { policy: "cost@0.7", cost: 10, retentionPct: 72 }], ["hermes"]) // { centre: 0.7, cheapest: true, … }
  */
-export function chooseCentre(points: readonly SweepPoint[], rivals: readonly string[] = ["threshold", "hermes"]): CentreChoice | undefined {
+export function chooseCentre(
+  points: readonly SweepPoint[],
+  rivals: readonly string[] = ["threshold", "hermes"],
+): CentreChoice | undefined {
   const rival = points.filter((p) => rivals.includes(p.policy));
   if (rival.length !== rivals.length) return undefined;
   const best = Math.min(...rival.map((p) => p.cost));
@@ -55,5 +58,10 @@ export function chooseCentre(points: readonly SweepPoint[], rivals: readonly str
   if (sweep.length === 0) return undefined;
   const cheapest = sweep.filter((p) => p.cost <= best);
   const pick = cheapest.length > 0 ? cheapest[cheapest.length - 1]! : sweep.reduce((m, p) => (p.cost < m.cost ? p : m));
-  return { centre: pick.centre, cheapest: cheapest.length > 0, vsBestRival: best > 0 ? pick.cost / best - 1 : 0, retentionPct: pick.retentionPct };
+  return {
+    centre: pick.centre,
+    cheapest: cheapest.length > 0,
+    vsBestRival: best > 0 ? pick.cost / best - 1 : 0,
+    retentionPct: pick.retentionPct,
+  };
 }

@@ -85,7 +85,14 @@ export interface CostRow {
  *
  * @example rowOf(totals, "eval", "all", "with caching", "cost", 63.07)
  */
-export function rowOf(t: Totals, split: RowSplit, corpus: string, sheet: string, policy: string, thresholdCost: number): CostRow {
+export function rowOf(
+  t: Totals,
+  split: RowSplit,
+  corpus: string,
+  sheet: string,
+  policy: string,
+  thresholdCost: number,
+): CostRow {
   return {
     split,
     corpus,
@@ -126,7 +133,9 @@ export interface Goal {
  * @example goalOf(rows, "eval", "with caching")?.costModelCheapest
  */
 export function goalOf(rows: readonly CostRow[], split: RowSplit, sheet: string): Goal | undefined {
-  const here = rows.filter((r) => r.split === split && r.corpus === "all" && r.sheet === sheet && !r.policy.startsWith("cost@"));
+  const here = rows.filter(
+    (r) => r.split === split && r.corpus === "all" && r.sheet === sheet && !r.policy.startsWith("cost@"),
+  );
   const cost = here.find((r) => r.policy === "cost");
   if (cost === undefined) return undefined;
   const cheapest = here.reduce((m, r) => (r.inputCostUsd < m.inputCostUsd ? r : m));

@@ -44,7 +44,8 @@ export function renderFleetChart(chart: FleetChart): string {
   const lat = chart.timeline.flatMap((b) => [b.searchP50Ms, b.searchP99Ms]).filter((v) => Number.isFinite(v) && v > 0);
   const lo = Math.floor(Math.log10(Math.max(0.1, Math.min(1, ...lat))));
   const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(10, ...lat))));
-  const yLat = (v: number): number => BOTTOM.y1 - ((Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo)) * (BOTTOM.y1 - BOTTOM.y0);
+  const yLat = (v: number): number =>
+    BOTTOM.y1 - ((Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo)) * (BOTTOM.y1 - BOTTOM.y0);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="580" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="580" fill="white"/>`,
@@ -52,17 +53,31 @@ export function renderFleetChart(chart: FleetChart): string {
   ];
   const [r0, r1] = chart.restartWindow;
   if (Number.isFinite(r0) && Number.isFinite(r1)) {
-    for (const p of [TOP, BOTTOM]) out.push(`<rect x="${f(x(r0))}" y="${p.y0}" width="${f(Math.max(2, x(r1) - x(r0)))}" height="${p.y1 - p.y0}" fill="#dddddd"/>`);
+    for (const p of [TOP, BOTTOM])
+      out.push(
+        `<rect x="${f(x(r0))}" y="${p.y0}" width="${f(Math.max(2, x(r1) - x(r0)))}" height="${p.y1 - p.y0}" fill="#dddddd"/>`,
+      );
     out.push(`<text x="${f(x(r0))}" y="${TOP.y0 - 6}" fill="#555">PostgreSQL down</text>`);
   }
-  for (const k of chart.killAt) out.push(`<line x1="${f(x(k))}" x2="${f(x(k))}" y1="${TOP.y0}" y2="${BOTTOM.y1}" stroke="${PALETTE[1]}" stroke-dasharray="3,3"/>`);
-  for (const p of [TOP, BOTTOM]) out.push(`<rect x="${LEFT}" y="${p.y0}" width="${RIGHT - LEFT}" height="${p.y1 - p.y0}" fill="none" stroke="#333"/>`);
+  for (const k of chart.killAt)
+    out.push(
+      `<line x1="${f(x(k))}" x2="${f(x(k))}" y1="${TOP.y0}" y2="${BOTTOM.y1}" stroke="${PALETTE[1]}" stroke-dasharray="3,3"/>`,
+    );
+  for (const p of [TOP, BOTTOM])
+    out.push(
+      `<rect x="${LEFT}" y="${p.y0}" width="${RIGHT - LEFT}" height="${p.y1 - p.y0}" fill="none" stroke="#333"/>`,
+    );
   // Axes: seconds under both panels, the rate's 0 and max, the latency decades.
   for (let s = 0; s <= seconds; s += Math.max(1, Math.ceil(seconds / 12))) {
     for (const p of [TOP, BOTTOM]) out.push(`<text x="${f(x(s))}" y="${p.y1 + 16}" text-anchor="middle">${s}</text>`);
   }
-  out.push(`<text x="${(LEFT + RIGHT) / 2}" y="${BOTTOM.y1 + 36}" text-anchor="middle">seconds into the run (dashed: a worker SIGKILLed and started again)</text>`);
-  out.push(`<text x="${LEFT - 8}" y="${TOP.y1}" text-anchor="end">0</text>`, `<text x="${LEFT - 8}" y="${TOP.y0 + 4}" text-anchor="end">${maxRate}</text>`);
+  out.push(
+    `<text x="${(LEFT + RIGHT) / 2}" y="${BOTTOM.y1 + 36}" text-anchor="middle">seconds into the run (dashed: a worker SIGKILLed and started again)</text>`,
+  );
+  out.push(
+    `<text x="${LEFT - 8}" y="${TOP.y1}" text-anchor="end">0</text>`,
+    `<text x="${LEFT - 8}" y="${TOP.y0 + 4}" text-anchor="end">${maxRate}</text>`,
+  );
   out.push(`<text x="${LEFT + 8}" y="${TOP.y0 + 16}">entries acknowledged per second, every worker</text>`);
   for (let e = lo; e <= hi; e++)
     out.push(

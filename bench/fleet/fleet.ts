@@ -73,7 +73,11 @@ export type Searcher = (query: string, namespace: string | undefined) => Promise
  * An entry acknowledged in namespace A but stored in B therefore counts as lost and as a cross
  * hit (the test's self-check feeds it exactly that).
  */
-export async function verifyAcks(acks: readonly Ack[], search: Searcher, otherOf: (namespace: string) => string): Promise<VerifyResult> {
+export async function verifyAcks(
+  acks: readonly Ack[],
+  search: Searcher,
+  otherOf: (namespace: string) => string,
+): Promise<VerifyResult> {
   const byNs = new Map<string, Ack[]>();
   for (const a of acks) byNs.set(a.namespace, [...(byNs.get(a.namespace) ?? []), a]);
   const lost: Ack[] = [];
@@ -88,7 +92,8 @@ export async function verifyAcks(acks: readonly Ack[], search: Searcher, otherOf
       const other = await search(query, otherOf(namespace));
       searches += 3;
       const wholeKeys = new Set(whole.map((h) => `${h.namespace}\u0000${h.id}`));
-      for (const a of group) if (!own.has(`${a.namespace}\u0000${a.id}`) || !wholeKeys.has(`${a.namespace}\u0000${a.id}`)) lost.push(a);
+      for (const a of group)
+        if (!own.has(`${a.namespace}\u0000${a.id}`) || !wholeKeys.has(`${a.namespace}\u0000${a.id}`)) lost.push(a);
       const ids = new Set(group.map((a) => a.id));
       crossHits += whole.filter((h) => h.namespace !== namespace && ids.has(h.id)).length + other.length;
     }
@@ -183,7 +188,10 @@ export async function runFleet(o: FleetOptions): Promise<FleetReport> {
   const pg = mkdtempSync(join(tmpdir(), "cc-fleet-pg-"));
   mkdirSync(o.dir, { recursive: true });
   try {
-    const url = execFileSync("bash", [script, "start", pg, String(o.port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    const url = execFileSync("bash", [script, "start", pg, String(o.port)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
     try {
       return await fleetOn(o, pg, url);
     } finally {
@@ -201,16 +209,23 @@ export async function runFleet(o: FleetOptions): Promise<FleetReport> {
 async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetReport> {
   const table = "cc_fleet";
   const random = mulberry32(o.seed);
-  const namespaces = (w: number): string[] => Array.from({ length: o.namespacesPerWorker }, (_, i) => `fleet-w${w}-n${i}`);
+  const namespaces = (w: number): string[] =>
+    Array.from({ length: o.namespacesPerWorker }, (_, i) => `fleet-w${w}-n${i}`);
   // The schema first, so the workers' opens race on nothing but their connections.
   const created = await openPostgresIndex({ connection: url, table })();
   if (created._tag === "Left") throw new Error(`cannot create the fleet table: ${JSON.stringify(created.left)}`);
   await created.right.close()();
 
   const stopFile = join(o.dir, "stop");
-  const files = (w: number): { readonly ackFile: string; readonly eventsFile: string } => ({ ackFile: join(o.dir, `acks-${w}.tsv`), eventsFile: join(o.dir, `events-${w}.jsonl`) });
+  const files = (w: number): { readonly ackFile: string; readonly eventsFile: string } => ({
+    ackFile: join(o.dir, `acks-${w}.tsv`),
+    eventsFile: join(o.dir, `events-${w}.jsonl`),
+  });
   const incarnations = Array.from({ length: o.workers }, () => 0);
-  const procs = new Map<number, { readonly child: ChildProcess; readonly eventsAtSpawn: number; killed: boolean; readonly exited: Promise<void> }>();
+  const procs = new Map<
+    number,
+    { readonly child: ChildProcess; readonly eventsAtSpawn: number; killed: boolean; readonly exited: Promise<void> }
+  >();
   const crashes: string[] = [];
   const size = (f: string): number => {
     try {
@@ -221,9 +236,23 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
   };
   const spawnWorker = (w: number): void => {
     const f = files(w);
-    const args: WorkerArgs = { url, table, worker: w, incarnation: incarnations[w]!, namespaces: namespaces(w), ...f, stopFile, batch: o.batch, pauseMs: o.pauseMs };
+    const args: WorkerArgs = {
+      url,
+      table,
+      worker: w,
+      incarnation: incarnations[w]!,
+      namespaces: namespaces(w),
+      ...f,
+      stopFile,
+      batch: o.batch,
+      pauseMs: o.pauseMs,
+    };
     incarnations[w]!++;
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", workerScript, JSON.stringify(args)], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=development", workerScript, JSON.stringify(args)],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr?.on("data", (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
@@ -265,21 +294,27 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
     // The run starts once every worker has done something (process start-up is not part of it).
     const startBy = Date.now() + 120_000;
     while ([...Array(o.workers).keys()].some((w) => size(files(w).eventsFile) === 0)) {
-      if (Date.now() > startBy || crashes.length > 0) throw new Error(`the workers did not start: ${crashes.join("; ")}`);
+      if (Date.now() > startBy || crashes.length > 0)
+        throw new Error(`the workers did not start: ${crashes.join("; ")}`);
       await sleep(100);
     }
     const t0 = Date.now();
     const deadline = t0 + o.durationMs;
 
     // Kills at random times over the middle of the run; a kill takes a worker that has done work since it started.
-    const killTimes = Array.from({ length: o.kills }, () => t0 + o.durationMs * (0.1 + 0.7 * ((random() % 10_000) / 10_000))).sort((a, b) => a - b);
+    const killTimes = Array.from(
+      { length: o.kills },
+      () => t0 + o.durationMs * (0.1 + 0.7 * ((random() % 10_000) / 10_000)),
+    ).sort((a, b) => a - b);
     const killAt: number[] = [];
     let workerRestarts = 0;
     const killer = (async () => {
       for (const at of killTimes) {
         await sleep(Math.max(0, at - Date.now()));
         for (let tries = 0; tries < 50 && Date.now() < deadline - 1000; tries++) {
-          const working = [...procs.entries()].filter(([w, p]) => p.child.exitCode === null && !p.killed && size(files(w).eventsFile) > p.eventsAtSpawn);
+          const working = [...procs.entries()].filter(
+            ([w, p]) => p.child.exitCode === null && !p.killed && size(files(w).eventsFile) > p.eventsAtSpawn,
+          );
           if (working.length > 0) {
             const [w, p] = working[random() % working.length]!;
             p.killed = true;
@@ -344,7 +379,8 @@ async function fleetOn(o: FleetOptions, pg: string, url: string): Promise<FleetR
     await index.close()();
 
     const flat = events.flat();
-    const searchesOf = (es: readonly FleetEvent[]): Extract<FleetEvent, { t: "search" }>[] => es.filter((e): e is Extract<FleetEvent, { t: "search" }> => e.t === "search");
+    const searchesOf = (es: readonly FleetEvent[]): Extract<FleetEvent, { t: "search" }>[] =>
+      es.filter((e): e is Extract<FleetEvent, { t: "search" }> => e.t === "search");
     const searches = searchesOf(flat);
     const errors: Record<string, number> = {};
     for (const e of flat) if (e.t === "error") errors[`${e.op}:${e.tag}`] = (errors[`${e.op}:${e.tag}`] ?? 0) + 1;

@@ -69,9 +69,16 @@ export function decodeWorkerArgs(text: string): WorkerArgs | string {
   }
   if (typeof u !== "object" || u === null) return "the argument is not an object";
   const o = u as Record<string, unknown>;
-  for (const k of ["url", "table", "ackFile", "eventsFile", "stopFile"]) if (typeof o[k] !== "string") return `${k}: expected a string`;
-  for (const k of ["worker", "incarnation", "batch", "pauseMs"]) if (typeof o[k] !== "number" || !Number.isFinite(o[k])) return `${k}: expected a number`;
-  if (!Array.isArray(o["namespaces"]) || o["namespaces"].length === 0 || !o["namespaces"].every((n) => typeof n === "string")) return "namespaces: expected a non-empty list of strings";
+  for (const k of ["url", "table", "ackFile", "eventsFile", "stopFile"])
+    if (typeof o[k] !== "string") return `${k}: expected a string`;
+  for (const k of ["worker", "incarnation", "batch", "pauseMs"])
+    if (typeof o[k] !== "number" || !Number.isFinite(o[k])) return `${k}: expected a number`;
+  if (
+    !Array.isArray(o["namespaces"]) ||
+    o["namespaces"].length === 0 ||
+    !o["namespaces"].every((n) => typeof n === "string")
+  )
+    return "namespaces: expected a non-empty list of strings";
   return o as unknown as WorkerArgs;
 }
 

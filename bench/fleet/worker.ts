@@ -29,17 +29,36 @@ const emit = (e: DistributiveOmit<FleetEvent, "inc">): void => {
   writeSync(events, `${JSON.stringify({ ...e, inc: args.incarnation })}\n`);
 };
 /** The message of a typed error, when it has one (cut to 160 characters). */
-const messageOf = (e: object): string => ("message" in e && typeof e.message === "string" ? e.message.slice(0, 160) : "");
+const messageOf = (e: object): string =>
+  "message" in e && typeof e.message === "string" ? e.message.slice(0, 160) : "";
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const random = mulberry32(args.worker * 7919 + args.incarnation * 104_729 + 1);
-const filler = ["parse", "stack", "trace", "error", "module", "config", "retry", "socket", "buffer", "commit", "branch", "pytest"];
+const filler = [
+  "parse",
+  "stack",
+  "trace",
+  "error",
+  "module",
+  "config",
+  "retry",
+  "socket",
+  "buffer",
+  "commit",
+  "branch",
+  "pytest",
+];
 const words = (n: number): string => Array.from({ length: n }, () => filler[random() % filler.length]!).join(" ");
 
 /** Opens the index, retrying while the server is unreachable (a restart can be under way). */
 async function open(): Promise<SegmentIndex> {
   for (;;) {
-    const opened = await openPostgresIndex({ connection: args.url, table: args.table, connectTimeoutMs: 2000, statementTimeoutMs: 10_000 })();
+    const opened = await openPostgresIndex({
+      connection: args.url,
+      table: args.table,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 10_000,
+    })();
     if (opened._tag === "Right") return opened.right;
     emit({ t: "error", at: Date.now(), op: "open", tag: opened.left._tag, message: messageOf(opened.left) });
     if (existsSync(args.stopFile)) process.exit(0);
@@ -56,7 +75,16 @@ while (!existsSync(args.stopFile)) {
   const namespace = args.namespaces[batchNo % args.namespaces.length]!;
   const batch: IndexEntry[] = Array.from({ length: args.batch }, (_, j) => {
     const term = entryTerm(args.worker, args.incarnation, batchNo, j);
-    return entry({ id: `${term}`, namespace, kind: "tool_result", summary: `fleet entry ${term}`, content: `fleet ${words(20)} ${term}`, tokenCost: 40, createdAt: started, evictedAt: Date.now() });
+    return entry({
+      id: `${term}`,
+      namespace,
+      kind: "tool_result",
+      summary: `fleet entry ${term}`,
+      content: `fleet ${words(20)} ${term}`,
+      tokenCost: 40,
+      createdAt: started,
+      evictedAt: Date.now(),
+    });
   });
   batchNo++;
   const w0 = performance.now();

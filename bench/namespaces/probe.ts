@@ -26,19 +26,31 @@ import type * as E from "fp-ts/lib/Either.js";
 // worker's next namespace costs); `prepare` (mode) loads each namespace of NS (comma-separated)
 // with snapshots on and closes, so their snapshots are written.
 const all = process.argv.slice(2);
-const flags = new Map(all.filter((a) => /^(snapshots|next)=/.test(a)).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] as const));
+const flags = new Map(
+  all
+    .filter((a) => /^(snapshots|next)=/.test(a))
+    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] as const),
+);
 const args = all.filter((a) => !/^(snapshots|next)=/.test(a));
 const backend = args[0];
 const rest = backend === "postgres" ? args.slice(3) : args.slice(2);
 const [mode, ns] = rest;
-if ((backend !== "sqlite" && backend !== "postgres") || (mode !== "whole" && mode !== "namespace" && mode !== "prepare") || (mode !== "whole" && ns === undefined)) {
-  console.error("usage: probe.ts sqlite PATH | postgres URL TABLE, then whole | namespace NS | prepare NS,NS…, then [snapshots=DIR] [next=NS]");
+if (
+  (backend !== "sqlite" && backend !== "postgres") ||
+  (mode !== "whole" && mode !== "namespace" && mode !== "prepare") ||
+  (mode !== "whole" && ns === undefined)
+) {
+  console.error(
+    "usage: probe.ts sqlite PATH | postgres URL TABLE, then whole | namespace NS | prepare NS,NS…, then [snapshots=DIR] [next=NS]",
+  );
   process.exit(2);
 }
 const dir = flags.get("snapshots");
 const snapshots = dir === undefined ? {} : { snapshots: { dir } };
 const opened: E.Either<IndexError, SegmentIndex> =
-  backend === "sqlite" ? await openSqliteIndex({ path: args[1]!, ...snapshots })() : await openPostgresIndex({ connection: args[1]!, table: args[2]!, ...snapshots })();
+  backend === "sqlite"
+    ? await openSqliteIndex({ path: args[1]!, ...snapshots })()
+    : await openPostgresIndex({ connection: args[1]!, table: args[2]!, ...snapshots })();
 if (opened._tag === "Left") {
   console.error(JSON.stringify(opened.left));
   process.exit(1);
@@ -90,7 +102,12 @@ if (nextNs !== undefined) {
     process.exit(1);
   }
   const nextBytes = (postingsCacheStats(index)?.bytes ?? Number.NaN) - (stats?.bytes ?? Number.NaN);
-  next = { nextMs: t4 - t3, nextCacheBytes: nextBytes, nextRss: a.rss - b.rss, nextRetained: k.heapUsed + k.external - b.heapUsed - b.external };
+  next = {
+    nextMs: t4 - t3,
+    nextCacheBytes: nextBytes,
+    nextRss: a.rss - b.rss,
+    nextRetained: k.heapUsed + k.external - b.heapUsed - b.external,
+  };
 }
 const restoredScopes = stats?.snapshots?.restored ?? 0;
 await index.close()();

@@ -16,7 +16,11 @@ interface Db {
 const DRIVER = "better-sqlite3";
 
 const [path, mode, ns] = process.argv.slice(2);
-if (path === undefined || (mode !== "search" && mode !== "floor" && mode !== "namespace") || (mode === "namespace" && ns === undefined)) {
+if (
+  path === undefined ||
+  (mode !== "search" && mode !== "floor" && mode !== "namespace") ||
+  (mode === "namespace" && ns === undefined)
+) {
   console.error("usage: probe.ts INDEX.db search|floor|namespace NS");
   process.exit(2);
 }
@@ -25,7 +29,8 @@ if (mode === "floor") {
   const db = new mod.default(path, { readonly: true });
   const t0 = performance.now();
   let chars = 0;
-  for (const row of db.prepare("SELECT rid, namespace, id, kind, terms FROM cc_segments ORDER BY rid").iterate()) chars += (row as { terms: string }).terms.length;
+  for (const row of db.prepare("SELECT rid, namespace, id, kind, terms FROM cc_segments ORDER BY rid").iterate())
+    chars += (row as { terms: string }).terms.length;
   console.log(JSON.stringify({ mode, ms: performance.now() - t0, chars }));
   db.close();
 } else {

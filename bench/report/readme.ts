@@ -41,7 +41,9 @@ export function readResults(name: string, root: string = ROOT): ResultsDoc | und
 }
 
 const source = (name: string, doc: ResultsDoc | undefined): string =>
-  doc === undefined ? `\`bench/results/${name}.json\` missing` : `\`bench/results/${name}.json\`, ${doc.quick ? "quick run" : "full run"} ${doc.date.slice(0, 10)}`;
+  doc === undefined
+    ? `\`bench/results/${name}.json\` missing`
+    : `\`bench/results/${name}.json\`, ${doc.quick ? "quick run" : "full run"} ${doc.date.slice(0, 10)}`;
 
 function tokensRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| exact token counting | ${source("tokens", doc)} |`];
@@ -50,7 +52,9 @@ function tokensRows(doc: ResultsDoc | undefined): string[] {
   const corpus = ours(obj(d["corpus"])["results"]);
   const perMessage = ours(obj(d["perMessage"])["results"]);
   const exact = arr(d["exactness"]).map(obj);
-  const inexact = exact.filter((e) => num(e["mismatches"]) > 0).map((e) => `${str(e["name"]).replace(/ [\d.]+$/, "")} ${num(e["mismatches"])}`);
+  const inexact = exact
+    .filter((e) => num(e["mismatches"]) > 0)
+    .map((e) => `${str(e["name"]).replace(/ [\d.]+$/, "")} ${num(e["mismatches"])}`);
   const oursExact = exact.find((e) => /@cc|ours/i.test(str(e["name"])));
   const path = arr(d["pathological"]).map(obj);
   const worst = path.reduce((m, p) => Math.max(m, num(p["slowdownVsProsePerByte"])), 0);
@@ -82,7 +86,9 @@ function retentionRows(doc: ResultsDoc | undefined): string[] {
     return `${points(num(m["value"]))} (${points(num(m["lo"]))}–${points(num(m["hi"]))})`;
   };
   const policies = budgets.length === 0 ? [] : Object.keys(obj(real[budgets[0]!]));
-  const available = policies.map((p) => `${p} ${budgets.map((b) => cell(b, p, "needed.available")).join(" / ")}`).join("; ");
+  const available = policies
+    .map((p) => `${p} ${budgets.map((b) => cell(b, p, "needed.available")).join(" / ")}`)
+    .join("; ");
   const headline = arr(doc.data["headline"]).map(obj);
   const diff = (metric: string): string =>
     headline
@@ -119,7 +125,10 @@ function costRows(doc: ResultsDoc | undefined): string[] {
   const line = (sheet: string, at: readonly Record<string, unknown>[]): string =>
     at
       .filter((r) => str(r["sheet"]) === sheet)
-      .map((r) => `${str(r["policy"])} $${fixed(num(r["inputCostUsd"]), 1)} (${num(r["compactions"])} compactions, retention ${fixed(num(r["retentionPct"]), 1)}%)`)
+      .map(
+        (r) =>
+          `${str(r["policy"])} $${fixed(num(r["inputCostUsd"]), 1)} (${num(r["compactions"])} compactions, retention ${fixed(num(r["retentionPct"]), 1)}%)`,
+      )
       .join(", ");
   const what = `${num(rows[0]?.["sessions"])} transcripts${split ? " (evaluation split)" : ""}`;
   if (budgets.length === 0) {
@@ -134,7 +143,10 @@ function costRows(doc: ResultsDoc | undefined): string[] {
   const diff = (budget: number, sheet: string): string =>
     diffs
       .filter((d) => num(d["budget"]) === budget && str(d["sheet"]) === sheet)
-      .map((d) => `vs ${str(d["rival"])} ${fixed(num(d["differencePct"]), 1)}% [${fixed(num(d["lo"]), 1)}, ${fixed(num(d["hi"]), 1)}]`)
+      .map(
+        (d) =>
+          `vs ${str(d["rival"])} ${fixed(num(d["differencePct"]), 1)}% [${fixed(num(d["lo"]), 1)}, ${fixed(num(d["hi"]), 1)}]`,
+      )
       .join(", ");
   return budgets.flatMap((budget, i) => {
     const at = rows.filter((r) => r["budget"] === budget);
@@ -176,7 +188,8 @@ function searchRows(doc: ResultsDoc | undefined): string[] {
       .filter((r) => str(r["contender"]) === c)
       .map((r) => `${str(r["shape"])} ${fixed(num(r["medianMs"]), 2)}/${fixed(num(r["p95Ms"]), 1)}`)
       .join(", ");
-  const agreement = (at: readonly Json[], c: string): string => fixed(Math.min(...at.filter((r) => str(r["contender"]) === c).map((r) => num(r["top10Agreement"]))), 2);
+  const agreement = (at: readonly Json[], c: string): string =>
+    fixed(Math.min(...at.filter((r) => str(r["contender"]) === c).map((r) => num(r["top10Agreement"]))), 2);
   const contenders = (at: readonly Json[]): string[] => [...new Set(at.map((r) => str(r["contender"])))];
   const largest = atSize(n);
   const peers = contenders(largest).filter((c) => !c.startsWith("ours"));
@@ -218,7 +231,9 @@ function reopenRows(doc: ResultsDoc | undefined): string[] {
     (r) =>
       `${num(r["n"]).toLocaleString("en-US")} entries: ${seconds(num(r["firstSearchMs"]))} (${fixed(num(r["timesFloor"]), 1)}× reading every stored terms column; the next search ${fixed(num(r["secondSearchMs"]), 1)} ms)`,
   );
-  return [`| first search after reopening a SQLite index, fresh process (it rebuilds the postings cache) | ${cells.join("; ")} — ${source("reopen", doc)} |`];
+  return [
+    `| first search after reopening a SQLite index, fresh process (it rebuilds the postings cache) | ${cells.join("; ")} — ${source("reopen", doc)} |`,
+  ];
 }
 
 function namespacesRows(doc: ResultsDoc | undefined): string[] {
@@ -231,11 +246,15 @@ function namespacesRows(doc: ResultsDoc | undefined): string[] {
     const first = obj(r["namespaceFirst"]);
     const rss = obj(r["rssGrowth"]);
     // Rows written before the interval and memory figures carry only the medians.
-    const interval = Number.isFinite(num(first["lo"])) ? ` [${fixed(num(first["lo"]), 0)}, ${fixed(num(first["hi"]), 0)}]` : "";
+    const interval = Number.isFinite(num(first["lo"]))
+      ? ` [${fixed(num(first["lo"]), 0)}, ${fixed(num(first["hi"]), 0)}]`
+      : "";
     const memory = Number.isFinite(num(r["rssGrowthBytes"]))
       ? `, RSS growth ${mib(num(r["rssGrowthBytes"]))} MiB [${mib(num(rss["lo"]))}, ${mib(num(rss["hi"]))}] = ${fixed(num(r["rssRatio"]), 1)}× the ${mib(num(r["cacheBytes"]))} MiB its postings need by the cache's estimate (${fixed(num(r["retainedRatio"]), 1)}× retained after a collection)`
       : "";
-    const cpu = Number.isFinite(num(r["namespaceFirstCpuMs"])) ? ` (${fixed(num(r["namespaceFirstCpuMs"]), 0)} ms of CPU)` : "";
+    const cpu = Number.isFinite(num(r["namespaceFirstCpuMs"]))
+      ? ` (${fixed(num(r["namespaceFirstCpuMs"]), 0)} ms of CPU)`
+      : "";
     const snap = obj(r["snapshotFirst"]);
     const snapRss = obj(r["snapshotRssGrowth"]);
     // Rows written before the snapshot and next-namespace views carry neither.

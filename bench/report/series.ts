@@ -48,7 +48,9 @@ function timingsOf(row: Readonly<Record<string, unknown>>): [string, { readonly 
   return Object.entries(row).flatMap(([k, v]): [string, { readonly medianMs: number }][] => {
     if (isTiming(v)) return [[k, v]];
     if (!isRecord(v) || k === "cpu") return [];
-    return Object.entries(v).flatMap(([inner, t]): [string, { readonly medianMs: number }][] => (isTiming(t) ? [[inner, t]] : []));
+    return Object.entries(v).flatMap(([inner, t]): [string, { readonly medianMs: number }][] =>
+      isTiming(t) ? [[inner, t]] : [],
+    );
   });
 }
 
@@ -63,7 +65,10 @@ function timingsOf(row: Readonly<Record<string, unknown>>): [string, { readonly 
 export function seriesOf(data: unknown): ChartSeries[] {
   const explicit = explicitSeries(data);
   if (explicit !== undefined) return explicit.filter((s) => s.points.length >= 2);
-  const byKey = new Map<string, { label: string; group: string; reference: boolean; points: { x: number; y: number }[] }>();
+  const byKey = new Map<
+    string,
+    { label: string; group: string; reference: boolean; points: { x: number; y: number }[] }
+  >();
   for (const rows of rowArrays(data)) {
     for (const row of rows) {
       const n = row["n"];

@@ -36,13 +36,20 @@ export function markdownTable(table: Table): string {
  *
  * @example renderSummary([doc], [{ title: "Scaling", file: "scaling.svg" }], [])
  */
-export function renderSummary(docs: readonly ResultDoc[], charts: readonly ChartLink[], problems: readonly string[]): string {
+export function renderSummary(
+  docs: readonly ResultDoc[],
+  charts: readonly ChartLink[],
+  problems: readonly string[],
+): string {
   const out: string[] = ["# Benchmark results", ""];
   const sorted = [...docs].sort((a, b) => a.name.localeCompare(b.name));
   if (sorted.length === 0) out.push("No results yet: run `pnpm bench`.", "");
   const modes = [...new Set(sorted.map((d) => (d.quick ? "quick" : "full")))];
   if (sorted.length > 0) {
-    out.push(`Mode: ${modes.join(" and ")}. Environment: ${[...new Set(sorted.map((d) => `node ${d.node}, ${d.platform}`))].join("; ")}.`, "");
+    out.push(
+      `Mode: ${modes.join(" and ")}. Environment: ${[...new Set(sorted.map((d) => `node ${d.node}, ${d.platform}`))].join("; ")}.`,
+      "",
+    );
   }
   for (const c of charts) out.push(`![${c.title}](${c.file})`, "");
   if (problems.length > 0) {

@@ -24,7 +24,16 @@ export interface Chart {
 }
 
 /** Okabe–Ito colour-blind-safe palette (its pale yellow swapped for brown), cycled by group. */
-export const PALETTE: readonly string[] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"];
+export const PALETTE: readonly string[] = [
+  "#0072B2",
+  "#D55E00",
+  "#009E73",
+  "#CC79A7",
+  "#E69F00",
+  "#56B4E9",
+  "#000000",
+  "#8C564B",
+];
 
 const WIDTH = 960;
 const HEIGHT = 600;
@@ -69,18 +78,24 @@ export function renderLogLogChart(chart: Chart): string {
   }
   const sx = scale(xr, PLOT.left, PLOT.right);
   const sy = scale(yr, PLOT.bottom, PLOT.top);
-  out.push(`<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#333"/>`);
+  out.push(
+    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#333"/>`,
+  );
   for (const t of logTicks(xr)) {
     const x = fmt(sx(t));
     const major = Number.isInteger(Math.log10(t));
     out.push(`<line x1="${x}" y1="${PLOT.top}" x2="${x}" y2="${PLOT.bottom}" stroke="${major ? "#ccc" : "#eee"}"/>`);
-    out.push(`<text x="${x}" y="${PLOT.bottom + 20}" text-anchor="middle" font-size="13">${escapeXml(formatTick(t))}</text>`);
+    out.push(
+      `<text x="${x}" y="${PLOT.bottom + 20}" text-anchor="middle" font-size="13">${escapeXml(formatTick(t))}</text>`,
+    );
   }
   for (const t of logTicks(yr)) {
     const y = fmt(sy(t));
     const major = Number.isInteger(Math.log10(t));
     out.push(`<line x1="${PLOT.left}" y1="${y}" x2="${PLOT.right}" y2="${y}" stroke="${major ? "#ccc" : "#eee"}"/>`);
-    out.push(`<text x="${PLOT.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="13">${escapeXml(formatTick(t))}</text>`);
+    out.push(
+      `<text x="${PLOT.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="13">${escapeXml(formatTick(t))}</text>`,
+    );
   }
   out.push(
     `<text x="${(PLOT.left + PLOT.right) / 2}" y="${PLOT.bottom + 48}" text-anchor="middle" font-size="15">${escapeXml(chart.xLabel)}</text>`,
@@ -97,7 +112,9 @@ export function renderLogLogChart(chart: Chart): string {
     }
     for (const p of s.points) {
       const fill = s.reference ? "#ffffff" : c;
-      out.push(`<circle cx="${fmt(sx(p.x))}" cy="${fmt(sy(p.y))}" r="4" fill="${fill}" stroke="${c}" stroke-width="2"/>`);
+      out.push(
+        `<circle cx="${fmt(sx(p.x))}" cy="${fmt(sy(p.y))}" r="4" fill="${fill}" stroke="${c}" stroke-width="2"/>`,
+      );
     }
   });
   const lx = PLOT.right + 24;
@@ -107,7 +124,9 @@ export function renderLogLogChart(chart: Chart): string {
     const c = colour(s.group);
     const dash = s.reference ? ` stroke-dasharray="7 5"` : "";
     out.push(`<line x1="${lx}" y1="${y}" x2="${lx + 34}" y2="${y}" stroke="${c}" stroke-width="2.5"${dash}/>`);
-    out.push(`<circle cx="${lx + 17}" cy="${y}" r="4" fill="${s.reference ? "#ffffff" : c}" stroke="${c}" stroke-width="2"/>`);
+    out.push(
+      `<circle cx="${lx + 17}" cy="${y}" r="4" fill="${s.reference ? "#ffffff" : c}" stroke="${c}" stroke-width="2"/>`,
+    );
     out.push(`<text x="${lx + 44}" y="${y}" dy="4" font-size="13">${escapeXml(s.label)}</text>`);
   });
   out.push("</svg>");

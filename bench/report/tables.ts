@@ -19,7 +19,8 @@ export interface TimingLike {
 }
 
 /** True for a plain (non-array, non-null) object. */
-export const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+export const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 
 /** True for a `{ medianMs: number, … }` timing object. */
 export const isTiming = (u: unknown): u is TimingLike => isRecord(u) && typeof u["medianMs"] === "number";
@@ -37,7 +38,9 @@ function cell(v: unknown): string {
 
 /** An array of `{ n, medianMs }` points (a measured curve). */
 const isMeasuredCurve = (u: unknown): u is readonly { readonly n: number; readonly medianMs: number }[] =>
-  Array.isArray(u) && u.length > 0 && u.every((p: unknown) => isRecord(p) && typeof p["n"] === "number" && typeof p["medianMs"] === "number");
+  Array.isArray(u) &&
+  u.length > 0 &&
+  u.every((p: unknown) => isRecord(p) && typeof p["n"] === "number" && typeof p["medianMs"] === "number");
 
 /** Flattens one row: timings → `key ms` (median), nested objects → `key.sub`. */
 export function flattenRow(row: Readonly<Record<string, unknown>>, prefix = "", depth = 0): [string, string][] {
@@ -45,7 +48,11 @@ export function flattenRow(row: Readonly<Record<string, unknown>>, prefix = "", 
   for (const [k, v] of Object.entries(row)) {
     const key = prefix === "" ? k : `${prefix}.${k}`;
     if (isTiming(v)) out.push([`${key} ms`, formatNumber(v.medianMs)]);
-    else if (isMeasuredCurve(v)) out.push([`${key} (median ms by n)`, v.map((p) => `n=${formatNumber(p.n)}: ${formatNumber(p.medianMs)}`).join("; ")]);
+    else if (isMeasuredCurve(v))
+      out.push([
+        `${key} (median ms by n)`,
+        v.map((p) => `n=${formatNumber(p.n)}: ${formatNumber(p.medianMs)}`).join("; "),
+      ]);
     else if (isRecord(v) && depth < MAX_DEPTH) out.push(...flattenRow(v, key, depth + 1));
     else out.push([key, cell(v)]);
   }
@@ -59,7 +66,8 @@ function tableOf(title: string, rows: readonly Readonly<Record<string, unknown>>
   return { title, headers, rows: flat.map((m) => headers.map((h) => m.get(h) ?? "")) };
 }
 
-const isRowArray = (u: unknown): u is readonly Readonly<Record<string, unknown>>[] => Array.isArray(u) && u.length > 0 && u.every(isRecord);
+const isRowArray = (u: unknown): u is readonly Readonly<Record<string, unknown>>[] =>
+  Array.isArray(u) && u.length > 0 && u.every(isRecord);
 
 /**
  * Every table found in `data`, depth-first in key order.
@@ -73,7 +81,8 @@ export function tablesOf(data: unknown, title = "", depth = 0): Table[] {
   const scalars: [string, string][] = [];
   for (const [k, v] of Object.entries(data)) {
     const sub = title === "" ? k : `${title}.${k}`;
-    if (isRowArray(v) || (isRecord(v) && !isTiming(v) && depth < MAX_DEPTH)) tables.push(...tablesOf(v, sub, depth + 1));
+    if (isRowArray(v) || (isRecord(v) && !isTiming(v) && depth < MAX_DEPTH))
+      tables.push(...tablesOf(v, sub, depth + 1));
     else if (isTiming(v)) scalars.push([`${k} ms`, formatNumber(v.medianMs)]);
     else scalars.push([k, cell(v)]);
   }

@@ -29,7 +29,10 @@ export interface ReportError {
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Reads and decodes every results file of `dir` (unreadable ones come back as problems). */
-export function readResults(dir: string): { readonly docs: readonly ResultDoc[]; readonly problems: readonly string[] } {
+export function readResults(dir: string): {
+  readonly docs: readonly ResultDoc[];
+  readonly problems: readonly string[];
+} {
   let files: string[];
   try {
     files = readdirSync(dir)
@@ -74,14 +77,18 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
       charts.push({
         link: { title: scaling ? "Throughput against n" : `${d.name}: throughput against n`, file: `${d.name}.svg` },
         svg: renderLogLogChart({
-          title: scaling ? "Throughput against n (log–log; dashed = reference)" : `${d.name}: throughput against n (log–log)`,
+          title: scaling
+            ? "Throughput against n (log–log; dashed = reference)"
+            : `${d.name}: throughput against n (log–log)`,
           xLabel: "n (segments or entries)",
           yLabel: "throughput (items per second)",
           series,
         }),
       });
     }
-    charts.sort((a, b) => (a.link.file === "scaling.svg" ? -1 : b.link.file === "scaling.svg" ? 1 : a.link.file.localeCompare(b.link.file)));
+    charts.sort((a, b) =>
+      a.link.file === "scaling.svg" ? -1 : b.link.file === "scaling.svg" ? 1 : a.link.file.localeCompare(b.link.file),
+    );
     const written: string[] = [];
     let current = "";
     try {
@@ -92,7 +99,8 @@ export function writeReport(dir: string): TE.TaskEither<ReportError, ReportFiles
       }
       // A throughput chart this report wrote earlier that its results no longer support; charts
       // a benchmark writes itself (cost.svg, retention.svg) are not the report's to remove.
-      for (const f of stale) if (existsSync(f) && readFileSync(f, "utf8").includes(REPORT_CHART_MARK)) rmSync(f, { force: true });
+      for (const f of stale)
+        if (existsSync(f) && readFileSync(f, "utf8").includes(REPORT_CHART_MARK)) rmSync(f, { force: true });
       current = join(dir, "SUMMARY.md");
       writeFileSync(
         current,

@@ -35,12 +35,16 @@ export function renderBars(title: string, metrics: readonly string[], rows: read
   }
   rows.forEach((r, i) => {
     const y0 = top + i * group;
-    parts.push(`<text x="${left - 8}" y="${y0 + (metrics.length * bar) / 2 + 4}" text-anchor="end">${escapeXml(r.policy)}</text>`);
+    parts.push(
+      `<text x="${left - 8}" y="${y0 + (metrics.length * bar) / 2 + 4}" text-anchor="end">${escapeXml(r.policy)}</text>`,
+    );
     r.values.forEach((e, m) => {
       if (!Number.isFinite(e.value)) return;
       const y = y0 + m * bar;
       const colour = PALETTE[m % PALETTE.length]!;
-      parts.push(`<rect x="${left}" y="${y}" width="${x(e.value) - left}" height="${bar - 2}" fill="${colour}" opacity="0.8"/>`);
+      parts.push(
+        `<rect x="${left}" y="${y}" width="${x(e.value) - left}" height="${bar - 2}" fill="${colour}" opacity="0.8"/>`,
+      );
       if (Number.isFinite(e.lo) && Number.isFinite(e.hi)) {
         const ym = y + (bar - 2) / 2;
         parts.push(`<line x1="${x(e.lo)}" y1="${ym}" x2="${x(e.hi)}" y2="${ym}" stroke="black"/>`);

@@ -26,9 +26,18 @@ export interface SessionClock {
  * @example sessionClock([{}, {}], 1000, 30_000) // { kind: "synthetic", times: [1000, 31000] }
  * @example sessionClock([{ timestamp: 5 }, { timestamp: 9 }], 0, 1) // { kind: "recorded", times: [5, 9] }
  */
-export function sessionClock(messages: readonly { readonly timestamp?: number }[], t0: number, stepMs: number): SessionClock {
+export function sessionClock(
+  messages: readonly { readonly timestamp?: number }[],
+  t0: number,
+  stepMs: number,
+): SessionClock {
   const recorded = messages.map((m) => m.timestamp);
-  const usable = recorded.length > 0 && recorded.every((t, i): t is number => typeof t === "number" && Number.isFinite(t) && t >= 0 && (i === 0 || t >= (recorded[i - 1] ?? Number.NaN)));
+  const usable =
+    recorded.length > 0 &&
+    recorded.every(
+      (t, i): t is number =>
+        typeof t === "number" && Number.isFinite(t) && t >= 0 && (i === 0 || t >= (recorded[i - 1] ?? Number.NaN)),
+    );
   if (usable) return { kind: "recorded", times: recorded.map((t) => t ?? 0) };
   return { kind: "synthetic", times: messages.map((_, j) => t0 + j * stepMs) };
 }

@@ -95,7 +95,11 @@ export function dedupe(sessions: readonly RawSession[]): { readonly kept: RawSes
 }
 
 /** Reads every file of `dir` ending in `suffix` as one corpus. */
-export function readCorpus(dir: string, suffix: string, corpus: string): { readonly sessions: RawSession[]; readonly problems: string[] } {
+export function readCorpus(
+  dir: string,
+  suffix: string,
+  corpus: string,
+): { readonly sessions: RawSession[]; readonly problems: string[] } {
   let files: string[];
   try {
     files = readdirSync(dir)
@@ -132,7 +136,12 @@ export function readCorpus(dir: string, suffix: string, corpus: string): { reado
  *
  * @example prepare(dedupe(raw).kept, count, 1_700_000_000_000, 30_000)
  */
-export function prepare(sessions: readonly RawSession[], count: (m: Message) => number, t0: number, stepMs: number): E.Either<string, PreparedSession[]> {
+export function prepare(
+  sessions: readonly RawSession[],
+  count: (m: Message) => number,
+  t0: number,
+  stepMs: number,
+): E.Either<string, PreparedSession[]> {
   const templates = new Map<string, ReadonlySet<string>>();
   for (const corpus of new Set(sessions.map((s) => s.corpus))) {
     templates.set(corpus, templateLines(sessions.filter((s) => s.corpus === corpus).map((s) => s.messages)));

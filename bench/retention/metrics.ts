@@ -39,7 +39,9 @@ const ISSUE = /<pr_description>|ISSUE:/;
  * @example ruleKinds([{ role: "system", content: "" }, { role: "user", content: "ISSUE: x" }, { role: "assistant", content: "" }]) // ["system", "task", "action"]
  */
 export function ruleKinds(messages: readonly MetricMessage[]): RuleKind[] {
-  const users = messages.map((m, i) => ({ m, i })).filter(({ m }) => m.role === "user" && !DEMONSTRATION.test(m.content));
+  const users = messages
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => m.role === "user" && !DEMONSTRATION.test(m.content));
   const task = (users.find(({ m }) => ISSUE.test(m.content)) ?? users[0])?.i ?? -1;
   return messages.map((m, i) => {
     if (m.role === "system") return "system";
@@ -69,14 +71,20 @@ export function templateLines(sessions: readonly (readonly MetricMessage[])[]): 
 
 /** Text of a message for the rules: content without template and footer lines, plus tool-call argument values. */
 export function originText(m: MetricMessage, template: ReadonlySet<string>): string {
-  const lines = m.content.split(/\r?\n/).filter((l) => !template.has(l.trim()) && !FOOTER_LINES.some((f) => f.test(l.trim())));
+  const lines = m.content
+    .split(/\r?\n/)
+    .filter((l) => !template.has(l.trim()) && !FOOTER_LINES.some((f) => f.test(l.trim())));
   return [...lines, ...(m.toolCalls ?? []).map((c) => argumentText(c.arguments))].join("\n");
 }
 
 /** The agent's own text: content, reasoning (`extra.reasoning_content`) and action arguments. */
 export function agentText(m: MetricMessage): string {
   const reasoning = m.extra?.["reasoning_content"];
-  return [m.content, typeof reasoning === "string" ? reasoning : "", ...(m.toolCalls ?? []).map((c) => argumentText(c.arguments))].join("\n");
+  return [
+    m.content,
+    typeof reasoning === "string" ? reasoning : "",
+    ...(m.toolCalls ?? []).map((c) => argumentText(c.arguments)),
+  ].join("\n");
 }
 
 /** The arguments of an agent's actions: tool-call argument values, else fenced code blocks of its content. */
@@ -124,7 +132,9 @@ export interface Holdings {
  */
 export function holdings(messages: readonly MetricMessage[], template: ReadonlySet<string>): Holdings {
   const kinds = ruleKinds(messages);
-  const held = messages.map((m, i) => (kinds[i] === "system" || kinds[i] === "demonstration" ? new Set<string>() : literalKeys(originText(m, template))));
+  const held = messages.map((m, i) =>
+    kinds[i] === "system" || kinds[i] === "demonstration" ? new Set<string>() : literalKeys(originText(m, template)),
+  );
   return { kinds, held };
 }
 
@@ -135,7 +145,11 @@ export interface Use {
 }
 
 /** Keys seen in an origin message before `j`, built incrementally. */
-function usesOf(messages: readonly MetricMessage[], h: Holdings, keysOf: (m: MetricMessage) => Iterable<string>): Use[] {
+function usesOf(
+  messages: readonly MetricMessage[],
+  h: Holdings,
+  keysOf: (m: MetricMessage) => Iterable<string>,
+): Use[] {
   const before = new Set<string>();
   const out: Use[] = [];
   messages.forEach((m, j) => {
@@ -179,7 +193,12 @@ export function heldBy(key: string, context: Iterable<number>, held: readonly Re
  *
  * @example contextQuery([3, 4], held, 2, 8) // "reproduce.py TimeDelta"
  */
-export function contextQuery(context: readonly number[], held: readonly ReadonlySet<string>[], newest: number, max: number): string[] {
+export function contextQuery(
+  context: readonly number[],
+  held: readonly ReadonlySet<string>[],
+  newest: number,
+  max: number,
+): string[] {
   const recent = context.slice(-newest);
   const keys = new Set<string>();
   for (const i of recent) for (const k of held[i] ?? []) if (/^(path|identifier|error):/.test(k)) keys.add(k);
@@ -197,7 +216,12 @@ export function contextQuery(context: readonly number[], held: readonly Readonly
  *
  * @example grepEvicted(["app.py"], [5, 2], held, 5) // [5] when only message 5 holds app.py
  */
-export function grepEvicted(query: readonly string[], evicted: readonly number[], held: readonly ReadonlySet<string>[], k: number): number[] {
+export function grepEvicted(
+  query: readonly string[],
+  evicted: readonly number[],
+  held: readonly ReadonlySet<string>[],
+  k: number,
+): number[] {
   const words = query.map((q) => [`path:${q}`, `identifier:${q}`, `error:${q}`]);
   return evicted
     .map((i) => ({ i, n: words.filter((alts) => alts.some((a) => held[i]?.has(a) === true)).length }))

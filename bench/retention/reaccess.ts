@@ -57,8 +57,12 @@ export interface Reaccess {
 /** Lines the SWE-agent harness appends to every observation. */
 export const FOOTER_LINES: readonly RegExp[] = [/^\(Open file: .*\)$/, /^\(Current directory: .*\)$/, /^bash-\$\s*$/];
 
-const EXTENSIONS = "py|pyi|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|cfg|ini|txt|md|rst|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|sql|html|css|xml|lock|traj|csv";
-const PATH = new RegExp(`(?:[\\p{L}\\p{N}_.\\-]+/)*[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}_.\\-]*\\.(?:${EXTENSIONS})(?![\\p{L}\\p{N}_])`, "gu");
+const EXTENSIONS =
+  "py|pyi|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|cfg|ini|txt|md|rst|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|sql|html|css|xml|lock|traj|csv";
+const PATH = new RegExp(
+  `(?:[\\p{L}\\p{N}_.\\-]+/)*[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}_.\\-]*\\.(?:${EXTENSIONS})(?![\\p{L}\\p{N}_])`,
+  "gu",
+);
 const ERROR = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning)\b/g;
 const WORD = /(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*(?![\p{L}\p{N}_])/gu;
 const TOOL_CALL = /\b(?:call|toolu)_[A-Za-z0-9]{6,}\b/g;
@@ -87,7 +91,8 @@ export function argumentText(args: string): string {
   }
 }
 
-const isIdentifier = (w: string): boolean => w.length >= 4 && !/^__\w+__$/.test(w) && (/[\p{L}\p{N}]_[\p{L}\p{N}]|^_\p{L}/u.test(w) || /\p{Ll}\p{Lu}/u.test(w));
+const isIdentifier = (w: string): boolean =>
+  w.length >= 4 && !/^__\w+__$/.test(w) && (/[\p{L}\p{N}]_[\p{L}\p{N}]|^_\p{L}/u.test(w) || /\p{Ll}\p{Lu}/u.test(w));
 
 /**
  * The terms of one text, deduplicated by key, in order of first appearance.
@@ -151,7 +156,11 @@ export function messageTerms(m: RuleMessage, footers: readonly RegExp[] = FOOTER
  * findReaccesses([{ role: "user", content: "fix app.py" }, { role: "assistant", content: "ok" }, { role: "user", content: "app.py still fails" }])
  * // [{ at: 2, origin: 0, term: { kind: "path", key: "path:app.py", text: "app.py" } }]
  */
-export function findReaccesses(messages: readonly RuleMessage[], pinned: (index: number) => boolean = (i) => messages[i]?.role === "system", footers: readonly RegExp[] = FOOTER_LINES): Reaccess[] {
+export function findReaccesses(
+  messages: readonly RuleMessage[],
+  pinned: (index: number) => boolean = (i) => messages[i]?.role === "system",
+  footers: readonly RegExp[] = FOOTER_LINES,
+): Reaccess[] {
   const origin = new Map<string, number>();
   const seenIn = new Map<string, number>();
   const out: Reaccess[] = [];

@@ -189,7 +189,13 @@ const byAt = <T extends { readonly at: number }>(xs: readonly T[]): Map<number, 
  *
  * @example const r = await replaySession(prepared, ruleContender(fifoRule), 0.2, tokens, 5);
  */
-export async function replaySession(s: PreparedSession, spec: ContenderSpec, share: number, tokens: Tokens, k: number): Promise<E.Either<string, ReplayScore>> {
+export async function replaySession(
+  s: PreparedSession,
+  spec: ContenderSpec,
+  share: number,
+  tokens: Tokens,
+  k: number,
+): Promise<E.Either<string, ReplayScore>> {
   const budget = budgetOf(s, share);
   const contender = spec.make(s, budget, tokens);
   try {
@@ -199,7 +205,15 @@ export async function replaySession(s: PreparedSession, spec: ContenderSpec, sha
   }
 }
 
-async function run(s: PreparedSession, label: string, contender: Contender, share: number, budget: number, tokens: Tokens, k: number): Promise<E.Either<string, ReplayScore>> {
+async function run(
+  s: PreparedSession,
+  label: string,
+  contender: Contender,
+  share: number,
+  budget: number,
+  tokens: Tokens,
+  k: number,
+): Promise<E.Either<string, ReplayScore>> {
   const h = holdingOf(s);
   const neededAt = byAt(s.needed);
   const reaccessAt = byAt(s.reaccesses);
@@ -250,7 +264,21 @@ async function run(s: PreparedSession, label: string, contender: Contender, shar
     context = next.right;
     running += s.tokens[j]!;
   }
-  return E.right({ session: s.name, corpus: s.corpus, split: s.split, generated: s.generated, policy: label, share, budget, needed, distant, reaccess, grounding, steps, overBudget });
+  return E.right({
+    session: s.name,
+    corpus: s.corpus,
+    split: s.split,
+    generated: s.generated,
+    policy: label,
+    share,
+    budget,
+    needed,
+    distant,
+    reaccess,
+    grounding,
+    steps,
+    overBudget,
+  });
 }
 
 /**
@@ -276,7 +304,9 @@ export function ruleContender(rule: Rule): ContenderSpec {
           if (uses.length === 0) return;
           entries = entries.map((e) => {
             const n = uses.filter((u) => h.keys(e.message).has(u.key)).length;
-            return n === 0 ? e : { ...e, accessCount: e.accessCount + n, lastAccessed: s.times[j]!, lastAccessedTurn: j };
+            return n === 0
+              ? e
+              : { ...e, accessCount: e.accessCount + n, lastAccessed: s.times[j]!, lastAccessedTurn: j };
           });
         },
         arrive: async (j) => {
@@ -299,7 +329,9 @@ export function ruleContender(rule: Rule): ContenderSpec {
           const problem = checkStep(before, after);
           if (problem !== undefined) return E.left(`${s.name}: ${rule.name} at message ${j}: ${problem}`);
           const now = new Map(after.map((e) => [e.source, e]));
-          const leaving = before.filter((e) => !written.has(e.source) && now.get(e.source)?.message !== s.messages[e.source]);
+          const leaving = before.filter(
+            (e) => !written.has(e.source) && now.get(e.source)?.message !== s.messages[e.source],
+          );
           if (leaving.length > 0) {
             const rows: IndexEntry[] = leaving.map((e) => {
               const original = s.messages[e.source]!;
@@ -344,7 +376,8 @@ export function checkStep(before: readonly ContextEntry[], after: readonly Conte
     if (i === before.length) return `message ${e.source} is not in the context it was given, or out of order`;
     const was = before[i]!.message;
     if (e.message.role !== was.role) return `message ${e.source} changed its role`;
-    if (e.message.role === "tool" && was.role === "tool" && e.message.toolCallId !== was.toolCallId) return `message ${e.source} lost its toolCallId`;
+    if (e.message.role === "tool" && was.role === "tool" && e.message.toolCallId !== was.toolCallId)
+      return `message ${e.source} lost its toolCallId`;
     i++;
   }
   return pairsValid(before, after) ? undefined : "a tool call and its results were separated";
@@ -368,12 +401,20 @@ function recallTest(manager: ContextManager): ((m: Message) => boolean) | undefi
  *
  * @example replaySession(s, managerContender("manager", {}), 0.1, tokens, 5)
  */
-export function managerContender(label: string, options: Omit<ContextManagerOptions, "maxTokens" | "counter" | "now">): ContenderSpec {
+export function managerContender(
+  label: string,
+  options: Omit<ContextManagerOptions, "maxTokens" | "counter" | "now">,
+): ContenderSpec {
   return {
     label,
     make: (s, budget, tokens) => {
       let clock = s.times[0] ?? 0;
-      const manager = createContextManager({ ...options, maxTokens: budget, counter: tokens.counter, now: () => clock });
+      const manager = createContextManager({
+        ...options,
+        maxTokens: budget,
+        counter: tokens.counter,
+        now: () => clock,
+      });
       const recalled = recallTest(manager);
       let prompt: readonly Message[] = [];
       return {

@@ -97,7 +97,8 @@ export function pairsValid(before: readonly ContextEntry[], after: readonly Cont
     if (e.message.role === "tool" && !calls.has(e.message.toolCallId)) return false;
   }
   const kept = new Set(after.map((e) => e.source));
-  for (const e of before) if (e.message.role === "tool" && calls.has(e.message.toolCallId) && !kept.has(e.source)) return false;
+  for (const e of before)
+    if (e.message.role === "tool" && calls.has(e.message.toolCallId) && !kept.has(e.source)) return false;
   return true;
 }
 
@@ -124,7 +125,10 @@ function cutUnits(s: string, n: number, fromEnd: boolean): string {
 export function truncateMessage(m: Message, maxTokens: number, count: (m: Message) => number): Message {
   if (count(m) <= maxTokens) return m;
   const text = m.content;
-  const at = (chars: number): Message => ({ ...m, content: `${cutUnits(text, Math.ceil(chars / 2), false)}${TASK_MARK}${cutUnits(text, Math.floor(chars / 2), true)}` });
+  const at = (chars: number): Message => ({
+    ...m,
+    content: `${cutUnits(text, Math.ceil(chars / 2), false)}${TASK_MARK}${cutUnits(text, Math.floor(chars / 2), true)}`,
+  });
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -150,7 +154,11 @@ function fitTask(input: RuleInput, context: readonly ContextEntry[]): ContextEnt
  * Drops whole units in `order` (lists of positions) until the context fits, never a protected
  * position (system prompts, the task).
  */
-function dropUnits(context: readonly ContextEntry[], order: readonly (readonly number[])[], budget: number): ContextEntry[] {
+function dropUnits(
+  context: readonly ContextEntry[],
+  order: readonly (readonly number[])[],
+  budget: number,
+): ContextEntry[] {
   let used = total(context);
   const gone = new Set<number>();
   for (const unit of order) {
@@ -198,7 +206,9 @@ function overBudget(name: string, fit: (input: RuleInput, context: ContextEntry[
 const oldestFirst = (context: readonly ContextEntry[]): number[][] => unitsOf(context);
 
 /** First in, first out: the oldest units after the system prompts and the task go first. */
-export const fifoRule: Rule = overBudget("fifo", (input, context) => dropUnits(context, oldestFirst(context), input.budget));
+export const fifoRule: Rule = overBudget("fifo", (input, context) =>
+  dropUnits(context, oldestFirst(context), input.budget),
+);
 
 /** Least recently used: the unit the agent referred to (or that arrived) longest ago goes first. */
 export const lruRule: Rule = overBudget("lru", (input, context) => {
@@ -237,7 +247,12 @@ export function maskingRule(s: MaskSettings): Rule {
     const observations = context.map((e, i) => ({ e, i })).filter(({ e }) => e.kind === "observation");
     const old = new Set(observations.slice(0, Math.max(0, observations.length - s.keep)).map(({ i }) => i));
     const masked = context.map((e, i): ContextEntry => {
-      if (!old.has(i) || e.replaced === "placeholder" || (e.toolName !== undefined && s.excludeTools.includes(e.toolName))) return e;
+      if (
+        !old.has(i) ||
+        e.replaced === "placeholder" ||
+        (e.toolName !== undefined && s.excludeTools.includes(e.toolName))
+      )
+        return e;
       const message: Message = { ...e.message, content: s.placeholder };
       return { ...e, message, tokens: input.count(message), replaced: "placeholder" };
     });
@@ -246,7 +261,12 @@ export function maskingRule(s: MaskSettings): Rule {
 }
 
 /** Observation masking: observations older than the last 5 become "[output omitted]"; then the oldest units go. */
-export const observationMaskingRule: Rule = maskingRule({ name: "observation-masking", keep: 5, placeholder: "[output omitted]", excludeTools: [] });
+export const observationMaskingRule: Rule = maskingRule({
+  name: "observation-masking",
+  keep: 5,
+  placeholder: "[output omitted]",
+  excludeTools: [],
+});
 
 /**
  * Tool-result clearing as Claude's `clear_tool_uses` and LangChain's `ClearToolUsesEdit` do it:
@@ -254,7 +274,12 @@ export const observationMaskingRule: Rule = maskingRule({ name: "observation-mas
  * tokens cleared (so every older result is cleared), placeholder "[cleared]", the call stays;
  * then, when still over, the oldest units go (as masking).
  */
-export const toolResultClearingRule: Rule = maskingRule({ name: "tool-result-clearing", keep: 3, placeholder: "[cleared]", excludeTools: [] });
+export const toolResultClearingRule: Rule = maskingRule({
+  name: "tool-result-clearing",
+  keep: 3,
+  placeholder: "[cleared]",
+  excludeTools: [],
+});
 
 /**
  * `@cc/importance` `compact` on the units (one segment each: its tokens, first arrival, last

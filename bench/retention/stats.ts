@@ -12,10 +12,27 @@ import type { FactCounts, ReplayScore } from "./replay.js";
  * The metrics reported: needed facts kept / available / recoverable, the same for the distant
  * ones, re-access kept and action grounding.
  */
-export type MetricName = "needed.kept" | "needed.available" | "needed.recoverable" | "distant.kept" | "distant.available" | "distant.recoverable" | "reaccess" | "grounding";
+export type MetricName =
+  | "needed.kept"
+  | "needed.available"
+  | "needed.recoverable"
+  | "distant.kept"
+  | "distant.available"
+  | "distant.recoverable"
+  | "reaccess"
+  | "grounding";
 
 /** All metrics, in column order. */
-export const METRICS: readonly MetricName[] = ["needed.kept", "needed.available", "needed.recoverable", "distant.kept", "distant.available", "distant.recoverable", "reaccess", "grounding"];
+export const METRICS: readonly MetricName[] = [
+  "needed.kept",
+  "needed.available",
+  "needed.recoverable",
+  "distant.kept",
+  "distant.available",
+  "distant.recoverable",
+  "reaccess",
+  "grounding",
+];
 
 /**
  * Numerator and denominator of a metric in one replay (a recoverable share is of every needed
@@ -55,7 +72,12 @@ export function cells(scores: readonly ReplayScore[], metric: MetricName): Cell[
     g.runs++;
     groups.set(key, g);
   }
-  return [...groups.values()].map((g) => ({ session: g.session, budget: g.budget, num: g.num / g.runs, den: g.den / g.runs }));
+  return [...groups.values()].map((g) => ({
+    session: g.session,
+    budget: g.budget,
+    num: g.num / g.runs,
+    den: g.den / g.runs,
+  }));
 }
 
 /**
@@ -125,9 +147,17 @@ export function estimate(cs: readonly Cell[], draws: readonly ReadonlyMap<string
  *
  * @example difference(cells(imp, "grounding"), cells(lru, "grounding"), draws)
  */
-export function difference(a: readonly Cell[], b: readonly Cell[], draws: readonly ReadonlyMap<string, number>[]): Estimate {
+export function difference(
+  a: readonly Cell[],
+  b: readonly Cell[],
+  draws: readonly ReadonlyMap<string, number>[],
+): Estimate {
   const values = draws.map((w) => meanOverBudgets(a, w) - meanOverBudgets(b, w));
-  return { value: meanOverBudgets(a) - meanOverBudgets(b), lo: percentile(values, 0.025), hi: percentile(values, 0.975) };
+  return {
+    value: meanOverBudgets(a) - meanOverBudgets(b),
+    lo: percentile(values, 0.025),
+    hi: percentile(values, 0.975),
+  };
 }
 
 /**

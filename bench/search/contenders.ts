@@ -40,7 +40,10 @@ const cpuMs = (): number => {
 };
 
 /** Runs `fn` and returns entries per second of wall time and of CPU time. */
-async function rate(n: number, fn: () => Promise<void> | void): Promise<{ entriesPerSec: number; entriesPerCpuSec: number }> {
+async function rate(
+  n: number,
+  fn: () => Promise<void> | void,
+): Promise<{ entriesPerSec: number; entriesPerCpuSec: number }> {
   const c0 = cpuMs();
   const t0 = performance.now();
   await fn();
@@ -106,14 +109,20 @@ export function fts5(dir: string, mode: "rank" | "count"): SearchContender {
       db = await openDb(join(dir, `fts5-${mode}-${fts5Files++}.db`));
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
-      db.exec("CREATE VIRTUAL TABLE f USING fts5(summary, content, id UNINDEXED, namespace UNINDEXED, tokenize='unicode61 remove_diacritics 0')");
+      db.exec(
+        "CREATE VIRTUAL TABLE f USING fts5(summary, content, id UNINDEXED, namespace UNINDEXED, tokenize='unicode61 remove_diacritics 0')",
+      );
       db.exec("INSERT INTO f(f, rank) VALUES('rank', 'bm25(2.0, 1.0)')");
       const insert = db.prepare("INSERT INTO f (summary, content, id, namespace) VALUES (?, ?, ?, ?)");
       const all = db.transaction((batch: readonly IndexEntry[]) => {
-        for (const e of batch) insert.run(indexedTerms(e.summary).join(" "), indexedTerms(e.content).join(" "), e.id, e.namespace);
+        for (const e of batch)
+          insert.run(indexedTerms(e.summary).join(" "), indexedTerms(e.content).join(" "), e.id, e.namespace);
       });
       const rates = await rate(entries.length, () => all(entries));
-      stmt = mode === "rank" ? db.prepare("SELECT id FROM f WHERE f MATCH ? AND namespace = 'main' ORDER BY rank LIMIT 10") : db.prepare("SELECT count(*) AS n FROM f WHERE f MATCH ?");
+      stmt =
+        mode === "rank"
+          ? db.prepare("SELECT id FROM f WHERE f MATCH ? AND namespace = 'main' ORDER BY rank LIMIT 10")
+          : db.prepare("SELECT count(*) AS n FROM f WHERE f MATCH ?");
       return rates;
     },
     search: async (q) => {
@@ -201,7 +210,8 @@ export class ExhaustiveBm25 implements SearchContender {
       for (let i = 0; i < docs.length; i++) {
         const d = docs[i]!;
         const f = ((masks[i]! & 1) === 0 ? 0 : 2) + ((masks[i]! & 2) === 0 ? 0 : 1);
-        this.scores[d]! += (w * (f * (BM25_K1 + 1))) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * this.len[d]!) / this.avgLen));
+        this.scores[d]! +=
+          (w * (f * (BM25_K1 + 1))) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * this.len[d]!) / this.avgLen));
         if (this.matched[d] === 0) {
           this.matched[d] = 1;
           touched.push(d);
@@ -263,13 +273,29 @@ export function minisearch(): SearchContender {
     name: "MiniSearch",
     role: "peer",
     build: async (entries) => {
-      mini = new MiniSearch({ fields: ["summary", "content"], storeFields: ["namespace"], tokenize: (text) => indexedTerms(text), processTerm: (t) => t });
+      mini = new MiniSearch({
+        fields: ["summary", "content"],
+        storeFields: ["namespace"],
+        tokenize: (text) => indexedTerms(text),
+        processTerm: (t) => t,
+      });
       const m = mini;
-      return rate(entries.length, () => m.addAll(entries.map((e) => ({ id: e.id, summary: e.summary, content: e.content, namespace: e.namespace }))));
+      return rate(entries.length, () =>
+        m.addAll(entries.map((e) => ({ id: e.id, summary: e.summary, content: e.content, namespace: e.namespace }))),
+      );
     },
     search: async (q) =>
       mini!
-        .search({ combineWith: "OR", queries: queryTerms(q) }, { boost: { summary: 2 }, prefix: false, fuzzy: false, tokenize: (s) => [s], filter: (r) => r["namespace"] === "main" })
+        .search(
+          { combineWith: "OR", queries: queryTerms(q) },
+          {
+            boost: { summary: 2 },
+            prefix: false,
+            fuzzy: false,
+            tokenize: (s) => [s],
+            filter: (r) => r["namespace"] === "main",
+          },
+        )
         .slice(0, K)
         .map((r) => String(r.id)),
     close: async () => void mini?.removeAll(),
@@ -284,14 +310,29 @@ export function flexsearch(): SearchContender {
     name: "FlexSearch",
     role: "peer",
     build: async (entries) => {
-      index = new FlexSearch.Document<Doc>({ tokenize: "strict", document: { id: "id", index: ["summary", "content"], tag: "namespace" } });
+      index = new FlexSearch.Document<Doc>({
+        tokenize: "strict",
+        document: { id: "id", index: ["summary", "content"], tag: "namespace" },
+      });
       const ix = index;
       return rate(entries.length, () => {
-        for (const e of entries) ix.add({ id: e.id, summary: indexedTerms(e.summary).join(" "), content: indexedTerms(e.content).join(" "), namespace: e.namespace });
+        for (const e of entries)
+          ix.add({
+            id: e.id,
+            summary: indexedTerms(e.summary).join(" "),
+            content: indexedTerms(e.content).join(" "),
+            namespace: e.namespace,
+          });
       });
     },
     search: async (q) => {
-      const found = index!.search({ query: queryTerms(q).join(" "), tag: { namespace: "main" }, limit: K, suggest: true, merge: true }) as unknown as { id: string }[];
+      const found = index!.search({
+        query: queryTerms(q).join(" "),
+        tag: { namespace: "main" },
+        limit: K,
+        suggest: true,
+        merge: true,
+      }) as unknown as { id: string }[];
       return found.slice(0, K).map((r) => String(r.id));
     },
     close: async () => undefined,
@@ -306,7 +347,16 @@ export function orama(): SearchContender {
     name: "Orama",
     role: "peer",
     build: async (entries) => {
-      db = create({ schema, components: { tokenizer: { language: "english", normalizationCache: new Map(), tokenize: (raw: string) => indexedTerms(raw) } } });
+      db = create({
+        schema,
+        components: {
+          tokenizer: {
+            language: "english",
+            normalizationCache: new Map(),
+            tokenize: (raw: string) => indexedTerms(raw),
+          },
+        },
+      });
       const o = db;
       return rate(
         entries.length,
@@ -319,7 +369,14 @@ export function orama(): SearchContender {
       );
     },
     search: async (q) => {
-      const r = await oramaSearch(db!, { term: queryTerms(q).join(" "), properties: ["summary", "content"], boost: { summary: 2 }, where: { namespace: { eq: "main" } }, threshold: 1, limit: K });
+      const r = await oramaSearch(db!, {
+        term: queryTerms(q).join(" "),
+        properties: ["summary", "content"],
+        boost: { summary: 2 },
+        where: { namespace: { eq: "main" } },
+        threshold: 1,
+        limit: K,
+      });
       return r.hits.map((h) => String(h.document.id));
     },
     close: async () => undefined,

@@ -21,10 +21,13 @@ export function mulberry32(seed: number): () => number {
 
 const r = mulberry32(42);
 const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "za", "po", "qu", "xe", "di", "fa", "gu", "he"];
-const vocab = Array.from({ length: 5000 }, () => Array.from({ length: 2 + (r() % 3) }, () => syllables[r() % syllables.length]!).join(""));
+const vocab = Array.from({ length: 5000 }, () =>
+  Array.from({ length: 2 + (r() % 3) }, () => syllables[r() % syllables.length]!).join(""),
+);
 
 /** `n` words of the skewed vocabulary. */
-export const words = (n: number): string => Array.from({ length: n }, () => vocab[Math.floor((r() % vocab.length) * ((r() % 1000) / 1000) ** 2)]!).join(" ");
+export const words = (n: number): string =>
+  Array.from({ length: n }, () => vocab[Math.floor((r() % vocab.length) * ((r() % 1000) / 1000) ** 2)]!).join(" ");
 
 /** `n` entries; entry i has id `s<i>`. */
 export function makeEntries(n: number): IndexEntry[] {
@@ -52,7 +55,11 @@ export function makeQueries(n: number, count: number): { readonly shape: Shape; 
   for (let j = 0; j < count; j++) {
     const shape = SHAPES[j % SHAPES.length]!;
     const i = r() % n;
-    out.push({ shape, text: shape === "words" ? words(1 + (r() % 3)) : shape === "file" ? `file${i}.py` : `src/mod${i % 97}/file${i}.py` });
+    out.push({
+      shape,
+      text:
+        shape === "words" ? words(1 + (r() % 3)) : shape === "file" ? `file${i}.py` : `src/mod${i % 97}/file${i}.py`,
+    });
   }
   return out;
 }

@@ -21,7 +21,10 @@ if (mode === "read") {
   const use = (mode === "sqlite" ? fourth : fifth) === "with";
   const snapshots = use ? { snapshots: { dir } } : {};
   const t0 = performance.now();
-  const opened = mode === "sqlite" ? await openSqliteIndex({ path: target!, ...snapshots })() : await openPostgresIndex({ connection: target!, table: third!, ...snapshots })();
+  const opened =
+    mode === "sqlite"
+      ? await openSqliteIndex({ path: target!, ...snapshots })()
+      : await openPostgresIndex({ connection: target!, table: third!, ...snapshots })();
   if (opened._tag === "Left") {
     console.error(JSON.stringify(opened.left));
     process.exit(1);

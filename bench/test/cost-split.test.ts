@@ -13,16 +13,24 @@ const rivals = (threshold: number, hermes: number): SweepPoint[] => [
   { policy: "threshold", cost: threshold, retentionPct: 80 },
   { policy: "hermes", cost: hermes, retentionPct: 70 },
 ];
-const sweep = (costs: Readonly<Record<string, number>>): SweepPoint[] => Object.entries(costs).map(([c, cost]) => ({ policy: `cost@${c}`, cost, retentionPct: 100 * Number(c) }));
+const sweep = (costs: Readonly<Record<string, number>>): SweepPoint[] =>
+  Object.entries(costs).map(([c, cost]) => ({ policy: `cost@${c}`, cost, retentionPct: 100 * Number(c) }));
 
 describe("the cost benchmark's rule for the default cycleCentre", () => {
   it("picks the highest centre no dearer than every rival; a tie counts as cheapest", () => {
-    const c = chooseCentre([...rivals(20, 10), { policy: "cost", cost: 1, retentionPct: 1 }, ...sweep({ "0.6": 9, "0.65": 10, "0.7": 10.01, "0.8": 12 })]);
+    const c = chooseCentre([
+      ...rivals(20, 10),
+      { policy: "cost", cost: 1, retentionPct: 1 },
+      ...sweep({ "0.6": 9, "0.65": 10, "0.7": 10.01, "0.8": 12 }),
+    ]);
     expect(c).toMatchObject({ centre: 0.65, cheapest: true, vsBestRival: 0, retentionPct: 65 });
   });
 
   it("when no centre is cheapest, picks the cheapest centre, the lower one on a tie", () => {
-    expect(chooseCentre([...rivals(20, 10), ...sweep({ "0.7": 11, "0.6": 11, "0.8": 12 })])).toMatchObject({ centre: 0.6, cheapest: false });
+    expect(chooseCentre([...rivals(20, 10), ...sweep({ "0.7": 11, "0.6": 11, "0.8": 12 })])).toMatchObject({
+      centre: 0.6,
+      cheapest: false,
+    });
     expect(chooseCentre([...rivals(20, 10), ...sweep({ "0.7": 11, "0.6": 11.5 })])!.vsBestRival).toBeCloseTo(0.1);
   });
 
@@ -36,11 +44,18 @@ describe("the cost benchmark's rule for the default cycleCentre", () => {
     const arb = fc.record({
       threshold: fc.double({ min: 0, max: 100, noNaN: true }),
       hermes: fc.double({ min: 0, max: 100, noNaN: true }),
-      costs: fc.uniqueArray(fc.tuple(fc.integer({ min: 50, max: 95 }), fc.double({ min: 0, max: 100, noNaN: true })), { minLength: 1, maxLength: 8, selector: ([c]) => c }),
+      costs: fc.uniqueArray(fc.tuple(fc.integer({ min: 50, max: 95 }), fc.double({ min: 0, max: 100, noNaN: true })), {
+        minLength: 1,
+        maxLength: 8,
+        selector: ([c]) => c,
+      }),
     });
     fc.assert(
       fc.property(arb, ({ threshold, hermes, costs }) => {
-        const points = [...rivals(threshold, hermes), ...costs.map(([c, cost]) => ({ policy: `cost@${c / 100}`, cost, retentionPct: c }))];
+        const points = [
+          ...rivals(threshold, hermes),
+          ...costs.map(([c, cost]) => ({ policy: `cost@${c / 100}`, cost, retentionPct: c })),
+        ];
         const choice = chooseCentre(points)!;
         const best = Math.min(threshold, hermes);
         const chosen = costs.find(([c]) => c / 100 === choice.centre);
@@ -93,7 +108,9 @@ describe("the cost benchmark's corpus: the retention benchmark's tasks, de-dupli
       const dev = loadCorpus(dir, { splits: ["dev"] }).sessions;
       expect(dev.map((s) => s.name)).toEqual(all.sessions.filter((s) => s.split === "dev").map((s) => s.name));
       const one = loadCorpus(dir, { limit: 1 }).sessions;
-      expect(one.map((s) => `${s.corpus}:${s.split}`).sort()).toEqual([...new Set(all.sessions.map((s) => `${s.corpus}:${s.split}`))].sort());
+      expect(one.map((s) => `${s.corpus}:${s.split}`).sort()).toEqual(
+        [...new Set(all.sessions.map((s) => `${s.corpus}:${s.split}`))].sort(),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -126,7 +143,14 @@ describe("the cost benchmark's rows and goals", () => {
       addReplay(t, figures(Number(c), Number(k)), "s");
       return rowOf(t, "eval", "all", "s", String(p), 10);
     });
-    expect(rows[2]).toMatchObject({ split: "eval", inputCostUsd: 5, cutVsThresholdPct: 50, retentionPct: 75, cacheHitPct: 50, sessions: 1 });
+    expect(rows[2]).toMatchObject({
+      split: "eval",
+      inputCostUsd: 5,
+      cutVsThresholdPct: 50,
+      retentionPct: 75,
+      cacheHitPct: 50,
+      sessions: 1,
+    });
     expect(goalOf(rows, "eval", "s")).toEqual({
       split: "eval",
       sheet: "s",

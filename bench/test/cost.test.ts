@@ -75,7 +75,12 @@ describe("decisions on the session event bus", () => {
     bus.subscribe((e) => {
       seen.push(e);
     });
-    const manager = createContextManager({ maxTokens: 1000, policy: { kind: "hermes" }, events: bus, namespace: "bus" });
+    const manager = createContextManager({
+      maxTokens: 1000,
+      policy: { kind: "hermes" },
+      events: bus,
+      namespace: "bus",
+    });
     const first = await manager.compact([{ role: "user", content: "hello" }]);
     expect(seen).toEqual([{ _tag: "CompactionDecided", namespace: "bus", turn: 1, decision: first.decision }]);
     bus.subscribe(() => {
@@ -86,7 +91,9 @@ describe("decisions on the session event bus", () => {
       { role: "assistant", content: "hi" },
     ]);
     expect(seen).toHaveLength(2);
-    expect(second.warnings).toEqual([{ _tag: "EventPublishFailed", event: "CompactionDecided", message: "1 subscriber(s) failed" }]);
+    expect(second.warnings).toEqual([
+      { _tag: "EventPublishFailed", event: "CompactionDecided", message: "1 subscriber(s) failed" },
+    ]);
   });
 });
 
@@ -94,7 +101,19 @@ describe("byte-stable prompts across a process restart", () => {
   it("a manager resumed from a SQLite session store renders the same prompt bytes as one that never stopped", () => {
     const dir = mkdtempSync(join(tmpdir(), "cc-restart-"));
     const run = (db: string, from: number, to: number): { turn: number; compacted: boolean; prompt: unknown[] }[] => {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "--conditions=development", join(root, "bench/cost/restart-probe.ts"), db, String(from), String(to)], { cwd: root, encoding: "utf8" });
+      const r = spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "--conditions=development",
+          join(root, "bench/cost/restart-probe.ts"),
+          db,
+          String(from),
+          String(to),
+        ],
+        { cwd: root, encoding: "utf8" },
+      );
       expect(r.status, r.stderr).toBe(0);
       return r.stdout
         .trim()

@@ -18,14 +18,25 @@ describe("the verification itself", () => {
   // entry acknowledged in one namespace but stored in another, a missing entry, and a search that
   // ignores its namespace.
   const namespaces = ["a", "b"];
-  const stored: Ack[] = Array.from({ length: 40 }, (_, i) => ({ namespace: namespaces[i % 2]!, id: entryTerm(0, 0, i, 0), term: entryTerm(0, 0, i, 0) }));
+  const stored: Ack[] = Array.from({ length: 40 }, (_, i) => ({
+    namespace: namespaces[i % 2]!,
+    id: entryTerm(0, 0, i, 0),
+    term: entryTerm(0, 0, i, 0),
+  }));
   const index = memoryIndex();
-  const ready = index.write(stored.map((a) => entry({ id: a.id, namespace: a.namespace, summary: `fleet entry ${a.term}`, content: `fleet ${a.term}` })))();
+  const ready = index.write(
+    stored.map((a) =>
+      entry({ id: a.id, namespace: a.namespace, summary: `fleet entry ${a.term}`, content: `fleet ${a.term}` }),
+    ),
+  )();
   const searcher =
     (ignoreNamespace: boolean): Searcher =>
     async (query, namespace) => {
       await ready;
-      const r = await index.search(query, { k: 1000, ...(namespace === undefined || ignoreNamespace ? {} : { namespace }) })();
+      const r = await index.search(query, {
+        k: 1000,
+        ...(namespace === undefined || ignoreNamespace ? {} : { namespace }),
+      })();
       if (r._tag === "Left") throw new Error(JSON.stringify(r.left));
       return r.right;
     };

@@ -22,7 +22,22 @@ describe("README results block", () => {
         name: "adapters",
         quick: true,
         date: "2026-01-02T00:00:00Z",
-        data: { rows: [{ framework: "ai-sdk", contender: "ours", budget: 100, prompts: 2, overBudget: 0, unitsSplit: 0, reaccesses: 4, reaccessKept: 3, grounding: 2, grounded: 2 }] },
+        data: {
+          rows: [
+            {
+              framework: "ai-sdk",
+              contender: "ours",
+              budget: 100,
+              prompts: 2,
+              overBudget: 0,
+              unitsSplit: 0,
+              reaccesses: 4,
+              reaccessKept: 3,
+              grounding: 2,
+              grounded: 2,
+            },
+          ],
+        },
       }),
     );
     const cost = (split: string | undefined, policy: string, usd: number): Record<string, unknown> => ({
@@ -41,7 +56,14 @@ describe("README results block", () => {
         name: "cost",
         quick: true,
         date: "2026-01-02T00:00:00Z",
-        data: { rows: [cost("all", "cost", 9), cost("eval", "cost", 4), cost("dev", "cost", 5), { ...cost("eval", "cost", 1), corpus: "swe-agent" }] },
+        data: {
+          rows: [
+            cost("all", "cost", 9),
+            cost("eval", "cost", 4),
+            cost("dev", "cost", 5),
+            { ...cost("eval", "cost", 1), corpus: "swe-agent" },
+          ],
+        },
       }),
     );
     const block = renderResults(root);
@@ -49,7 +71,15 @@ describe("README results block", () => {
     expect(block).toContain(
       "| input cost of replaying 2 transcripts (evaluation split), with prompt caching | cost $4.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, quick run 2026-01-02 |",
     );
-    writeFileSync(join(root, "bench", "results", "cost.json"), JSON.stringify({ name: "cost", quick: false, date: "2026-01-02T00:00:00Z", data: { rows: [cost(undefined, "cost", 9)] } }));
+    writeFileSync(
+      join(root, "bench", "results", "cost.json"),
+      JSON.stringify({
+        name: "cost",
+        quick: false,
+        date: "2026-01-02T00:00:00Z",
+        data: { rows: [cost(undefined, "cost", 9)] },
+      }),
+    );
     expect(renderResults(root)).toContain(
       "| input cost of replaying 4 transcripts, with prompt caching | cost $9.0 (3 compactions, retention 70.0%) — `bench/results/cost.json`, full run 2026-01-02 |",
     );
@@ -66,8 +96,24 @@ describe("README results block", () => {
             { ...cost("eval", "hermes", 5), budget: 8000 },
           ],
           differences: [
-            { split: "eval", budget: 8000, sheet: "with caching", rival: "hermes", differencePct: -20, lo: -30, hi: -10 },
-            { split: "eval", budget: 8000, sheet: "with caching", rival: "threshold", differencePct: -1, lo: -2, hi: 0 },
+            {
+              split: "eval",
+              budget: 8000,
+              sheet: "with caching",
+              rival: "hermes",
+              differencePct: -20,
+              lo: -30,
+              hi: -10,
+            },
+            {
+              split: "eval",
+              budget: 8000,
+              sheet: "with caching",
+              rival: "threshold",
+              differencePct: -1,
+              lo: -2,
+              hi: 0,
+            },
           ],
         },
       }),
@@ -79,10 +125,17 @@ describe("README results block", () => {
     expect(block).toContain("`bench/results/tokens.json` missing");
     expect(block).toContain("| retention | `bench/results/retention.json` missing |");
     const e = (value: number): Record<string, number> => ({ value, lo: value - 0.05, hi: value + 0.05, n: 10 });
-    const budget = (m: number, r: number): Record<string, unknown> => ({ manager: { "needed.available": e(m) }, lru: { "needed.available": e(r) } });
+    const budget = (m: number, r: number): Record<string, unknown> => ({
+      manager: { "needed.available": e(m) },
+      lru: { "needed.available": e(r) },
+    });
     const headline = (b: string, d: number): Record<string, unknown> => ({
       budget: b,
-      metrics: ["needed.available", "reaccess", "grounding"].map((metric) => ({ metric, rival: "lru", difference: { value: d, lo: d - 0.05, hi: d + 0.05 } })),
+      metrics: ["needed.available", "reaccess", "grounding"].map((metric) => ({
+        metric,
+        rival: "lru",
+        difference: { value: d, lo: d - 0.05, hi: d + 0.05 },
+      })),
     });
     writeFileSync(
       join(root, "bench", "results", "retention.json"),
@@ -108,7 +161,9 @@ describe("README results block", () => {
     expect(retention).toContain(
       "| the manager minus the best simple rule, needed facts available, points (paired 95% CI) | 10%: 10.0 vs lru (5.0 to 15.0); 20%: 10.0 vs lru (5.0 to 15.0); goal (≥ +10 with the interval above 0, re-access and grounding within 1 point): 10% met, 20% not met |",
     );
-    expect(block).toContain("ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02");
+    expect(block).toContain(
+      "ours: 0/2 over budget, 0 units split, re-access 75%, grounding 100% — `bench/results/adapters.json`, quick run 2026-01-02",
+    );
     // The namespaces rows: per backend, median with its interval and the memory ratios; an older file with medians only.
     writeFileSync(
       join(root, "bench", "results", "namespaces.json"),
@@ -146,13 +201,19 @@ describe("README results block", () => {
         name: "namespaces",
         quick: true,
         date: "2026-01-02T00:00:00Z",
-        data: { perNamespace: 1000, rounds: 5, rows: [{ n: 100_000, namespaces: 100, namespaceFirstMs: 45, wholeFirstMs: 900 }] },
+        data: {
+          perNamespace: 1000,
+          rounds: 5,
+          rows: [{ n: 100_000, namespaces: 100, namespaceFirstMs: 45, wholeFirstMs: 900 }],
+        },
       }),
     );
     expect(renderResults(root)).toContain(
       "(100 namespaces), fresh process from rows, median of 5 processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | SQLite: 45 ms; whole-index first search 900 ms — `bench/results/namespaces.json`, quick run 2026-01-02 |",
     );
-    expect(block).toContain("| fleet of worker processes on one PostgreSQL index | `bench/results/fleet.json` missing |");
+    expect(block).toContain(
+      "| fleet of worker processes on one PostgreSQL index | `bench/results/fleet.json` missing |",
+    );
     writeFileSync(
       join(root, "bench", "results", "fleet.json"),
       JSON.stringify({
@@ -182,7 +243,9 @@ describe("README results block", () => {
     expect(renderResults(root)).toContain(
       "| fleet: 2 worker processes, 4 namespaces on one PostgreSQL table, 60 s with 3 SIGKILLs of workers and a server crash/restart (2.5 s down) | 1,234 entries acknowledged, 0 lost, 0 cross-namespace hits in 120 searches; 10–12 entries/s per worker; search p50 3.2 ms, p99 40 ms; a fresh worker's first search p50 60 ms; first search after the restart p50 30 ms — `bench/results/fleet.json`, full run 2026-01-02 |",
     );
-    expect(block).toContain("| whole-index cold start with a postings snapshot | `bench/results/snapshot.json` missing |");
+    expect(block).toContain(
+      "| whole-index cold start with a postings snapshot | `bench/results/snapshot.json` missing |",
+    );
     writeFileSync(
       join(root, "bench", "results", "snapshot.json"),
       JSON.stringify({
@@ -190,7 +253,17 @@ describe("README results block", () => {
         quick: false,
         date: "2026-01-02T00:00:00Z",
         data: {
-          rows: [{ backend: "sqlite", n: 1000000, snapshotBytes: 250e6, withSnapshotMs: 900, withSnapshotFirstSearchMs: 700, withoutSnapshotMs: 19000, firstSearchTimesReadFile: 1.4 }],
+          rows: [
+            {
+              backend: "sqlite",
+              n: 1000000,
+              snapshotBytes: 250e6,
+              withSnapshotMs: 900,
+              withSnapshotFirstSearchMs: 700,
+              withoutSnapshotMs: 19000,
+              firstSearchTimesReadFile: 1.4,
+            },
+          ],
           skipped: [],
         },
       }),

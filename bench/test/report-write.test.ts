@@ -11,7 +11,15 @@ afterEach(() => {
 });
 
 /** A results file with no n-series (like cost.json): the report draws no chart of it. */
-const noSeries = (name: string): string => JSON.stringify({ name, quick: false, date: "2026-01-01T00:00:00.000Z", node: "v20", platform: "linux-x64", data: { rows: [{ policy: "a", cost: 1 }] } });
+const noSeries = (name: string): string =>
+  JSON.stringify({
+    name,
+    quick: false,
+    date: "2026-01-01T00:00:00.000Z",
+    node: "v20",
+    platform: "linux-x64",
+    data: { rows: [{ policy: "a", cost: 1 }] },
+  });
 
 describe("writeReport and charts it does not own", () => {
   it("keeps a chart a benchmark drew itself, removes its own stale throughput chart", async () => {

@@ -79,7 +79,9 @@ describe("fitPowerLaw", () => {
       { x: 1_000_000, y: 0.001 },
     ]);
     expect(E.isRight(close) && close.right.exponent).toBe(0);
-    expect(describeFitError({ _tag: "InvalidPoint", index: 3, field: "y", value: Number.NaN })).toBe("points[3].y: expected a finite number > 0 (got NaN)");
+    expect(describeFitError({ _tag: "InvalidPoint", index: 3, field: "y", value: Number.NaN })).toBe(
+      "points[3].y: expected a finite number > 0 (got NaN)",
+    );
   });
 });
 
@@ -90,7 +92,14 @@ describe("log axes", () => {
     expect(logRange([0, -1, Number.NaN])).toBeUndefined();
     expect(logTicks({ minExp: 3, maxExp: 7 })).toEqual([1e3, 1e4, 1e5, 1e6, 1e7]);
     expect(logTicks({ minExp: 0, maxExp: 1 })).toEqual([1, 2, 5, 10]);
-    expect([1_000, 2_000_000, 5e9, 0.01, 250, 1.5e12].map(formatTick)).toEqual(["1k", "2M", "5G", "0.01", "250", "1.5T"]);
+    expect([1_000, 2_000_000, 5e9, 0.01, 250, 1.5e12].map(formatTick)).toEqual([
+      "1k",
+      "2M",
+      "5G",
+      "0.01",
+      "250",
+      "1.5T",
+    ]);
   });
 
   it("every tick lies inside the range and ticks increase", () => {

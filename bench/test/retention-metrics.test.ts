@@ -18,7 +18,11 @@ const session: MetricMessage[] = [
   { role: "system", content: "You fix bugs. Files like setup.py matter." },
   { role: "user", content: "Here is a demonstration of how to correctly accomplish this task.\nOpen demo_helper.py" },
   { role: "user", content: "ISSUE:\nparse_date fails in src/dates.py\nINSTRUCTIONS: be careful" },
-  { role: "assistant", content: "Look at dates.py", toolCalls: [{ id: "call_abcdef1", name: "bash", arguments: '{"command":"grep -n parse_date src/dates.py"}' }] },
+  {
+    role: "assistant",
+    content: "Look at dates.py",
+    toolCalls: [{ id: "call_abcdef1", name: "bash", arguments: '{"command":"grep -n parse_date src/dates.py"}' }],
+  },
   { role: "tool", toolCallId: "call_abcdef1", content: "120:def parse_date(value):\n131:    raise ValueError" },
   {
     role: "assistant",
@@ -50,7 +54,9 @@ describe("retention metric rules", () => {
   it("strips template lines from origins", () => {
     const template = templateLines([session, session, session]);
     expect(template.has("INSTRUCTIONS: be careful")).toBe(true);
-    expect(holdings(session, new Set(["ISSUE:", "parse_date fails in src/dates.py"])).held[2]?.has("path:dates.py")).toBe(false);
+    expect(
+      holdings(session, new Set(["ISSUE:", "parse_date fails in src/dates.py"])).held[2]?.has("path:dates.py"),
+    ).toBe(false);
   });
 
   it("credits a term held anywhere in the kept context, not only its first mention", () => {
@@ -61,7 +67,14 @@ describe("retention metric rules", () => {
   });
 
   it("grounds action literals: line numbers, flags, paths copied from earlier messages", () => {
-    expect([...literalKeys("sed -n 120,160p src/app.py --quiet 0xdeadbeef")].sort()).toEqual(["flag:--quiet", "flag:-n", "hex:0xdeadbeef", "num:120", "num:160", "path:app.py"]);
+    expect([...literalKeys("sed -n 120,160p src/app.py --quiet 0xdeadbeef")].sort()).toEqual([
+      "flag:--quiet",
+      "flag:-n",
+      "hex:0xdeadbeef",
+      "num:120",
+      "num:160",
+      "path:app.py",
+    ]);
     const h = holdings(session, new Set());
     const g = groundingTargets(session, h)
       .filter((u) => u.at === 5)

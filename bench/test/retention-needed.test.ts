@@ -6,25 +6,49 @@ import { runsFor } from "../../.ci/support/runs.js";
 
 const numRuns = runsFor(200, 1000);
 
-const call = (id: string, command: string): { id: string; name: string; arguments: string } => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
+const call = (id: string, command: string): { id: string; name: string; arguments: string } => ({
+  id,
+  name: "bash",
+  arguments: JSON.stringify({ command }),
+});
 
 const session: MetricMessage[] = [
   { role: "system", content: "You fix bugs. Files like setup.py matter." },
   { role: "user", content: "ISSUE:\nparse_date fails in src/dates.py with ValueError" },
   { role: "assistant", content: "Look at dates.py", toolCalls: [call("c1", "grep -n parse_date src/dates.py")] },
-  { role: "tool", toolCallId: "c1", content: "120:def parse_date(value):\n131:    raise ValueError\nsee helpers/fmt_date.py at 4f3a9c2e" },
-  { role: "assistant", content: "", extra: { reasoning_content: "line 131 raises" }, toolCalls: [call("c2", "sed -n 120,140p src/dates.py --quiet")] },
+  {
+    role: "tool",
+    toolCallId: "c1",
+    content: "120:def parse_date(value):\n131:    raise ValueError\nsee helpers/fmt_date.py at 4f3a9c2e",
+  },
+  {
+    role: "assistant",
+    content: "",
+    extra: { reasoning_content: "line 131 raises" },
+    toolCalls: [call("c2", "sed -n 120,140p src/dates.py --quiet")],
+  },
   { role: "tool", toolCallId: "c2", content: "ok" },
   { role: "assistant", content: "step", toolCalls: [call("c3", "ls")] },
   { role: "tool", toolCallId: "c3", content: "ok" },
   { role: "assistant", content: "step", toolCalls: [call("c4", "ls")] },
   { role: "tool", toolCallId: "c4", content: "ok" },
-  { role: "assistant", content: "Now the helper", toolCalls: [call("c5", "git show 4f3a9c2e -- helpers/fmt_date.py setup.py 7")] },
+  {
+    role: "assistant",
+    content: "Now the helper",
+    toolCalls: [call("c5", "git show 4f3a9c2e -- helpers/fmt_date.py setup.py 7")],
+  },
 ];
 
 describe("needed facts", () => {
   it("reads paths by base name, identifiers, errors, numbers of two digits or more and hex; never flags or one-digit numbers", () => {
-    expect([...factLiterals("sed -n 120,160p src/app.py --quiet -k 7 0xDEADBEEF td_field KeyError")].sort()).toEqual(["0xdeadbeef", "120", "160", "KeyError", "app.py", "td_field"]);
+    expect([...factLiterals("sed -n 120,160p src/app.py --quiet -k 7 0xDEADBEEF td_field KeyError")].sort()).toEqual([
+      "0xdeadbeef",
+      "120",
+      "160",
+      "KeyError",
+      "app.py",
+      "td_field",
+    ]);
     expect(heldText(session[2]!)).toBe("Look at dates.py\ngrep -n parse_date src/dates.py");
   });
 
@@ -53,18 +77,33 @@ describe("needed facts", () => {
   });
 
   it("forms the recovery query from the agent's own words without the target", () => {
-    expect(recoveryQuery("open src/dates.py near parse_date, line 120", "dates.py", 8)).toBe("parse_date 120 open near line");
+    expect(recoveryQuery("open src/dates.py near parse_date, line 120", "dates.py", 8)).toBe(
+      "parse_date 120 open near line",
+    );
     expect(recoveryQuery("x".repeat(3) + " a b c", "zz", 2)).toBe("xxx a");
     const words = agentText(session[10]!);
     for (const f of ["4f3a9c2e", "fmt_date.py"]) expect(recoveryQuery(words, f)).not.toContain(f);
   });
 
   it("a needed fact is in its action, in an earlier origin, in no earlier agent message, once per session; distant as defined (property)", () => {
-    const word = fc.constantFrom("app.py", "td_field", "KeyError", "120", "deadbee1", "hello", "--flag", "x.rs", "7", "ISSUE:");
+    const word = fc.constantFrom(
+      "app.py",
+      "td_field",
+      "KeyError",
+      "120",
+      "deadbee1",
+      "hello",
+      "--flag",
+      "x.rs",
+      "7",
+      "ISSUE:",
+    );
     const text = fc.array(word, { minLength: 0, maxLength: 6 }).map((w) => w.join(" "));
     const msg = fc.oneof(
       fc.record({ role: fc.constantFrom("user", "tool", "system"), content: text }),
-      fc.record({ role: fc.constant("assistant"), content: text, args: text }).map((m): MetricMessage => ({ role: m.role, content: m.content, toolCalls: [call("c", m.args)] })),
+      fc
+        .record({ role: fc.constant("assistant"), content: text, args: text })
+        .map((m): MetricMessage => ({ role: m.role, content: m.content, toolCalls: [call("c", m.args)] })),
     );
     fc.assert(
       fc.property(fc.array(msg, { maxLength: 16 }), (messages) => {
@@ -75,9 +114,15 @@ describe("needed facts", () => {
           expect(kinds[f.at]).toBe("action");
           expect(factLiterals(actionText(messages[f.at]!)).has(f.literal)).toBe(true);
           const before = messages.slice(0, f.at);
-          expect(before.some((m, i) => (kinds[i] === "task" || kinds[i] === "observation") && factLiterals(heldText(m)).has(f.literal))).toBe(true);
+          expect(
+            before.some(
+              (m, i) => (kinds[i] === "task" || kinds[i] === "observation") && factLiterals(heldText(m)).has(f.literal),
+            ),
+          ).toBe(true);
           expect(before.some((m, i) => kinds[i] === "action" && factLiterals(agentText(m)).has(f.literal))).toBe(false);
-          const newest = before.map((m, i) => (factLiterals(heldText(m)).has(f.literal) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+          const newest = before
+            .map((m, i) => (factLiterals(heldText(m)).has(f.literal) ? i : -1))
+            .reduce((a, b) => Math.max(a, b), -1);
           expect(f.distant).toBe(f.at - newest > 4);
           expect(f.literal.startsWith("-")).toBe(false);
           expect(seen.has(f.literal)).toBe(false);

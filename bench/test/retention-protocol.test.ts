@@ -5,8 +5,26 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dedupe, prepare, splitOf, taskIdentity, taskOf, taskSplit, type RawSession } from "../retention/corpora.js";
 import { contextText } from "../retention/evaluate.js";
-import { budgetOf, fitted, managerContender, replaySession, ruleContender, type PreparedSession, type ReplayScore, type Tokens } from "../retention/replay.js";
-import { fifoRule, importanceRule, largestFirstRule, lruRule, observationMaskingRule, toolResultClearingRule, type Rule, type RuleInput } from "../retention/rules.js";
+import {
+  budgetOf,
+  fitted,
+  managerContender,
+  replaySession,
+  ruleContender,
+  type PreparedSession,
+  type ReplayScore,
+  type Tokens,
+} from "../retention/replay.js";
+import {
+  fifoRule,
+  importanceRule,
+  largestFirstRule,
+  lruRule,
+  observationMaskingRule,
+  toolResultClearingRule,
+  type Rule,
+  type RuleInput,
+} from "../retention/rules.js";
 import { MANAGER_CANDIDATES, selectManager } from "../retention/selection.js";
 import { generatedSessions } from "../retention/sessions.js";
 import { cells, counts, difference, estimate, meanOverBudgets, resamples, type Cell } from "../retention/stats.js";
@@ -159,7 +177,11 @@ describe("corpora", () => {
   });
 });
 
-const call = (id: string, command: string): { id: string; name: string; arguments: string } => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
+const call = (id: string, command: string): { id: string; name: string; arguments: string } => ({
+  id,
+  name: "bash",
+  arguments: JSON.stringify({ command }),
+});
 
 describe("replay", () => {
   const messages: Message[] = [
@@ -169,7 +191,11 @@ describe("replay", () => {
     { role: "tool", toolCallId: "c1", content: `${"x ".repeat(300)}\nhelper_fn defined in big_module.py at line 4711` },
     { role: "assistant", content: "now dates.py", toolCalls: [call("c2", "cat dates.py")] },
     { role: "tool", toolCallId: "c2", content: "def parse_date(): pass  # calls helper_fn" },
-    { role: "assistant", content: "helper_fn is what parse_date needs", toolCalls: [call("c3", "sed -n 4711p big_module.py")] },
+    {
+      role: "assistant",
+      content: "helper_fn is what parse_date needs",
+      toolCalls: [call("c3", "sed -n 4711p big_module.py")],
+    },
   ];
 
   it("scores needed facts kept when the context holds them, recoverable when the agent's own words find them in the index", async () => {
@@ -203,7 +229,10 @@ describe("replay", () => {
   it("the manager contender feeds the manager its previous output plus the new message, and scores what it sends", async () => {
     const gen = generatedSessions([{ seed: 3, turns: 10, outputLines: 40 }])[0]!;
     const exact: Tokens = { counter: tiktokenCounter(), count: (m: Message) => exact.counter.count(contextText(m)) };
-    const [s] = prep([{ name: gen.name, task: "gen-s3", corpus: "generated", messages: gen.messages, generated: true }], exact);
+    const [s] = prep(
+      [{ name: gen.name, task: "gen-s3", corpus: "generated", messages: gen.messages, generated: true }],
+      exact,
+    );
     const r = await replaySession(s!, managerContender("manager", MANAGER_CANDIDATES[0]!.options), 0.3, exact, 5);
     if (E.isLeft(r)) throw new Error(r.left);
     expect(r.right.steps).toBeGreaterThan(0);
@@ -213,7 +242,14 @@ describe("replay", () => {
   });
 });
 
-const RULES: readonly Rule[] = [fifoRule, lruRule, largestFirstRule, observationMaskingRule, toolResultClearingRule, importanceRule({})];
+const RULES: readonly Rule[] = [
+  fifoRule,
+  lruRule,
+  largestFirstRule,
+  observationMaskingRule,
+  toolResultClearingRule,
+  importanceRule({}),
+];
 
 /** A rule that records what it was given and delegates to `inner`. */
 function recording(inner: Rule): { rule: Rule; calls: RuleInput[] } {
@@ -222,23 +258,36 @@ function recording(inner: Rule): { rule: Rule; calls: RuleInput[] } {
 }
 
 describe("replay fairness (the protocol every rule gets)", () => {
-  const word = fc.constantFrom("app.py", "td_field", "KeyError", "TimeDelta", "hello", "x.rs", "lorem ipsum dolor", "parse_config", "ISSUE:", "4711");
+  const word = fc.constantFrom(
+    "app.py",
+    "td_field",
+    "KeyError",
+    "TimeDelta",
+    "hello",
+    "x.rs",
+    "lorem ipsum dolor",
+    "parse_config",
+    "ISSUE:",
+    "4711",
+  );
   const text = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(" "));
   /** Sessions with tool calls answered by their results, text turns, system prompts. */
-  const session = fc.array(fc.tuple(fc.constantFrom("text", "call", "system"), text, text), { minLength: 2, maxLength: 12 }).map((turns): Message[] =>
-    turns.flatMap(([kind, a, b], i): Message[] => {
-      if (kind === "system") return [{ role: "system", content: a }];
-      if (kind === "text")
+  const session = fc
+    .array(fc.tuple(fc.constantFrom("text", "call", "system"), text, text), { minLength: 2, maxLength: 12 })
+    .map((turns): Message[] =>
+      turns.flatMap(([kind, a, b], i): Message[] => {
+        if (kind === "system") return [{ role: "system", content: a }];
+        if (kind === "text")
+          return [
+            { role: "user", content: a },
+            { role: "assistant", content: `\`\`\`bash\n${b}\n\`\`\`` },
+          ];
         return [
-          { role: "user", content: a },
-          { role: "assistant", content: `\`\`\`bash\n${b}\n\`\`\`` },
+          { role: "assistant", content: a, toolCalls: [call(`c${i}`, b)] },
+          { role: "tool", toolCallId: `c${i}`, content: `${a} ${b}` },
         ];
-      return [
-        { role: "assistant", content: a, toolCalls: [call(`c${i}`, b)] },
-        { role: "tool", toolCallId: `c${i}`, content: `${a} ${b}` },
-      ];
-    }),
-  );
+      }),
+    );
 
   it("every rule's steps are valid (checked by the replay), the clock is the arriving message's, and the context ends with it; the same uses are scored for every rule (property)", async () => {
     await fc.assert(

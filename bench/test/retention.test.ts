@@ -15,8 +15,16 @@ const NOW = 1_700_000_000_000;
 
 describe("re-access rule", () => {
   it("extracts paths by base name, errors, identifiers and tool-call ids", () => {
-    const terms = termsOf("Open /testbed/src/marshmallow/fields.py: AttributeError in td_field of TimeDelta, see call_abc123XYZ and __init__");
-    expect(terms.map((t) => t.key)).toEqual(["path:fields.py", "error:AttributeError", "identifier:td_field", "identifier:TimeDelta", "tool-call:call_abc123XYZ"]);
+    const terms = termsOf(
+      "Open /testbed/src/marshmallow/fields.py: AttributeError in td_field of TimeDelta, see call_abc123XYZ and __init__",
+    );
+    expect(terms.map((t) => t.key)).toEqual([
+      "path:fields.py",
+      "error:AttributeError",
+      "identifier:td_field",
+      "identifier:TimeDelta",
+      "tool-call:call_abc123XYZ",
+    ]);
   });
 
   it("ignores plain words, short names, dunders and directories without an extension", () => {
@@ -26,9 +34,16 @@ describe("re-access rule", () => {
   it("reads tool-call argument values, not tool names or keys, and strips harness footers", () => {
     expect(argumentText('{"file_name":"missing_colon.py","opts":["x_y_z"]}')).toBe("missing_colon.py\nx_y_z");
     expect(argumentText("not { json")).toBe("not { json");
-    const text = ruleText({ role: "tool", content: "ok\n(Open file: /testbed/reproduce.py)\n(Current directory: /testbed)\nbash-$" });
+    const text = ruleText({
+      role: "tool",
+      content: "ok\n(Open file: /testbed/reproduce.py)\n(Current directory: /testbed)\nbash-$",
+    });
     expect(text).toBe("ok");
-    const terms = messageTerms({ role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "find_file", arguments: '{"file_name":"a.py"}' }] });
+    const terms = messageTerms({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "call_1", name: "find_file", arguments: '{"file_name":"a.py"}' }],
+    });
     expect(terms.map((t) => t.key)).toEqual(["path:a.py", "tool-call:call_1"]);
   });
 
@@ -36,7 +51,11 @@ describe("re-access rule", () => {
     const msgs = [
       { role: "system", content: "You may edit config_file.py" },
       { role: "user", content: "Fix parse_config in app.py; it raises KeyError" },
-      { role: "assistant", content: "Looking", toolCalls: [{ id: "call_A1", name: "open", arguments: '{"path":"app.py"}' }] },
+      {
+        role: "assistant",
+        content: "Looking",
+        toolCalls: [{ id: "call_A1", name: "open", arguments: '{"path":"app.py"}' }],
+      },
       { role: "tool", content: "def parse_config(): ...", toolCallId: "call_A1" },
       { role: "assistant", content: "parse_config in app.py raises KeyError; config_file.py untouched" },
     ];
@@ -51,7 +70,10 @@ describe("re-access rule", () => {
 
   it("never reports a re-access forwards or to itself (property)", () => {
     const word = fc.constantFrom("app.py", "td_field", "KeyError", "call_abcdef1", "TimeDelta", "hello", "x.rs");
-    const msg = fc.record({ role: fc.constantFrom("user", "assistant", "tool", "system"), content: fc.array(word, { maxLength: 6 }).map((w) => w.join(" ")) });
+    const msg = fc.record({
+      role: fc.constantFrom("user", "assistant", "tool", "system"),
+      content: fc.array(word, { maxLength: 6 }).map((w) => w.join(" ")),
+    });
     fc.assert(
       fc.property(fc.array(msg, { maxLength: 15 }), (msgs) => {
         const rs = findReaccesses(msgs);
@@ -87,8 +109,23 @@ describe("Go original's order (GO-FINDINGS item 1)", () => {
     expect(goStaleOrder(["pin", "2h", "1h"], [Infinity, 0.4, 0.6])).toEqual(["2h", "pin", "1h"]);
     // Compact(MaxTokens=150) in the stale order evicts the fresh one and keeps the 4-hour-old one;
     // a correct ascending order evicts the two oldest.
-    const fresh: Candidate[] = [0, 4, 1].map((h, i) => ({ index: i, tokens: 100, createdAt: NOW - h * HOUR, lastAccessed: NOW - h * HOUR, accessCount: 0, pinned: false, content: "x" }));
-    const segs: Segment[] = fresh.map((c) => ({ id: String(c.index), content: "x", tokenCost: c.tokens, createdAt: c.createdAt, lastAccessed: c.lastAccessed, accessCount: 0 }));
+    const fresh: Candidate[] = [0, 4, 1].map((h, i) => ({
+      index: i,
+      tokens: 100,
+      createdAt: NOW - h * HOUR,
+      lastAccessed: NOW - h * HOUR,
+      accessCount: 0,
+      pinned: false,
+      content: "x",
+    }));
+    const segs: Segment[] = fresh.map((c) => ({
+      id: String(c.index),
+      content: "x",
+      tokenCost: c.tokens,
+      createdAt: c.createdAt,
+      lastAccessed: c.lastAccessed,
+      accessCount: 0,
+    }));
     const scores = segs.map((x) => score(x, { now: () => NOW }));
     expect(evictInOrder(fresh, goStaleOrder(fresh, scores), 150)).toEqual([1, 0]);
     const correct = [...fresh].sort((a, b) => scores[a.index]! - scores[b.index]! || a.index - b.index);
@@ -123,7 +160,15 @@ describe("Go original's order (GO-FINDINGS item 1)", () => {
 });
 
 describe("eviction helpers", () => {
-  const cand = (i: number, tokens: number, pinned = false): Candidate => ({ index: i, tokens, createdAt: NOW, lastAccessed: NOW, accessCount: 0, pinned, content: "x" });
+  const cand = (i: number, tokens: number, pinned = false): Candidate => ({
+    index: i,
+    tokens,
+    createdAt: NOW,
+    lastAccessed: NOW,
+    accessCount: 0,
+    pinned,
+    content: "x",
+  });
 
   it("evicts in the given order until the budget holds, never a pinned candidate", () => {
     const cs = [cand(0, 100, true), cand(1, 100), cand(2, 100), cand(3, 100)];
@@ -143,17 +188,30 @@ describe("eviction helpers", () => {
 
 describe("index entries", () => {
   it("summaries carry the first line and the terms; the context text joins content and calls", () => {
-    expect(summaryOf({ role: "tool", content: "\nTraceback\nKeyError in my_func" })).toBe("tool: Traceback | KeyError my_func");
-    expect(contextText({ role: "assistant", content: "hi", toolCalls: [{ id: "c", name: "ls", arguments: "{}" }] })).toBe("hi\nls({})");
+    expect(summaryOf({ role: "tool", content: "\nTraceback\nKeyError in my_func" })).toBe(
+      "tool: Traceback | KeyError my_func",
+    );
+    expect(
+      contextText({ role: "assistant", content: "hi", toolCalls: [{ id: "c", name: "ls", arguments: "{}" }] }),
+    ).toBe("hi\nls({})");
     expect(storable("a\u0000b\uD800")).toBe("ab\uFFFD");
   });
 });
 
 describe("replay clock", () => {
   it("uses recorded timestamps only when every message has a finite, non-negative, non-decreasing one", () => {
-    expect(sessionClock([{ timestamp: 5 }, { timestamp: 5 }, { timestamp: 9 }], 0, 1)).toEqual({ kind: "recorded", times: [5, 5, 9] });
+    expect(sessionClock([{ timestamp: 5 }, { timestamp: 5 }, { timestamp: 9 }], 0, 1)).toEqual({
+      kind: "recorded",
+      times: [5, 5, 9],
+    });
     expect(sessionClock([{}, {}], 1000, 30_000)).toEqual({ kind: "synthetic", times: [1000, 31_000] });
-    for (const bad of [[{ timestamp: 5 }, {}], [{ timestamp: 9 }, { timestamp: 5 }], [{ timestamp: Number.NaN }], [{ timestamp: -1 }], [{ timestamp: Infinity }]]) {
+    for (const bad of [
+      [{ timestamp: 5 }, {}],
+      [{ timestamp: 9 }, { timestamp: 5 }],
+      [{ timestamp: Number.NaN }],
+      [{ timestamp: -1 }],
+      [{ timestamp: Infinity }],
+    ]) {
       expect(sessionClock(bad, 0, 10).kind).toBe("synthetic");
     }
     expect(sessionClock([], 0, 10)).toEqual({ kind: "synthetic", times: [] });

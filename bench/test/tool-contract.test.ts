@@ -19,13 +19,17 @@ const PAGE = 700;
 /** What a face shows the model: its tools' definitions, and the text it reads for a call. */
 interface Face {
   readonly name: string;
-  readonly definitions: () => Promise<readonly { readonly name: string; readonly description: string; readonly parameters: unknown }[]>;
+  readonly definitions: () => Promise<
+    readonly { readonly name: string; readonly description: string; readonly parameters: unknown }[]
+  >;
   readonly call: (tool: string, args: Record<string, unknown>) => Promise<string>;
 }
 
 /** The JSON schema Mastra gives the model for a tool (its input schema is wrapped as a Standard Schema). */
 const mastraSchema = (schema: unknown): Record<string, unknown> => {
-  const { $schema: _version, ...rest } = (schema as { "~standard": { jsonSchema: { input(o: { target: string }): Record<string, unknown> } } })["~standard"].jsonSchema.input({ target: "draft-07" });
+  const { $schema: _version, ...rest } = (
+    schema as { "~standard": { jsonSchema: { input(o: { target: string }): Record<string, unknown> } } }
+  )["~standard"].jsonSchema.input({ target: "draft-07" });
   return rest;
 };
 
@@ -36,7 +40,11 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
   const lc = langchainTools(manager, { maxExpandChars: PAGE });
   const ma = mastraTools(manager, { maxExpandChars: PAGE });
   const oa = openAiTools(manager, { maxHits: 50, maxExpandChars: PAGE });
-  const server = createIndexServer(manager.options.index, { namespace: manager.options.namespace, defaultExpandChars: PAGE, maxExpandChars: PAGE });
+  const server = createIndexServer(manager.options.index, {
+    namespace: manager.options.namespace,
+    defaultExpandChars: PAGE,
+    maxExpandChars: PAGE,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "contract", version: "0.0.0" });
@@ -46,22 +54,46 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
     (tool: string): T =>
       tool === "search_context" ? search : expand;
   const aiTool = byName(
-    ai.search_context as unknown as { description: string; inputSchema: { jsonSchema: unknown }; execute: (a: unknown, o: unknown) => Promise<unknown> },
+    ai.search_context as unknown as {
+      description: string;
+      inputSchema: { jsonSchema: unknown };
+      execute: (a: unknown, o: unknown) => Promise<unknown>;
+    },
     ai.expand_context as never,
   );
-  const maTool = byName(ma.search_context as unknown as { description: string; inputSchema: unknown; execute: (a: unknown, o: unknown) => Promise<unknown> }, ma.expand_context as never);
-  const lcTool = byName(lc[0] as { invoke: (a: unknown) => Promise<unknown> }, lc[1] as { invoke: (a: unknown) => Promise<unknown> });
+  const maTool = byName(
+    ma.search_context as unknown as {
+      description: string;
+      inputSchema: unknown;
+      execute: (a: unknown, o: unknown) => Promise<unknown>;
+    },
+    ma.expand_context as never,
+  );
+  const lcTool = byName(
+    lc[0] as { invoke: (a: unknown) => Promise<unknown> },
+    lc[1] as { invoke: (a: unknown) => Promise<unknown> },
+  );
   type Invoked = { invoke: (c: RunContext, a: string) => Promise<unknown> };
   const oaTool = byName(oa[0] as unknown as Invoked, oa[1] as unknown as Invoked);
   return [
     {
       name: "mcp",
-      definitions: async () => (await client.listTools()).tools.map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.inputSchema })),
+      definitions: async () =>
+        (await client.listTools()).tools.map((t) => ({
+          name: t.name,
+          description: t.description ?? "",
+          parameters: t.inputSchema,
+        })),
       call: async (tool, args) => textOf((await client.callTool({ name: tool, arguments: args })) as CallToolResult),
     },
     {
       name: "ai-sdk",
-      definitions: async () => ["search_context", "expand_context"].map((n) => ({ name: n, description: aiTool(n).description, parameters: aiTool(n).inputSchema.jsonSchema })),
+      definitions: async () =>
+        ["search_context", "expand_context"].map((n) => ({
+          name: n,
+          description: aiTool(n).description,
+          parameters: aiTool(n).inputSchema.jsonSchema,
+        })),
       call: async (tool, args) => JSON.stringify(await aiTool(tool).execute(args, { toolCallId: "t", messages: [] })),
     },
     {
@@ -71,7 +103,12 @@ async function faces(manager: ContextManager): Promise<readonly Face[]> {
     },
     {
       name: "mastra",
-      definitions: async () => ["search_context", "expand_context"].map((n) => ({ name: n, description: maTool(n).description, parameters: mastraSchema(maTool(n).inputSchema) })),
+      definitions: async () =>
+        ["search_context", "expand_context"].map((n) => ({
+          name: n,
+          description: maTool(n).description,
+          parameters: mastraSchema(maTool(n).inputSchema),
+        })),
       call: async (tool, args) => JSON.stringify(await maTool(tool).execute(args, {})),
     },
     {
@@ -89,10 +126,19 @@ function history(): Message[] {
     { role: "user", content: "Find the handler that leaks the secret." },
   ];
   for (let n = 1; n <= 12; n++) {
-    const file = [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ...Array.from({ length: 30 }, (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i}) # 😀`)].join(
-      "\n",
-    );
-    out.push({ role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
+    const file = [
+      `# src/module_${n}.py`,
+      `SECRET_${n} = ${3000 + n}`,
+      ...Array.from(
+        { length: 30 },
+        (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i}) # 😀`,
+      ),
+    ].join("\n");
+    out.push({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }],
+    });
     out.push({ role: "tool", toolCallId: `c${n}`, content: file });
   }
   out.push({ role: "assistant", content: "All modules read." });
@@ -119,7 +165,13 @@ describe("one tool contract across MCP and the four adapters", () => {
       ["expand_context", { id, maxChars: PAGE + 1 }],
       ["expand_context", { id: "u-none" }],
     ];
-    const expected = await Promise.all(script.map(async ([tool, args]) => (tool === "search_context" ? toolReply(await core.search.run(args)) : toolReply(await core.expand.run(args))).text));
+    const expected = await Promise.all(
+      script.map(
+        async ([tool, args]) =>
+          (tool === "search_context" ? toolReply(await core.search.run(args)) : toolReply(await core.expand.run(args)))
+            .text,
+      ),
+    );
     // The script covers hits, a page, a second page and each error kind.
     expect(expected.filter((t) => t.startsWith('{"error"')).length).toBe(6);
     expect(JSON.parse(expected[0]!).hits.length).toBeGreaterThan(0);
@@ -133,8 +185,13 @@ describe("one tool contract across MCP and the four adapters", () => {
         defs.map((d) => d.description),
         face.name,
       ).toEqual([core.search.description, core.expand.description]);
-      const params = face.name === "openai-agents" ? [strictParameters(core.search.parameters), strictParameters(core.expand.parameters)] : [core.search.parameters, core.expand.parameters];
-      expect(JSON.parse(JSON.stringify(defs.map((d) => d.parameters))), face.name).toEqual(JSON.parse(JSON.stringify(params)));
+      const params =
+        face.name === "openai-agents"
+          ? [strictParameters(core.search.parameters), strictParameters(core.expand.parameters)]
+          : [core.search.parameters, core.expand.parameters];
+      expect(JSON.parse(JSON.stringify(defs.map((d) => d.parameters))), face.name).toEqual(
+        JSON.parse(JSON.stringify(params)),
+      );
       for (const [i, [tool, args]] of script.entries()) {
         expect(await face.call(tool, args), `${face.name} ${tool} ${JSON.stringify(args)}`).toBe(expected[i]);
       }

@@ -6,7 +6,9 @@ describe("workload generator", () => {
   it("reproduces the first 8 mulberry32 outputs for seed 42", () => {
     const r = mulberry32(42);
     const first = Array.from({ length: 8 }, () => r());
-    expect(first).toEqual([2581720956, 1925393290, 3661312704, 2876485805, 750819978, 2261697747, 1173505300, 2683257857]);
+    expect(first).toEqual([
+      2581720956, 1925393290, 3661312704, 2876485805, 750819978, 2261697747, 1173505300, 2683257857,
+    ]);
   });
 
   const totals: readonly (readonly [number, number, number])[] = [

@@ -79,7 +79,9 @@ async function main(): Promise<number> {
   if (indexPath !== undefined) {
     const opened = await openSqliteIndex({ path: indexPath })();
     if (E.isLeft(opened)) {
-      console.error(`agent-loop demo: cannot open the index ${indexPath}: ${opened.left._tag}${"message" in opened.left ? `: ${String(opened.left.message)}` : ""}`);
+      console.error(
+        `agent-loop demo: cannot open the index ${indexPath}: ${opened.left._tag}${"message" in opened.left ? `: ${String(opened.left.message)}` : ""}`,
+      );
       counter.dispose();
       return 5;
     }
@@ -116,7 +118,8 @@ async function main(): Promise<number> {
       const d = turn.decision;
       if (d !== undefined) {
         decisions[d._tag === "Compacted" ? "compacted" : d._tag === "Skipped" ? "skipped" : "waited"]++;
-        if (!turn.compacted && !(d._tag === "Waited" && d.reason === "BelowTrigger")) console.log(`\nturn ${t}: decision ${describeDecision(d)}`);
+        if (!turn.compacted && !(d._tag === "Waited" && d.reason === "BelowTrigger"))
+          console.log(`\nturn ${t}: decision ${describeDecision(d)}`);
       }
       if (!turn.compacted && turn.warnings.length === 0) {
         context = turn.messages;
@@ -128,7 +131,9 @@ async function main(): Promise<number> {
       // Access statistics come from the context as it stands at this turn: the loop cannot see later turns.
       const stats = unitStats(context);
       const full = manager.count(uncompacted);
-      console.log(`\nturn ${t}: ${turn.tokensBefore} tokens (${(fraction * 100).toFixed(0)}%) → ${pressure} pressure; ${count(stats.units, "segment")}, ${stats.reaccessed} re-accessed so far`);
+      console.log(
+        `\nturn ${t}: ${turn.tokensBefore} tokens (${(fraction * 100).toFixed(0)}%) → ${pressure} pressure; ${count(stats.units, "segment")}, ${stats.reaccessed} re-accessed so far`,
+      );
       const top = [...turn.evicted].sort((a, b) => b.tokens - a.tokens)[0];
       console.log(
         `  evict    ${count(turn.evicted.length, "unit")} → index (${turn.tokensBefore} → ${turn.tokensAfter} tokens; uncompacted ${full})${top === undefined ? "" : `; largest ${top.id} ${top.kind} ${top.tokens} tok`}`,
@@ -141,20 +146,29 @@ async function main(): Promise<number> {
         `  next prompt: ${context.length} messages, ${turn.tokensAfter} tokens (uncompacted ${full}); note of ${count(turn.evicted.length, "evicted unit")} in the prompt; budget ${turn.budgetMet ? "met" : "NOT met"}`,
       );
     }
-    if (POLICY !== undefined) console.log(`\ndecisions (${POLICY}): ${decisions.compacted} compacted, ${decisions.skipped} skipped, ${decisions.waited} waited`);
-    console.log(`\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (uncompacted ${manager.count(uncompacted)}; budget ${BUDGET})`);
+    if (POLICY !== undefined)
+      console.log(
+        `\ndecisions (${POLICY}): ${decisions.compacted} compacted, ${decisions.skipped} skipped, ${decisions.waited} waited`,
+      );
+    console.log(
+      `\ndone: ${compactions} compactions; final context ${context.length} messages, ${manager.count(context)} tokens (uncompacted ${manager.count(uncompacted)}; budget ${BUDGET})`,
+    );
     const chosen = process.env["CC_DEMO_QUERY"];
-    const query = chosen !== undefined && chosen.trim() !== "" ? chosen : source === undefined ? "compute_total rounding" : "error";
+    const query =
+      chosen !== undefined && chosen.trim() !== "" ? chosen : source === undefined ? "compute_total rounding" : "error";
     const hits = await manager.search(query, 3);
     console.log(`search "${query}": ${hits.length} hits`);
-    for (const h of hits) console.log(`  ${h.id.padEnd(18)} ${h.kind.padEnd(15)} ${h.snippet.replace(/\s+/g, " ").slice(0, 60)}`);
+    for (const h of hits)
+      console.log(`  ${h.id.padEnd(18)} ${h.kind.padEnd(15)} ${h.snippet.replace(/\s+/g, " ").slice(0, 60)}`);
     const best = hits[0];
     if (best !== undefined) {
       const original = await manager.expand(best.id);
       if (original === undefined) throw new Error(`expand ${best.id}: not in the index`);
       const recovered: Message = { role: "user", content: `Recovered from the journal (${best.id}):\n${original}` };
       context = [...context, recovered];
-      console.log(`expand ${best.id}: restored ${original.length} chars / ${manager.count([recovered])} tokens; context now ${manager.count(context)} tokens`);
+      console.log(
+        `expand ${best.id}: restored ${original.length} chars / ${manager.count([recovered])} tokens; context now ${manager.count(context)} tokens`,
+      );
     }
     return 0;
   } finally {

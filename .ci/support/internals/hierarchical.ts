@@ -9,7 +9,14 @@ export { alternativeId, ID_ALTERNATIVES, type WriteError } from "../../../packag
 export { extractiveSummary } from "../../../packages/hierarchical/src/summarize.js";
 export { neighbourPositions, neighbours, prefetch, recordAccess } from "../../../packages/hierarchical/src/prefetch.js";
 export { MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS } from "../../../packages/hierarchical/src/strategy/references.js";
-export { EVICTION_NOTE_PREFIX, evictionNote, isSealedNote, noteId, parseEvictionNote, sealedNote } from "../../../packages/hierarchical/src/strategy/evict.js";
+export {
+  EVICTION_NOTE_PREFIX,
+  evictionNote,
+  isSealedNote,
+  noteId,
+  parseEvictionNote,
+  sealedNote,
+} from "../../../packages/hierarchical/src/strategy/evict.js";
 export { unitId } from "../../../packages/hierarchical/src/strategy/segments.js";
 export { reaccesses, references } from "../../../packages/hierarchical/src/strategy/references.js";
 export { EVICTION_SCORING } from "../../../packages/hierarchical/src/strategy/evict.js";

@@ -16,5 +16,10 @@ export { createRunRemover, displayUrl, urlSecrets } from "../../../packages/lcm/
 export { extractiveSummary } from "../../../packages/lcm/src/providers/offline.js";
 
 export { type Step } from "../../../packages/lcm/src/providers/offline/facts.js";
-export { defaultTranscriptLimits, TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN, wrapTranscript } from "../../../packages/lcm/src/transcript.js";
+export {
+  defaultTranscriptLimits,
+  TRANSCRIPT_CLOSE,
+  TRANSCRIPT_OPEN,
+  wrapTranscript,
+} from "../../../packages/lcm/src/transcript.js";
 export type { CompactionAborted } from "../../../packages/lcm/src/escalation.js";

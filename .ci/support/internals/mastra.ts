@@ -6,5 +6,10 @@
  */
 export { mapBack, type Converted } from "../../../packages/mastra/src/convert/converted.js";
 export { fromMastraDBMessages } from "../../../packages/mastra/src/convert/db.js";
-export { fromLLMPrompt, promptNote, type LLMPrompt, type LLMPromptMessage } from "../../../packages/mastra/src/convert/prompt.js";
+export {
+  fromLLMPrompt,
+  promptNote,
+  type LLMPrompt,
+  type LLMPromptMessage,
+} from "../../../packages/mastra/src/convert/prompt.js";
 export { evictToolResult } from "../../../packages/mastra/src/tool-result.js";

@@ -4,7 +4,14 @@
  *
  * @module @cc/test-support/search
  */
-export { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, validateEntries, type Json } from "../../../packages/search/src/contract.js";
+export {
+  DEFAULT_NAMESPACE,
+  entryKey,
+  idConflict,
+  messageOf,
+  validateEntries,
+  type Json,
+} from "../../../packages/search/src/contract.js";
 export { MAX_QUERY_TERMS, queryTerms, snippet, tokenize } from "../../../packages/search/src/query.js";
 export { decodeText, encodeText, isPlainText, searchable } from "../../../packages/search/src/lossless.js";
 

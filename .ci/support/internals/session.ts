@@ -11,9 +11,24 @@ export { limitHistory } from "../../../packages/session/src/context.js";
 export type { CompactionDone, CompactionFailed, CompactionWarning } from "../../../packages/session/src/events.js";
 
 export { TRUNCATED_SUMMARY_HEADING, truncatedSummary } from "../../../packages/session/src/fallback.js";
-export { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, sessionSummaryMessage, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "../../../packages/session/src/template.js";
+export {
+  SUMMARY_SECTIONS,
+  SUMMARY_TEMPLATE,
+  sessionSummaryMessage,
+  NEW_MESSAGES_HEADING,
+  PREVIOUS_SUMMARY_HEADING,
+} from "../../../packages/session/src/template.js";
 export { describeToolResult } from "../../../packages/session/src/prune.js";
-export { planSummary, saveSummary, summarise, type Loaded, type Pass, type Skipped, type SummaryDecision, type SummaryJob } from "../../../packages/session/src/compactor.js";
+export {
+  planSummary,
+  saveSummary,
+  summarise,
+  type Loaded,
+  type Pass,
+  type Skipped,
+  type SummaryDecision,
+  type SummaryJob,
+} from "../../../packages/session/src/compactor.js";
 
 export {
   checkDraft,
@@ -28,4 +43,9 @@ export {
   watermarkProblem,
 } from "../../../packages/session/src/store/validate.js";
 
-export { decideTrigger, planCompaction, type CompactionPlan, type TriggerDecision } from "../../../packages/session/src/plan.js";
+export {
+  decideTrigger,
+  planCompaction,
+  type CompactionPlan,
+  type TriggerDecision,
+} from "../../../packages/session/src/plan.js";

@@ -7,11 +7,22 @@
 export { classCounts, estimateWeights, weighTokens } from "../../../packages/tokens/src/estimate.js";
 export { liveEncoders, rawTiktoken } from "../../../packages/tokens/src/tiktoken.js";
 
-export { chunksOf, defaultChunkLimits, planChunks, type ChunkLimits } from "../../../packages/tokens/src/chunking/plan.js";
+export {
+  chunksOf,
+  defaultChunkLimits,
+  planChunks,
+  type ChunkLimits,
+} from "../../../packages/tokens/src/chunking/plan.js";
 export { countChunked, hasLongRun } from "../../../packages/tokens/src/chunking/count.js";
 export { decodeMemoOptions, memoEntryBytes, memoKey } from "../../../packages/tokens/src/memo.js";
 
-export { decodeChunkLimits, decodeCountAsyncOptions, decodeEstimateOptions, decodeGptTokenizerOptions, decodeTiktokenOptions } from "../../../packages/tokens/src/options.js";
+export {
+  decodeChunkLimits,
+  decodeCountAsyncOptions,
+  decodeEstimateOptions,
+  decodeGptTokenizerOptions,
+  decodeTiktokenOptions,
+} from "../../../packages/tokens/src/options.js";
 
 export { bpeEngine, utf8Bytes, utf8Range } from "../../../packages/tokens/src/bpe/count.js";
 export { mergeCountHeap, mergeCountScan } from "../../../packages/tokens/test/support/merge.js";
@@ -19,4 +30,10 @@ export { NO_RANK, TokenTrie } from "../../../packages/tokens/src/bpe/trie.js";
 export { loadRanks } from "../../../packages/tokens/src/bpe/ranks.js";
 export { patternSource, pretokenizer, unicodeVersion } from "../../../packages/tokens/test/support/pretokenize.js";
 export { BacktrackTables, backtrackCount } from "../../../packages/tokens/src/bpe/backtrack.js";
-export { cl100kPieceEnd, cl100kPieceEndAny, o200kPieceEnd, o200kPieceEndAny, splitPieces } from "../../../packages/tokens/src/bpe/scan.js";
+export {
+  cl100kPieceEnd,
+  cl100kPieceEndAny,
+  o200kPieceEnd,
+  o200kPieceEndAny,
+  splitPieces,
+} from "../../../packages/tokens/src/bpe/scan.js";

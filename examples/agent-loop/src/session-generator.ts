@@ -35,7 +35,14 @@ function prng(seed: number): () => number {
   };
 }
 
-const FILES = ["src/billing/invoice.py", "src/billing/tax_rules.py", "src/api/routes.py", "src/models/customer.py", "tests/test_invoice.py", "src/utils/money.py"];
+const FILES = [
+  "src/billing/invoice.py",
+  "src/billing/tax_rules.py",
+  "src/api/routes.py",
+  "src/models/customer.py",
+  "tests/test_invoice.py",
+  "src/utils/money.py",
+];
 const IDENTS = ["compute_total", "apply_discount", "TaxRuleSet", "round_half_even", "CustomerRecord", "load_invoice"];
 
 /**
@@ -51,8 +58,15 @@ export function generateSession(options: SessionOptions = {}): readonly Turn[] {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const turns: Turn[] = [
     [
-      { role: "system", content: "You are a careful coding agent. Use the tools to inspect and edit the repository. Keep answers short." },
-      { role: "user", content: `Invoices with a discount are off by one cent. Fix ${FILES[0]} so that compute_total rounds like tests/test_invoice.py expects.` },
+      {
+        role: "system",
+        content:
+          "You are a careful coding agent. Use the tools to inspect and edit the repository. Keep answers short.",
+      },
+      {
+        role: "user",
+        content: `Invoices with a discount are off by one cent. Fix ${FILES[0]} so that compute_total rounds like tests/test_invoice.py expects.`,
+      },
     ],
   ];
   for (let i = 0; i < n; i++) {
@@ -60,7 +74,14 @@ export function generateSession(options: SessionOptions = {}): readonly Turn[] {
     const file = FILES[i % FILES.length]!;
     const ident = pick(IDENTS);
     const kind = fullSuite.has(i) ? "suite" : i % 6 === 4 ? "test" : i % 6 === 5 ? "edit" : "read";
-    const args = kind === "suite" ? { command: "pytest -vv tests" } : kind === "test" ? { command: "pytest -q tests/test_invoice.py" } : kind === "edit" ? { path: file, find: ident } : { path: file };
+    const args =
+      kind === "suite"
+        ? { command: "pytest -vv tests" }
+        : kind === "test"
+          ? { command: "pytest -q tests/test_invoice.py" }
+          : kind === "edit"
+            ? { path: file, find: ident }
+            : { path: file };
     const name = kind === "test" || kind === "suite" ? "bash" : kind === "edit" ? "edit_file" : "read_file";
     let output: string;
     if (kind === "suite") {

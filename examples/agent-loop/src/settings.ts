@@ -18,7 +18,9 @@ export function parseBudget(raw: string | undefined): E.Either<string, number> {
   if (raw === undefined || raw.trim() === "") return E.right(DEFAULT_BUDGET);
   const text = raw.trim();
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  return Number.isSafeInteger(n) && n >= 1 ? E.right(n) : E.left(`CC_DEMO_BUDGET: expected a positive integer (tokens), got ${JSON.stringify(raw)}`);
+  return Number.isSafeInteger(n) && n >= 1
+    ? E.right(n)
+    : E.left(`CC_DEMO_BUDGET: expected a positive integer (tokens), got ${JSON.stringify(raw)}`);
 }
 
 /** The policies `CC_DEMO_POLICY` accepts. */
@@ -37,5 +39,7 @@ export function parsePolicy(raw: string | undefined): E.Either<string, DemoPolic
   if (raw === undefined || raw.trim() === "") return E.right(undefined);
   const text = raw.trim();
   const known = DEMO_POLICIES.find((p) => p === text);
-  return known === undefined ? E.left(`CC_DEMO_POLICY: expected one of ${DEMO_POLICIES.join(", ")}, got ${JSON.stringify(raw)}`) : E.right(known);
+  return known === undefined
+    ? E.left(`CC_DEMO_POLICY: expected one of ${DEMO_POLICIES.join(", ")}, got ${JSON.stringify(raw)}`)
+    : E.right(known);
 }

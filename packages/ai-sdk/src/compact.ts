@@ -10,7 +10,13 @@ import type { CompactCallOptions, ContextError, ContextManager, TurnResult } fro
 import type { Message } from "@cc/messages";
 import { invalid } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
-import { messageViews, restoreMessages, withoutOrphanedResults, type OrphanedResult, type SdkMessage } from "./convert.js";
+import {
+  messageViews,
+  restoreMessages,
+  withoutOrphanedResults,
+  type OrphanedResult,
+  type SdkMessage,
+} from "./convert.js";
 import { Lru, MessageHasher } from "./internal/prefix.js";
 
 /**
@@ -41,7 +47,10 @@ export interface SdkCompaction<M> {
  * const note = (v: Message): ModelMessage => ({ role: "user", content: [{ type: "text", text: v.content }] });
  * const compact: SdkCompactor<ModelMessage> = prefixCompactor(manager, 32, note);
  */
-export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions) => Promise<E.Either<ContextError, SdkCompaction<M>>>;
+export type SdkCompactor<M> = (
+  messages: readonly M[],
+  call?: CompactCallOptions,
+) => Promise<E.Either<ContextError, SdkCompaction<M>>>;
 
 /**
  * A prefix-cached compactor over `manager`. `added` builds the message for a view the manager
@@ -52,7 +61,11 @@ export type SdkCompactor<M> = (messages: readonly M[], call?: CompactCallOptions
  * const compact = prefixCompactor<ModelMessage>(manager, 32, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
  * const r = await compact(messages);
  */
-export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, cacheSize: number, added: (view: Message) => M): SdkCompactor<M> {
+export function prefixCompactor<M extends SdkMessage>(
+  manager: ContextManager,
+  cacheSize: number,
+  added: (view: Message) => M,
+): SdkCompactor<M> {
   const hasher = new MessageHasher();
   const cache = new Lru<readonly M[]>(cacheSize);
   return async (input, call) => {
@@ -67,10 +80,17 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
         if (prefix !== undefined) hit = i;
       }
       const key = chain[messages.length]!;
-      const base = prefix === undefined ? messages : hit === messages.length ? prefix : [...prefix, ...messages.slice(hit)];
+      const base =
+        prefix === undefined ? messages : hit === messages.length ? prefix : [...prefix, ...messages.slice(hit)];
       const { views } = messageViews(base, true);
       if (hit === messages.length && call?.force !== true) {
-        return E.right({ messages: base, changed: base !== input, cached: true, tokens: manager.count(views), dropped });
+        return E.right({
+          messages: base,
+          changed: base !== input,
+          cached: true,
+          tokens: manager.count(views),
+          dropped,
+        });
       }
       // A compaction that stays above the target because the preserved tail alone is too big
       // (large parallel tool results) runs again with shorter tails, on the same manager.
@@ -83,7 +103,11 @@ export function prefixCompactor<M extends SdkMessage>(manager: ContextManager, c
       return E.right({ messages: out, changed: out !== input, cached: false, turn, tokens: turn.tokensAfter, dropped });
     } catch (e) {
       // The cache and the conversion are pure; a throw here is a bug or a hostile input: reported.
-      return E.left(invalid("InvalidInput", "AI SDK messages", [`could not be compacted: ${e instanceof Error ? e.message : String(e)}`]));
+      return E.left(
+        invalid("InvalidInput", "AI SDK messages", [
+          `could not be compacted: ${e instanceof Error ? e.message : String(e)}`,
+        ]),
+      );
     }
   };
 }

@@ -13,7 +13,13 @@ import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
 import { prefixCompactor, type SdkCompaction } from "./compact.js";
 import { fromModelMessages, NOTE_OPTIONS_KEY, withoutOrphanedResults } from "./convert.js";
-import { budgetExceeded, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure } from "./options.js";
+import {
+  budgetExceeded,
+  decodeAiSdkContextOptions,
+  type AiSdkContextOptions,
+  type AiSdkEvent,
+  type AiSdkFailure,
+} from "./options.js";
 import { contextTools, type ContextTools } from "./tools.js";
 import { CcError } from "@cc/validate";
 
@@ -92,14 +98,19 @@ function build(options: AiSdkContextOptions): AiSdkContext {
   const compactModel = prefixCompactor<ModelMessage>(manager, cacheSize, noteFor);
   const compactPrompt = prefixCompactor<PromptMessage>(manager, cacheSize, noteFor);
 
-  const prepareStep = async ({ messages, stepNumber }: PrepareStepInput): Promise<{ messages: ModelMessage[] } | undefined> => {
+  const prepareStep = async ({
+    messages,
+    stepNumber,
+  }: PrepareStepInput): Promise<{ messages: ModelMessage[] } | undefined> => {
     const r = await compactModel(messages);
     if (E.isLeft(r)) {
       emit({ _tag: "CompactionFailed", source: "prepareStep", stepNumber, error: r.left });
       return undefined;
     }
-    for (const d of r.right.dropped) emit({ _tag: "OrphanedToolResultDropped", source: "prepareStep", stepNumber, ...d });
-    if (r.right.turn?.compacted === true) emit({ _tag: "Compacted", source: "prepareStep", stepNumber, turn: r.right.turn });
+    for (const d of r.right.dropped)
+      emit({ _tag: "OrphanedToolResultDropped", source: "prepareStep", stepNumber, ...d });
+    if (r.right.turn?.compacted === true)
+      emit({ _tag: "Compacted", source: "prepareStep", stepNumber, turn: r.right.turn });
     return r.right.changed ? { messages: [...r.right.messages] } : undefined;
   };
 

@@ -103,7 +103,15 @@ export function outputText(output: unknown): string {
     }
     case "content":
       return Array.isArray(value)
-        ? value.map((p: unknown) => (typeof p === "object" && p !== null ? (stringOf(p, "type") === "text" ? (stringOf(p, "text") ?? "") : attachment(p)) : "")).join("\n")
+        ? value
+            .map((p: unknown) =>
+              typeof p === "object" && p !== null
+                ? stringOf(p, "type") === "text"
+                  ? (stringOf(p, "text") ?? "")
+                  : attachment(p)
+                : "",
+            )
+            .join("\n")
         : "";
     default:
       return `[${type ?? "output"}]`;
@@ -142,7 +150,8 @@ const textOf = (parts: readonly SdkPart[]): string =>
     .filter((s) => s !== "")
     .join("\n");
 
-const argumentsOf = (input: unknown): string => (typeof input === "string" ? input : input === undefined ? "" : json(input));
+const argumentsOf = (input: unknown): string =>
+  typeof input === "string" ? input : input === undefined ? "" : json(input);
 
 /**
  * Where each view came from: `views[k]` stands for `messages[sources[k]]`.
@@ -173,11 +182,22 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
   const approvals = new Map<string, string>();
   const push = (i: number, k: number, view: Message, seal?: string): void => {
     // A sealed note keeps its seal as its id (the manager verifies it); it maps back as a new note.
-    views.push(seal !== undefined ? { ...view, id: seal } : stamp ? { ...view, id: `${VIEW_ID_PREFIX}${i}${k === 0 ? "" : `.${k}`}` } : view);
+    views.push(
+      seal !== undefined
+        ? { ...view, id: seal }
+        : stamp
+          ? { ...view, id: `${VIEW_ID_PREFIX}${i}${k === 0 ? "" : `.${k}`}` }
+          : view,
+    );
     sources.push(i);
   };
   messages.forEach((m, i) => {
-    const parts: readonly SdkPart[] = typeof m.content === "string" ? [{ type: "text", text: m.content } as SdkPart] : Array.isArray(m.content) ? m.content : [];
+    const parts: readonly SdkPart[] =
+      typeof m.content === "string"
+        ? [{ type: "text", text: m.content } as SdkPart]
+        : Array.isArray(m.content)
+          ? m.content
+          : [];
     switch (m.role) {
       case "system":
         push(i, 0, { role: "system", content: textOf(parts) });
@@ -195,7 +215,11 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
             if (approvalId !== undefined && callId !== undefined) approvals.set(approvalId, callId);
           }
         }
-        push(i, 0, { role: "assistant", content: textOf(parts.filter((p) => p.type !== "tool-call")), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+        push(i, 0, {
+          role: "assistant",
+          content: textOf(parts.filter((p) => p.type !== "tool-call")),
+          ...(calls.length > 0 ? { toolCalls: calls } : {}),
+        });
         return;
       }
       case "tool": {
@@ -203,7 +227,12 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
         const loose: string[] = [];
         let firstId = "";
         for (const p of parts) {
-          const callId = p.type === "tool-result" ? stringOf(p, "toolCallId") : p.type === "tool-approval-response" ? approvals.get(stringOf(p, "approvalId") ?? "") : undefined;
+          const callId =
+            p.type === "tool-result"
+              ? stringOf(p, "toolCallId")
+              : p.type === "tool-approval-response"
+                ? approvals.get(stringOf(p, "approvalId") ?? "")
+                : undefined;
           const text = p.type === "tool-result" ? outputText(fieldOf(p, "output")) : partText(p);
           if (firstId === "" && callId !== undefined) firstId = callId;
           if (callId !== undefined && issued.has(callId)) {
@@ -217,7 +246,12 @@ export function messageViews(messages: readonly SdkMessage[], stamp: boolean): M
         }
         answers.forEach((a, k) => {
           const content = k === 0 && loose.length > 0 ? [a.text, ...loose].join("\n") : a.text;
-          push(i, k, { role: "tool", content, toolCallId: a.callId, ...(a.name === undefined ? {} : { name: a.name }) });
+          push(i, k, {
+            role: "tool",
+            content,
+            toolCallId: a.callId,
+            ...(a.name === undefined ? {} : { name: a.name }),
+          });
         });
         return;
       }
@@ -265,7 +299,11 @@ export function sourceOf(view: Message): number | undefined {
  * const turn = await manager.compact(views);
  * restoreMessages(messages, turn.messages, (m): ModelMessage => ({ role: "user", content: [{ type: "text", text: m.content }] }));
  */
-export function restoreMessages<M>(source: readonly M[], views: readonly Message[], added: (view: Message) => M): readonly M[] {
+export function restoreMessages<M>(
+  source: readonly M[],
+  views: readonly Message[],
+  added: (view: Message) => M,
+): readonly M[] {
   const seen = new Set<number>();
   const out: M[] = [];
   for (const v of views) {
@@ -299,7 +337,9 @@ export interface OrphanedResult {
  * withoutOrphanedResults([{ role: "tool", content: [{ type: "tool-result", toolCallId: "gone", toolName: "ls", output: { type: "text", value: "a" } }] }])
  * // { messages: [], dropped: [{ messageIndex: 0, toolCallId: "gone" }] }
  */
-export function withoutOrphanedResults<M extends SdkMessage>(messages: readonly M[]): { readonly messages: readonly M[]; readonly dropped: readonly OrphanedResult[] } {
+export function withoutOrphanedResults<M extends SdkMessage>(
+  messages: readonly M[],
+): { readonly messages: readonly M[]; readonly dropped: readonly OrphanedResult[] } {
   const issued = new Set<string>();
   const requested = new Set<string>();
   const dropped: OrphanedResult[] = [];
@@ -323,7 +363,11 @@ export function withoutOrphanedResults<M extends SdkMessage>(messages: readonly 
           : p.type === "tool-approval-response"
             ? fieldOf(p, "providerExecuted") !== true && !requested.has(stringOf(p, "approvalId") ?? "")
             : false;
-      if (orphan) dropped.push({ messageIndex: i, toolCallId: stringOf(p, p.type === "tool-result" ? "toolCallId" : "approvalId") ?? "" });
+      if (orphan)
+        dropped.push({
+          messageIndex: i,
+          toolCallId: stringOf(p, p.type === "tool-result" ? "toolCallId" : "approvalId") ?? "",
+        });
       return !orphan;
     });
     if (kept.length === parts.length) out.push(m);

@@ -12,8 +12,40 @@
  *
  * @module @cc/ai-sdk
  */
-export { createAiSdkContext, decodeAiSdkContext, type AiSdkContext, type PrepareStepInput, type PromptMessage } from "./context.js";
-export { AiSdkContextOptionsCodec, AiSdkError, decodeAiSdkContextOptions, type AiSdkContextOptions, type AiSdkEvent, type AiSdkFailure, type BudgetExceeded } from "./options.js";
-export { fromModelMessages, messageViews, NOTE_OPTIONS_KEY, restoreMessages, VIEW_ID_PREFIX, type MessageViews, type OrphanedResult, type SdkMessage, type SdkPart } from "./convert.js";
+export {
+  createAiSdkContext,
+  decodeAiSdkContext,
+  type AiSdkContext,
+  type PrepareStepInput,
+  type PromptMessage,
+} from "./context.js";
+export {
+  AiSdkContextOptionsCodec,
+  AiSdkError,
+  decodeAiSdkContextOptions,
+  type AiSdkContextOptions,
+  type AiSdkEvent,
+  type AiSdkFailure,
+  type BudgetExceeded,
+} from "./options.js";
+export {
+  fromModelMessages,
+  messageViews,
+  NOTE_OPTIONS_KEY,
+  restoreMessages,
+  VIEW_ID_PREFIX,
+  type MessageViews,
+  type OrphanedResult,
+  type SdkMessage,
+  type SdkPart,
+} from "./convert.js";
 export { prefixCompactor, type SdkCompaction, type SdkCompactor } from "./compact.js";
-export { contextTools, type ContextToolError, type ContextTools, type ExpandContextInput, type ExpandContextOutput, type SearchContextInput, type SearchContextOutput } from "./tools.js";
+export {
+  contextTools,
+  type ContextToolError,
+  type ContextTools,
+  type ExpandContextInput,
+  type ExpandContextOutput,
+  type SearchContextInput,
+  type SearchContextOutput,
+} from "./tools.js";

@@ -5,7 +5,19 @@
  * @module options
  */
 import type { ContextError, ContextManager, TurnResult } from "@cc/context";
-import { callback, CcError, type CcErrorOf, decodeWith, intIn, invalid, type InvalidOptions, isRecord, leaf, objectCodec, positiveInt } from "@cc/validate";
+import {
+  callback,
+  CcError,
+  type CcErrorOf,
+  decodeWith,
+  intIn,
+  invalid,
+  type InvalidOptions,
+  isRecord,
+  leaf,
+  objectCodec,
+  positiveInt,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 
 /**
@@ -16,15 +28,31 @@ import * as E from "fp-ts/lib/Either.js";
  */
 export type AiSdkEvent =
   /** The manager compacted the messages of a step (`prepareStep`) or a prompt (`middleware`). */
-  | { readonly _tag: "Compacted"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly turn: TurnResult }
+  | {
+      readonly _tag: "Compacted";
+      readonly source: "prepareStep" | "middleware";
+      readonly stepNumber?: number;
+      readonly turn: TurnResult;
+    }
   /** A compaction failed: `prepareStep` sent the step uncompacted, the middleware refused the call. */
-  | { readonly _tag: "CompactionFailed"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly error: AiSdkFailure }
+  | {
+      readonly _tag: "CompactionFailed";
+      readonly source: "prepareStep" | "middleware";
+      readonly stepNumber?: number;
+      readonly error: AiSdkFailure;
+    }
   /**
    * A tool result (or approval response) answering no earlier call (or request) was left out of
    * what the model receives — a model never gets a result without its call. `messageIndex` is the
    * message it was in; the caller's own messages are not changed.
    */
-  | { readonly _tag: "OrphanedToolResultDropped"; readonly source: "prepareStep" | "middleware"; readonly stepNumber?: number; readonly messageIndex: number; readonly toolCallId: string };
+  | {
+      readonly _tag: "OrphanedToolResultDropped";
+      readonly source: "prepareStep" | "middleware";
+      readonly stepNumber?: number;
+      readonly messageIndex: number;
+      readonly toolCallId: string;
+    };
 
 /**
  * Options of {@link createAiSdkContext}: exactly one of `maxTokens` and `manager`.
@@ -100,13 +128,24 @@ export type AiSdkError = InstanceType<typeof AiSdkError>;
  */
 export function budgetExceeded(tokens: number, maxTokens: number): BudgetExceeded {
   const message = `prompt: ${tokens} tokens after compaction exceed the budget of ${maxTokens}`;
-  return { _tag: "BudgetExceeded", subject: "prompt", problems: [{ path: "", message }], more: 0, message, tokens, maxTokens };
+  return {
+    _tag: "BudgetExceeded",
+    subject: "prompt",
+    problems: [{ path: "", message }],
+    more: 0,
+    message,
+    tokens,
+    maxTokens,
+  };
 }
 
 const managerLike = leaf(
   "ContextManager",
   "a context manager (createContextManager)",
-  (u): u is ContextManager => isRecord(u) && ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") && isRecord(u["options"]),
+  (u): u is ContextManager =>
+    isRecord(u) &&
+    ["compact", "compactTE", "search", "expand", "count"].every((m) => typeof u[m] === "function") &&
+    isRecord(u["options"]),
 );
 const onEventFn = callback<(event: AiSdkEvent) => void>();
 
@@ -118,7 +157,13 @@ const onEventFn = callback<(event: AiSdkEvent) => void>();
 export const AiSdkContextOptionsCodec = objectCodec(
   "AiSdkContextOptions",
   {},
-  { maxTokens: positiveInt, manager: managerLike, cacheSize: intIn(1, 100_000), maxExpandChars: intIn(1, 1_000_000), onEvent: onEventFn },
+  {
+    maxTokens: positiveInt,
+    manager: managerLike,
+    cacheSize: intIn(1, 100_000),
+    maxExpandChars: intIn(1, 1_000_000),
+    onEvent: onEventFn,
+  },
   { expected: "an options object" },
 );
 
@@ -135,7 +180,11 @@ export function decodeAiSdkContextOptions(input: unknown): E.Either<InvalidOptio
   if (E.isLeft(r)) return r;
   const o = r.right;
   if ((o.maxTokens === undefined) === (o.manager === undefined)) {
-    return E.left(invalid("InvalidOptions", "AI SDK adapter options", [`give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`]));
+    return E.left(
+      invalid("InvalidOptions", "AI SDK adapter options", [
+        `give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`,
+      ]),
+    );
   }
   return E.right(o as AiSdkContextOptions);
 }

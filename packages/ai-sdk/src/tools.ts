@@ -6,7 +6,13 @@
  *
  * @module tools
  */
-import { toolReply, type ContextManager, type ContextToolError as CoreToolError, type ExpandContextResult, type SearchContextResult } from "@cc/context";
+import {
+  toolReply,
+  type ContextManager,
+  type ContextToolError as CoreToolError,
+  type ExpandContextResult,
+  type SearchContextResult,
+} from "@cc/context";
 import { jsonSchema, tool, type Tool } from "ai";
 
 /**
@@ -82,12 +88,14 @@ export function contextTools(manager: ContextManager, maxExpandChars: number): C
   const search_context = tool({
     description: core.search.description,
     inputSchema: jsonSchema<SearchContextInput>(core.search.parameters as Parameters<typeof jsonSchema>[0]),
-    execute: async (input: SearchContextInput): Promise<SearchContextOutput> => toolReply(await core.search.run(input)).value,
+    execute: async (input: SearchContextInput): Promise<SearchContextOutput> =>
+      toolReply(await core.search.run(input)).value,
   });
   const expand_context = tool({
     description: core.expand.description,
     inputSchema: jsonSchema<ExpandContextInput>(core.expand.parameters as Parameters<typeof jsonSchema>[0]),
-    execute: async (input: ExpandContextInput): Promise<ExpandContextOutput> => toolReply(await core.expand.run(input)).value,
+    execute: async (input: ExpandContextInput): Promise<ExpandContextOutput> =>
+      toolReply(await core.expand.run(input)).value,
   });
   return { search_context, expand_context };
 }

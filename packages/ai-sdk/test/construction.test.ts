@@ -7,6 +7,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createAiSdkContext throws the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createAiSdkContext({ manager: createContextManager({ maxTokens: 1000 }), maxExpandChar: 10 } as never), "AI SDK adapter options", "maxExpandChar");
+    expectInvalidOptions(
+      CcError,
+      () => createAiSdkContext({ manager: createContextManager({ maxTokens: 1000 }), maxExpandChar: 10 } as never),
+      "AI SDK adapter options",
+      "maxExpandChar",
+    );
   });
 });

@@ -2,13 +2,26 @@
 // messages prepareStep returns are not carried to the next step: the prefix cache must give every
 // step the same compacted prefix. The history carries approvals, reasoning and an image.
 import { createAiSdkContext, fromModelMessages, type AiSdkEvent } from "@cc/ai-sdk";
-import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type ToolSet } from "ai-v6";
+import {
+  generateText,
+  stepCountIs,
+  streamText,
+  tool,
+  wrapLanguageModel,
+  type LanguageModelMiddleware,
+  type ModelMessage,
+  type ToolSet,
+} from "ai-v6";
 import { MockLanguageModelV3 } from "ai-v6/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FILES, hasNote, orphans, readSearchExpand, streamResult, toolOutputs } from "./script.js";
 
-const readFile = tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => FILES[path] ?? "missing" });
+const readFile = tool({
+  description: "Read a file",
+  inputSchema: z.object({ path: z.string() }),
+  execute: async ({ path }) => FILES[path] ?? "missing",
+});
 
 /** The mock model following {@link readSearchExpand}, step by step. */
 function scriptedModel(): MockLanguageModelV3 {
@@ -37,7 +50,17 @@ const earlier: ModelMessage[] = [
     ],
   },
   { role: "tool", content: [{ type: "tool-approval-response", approvalId: "ap0", approved: true }] },
-  { role: "tool", content: [{ type: "tool-result", toolCallId: "a0", toolName: "read_file", output: { type: "text", value: FILES["src/f11.ts"]! } }] },
+  {
+    role: "tool",
+    content: [
+      {
+        type: "tool-result",
+        toolCallId: "a0",
+        toolName: "read_file",
+        output: { type: "text", value: FILES["src/f11.ts"]! },
+      },
+    ],
+  },
   { role: "assistant", content: "Read it." },
   { role: "user", content: "Now read the sources and tell me what f0 does." },
 ];
@@ -107,7 +130,9 @@ describe("@cc/ai-sdk with ai v6 (MockLanguageModelV3)", () => {
     // v6: step n+1's input starts with step n's input (never with what prepareStep returned).
     for (let n = 1; n < inputs.length; n++) inputs[n - 1]!.forEach((m, i) => expect(inputs[n]![i]).toBe(m));
     // Whenever a step is answered without a new compaction, its prompt extends the previous one object for object.
-    const compactedAt = new Set(events.flatMap((e) => (e._tag === "Compacted" && e.stepNumber !== undefined ? [e.stepNumber] : [])));
+    const compactedAt = new Set(
+      events.flatMap((e) => (e._tag === "Compacted" && e.stepNumber !== undefined ? [e.stepNumber] : [])),
+    );
     expect(compactedAt.size).toBeGreaterThan(0);
     expect(compactedAt.size).toBeLessThan(outputs.length);
     for (let n = 1; n < outputs.length; n++) {

@@ -6,9 +6,23 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type Mo
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answer, FILES, fileText, hasNote, noteIds, orphans, readSearchExpand, streamResult, toolOutputs } from "./script.js";
+import {
+  answer,
+  FILES,
+  fileText,
+  hasNote,
+  noteIds,
+  orphans,
+  readSearchExpand,
+  streamResult,
+  toolOutputs,
+} from "./script.js";
 
-const readFile = tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => FILES[path] ?? "missing" });
+const readFile = tool({
+  description: "Read a file",
+  inputSchema: z.object({ path: z.string() }),
+  execute: async ({ path }) => FILES[path] ?? "missing",
+});
 
 /** The mock model following {@link readSearchExpand}, step by step. */
 function scriptedModel(): MockLanguageModelV4 {
@@ -62,8 +76,21 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
     const cc = createAiSdkContext({ maxTokens: MAX, onEvent: (e) => events.push(e) });
     const history: ModelMessage[] = [{ role: "user", content: "Read the sources." }];
     for (let i = 0; i < 4; i++) {
-      history.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read_file", input: { path: `src/f${i}.ts` } }] });
-      history.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read_file", output: { type: "text", value: FILES[`src/f${i}.ts`]! } }] });
+      history.push({
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read_file", input: { path: `src/f${i}.ts` } }],
+      });
+      history.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: `c${i}`,
+            toolName: "read_file",
+            output: { type: "text", value: FILES[`src/f${i}.ts`]! },
+          },
+        ],
+      });
     }
     const first = await cc.prepareStep({ messages: history, stepNumber: 4 });
     expect(first).toBeDefined();
@@ -74,7 +101,11 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
     expect(again!.messages).toHaveLength(first!.messages.length);
     again!.messages.forEach((m, i) => expect(m).toBe(first!.messages[i]));
     // The history grows by a small step: the compacted prefix is reused object for object.
-    const next: ModelMessage[] = [...history, { role: "assistant", content: "Reading done." }, { role: "user", content: "Go on." }];
+    const next: ModelMessage[] = [
+      ...history,
+      { role: "assistant", content: "Reading done." },
+      { role: "user", content: "Go on." },
+    ];
     const grown = await cc.prepareStep({ messages: next, stepNumber: 6 });
     first!.messages.forEach((m, i) => expect(grown!.messages[i]).toBe(m));
     expect(grown!.messages.slice(first!.messages.length)).toEqual(next.slice(history.length));
@@ -124,7 +155,14 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
     const events: AiSdkEvent[] = [];
     const cc = createAiSdkContext({ maxTokens: 60, onEvent: (e) => events.push(e) });
     const model = new MockLanguageModelV4({ doGenerate: async () => answer("never") });
-    await expect(generateText({ model: wrapLanguageModel({ model, middleware: cc.middleware }), instructions: fileText("sys", 80), prompt: "hi", maxRetries: 0 })).rejects.toMatchObject({
+    await expect(
+      generateText({
+        model: wrapLanguageModel({ model, middleware: cc.middleware }),
+        instructions: fileText("sys", 80),
+        prompt: "hi",
+        maxRetries: 0,
+      }),
+    ).rejects.toMatchObject({
       error: { _tag: "BudgetExceeded", maxTokens: 60 },
     });
     expect(model.doGenerateCalls).toHaveLength(0);
@@ -135,7 +173,17 @@ describe("@cc/ai-sdk with ai v7 (MockLanguageModelV4)", () => {
 describe("orphaned input tool results (ai v7)", () => {
   const history: ModelMessage[] = [
     { role: "user", content: "Read the sources." },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "gone", toolName: "read_file", output: { type: "text", value: fileText("lost", 20) } }] },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "gone",
+          toolName: "read_file",
+          output: { type: "text", value: fileText("lost", 20) },
+        },
+      ],
+    },
     { role: "user", content: "Go on." },
   ];
 
@@ -148,7 +196,13 @@ describe("orphaned input tool results (ai v7)", () => {
     const prompt = model.doGenerateCalls[0]!.prompt;
     expect(orphans(prompt)).toEqual([]);
     expect(prompt.filter((m) => m.role === "user")).toHaveLength(2);
-    expect(events).toContainEqual({ _tag: "OrphanedToolResultDropped", source: "prepareStep", stepNumber: 0, messageIndex: 1, toolCallId: "gone" });
+    expect(events).toContainEqual({
+      _tag: "OrphanedToolResultDropped",
+      source: "prepareStep",
+      stepNumber: 0,
+      messageIndex: 1,
+      toolCallId: "gone",
+    });
     expect(messages).toEqual(history);
   });
 
@@ -166,7 +220,10 @@ describe("orphaned input tool results (ai v7)", () => {
     const model = new MockLanguageModelV4({ doGenerate: async () => answer("ok") });
     const messages: ModelMessage[] = [
       { role: "user", content: "Read f0." },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "src/f0.ts" } }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "src/f0.ts" } }],
+      },
       {
         role: "tool",
         content: [

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 
 function moduleFile(n: number): string {
   const lines = [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ""];
-  for (let i = 1; i <= 12; i++) lines.push(`def handler_${n}_${i}(request, context):`, `    return dispatch(request, ${n}, ${i})`, "");
+  for (let i = 1; i <= 12; i++)
+    lines.push(`def handler_${n}_${i}(request, context):`, `    return dispatch(request, ${n}, ${i})`, "");
   return lines.join("\n");
 }
 
@@ -16,8 +17,16 @@ function readingSteps(files: number): ModelMessage[] {
   const out: ModelMessage[] = [{ role: "user", content: "Find which handler leaks the secret." }];
   for (let n = 1; n <= files; n++) {
     const toolCallId = `call_${n}`;
-    out.push({ role: "assistant", content: [{ type: "tool-call", toolCallId, toolName: "read_file", input: { path: `src/module_${n}.py` } }] });
-    out.push({ role: "tool", content: [{ type: "tool-result", toolCallId, toolName: "read_file", output: { type: "text", value: moduleFile(n) } }] });
+    out.push({
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId, toolName: "read_file", input: { path: `src/module_${n}.py` } }],
+    });
+    out.push({
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId, toolName: "read_file", output: { type: "text", value: moduleFile(n) } },
+      ],
+    });
   }
   return out;
 }
@@ -28,8 +37,10 @@ describe("search_context on identifiers", () => {
     const step = await cc.prepareStep({ messages: readingSteps(20), stepNumber: 20 });
     expect(step).toBeDefined();
     const call = { toolCallId: "t", messages: [], context: undefined } as never;
-    const search = async (query: string) => (await cc.tools.search_context.execute!({ query }, call)) as unknown as { hits: { id: string }[] };
-    const expand = async (id: string) => ((await cc.tools.expand_context.execute!({ id }, call)) as unknown as { content: string }).content;
+    const search = async (query: string) =>
+      (await cc.tools.search_context.execute!({ query }, call)) as unknown as { hits: { id: string }[] };
+    const expand = async (id: string) =>
+      ((await cc.tools.expand_context.execute!({ id }, call)) as unknown as { content: string }).content;
     const checked: number[] = [];
     const wrong: string[] = [];
     for (let n = 1; n <= 20; n++) {
@@ -43,7 +54,8 @@ describe("search_context on identifiers", () => {
         continue;
       }
       checked.push(n);
-      for (const q of [`src/module_${n}.py`, `SECRET_${n}`, `handler_${n}_7`]) if ((await search(q)).hits[0]?.id !== first.id) wrong.push(q);
+      for (const q of [`src/module_${n}.py`, `SECRET_${n}`, `handler_${n}_7`])
+        if ((await search(q)).hits[0]?.id !== first.id) wrong.push(q);
     }
     expect(checked.length).toBeGreaterThanOrEqual(16);
     expect(wrong).toEqual([]);

@@ -1,6 +1,13 @@
 // Bad options are typed failures naming the field; tool arguments and index failures are tool
 // results; a throwing callback never breaks a step.
-import { AiSdkError, createAiSdkContext, decodeAiSdkContext, decodeAiSdkContextOptions, fromModelMessages, restoreMessages } from "@cc/ai-sdk";
+import {
+  AiSdkError,
+  createAiSdkContext,
+  decodeAiSdkContext,
+  decodeAiSdkContextOptions,
+  fromModelMessages,
+  restoreMessages,
+} from "@cc/ai-sdk";
 import { createContextManager } from "@cc/context";
 import type { ModelMessage } from "ai";
 import * as E from "fp-ts/lib/Either.js";
@@ -58,7 +65,9 @@ describe("tools", () => {
     expect(await search({ query: "x", k: 0 } as never, call)).toMatchObject({ error: { _tag: "InvalidArguments" } });
     expect(await expand({ id: "nope" }, call)).toMatchObject({ error: { _tag: "NotFound" } });
     expect(await expand({ id: "x", maxChars: 51 }, call)).toMatchObject({ error: { _tag: "InvalidArguments" } });
-    expect(await expand({ id: "x", bogus: 1 } as never, call)).toMatchObject({ error: { _tag: "InvalidArguments", message: expect.stringMatching(/bogus/) } });
+    expect(await expand({ id: "x", bogus: 1 } as never, call)).toMatchObject({
+      error: { _tag: "InvalidArguments", message: expect.stringMatching(/bogus/) },
+    });
   });
 
   it("expand pages a long original without losing a character", async () => {
@@ -67,7 +76,10 @@ describe("tools", () => {
     const history: ModelMessage[] = [
       { role: "user", content: "go" },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "cat", input: {} }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "cat", output: { type: "text", value: big } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "cat", output: { type: "text", value: big } }],
+      },
       { role: "user", content: "next" },
       { role: "assistant", content: "ok" },
     ];
@@ -77,7 +89,10 @@ describe("tools", () => {
     let text = "";
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const page = (await cc.tools.expand_context.execute!({ id: entry.id, offset }, call)) as { content: string; nextOffset?: number };
+      const page = (await cc.tools.expand_context.execute!({ id: entry.id, offset }, call)) as {
+        content: string;
+        nextOffset?: number;
+      };
       text += page.content;
       offset = page.nextOffset;
     }
@@ -107,7 +122,11 @@ describe("callbacks and failures", () => {
   it("a failing manager leaves the step unchanged and reports CompactionFailed", async () => {
     const events: string[] = [];
     const manager = createContextManager({ maxTokens: 300 });
-    const broken = { ...manager, compactTE: () => async () => E.left({ _tag: "InvalidInput" as const, subject: "turn", problems: [], more: 0, message: "boom" }) };
+    const broken = {
+      ...manager,
+      compactTE: () => async () =>
+        E.left({ _tag: "InvalidInput" as const, subject: "turn", problems: [], more: 0, message: "boom" }),
+    };
     const cc = createAiSdkContext({ manager: broken, onEvent: (e) => events.push(e._tag) });
     const r = await cc.prepareStep({ messages: [{ role: "user", content: fileText("a", 200) }], stepNumber: 0 });
     expect(r).toBeUndefined();

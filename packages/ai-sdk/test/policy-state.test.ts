@@ -9,14 +9,32 @@ import { fileText } from "./script.js";
 
 function step(i: number, words: number): ModelMessage[] {
   return [
-    { role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "bash", input: { cmd: `cat f${i}` } }] },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "bash", output: { type: "text", value: fileText(`f${i}`, words) } }] },
+    {
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "bash", input: { cmd: `cat f${i}` } }],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: `c${i}`,
+          toolName: "bash",
+          output: { type: "text", value: fileText(`f${i}`, words) },
+        },
+      ],
+    },
   ];
 }
 
 describe("policy state through the adapter", () => {
   it("the cost policy's turn counter and growth history advance with every step the manager ran", async () => {
-    const manager = createContextManager({ maxTokens: 1500, policy: { kind: "cost" }, preserveLast: 4, noteTokens: 150 });
+    const manager = createContextManager({
+      maxTokens: 1500,
+      policy: { kind: "cost" },
+      preserveLast: 4,
+      noteTokens: 150,
+    });
     const cc = createAiSdkContext({ manager });
     let messages: ModelMessage[] = [{ role: "user", content: "Investigate the failing build." }];
     const turns: number[] = [];

@@ -63,7 +63,9 @@ function render(steps: readonly Step[]): ModelMessage[] {
       add({
         role: "assistant",
         content: [
-          ...(s.reasoning ? [{ type: "reasoning" as const, text: words(`r${si}`, 5), providerOptions: { p: { sig: `s${si}` } } }] : []),
+          ...(s.reasoning
+            ? [{ type: "reasoning" as const, text: words(`r${si}`, 5), providerOptions: { p: { sig: `s${si}` } } }]
+            : []),
           { type: "text" as const, text: words(`a${si}`, s.words) },
         ],
       });
@@ -75,16 +77,37 @@ function render(steps: readonly Step[]): ModelMessage[] {
       role: "assistant",
       content: [
         ...(s.reasoning ? [{ type: "reasoning" as const, text: words(`r${si}`, 8) }] : []),
-        ...calls.map((c) => ({ type: "tool-call" as const, toolCallId: c, toolName: "bash", input: { cmd: `run ${c}` } })),
+        ...calls.map((c) => ({
+          type: "tool-call" as const,
+          toolCallId: c,
+          toolName: "bash",
+          input: { cmd: `run ${c}` },
+        })),
         ...approvals.map((c) => ({ type: "tool-approval-request" as const, approvalId: `ap-${c}`, toolCallId: c })),
       ],
     });
-    if (approvals.length > 0) add({ role: "tool", content: approvals.map((c, k) => ({ type: "tool-approval-response" as const, approvalId: `ap-${c}`, approved: k % 2 === 0 })) });
+    if (approvals.length > 0)
+      add({
+        role: "tool",
+        content: approvals.map((c, k) => ({
+          type: "tool-approval-response" as const,
+          approvalId: `ap-${c}`,
+          approved: k % 2 === 0,
+        })),
+      });
     const answered = s.pending ? calls.slice(0, -1) : calls;
-    const result = (c: string) => ({ type: "tool-result" as const, toolCallId: c, toolName: "bash", output: { type: "text" as const, value: words(c, s.size) } });
+    const result = (c: string) => ({
+      type: "tool-result" as const,
+      toolCallId: c,
+      toolName: "bash",
+      output: { type: "text" as const, value: words(c, s.size) },
+    });
     if (s.grouping === "interleaved") {
       const extra = `call${id++}`;
-      add({ role: "assistant", content: [{ type: "tool-call", toolCallId: extra, toolName: "grep", input: { q: extra } }] });
+      add({
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: extra, toolName: "grep", input: { q: extra } }],
+      });
       add({ role: "tool", content: [...answered, extra].map(result) });
     } else if (s.grouping === "one") {
       if (answered.length > 0) add({ role: "tool", content: answered.map(result) });
@@ -121,12 +144,21 @@ function unitsOf(messages: readonly ModelMessage[]): number[][] {
 const base = createContextManager({ maxTokens: 1000 });
 
 describe("conversion and compaction of AI SDK conversations", () => {
-  test.prop([fc.array(stepArb, { minLength: 1, maxLength: 24 }), fc.integer({ min: 150, max: 3000 }), fc.integer({ min: 0, max: 8 })], { numRuns: 60 })(
+  test.prop(
+    [
+      fc.array(stepArb, { minLength: 1, maxLength: 24 }),
+      fc.integer({ min: 150, max: 3000 }),
+      fc.integer({ min: 0, max: 8 }),
+    ],
+    { numRuns: 60 },
+  )(
     "never splits a unit; kept messages are the same unchanged objects, in order",
     async (steps, maxTokens, preserveLast) => {
       const messages = render(steps);
       const snapshot = structuredClone(messages);
-      const cc = createAiSdkContext({ manager: createContextManager({ maxTokens, preserveLast, counter: base.options.counter }) });
+      const cc = createAiSdkContext({
+        manager: createContextManager({ maxTokens, preserveLast, counter: base.options.counter }),
+      });
       const r = await cc.compact(messages);
       const out = r.messages;
       expect(orphans(out)).toEqual([]);
@@ -151,7 +183,8 @@ describe("conversion and compaction of AI SDK conversations", () => {
       }
       // Nothing was mutated.
       expect(messages).toEqual(snapshot);
-      if (r.turn !== undefined && !r.turn.budgetMet) expect(r.turn.warnings.some((w) => w._tag === "BudgetNotMet")).toBe(true);
+      if (r.turn !== undefined && !r.turn.budgetMet)
+        expect(r.turn.warnings.some((w) => w._tag === "BudgetNotMet")).toBe(true);
     },
   );
 
@@ -162,7 +195,11 @@ describe("conversion and compaction of AI SDK conversations", () => {
       const cc = createAiSdkContext({ manager: createContextManager({ maxTokens, counter: base.options.counter }) });
       const transform = cc.middleware.transformParams!;
       try {
-        const out = await transform({ type: "generate", params: { prompt } as never, model: new MockLanguageModelV4() });
+        const out = await transform({
+          type: "generate",
+          params: { prompt } as never,
+          model: new MockLanguageModelV4(),
+        });
         expect(cc.manager.count(fromModelMessages(out.prompt))).toBeLessThanOrEqual(maxTokens);
         expect(orphans(out.prompt)).toEqual([]);
         for (const m of out.prompt) expect(prompt.includes(m as ModelMessage) || hasNote([m])).toBe(true);

@@ -18,7 +18,12 @@ export interface Call {
 /** A generate result that calls tools. */
 export function callTools(calls: readonly Call[]) {
   return {
-    content: calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) })),
+    content: calls.map((c) => ({
+      type: "tool-call" as const,
+      toolCallId: c.id,
+      toolName: c.name,
+      input: JSON.stringify(c.input),
+    })),
     finishReason: { unified: "tool-calls" as const, raw: undefined },
     usage,
     warnings: [],
@@ -27,7 +32,12 @@ export function callTools(calls: readonly Call[]) {
 
 /** A generate result that answers with text. */
 export function answer(text: string) {
-  return { content: [{ type: "text" as const, text }], finishReason: { unified: "stop" as const, raw: undefined }, usage, warnings: [] };
+  return {
+    content: [{ type: "text" as const, text }],
+    finishReason: { unified: "stop" as const, raw: undefined },
+    usage,
+    warnings: [],
+  };
 }
 
 /** A stream result: the same calls or text as stream parts. */
@@ -35,7 +45,12 @@ export function streamOf(result: ReturnType<typeof callTools> | ReturnType<typeo
   const parts: unknown[] = [{ type: "stream-start", warnings: [] }];
   for (const c of result.content) {
     if (c.type === "tool-call") parts.push(c);
-    else parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: c.text }, { type: "text-end", id: "t" });
+    else
+      parts.push(
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: c.text },
+        { type: "text-end", id: "t" },
+      );
   }
   parts.push({ type: "finish", finishReason: result.finishReason, usage });
   return parts;
@@ -67,15 +82,22 @@ export function orphans(prompt: readonly SdkMessage[]): string[] {
       else if (p.type === "tool-approval-request") {
         approvals.add(approvalId);
         if (!calls.has(callId)) problems.push(`[${i}] approval request ${approvalId} without its call ${callId}`);
-      } else if (p.type === "tool-result" && m.role === "tool" && !calls.has(callId)) problems.push(`[${i}] orphaned result ${callId}`);
-      else if (p.type === "tool-approval-response" && !approvals.has(approvalId) && field(p, "providerExecuted") !== true) problems.push(`[${i}] orphaned approval ${approvalId}`);
+      } else if (p.type === "tool-result" && m.role === "tool" && !calls.has(callId))
+        problems.push(`[${i}] orphaned result ${callId}`);
+      else if (
+        p.type === "tool-approval-response" &&
+        !approvals.has(approvalId) &&
+        field(p, "providerExecuted") !== true
+      )
+        problems.push(`[${i}] orphaned approval ${approvalId}`);
     }
   });
   return problems;
 }
 
 /** True when a prompt holds the summary note. */
-export const hasNote = (prompt: readonly SdkMessage[]): boolean => fromModelMessages(prompt).some((m: Message) => m.role === "user" && m.content.startsWith(SUMMARY_PREFIX));
+export const hasNote = (prompt: readonly SdkMessage[]): boolean =>
+  fromModelMessages(prompt).some((m: Message) => m.role === "user" && m.content.startsWith(SUMMARY_PREFIX));
 
 /** The ids an eviction note in the prompt lists. */
 export function noteIds(prompt: readonly SdkMessage[]): string[] {
@@ -92,18 +114,28 @@ export function toolOutputs(prompt: readonly SdkMessage[], toolName: string): un
 }
 
 /** The files the scripted agent reads (`src/f0.ts` … `src/f11.ts`, about 110 words each). */
-export const FILES: Readonly<Record<string, string>> = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/f${i}.ts`, fileText(`f${i}`, 110)]));
+export const FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Array.from({ length: 12 }, (_, i) => [`src/f${i}.ts`, fileText(`f${i}`, 110)]),
+);
 
 /** The agent's plan: read two files per step for five steps, then search, expand, answer. */
-export function readSearchExpand(step: number, prompt: readonly SdkMessage[]): ReturnType<typeof callTools> | ReturnType<typeof answer> {
-  if (step < 5) return callTools([0, 1].map((k) => ({ id: `c${step}-${k}`, name: "read_file", input: { path: `src/f${step * 2 + k}.ts` } })));
+export function readSearchExpand(
+  step: number,
+  prompt: readonly SdkMessage[],
+): ReturnType<typeof callTools> | ReturnType<typeof answer> {
+  if (step < 5)
+    return callTools(
+      [0, 1].map((k) => ({ id: `c${step}-${k}`, name: "read_file", input: { path: `src/f${step * 2 + k}.ts` } })),
+    );
   if (step === 5) return callTools([{ id: "s5", name: "search_context", input: { query: "f0_1" } }]);
   if (step === 6) return callTools([{ id: "e6", name: "expand_context", input: { id: noteIds(prompt)[0] ?? "none" } }]);
   return answer("done");
 }
 
 /** A mock model's `doStream` answer: the stream parts of `result`. */
-export function streamResult(result: ReturnType<typeof callTools> | ReturnType<typeof answer>): { readonly stream: ReadableStream<never> } {
+export function streamResult(result: ReturnType<typeof callTools> | ReturnType<typeof answer>): {
+  readonly stream: ReadableStream<never>;
+} {
   const parts = streamOf(result);
   return {
     stream: new ReadableStream<never>({

@@ -12,8 +12,24 @@ function parallelSteps(n: number, words: number): ModelMessage[] {
   const out: ModelMessage[] = [{ role: "user", content: "Investigate the failing build." }];
   for (let i = 0; i < n; i++) {
     const ids = [`a${i}`, `b${i}`];
-    out.push({ role: "assistant", content: ids.map((id) => ({ type: "tool-call" as const, toolCallId: id, toolName: "bash", input: { cmd: `cat ${id}` } })) });
-    out.push({ role: "tool", content: ids.map((id) => ({ type: "tool-result" as const, toolCallId: id, toolName: "bash", output: { type: "text" as const, value: fileText(id, words) } })) });
+    out.push({
+      role: "assistant",
+      content: ids.map((id) => ({
+        type: "tool-call" as const,
+        toolCallId: id,
+        toolName: "bash",
+        input: { cmd: `cat ${id}` },
+      })),
+    });
+    out.push({
+      role: "tool",
+      content: ids.map((id) => ({
+        type: "tool-result" as const,
+        toolCallId: id,
+        toolName: "bash",
+        output: { type: "text" as const, value: fileText(id, words) },
+      })),
+    });
   }
   return out;
 }
@@ -33,7 +49,10 @@ describe("shorter tails", () => {
     const history = parallelSteps(6, words);
     // Without the retry the tail keeps the prompt above the target: the retry has work to do.
     expect(plain.tokensAfter).toBeGreaterThan(target);
-    const compact = prefixCompactor<ModelMessage>(manager, 4, (v) => ({ role: "user", content: [{ type: "text", text: v.content }] }));
+    const compact = prefixCompactor<ModelMessage>(manager, 4, (v) => ({
+      role: "user",
+      content: [{ type: "text", text: v.content }],
+    }));
     const r = await compact(history);
     if (E.isLeft(r)) throw new Error(r.left._tag);
     expect(r.right.tokens).toBeLessThanOrEqual(target);
@@ -47,7 +66,9 @@ describe("shorter tails", () => {
 
 describe("strategies", () => {
   it("lcm: the summary is the one new message; kept messages are the caller's objects; pairs intact", async () => {
-    const cc = createAiSdkContext({ manager: createContextManager({ maxTokens: 1500, strategy: "lcm", preserveLast: 4 }) });
+    const cc = createAiSdkContext({
+      manager: createContextManager({ maxTokens: 1500, strategy: "lcm", preserveLast: 4 }),
+    });
     const history = parallelSteps(6, 60);
     const r = await cc.compact(history);
     expect(r.turn?.strategy).toBe("lcm");
@@ -65,9 +86,13 @@ describe("strategies", () => {
     const r = await cc.prepareStep({ messages: history, stepNumber: 5 });
     expect(r).toBeDefined();
     const call = { toolCallId: "t", messages: [], context: undefined } as never;
-    const found = (await cc.tools.search_context.execute!({ query: "a0_1" }, call)) as unknown as { hits: { id: string }[] };
+    const found = (await cc.tools.search_context.execute!({ query: "a0_1" }, call)) as unknown as {
+      hits: { id: string }[];
+    };
     expect(found.hits.length).toBeGreaterThan(0);
-    const page = (await cc.tools.expand_context.execute!({ id: found.hits[0]!.id }, call)) as unknown as { content: string };
+    const page = (await cc.tools.expand_context.execute!({ id: found.hits[0]!.id }, call)) as unknown as {
+      content: string;
+    };
     expect(page.content).toContain(fileText("a0", 60));
   });
 });

@@ -3,6 +3,8 @@
 // `node --conditions=development` would), in the running process.
 /** Resolves `specifier` with the "development" condition added. */
 export async function resolve(specifier, context, nextResolve) {
-  const conditions = context.conditions.includes("development") ? context.conditions : [...context.conditions, "development"];
+  const conditions = context.conditions.includes("development")
+    ? context.conditions
+    : [...context.conditions, "development"];
   return nextResolve(specifier, { ...context, conditions });
 }

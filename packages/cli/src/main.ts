@@ -16,7 +16,14 @@ import { toOpenAIMessages, type Provider } from "@cc/messages";
 import { memoCounter, tiktokenCounter, type TokenCounter } from "@cc/tokens";
 import { createIndexServer, createStdioTransport, decodeIndexServerOptions } from "@cc/mcp";
 import * as E from "fp-ts/lib/Either.js";
-import { HELP, parseCommand, type CompactCommand, type ExpandCommand, type McpCommand, type SearchCommand } from "./command/args.js";
+import {
+  HELP,
+  parseCommand,
+  type CompactCommand,
+  type ExpandCommand,
+  type McpCommand,
+  type SearchCommand,
+} from "./command/args.js";
 import { ExitCode, type ExitCodeValue } from "./command/exit-codes.js";
 import { progressBar, PROGRESS_MIN_MESSAGES } from "./command/progress.js";
 import { formatReport } from "./command/report.js";
@@ -68,7 +75,12 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
   let text: string;
   let decodeWarning: string | undefined;
   try {
-    const bytes = cmd.file === undefined ? (io.readStdinBytes === undefined ? undefined : await io.readStdinBytes()) : await readFile(cmd.file);
+    const bytes =
+      cmd.file === undefined
+        ? io.readStdinBytes === undefined
+          ? undefined
+          : await io.readStdinBytes()
+        : await readFile(cmd.file);
     if (bytes === undefined) text = await io.readStdin();
     else ({ text, warning: decodeWarning } = decodeTranscriptBytes(bytes, source));
   } catch (e: unknown) {
@@ -83,10 +95,18 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
   }
   const { messages, format } = read.right;
   const warnings = decodeWarning === undefined ? read.right.warnings : [decodeWarning, ...read.right.warnings];
-  const counter: TokenCounter = memoCounter(tiktokenCounter({ encoding: cmd.encoding }), { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 });
+  const counter: TokenCounter = memoCounter(tiktokenCounter({ encoding: cmd.encoding }), {
+    maxEntries: 50_000,
+    maxBytes: 64 * 1024 * 1024,
+  });
   try {
     // Counting is the long part on big inputs: warm the memo message by message with a progress bar.
-    const bar = progressBar("counting tokens", messages.length, io.stderr, io.stderrIsTTY && messages.length >= PROGRESS_MIN_MESSAGES);
+    const bar = progressBar(
+      "counting tokens",
+      messages.length,
+      io.stderr,
+      io.stderrIsTTY && messages.length >= PROGRESS_MIN_MESSAGES,
+    );
     for (let i = 0; i < messages.length; i++) {
       counter.countMessages([messages[i]!]);
       if (i % 50 === 49) {
@@ -99,7 +119,13 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
     let providerFailures = (): readonly string[] => [];
     if (cmd.providerUrl !== undefined) {
       const key = io.env["CC_PROVIDER_KEY"];
-      const made = openAICompatibleProvider({ baseUrl: cmd.providerUrl, ...(key === undefined || key === "" ? {} : { apiKey: key }), maxRetries: 1, backoffMs: 200, timeoutMs: 60_000 });
+      const made = openAICompatibleProvider({
+        baseUrl: cmd.providerUrl,
+        ...(key === undefined || key === "" ? {} : { apiKey: key }),
+        maxRetries: 1,
+        backoffMs: 200,
+        timeoutMs: 60_000,
+      });
       if (E.isLeft(made)) {
         io.stderr(`cc-compact: --provider-url: ${made.left.message}\n`);
         return ExitCode.usage;
@@ -145,14 +171,25 @@ async function compactCommand(cmd: CompactCommand, io: CliIo): Promise<ExitCodeV
       const failures = providerFailures();
       if (fellBack !== undefined && (fellBack.providerFailed || failures.length > 0) && cmd.providerUrl !== undefined) {
         const why = [...new Set([...failures, ...fellBack.attempts])];
-        io.stderr(`cc-compact: the provider at ${displayUrl(cmd.providerUrl)} failed:\n${why.map((a) => `  ${a}`).join("\n")}\n`);
+        io.stderr(
+          `cc-compact: the provider at ${displayUrl(cmd.providerUrl)} failed:\n${why.map((a) => `  ${a}`).join("\n")}\n`,
+        );
         return ExitCode.provider;
       }
       const failedWrites = turn.warnings.filter((w) => w._tag === "UnitKept").length;
       io.stdout(`${JSON.stringify(toOpenAIMessages(turn.messages), null, 2)}\n`);
       if (!cmd.quiet) {
         const usage = pressureOf(turn.tokensBefore, o);
-        io.stderr(formatReport(turn, { source, format, messagesIn: messages.length, warnings, pressure: usage.pressure, belowThreshold: !turn.compacted && !cmd.force && !usage.shouldCompact }));
+        io.stderr(
+          formatReport(turn, {
+            source,
+            format,
+            messagesIn: messages.length,
+            warnings,
+            pressure: usage.pressure,
+            belowThreshold: !turn.compacted && !cmd.force && !usage.shouldCompact,
+          }),
+        );
       }
       if (failedWrites > 0 && turn.evicted.length === 0) return ExitCode.index;
       return turn.budgetMet ? ExitCode.ok : ExitCode.budgetNotMet;
@@ -172,10 +209,17 @@ function exitCodeOf(e: ContextError): ExitCodeValue {
   return ExitCode.internal;
 }
 
-async function withIndex(command: string, path: string, io: CliIo, body: (index: SegmentIndex) => Promise<ExitCodeValue>): Promise<ExitCodeValue> {
+async function withIndex(
+  command: string,
+  path: string,
+  io: CliIo,
+  body: (index: SegmentIndex) => Promise<ExitCodeValue>,
+): Promise<ExitCodeValue> {
   // Reading never creates: SQLite would make an empty database of a mistyped path.
   if (!existsSync(path)) {
-    io.stderr(`cc-compact: ${command}: no index at ${path} (the file does not exist; \`cc-compact FILE -s hierarchical -i ${path}\` writes one)\n`);
+    io.stderr(
+      `cc-compact: ${command}: no index at ${path} (the file does not exist; \`cc-compact FILE -s hierarchical -i ${path}\` writes one)\n`,
+    );
     return ExitCode.indexMissing;
   }
   const index = await openIndex(path);
@@ -192,7 +236,10 @@ async function withIndex(command: string, path: string, io: CliIo, body: (index:
 
 async function searchCommand(cmd: SearchCommand, io: CliIo): Promise<ExitCodeValue> {
   return withIndex("search", cmd.index, io, async (index) => {
-    const hits = await index.search(cmd.query, { k: cmd.k, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) })();
+    const hits = await index.search(cmd.query, {
+      k: cmd.k,
+      ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }),
+    })();
     if (E.isLeft(hits)) {
       io.stderr(`cc-compact: search failed: ${JSON.stringify(hits.left)}\n`);
       return ExitCode.index;
@@ -218,7 +265,9 @@ async function expandCommand(cmd: ExpandCommand, io: CliIo): Promise<ExitCodeVal
       return ExitCode.notFound;
     }
     if (found.right.length > 1) {
-      io.stderr(`cc-compact: expand: ${JSON.stringify(cmd.id)} is in ${found.right.length} namespaces (${found.right.join(", ")}): choose one with -n\n`);
+      io.stderr(
+        `cc-compact: expand: ${JSON.stringify(cmd.id)} is in ${found.right.length} namespaces (${found.right.join(", ")}): choose one with -n\n`,
+      );
       return ExitCode.usage;
     }
     namespace = found.right[0]!;
@@ -246,7 +295,11 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
   }
   // withIndex refuses a missing file: serving never creates an index, and the tools only read.
   return withIndex("mcp", cmd.index, io, async (index) => {
-    const options = { name: "cc-compact", version: VERSION, ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }) };
+    const options = {
+      name: "cc-compact",
+      version: VERSION,
+      ...(cmd.namespace === undefined ? {} : { namespace: cmd.namespace }),
+    };
     const decoded = decodeIndexServerOptions(options);
     if (E.isLeft(decoded)) {
       io.stderr(`cc-compact: mcp: ${decoded.left.message}\n`);
@@ -266,7 +319,9 @@ async function mcpCommand(cmd: McpCommand, io: CliIo): Promise<ExitCodeValue> {
     server.onerror = (e) => io.stderr(`cc-compact: mcp: ${e.message}\n`);
     try {
       await server.connect(transport);
-      io.stderr(`cc-compact: mcp: serving ${cmd.index}${cmd.namespace === undefined ? "" : ` (namespace ${JSON.stringify(cmd.namespace)})`} on stdio\n`);
+      io.stderr(
+        `cc-compact: mcp: serving ${cmd.index}${cmd.namespace === undefined ? "" : ` (namespace ${JSON.stringify(cmd.namespace)})`} on stdio\n`,
+      );
       const why = await stop;
       io.stderr(`cc-compact: mcp: stopping (${why})\n`);
       return ExitCode.ok;
@@ -349,12 +404,14 @@ export function processIo(): CliIo {
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+      for await (const chunk of process.stdin)
+        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
       return Buffer.concat(chunks).toString("utf8");
     },
     readStdinBytes: async () => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+      for await (const chunk of process.stdin)
+        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
       return Buffer.concat(chunks);
     },
     stdout: (s) => process.stdout.write(s),

@@ -8,7 +8,8 @@ import { runCli, type CliRun } from "./run-cli.js";
 import { trajectoriesDir, trajectoryFiles } from "./trajectories.js";
 
 const roles = new Set(["system", "user", "assistant", "tool"]);
-const parseOut = (r: CliRun): { role: string; content: string | null }[] => JSON.parse(r.stdout) as { role: string; content: string | null }[];
+const parseOut = (r: CliRun): { role: string; content: string | null }[] =>
+  JSON.parse(r.stdout) as { role: string; content: string | null }[];
 
 let dir: string;
 beforeAll(() => {
@@ -22,20 +23,27 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
     expect(r.code).toBe(ExitCode.ok);
     expect(r.stdout).toContain("Usage:");
     // The compact defaults differ from createContextManager's, and the help says why.
-    expect(r.stdout).toContain("The compact defaults are those of @cc/lcm's compactor, not createContextManager's\n(strategy hierarchical, threshold 0.8, preserveLast 6, maxTokens required)");
-    expect(r.stdout).toContain("Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found,\n7 index file missing, 8 budget not met (the output is still written).");
+    expect(r.stdout).toContain(
+      "The compact defaults are those of @cc/lcm's compactor, not createContextManager's\n(strategy hierarchical, threshold 0.8, preserveLast 6, maxTokens required)",
+    );
+    expect(r.stdout).toContain(
+      "Exit codes: 0 ok, 1 internal error, 2 usage, 3 input, 4 provider, 5 index, 6 not found,\n7 index file missing, 8 budget not met (the output is still written).",
+    );
   });
 
   it("compacts every shared trajectory with lcm: JSON on stdout, a report on stderr", async () => {
     const queue = [...trajectoryFiles];
     const results: [string, CliRun][] = [];
     const worker = async (): Promise<void> => {
-      for (let f = queue.shift(); f !== undefined; f = queue.shift()) results.push([f, await runCli([trajectoriesDir + f, "--budget", "3000", "--preserve-last", "4"])]);
+      for (let f = queue.shift(); f !== undefined; f = queue.shift())
+        results.push([f, await runCli([trajectoriesDir + f, "--budget", "3000", "--preserve-last", "4"])]);
     };
     await Promise.all([worker(), worker()]);
     expect(results.length).toBe(trajectoryFiles.length);
     for (const [f, r] of results) {
-      expect(r.code, `${f}: ${r.stderr}`).toBe(r.stderr.includes("budget NOT met") ? ExitCode.budgetNotMet : ExitCode.ok);
+      expect(r.code, `${f}: ${r.stderr}`).toBe(
+        r.stderr.includes("budget NOT met") ? ExitCode.budgetNotMet : ExitCode.ok,
+      );
       const out = parseOut(r);
       expect(out.length).toBeGreaterThan(0);
       for (const m of out) expect(roles.has(m.role)).toBe(true);
@@ -88,7 +96,13 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
   });
 
   it("usage errors exit 2: unknown option, bad number, soft ≥ hard", async () => {
-    for (const args of [["--bogus"], ["--budget", "lots"], ["--soft", "0.9", "--hard", "0.5"], ["--budget", "NaN"], ["search", "x"]]) {
+    for (const args of [
+      ["--bogus"],
+      ["--budget", "lots"],
+      ["--soft", "0.9", "--hard", "0.5"],
+      ["--budget", "NaN"],
+      ["search", "x"],
+    ]) {
       const r = await runCli(args);
       expect(r.code, args.join(" ")).toBe(ExitCode.usage);
       expect(r.stdout).toBe("");
@@ -113,9 +127,23 @@ describe("cc-compact as a process", { timeout: 300_000 }, () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     try {
-      const r = await runCli([trajectoriesDir + "function_calling_simple.traj", "-b", "3000", "-p", "4", "--provider-url", `http://127.0.0.1:${port}/v1`, "--model", "m"], undefined, {
-        CC_PROVIDER_KEY: "wrong",
-      });
+      const r = await runCli(
+        [
+          trajectoriesDir + "function_calling_simple.traj",
+          "-b",
+          "3000",
+          "-p",
+          "4",
+          "--provider-url",
+          `http://127.0.0.1:${port}/v1`,
+          "--model",
+          "m",
+        ],
+        undefined,
+        {
+          CC_PROVIDER_KEY: "wrong",
+        },
+      );
       expect(r.code, r.stderr).toBe(ExitCode.provider);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("ProviderAuthError");

@@ -134,11 +134,15 @@ describe("cc-compact first-hour behaviour (real processes)", { timeout: 300_000 
     const offset = bytes.indexOf(0xe9);
     const r = await runCli([fixture]);
     expect(r.code, r.stderr).toBe(ExitCode.ok);
-    expect(r.stderr).toContain(`warning   ${fixture}: invalid UTF-8 at byte offset ${offset}; 1 character replaced by U+FFFD`);
+    expect(r.stderr).toContain(
+      `warning   ${fixture}: invalid UTF-8 at byte offset ${offset}; 1 character replaced by U+FFFD`,
+    );
     expect(r.stdout).toContain("Fix the caf\uFFFD menu parser");
     const piped = await runCli(["-"], bytes);
     expect(piped.code, piped.stderr).toBe(ExitCode.ok);
-    expect(piped.stderr).toContain(`warning   stdin: invalid UTF-8 at byte offset ${offset}; 1 character replaced by U+FFFD`);
+    expect(piped.stderr).toContain(
+      `warning   stdin: invalid UTF-8 at byte offset ${offset}; 1 character replaced by U+FFFD`,
+    );
     const valid = await runCli(["-"], new TextEncoder().encode(JSON.stringify([{ role: "user", content: "café ✓" }])));
     expect(valid.code, valid.stderr).toBe(ExitCode.ok);
     expect(valid.stderr).not.toContain("invalid UTF-8");

@@ -19,8 +19,14 @@ beforeAll(() => {
   // About 1 MB of chat JSON: more than a pipe holds, many units to evict.
   const chat = [{ role: "system", content: "You are a coding agent." }];
   for (let i = 0; i < 400; i++) {
-    chat.push({ role: "user", content: `Step ${i}: read src/module${i}.py ${"and explain the failing parser ".repeat(35)}` });
-    chat.push({ role: "assistant", content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(20)}` });
+    chat.push({
+      role: "user",
+      content: `Step ${i}: read src/module${i}.py ${"and explain the failing parser ".repeat(35)}`,
+    });
+    chat.push({
+      role: "assistant",
+      content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(20)}`,
+    });
   }
   writeFileSync(big, JSON.stringify(chat));
   small = join(dir, "small.json");
@@ -29,14 +35,22 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A loopback server whose every request waits until `release` is called. */
-async function holdingServer(): Promise<{ server: Server; url: string; requests: () => number; firstRequest: Promise<void>; release: () => void }> {
+async function holdingServer(): Promise<{
+  server: Server;
+  url: string;
+  requests: () => number;
+  firstRequest: Promise<void>;
+  release: () => void;
+}> {
   let requests = 0;
   let onFirst = (): void => undefined;
   const firstRequest = new Promise<void>((resolve) => (onFirst = resolve));
   const held: ServerResponse[] = [];
   let released = false;
   const answer = (res: ServerResponse): void => {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: "Summary: the agent read files." } }], model: "m" }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ choices: [{ message: { content: "Summary: the agent read files." } }], model: "m" }));
   };
   const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
     requests++;
@@ -144,17 +158,35 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("never prints the key or URL credentials on stderr, even when the server echoes the key", async () => {
     const key = "sk-live-0123456789abcdefghij";
     const server = createServer((req, res) => {
-      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}`, got: req.headers.authorization } }));
+      res
+        .writeHead(401, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({ error: { message: `Incorrect API key provided: ${key}`, got: req.headers.authorization } }),
+        );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     try {
-      const echoed = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", `http://127.0.0.1:${port}/v1`, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
+      const echoed = await runCli(
+        [small, "-b", "3000", "-p", "4", "--provider-url", `http://127.0.0.1:${port}/v1`, "--model", "m"],
+        undefined,
+        { CC_PROVIDER_KEY: key },
+      );
       expect(echoed.code, echoed.stderr).toBe(ExitCode.provider);
       expect(echoed.stderr).toContain("Incorrect API key provided: ***");
       expect(echoed.stderr).not.toContain(key);
       expect(echoed.stderr).not.toContain(key.slice(3));
-      const inUrl = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", `http://admin:hunter2-pass@127.0.0.1:${port}/v1`, "--model", "m"]);
+      const inUrl = await runCli([
+        small,
+        "-b",
+        "3000",
+        "-p",
+        "4",
+        "--provider-url",
+        `http://admin:hunter2-pass@127.0.0.1:${port}/v1`,
+        "--model",
+        "m",
+      ]);
       expect(inUrl.code, inUrl.stderr).toBe(ExitCode.usage);
       expect(inUrl.stderr).toContain("credentials in the URL are never sent");
       expect(inUrl.stderr).not.toContain("hunter2-pass");
@@ -165,7 +197,9 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   });
 
   /** A loopback provider answering every request with `answer(request)`. */
-  async function answering(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+  async function answering(
+    answer: (req: IncomingMessage, res: ServerResponse) => void,
+  ): Promise<{ server: Server; url: string }> {
     const server = createServer(answer);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1` };
@@ -175,10 +209,16 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
     const key = "sk-live-Zx81Qw7eR5tY3uI9oP2aS4dF";
     const shown = SECRET_FORMS.map((form, i) => showSecret(key, form, (i % 4) / 4 + 0.1)).join(" | ");
     const provider = await answering((_req, res) => {
-      res.writeHead(401, { "content-type": "application/json" }).end(`{"error":{"message":"Incorrect API key provided: ${shown}"}}`);
+      res
+        .writeHead(401, { "content-type": "application/json" })
+        .end(`{"error":{"message":"Incorrect API key provided: ${shown}"}}`);
     });
     try {
-      const run = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
+      const run = await runCli(
+        [small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"],
+        undefined,
+        { CC_PROVIDER_KEY: key },
+      );
       expect(run.code, run.stderr).toBe(ExitCode.provider);
       expect(run.stderr).toContain("Incorrect API key provided: ***");
       expect(exposedRun(run.stderr, key), run.stderr).toBeUndefined();
@@ -191,12 +231,25 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("never prints CC_PROVIDER_KEY on stdout, even inside a summary the provider wrote", async () => {
     const key = "sk-live-Summary0Echo1Key2Value3";
     const provider = await answering((_req, res) => {
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ choices: [{ message: { content: `Summary: the agent read files with the key ${key.slice(0, 12)}\n${key.slice(12)}.` } }], model: "m" }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          choices: [
+            {
+              message: {
+                content: `Summary: the agent read files with the key ${key.slice(0, 12)}\n${key.slice(12)}.`,
+              },
+            },
+          ],
+          model: "m",
+        }),
+      );
     });
     try {
-      const run = await runCli([small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"], undefined, { CC_PROVIDER_KEY: key });
+      const run = await runCli(
+        [small, "-b", "3000", "-p", "4", "--provider-url", provider.url, "--model", "m"],
+        undefined,
+        { CC_PROVIDER_KEY: key },
+      );
       expect(run.code, run.stderr).toBe(ExitCode.ok);
       expect(run.stdout).toContain("Summary: the agent read files with the key ***");
       expect(exposedRun(run.stdout, key)).toBeUndefined();
@@ -209,13 +262,29 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
   it("never prints a credential from the --provider-url query (key, api_key, token, access_token), nor the query", async () => {
     const provider = await answering((req, res) => {
       const value = new URL(req.url ?? "/", "http://x").searchParams.values().next().value ?? "";
-      res
-        .writeHead(401, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: `denied: ${req.method ?? ""} ${req.url ?? ""} (credential ${value}, ${Buffer.from(value).toString("base64")})` }));
+      res.writeHead(401, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          error: `denied: ${req.method ?? ""} ${req.url ?? ""} (credential ${value}, ${Buffer.from(value).toString("base64")})`,
+        }),
+      );
     });
     try {
       const names = ["key", "api_key", "token", "access_token"];
-      const runs = await Promise.all(names.map((name) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", `${provider.url}?${name}=Qv-${name}-7f3a9c1e5b`, "--model", "m"])));
+      const runs = await Promise.all(
+        names.map((name) =>
+          runCli([
+            small,
+            "-b",
+            "3000",
+            "-p",
+            "4",
+            "--provider-url",
+            `${provider.url}?${name}=Qv-${name}-7f3a9c1e5b`,
+            "--model",
+            "m",
+          ]),
+        ),
+      );
       runs.forEach((run, i) => {
         const name = names[i]!;
         expect(run.code, run.stderr).toBe(ExitCode.provider);
@@ -239,11 +308,15 @@ describe("cc-compact process handling", { timeout: 180_000 }, () => {
       `http://admin:${secret}@[::1/v1`,
       `http://127.0.0.1:1/v1#access_token=${secret}`,
     ];
-    const runs = await Promise.all(urls.map((url) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", url, "--model", "m"])));
+    const runs = await Promise.all(
+      urls.map((url) => runCli([small, "-b", "3000", "-p", "4", "--provider-url", url, "--model", "m"])),
+    );
     runs.forEach((run, i) => {
       // The last one is a well-formed URL (with a fragment) of a port nothing listens on.
       expect(run.code, `${urls[i]!}: ${run.stderr}`).toBe(i === urls.length - 1 ? ExitCode.provider : ExitCode.usage);
-      expect(run.stderr).toMatch(i === urls.length - 1 ? /the provider at http:\/\/127\.0\.0\.1:1\/v1#\*\*\* failed/ : /--provider-url: /);
+      expect(run.stderr).toMatch(
+        i === urls.length - 1 ? /the provider at http:\/\/127\.0\.0\.1:1\/v1#\*\*\* failed/ : /--provider-url: /,
+      );
       expect(exposedRun(run.stderr, secret), run.stderr).toBeUndefined();
       expect(run.stdout).toBe("");
     });

@@ -13,7 +13,13 @@ describe("README example", () => {
     const text = JSON.stringify([
       { role: "system", content: "You are a coding agent." },
       { role: "user", content: "Fix src/app.py" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"src/app.py"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"src/app.py"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "c1", content: "def load_config():\n".repeat(400) },
       { role: "user", content: "Now run the tests." },
     ]);

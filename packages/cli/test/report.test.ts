@@ -2,7 +2,14 @@ import type { TurnResult } from "@cc/context";
 import { describe, expect, it } from "vitest";
 import { formatReport, type ReportInput } from "../src/command/report.js";
 
-const input: ReportInput = { source: "t.json", format: "openai-json", messagesIn: 3, warnings: [], pressure: "hard", belowThreshold: false };
+const input: ReportInput = {
+  source: "t.json",
+  format: "openai-json",
+  messagesIn: 3,
+  warnings: [],
+  pressure: "hard",
+  belowThreshold: false,
+};
 const turn = (over: Partial<TurnResult>): TurnResult => ({
   messages: [],
   compacted: true,
@@ -22,13 +29,23 @@ const reason = "pinned system messages and the verbatim tail alone exceed the bu
 
 describe("the report says one true thing about the budget", () => {
   it("budget met: no over-budget note even when a BudgetNotMet warning claims otherwise", () => {
-    const text = formatReport(turn({ warnings: [{ _tag: "BudgetNotMet", tokens: 1100, maxTokens: 1000, reason }] }), input);
+    const text = formatReport(
+      turn({ warnings: [{ _tag: "BudgetNotMet", tokens: 1100, maxTokens: 1000, reason }] }),
+      input,
+    );
     expect(text.match(/budget (NOT )?met/g)).toEqual(["budget met"]);
     expect(text).not.toContain("exceed");
   });
 
   it("budget NOT met: the verdict and one note with the counts from the result and the warning's reason", () => {
-    const text = formatReport(turn({ tokensAfter: 1100, budgetMet: false, warnings: [{ _tag: "BudgetNotMet", tokens: 1100, maxTokens: 1000, reason }] }), input);
+    const text = formatReport(
+      turn({
+        tokensAfter: 1100,
+        budgetMet: false,
+        warnings: [{ _tag: "BudgetNotMet", tokens: 1100, maxTokens: 1000, reason }],
+      }),
+      input,
+    );
     expect(text.match(/budget (NOT )?met/g)).toEqual(["budget NOT met"]);
     expect(text.match(/exceed/g)?.length).toBe(2); // the note, whose reason itself says "exceed"
     expect(text).toContain(`  note      1100 tokens exceed the budget of 1000 by 100: ${reason}\n`);
@@ -54,7 +71,9 @@ describe("policy decisions in the report", () => {
       input,
     );
     expect(text).toContain("  decision  skipped: it would save too little (300 < 1024 tokens)\n");
-    expect(text).toContain("  alert     LLM summaries disabled for this session (ProviderAuthError); truncation keeps the budget\n");
+    expect(text).toContain(
+      "  alert     LLM summaries disabled for this session (ProviderAuthError); truncation keeps the budget\n",
+    );
     expect(text).toContain("  note      the CompactionDecided event could not be delivered: sink down\n");
     expect(formatReport(turn({}), input)).not.toContain("decision");
   });

@@ -13,9 +13,16 @@ export interface CliRun {
 }
 
 /** Runs `cc-compact args…` with optional stdin (text, or raw bytes) and environment additions. */
-export function runCli(args: readonly string[], stdin?: string | Uint8Array, env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  stdin?: string | Uint8Array,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", cli, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=development", cli, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -47,7 +54,9 @@ export function spawnBin(args: readonly string[], env: Record<string, string> = 
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   child.stdin.end();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
   return { child, stdout: () => stdout, stderr: () => stderr, exited, closed };
 }

@@ -11,7 +11,9 @@ import { trajectoriesDir, trajectoryFiles } from "./trajectories.js";
 
 const file = `${trajectoriesDir}${trajectoryFiles.find((f) => f.includes("pydicom__pydicom-1458"))!}`;
 
-async function compact(args: readonly string[]): Promise<{ readonly code: number; readonly out: readonly Message[]; readonly report: string }> {
+async function compact(
+  args: readonly string[],
+): Promise<{ readonly code: number; readonly out: readonly Message[]; readonly report: string }> {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -31,7 +33,8 @@ const read = readTranscript(readFileSync(file, "utf8"), { source: file });
 const messages = E.isRight(read) ? read.right.messages : [];
 // The task: the last of the user messages that open the run (the issue, after the demonstration).
 const task = messages[messages.findIndex((m) => m.role === "assistant") - 1];
-const text = (m: Message | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content));
+const text = (m: Message | undefined): string =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content);
 
 describe("cc-compact keeps the task of a real run", () => {
   it("the trajectory opens with a demonstration, then the issue text the agent works from", () => {

@@ -31,15 +31,21 @@ describe("UTF-8 checking of transcript bytes", () => {
     if (at !== undefined) expect(fatalOk(bytes.subarray(0, at))).toBe(true);
   });
 
-  test.prop([fc.string({ unit: "grapheme-ascii" }), fc.string({ unit: "grapheme" })])("the offset is where the first bad byte sits after valid text", (before, after) => {
-    const head = new TextEncoder().encode(before);
-    const bytes = new Uint8Array([...head, 0xff, ...new TextEncoder().encode(after)]);
-    expect(firstInvalidUtf8(bytes)).toBe(head.length);
-    expect(decodeTranscriptBytes(bytes, "x").warning).toContain(`invalid UTF-8 at byte offset ${head.length}`);
-  });
+  test.prop([fc.string({ unit: "grapheme-ascii" }), fc.string({ unit: "grapheme" })])(
+    "the offset is where the first bad byte sits after valid text",
+    (before, after) => {
+      const head = new TextEncoder().encode(before);
+      const bytes = new Uint8Array([...head, 0xff, ...new TextEncoder().encode(after)]);
+      expect(firstInvalidUtf8(bytes)).toBe(head.length);
+      expect(decodeTranscriptBytes(bytes, "x").warning).toContain(`invalid UTF-8 at byte offset ${head.length}`);
+    },
+  );
 
   it("valid text decodes with no warning; overlong, surrogate and truncated forms are found", () => {
-    expect(decodeTranscriptBytes(new TextEncoder().encode("café ✓ 😀"), "x")).toEqual({ text: "café ✓ 😀", warning: undefined });
+    expect(decodeTranscriptBytes(new TextEncoder().encode("café ✓ 😀"), "x")).toEqual({
+      text: "café ✓ 😀",
+      warning: undefined,
+    });
     expect(firstInvalidUtf8(new Uint8Array([0x61, 0xc0, 0xaf]))).toBe(1);
     expect(firstInvalidUtf8(new Uint8Array([0x61, 0x62, 0xed, 0xa0, 0x80]))).toBe(2);
     expect(firstInvalidUtf8(new Uint8Array([0xe2, 0x9c]))).toBe(0);

@@ -65,7 +65,12 @@ export const CompactCallOptionsCodec = objectCodec(
   {
     force: leaf("Force", "true or false", (u): u is boolean => typeof u === "boolean"),
     maxTokens: positiveInt,
-    signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean"),
+    signal: leaf(
+      "AbortSignal",
+      "an AbortSignal",
+      (u): u is AbortSignal =>
+        typeof u === "object" && u !== null && typeof (u as { aborted?: unknown }).aborted === "boolean",
+    ),
     preserveLast: intIn(0, 1_000_000),
     fitTail: leaf("FitTail", "true or false", (u): u is boolean => typeof u === "boolean"),
     rewrite: leaf("Rewrite", "true or false", (u): u is boolean => typeof u === "boolean"),
@@ -154,7 +159,12 @@ export interface ManagerLimits {
   readonly threshold: number;
 }
 
-type Built = Resolved & { readonly policy?: PolicySettings; readonly policyOptions?: PolicyOptions; readonly events?: EventSink; readonly resume?: ManagerSnapshot };
+type Built = Resolved & {
+  readonly policy?: PolicySettings;
+  readonly policyOptions?: PolicyOptions;
+  readonly events?: EventSink;
+  readonly resume?: ManagerSnapshot;
+};
 
 function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): Built {
   return {
@@ -185,12 +195,19 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
 
 const indexReadFailed = (subject: "search" | "expand", cause: IndexError): ContextError => {
   const why = describeIndexError(cause);
-  return { _tag: "IndexReadFailed", subject, problems: [why], message: `the index failed to ${subject}: ${why}`, cause };
+  return {
+    _tag: "IndexReadFailed",
+    subject,
+    problems: [why],
+    message: `the index failed to ${subject}: ${why}`,
+    cause,
+  };
 };
 
 function build(built: Built): ContextManager {
   const { resume, policyOptions, ...o } = built;
-  const count = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : o.counter.countMessages(messages));
+  const count = (messages: readonly Message[]): number =>
+    messages.length === 0 ? 0 : o.counter.countMessages(messages);
   const cell = o.policy === undefined ? undefined : cellOf(initialPolicyState, resume);
   const compactTE =
     (input: readonly unknown[], call: CompactCallOptions = {}): TaskEither<ContextError, TurnResult> =>
@@ -202,7 +219,9 @@ function build(built: Built): ContextManager {
       const maxTokens = call.maxTokens ?? o.maxTokens;
       if (call.signal?.aborted === true) return E.left(aborted);
       // A recall lives for one prompt: the one an earlier turn appended leaves the history here.
-      const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey)) ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey)) : decoded.right;
+      const history = decoded.right.some((m) => isRecallMessage(m, o.noteKey))
+        ? decoded.right.filter((m) => !isRecallMessage(m, o.noteKey))
+        : decoded.right;
       const first = await runTurn(history, maxTokens, call, true);
       const turn = E.isRight(first) && call.fitTail === true ? await fitTail(first.right, maxTokens, call) : first;
       if (E.isLeft(turn) || o.recall === false || o.strategy !== "hierarchical") return turn;
@@ -213,7 +232,11 @@ function build(built: Built): ContextManager {
    * target: same counter, index and namespace (what leaves is searchable like the rest), the
    * earlier note folded into the new one, the policy's state untouched (these are one turn).
    */
-  const fitTail = async (first: TurnResult, maxTokens: number, call: CompactCallOptions): Promise<E.Either<ContextError, TurnResult>> => {
+  const fitTail = async (
+    first: TurnResult,
+    maxTokens: number,
+    call: CompactCallOptions,
+  ): Promise<E.Either<ContextError, TurnResult>> => {
     let turn = first;
     const target = targetTokens(o.threshold, maxTokens);
     for (const k of shorterTails(call.preserveLast ?? o.preserveLast)) {
@@ -237,8 +260,20 @@ function build(built: Built): ContextManager {
     const s = { ...RECALL_DEFAULTS, ...settings };
     const allowance = Math.min(Math.floor(s.share * result.maxTokens), result.maxTokens - result.tokensAfter);
     try {
-      const r = await recall(result.messages, { index: o.index, namespace: o.namespace, key: o.noteKey, countMessages: (m) => o.counter.countMessages(m), allowance, k: s.k, minScore: s.minScore });
-      if (E.isLeft(r)) return { ...result, warnings: [...result.warnings, { _tag: "RecallFailed", message: describeIndexError(r.left) }] };
+      const r = await recall(result.messages, {
+        index: o.index,
+        namespace: o.namespace,
+        key: o.noteKey,
+        countMessages: (m) => o.counter.countMessages(m),
+        allowance,
+        k: s.k,
+        minScore: s.minScore,
+      });
+      if (E.isLeft(r))
+        return {
+          ...result,
+          warnings: [...result.warnings, { _tag: "RecallFailed", message: describeIndexError(r.left) }],
+        };
       if (r.right.message === undefined) return result;
       const messages = [...result.messages, r.right.message];
       const tokensAfter = count(messages);
@@ -246,21 +281,49 @@ function build(built: Built): ContextManager {
       if (tokensAfter > result.maxTokens) return result;
       return { ...result, messages, tokensAfter, budgetMet: true, recalled: r.right.ids };
     } catch (e) {
-      return { ...result, warnings: [...result.warnings, { _tag: "RecallFailed", message: `the index threw: ${e instanceof Error ? e.message : String(e)}` }] };
+      return {
+        ...result,
+        warnings: [
+          ...result.warnings,
+          { _tag: "RecallFailed", message: `the index threw: ${e instanceof Error ? e.message : String(e)}` },
+        ],
+      };
     }
   };
-  const runTurn = async (history: readonly Message[], maxTokens: number, call: CompactCallOptions, withPolicy: boolean): Promise<E.Either<ContextError, TurnResult>> => {
+  const runTurn = async (
+    history: readonly Message[],
+    maxTokens: number,
+    call: CompactCallOptions,
+    withPolicy: boolean,
+  ): Promise<E.Either<ContextError, TurnResult>> => {
     try {
       // The clock is read once per turn and checked before anything runs: a reading the scoring
       // and the index cannot use (before 1970, not finite) fails the turn here, naming the clock.
       const reading = o.now();
       if (typeof reading !== "number" || !Number.isFinite(reading) || reading < 0) {
         return E.left(
-          invalid("InvalidOptions", "context manager options", [`now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`]),
+          invalid("InvalidOptions", "context manager options", [
+            `now: the clock read ${String(reading)}; expected epoch milliseconds, a finite number ≥ 0 (a clock before 1970 is refused)`,
+          ]),
         );
       }
-      const turnOptions = { ...o, now: () => reading, preserveLast: call.preserveLast ?? o.preserveLast, rewrite: call.rewrite ?? true };
-      if (withPolicy && o.policy !== undefined && cell !== undefined) return await policyTurn(turnOptions, o.policy, cell, history, maxTokens, call.force === true, call.signal, count);
+      const turnOptions = {
+        ...o,
+        now: () => reading,
+        preserveLast: call.preserveLast ?? o.preserveLast,
+        rewrite: call.rewrite ?? true,
+      };
+      if (withPolicy && o.policy !== undefined && cell !== undefined)
+        return await policyTurn(
+          turnOptions,
+          o.policy,
+          cell,
+          history,
+          maxTokens,
+          call.force === true,
+          call.signal,
+          count,
+        );
       const tokensBefore = count(history);
       const target = targetTokens(o.threshold, maxTokens);
       if (tokensBefore < target && call.force !== true) {
@@ -289,7 +352,13 @@ function build(built: Built): ContextManager {
     } catch (e) {
       // A user-supplied counter, index or clock that throws: reported, never a rejection.
       const why = `a dependency threw: ${e instanceof Error ? e.message : String(e)}`;
-      return E.left({ _tag: "DependencyFailed", subject: "turn", problems: [why], message: `the turn failed: ${why}`, cause: e });
+      return E.left({
+        _tag: "DependencyFailed",
+        subject: "turn",
+        problems: [why],
+        message: `the turn failed: ${why}`,
+        cause: e,
+      });
     }
   };
   const cores = new Map<string, ContextToolCore>();
@@ -298,7 +367,9 @@ function build(built: Built): ContextManager {
     if (E.isLeft(given)) throw new CcError(given.left);
     if (given.right.namespace !== undefined)
       throw new CcError(
-        invalid("InvalidOptions", "context tool options", [`namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`]),
+        invalid("InvalidOptions", "context tool options", [
+          `namespace: the manager's tools read its own namespace (${JSON.stringify(o.namespace)}); build another manager for another one`,
+        ]),
       );
     const key = JSON.stringify(given.right);
     const known = cores.get(key);
@@ -313,7 +384,13 @@ function build(built: Built): ContextManager {
     } catch (e) {
       // A user-supplied counter, index or clock that throws: reported, the caller keeps the original.
       const why = `a dependency threw: ${e instanceof Error ? e.message : String(e)}`;
-      return E.left({ _tag: "DependencyFailed", subject: "toolResult", problems: [why], message: `the tool result ${result.toolCallId} stayed whole: ${why}`, cause: e });
+      return E.left({
+        _tag: "DependencyFailed",
+        subject: "toolResult",
+        problems: [why],
+        message: `the tool result ${result.toolCallId} stayed whole: ${why}`,
+        cause: e,
+      });
     }
   };
   const { policy: _resolvedPolicy, ...plain } = o;
@@ -376,7 +453,12 @@ export function decodeContextManager(options: unknown): E.Either<InvalidOptions,
   const decoded = decodeContextManagerOptions(options);
   if (E.isLeft(decoded)) return decoded;
   const o = decoded.right;
-  if (o.resume !== undefined && o.policy === undefined) return E.left(invalid("InvalidOptions", "context manager options", ["resume: needs a policy (a snapshot holds a policy's state)"]));
+  if (o.resume !== undefined && o.policy === undefined)
+    return E.left(
+      invalid("InvalidOptions", "context manager options", [
+        "resume: needs a policy (a snapshot holds a policy's state)",
+      ]),
+    );
   // A rendering that does not verify is refused here: its bytes would be sent as the next prompt.
   const unverified = o.resume === undefined ? [] : renderingProblems(o.resume);
   if (unverified.length > 0)

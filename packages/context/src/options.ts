@@ -11,7 +11,17 @@ import type { SegmentIndex } from "@cc/search";
 import { EvictionScoringCodec, MaskOptionsCodec } from "@cc/hierarchical/internal";
 import type { RecallOptions } from "./recall.js";
 import type { TokenCounter } from "@cc/tokens";
-import { callback, decodeWith, intIn, leaf, nonEmptyString, objectCodec, positiveInt, withMethods, type InvalidOptions } from "@cc/validate";
+import {
+  callback,
+  decodeWith,
+  intIn,
+  leaf,
+  nonEmptyString,
+  objectCodec,
+  positiveInt,
+  withMethods,
+  type InvalidOptions,
+} from "@cc/validate";
 import type * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
@@ -142,7 +152,11 @@ const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, n
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
 /** The clock, typed as the option's (a function; its signature cannot be checked at run time). */
 const clock = callback<() => number>();
-const nonNegativeFinite = leaf("NonNegativeNumber", "a finite number ≥ 0", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0);
+const nonNegativeFinite = leaf(
+  "NonNegativeNumber",
+  "a finite number ≥ 0",
+  (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
+);
 
 /** io-ts codec of {@link ContextManagerOptions} (closed: unknown keys are rejected). */
 export const ContextManagerOptionsCodec = objectCodec(
@@ -168,12 +182,21 @@ export const ContextManagerOptionsCodec = objectCodec(
     pinTask: t.boolean,
     mask: t.union([t.literal(false), MaskOptionsCodec]),
     scoring: EvictionScoringCodec,
-    recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
+    recall: t.union([
+      t.literal(false),
+      objectCodec(
+        "RecallOptions",
+        {},
+        { share, k: intIn(1, 50), minScore: nonNegativeFinite },
+        { expected: "a recall options object (or false)" },
+      ),
+    ]),
   },
   { expected: "an options object" },
 );
 
 /** Decodes options for a context manager. */
-export const decodeContextManagerOptions: (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions> = decodeWith(ContextManagerOptionsCodec, "InvalidOptions", "context manager options") as (
-  input: unknown,
-) => E.Either<InvalidOptions, ContextManagerOptions>;
+export const decodeContextManagerOptions: (input: unknown) => E.Either<InvalidOptions, ContextManagerOptions> =
+  decodeWith(ContextManagerOptionsCodec, "InvalidOptions", "context manager options") as (
+    input: unknown,
+  ) => E.Either<InvalidOptions, ContextManagerOptions>;

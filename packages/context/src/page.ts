@@ -21,7 +21,8 @@ export interface TextPage {
 const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 /** True when `at` falls between the two halves of a surrogate pair of `text`. */
-const splitsPair = (text: string, at: number): boolean => at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
+const splitsPair = (text: string, at: number): boolean =>
+  at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
 
 /**
  * The page of `text` from `offset` holding at most `maxChars` UTF-16 code units (pure) — the one

@@ -22,7 +22,9 @@ export interface PolicyCell {
 
 /** A cell from a snapshot (or empty). */
 export function cellOf(initial: PolicyState, resume: ManagerSnapshot | undefined): PolicyCell {
-  return resume === undefined ? { state: initial, rendering: undefined } : { state: resume.state, rendering: resume.rendering ?? undefined };
+  return resume === undefined
+    ? { state: initial, rendering: undefined }
+    : { state: resume.state, rendering: resume.rendering ?? undefined };
 }
 
 /** The cell as a snapshot. */
@@ -30,13 +32,22 @@ export function snapshotOf(cell: PolicyCell, noteKey: string): ManagerSnapshot {
   return { version: 1, state: cell.state, rendering: cell.rendering ?? null, noteKey };
 }
 
-function publish(o: Resolved & { readonly events?: { publish(e: ContextEvent): unknown } }, event: ContextEvent, warnings: TurnWarning[]): void {
+function publish(
+  o: Resolved & { readonly events?: { publish(e: ContextEvent): unknown } },
+  event: ContextEvent,
+  warnings: TurnWarning[],
+): void {
   if (o.events === undefined) return;
   try {
     const r = o.events.publish(event);
-    if (Array.isArray(r) && r.length > 0) warnings.push({ _tag: "EventPublishFailed", event: event._tag, message: `${r.length} subscriber(s) failed` });
+    if (Array.isArray(r) && r.length > 0)
+      warnings.push({ _tag: "EventPublishFailed", event: event._tag, message: `${r.length} subscriber(s) failed` });
   } catch (e) {
-    warnings.push({ _tag: "EventPublishFailed", event: event._tag, message: e instanceof Error ? e.message : String(e) });
+    warnings.push({
+      _tag: "EventPublishFailed",
+      event: event._tag,
+      message: e instanceof Error ? e.message : String(e),
+    });
   }
 }
 
@@ -54,9 +65,20 @@ export async function policyTurn(
   const { prompt } = applyRendering(cell.rendering, history);
   const tokens = count(prompt);
   const llm = o.strategy === "lcm";
-  const { plan, state: decided } = decide(s, cell.state, { promptTokens: tokens, maxTokens, force, summaryInputTokens: llm ? tokens : 0, stablePrefixTokens: stablePrefixTokens(prompt, count) });
+  const { plan, state: decided } = decide(s, cell.state, {
+    promptTokens: tokens,
+    maxTokens,
+    force,
+    summaryInputTokens: llm ? tokens : 0,
+    stablePrefixTokens: stablePrefixTokens(prompt, count),
+  });
   const warnings: TurnWarning[] = [];
-  const finish = (result: TurnResult, decision: CompactionDecision, state: PolicyState, rendering: Rendering | undefined): E.Either<ContextError, TurnResult> => {
+  const finish = (
+    result: TurnResult,
+    decision: CompactionDecision,
+    state: PolicyState,
+    rendering: Rendering | undefined,
+  ): E.Either<ContextError, TurnResult> => {
     cell.state = state;
     cell.rendering = rendering;
     publish(o, { _tag: "CompactionDecided", namespace: o.namespace, turn: state.turn, decision }, warnings);
@@ -84,7 +106,9 @@ export async function policyTurn(
     );
   if (plan._tag === "Done") return unchanged(plan.decision, decided);
   const provider = llm && plan.useLlm ? o.provider : undefined;
-  const candidate = llm ? await runLcm(prompt, maxTokens, plan.targetTokens, o, provider, signal) : await runHierarchical(prompt, tokens, maxTokens, plan.targetTokens, o, signal);
+  const candidate = llm
+    ? await runLcm(prompt, maxTokens, plan.targetTokens, o, provider, signal)
+    : await runHierarchical(prompt, tokens, maxTokens, plan.targetTokens, o, signal);
   if (E.isLeft(candidate)) return candidate;
   const c = candidate.right;
   const settled = settle(s, decided, plan, {
@@ -99,13 +123,29 @@ export async function policyTurn(
       warnings.push({ _tag: "SummariserDisabled", error: sm.error });
       publish(o, { _tag: "SummariserDisabled", namespace: o.namespace, turn: decided.turn, error: sm.error }, warnings);
     } else if (sm._tag === "CoolingDown") {
-      publish(o, { _tag: "SummariserCoolingDown", namespace: o.namespace, turn: decided.turn, untilTurn: sm.untilTurn, error: sm.error }, warnings);
+      publish(
+        o,
+        {
+          _tag: "SummariserCoolingDown",
+          namespace: o.namespace,
+          turn: decided.turn,
+          untilTurn: sm.untilTurn,
+          error: sm.error,
+        },
+        warnings,
+      );
     }
   }
   if (!settled.keep) return unchanged(settled.decision, settled.state);
   if (!c.result.compacted) {
     // Nothing could be evicted or summarised (pinned messages and the tail are all there is).
-    const decision: CompactionDecision = { _tag: "Skipped", reason: "NothingToCompact", tokens, saved: 0, minimum: plan.minimum };
+    const decision: CompactionDecision = {
+      _tag: "Skipped",
+      reason: "NothingToCompact",
+      tokens,
+      saved: 0,
+      minimum: plan.minimum,
+    };
     return finish(
       { ...c.result, messages: prompt, tokensAfter: tokens, budgetMet: tokens <= maxTokens },
       decision,
@@ -115,5 +155,10 @@ export async function policyTurn(
   }
   const committed = await c.commit();
   if (E.isLeft(committed)) return committed;
-  return finish({ ...c.result, warnings: [...c.result.warnings] }, settled.decision, settled.state, renderingOf(history, c.result.messages));
+  return finish(
+    { ...c.result, warnings: [...c.result.warnings] },
+    settled.decision,
+    settled.state,
+    renderingOf(history, c.result.messages),
+  );
 }

@@ -43,7 +43,8 @@ export interface RecallOptions {
 export const RECALL_DEFAULTS: Required<RecallOptions> = { share: 0.1, k: 5, minScore: 0.25 };
 
 /** How a recall message begins. */
-export const RECALL_PREFIX = "[Recalled from the journal: the originals of evicted entries that match your last step; each is also expandable by id]";
+export const RECALL_PREFIX =
+  "[Recalled from the journal: the originals of evicted entries that match your last step; each is also expandable by id]";
 /** Prefix of the `id` that seals a recall message. */
 export const RECALL_ID_PREFIX = "cc-recall:";
 /** Characters of the agent's newest message used as the query. */

@@ -30,7 +30,8 @@ export const aborted: ContextError = { _tag: "Aborted", subject: "turn", problem
 
 /** `TaskNotPinned` when the task was too large to pin, `TaskExcerpted` when an excerpt of it was pinned instead. */
 function taskWarning(task: TaskPin): TurnWarning[] {
-  if (task._tag === "Pinned" && task.excerpt !== undefined) return [{ _tag: "TaskExcerpted", id: task.excerpt.id, tokens: task.excerpt.tokens, excerptTokens: task.tokens }];
+  if (task._tag === "Pinned" && task.excerpt !== undefined)
+    return [{ _tag: "TaskExcerpted", id: task.excerpt.id, tokens: task.excerpt.tokens, excerptTokens: task.tokens }];
   return task._tag === "TooLarge" ? [{ _tag: "TaskNotPinned", tokens: task.tokens, limit: task.limit }] : [];
 }
 
@@ -51,14 +52,19 @@ export async function runLcm(
     now: o.now,
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink, sessionId: o.namespace }),
   });
-  const r = await lcm.compact(history, { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel, pinTask: o.pinTask }, signal)();
+  const r = await lcm.compact(
+    history,
+    { maxTokens: target, preserveLast: o.preserveLast, compactionModel: o.summaryModel, pinTask: o.pinTask },
+    signal,
+  )();
   if (E.isLeft(r)) return E.left(r.left._tag === "CompactionAborted" ? aborted : r.left);
   const res = r.right;
   const out = nextContext(res);
   const tokensAfter = o.counter.countMessages(out);
   const warnings: TurnWarning[] = taskWarning(res.task);
   let providerError: string | undefined;
-  for (const a of res.attempts) if (a.rejection?._tag === "ProviderFailed" && providerError === undefined) providerError = a.rejection.error._tag;
+  for (const a of res.attempts)
+    if (a.rejection?._tag === "ProviderFailed" && providerError === undefined) providerError = a.rejection.error._tag;
   if (res.level === "truncate") {
     warnings.push({
       _tag: "SummaryFellToTruncation",
@@ -67,8 +73,15 @@ export async function runLcm(
     });
   }
   const resError = describeWarnings(res.warnings);
-  if (resError !== undefined && /alert sink/.test(resError)) warnings.push({ _tag: "AlertSinkFailed", message: resError });
-  if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: resError ?? "the summary and the verbatim tail exceed the budget" });
+  if (resError !== undefined && /alert sink/.test(resError))
+    warnings.push({ _tag: "AlertSinkFailed", message: resError });
+  if (tokensAfter > maxTokens)
+    warnings.push({
+      _tag: "BudgetNotMet",
+      tokens: tokensAfter,
+      maxTokens,
+      reason: resError ?? "the summary and the verbatim tail exceed the budget",
+    });
   const llmAsked = provider !== undefined && res.attempts.some((a) => a.level !== "truncate");
   return E.right({
     result: {
@@ -130,8 +143,15 @@ export async function runHierarchical(
     ...ev.disambiguated.map((d): TurnWarning => ({ _tag: "UnitIdDisambiguated", id: d.id, writtenAs: d.writtenAs })),
     ...ev.failures.map((f): TurnWarning => ({ _tag: "UnitKept", id: f.id, reason: f.reason })),
   ];
-  if (ev.noteFits === false) warnings.push({ _tag: "NoteDoesNotFit", targetTokens: target, reservedTokens: ev.reservedTokens });
-  if (tokensAfter > maxTokens) warnings.push({ _tag: "BudgetNotMet", tokens: tokensAfter, maxTokens, reason: "pinned system messages and the verbatim tail alone exceed the budget" });
+  if (ev.noteFits === false)
+    warnings.push({ _tag: "NoteDoesNotFit", targetTokens: target, reservedTokens: ev.reservedTokens });
+  if (tokensAfter > maxTokens)
+    warnings.push({
+      _tag: "BudgetNotMet",
+      tokens: tokensAfter,
+      maxTokens,
+      reason: "pinned system messages and the verbatim tail alone exceed the budget",
+    });
   const commit = async (): Promise<E.Either<ContextError, void>> => {
     const entries = staged.pending();
     const committed = await staged.commit()();

@@ -50,7 +50,8 @@ export function stagedIndex(index: SegmentIndex): StagedIndex {
       for (const entry of valid.right) {
         const held = await holder(entry);
         if (E.isLeft(held)) return held;
-        if (held.right !== undefined && held.right.content !== entry.content) return E.left(idConflict(index.backend, entry.namespace, entry.id));
+        if (held.right !== undefined && held.right.content !== entry.content)
+          return E.left(idConflict(index.backend, entry.namespace, entry.id));
       }
       for (const entry of valid.right) staged.set(entryKey(entry.namespace, entry.id), entry);
       return E.right({ written: valid.right.length });

@@ -38,9 +38,20 @@ export async function evictResult(
   result: { readonly toolCallId: string; readonly toolName: string; readonly content: string },
   limit: number,
 ): Promise<E.Either<ContextError, EvictedToolResult | undefined>> {
-  if (!Number.isSafeInteger(limit) || limit < 0) return E.left(invalid("InvalidOptions", "evictToolResult options", [`maxTokens: expected an integer ≥ 0, got ${String(limit)}`]));
-  if (typeof result.content !== "string" || typeof result.toolName !== "string" || typeof result.toolCallId !== "string") {
-    return E.left(invalid("InvalidInput", "tool result", ["expected { toolCallId: string, toolName: string, content: string }"]));
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    return E.left(
+      invalid("InvalidOptions", "evictToolResult options", [
+        `maxTokens: expected an integer ≥ 0, got ${String(limit)}`,
+      ]),
+    );
+  if (
+    typeof result.content !== "string" ||
+    typeof result.toolName !== "string" ||
+    typeof result.toolCallId !== "string"
+  ) {
+    return E.left(
+      invalid("InvalidInput", "tool result", ["expected { toolCallId: string, toolName: string, content: string }"]),
+    );
   }
   const text = result.content;
   if (limit === 0) return E.right(undefined);
@@ -50,7 +61,8 @@ export async function evictResult(
   const id = `r${createHash("sha256").update(`${result.toolName}\n${text}`).digest("hex").slice(0, 32)}`;
   const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";
   let preview = firstLine.slice(0, 160);
-  while (preview !== "" && o.counter.count(toolResultStub(id, tokens, preview)) > limit) preview = preview.slice(0, Math.floor(preview.length / 2));
+  while (preview !== "" && o.counter.count(toolResultStub(id, tokens, preview)) > limit)
+    preview = preview.slice(0, Math.floor(preview.length / 2));
   const stub = toolResultStub(id, tokens, preview);
   // A limit so small that even the bare stub is not shorter than the result: nothing to gain.
   if (o.counter.count(stub) >= tokens) return E.right(undefined);

@@ -12,7 +12,15 @@
  */
 import type { IndexError, SearchHit, SegmentIndex } from "@cc/search";
 import { DEFAULT_NAMESPACE } from "@cc/search/internal";
-import { decodeWith, intIn, invalid, nonEmptyString, objectCodec, type InvalidOptions, type Problem } from "@cc/validate";
+import {
+  decodeWith,
+  intIn,
+  invalid,
+  nonEmptyString,
+  objectCodec,
+  type InvalidOptions,
+  type Problem,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { textPage } from "./page.js";
@@ -49,10 +57,21 @@ export interface JsonSchema {
  * @example const error: ContextToolError = { _tag: "NotFound", subject: "expand_context", problems: [], message: 'expand_context: no evicted entry with id "u1"' };
  */
 export type ContextToolError =
-  | { readonly _tag: "InvalidArguments"; readonly subject: string; readonly problems: readonly Problem[]; readonly message: string }
+  | {
+      readonly _tag: "InvalidArguments";
+      readonly subject: string;
+      readonly problems: readonly Problem[];
+      readonly message: string;
+    }
   | { readonly _tag: "NotFound"; readonly subject: string; readonly problems: readonly []; readonly message: string }
   /** `cause`: the index's typed `IndexError`, or what a user-supplied index threw. */
-  | { readonly _tag: "IndexFailed"; readonly subject: string; readonly problems: readonly []; readonly message: string; readonly cause: unknown };
+  | {
+      readonly _tag: "IndexFailed";
+      readonly subject: string;
+      readonly problems: readonly [];
+      readonly message: string;
+      readonly cause: unknown;
+    };
 
 /**
  * One hit of `search_context`, best first (the order is the rank: a backend's raw score means
@@ -202,9 +221,17 @@ export function decodeContextToolOptions(input: unknown): E.Either<InvalidOption
   const maxExpandChars = d.right.maxExpandChars ?? 8000;
   const defaultExpandChars = d.right.defaultExpandChars ?? maxExpandChars;
   const problems = [
-    ...(defaultK > maxHits ? [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }] : []),
+    ...(defaultK > maxHits
+      ? [{ path: "defaultK", field: "defaultK", message: `defaultK: ${defaultK} is more than maxHits (${maxHits})` }]
+      : []),
     ...(defaultExpandChars > maxExpandChars
-      ? [{ path: "defaultExpandChars", field: "defaultExpandChars", message: `defaultExpandChars: ${defaultExpandChars} is more than maxExpandChars (${maxExpandChars})` }]
+      ? [
+          {
+            path: "defaultExpandChars",
+            field: "defaultExpandChars",
+            message: `defaultExpandChars: ${defaultExpandChars} is more than maxExpandChars (${maxExpandChars})`,
+          },
+        ]
       : []),
   ];
   if (problems.length > 0) return E.left(invalid("InvalidOptions", "context tool options", problems));
@@ -219,8 +246,14 @@ export function decodeContextToolOptions(input: unknown): E.Either<InvalidOption
  */
 export function toolReply<R extends object>(
   outcome: E.Either<ContextToolError, R>,
-): { readonly value: R | { readonly error: { readonly _tag: ContextToolError["_tag"]; readonly message: string } }; readonly text: string; readonly isError: boolean } {
-  const value = E.isLeft(outcome) ? { error: { _tag: outcome.left._tag, message: outcome.left.message } } : outcome.right;
+): {
+  readonly value: R | { readonly error: { readonly _tag: ContextToolError["_tag"]; readonly message: string } };
+  readonly text: string;
+  readonly isError: boolean;
+} {
+  const value = E.isLeft(outcome)
+    ? { error: { _tag: outcome.left._tag, message: outcome.left.message } }
+    : outcome.right;
   return { value, text: JSON.stringify(value), isError: E.isLeft(outcome) };
 }
 
@@ -234,7 +267,12 @@ export function strictParameters(schema: JsonSchema): JsonSchema {
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const strict = Object.fromEntries(
-    Object.entries(properties).map(([name, p]) => [name, required.has(name) || typeof p.type !== "string" || p.type === "object" ? p : { ...p, type: [p.type, "null"] as const }]),
+    Object.entries(properties).map(([name, p]) => [
+      name,
+      required.has(name) || typeof p.type !== "string" || p.type === "object"
+        ? p
+        : { ...p, type: [p.type, "null"] as const },
+    ]),
   );
   return { ...schema, properties: strict, required: Object.keys(properties), additionalProperties: false };
 }
@@ -279,13 +317,23 @@ interface ToolNames {
  *
  * For example, `descriptions({ search: "search_context", expand: "expand_context" }, 8000, 8000, true).search`.
  */
-function descriptions(names: ToolNames, defaultPage: number, maxPage: number, confined: boolean): { readonly search: string; readonly expand: string } {
-  const pages = defaultPage === maxPage ? `up to ${maxPage} characters per call` : `${defaultPage} characters per call by default, at most ${maxPage}`;
+function descriptions(
+  names: ToolNames,
+  defaultPage: number,
+  maxPage: number,
+  confined: boolean,
+): { readonly search: string; readonly expand: string } {
+  const pages =
+    defaultPage === maxPage
+      ? `up to ${maxPage} characters per call`
+      : `${defaultPage} characters per call by default, at most ${maxPage}`;
   return {
     search:
       "Search summaries of earlier context that was evicted from your window (tool outputs, files, messages). " +
       `Returns ids with summaries and snippets; call ${names.expand} with an id${confined ? "" : " (and its namespace)"} to read the original.`,
-    expand: `Read the original text of evicted context by its id (from ${names.search} or the eviction note), ${pages}; ` + "when the result has nextOffset, pass it as offset to read the next page.",
+    expand:
+      `Read the original text of evicted context by its id (from ${names.search} or the eviction note), ${pages}; ` +
+      "when the result has nextOffset, pass it as offset to read the next page.",
   };
 }
 
@@ -293,11 +341,16 @@ function descriptions(names: ToolNames, defaultPage: number, maxPage: number, co
 type Definition = Pick<ContextTool<unknown>, "name" | "description" | "parameters">;
 
 /** The two tools' definitions for decoded settings (pure; no index needed). */
-function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search: Definition; readonly expand: Definition } {
+function definitionsOf(
+  config: ToolConfig,
+  names: ToolNames,
+): { readonly search: Definition; readonly expand: Definition } {
   const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;
   const confined = config.namespace !== undefined;
   const text = descriptions(names, defaultPage, maxPage, confined);
-  const nsSchema: { readonly [name: string]: JsonSchema } = confined ? {} : { namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." } };
+  const nsSchema: { readonly [name: string]: JsonSchema } = confined
+    ? {}
+    : { namespace: { type: "string", minLength: 1, description: "Only this namespace (session, agent or tenant)." } };
   return {
     search: {
       name: names.search,
@@ -306,8 +359,17 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
         type: "object",
         properties: {
           query: { type: "string", description: "Words to look for: file paths, identifiers, error text." },
-          k: { type: "integer", minimum: 1, maximum: maxHits, description: `How many hits (1-${maxHits}, default ${defaultK}).` },
-          kinds: { type: "array", items: { type: "string" }, description: "Only these kinds, e.g. tool_result, file, message." },
+          k: {
+            type: "integer",
+            minimum: 1,
+            maximum: maxHits,
+            description: `How many hits (1-${maxHits}, default ${defaultK}).`,
+          },
+          kinds: {
+            type: "array",
+            items: { type: "string" },
+            description: "Only these kinds, e.g. tool_result, file, message.",
+          },
           ...nsSchema,
         },
         required: ["query"],
@@ -322,8 +384,21 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
         properties: {
           id: { type: "string", description: `The id of a ${names.search} hit or of an entry of the eviction note.` },
           offset: { type: "integer", minimum: 0, description: "Character offset to start from (default 0)." },
-          maxChars: { type: "integer", minimum: 1, maximum: maxPage, description: `Characters to return (1-${maxPage}, default ${defaultPage}).` },
-          ...(confined ? {} : { namespace: { type: "string", minLength: 1, description: "The namespace of the hit (default: the default namespace)." } }),
+          maxChars: {
+            type: "integer",
+            minimum: 1,
+            maximum: maxPage,
+            description: `Characters to return (1-${maxPage}, default ${defaultPage}).`,
+          },
+          ...(confined
+            ? {}
+            : {
+                namespace: {
+                  type: "string",
+                  minLength: 1,
+                  description: "The namespace of the hit (default: the default namespace).",
+                },
+              }),
         },
         required: ["id"],
         additionalProperties: false,
@@ -341,11 +416,12 @@ function definitionsOf(config: ToolConfig, names: ToolNames): { readonly search:
  *
  * @example contextToolDefinitions({ namespace: "run-1" }) // right({ search: { name: "search_context", … }, expand: { … } })
  */
-export function contextToolDefinitions(
-  options: ContextToolOptions = {},
-): E.Either<
+export function contextToolDefinitions(options: ContextToolOptions = {}): E.Either<
   InvalidOptions,
-  { readonly search: Pick<ContextTool<SearchContextResult>, "name" | "description" | "parameters">; readonly expand: Pick<ContextTool<ExpandContextResult>, "name" | "description" | "parameters"> }
+  {
+    readonly search: Pick<ContextTool<SearchContextResult>, "name" | "description" | "parameters">;
+    readonly expand: Pick<ContextTool<ExpandContextResult>, "name" | "description" | "parameters">;
+  }
 > {
   const config = decodeContextToolOptions(options);
   return E.isLeft(config) ? config : E.right(definitionsOf(config.right, CONTEXT_TOOL_NAMES));
@@ -357,12 +433,21 @@ export function contextToolDefinitions(
  *
  * @example pipe(decodeContextToolOptions({ namespace: "run-1" }), E.map((config) => buildCore(index, config, CONTEXT_TOOL_NAMES)))
  */
-export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNames = CONTEXT_TOOL_NAMES): ContextToolCore {
+export function buildCore(
+  index: SegmentIndex,
+  config: ToolConfig,
+  names: ToolNames = CONTEXT_TOOL_NAMES,
+): ContextToolCore {
   const { maxExpandChars: maxPage, defaultExpandChars: defaultPage, maxHits, defaultK } = config;
   const confined = config.namespace !== undefined;
   const defs = definitionsOf(config, names);
   const nsField = confined ? {} : { namespace: nonEmptyString };
-  const SearchArgs = objectCodec(`${names.search} arguments`, { query: t.string }, { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField }, { expected: "an arguments object" });
+  const SearchArgs = objectCodec(
+    `${names.search} arguments`,
+    { query: t.string },
+    { k: intIn(1, maxHits), kinds: t.readonlyArray(t.string), ...nsField },
+    { expected: "an arguments object" },
+  );
   const ExpandArgs = objectCodec(
     `${names.expand} arguments`,
     { id: t.string },
@@ -372,7 +457,12 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
   const decodeSearch = decodeWith(SearchArgs, "InvalidInput", `${names.search} arguments`);
   const decodeExpand = decodeWith(ExpandArgs, "InvalidInput", `${names.expand} arguments`);
 
-  const badArguments = (subject: string, problems: readonly Problem[], message: string): ContextToolError => ({ _tag: "InvalidArguments", subject, problems, message });
+  const badArguments = (subject: string, problems: readonly Problem[], message: string): ContextToolError => ({
+    _tag: "InvalidArguments",
+    subject,
+    problems,
+    message,
+  });
   const indexFailed = (subject: string, cause: IndexError): ContextToolError => ({
     _tag: "IndexFailed",
     subject,
@@ -380,12 +470,30 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
     cause,
     message: `${subject}: the index failed (${cause._tag}${"message" in cause && typeof cause.message === "string" ? `: ${cause.message}` : ""})`,
   });
-  const threw = (subject: string, e: unknown): ContextToolError => ({ _tag: "IndexFailed", subject, problems: [], cause: e, message: `${subject}: the index failed (it threw: ${describe(e)})` });
-  const decodeArgs = <A>(subject: string, decode: (u: unknown) => E.Either<{ readonly problems: readonly Problem[]; readonly message: string }, A>, raw: unknown): E.Either<ContextToolError, A> => {
+  const threw = (subject: string, e: unknown): ContextToolError => ({
+    _tag: "IndexFailed",
+    subject,
+    problems: [],
+    cause: e,
+    message: `${subject}: the index failed (it threw: ${describe(e)})`,
+  });
+  const decodeArgs = <A>(
+    subject: string,
+    decode: (u: unknown) => E.Either<{ readonly problems: readonly Problem[]; readonly message: string }, A>,
+    raw: unknown,
+  ): E.Either<ContextToolError, A> => {
     const parsed = argumentsOf(raw);
-    if (E.isLeft(parsed)) return E.left(badArguments(subject, [{ path: "", message: parsed.left }], `${subject}: ${parsed.left}`));
+    if (E.isLeft(parsed))
+      return E.left(badArguments(subject, [{ path: "", message: parsed.left }], `${subject}: ${parsed.left}`));
     const own = confined ? ownNamespace(parsed.right, config.namespace) : E.right(parsed.right);
-    if (E.isLeft(own)) return E.left(badArguments(subject, [{ path: "namespace", field: "namespace", message: own.left }], `invalid ${subject} arguments: ${own.left}`));
+    if (E.isLeft(own))
+      return E.left(
+        badArguments(
+          subject,
+          [{ path: "namespace", field: "namespace", message: own.left }],
+          `invalid ${subject} arguments: ${own.left}`,
+        ),
+      );
     const a = decode(own.right);
     return E.isLeft(a) ? E.left(badArguments(subject, a.left.problems, a.left.message)) : E.right(a.right);
   };
@@ -461,7 +569,10 @@ export function buildCore(index: SegmentIndex, config: ToolConfig, names: ToolNa
  * const core = contextToolCore(index, { namespace: "session-42" });
  * if (E.isRight(core)) toolReply(await core.right.search.run('{"query":"ValueError in src/app.py"}')).text;
  */
-export function contextToolCore(index: SegmentIndex, options: ContextToolOptions = {}): E.Either<InvalidOptions, ContextToolCore> {
+export function contextToolCore(
+  index: SegmentIndex,
+  options: ContextToolOptions = {},
+): E.Either<InvalidOptions, ContextToolCore> {
   const config = decodeContextToolOptions(options);
   return E.isLeft(config) ? config : E.right(buildCore(index, config.right));
 }

@@ -107,12 +107,32 @@ export type ContextError =
   | InvalidOptions
   | InvalidInput
   | { readonly _tag: "Aborted"; readonly subject: string; readonly problems: readonly [] }
-  | { readonly _tag: "IndexWriteFailed"; readonly subject: "index"; readonly problems: readonly string[]; readonly message: string; readonly entries: number; readonly cause: IndexError }
-  | { readonly _tag: "IndexReadFailed"; readonly subject: "search" | "expand"; readonly problems: readonly string[]; readonly message: string; readonly cause: IndexError }
-  | { readonly _tag: "DependencyFailed"; readonly subject: "turn" | "toolResult"; readonly problems: readonly string[]; readonly message: string; readonly cause: unknown };
+  | {
+      readonly _tag: "IndexWriteFailed";
+      readonly subject: "index";
+      readonly problems: readonly string[];
+      readonly message: string;
+      readonly entries: number;
+      readonly cause: IndexError;
+    }
+  | {
+      readonly _tag: "IndexReadFailed";
+      readonly subject: "search" | "expand";
+      readonly problems: readonly string[];
+      readonly message: string;
+      readonly cause: IndexError;
+    }
+  | {
+      readonly _tag: "DependencyFailed";
+      readonly subject: "turn" | "toolResult";
+      readonly problems: readonly string[];
+      readonly message: string;
+      readonly cause: unknown;
+    };
 
 /** One line naming an index error: its tag, and its message when it has one. */
-export const describeIndexError = (e: IndexError): string => `${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}`;
+export const describeIndexError = (e: IndexError): string =>
+  `${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}`;
 
 /**
  * The rejection of the Promise facade: an `Error` that carries the typed {@link ContextError}
@@ -131,9 +151,20 @@ export type ContextManagerError = InstanceType<typeof ContextManagerError>;
  * @example createContextManager({ maxTokens: 8000, events: { publish: (e: ContextEvent) => { if (e._tag === "CompactionDecided") console.log(e.decision); } } })
  */
 export type ContextEvent =
-  | { readonly _tag: "CompactionDecided"; readonly namespace: string; readonly turn: number; readonly decision: CompactionDecision }
+  | {
+      readonly _tag: "CompactionDecided";
+      readonly namespace: string;
+      readonly turn: number;
+      readonly decision: CompactionDecision;
+    }
   /** The summariser failed: no LLM attempt before turn `untilTurn` (truncation meanwhile). */
-  | { readonly _tag: "SummariserCoolingDown"; readonly namespace: string; readonly turn: number; readonly untilTurn: number; readonly error: string }
+  | {
+      readonly _tag: "SummariserCoolingDown";
+      readonly namespace: string;
+      readonly turn: number;
+      readonly untilTurn: number;
+      readonly error: string;
+    }
   /** An authentication or permission failure: no LLM summaries for the rest of the session. */
   | { readonly _tag: "SummariserDisabled"; readonly namespace: string; readonly turn: number; readonly error: string };
 

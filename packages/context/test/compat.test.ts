@@ -9,7 +9,12 @@ import { call, tool, u } from "../../messages/test/support/conversation.js";
 const counter = estimateCounter();
 
 describe("compatibility layer", () => {
-  const history = [u("question about src/a.ts ".repeat(50)), call("c"), tool("c", "Error: boom\n".repeat(200)), u("next")];
+  const history = [
+    u("question about src/a.ts ".repeat(50)),
+    call("c"),
+    tool("c", "Error: boom\n".repeat(200)),
+    u("next"),
+  ];
   it("AgentCompactor returns system + tail and the summary", async () => {
     const agent = createAgentCompactor({ provider: offlineProvider({ counter }), counter, preserveLast: 1 });
     const r = await agent.compact(history, "gpt-4o-mini", 500)();
@@ -19,7 +24,9 @@ describe("compatibility layer", () => {
   it("PromptCompressor skips for each reason and compresses when it saves ≥ 30%", async () => {
     const prompt = "Please read src/a.ts and fix it.\n" + "padding text that repeats itself\n".repeat(200);
     const off = createPromptCompressor({ counter });
-    expect((await off.compress(prompt)())._tag === "Skipped" && (await off.compress(prompt)())).toMatchObject({ reason: "no_provider" });
+    expect((await off.compress(prompt)())._tag === "Skipped" && (await off.compress(prompt)())).toMatchObject({
+      reason: "no_provider",
+    });
     const pc = createPromptCompressor({ provider: offlineProvider({ counter }), counter });
     expect(await pc.compress("short")()).toMatchObject({ _tag: "Skipped", reason: "too_short" });
     const done = await pc.compress(prompt)();

@@ -6,6 +6,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createContextManager throws the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createContextManager({ maxTokens: 1000, preserveLats: 2 } as never), "context manager options", "preserveLats");
+    expectInvalidOptions(
+      CcError,
+      () => createContextManager({ maxTokens: 1000, preserveLats: 2 } as never),
+      "context manager options",
+      "preserveLats",
+    );
   });
 });

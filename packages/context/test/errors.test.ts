@@ -11,18 +11,42 @@ const history: readonly Message[] = [
   { role: "system", content: "You are a coding agent." },
   ...Array.from({ length: 12 }, (_, i): Message[] => [
     { role: "user", content: `Step ${i}: read src/module${i}.py and explain the error ${"in detail ".repeat(60)}` },
-    { role: "assistant", content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(30)}` },
+    {
+      role: "assistant",
+      content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(30)}`,
+    },
   ]).flat(),
 ];
-const diskFull: IndexError = { _tag: "StorageError", backend: "memory", operation: "write", message: "disk full", code: "SQLITE_FULL" };
-const readFailed: IndexError = { _tag: "StorageError", backend: "memory", operation: "search", message: "file is not a database", code: "SQLITE_NOTADB" };
+const diskFull: IndexError = {
+  _tag: "StorageError",
+  backend: "memory",
+  operation: "write",
+  message: "disk full",
+  code: "SQLITE_FULL",
+};
+const readFailed: IndexError = {
+  _tag: "StorageError",
+  backend: "memory",
+  operation: "search",
+  message: "file is not a database",
+  code: "SQLITE_NOTADB",
+};
 const failing = (): SegmentIndex => ({
   ...memoryIndex(),
   write: () => async () => E.left(diskFull),
   search: () => async () => E.left(readFailed),
   expand: () => async () => E.left(readFailed),
 });
-const manager = (index: SegmentIndex) => createContextManager({ maxTokens: 1500, threshold: 1, preserveLast: 2, noteTokens: 200, counter: estimateCounter(), index, now: () => 1_700_000_000_000 });
+const manager = (index: SegmentIndex) =>
+  createContextManager({
+    maxTokens: 1500,
+    threshold: 1,
+    preserveLast: 2,
+    noteTokens: 200,
+    counter: estimateCounter(),
+    index,
+    now: () => 1_700_000_000_000,
+  });
 
 describe("a failing dependency or index", () => {
   it("a refused index batch is IndexWriteFailed carrying the index's own typed error", async () => {
@@ -44,7 +68,11 @@ describe("a failing dependency or index", () => {
     const m = createContextManager({ maxTokens: 1000, counter });
     const r = await m.compactTE(history)();
     if (E.isRight(r)) return expect.fail("expected the turn to fail");
-    expect(r.left).toMatchObject({ _tag: "DependencyFailed", subject: "turn", problems: ["a dependency threw: tokenizer crashed"] });
+    expect(r.left).toMatchObject({
+      _tag: "DependencyFailed",
+      subject: "turn",
+      problems: ["a dependency threw: tokenizer crashed"],
+    });
     expect(r.left._tag === "DependencyFailed" && r.left.cause).toBe(boom);
     const rejected = await m.compact(history).catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(ContextManagerError);

@@ -7,7 +7,8 @@ import { createHistoryStrategy, decodeStrategyConfig } from "@cc/context/compat"
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const numRuns = runsFor(100, 1000);
-const big = (tag: string): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words\n".repeat(80)}`;
+const big = (tag: string): string =>
+  `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words\n".repeat(80)}`;
 
 function conversation(cycles: number): Message[] {
   const out: Message[] = [
@@ -15,7 +16,11 @@ function conversation(cycles: number): Message[] {
     { role: "user", content: "Fix the failing test in src/app.py" },
   ];
   for (let i = 0; i < cycles; i++) {
-    out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
+    out.push({
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }],
+    });
     out.push({ role: "tool", content: big(`t${i}`), toolCallId: `c${i}`, name: "bash" });
   }
   out.push({ role: "user", content: "Now run the tests again." });
@@ -46,7 +51,10 @@ describe("createHistoryStrategy", () => {
 
   it("hierarchical: evicts units into the index, notes them, and expand returns the original", async () => {
     const index = memoryIndex();
-    const built = createHistoryStrategy({ strategy: "hierarchical", preserveLast: 3, namespace: "s1" }, { index, now: () => 1_700_000_000_000 });
+    const built = createHistoryStrategy(
+      { strategy: "hierarchical", preserveLast: 3, namespace: "s1" },
+      { index, now: () => 1_700_000_000_000 },
+    );
     if (E.isLeft(built)) throw new Error(built.left.problems.join());
     const input = conversation(8);
     const r = await built.right.strategy.compact(input, "gpt-4o", 3000)();
@@ -76,43 +84,70 @@ describe("createHistoryStrategy", () => {
   });
 
   it("rejects bad configuration, naming the field", () => {
-    const messageOf = (r: E.Either<{ readonly message: string }, unknown>): string => (E.isLeft(r) ? r.left.message : "");
-    expect(decodeStrategyConfig({ strategy: "magic" })).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "strategy config" }));
-    expect(messageOf(decodeStrategyConfig({ strategy: "magic" }))).toContain('strategy: expected one of "hierarchical", "lcm", got "magic"');
+    const messageOf = (r: E.Either<{ readonly message: string }, unknown>): string =>
+      E.isLeft(r) ? r.left.message : "";
+    expect(decodeStrategyConfig({ strategy: "magic" })).toMatchObject(
+      E.left({ _tag: "InvalidOptions", subject: "strategy config" }),
+    );
+    expect(messageOf(decodeStrategyConfig({ strategy: "magic" }))).toContain(
+      'strategy: expected one of "hierarchical", "lcm", got "magic"',
+    );
     expect(messageOf(decodeStrategyConfig(null))).toContain("got undefined");
-    const many = messageOf(decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1, concurrency: 0, namespace: "" }));
-    for (const p of ["preserveLast: expected a non-negative integer, got -1", 'namespace: expected a non-empty string, got ""', "concurrency: expected an integer in 1..256, got 0"])
+    const many = messageOf(
+      decodeStrategyConfig({ strategy: "hierarchical", preserveLast: -1, concurrency: 0, namespace: "" }),
+    );
+    for (const p of [
+      "preserveLast: expected a non-negative integer, got -1",
+      'namespace: expected a non-empty string, got ""',
+      "concurrency: expected an integer in 1..256, got 0",
+    ])
       expect(many).toContain(p);
-    expect(messageOf(decodeStrategyConfig({ strategy: "lcm", preserveLast: Number.NaN }))).toContain("preserveLast: expected a non-negative integer, got NaN");
-    expect(messageOf(createHistoryStrategy({ strategy: "hierarchical" }))).toContain("index: the hierarchical strategy needs a SegmentIndex dependency");
+    expect(messageOf(decodeStrategyConfig({ strategy: "lcm", preserveLast: Number.NaN }))).toContain(
+      "preserveLast: expected a non-negative integer, got NaN",
+    );
+    expect(messageOf(createHistoryStrategy({ strategy: "hierarchical" }))).toContain(
+      "index: the hierarchical strategy needs a SegmentIndex dependency",
+    );
   });
 
   it("rejects a non-positive budget and an aborted signal as values", async () => {
     const built = createHistoryStrategy({ strategy: "hierarchical" }, { index: memoryIndex() });
     if (E.isLeft(built)) throw new Error("config");
-    expect(await built.right.strategy.compact(conversation(1), "m", Number.NaN)()).toMatchObject(E.left({ _tag: "InvalidOptions" }));
+    expect(await built.right.strategy.compact(conversation(1), "m", Number.NaN)()).toMatchObject(
+      E.left({ _tag: "InvalidOptions" }),
+    );
     const ac = new AbortController();
     ac.abort();
-    expect(await built.right.strategy.compact(conversation(1), "m", 100, ac.signal)()).toMatchObject(E.left({ _tag: "Aborted" }));
+    expect(await built.right.strategy.compact(conversation(1), "m", 100, ac.signal)()).toMatchObject(
+      E.left({ _tag: "Aborted" }),
+    );
   });
 
   it("property: hierarchical output is a subsequence of the input with tool pairs intact and the tail verbatim", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 200, max: 6000 }), async (cycles, keep, budget) => {
-        const input = conversation(cycles);
-        const built = createHistoryStrategy({ strategy: "hierarchical", preserveLast: keep }, { index: memoryIndex() });
-        if (E.isLeft(built)) throw new Error("config");
-        const r = await built.right.strategy.compact(input, "m", budget)();
-        if (E.isLeft(r)) throw new Error(r.left._tag);
-        let j = 0;
-        for (const m of r.right.messages) {
-          while (j < input.length && input[j] !== m) j++;
-          expect(j).toBeLessThan(input.length);
-          j++;
-        }
-        expect(paired(r.right.messages)).toBe(true);
-        expect(r.right.messages[0]).toBe(input[0]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 200, max: 6000 }),
+        async (cycles, keep, budget) => {
+          const input = conversation(cycles);
+          const built = createHistoryStrategy(
+            { strategy: "hierarchical", preserveLast: keep },
+            { index: memoryIndex() },
+          );
+          if (E.isLeft(built)) throw new Error("config");
+          const r = await built.right.strategy.compact(input, "m", budget)();
+          if (E.isLeft(r)) throw new Error(r.left._tag);
+          let j = 0;
+          for (const m of r.right.messages) {
+            while (j < input.length && input[j] !== m) j++;
+            expect(j).toBeLessThan(input.length);
+            j++;
+          }
+          expect(paired(r.right.messages)).toBe(true);
+          expect(r.right.messages[0]).toBe(input[0]);
+        },
+      ),
       { numRuns: Math.min(numRuns, 300) },
     );
   });

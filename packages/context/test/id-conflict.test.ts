@@ -37,8 +37,16 @@ function conversation(cycles: number): Message[] {
     { role: "user", content: "Fix the failing test in src/app.py" },
   ];
   for (let i = 0; i < cycles; i++) {
-    out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
-    out.push({ role: "tool", content: `t${i}\n${"line of output with some_identifier and words 12345\n".repeat(60)}`, toolCallId: `c${i}` });
+    out.push({
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }],
+    });
+    out.push({
+      role: "tool",
+      content: `t${i}\n${"line of output with some_identifier and words 12345\n".repeat(60)}`,
+      toolCallId: `c${i}`,
+    });
   }
   out.push({ role: "user", content: "Now run the tests again." });
   return out;
@@ -50,10 +58,14 @@ const right = <A>(r: E.Either<unknown, A>): A => {
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
   return r.right;
 };
-const contentAt = async (index: SegmentIndex, id: string): Promise<string | undefined> => right(await index.expand(id, "s1")())?.content;
-const foreign = (id: string): ReturnType<typeof entry> => entry({ id, namespace: "s1", summary: "something else", content: `a different original under ${id}` });
-const sqlite = async (): Promise<SegmentIndex> => right(await openSqliteIndex({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })());
-const postgres = async (): Promise<SegmentIndex> => right(await openPostgresIndex({ connection: pgdb.client(), table: `t_${Math.random().toString(36).slice(2)}` })());
+const contentAt = async (index: SegmentIndex, id: string): Promise<string | undefined> =>
+  right(await index.expand(id, "s1")())?.content;
+const foreign = (id: string): ReturnType<typeof entry> =>
+  entry({ id, namespace: "s1", summary: "something else", content: `a different original under ${id}` });
+const sqlite = async (): Promise<SegmentIndex> =>
+  right(await openSqliteIndex({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })());
+const postgres = async (): Promise<SegmentIndex> =>
+  right(await openPostgresIndex({ connection: pgdb.client(), table: `t_${Math.random().toString(36).slice(2)}` })());
 
 /** The ids and originals a turn over `history` evicts into an empty index (turns are deterministic). */
 async function firstChoice(history: readonly Message[]): Promise<ReadonlyMap<string, string>> {
@@ -87,7 +99,9 @@ describe.each([
     const turn = right(r);
     const writtenAs = alternativeId(taken, 1);
     expect(turn.warnings).toEqual([{ _tag: "UnitIdDisambiguated", id: taken, writtenAs }]);
-    expect(turn.evicted.map((e) => e.id).sort()).toEqual([...ids.keys()].map((id) => (id === taken ? writtenAs : id)).sort());
+    expect(turn.evicted.map((e) => e.id).sort()).toEqual(
+      [...ids.keys()].map((id) => (id === taken ? writtenAs : id)).sort(),
+    );
     for (const [id, content] of ids) expect(await manager.expand(id === taken ? writtenAs : id)).toBe(content);
     expect(await contentAt(index, taken)).toBe(`a different original under ${taken}`);
     expect(turn.summary).toContain(`- ${writtenAs} (`);
@@ -102,9 +116,15 @@ describe.each([
     const ids = await firstChoice(history);
     const taken = [...ids.keys()][0]!;
     const index = await open();
-    right(await index.write([taken, ...Array.from({ length: ID_ALTERNATIVES }, (_, i) => alternativeId(taken, i + 1))].map(foreign))());
+    right(
+      await index.write(
+        [taken, ...Array.from({ length: ID_ALTERNATIVES }, (_, i) => alternativeId(taken, i + 1))].map(foreign),
+      )(),
+    );
     const turn = right(await createContextManager({ ...options, index }).compactTE(history)());
-    expect(turn.warnings.filter((w) => w._tag !== "BudgetNotMet")).toEqual([{ _tag: "UnitKept", id: taken, reason: expect.stringContaining("IdConflict") }]);
+    expect(turn.warnings.filter((w) => w._tag !== "BudgetNotMet")).toEqual([
+      { _tag: "UnitKept", id: taken, reason: expect.stringContaining("IdConflict") },
+    ]);
     const original = ids.get(taken)!;
     expect(turn.messages.some((m) => m.content !== "" && original.includes(m.content))).toBe(true);
     for (const id of ids.keys()) if (id !== taken) expect(await contentAt(index, id)).toBe(ids.get(id));
@@ -117,37 +137,51 @@ describe("conflicting entries, any subset of a turn", () => {
   it("property: every other unit is written and findable; each conflicting one has exactly one warning and expands under its reported id or is still in the prompt", async () => {
     const cache = new Map<number, ReadonlyMap<string, string>>();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 6, max: 12 }), fc.array(fc.constantFrom("free", "id", "all"), { minLength: 12, maxLength: 12 }), async (cycles, modes) => {
-        const history = conversation(cycles);
-        const ids = cache.get(cycles) ?? (await firstChoice(history));
-        cache.set(cycles, ids);
-        const mode = new Map([...ids.keys()].map((id, i) => [id, modes[i % modes.length]!]));
-        const index = memoryIndex();
-        const planted = [...mode].flatMap(([id, m]) => (m === "free" ? [] : m === "id" ? [id] : [id, ...Array.from({ length: ID_ALTERNATIVES }, (_, i) => alternativeId(id, i + 1))]));
-        if (planted.length > 0) right(await index.write(planted.map(foreign))());
-        const turn = right(await createContextManager({ ...options, index }).compactTE(history)());
-        const evicted = new Set(turn.evicted.map((e) => e.id));
-        for (const [id, m] of mode) {
-          const warnings = turn.warnings.filter((w) => (w._tag === "UnitIdDisambiguated" || w._tag === "UnitKept") && w.id === id);
-          if (m === "free") {
-            expect(warnings).toEqual([]);
-            expect(evicted.has(id)).toBe(true);
-            expect(await contentAt(index, id)).toBe(ids.get(id));
-            expect(right(await index.search("some_identifier", { namespace: "s1", k: 1000 })()).map((h) => h.id)).toContain(id);
-            continue;
+      fc.asyncProperty(
+        fc.integer({ min: 6, max: 12 }),
+        fc.array(fc.constantFrom("free", "id", "all"), { minLength: 12, maxLength: 12 }),
+        async (cycles, modes) => {
+          const history = conversation(cycles);
+          const ids = cache.get(cycles) ?? (await firstChoice(history));
+          cache.set(cycles, ids);
+          const mode = new Map([...ids.keys()].map((id, i) => [id, modes[i % modes.length]!]));
+          const index = memoryIndex();
+          const planted = [...mode].flatMap(([id, m]) =>
+            m === "free"
+              ? []
+              : m === "id"
+                ? [id]
+                : [id, ...Array.from({ length: ID_ALTERNATIVES }, (_, i) => alternativeId(id, i + 1))],
+          );
+          if (planted.length > 0) right(await index.write(planted.map(foreign))());
+          const turn = right(await createContextManager({ ...options, index }).compactTE(history)());
+          const evicted = new Set(turn.evicted.map((e) => e.id));
+          for (const [id, m] of mode) {
+            const warnings = turn.warnings.filter(
+              (w) => (w._tag === "UnitIdDisambiguated" || w._tag === "UnitKept") && w.id === id,
+            );
+            if (m === "free") {
+              expect(warnings).toEqual([]);
+              expect(evicted.has(id)).toBe(true);
+              expect(await contentAt(index, id)).toBe(ids.get(id));
+              expect(
+                right(await index.search("some_identifier", { namespace: "s1", k: 1000 })()).map((h) => h.id),
+              ).toContain(id);
+              continue;
+            }
+            expect(warnings).toHaveLength(1);
+            const w = warnings[0]!;
+            if (w._tag === "UnitIdDisambiguated") {
+              expect(evicted.has(w.writtenAs)).toBe(true);
+              expect(await contentAt(index, w.writtenAs)).toBe(ids.get(id));
+            } else {
+              expect(turn.messages.some((msg) => msg.content !== "" && ids.get(id)!.includes(msg.content))).toBe(true);
+            }
           }
-          expect(warnings).toHaveLength(1);
-          const w = warnings[0]!;
-          if (w._tag === "UnitIdDisambiguated") {
-            expect(evicted.has(w.writtenAs)).toBe(true);
-            expect(await contentAt(index, w.writtenAs)).toBe(ids.get(id));
-          } else {
-            expect(turn.messages.some((msg) => msg.content !== "" && ids.get(id)!.includes(msg.content))).toBe(true);
-          }
-        }
-        for (const id of planted) expect(await contentAt(index, id)).toBe(`a different original under ${id}`);
-        budgetHolds(turn);
-      }),
+          for (const id of planted) expect(await contentAt(index, id)).toBe(`a different original under ${id}`);
+          budgetHolds(turn);
+        },
+      ),
       { numRuns: runs },
     );
   }, 600_000);
@@ -179,7 +213,10 @@ describe("ids written by the previous version (u + 16 hex digits)", () => {
       return { ...m, content, id: noteId(snapshot.noteKey!, content) };
     });
     expect(JSON.stringify(rendered)).not.toMatch(/u[0-9a-f]{32}/);
-    const saved = JSON.stringify({ ...snapshot, rendering: { ...snapshot.rendering!, rendered, renderedDigest: digestOf(rendered, rendered.length) } });
+    const saved = JSON.stringify({
+      ...snapshot,
+      rendering: { ...snapshot.rendering!, rendered, renderedDigest: digestOf(rendered, rendered.length) },
+    });
 
     const index = right(await openSqliteIndex({ path })());
     const b = createContextManager({ ...opts, index, resume: right(decodeSnapshot(JSON.parse(saved))) });

@@ -15,7 +15,8 @@ const HANDLERS = 12;
 /** `src/module_N.py` as a `read_file` tool would return it. */
 function moduleFile(n: number): string {
   const lines = [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ""];
-  for (let i = 1; i <= HANDLERS; i++) lines.push(`def handler_${n}_${i}(request, context):`, `    return dispatch(request, ${n}, ${i})`, "");
+  for (let i = 1; i <= HANDLERS; i++)
+    lines.push(`def handler_${n}_${i}(request, context):`, `    return dispatch(request, ${n}, ${i})`, "");
   return lines.join("\n");
 }
 
@@ -26,13 +27,22 @@ function readingSession(): Message[] {
     { role: "user", content: "Find which handler leaks the secret." },
   ];
   for (let n = 1; n <= FILES; n++) {
-    out.push({ role: "assistant", content: "", toolCalls: [{ id: `call_${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
+    out.push({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: `call_${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }],
+    });
     out.push({ role: "tool", toolCallId: `call_${n}`, content: moduleFile(n) });
   }
   return out;
 }
 
-const queries = (n: number): readonly string[] => [`module_${n}`, `src/module_${n}.py`, `SECRET_${n}`, `handler_${n}_7`];
+const queries = (n: number): readonly string[] => [
+  `module_${n}`,
+  `src/module_${n}.py`,
+  `SECRET_${n}`,
+  `handler_${n}_7`,
+];
 
 async function evictAndSearch(index: SegmentIndex): Promise<void> {
   const manager = createContextManager({ maxTokens: 2_000, index, namespace: `ids-${randomBytes(4).toString("hex")}` });
@@ -52,7 +62,8 @@ async function evictAndSearch(index: SegmentIndex): Promise<void> {
   for (const n of new Set(moduleOf.values())) {
     for (const q of queries(n)) {
       const hits = await manager.search(q, 5);
-      if (hits[0] === undefined || moduleOf.get(hits[0].id) !== n) wrong.push(`${q} → ${hits.map((h) => `${moduleOf.get(h.id) ?? "?"}:${h.score.toFixed(3)}`).join(" ")}`);
+      if (hits[0] === undefined || moduleOf.get(hits[0].id) !== n)
+        wrong.push(`${q} → ${hits.map((h) => `${moduleOf.get(h.id) ?? "?"}:${h.score.toFixed(3)}`).join(" ")}`);
     }
   }
   expect(wrong).toEqual([]);

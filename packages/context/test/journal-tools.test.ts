@@ -35,15 +35,33 @@ function pagesOf(text: string, maxChars: number): { content: string; offset: num
 
 /** Text with emoji, pairs, lone high and lone low surrogates and plain units mixed. */
 const tricky = fc
-  .array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("😀", "🔥🔥", "\uD800", "\uDC00", "\uDC00\uD800", "a", "é", "👩‍💻")), { maxLength: 30 })
+  .array(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 6 }),
+      fc.constantFrom("😀", "🔥🔥", "\uD800", "\uDC00", "\uDC00\uD800", "a", "é", "👩‍💻"),
+    ),
+    { maxLength: 30 },
+  )
   .map((parts) => parts.join(""));
 
 async function setup() {
   const index = memoryIndex();
   right(
     await index.write([
-      entry({ id: "t1", namespace: "s1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", content: "E   KeyError: 'header'\n" + "🔥".repeat(10) }),
-      entry({ id: "t2", namespace: "other", kind: "tool_result", summary: "KeyError elsewhere", content: "secret of another session" }),
+      entry({
+        id: "t1",
+        namespace: "s1",
+        kind: "tool_result",
+        summary: "pytest failed: KeyError in src/reader.py",
+        content: "E   KeyError: 'header'\n" + "🔥".repeat(10),
+      }),
+      entry({
+        id: "t2",
+        namespace: "other",
+        kind: "tool_result",
+        summary: "KeyError elsewhere",
+        content: "secret of another session",
+      }),
     ])(),
   );
   return { index, ...tools(index, { namespace: "s1", maxExpandChars: 8 }) };
@@ -56,7 +74,10 @@ describe("journal tools", () => {
       expect(tool.type).toBe("function");
       expect(tool.function.parameters.type).toBe("object");
       expect(tool.function.description.length).toBeGreaterThan(20);
-      expect(JSON.parse(JSON.stringify({ type: tool.type, function: tool.function }))).toEqual({ type: tool.type, function: tool.function });
+      expect(JSON.parse(JSON.stringify({ type: tool.type, function: tool.function }))).toEqual({
+        type: tool.type,
+        function: tool.function,
+      });
     }
     expect(search.function.name).toBe("journal_search");
     expect(search.function.parameters.required).toEqual(["query"]);
@@ -68,7 +89,13 @@ describe("journal tools", () => {
     const { search } = await setup();
     const r = right(await search.execute('{"query":"KeyError","k":5}')());
     expect(r.hits.map((h) => h.id)).toEqual(["t1"]);
-    expect(r.hits[0]).toEqual({ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokens: 0 });
+    expect(r.hits[0]).toEqual({
+      id: "t1",
+      kind: "tool_result",
+      summary: "pytest failed: KeyError in src/reader.py",
+      snippet: expect.stringContaining("**KeyError**") as unknown,
+      tokens: 0,
+    });
     expect(right(await search.execute({ query: "KeyError", kinds: ["file"] })()).hits).toEqual([]);
   });
 
@@ -94,7 +121,10 @@ describe("journal tools", () => {
       if (E.isRight(r)) throw new Error("expected Left");
       return r.left;
     };
-    expect(await err(search.execute("{not json")())).toMatchObject({ _tag: "InvalidArguments", message: expect.stringContaining("malformed JSON") as unknown });
+    expect(await err(search.execute("{not json")())).toMatchObject({
+      _tag: "InvalidArguments",
+      message: expect.stringContaining("malformed JSON") as unknown,
+    });
     expect((await err(search.execute({})())).message).toContain("query");
     expect((await err(search.execute({ query: "x", k: 0 })())).message).toContain("k");
     expect((await err(search.execute({ query: "x", k: 2.5 })())).message).toContain("k");
@@ -111,11 +141,19 @@ describe("journal tools", () => {
     const index = memoryIndex();
     for (const maxExpandChars of [0, Number.NaN, -5, 1.5, Infinity]) {
       expect(journalTools(index, { maxExpandChars }), String(maxExpandChars)).toMatchObject(
-        E.left({ _tag: "InvalidOptions", subject: "journal tool options", problems: [{ message: `maxExpandChars: expected an integer in 1..10000000, got ${String(maxExpandChars)}` }] }),
+        E.left({
+          _tag: "InvalidOptions",
+          subject: "journal tool options",
+          problems: [{ message: `maxExpandChars: expected an integer in 1..10000000, got ${String(maxExpandChars)}` }],
+        }),
       );
     }
-    expect(journalTools(index, { maxHits: 0 })).toMatchObject(E.left({ problems: [{ message: "maxHits: expected an integer in 1..1000, got 0" }] }));
-    expect(journalTools(index, { namespace: "" })).toMatchObject(E.left({ problems: [{ message: 'namespace: expected a non-empty string, got ""' }] }));
+    expect(journalTools(index, { maxHits: 0 })).toMatchObject(
+      E.left({ problems: [{ message: "maxHits: expected an integer in 1..1000, got 0" }] }),
+    );
+    expect(journalTools(index, { namespace: "" })).toMatchObject(
+      E.left({ problems: [{ message: 'namespace: expected a non-empty string, got ""' }] }),
+    );
     expect(decodeJournalToolOptions({ maxExpand: 10, max_hits: 2, colour: 1 })).toMatchObject(
       E.left({
         problems: [
@@ -125,7 +163,9 @@ describe("journal tools", () => {
         ],
       }),
     );
-    expect(decodeJournalToolOptions({ maxExpandChars: undefined })).toEqual(E.right({ namespace: "default", maxExpandChars: 8000, maxHits: 20 }));
+    expect(decodeJournalToolOptions({ maxExpandChars: undefined })).toEqual(
+      E.right({ namespace: "default", maxExpandChars: 8000, maxHits: 20 }),
+    );
   });
 
   it("journal_expand with maxChars 1 on an emoji returns the whole code point and advances", async () => {

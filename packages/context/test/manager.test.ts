@@ -11,14 +11,19 @@ const runs = runsFor(25, 60);
 const exact = tiktokenCounter();
 afterAll(() => exact.dispose());
 
-const output = (tag: string, lines: number): string => `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words 12345\n".repeat(lines)}`;
+const output = (tag: string, lines: number): string =>
+  `${tag} src/${tag}/module_${tag}.py\n${"line of output with some_identifier and words 12345\n".repeat(lines)}`;
 function conversation(cycles: number, lines = 60): Message[] {
   const out: Message[] = [
     { role: "system", content: "You are a coding agent." },
     { role: "user", content: "Fix the failing test in src/app.py" },
   ];
   for (let i = 0; i < cycles; i++) {
-    out.push({ role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] });
+    out.push({
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }],
+    });
     out.push({ role: "tool", content: output(`t${i}`, lines), toolCallId: `c${i}` });
   }
   out.push({ role: "user", content: "Now run the tests again." });
@@ -46,7 +51,13 @@ describe("createContextManager", () => {
 
   it("hierarchical (default): evicts to the threshold, the exact count meets the budget, every evicted id expands back", async () => {
     const index = memoryIndex();
-    const manager = createContextManager({ maxTokens: 3000, counter: exact, index, namespace: "s1", now: () => 1_700_000_000_000 });
+    const manager = createContextManager({
+      maxTokens: 3000,
+      counter: exact,
+      index,
+      namespace: "s1",
+      now: () => 1_700_000_000_000,
+    });
     const history = conversation(10);
     const r = await manager.compact(history);
     expect(r.strategy).toBe("hierarchical");

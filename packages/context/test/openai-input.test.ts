@@ -11,7 +11,17 @@ function openAIHistory(steps: number): unknown[] {
     { role: "user", content: [{ type: "text", text: "Fix the failing test." }] },
   ];
   for (let i = 0; i < steps; i++) {
-    out.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "bash", arguments: JSON.stringify({ cmd: `cat f${i}.py` }) } }] });
+    out.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        {
+          id: `call_${i}`,
+          type: "function",
+          function: { name: "bash", arguments: JSON.stringify({ cmd: `cat f${i}.py` }) },
+        },
+      ],
+    });
     out.push({ role: "tool", tool_call_id: `call_${i}`, content: `def f${i}():\n${"    pass\n".repeat(40)}` });
   }
   return out;
@@ -47,7 +57,9 @@ describe("OpenAI-shaped input to compact()", () => {
     }
     // Our own shape with a plain mistake keeps the precise problem.
     const plain = await manager.compactTE([{ role: "user", content: 42 }])();
-    expect(E.isLeft(plain) && plain.left._tag === "InvalidInput" && plain.left.message).toBe("invalid messages: [0].content: expected a string, got 42");
+    expect(E.isLeft(plain) && plain.left._tag === "InvalidInput" && plain.left.message).toBe(
+      "invalid messages: [0].content: expected a string, got 42",
+    );
   });
 
   it("converted with fromOpenAIMessages, the same history compacts within budget", async () => {

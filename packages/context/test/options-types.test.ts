@@ -2,7 +2,13 @@
 // other (the way `policy` went missing from an adapter's codec) fails to compile here.
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { CompactCallOptions, ContextManagerOptionsCodec, ContextManagerOptions, ContextToolOptions, PolicyOptions } from "@cc/context";
+import type {
+  CompactCallOptions,
+  ContextManagerOptionsCodec,
+  ContextManagerOptions,
+  ContextToolOptions,
+  PolicyOptions,
+} from "@cc/context";
 import type { AgentCompactorOptions, JournalToolOptions, PromptCompressorOptions } from "@cc/context/compat";
 import type { JournalToolOptionsCodec } from "../src/compat/journal.js";
 import type { ContextToolOptionsCodec } from "../src/tools.js";
@@ -23,7 +29,9 @@ describe("options types equal their codecs", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof AgentCompactorOptionsCodec>, AgentCompactorOptions>>(true)).toBe(true);
   });
   it("PromptCompressorOptions", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof PromptCompressorOptionsCodec>, PromptCompressorOptions>>(true)).toBe(true);
+    expect(assertEquals<Equals<t.TypeOf<typeof PromptCompressorOptionsCodec>, PromptCompressorOptions>>(true)).toBe(
+      true,
+    );
   });
   it("ContextToolOptions and the deprecated JournalToolOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof ContextToolOptionsCodec>, ContextToolOptions>>(true)).toBe(true);

@@ -23,15 +23,32 @@ import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = runsFor(200, 500);
 const sonnet = PRICE_SHEETS["anthropic/claude-sonnet-4"];
-const base = { triggerTokens: 80_000, floorTokens: 50_000, hardTokens: 95_000, summaryInputTokens: 0, summaryOutputTokens: 0, growthPerTurn: 2_000, remainingTurns: 40 };
+const base = {
+  triggerTokens: 80_000,
+  floorTokens: 50_000,
+  hardTokens: 95_000,
+  summaryInputTokens: 0,
+  summaryOutputTokens: 0,
+  growthPerTurn: 2_000,
+  remainingTurns: 40,
+};
 const settingsOf = (options: unknown, trigger = 0.8): PolicySettings => {
   const d = decodePolicy(options, trigger);
   if (E.isLeft(d)) throw new Error(d.left.message);
   return d.right;
 };
 const priceArb = fc
-  .tuple(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 1, max: 2, noNaN: true }))
-  .map(([input, cachedShare, writeFactor]) => ({ input, cachedInput: input * cachedShare, cacheWrite: input * writeFactor, output: 1 }));
+  .tuple(
+    fc.double({ min: 0, max: 100, noNaN: true }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.double({ min: 1, max: 2, noNaN: true }),
+  )
+  .map(([input, cachedShare, writeFactor]) => ({
+    input,
+    cachedInput: input * cachedShare,
+    cacheWrite: input * writeFactor,
+    output: 1,
+  }));
 
 describe("rewrite charge: the cache write starts at the first changed message", () => {
   it("charges the suffix after the unchanged prefix at write − cached", () => {
@@ -47,7 +64,11 @@ describe("rewrite charge: the cache write starts at the first changed message", 
       fc.property(priceArb, fc.nat(2_000_000), fc.nat(2_000_000), (prices, target, stable) => {
         const whole = rewriteCharge(target, 0, prices);
         const charged = rewriteCharge(target, stable, prices);
-        return charged >= 0 && charged <= whole && whole === target * Math.max(0, prices.cacheWrite / 1e6 - prices.cachedInput / 1e6);
+        return (
+          charged >= 0 &&
+          charged <= whole &&
+          whole === target * Math.max(0, prices.cacheWrite / 1e6 - prices.cachedInput / 1e6)
+        );
       }),
       { numRuns: runs },
     );
@@ -58,11 +79,17 @@ describe("rewrite charge: the cache write starts at the first changed message", 
     const stable = estimateCost({ ...base, promptTokens: 95_000, stablePrefixTokens: 3_000, prices: sonnet });
     expect(stable.rewriteCost).toBeCloseTo(whole.rewriteCost - (3_000 * (3.75 - 0.3)) / 1e6, 10);
     fc.assert(
-      fc.property(priceArb, fc.integer({ min: 1, max: 50_000 }), fc.nat(200_000), fc.nat(100_000), (prices, g, P, s) => {
-        const a = estimateCost({ ...base, growthPerTurn: g, promptTokens: P, prices });
-        const b = estimateCost({ ...base, growthPerTurn: g, promptTokens: P, stablePrefixTokens: s, prices });
-        return b.rewriteCost >= 0 && b.rewriteCost <= a.rewriteCost + 1e-12;
-      }),
+      fc.property(
+        priceArb,
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.nat(200_000),
+        fc.nat(100_000),
+        (prices, g, P, s) => {
+          const a = estimateCost({ ...base, growthPerTurn: g, promptTokens: P, prices });
+          const b = estimateCost({ ...base, growthPerTurn: g, promptTokens: P, stablePrefixTokens: s, prices });
+          return b.rewriteCost >= 0 && b.rewriteCost <= a.rewriteCost + 1e-12;
+        },
+      ),
       { numRuns: runs },
     );
   });
@@ -96,13 +123,25 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
 
   it("property: the cycle's mean is the centre, its target in [floor, centre]; a lower centre never cuts to a higher target", () => {
     fc.assert(
-      fc.property(priceArb, fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 50_000, max: 80_000 }), fc.integer({ min: 50_000, max: 80_000 }), (prices, g, x, y) => {
-        const [lo, hi] = x <= y ? [x, y] : [y, x];
-        const a = estimateCost({ ...base, growthPerTurn: g, promptTokens: 90_000, centreTokens: lo, prices });
-        const b = estimateCost({ ...base, growthPerTurn: g, promptTokens: 90_000, centreTokens: hi, prices });
-        const mean = (a.targetTokens + a.breakEvenTokens) / 2;
-        return a.targetTokens <= b.targetTokens && a.targetTokens >= 50_000 && a.targetTokens <= lo && a.breakEvenTokens <= 95_000 && Math.abs(mean - lo) <= 1;
-      }),
+      fc.property(
+        priceArb,
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.integer({ min: 50_000, max: 80_000 }),
+        fc.integer({ min: 50_000, max: 80_000 }),
+        (prices, g, x, y) => {
+          const [lo, hi] = x <= y ? [x, y] : [y, x];
+          const a = estimateCost({ ...base, growthPerTurn: g, promptTokens: 90_000, centreTokens: lo, prices });
+          const b = estimateCost({ ...base, growthPerTurn: g, promptTokens: 90_000, centreTokens: hi, prices });
+          const mean = (a.targetTokens + a.breakEvenTokens) / 2;
+          return (
+            a.targetTokens <= b.targetTokens &&
+            a.targetTokens >= 50_000 &&
+            a.targetTokens <= lo &&
+            a.breakEvenTokens <= 95_000 &&
+            Math.abs(mean - lo) <= 1
+          );
+        },
+      ),
       { numRuns: runs },
     );
   });
@@ -118,7 +157,10 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
       { kind: "hermes", cycleCentre: 0.7 },
     ]) {
       const d = decodePolicy(bad, 0.8);
-      expect(E.isLeft(d) && d.left._tag === "InvalidOptions" && d.left.message.includes("cycleCentre"), JSON.stringify(bad)).toBe(true);
+      expect(
+        E.isLeft(d) && d.left._tag === "InvalidOptions" && d.left.message.includes("cycleCentre"),
+        JSON.stringify(bad),
+      ).toBe(true);
     }
   });
 
@@ -126,15 +168,25 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
     for (const name of Object.keys(PRICE_SHEETS) as (keyof typeof PRICE_SHEETS)[]) {
       expect(hasPromptCaching(PRICE_SHEETS[name]), name).toBe(true);
       expect(settingsOf({ kind: "cost", prices: name }).cycleCentre, name).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
-      expect(settingsOf({ kind: "cost", prices: withoutCaching(PRICE_SHEETS[name]) }).cycleCentre, name).toBe(DEFAULT_CYCLE_CENTRES.withoutCaching);
+      expect(settingsOf({ kind: "cost", prices: withoutCaching(PRICE_SHEETS[name]) }).cycleCentre, name).toBe(
+        DEFAULT_CYCLE_CENTRES.withoutCaching,
+      );
     }
     expect(DEFAULT_CYCLE_CENTRE).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
     expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet), cycleCentre: 0.75 }).cycleCentre).toBe(0.75);
-    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet) }, 0.6).cycleCentre).toBe(Math.min(0.6, DEFAULT_CYCLE_CENTRES.withoutCaching));
-    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet), target: 0.7 }).cycleCentre).toBe(Math.max(0.7, DEFAULT_CYCLE_CENTRES.withoutCaching));
+    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet) }, 0.6).cycleCentre).toBe(
+      Math.min(0.6, DEFAULT_CYCLE_CENTRES.withoutCaching),
+    );
+    expect(settingsOf({ kind: "cost", prices: withoutCaching(sonnet), target: 0.7 }).cycleCentre).toBe(
+      Math.max(0.7, DEFAULT_CYCLE_CENTRES.withoutCaching),
+    );
     // A cache write dearer than input does not make a sheet "with caching": only a cheaper cache hit does.
-    expect(defaultCycleCentre({ input: 1, cachedInput: 1, cacheWrite: 2, output: 1 })).toBe(DEFAULT_CYCLE_CENTRES.withoutCaching);
-    expect(defaultCycleCentre({ input: 1, cachedInput: 0.99, cacheWrite: 1, output: 1 })).toBe(DEFAULT_CYCLE_CENTRES.withCaching);
+    expect(defaultCycleCentre({ input: 1, cachedInput: 1, cacheWrite: 2, output: 1 })).toBe(
+      DEFAULT_CYCLE_CENTRES.withoutCaching,
+    );
+    expect(defaultCycleCentre({ input: 1, cachedInput: 0.99, cacheWrite: 1, output: 1 })).toBe(
+      DEFAULT_CYCLE_CENTRES.withCaching,
+    );
   });
 
   it("the per-kind defaults are the development-split choices of bench/README.md (cost benchmark)", () => {
@@ -143,7 +195,13 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
 
   it("decide cuts to the cycle's bottom: a lower centre plans a deeper cut", () => {
     const grown = { ...initialPolicyState, turn: 10, lastPromptTokens: 90_000, grownTokens: 9 * 5_000, grownTurns: 9 };
-    const input = { promptTokens: 95_000, maxTokens: 100_000, force: false, summaryInputTokens: 0, stablePrefixTokens: 2_000 };
+    const input = {
+      promptTokens: 95_000,
+      maxTokens: 100_000,
+      force: false,
+      summaryInputTokens: 0,
+      stablePrefixTokens: 2_000,
+    };
     const hi = decide(settingsOf({ kind: "cost", cycleCentre: 0.8 }), grown, input).plan;
     const lo = decide(settingsOf({ kind: "cost", cycleCentre: 0.65 }), grown, input).plan;
     if (hi._tag !== "Compact" || lo._tag !== "Compact") throw new Error("expected compactions");
@@ -156,7 +214,14 @@ describe("cycle centre: the cut-to target as part of the cost minimisation", () 
       const history: Message[] = [{ role: "system", content: "You are a careful engineer." }];
       const sent: Record<string, number> = {};
       for (const centre of [0.8, 0.6]) {
-        const m = createContextManager({ maxTokens: 2_000, counter, index: memoryIndex(), namespace: `c${centre}`, now: () => 1_700_000_000_000, policy: { kind: "cost", cycleCentre: centre } });
+        const m = createContextManager({
+          maxTokens: 2_000,
+          counter,
+          index: memoryIndex(),
+          namespace: `c${centre}`,
+          now: () => 1_700_000_000_000,
+          policy: { kind: "cost", cycleCentre: centre },
+        });
         const h = [...history];
         let total = 0;
         for (let i = 0; i < 40; i++) {

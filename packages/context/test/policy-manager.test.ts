@@ -37,17 +37,24 @@ afterAll(async () => {
 });
 
 const WORDS = ["alpha", "parse_config", "TimeDelta", "error", "retry", "src/app.py", "value", "bucket", "42", "render"];
-const textArb = (maxWords: number): fc.Arbitrary<string> => fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: maxWords }).map((w) => w.join(" "));
+const textArb = (maxWords: number): fc.Arbitrary<string> =>
+  fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: maxWords }).map((w) => w.join(" "));
 /** A turn: an assistant tool call and its result, or a user message. */
 const turnArb = (i: number): fc.Arbitrary<Message[]> =>
   fc.oneof(
     textArb(40).map((t): Message[] => [{ role: "user", content: t }]),
     fc.tuple(textArb(10), textArb(150)).map(([a, r]): Message[] => [
-      { role: "assistant", content: a, toolCalls: [{ id: `c${i}`, name: "bash", arguments: JSON.stringify({ command: a }) }] },
+      {
+        role: "assistant",
+        content: a,
+        toolCalls: [{ id: `c${i}`, name: "bash", arguments: JSON.stringify({ command: a }) }],
+      },
       { role: "tool", content: r, toolCallId: `c${i}` },
     ]),
   );
-const sessionArb = fc.integer({ min: 8, max: 30 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => turnArb(i))));
+const sessionArb = fc
+  .integer({ min: 8, max: 30 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => turnArb(i))));
 const policyArb: fc.Arbitrary<PolicyOptions> = fc.record({
   kind: fc.constantFrom("threshold", "hermes", "cost"),
   minSavedTokens: fc.nat(800),
@@ -62,7 +69,14 @@ describe("context manager with a policy", () => {
     await fc.assert(
       fc.asyncProperty(sessionArb, policyArb, fc.boolean(), async (turns, policy, feedBack) => {
         const maxTokens = 1500;
-        const manager = createContextManager({ maxTokens, counter, policy, preserveLast: 2, noteTokens: 150, namespace: "p" });
+        const manager = createContextManager({
+          maxTokens,
+          counter,
+          policy,
+          preserveLast: 2,
+          noteTokens: 150,
+          namespace: "p",
+        });
         const system: Message = { role: "system", content: "You are a careful coding agent." };
         let history: Message[] = [system];
         let last: readonly Message[] = [];
@@ -86,7 +100,13 @@ describe("context manager with a policy", () => {
   });
 
   it("renders the compacted prefix byte-identically on every turn until the next compaction", async () => {
-    const manager = createContextManager({ maxTokens: 1500, counter, policy: { kind: "cost" }, preserveLast: 2, noteTokens: 150 });
+    const manager = createContextManager({
+      maxTokens: 1500,
+      counter,
+      policy: { kind: "cost" },
+      preserveLast: 2,
+      noteTokens: 150,
+    });
     let history: Message[] = [{ role: "system", content: "sys" }];
     let prefix: string | undefined;
     let stableTurns = 0;
@@ -166,7 +186,15 @@ describe("context manager with a policy", () => {
 
   it("a candidate that saves too little is discarded: the prompt is unchanged and the index holds none of its units", async () => {
     const index = memoryIndex();
-    const m = createContextManager({ maxTokens: 1000, counter, index, namespace: "skip", preserveLast: 2, noteTokens: 50, policy: { kind: "hermes", minSavedTokens: 200 } });
+    const m = createContextManager({
+      maxTokens: 1000,
+      counter,
+      index,
+      namespace: "skip",
+      preserveLast: 2,
+      noteTokens: 50,
+      policy: { kind: "hermes", minSavedTokens: 200 },
+    });
     const history: Message[] = [
       { role: "user", content: "short question about parse_config" },
       // The last step alone exceeds the target: the tail cannot shrink below it, so the real saving is small.

@@ -6,9 +6,17 @@ import { createContextManager, toolReply } from "@cc/context";
 describe("README: the verbs and the tool core", () => {
   it("evicts a tool result on arrival and finds it through the core", async () => {
     const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
-    const log = ["Traceback (most recent call last):", '  File "src/app.py", line 3', "KeyError: 'header'", ...Array.from({ length: 300 }, (_, i) => `frame ${i} of the log`)].join("\n");
+    const log = [
+      "Traceback (most recent call last):",
+      '  File "src/app.py", line 3',
+      "KeyError: 'header'",
+      ...Array.from({ length: 300 }, (_, i) => `frame ${i} of the log`),
+    ].join("\n");
     const manager = createContextManager({ maxTokens: 8000 });
-    const evicted = await manager.evictToolResult({ toolCallId: "c1", toolName: "bash", content: log }, { maxTokens: 500 });
+    const evicted = await manager.evictToolResult(
+      { toolCallId: "c1", toolName: "bash", content: log },
+      { maxTokens: 500 },
+    );
     const core = manager.tools({ maxExpandChars: 8000 });
     const reply = toolReply(await core.search.run('{"query":"KeyError src/app.py"}'));
     console.log(reply.text); // {"hits":[{"id":"r…","kind":"tool_result:bash","summary":"bash result (… tokens): …","snippet":"…","tokens":…}]}

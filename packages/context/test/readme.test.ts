@@ -13,7 +13,9 @@ describe("README: compaction policies", () => {
       const turn = await manager.compact(history);
       if (turn.decision !== undefined) console.log(describeDecision(turn.decision)); // "waited: below the trigger (… tokens, trigger 22400)"
       const saved = JSON.stringify(manager.snapshot()); // keep it with the session; after a restart pass the decoded value back as `resume`
-      expect(log).toHaveBeenCalledWith(expect.stringMatching(/^waited: below the trigger \(\d+ tokens, trigger 22400\)$/));
+      expect(log).toHaveBeenCalledWith(
+        expect.stringMatching(/^waited: below the trigger \(\d+ tokens, trigger 22400\)$/),
+      );
       expect(E.isRight(decodeSnapshot(JSON.parse(saved)))).toBe(true);
     } finally {
       log.mockRestore();

@@ -14,7 +14,14 @@ afterAll(() => counter.dispose());
 const NOW = 1_750_000_000_000;
 
 function file(n: number): string {
-  return [`# src/module_${n}.py`, `SECRET_${n} = ${3000 + n}`, ...Array.from({ length: 12 }, (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i})`)].join("\n");
+  return [
+    `# src/module_${n}.py`,
+    `SECRET_${n} = ${3000 + n}`,
+    ...Array.from(
+      { length: 12 },
+      (_, i) => `def handler_${n}_${i}(request):\n    return dispatch(request, ${n}, ${i})`,
+    ),
+  ].join("\n");
 }
 
 function reading(files: number, last: string): Message[] {
@@ -23,7 +30,11 @@ function reading(files: number, last: string): Message[] {
     { role: "user", content: "Find which handler leaks the secret." },
   ];
   for (let n = 1; n <= files; n++) {
-    out.push({ role: "assistant", content: "", toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }] });
+    out.push({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: `c${n}`, name: "read_file", arguments: JSON.stringify({ path: `src/module_${n}.py` }) }],
+    });
     out.push({ role: "tool", toolCallId: `c${n}`, content: file(n) });
   }
   out.push({ role: "assistant", content: last });
@@ -39,10 +50,15 @@ describe("automatic recall", () => {
   it("the agent names an evicted module: its original comes back at the end of the prompt, sealed, within the allowance", async () => {
     const m = createContextManager({ maxTokens: 3000, counter, now: () => NOW, recall: { share: 0.2 } });
     const first = await m.compact(reading(20, "All modules read."));
-    const gone = [...Array(20).keys()].map((i) => i + 1).filter((n) => !first.messages.some((x) => x.content.includes(file(n))));
+    const gone = [...Array(20).keys()]
+      .map((i) => i + 1)
+      .filter((n) => !first.messages.some((x) => x.content.includes(file(n))));
     expect(gone.length).toBeGreaterThan(0);
     const n = gone[0]!;
-    const history: Message[] = [...first.messages.filter((x) => !m.isRecalled(x)), { role: "assistant", content: `Now check SECRET_${n} in src/module_${n}.py again.` }];
+    const history: Message[] = [
+      ...first.messages.filter((x) => !m.isRecalled(x)),
+      { role: "assistant", content: `Now check SECRET_${n} in src/module_${n}.py again.` },
+    ];
     const t = await m.compact(history);
     expect(t.recalled.length).toBeGreaterThan(0);
     const last = t.messages.at(-1)!;
@@ -64,7 +80,9 @@ describe("automatic recall", () => {
   it("the next turn drops the recall from the history; a message that only reads like one stays", async () => {
     const m = createContextManager({ maxTokens: 3000, counter, now: () => NOW, recall: { share: 0.2 } });
     const first = await m.compact(reading(20, "All modules read."));
-    const n = [...Array(20).keys()].map((i) => i + 1).find((k) => !first.messages.some((x) => x.content.includes(file(k))))!;
+    const n = [...Array(20).keys()]
+      .map((i) => i + 1)
+      .find((k) => !first.messages.some((x) => x.content.includes(file(k))))!;
     const t = await m.compact([...first.messages, { role: "assistant", content: `Look at handler_${n}_7 once more.` }]);
     const recalled = t.messages.at(-1)!;
     expect(m.isRecalled(recalled)).toBe(true);
@@ -74,7 +92,9 @@ describe("automatic recall", () => {
     expect(next.messages.some((x) => x.content === recalled.content)).toBe(false);
     const copy: Message = { role: "user", content: recalled.content };
     expect(m.isRecalled(copy)).toBe(false);
-    const kept = await m.compact([...t.messages.slice(0, -1), copy, { role: "assistant", content: "ok" }], { maxTokens: 1_000_000 });
+    const kept = await m.compact([...t.messages.slice(0, -1), copy, { role: "assistant", content: "ok" }], {
+      maxTokens: 1_000_000,
+    });
     expect(kept.messages).toContainEqual(copy);
   });
 
@@ -85,7 +105,8 @@ describe("automatic recall", () => {
       ...inner,
       write: (e) => inner.write(e),
       expand: (id, ns) => inner.expand(id, ns),
-      search: (q, o) => (broken ? async () => E.left({ _tag: "StorageFailed", message: "disk gone" } as never) : inner.search(q, o)),
+      search: (q, o) =>
+        broken ? async () => E.left({ _tag: "StorageFailed", message: "disk gone" } as never) : inner.search(q, o),
     };
     const m = createContextManager({ maxTokens: 3000, counter, now: () => NOW, index, recall: {} });
     broken = true;
@@ -112,7 +133,9 @@ describe("automatic recall", () => {
           expect(recalls.length).toBeLessThanOrEqual(1);
           if (recalls.length === 1) {
             expect(t.messages.at(-1)).toBe(recalls[0]);
-            expect(counter.countMessages(recalls) - counter.countMessages([])).toBeLessThanOrEqual(Math.floor(share * maxTokens));
+            expect(counter.countMessages(recalls) - counter.countMessages([])).toBeLessThanOrEqual(
+              Math.floor(share * maxTokens),
+            );
           }
         },
       ),
@@ -121,20 +144,46 @@ describe("automatic recall", () => {
   });
 
   it("bad recall options are refused by name", () => {
-    for (const recall of [{ shar: 0.1 }, { share: 0 }, { share: Number.NaN }, { k: 0 }, { k: 1.5 }, { minScore: -1 }, { minScore: Number.POSITIVE_INFINITY }, true]) {
+    for (const recall of [
+      { shar: 0.1 },
+      { share: 0 },
+      { share: Number.NaN },
+      { k: 0 },
+      { k: 1.5 },
+      { minScore: -1 },
+      { minScore: Number.POSITIVE_INFINITY },
+      true,
+    ]) {
       expect(() => createContextManager({ maxTokens: 1000, recall: recall as never })).toThrow(/recall/);
     }
   });
 
   it("bad mask and scoring options of the manager are refused by name; good ones reach the eviction pass", async () => {
-    for (const bad of [{ mask: { keepRecnt: 1 } }, { mask: { stubTokens: -1 } }, { scoring: { costWeigth: 0 } }, { scoring: { recencyHalfLifeTurns: Number.NaN } }]) {
-      expect(() => createContextManager({ maxTokens: 1000, ...(bad as object) })).toThrow(/mask|scoring|costWeigth|recencyHalfLifeTurns/);
+    for (const bad of [
+      { mask: { keepRecnt: 1 } },
+      { mask: { stubTokens: -1 } },
+      { scoring: { costWeigth: 0 } },
+      { scoring: { recencyHalfLifeTurns: Number.NaN } },
+    ]) {
+      expect(() => createContextManager({ maxTokens: 1000, ...(bad as object) })).toThrow(
+        /mask|scoring|costWeigth|recencyHalfLifeTurns/,
+      );
     }
-    const masked = await createContextManager({ maxTokens: 6000, counter, now: () => NOW, mask: { keepRecent: 1 } }).compact(reading(20, "All read."));
+    const masked = await createContextManager({
+      maxTokens: 6000,
+      counter,
+      now: () => NOW,
+      mask: { keepRecent: 1 },
+    }).compact(reading(20, "All read."));
     expect(masked.masked.length).toBeGreaterThan(0);
     expect(orphans(masked.messages)).toBe(0);
     // A 1-turn half-life with no reuse weight evicts strictly by age: the oldest module leaves first.
-    const byAge = await createContextManager({ maxTokens: 3000, counter, now: () => NOW, scoring: { recencyHalfLifeTurns: 1, reuseWeight: 0, costWeight: 0 } }).compact(reading(20, "All read."));
+    const byAge = await createContextManager({
+      maxTokens: 3000,
+      counter,
+      now: () => NOW,
+      scoring: { recencyHalfLifeTurns: 1, reuseWeight: 0, costWeight: 0 },
+    }).compact(reading(20, "All read."));
     expect(byAge.messages.some((x) => x.content.includes(file(1)))).toBe(false);
     expect(byAge.messages.some((x) => x.content.includes(file(20)))).toBe(true);
   });

@@ -15,12 +15,21 @@ const opts = { maxTokens: 3000, counter, preserveLast: 2, now: () => NOW, policy
 
 function cycle(i: number): Message[] {
   return [
-    { role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] },
-    { role: "tool", content: `output ${i}\n${`line ${i} of output with some_identifier_${i}\n`.repeat(30)}`, toolCallId: `c${i}` },
+    {
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }],
+    },
+    {
+      role: "tool",
+      content: `output ${i}\n${`line ${i} of output with some_identifier_${i}\n`.repeat(30)}`,
+      toolCallId: `c${i}`,
+    },
     { role: "user", content: `continue after ${i}` },
   ];
 }
-const conversation = (from: number, n: number): Message[] => Array.from({ length: n }, (_, i) => cycle(from + i)).flat();
+const conversation = (from: number, n: number): Message[] =>
+  Array.from({ length: n }, (_, i) => cycle(from + i)).flat();
 
 /** A saved snapshot (JSON text) of a manager that compacted once, and the history it read. */
 async function saved(): Promise<{ readonly json: unknown; readonly history: readonly Message[] }> {
@@ -108,13 +117,21 @@ describe("the turn counter stays where the next snapshot is accepted", () => {
 describe("a clock before 1970 fails the first turn, naming the clock", () => {
   for (const policy of [undefined, { kind: "threshold" as const }]) {
     it(`${policy === undefined ? "without" : "with"} a policy: InvalidOptions on the first turn, no unit kept by a failing score`, async () => {
-      const m = createContextManager({ maxTokens: 3000, counter, preserveLast: 2, now: () => -86_400_000, ...(policy === undefined ? {} : { policy }) });
+      const m = createContextManager({
+        maxTokens: 3000,
+        counter,
+        preserveLast: 2,
+        now: () => -86_400_000,
+        ...(policy === undefined ? {} : { policy }),
+      });
       const history: Message[] = [{ role: "system", content: "You are an agent." }, ...conversation(0, 12)];
       const r = await m.compactTE(history)();
       expect(E.isLeft(r)).toBe(true);
       if (E.isLeft(r)) {
         expect(r.left._tag).toBe("InvalidOptions");
-        expect(r.left.problems.map((p) => (typeof p === "string" ? p : p.message)).join("\n")).toMatch(/^now: the clock read -86400000/);
+        expect(r.left.problems.map((p) => (typeof p === "string" ? p : p.message)).join("\n")).toMatch(
+          /^now: the clock read -86400000/,
+        );
       }
       // The clock reads a usable time again: the turn runs (nothing was left half-done).
       const ok = createContextManager({ ...m.options, now: () => NOW });

@@ -10,8 +10,22 @@ import { stagedIndex } from "../src/staged-index.js";
 
 type Counter = ReturnType<typeof estimateCounter>;
 /** One forced hierarchical turn of a manager over `index` (budget 1500, tail 2, namespace "run"). */
-function runTurn(history: readonly Message[], index: SegmentIndex, counter: Counter = estimateCounter(), signal?: AbortSignal) {
-  const manager = decodeContextManager({ maxTokens: 1500, threshold: 1, preserveLast: 2, namespace: "run", noteTokens: 200, counter, index, now: () => 1_700_000_000_000 });
+function runTurn(
+  history: readonly Message[],
+  index: SegmentIndex,
+  counter: Counter = estimateCounter(),
+  signal?: AbortSignal,
+) {
+  const manager = decodeContextManager({
+    maxTokens: 1500,
+    threshold: 1,
+    preserveLast: 2,
+    namespace: "run",
+    noteTokens: 200,
+    counter,
+    index,
+    now: () => 1_700_000_000_000,
+  });
   if (E.isLeft(manager)) throw new Error(manager.left.message);
   return manager.right.compactTE(history, { force: true, ...(signal === undefined ? {} : { signal }) })();
 }
@@ -19,7 +33,10 @@ const messages: readonly Message[] = [
   { role: "system", content: "You are a coding agent." },
   ...Array.from({ length: 12 }, (_, i): Message[] => [
     { role: "user", content: `Step ${i}: read src/module${i}.py and explain the error ${"in detail ".repeat(60)}` },
-    { role: "assistant", content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(30)}` },
+    {
+      role: "assistant",
+      content: `Module ${i} raises KeyError in parse_${i}; ${"the header row is missing ".repeat(30)}`,
+    },
   ]).flat(),
 ];
 
@@ -79,7 +96,11 @@ describe("index writes of one turn", () => {
 
   it("a batch the index refuses leaves nothing and says how many entries were not written", async () => {
     const inner = memoryIndex();
-    const failing: SegmentIndex = { ...inner, write: () => async () => E.left({ _tag: "StorageError", backend: "memory", operation: "write", message: "disk full" }) };
+    const failing: SegmentIndex = {
+      ...inner,
+      write: () => async () =>
+        E.left({ _tag: "StorageError", backend: "memory", operation: "write", message: "disk full" }),
+    };
     const r = await runTurn(messages, failing);
     expect(r).toMatchObject(E.left({ _tag: "IndexWriteFailed", subject: "index" }));
     expect(E.isLeft(r) && r.left._tag === "IndexWriteFailed" && r.left.message).toContain("disk full");
@@ -90,8 +111,20 @@ describe("index writes of one turn", () => {
   it("stagedIndex validates writes at once, keeps the last write of an id and reads the real index", async () => {
     const inner = memoryIndex();
     const staged = stagedIndex(inner);
-    const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
-    expect(await staged.write([{ ...entry, tokenCost: Number.NaN }])()).toMatchObject(E.left({ _tag: "InvalidInput", subject: "index entries" }));
+    const entry = {
+      id: "a",
+      namespace: "n",
+      kind: "k",
+      summary: "s",
+      content: "c",
+      tokenCost: 1,
+      createdAt: 1,
+      evictedAt: 2,
+      metadata: {},
+    };
+    expect(await staged.write([{ ...entry, tokenCost: Number.NaN }])()).toMatchObject(
+      E.left({ _tag: "InvalidInput", subject: "index entries" }),
+    );
     expect(await staged.write([entry])()).toEqual(E.right({ written: 1 }));
     expect(await staged.write([{ ...entry, summary: "newer" }])()).toEqual(E.right({ written: 1 }));
     expect(staged.pending()).toBe(1);
@@ -105,15 +138,33 @@ describe("index writes of one turn", () => {
 
   it("stagedIndex refuses at once, with IdConflict, a write the commit would refuse: another original staged or in the real index", async () => {
     const inner = memoryIndex();
-    const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
+    const entry = {
+      id: "a",
+      namespace: "n",
+      kind: "k",
+      summary: "s",
+      content: "c",
+      tokenCost: 1,
+      createdAt: 1,
+      evictedAt: 2,
+      metadata: {},
+    };
     expect(E.isRight(await inner.write([{ ...entry, id: "held", content: "theirs" }])())).toBe(true);
     const staged = stagedIndex(inner);
-    expect(await staged.write([entry, { ...entry, id: "held" }])()).toMatchObject(E.left({ _tag: "IdConflict", backend: "memory", namespace: "n", id: "held" }));
+    expect(await staged.write([entry, { ...entry, id: "held" }])()).toMatchObject(
+      E.left({ _tag: "IdConflict", backend: "memory", namespace: "n", id: "held" }),
+    );
     expect(staged.pending()).toBe(0);
-    expect(await staged.write([{ ...entry, id: "held", content: "theirs", summary: "mine" }])()).toEqual(E.right({ written: 1 }));
+    expect(await staged.write([{ ...entry, id: "held", content: "theirs", summary: "mine" }])()).toEqual(
+      E.right({ written: 1 }),
+    );
     expect(await staged.write([entry])()).toEqual(E.right({ written: 1 }));
-    expect(await staged.write([{ ...entry, content: "other" }])()).toMatchObject(E.left({ _tag: "IdConflict", id: "a" }));
-    expect(await staged.write([{ ...entry, id: "a", namespace: "elsewhere", content: "other" }])()).toEqual(E.right({ written: 1 }));
+    expect(await staged.write([{ ...entry, content: "other" }])()).toMatchObject(
+      E.left({ _tag: "IdConflict", id: "a" }),
+    );
+    expect(await staged.write([{ ...entry, id: "a", namespace: "elsewhere", content: "other" }])()).toEqual(
+      E.right({ written: 1 }),
+    );
     expect(staged.pending()).toBe(3);
     expect(await staged.commit()()).toEqual(E.right({ written: 3 }));
     expect(await inner.expand("held", "n")()).toMatchObject(E.right({ content: "theirs", summary: "mine" }));
@@ -124,7 +175,17 @@ describe("index writes of one turn", () => {
     const inner = memoryIndex();
     await inner.close()();
     const staged = stagedIndex(inner);
-    const entry = { id: "a", namespace: "n", kind: "k", summary: "s", content: "c", tokenCost: 1, createdAt: 1, evictedAt: 2, metadata: {} };
+    const entry = {
+      id: "a",
+      namespace: "n",
+      kind: "k",
+      summary: "s",
+      content: "c",
+      tokenCost: 1,
+      createdAt: 1,
+      evictedAt: 2,
+      metadata: {},
+    };
     expect(await staged.write([entry])()).toEqual(E.left({ _tag: "IndexClosed", backend: "memory" }));
     expect(staged.pending()).toBe(0);
   });

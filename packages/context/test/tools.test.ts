@@ -4,7 +4,14 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { CONTEXT_TOOL_NAMES, contextToolCore, contextToolDefinitions, strictParameters, toolReply, type ContextToolCore } from "@cc/context";
+import {
+  CONTEXT_TOOL_NAMES,
+  contextToolCore,
+  contextToolDefinitions,
+  strictParameters,
+  toolReply,
+  type ContextToolCore,
+} from "@cc/context";
 import { entry, memoryIndex, type SegmentIndex } from "@cc/search";
 
 function core(index: SegmentIndex, options: Parameters<typeof contextToolCore>[1] = {}): ContextToolCore {
@@ -16,8 +23,21 @@ function core(index: SegmentIndex, options: Parameters<typeof contextToolCore>[1
 async function written(): Promise<SegmentIndex> {
   const index = memoryIndex();
   const r = await index.write([
-    entry({ id: "t1", namespace: "s1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", content: "E   KeyError: 'header'\n" + "x".repeat(100), tokenCost: 40 }),
-    entry({ id: "t2", namespace: "s2", kind: "tool_result", summary: "KeyError elsewhere", content: "secret of another session" }),
+    entry({
+      id: "t1",
+      namespace: "s1",
+      kind: "tool_result",
+      summary: "pytest failed: KeyError in src/reader.py",
+      content: "E   KeyError: 'header'\n" + "x".repeat(100),
+      tokenCost: 40,
+    }),
+    entry({
+      id: "t2",
+      namespace: "s2",
+      kind: "tool_result",
+      summary: "KeyError elsewhere",
+      content: "secret of another session",
+    }),
   ])();
   if (E.isLeft(r)) throw new Error(r.left._tag);
   return index;
@@ -41,13 +61,32 @@ describe("the tool core", () => {
     const c = core(await written(), { namespace: "s1", maxExpandChars: 10 });
     const hits = await c.search.run('{"query":"KeyError","k":null,"kinds":null}');
     expect(hits).toEqual(
-      E.right({ hits: [{ id: "t1", kind: "tool_result", summary: "pytest failed: KeyError in src/reader.py", snippet: expect.stringContaining("**KeyError**") as unknown, tokens: 40 }] }),
+      E.right({
+        hits: [
+          {
+            id: "t1",
+            kind: "tool_result",
+            summary: "pytest failed: KeyError in src/reader.py",
+            snippet: expect.stringContaining("**KeyError**") as unknown,
+            tokens: 40,
+          },
+        ],
+      }),
     );
-    expect(await c.expand.run({ id: "t1", offset: null, maxChars: null })).toEqual(E.right({ id: "t1", kind: "tool_result", content: "E   KeyErr", offset: 0, totalChars: 123, nextOffset: 10 }));
+    expect(await c.expand.run({ id: "t1", offset: null, maxChars: null })).toEqual(
+      E.right({ id: "t1", kind: "tool_result", content: "E   KeyErr", offset: 0, totalChars: 123, nextOffset: 10 }),
+    );
     expect(E.isRight(await c.search.run({ query: "KeyError", namespace: "s1" }))).toBe(true);
     const other = await c.expand.run({ id: "t2", namespace: "s2" });
-    expect(toolReply(other).value).toEqual({ error: { _tag: "InvalidArguments", message: 'invalid expand_context arguments: namespace: these tools serve only namespace "s1", got "s2"' } });
-    expect(toolReply(await c.expand.run({ id: "t2" })).value).toEqual({ error: { _tag: "NotFound", message: 'expand_context: no evicted entry with id "t2"' } });
+    expect(toolReply(other).value).toEqual({
+      error: {
+        _tag: "InvalidArguments",
+        message: 'invalid expand_context arguments: namespace: these tools serve only namespace "s1", got "s2"',
+      },
+    });
+    expect(toolReply(await c.expand.run({ id: "t2" })).value).toEqual({
+      error: { _tag: "NotFound", message: 'expand_context: no evicted entry with id "t2"' },
+    });
   });
 
   it("open: takes a namespace argument and says which namespace a hit is in", async () => {
@@ -59,7 +98,9 @@ describe("the tool core", () => {
       ["t2", "s2"],
     ]);
     expect(E.isRight(await c.expand.run({ id: "t2", namespace: "s2" }))).toBe(true);
-    expect(toolReply(await c.expand.run({ id: "t2" })).value).toEqual({ error: { _tag: "NotFound", message: 'expand_context: no evicted entry with id "t2" in namespace "default"' } });
+    expect(toolReply(await c.expand.run({ id: "t2" })).value).toEqual({
+      error: { _tag: "NotFound", message: 'expand_context: no evicted entry with id "t2" in namespace "default"' },
+    });
   });
 
   it("bad arguments are InvalidArguments naming the field; a closed or throwing index is IndexFailed — never a rejection", async () => {
@@ -85,21 +126,34 @@ describe("the tool core", () => {
       },
       { namespace: "s1" },
     );
-    expect(toolReply(await throwing.search.run({ query: "x" })).value).toEqual({ error: { _tag: "IndexFailed", message: "search_context: the index failed (it threw: boom)" } });
+    expect(toolReply(await throwing.search.run({ query: "x" })).value).toEqual({
+      error: { _tag: "IndexFailed", message: "search_context: the index failed (it threw: boom)" },
+    });
     await index.close()();
-    expect(await message(c.search.run({ query: "KeyError" }))).toMatch(/^search_context: the index failed \(IndexClosed/);
+    expect(await message(c.search.run({ query: "KeyError" }))).toMatch(
+      /^search_context: the index failed \(IndexClosed/,
+    );
   });
 
   it("options are decoded: limits that would stall paging and unknown keys are refused", () => {
     const index = memoryIndex();
-    for (const bad of [{ maxExpandChars: 0 }, { maxHits: Number.NaN }, { defaultK: 6, maxHits: 5 }, { defaultExpandChars: 9000 }, { colour: 1 }, { namespace: "" }]) {
+    for (const bad of [
+      { maxExpandChars: 0 },
+      { maxHits: Number.NaN },
+      { defaultK: 6, maxHits: 5 },
+      { defaultExpandChars: 9000 },
+      { colour: 1 },
+      { namespace: "" },
+    ]) {
       expect(E.isLeft(contextToolCore(index, bad as never)), JSON.stringify(bad)).toBe(true);
     }
   });
 
   it("toolReply: the value the model reads and its JSON", () => {
     expect(toolReply(E.right({ hits: [] }))).toEqual({ value: { hits: [] }, text: '{"hits":[]}', isError: false });
-    expect(toolReply(E.left({ _tag: "NotFound", subject: "expand_context", problems: [], message: "m" })).text).toBe('{"error":{"_tag":"NotFound","message":"m"}}');
+    expect(toolReply(E.left({ _tag: "NotFound", subject: "expand_context", problems: [], message: "m" })).text).toBe(
+      '{"error":{"_tag":"NotFound","message":"m"}}',
+    );
   });
 
   it("property: strict parameters require every property and make exactly the optional ones nullable", () => {
@@ -114,31 +168,44 @@ describe("the tool core", () => {
       }
     }
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (names, req) => {
-        const schema = { type: "object" as const, properties: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])), required: names.filter((_, i) => req[i]) };
-        const s = strictParameters(schema);
-        expect([...(s.required ?? [])].sort()).toEqual([...names].sort());
-        for (const n of names) expect(s.properties?.[n]?.type).toEqual(schema.required.includes(n) ? "string" : ["string", "null"]);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+        (names, req) => {
+          const schema = {
+            type: "object" as const,
+            properties: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])),
+            required: names.filter((_, i) => req[i]),
+          };
+          const s = strictParameters(schema);
+          expect([...(s.required ?? [])].sort()).toEqual([...names].sort());
+          for (const n of names)
+            expect(s.properties?.[n]?.type).toEqual(schema.required.includes(n) ? "string" : ["string", "null"]);
+        },
+      ),
     );
   });
 
   it("property: expand_context pages any original back exactly, following nextOffset", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom("a", "é", "😀", "\ud800", "\udc00", "\n"), maxLength: 120 }), fc.integer({ min: 1, max: 9 }), async (text, maxChars) => {
-        const index = memoryIndex();
-        await index.write([entry({ id: "x", namespace: "p", content: text })])();
-        const c = core(index, { namespace: "p", maxExpandChars: maxChars });
-        let offset: number | undefined = 0;
-        let joined = "";
-        for (let guard = 0; offset !== undefined && guard <= text.length + 1; guard++) {
-          const page = await c.expand.run(JSON.stringify({ id: "x", offset }));
-          if (E.isLeft(page)) throw new Error(page.left.message);
-          joined += page.right.content;
-          offset = page.right.nextOffset;
-        }
-        expect(joined).toBe(text);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom("a", "é", "😀", "\ud800", "\udc00", "\n"), maxLength: 120 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (text, maxChars) => {
+          const index = memoryIndex();
+          await index.write([entry({ id: "x", namespace: "p", content: text })])();
+          const c = core(index, { namespace: "p", maxExpandChars: maxChars });
+          let offset: number | undefined = 0;
+          let joined = "";
+          for (let guard = 0; offset !== undefined && guard <= text.length + 1; guard++) {
+            const page = await c.expand.run(JSON.stringify({ id: "x", offset }));
+            if (E.isLeft(page)) throw new Error(page.left.message);
+            joined += page.right.content;
+            offset = page.right.nextOffset;
+          }
+          expect(joined).toBe(text);
+        },
+      ),
       { numRuns: 100 },
     );
   });

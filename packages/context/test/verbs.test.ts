@@ -14,7 +14,8 @@ const counter = tiktokenCounter();
 afterAll(() => counter.dispose());
 const NOW = 1_750_000_000_000;
 
-const result = (n: number, lines: number): string => Array.from({ length: lines }, (_, i) => `line ${i} of result ${n}: value_${n}_${i}`).join("\n");
+const result = (n: number, lines: number): string =>
+  Array.from({ length: lines }, (_, i) => `line ${i} of result ${n}: value_${n}_${i}`).join("\n");
 
 /** `k` steps, each one assistant message calling two tools and their two results. */
 function steps(k: number, lines: number): Message[] {
@@ -50,12 +51,16 @@ describe("limits and the target", () => {
     expect(m.targetTokens(10)).toBe(7);
     expect(targetTokens(0.1, 1)).toBe(1);
     fc.assert(
-      fc.property(fc.double({ min: 0.05, max: 1, noNaN: true }), fc.integer({ min: 1, max: 10_000_000 }), (threshold, maxTokens) => {
-        const t = targetTokens(threshold, maxTokens);
-        expect(t).toBeGreaterThanOrEqual(1);
-        expect(t).toBeLessThanOrEqual(maxTokens);
-        expect(Number.isInteger(t)).toBe(true);
-      }),
+      fc.property(
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 10_000_000 }),
+        (threshold, maxTokens) => {
+          const t = targetTokens(threshold, maxTokens);
+          expect(t).toBeGreaterThanOrEqual(1);
+          expect(t).toBeLessThanOrEqual(maxTokens);
+          expect(Number.isInteger(t)).toBe(true);
+        },
+      ),
     );
   });
 
@@ -75,7 +80,8 @@ describe("per-call options", () => {
     const narrow = await m.compact(history, { force: true, preserveLast: 1 });
     const again = await m.compact(history, { force: true });
     // lcm keeps the tail verbatim and summarises the rest: a shorter tail keeps fewer originals.
-    const kept = (r: { readonly messages: readonly Message[] }): number => r.messages.filter((x) => history.includes(x)).length;
+    const kept = (r: { readonly messages: readonly Message[] }): number =>
+      r.messages.filter((x) => history.includes(x)).length;
     expect(kept(narrow)).toBeLessThan(kept(wide));
     expect(again.messages).toEqual(wide.messages);
     expect(orphans(narrow.messages)).toBe(0);
@@ -83,14 +89,29 @@ describe("per-call options", () => {
 
   it("a bad per-call option is refused by name", async () => {
     const m = createContextManager({ maxTokens: 3000, counter });
-    for (const bad of [{ preserveLast: -1 }, { preserveLast: 1.5 }, { preserveLast: Number.NaN }, { fitTail: "yes" }, { preserveLst: 2 }]) {
+    for (const bad of [
+      { preserveLast: -1 },
+      { preserveLast: 1.5 },
+      { preserveLast: Number.NaN },
+      { fitTail: "yes" },
+      { preserveLst: 2 },
+    ]) {
       const r = await m.compactTE([{ role: "user", content: "hi" }], bad as never)();
-      expect(E.isLeft(r) && r.left._tag === "InvalidOptions" && r.left.message, JSON.stringify(bad)).toMatch(/preserveL|fitTail/);
+      expect(E.isLeft(r) && r.left._tag === "InvalidOptions" && r.left.message, JSON.stringify(bad)).toMatch(
+        /preserveL|fitTail/,
+      );
     }
   });
 
   it("a cost policy keeps its state across calls with different tails (one manager, no clone)", async () => {
-    const m = createContextManager({ maxTokens: 1500, counter, policy: { kind: "cost" }, preserveLast: 4, noteTokens: 150, now: () => NOW });
+    const m = createContextManager({
+      maxTokens: 1500,
+      counter,
+      policy: { kind: "cost" },
+      preserveLast: 4,
+      noteTokens: 150,
+      now: () => NOW,
+    });
     let history: Message[] = steps(1, 5);
     for (let turn = 1; turn <= 6; turn++) {
       history = [
@@ -98,7 +119,11 @@ describe("per-call options", () => {
         ...steps(2, 5)
           .slice(2)
           .map((x) =>
-            x.role === "assistant" ? { ...x, toolCalls: x.toolCalls!.map((c) => ({ ...c, id: `${c.id}-${turn}` })) } : x.role === "tool" ? { ...x, toolCallId: `${x.toolCallId}-${turn}` } : x,
+            x.role === "assistant"
+              ? { ...x, toolCalls: x.toolCalls!.map((c) => ({ ...c, id: `${c.id}-${turn}` })) }
+              : x.role === "tool"
+                ? { ...x, toolCallId: `${x.toolCallId}-${turn}` }
+                : x,
           ),
       ];
       const r = await m.compact(history, { preserveLast: turn % 2 === 0 ? 1 : 4, fitTail: true });
@@ -156,16 +181,28 @@ describe("evictToolResult", () => {
   it("within the limit, with limit 0, or when a stub would not be shorter: nothing happens", async () => {
     const index = memoryIndex();
     const m = createContextManager({ maxTokens: 4000, counter, index });
-    expect(await m.evictToolResult({ toolCallId: "c1", toolName: "cat", content: "short" })).toEqual(E.right(undefined));
-    expect(await m.evictToolResult({ toolCallId: "c1", toolName: "cat", content: big }, { maxTokens: 0 })).toEqual(E.right(undefined));
-    expect(await m.evictToolResult({ toolCallId: "c1", toolName: "cat", content: "a b c d e f g h i j k l m n o p" }, { maxTokens: 1 })).toEqual(E.right(undefined));
+    expect(await m.evictToolResult({ toolCallId: "c1", toolName: "cat", content: "short" })).toEqual(
+      E.right(undefined),
+    );
+    expect(await m.evictToolResult({ toolCallId: "c1", toolName: "cat", content: big }, { maxTokens: 0 })).toEqual(
+      E.right(undefined),
+    );
+    expect(
+      await m.evictToolResult(
+        { toolCallId: "c1", toolName: "cat", content: "a b c d e f g h i j k l m n o p" },
+        { maxTokens: 1 },
+      ),
+    ).toEqual(E.right(undefined));
     const r = await index.search("value_7_3", { k: 5, namespace: "default" })();
     expect(E.isRight(r) && r.right).toEqual([]);
   });
 
   it("a refusing index is IndexWriteFailed, a throwing one DependencyFailed, a bad limit InvalidOptions — never a rejection", async () => {
     const base = memoryIndex();
-    const refusing: SegmentIndex = { ...base, write: () => async () => E.left({ _tag: "IndexClosed", backend: "memory" }) };
+    const refusing: SegmentIndex = {
+      ...base,
+      write: () => async () => E.left({ _tag: "IndexClosed", backend: "memory" }),
+    };
     const throwing: SegmentIndex = {
       ...base,
       write: () => {
@@ -176,26 +213,40 @@ describe("evictToolResult", () => {
     const refused = await createContextManager({ maxTokens: 4000, counter, index: refusing }).evictToolResult(input);
     expect(E.isLeft(refused) && refused.left._tag).toBe("IndexWriteFailed");
     const threw = await createContextManager({ maxTokens: 4000, counter, index: throwing }).evictToolResult(input);
-    expect(E.isLeft(threw) && threw.left).toMatchObject({ _tag: "DependencyFailed", subject: "toolResult", message: expect.stringContaining("disk on fire") as unknown });
+    expect(E.isLeft(threw) && threw.left).toMatchObject({
+      _tag: "DependencyFailed",
+      subject: "toolResult",
+      message: expect.stringContaining("disk on fire") as unknown,
+    });
     for (const maxTokens of [-1, 1.5, Number.NaN, Infinity]) {
       const bad = await createContextManager({ maxTokens: 4000, counter }).evictToolResult(input, { maxTokens });
       expect(E.isLeft(bad) && bad.left._tag, String(maxTokens)).toBe("InvalidOptions");
     }
-    const notText = await createContextManager({ maxTokens: 4000, counter }).evictToolResult({ toolCallId: "c1", toolName: "cat", content: 5 as never });
+    const notText = await createContextManager({ maxTokens: 4000, counter }).evictToolResult({
+      toolCallId: "c1",
+      toolName: "cat",
+      content: 5 as never,
+    });
     expect(E.isLeft(notText) && notText.left._tag).toBe("InvalidInput");
   });
 
   it("property: a stub never exceeds the limit it was made for, and the original always expands back", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: "grapheme", minLength: 200, maxLength: 3000 }), fc.integer({ min: 40, max: 400 }), async (text, limit) => {
-        const m = createContextManager({ maxTokens: 4000, counter });
-        const r = await m.evictToolResult({ toolCallId: "c", toolName: "t", content: text }, { maxTokens: limit });
-        if (E.isLeft(r)) throw new Error(r.left._tag);
-        if (r.right === undefined) return;
-        expect(counter.count(r.right.stub)).toBeLessThanOrEqual(Math.max(limit, counter.count(r.right.stub.replace(/ Starts with: .*\./s, "."))));
-        expect(counter.count(r.right.stub)).toBeLessThan(r.right.tokens);
-        expect(await m.expand(r.right.id)).toBe(text);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: "grapheme", minLength: 200, maxLength: 3000 }),
+        fc.integer({ min: 40, max: 400 }),
+        async (text, limit) => {
+          const m = createContextManager({ maxTokens: 4000, counter });
+          const r = await m.evictToolResult({ toolCallId: "c", toolName: "t", content: text }, { maxTokens: limit });
+          if (E.isLeft(r)) throw new Error(r.left._tag);
+          if (r.right === undefined) return;
+          expect(counter.count(r.right.stub)).toBeLessThanOrEqual(
+            Math.max(limit, counter.count(r.right.stub.replace(/ Starts with: .*\./s, "."))),
+          );
+          expect(counter.count(r.right.stub)).toBeLessThan(r.right.tokens);
+          expect(await m.expand(r.right.id)).toBe(text);
+        },
+      ),
       { numRuns: 40 },
     );
   });

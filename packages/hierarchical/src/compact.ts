@@ -5,8 +5,21 @@
  *
  * @module compact
  */
-import type { CompactResult, EvictionTarget, InvalidInput, InvalidOptions, ScoringOptions, Segment } from "@cc/importance";
-import { compact, ensureSegmentsValid, readClock, validateEvictionTarget, validateImportanceOptions } from "@cc/importance";
+import type {
+  CompactResult,
+  EvictionTarget,
+  InvalidInput,
+  InvalidOptions,
+  ScoringOptions,
+  Segment,
+} from "@cc/importance";
+import {
+  compact,
+  ensureSegmentsValid,
+  readClock,
+  validateEvictionTarget,
+  validateImportanceOptions,
+} from "@cc/importance";
 import { decodeWith, fn, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
@@ -24,7 +37,10 @@ export type SummaryResult = string | E.Either<unknown, string>;
  * @example
  * const summarize: Summarizer = (segment) => segment.content.split("\n")[0] ?? "";
  */
-export type Summarizer<S extends Segment = Segment> = (segment: S, context: { readonly signal: AbortSignal }) => SummaryResult | Promise<SummaryResult>;
+export type Summarizer<S extends Segment = Segment> = (
+  segment: S,
+  context: { readonly signal: AbortSignal },
+) => SummaryResult | Promise<SummaryResult>;
 
 /**
  * Why one evicted segment was not written.
@@ -44,7 +60,13 @@ export type SegmentFailure =
  * is the id the writer stored it under (the segment's id unless the writer named another).
  */
 export type SegmentOutcome<S extends Segment> =
-  | { readonly _tag: "Written"; readonly segment: S; readonly position: number; readonly summary: string; readonly id: string }
+  | {
+      readonly _tag: "Written";
+      readonly segment: S;
+      readonly position: number;
+      readonly summary: string;
+      readonly id: string;
+    }
   | { readonly _tag: "Skipped"; readonly segment: S; readonly position: number; readonly reason: "EmptySummary" }
   | { readonly _tag: "Failed"; readonly segment: S; readonly position: number; readonly error: SegmentFailure };
 
@@ -100,7 +122,11 @@ export interface HierarchicalCompactOptions<S extends Segment = Segment> {
 
 const Signal = leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => u instanceof AbortSignal);
 const Obj = leaf("Object", "an object", isRecord);
-const Writer = leaf("SummaryWriter", "a summary writer (an object with a writeSummary function)", (u): u is SummaryWriter<never> => isRecord(u) && typeof u["writeSummary"] === "function");
+const Writer = leaf(
+  "SummaryWriter",
+  "a summary writer (an object with a writeSummary function)",
+  (u): u is SummaryWriter<never> => isRecord(u) && typeof u["writeSummary"] === "function",
+);
 const decodeOptions = decodeWith(
   objectCodec(
     "HierarchicalCompactOptions",
@@ -112,14 +138,21 @@ const decodeOptions = decodeWith(
   "hierarchical compact options",
 );
 
-const isEither = (u: unknown): u is E.Either<unknown, unknown> => typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
+const isEither = (u: unknown): u is E.Either<unknown, unknown> =>
+  typeof u === "object" && u !== null && "_tag" in u && (u._tag === "Left" || u._tag === "Right");
 
-async function summarizeOne<S extends Segment>(summarize: Summarizer<S>, segment: S, signal: AbortSignal): Promise<E.Either<SegmentFailure, string>> {
+async function summarizeOne<S extends Segment>(
+  summarize: Summarizer<S>,
+  segment: S,
+  signal: AbortSignal,
+): Promise<E.Either<SegmentFailure, string>> {
   try {
     const raw: unknown = await summarize(segment, { signal });
-    if (isEither(raw) && E.isLeft(raw)) return E.left({ _tag: "SummarizeFailed", message: messageOf(raw.left), cause: raw.left });
+    if (isEither(raw) && E.isLeft(raw))
+      return E.left({ _tag: "SummarizeFailed", message: messageOf(raw.left), cause: raw.left });
     const value: unknown = isEither(raw) && E.isRight(raw) ? raw.right : raw;
-    if (typeof value !== "string") return E.left({ _tag: "InvalidSummary", message: `expected a string summary, got ${typeof value}` });
+    if (typeof value !== "string")
+      return E.left({ _tag: "InvalidSummary", message: `expected a string summary, got ${typeof value}` });
     return E.right(value);
   } catch (e) {
     return E.left({ _tag: "SummarizeFailed", message: messageOf(e), cause: e });
@@ -127,13 +160,21 @@ async function summarizeOne<S extends Segment>(summarize: Summarizer<S>, segment
 }
 
 /** The id the summary was stored under, or why it was not. */
-async function writeOne<S extends Segment>(writer: SummaryWriter<S>, segment: S, summary: string, evictedAt: number, signal: AbortSignal): Promise<E.Either<SegmentFailure, string>> {
+async function writeOne<S extends Segment>(
+  writer: SummaryWriter<S>,
+  segment: S,
+  summary: string,
+  evictedAt: number,
+  signal: AbortSignal,
+): Promise<E.Either<SegmentFailure, string>> {
   try {
     const r: E.Either<WriteError, unknown> = await writer.writeSummary(segment, summary, { evictedAt, signal })();
     if (E.isLeft(r)) return E.left({ _tag: "WriteFailed", error: r.left });
     // A writer written in plain JavaScript may return anything: only a string `id` names another id.
     const stored = r.right;
-    return E.right(isRecord(stored) && typeof stored["id"] === "string" && stored["id"] !== "" ? stored["id"] : segment.id);
+    return E.right(
+      isRecord(stored) && typeof stored["id"] === "string" && stored["id"] !== "" ? stored["id"] : segment.id,
+    );
   } catch (e) {
     return E.left({ _tag: "WriteFailed", error: { _tag: "WriterThrew", message: messageOf(e), cause: e } });
   }
@@ -148,7 +189,9 @@ function segmentsValid(segments: readonly Segment[]): E.Either<InvalidInput, voi
   const r = ensureSegmentsValid(segments);
   if (E.isRight(r)) return E.right(undefined);
   const problems = r.left.problems.filter((p) => !p.message.includes("duplicate id"));
-  return problems.length === 0 ? E.right(undefined) : E.left({ ...r.left, problems, message: problems.map((p) => p.message).join("; ") });
+  return problems.length === 0
+    ? E.right(undefined)
+    : E.left({ ...r.left, problems, message: problems.map((p) => p.message).join("; ") });
 }
 
 /**
@@ -184,7 +227,13 @@ export function hierarchicalCompact<S extends Segment>(
     const clock = readClock(options.now);
     if (E.isLeft(clock))
       return E.left(
-        invalid("InvalidOptions", "importance options", [{ path: "now", field: "now", message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}` }]),
+        invalid("InvalidOptions", "importance options", [
+          {
+            path: "now",
+            field: "now",
+            message: `now: ${clock.left.message.replace(/^clock: /, "").replace(/; the recency axis is left out$/, "")}`,
+          },
+        ]),
       );
     const evictedAt = clock.right;
     const fixedNow = (): number => evictedAt;
@@ -208,7 +257,9 @@ export function hierarchicalCompact<S extends Segment>(
       if (summary.right.trim() === "") return { _tag: "Skipped", segment, position, reason: "EmptySummary" };
       if (signal.aborted) return failed({ _tag: "Aborted" });
       const stored = await writeOne(writer, segment, summary.right, evictedAt, signal);
-      return E.isRight(stored) ? { _tag: "Written", segment, position, summary: summary.right, id: stored.right } : failed(stored.left);
+      return E.isRight(stored)
+        ? { _tag: "Written", segment, position, summary: summary.right, id: stored.right }
+        : failed(stored.left);
     };
 
     result.evict.forEach((s, i) => {

@@ -12,19 +12,43 @@
  * @module @cc/hierarchical
  */
 /** @deprecated import from `@cc/search`: the search engine has its own package (re-exported here for one release). */
-export { entry, type IndexEntry, type IndexError, type SearchHit, type SearchOptions, type SegmentIndex, type WriteReceipt } from "@cc/search";
+export {
+  entry,
+  type IndexEntry,
+  type IndexError,
+  type SearchHit,
+  type SearchOptions,
+  type SegmentIndex,
+  type WriteReceipt,
+} from "@cc/search";
 /** @deprecated import from `@cc/search` (re-exported here for one release). */
 export { memoryIndex, type MemoryIndexOptions } from "@cc/search";
 /** @deprecated import from `@cc/search` (re-exported here for one release). */
 export { openSqliteIndex, type SqliteIndexOptions } from "@cc/search";
 /** @deprecated import from `@cc/search` (re-exported here for one release). */
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "@cc/search";
-export { hierarchicalCompact, type HierarchicalCompactOptions, type HierarchicalResult, type SegmentFailure, type Summarizer } from "./compact.js";
+export {
+  hierarchicalCompact,
+  type HierarchicalCompactOptions,
+  type HierarchicalResult,
+  type SegmentFailure,
+  type Summarizer,
+} from "./compact.js";
 export { indexWriter, summaryWriterFunc, type SummaryWriter } from "./writer.js";
 export { extractiveSummarizer, providerSummarizer } from "./summarize.js";
 export { buildSegments, type MessageSegment } from "./strategy/segments.js";
 export { reaccesses, references } from "./strategy/references.js";
-export { evictUnits, withNote, type EvictedEntry, type Eviction, type EvictionOptions, type EvictionRunOptions, type MaskedEntry, type MaskOptions, type StrategyCounter } from "./strategy/evict.js";
+export {
+  evictUnits,
+  withNote,
+  type EvictedEntry,
+  type Eviction,
+  type EvictionOptions,
+  type EvictionRunOptions,
+  type MaskedEntry,
+  type MaskOptions,
+  type StrategyCounter,
+} from "./strategy/evict.js";
 export type { SummaryResult } from "./compact.js";
 export type { InvalidEviction } from "./strategy/evict.js";
 export type { EvictionScoring } from "./strategy/options.js";

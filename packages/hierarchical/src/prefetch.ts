@@ -30,7 +30,8 @@ const checkNow = (now: number, errors: string[]): void => {
 };
 
 const checkPosition = (position: number, length: number, errors: string[]): void => {
-  if (!Number.isInteger(position) || position < 0 || position >= length) errors.push(`position: expected an integer in 0..${length - 1} (got ${String(position)})`);
+  if (!Number.isInteger(position) || position < 0 || position >= length)
+    errors.push(`position: expected an integer in 0..${length - 1} (got ${String(position)})`);
 };
 
 /**
@@ -58,7 +59,11 @@ export function recordAccess<S extends Segment>(segment: S, now: number): E.Eith
  *
  * @example neighbourPositions(10, 4, 2) // [3, 5, 2, 6]
  */
-export function neighbourPositions(length: number, position: number, radius: number): E.Either<InvalidPrefetch, readonly number[]> {
+export function neighbourPositions(
+  length: number,
+  position: number,
+  radius: number,
+): E.Either<InvalidPrefetch, readonly number[]> {
   const errors: string[] = [];
   if (!Number.isInteger(length) || length < 1) errors.push(`length: expected an integer ≥ 1 (got ${String(length)})`);
   else checkPosition(position, length, errors);
@@ -78,8 +83,14 @@ export function neighbourPositions(length: number, position: number, radius: num
  *
  * @example neighbours(segments, 4, 1) // [segments[3], segments[5]]
  */
-export function neighbours<S extends Segment>(segments: readonly S[], position: number, radius: number): E.Either<InvalidPrefetch, readonly S[]> {
-  return E.map((ps: readonly number[]) => ps.map((p) => segments[p]!))(neighbourPositions(segments.length, position, radius));
+export function neighbours<S extends Segment>(
+  segments: readonly S[],
+  position: number,
+  radius: number,
+): E.Either<InvalidPrefetch, readonly S[]> {
+  return E.map((ps: readonly number[]) => ps.map((p) => segments[p]!))(
+    neighbourPositions(segments.length, position, radius),
+  );
 }
 
 /**

@@ -27,7 +27,8 @@ export interface ExtractiveOptions {
 const ERROR_LINE = /(?:error|exception|traceback|fail(?:ed|ure)?|fatal|panic|assert|denied|not found|cannot|segfault)/i;
 const WORD = /[\w./-]{2,200}/g;
 const CALL = /[A-Za-z_]\w{0,63}(?=\()/g;
-const PATH = /^(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+$|^[\w-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|txt|sql|html|css|lock)$/;
+const PATH =
+  /^(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+$|^[\w-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|txt|sql|html|css|lock)$/;
 const IDENT = /^(?:_*[a-z]+(?:_[a-z0-9]+)+|_+[a-z]\w*|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)$/;
 /** Content beyond this many characters is sampled (head and tail) for paths and identifiers. */
 const SAMPLE = 40_000;
@@ -78,7 +79,9 @@ export function extractiveSummary(content: string, options: ExtractiveOptions = 
   );
   const parts2 = words.flatMap((w) => w.split(/[./-]/));
   const idents = distinct(
-    [...(sample.match(CALL) ?? []), ...parts2.filter((w) => IDENT.test(w))].filter((w) => !paths.some((p) => p.includes(w))),
+    [...(sample.match(CALL) ?? []), ...parts2.filter((w) => IDENT.test(w))].filter(
+      (w) => !paths.some((p) => p.includes(w)),
+    ),
     10,
   );
   if (errors.length > 0) parts.push(`errors: ${errors.join(" / ")}`);
@@ -133,16 +136,26 @@ export interface ProviderSummarizerOptions {
   readonly prompt?: string;
 }
 
-const decodeExtractive = decodeWith(objectCodec("ExtractiveOptions", {}, { maxChars: positiveInt }, { expected: "an options object" }), "InvalidOptions", "extractive summarizer options");
+const decodeExtractive = decodeWith(
+  objectCodec("ExtractiveOptions", {}, { maxChars: positiveInt }, { expected: "an options object" }),
+  "InvalidOptions",
+  "extractive summarizer options",
+);
 const decodeProviderSummarizer = decodeWith(
-  objectCodec("ProviderSummarizerOptions", { model: t.string }, { maxTokens: positiveInt, maxInputChars: positiveInt, prompt: t.string }, { expected: "an options object" }),
+  objectCodec(
+    "ProviderSummarizerOptions",
+    { model: t.string },
+    { maxTokens: positiveInt, maxInputChars: positiveInt, prompt: t.string },
+    { expected: "an options object" },
+  ),
   "InvalidOptions",
   "provider summarizer options",
 );
 
 /** The default instruction for LLM summaries of evicted segments. */
 export const DEFAULT_SUMMARY_PROMPT =
-  "Summarise this context segment in at most three sentences for a search index. Keep file paths, " + "identifiers, commands, error messages and numbers verbatim. Output only the summary.";
+  "Summarise this context segment in at most three sentences for a search index. Keep file paths, " +
+  "identifiers, commands, error messages and numbers verbatim. Output only the summary.";
 
 function fitInput(content: string, max: number): string {
   if (content.length <= max) return content;
@@ -158,7 +171,10 @@ function fitInput(content: string, max: number): string {
  *
  * @example const summarize = providerSummarizer(provider, { model: "gpt-4o-mini" });
  */
-export function providerSummarizer<S extends Segment>(provider: Provider, options: ProviderSummarizerOptions): Summarizer<S> {
+export function providerSummarizer<S extends Segment>(
+  provider: Provider,
+  options: ProviderSummarizerOptions,
+): Summarizer<S> {
   const checked = decodeProviderSummarizer(options);
   const max = options.maxInputChars ?? 24_000;
   return async (segment, { signal }): Promise<E.Either<ProviderError | InvalidOptions, string>> => {
@@ -170,7 +186,10 @@ export function providerSummarizer<S extends Segment>(provider: Provider, option
       signal,
       messages: [
         { role: "system", content: options.prompt ?? DEFAULT_SUMMARY_PROMPT },
-        { role: "user", content: `${segment.kind === undefined ? "" : `Kind: ${segment.kind}\n`}${fitInput(segment.content, max)}` },
+        {
+          role: "user",
+          content: `${segment.kind === undefined ? "" : `Kind: ${segment.kind}\n`}${fitInput(segment.content, max)}`,
+        },
       ],
     };
     const r = await provider.complete(request)();

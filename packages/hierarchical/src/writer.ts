@@ -21,7 +21,9 @@ export interface WriteContext {
 }
 
 /** Why a writer could not persist a summary. */
-export type WriteError = { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown } | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
+export type WriteError =
+  | { readonly _tag: "WriterThrew"; readonly message: string; readonly cause: unknown }
+  | { readonly _tag: "IndexWriteFailed"; readonly error: IndexError };
 
 /** Where a writer stored a summary, when it says: `id` is the id it is stored under. */
 export interface StoredAs {
@@ -50,7 +52,9 @@ export interface SummaryWriter<S extends Segment = Segment> {
  * import { appendFile } from "node:fs/promises";
  * const writer = summaryWriterFunc(async (segment, summary) => { await appendFile("summaries.jsonl", JSON.stringify({ id: segment.id, summary }) + "\n"); });
  */
-export function summaryWriterFunc<S extends Segment = Segment>(fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>): SummaryWriter<S> {
+export function summaryWriterFunc<S extends Segment = Segment>(
+  fn: (segment: S, summary: string, context: WriteContext) => void | Promise<void>,
+): SummaryWriter<S> {
   return {
     writeSummary: (segment, summary, context) => async () => {
       try {
@@ -107,7 +111,17 @@ export function alternativeId(id: string, n: number): string {
 }
 
 const decodeWriterOptions = decodeWith(
-  objectCodec("IndexWriterOptions", {}, { namespace: t.string, defaultKind: t.string, metadata: fn, idConflicts: t.keyof({ refuse: null, disambiguate: null }) }, { expected: "an options object" }),
+  objectCodec(
+    "IndexWriterOptions",
+    {},
+    {
+      namespace: t.string,
+      defaultKind: t.string,
+      metadata: fn,
+      idConflicts: t.keyof({ refuse: null, disambiguate: null }),
+    },
+    { expected: "an options object" },
+  ),
   "InvalidOptions",
   "index writer options",
 );
@@ -119,7 +133,10 @@ const decodeWriterOptions = decodeWith(
  * @example
  * const writer = indexWriter(index, { namespace: "session-42" });
  */
-export function indexWriter<S extends Segment>(index: SegmentIndex, options: IndexWriterOptions<S> = {}): SummaryWriter<S> {
+export function indexWriter<S extends Segment>(
+  index: SegmentIndex,
+  options: IndexWriterOptions<S> = {},
+): SummaryWriter<S> {
   // Closed options: a typo or a bad value fails every write with Left(InvalidOptions), never a silent default.
   const checked = decodeWriterOptions(options);
   const namespace = options.namespace ?? DEFAULT_NAMESPACE;

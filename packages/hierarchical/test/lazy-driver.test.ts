@@ -13,7 +13,9 @@ const root = join(here, "../../..");
 type Loaded = "sqlite" | "pg";
 type Outcome = { readonly tag: "Right"; readonly hits: number } | { readonly tag: "Left"; readonly error: IndexError };
 interface Probe {
-  readonly steps: Readonly<Record<"before" | "afterImport" | "afterMemory" | "afterSqlite" | "afterPostgres", readonly Loaded[]>>;
+  readonly steps: Readonly<
+    Record<"before" | "afterImport" | "afterMemory" | "afterSqlite" | "afterPostgres", readonly Loaded[]>
+  >;
   readonly writtenToIndex: number;
   readonly memoryHits: number;
   readonly writtenToOwn: number;
@@ -24,7 +26,11 @@ interface Probe {
 
 /** Runs the probe in a fresh Node process, where nothing is loaded yet. */
 async function probe(...flags: readonly string[]): Promise<Probe> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/hierarchical", ...flags], { cwd: root });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/hierarchical", ...flags],
+    { cwd: root },
+  );
   return JSON.parse(stdout) as Probe;
 }
 
@@ -44,7 +50,13 @@ describe("database drivers are loaded when an index is opened, not on import", (
     expect(seen.steps.afterPostgres).toEqual(["sqlite", "pg"]);
     expect(seen.postgres).toMatchObject({
       tag: "Left",
-      error: { _tag: "ConnectionLost", backend: "postgres", operation: "open", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") },
+      error: {
+        _tag: "ConnectionLost",
+        backend: "postgres",
+        operation: "open",
+        code: "ECONNREFUSED",
+        message: expect.stringContaining("ECONNREFUSED"),
+      },
     });
   });
 
@@ -55,11 +67,21 @@ describe("database drivers are loaded when an index is opened, not on import", (
     expect(seen.writtenToOwn).toBe(seen.writtenToIndex);
     expect(seen.sqlite).toMatchObject({
       tag: "Left",
-      error: { _tag: "IndexUnavailable", backend: "sqlite", missingPackage: "better-sqlite3", message: expect.stringContaining("npm install better-sqlite3@12.11.1") },
+      error: {
+        _tag: "IndexUnavailable",
+        backend: "sqlite",
+        missingPackage: "better-sqlite3",
+        message: expect.stringContaining("npm install better-sqlite3@12.11.1"),
+      },
     });
     expect(seen.postgres).toMatchObject({
       tag: "Left",
-      error: { _tag: "IndexUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("npm install pg@8.23.1") },
+      error: {
+        _tag: "IndexUnavailable",
+        backend: "postgres",
+        missingPackage: "pg",
+        message: expect.stringContaining("npm install pg@8.23.1"),
+      },
     });
     expect(seen.steps.afterPostgres).toEqual([]);
   });
@@ -74,7 +96,10 @@ describe("loadDriver", () => {
       () => import(missing),
       () => "unused",
     )();
-    expect(result).toMatchObject({ _tag: "Left", left: { _tag: "IndexUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" } });
+    expect(result).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "IndexUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" },
+    });
     const message = result._tag === "Left" && result.left._tag === "IndexUnavailable" ? result.left.message : "";
     expect(message).toContain("npm install better-sqlite3@12.11.1");
     expect(message).toContain(missing);
@@ -89,7 +114,12 @@ describe("loadDriver", () => {
     )();
     expect(result).toMatchObject({
       _tag: "Left",
-      left: { _tag: "IndexUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("unexpected shape") },
+      left: {
+        _tag: "IndexUnavailable",
+        backend: "postgres",
+        missingPackage: "pg",
+        message: expect.stringContaining("unexpected shape"),
+      },
     });
   });
 
@@ -102,7 +132,10 @@ describe("loadDriver", () => {
         throw new Error("getter exploded");
       },
     )();
-    expect(result).toMatchObject({ _tag: "Left", left: { _tag: "IndexUnavailable", missingPackage: "pg", message: expect.stringContaining("getter exploded") } });
+    expect(result).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "IndexUnavailable", missingPackage: "pg", message: expect.stringContaining("getter exploded") },
+    });
   });
 
   it("returns what the picker chose from a module that loads", async () => {
@@ -128,7 +161,14 @@ describe("options are checked before any driver is loaded", () => {
   it("bad SQLite options are InvalidOptions even where better-sqlite3 would load", async () => {
     const { openSqliteIndex } = await import("@cc/hierarchical");
     const r = await openSqliteIndex({ table: "bad-name", busyTimeoutMs: Number.NaN })();
-    expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "table" }, { path: "busyTimeoutMs" }] } });
+    expect(r).toMatchObject({
+      _tag: "Left",
+      left: {
+        _tag: "InvalidOptions",
+        subject: "sqlite index options",
+        problems: [{ path: "table" }, { path: "busyTimeoutMs" }],
+      },
+    });
   });
 
   it("SQLite options are decoded by a closed codec into the @cc/validate shape", async () => {
@@ -136,7 +176,11 @@ describe("options are checked before any driver is loaded", () => {
     const typo = await openSqliteIndex({ busyTimeout: 5 } as never)();
     expect(typo).toMatchObject({
       _tag: "Left",
-      left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: "busyTimeout", message: "busyTimeout: unknown field (did you mean busyTimeoutMs?)" }] },
+      left: {
+        _tag: "InvalidOptions",
+        subject: "sqlite index options",
+        problems: [{ path: "busyTimeout", message: "busyTimeout: unknown field (did you mean busyTimeoutMs?)" }],
+      },
     });
     expect(typo._tag === "Left" && "errors" in typo.left).toBe(false);
     for (const [field, value] of [
@@ -148,7 +192,10 @@ describe("options are checked before any driver is loaded", () => {
       ["busyTimeoutMs", 1.5],
     ] as const) {
       const r = await openSqliteIndex({ [field]: value })();
-      expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: field }] } });
+      expect(r).toMatchObject({
+        _tag: "Left",
+        left: { _tag: "InvalidOptions", subject: "sqlite index options", problems: [{ path: field }] },
+      });
     }
   });
 
@@ -161,6 +208,9 @@ describe("options are checked before any driver is loaded", () => {
         end: () => Promise.resolve(),
       },
     })();
-    expect(r).toMatchObject({ _tag: "Left", left: { _tag: "StorageError", backend: "postgres", operation: "open", message: "no server behind this client" } });
+    expect(r).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "StorageError", backend: "postgres", operation: "open", message: "no server behind this client" },
+    });
   });
 });

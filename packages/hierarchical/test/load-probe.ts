@@ -27,7 +27,8 @@ const loaded = (): readonly Watched[] => {
   return (Object.keys(watched) as Watched[]).filter((name) => files.some((file) => file.includes(watched[name])));
 };
 
-type Outcome = { readonly tag: "Right"; readonly hits: number } | { readonly tag: "Left"; readonly error: Hierarchical.IndexError };
+type Outcome =
+  { readonly tag: "Right"; readonly hits: number } | { readonly tag: "Left"; readonly error: Hierarchical.IndexError };
 const outcome = async (opened: Either<Hierarchical.IndexError, Hierarchical.SegmentIndex>): Promise<Outcome> => {
   if (opened._tag === "Left") return { tag: "Left", error: opened.left };
   await opened.right.write([h.entry({ id: "probe", summary: "probe entry" })])();
@@ -49,7 +50,12 @@ const segments = Array.from({ length: 8 }, (_, i) => ({
   content: `step ${i}: parsed the CSV reader output, row ${i} has a missing header`,
 }));
 const index = h.memoryIndex();
-const intoIndex = await h.hierarchicalCompact(segments, { target: { maxTokens: 1000 }, scoring: { now: () => now }, summarize: h.extractiveSummarizer(), writer: h.indexWriter(index) })();
+const intoIndex = await h.hierarchicalCompact(segments, {
+  target: { maxTokens: 1000 },
+  scoring: { now: () => now },
+  summarize: h.extractiveSummarizer(),
+  writer: h.indexWriter(index),
+})();
 const hits = await index.search("header", { k: 20 })();
 const own: string[] = [];
 const intoOwn = await h.hierarchicalCompact(segments, {

@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { neighbourPositions, neighbours, prefetch, recordAccess } from "../src/prefetch.js";
 import { runs } from "../../search/test/support/contract.js";
 
-const segs: Segment[] = Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, content: "", lastAccessed: 100, accessCount: i }));
+const segs: Segment[] = Array.from({ length: 6 }, (_, i) => ({
+  id: `s${i}`,
+  content: "",
+  lastAccessed: 100,
+  accessCount: i,
+}));
 
 describe("prefetch helpers", () => {
   it("recordAccess bumps lastAccessed and accessCount with the injected clock, without mutating", () => {
@@ -13,12 +18,15 @@ describe("prefetch helpers", () => {
     const r = recordAccess(before, 5000);
     expect(r).toEqual(E.right({ ...before, lastAccessed: 5000, accessCount: 3 }));
     expect(before.accessCount).toBe(2);
-    expect(recordAccess({ id: "x", content: "" }, 7)).toEqual(E.right({ id: "x", content: "", lastAccessed: 7, accessCount: 1 }));
+    expect(recordAccess({ id: "x", content: "" }, 7)).toEqual(
+      E.right({ id: "x", content: "", lastAccessed: 7, accessCount: 1 }),
+    );
     expect(recordAccess({ ...before, lastAccessed: 9000 }, 5000)).toMatchObject({ right: { lastAccessed: 9000 } });
   });
 
   it("rejects a NaN, negative or infinite clock and bad positions or radii, naming the field", () => {
-    for (const now of [Number.NaN, -1, Number.POSITIVE_INFINITY]) expect(JSON.stringify(recordAccess(segs[0]!, now))).toContain("now:");
+    for (const now of [Number.NaN, -1, Number.POSITIVE_INFINITY])
+      expect(JSON.stringify(recordAccess(segs[0]!, now))).toContain("now:");
     expect(JSON.stringify(neighbours(segs, 6, 1))).toContain("position:");
     expect(JSON.stringify(neighbours(segs, 1.5, 1))).toContain("position:");
     expect(JSON.stringify(neighbours(segs, 1, -1))).toContain("radius:");
@@ -53,7 +61,8 @@ describe("prefetch helpers", () => {
         expect(new Set(xs).size).toBe(xs.length);
         expect(xs.every((x) => x !== position && Math.abs(x - position) <= radius && x >= 0 && x < n)).toBe(true);
         expect(xs.length).toBe(Math.min(position, radius) + Math.min(n - 1 - position, radius));
-        for (let i = 1; i < xs.length; i++) expect(Math.abs(xs[i]! - position)).toBeGreaterThanOrEqual(Math.abs(xs[i - 1]! - position));
+        for (let i = 1; i < xs.length; i++)
+          expect(Math.abs(xs[i]! - position)).toBeGreaterThanOrEqual(Math.abs(xs[i - 1]! - position));
       }),
       { numRuns: runs(1000) },
     );
@@ -66,7 +75,9 @@ describe("prefetch refusals", () => {
     expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidInput", subject: "prefetch arguments" });
     expect(r._tag === "Left" && r.left.problems.map((p) => p.path)).toEqual(["length", "radius"]);
     const a = recordAccess({ id: "a", content: "" }, Number.NaN);
-    expect(a._tag === "Left" && a.left.message).toBe("invalid prefetch arguments: now: expected a finite time ≥ 0 in epoch ms (got NaN)");
+    expect(a._tag === "Left" && a.left.message).toBe(
+      "invalid prefetch arguments: now: expected a finite time ≥ 0 in epoch ms (got NaN)",
+    );
   });
 });
 
@@ -76,11 +87,21 @@ describe("memory index and index writer options", () => {
     const { indexWriter } = await import("../src/writer.js");
     const typo = memoryIndex({ summaryBost: 3 } as unknown as Parameters<typeof memoryIndex>[0]);
     const c = await typo.count()();
-    expect(E.isLeft(c) && c.left).toMatchObject({ _tag: "InvalidOptions", subject: "memory index options", problems: [{ message: "summaryBost: unknown field (did you mean summaryBoost?)" }] });
+    expect(E.isLeft(c) && c.left).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "memory index options",
+      problems: [{ message: "summaryBost: unknown field (did you mean summaryBoost?)" }],
+    });
     expect(E.isLeft(await memoryIndex({ summaryBoost: Number.NaN }).search("x")())).toBe(true);
     expect(E.isRight(await memoryIndex({ summaryBoost: 3 }).count()())).toBe(true);
     const writer = indexWriter(memoryIndex(), { namespce: "x" } as unknown as Parameters<typeof indexWriter>[1]);
-    const w = await writer.writeSummary({ id: "a", content: "x" }, "s", { evictedAt: 0, signal: new AbortController().signal })();
-    expect(E.isLeft(w) && w.left).toMatchObject({ _tag: "IndexWriteFailed", error: { _tag: "InvalidOptions", subject: "index writer options" } });
+    const w = await writer.writeSummary({ id: "a", content: "x" }, "s", {
+      evictedAt: 0,
+      signal: new AbortController().signal,
+    })();
+    expect(E.isLeft(w) && w.left).toMatchObject({
+      _tag: "IndexWriteFailed",
+      error: { _tag: "InvalidOptions", subject: "index writer options" },
+    });
   });
 });

@@ -15,8 +15,20 @@ describe("README example", () => {
 
     const now = 1_735_689_600_000;
     const segments = [
-      { id: "t1", kind: "tool_result", tokenCost: 900, createdAt: now - 3_600_000, content: "Traceback (most recent call last):\n  File \"src/reader.py\", line 12\nKeyError: 'header'" },
-      { id: "f1", kind: "file", tokenCost: 700, createdAt: now - 3_000_000, content: "def parse_header(row):\n    return row.split(',')" },
+      {
+        id: "t1",
+        kind: "tool_result",
+        tokenCost: 900,
+        createdAt: now - 3_600_000,
+        content: "Traceback (most recent call last):\n  File \"src/reader.py\", line 12\nKeyError: 'header'",
+      },
+      {
+        id: "f1",
+        kind: "file",
+        tokenCost: 700,
+        createdAt: now - 3_000_000,
+        content: "def parse_header(row):\n    return row.split(',')",
+      },
       { id: "u1", kind: "message", tokenCost: 40, createdAt: now, content: "Please fix the CSV reader." },
     ];
 

@@ -68,13 +68,20 @@ describe("extractiveSummary", () => {
     const index = memoryIndex();
     const outputs: { id: string; content: string }[] = [];
     for (const f of files) {
-      const doc = JSON.parse(readFileSync(join(dataDir, f), "utf8")) as { history?: { role?: unknown; content?: unknown }[] };
+      const doc = JSON.parse(readFileSync(join(dataDir, f), "utf8")) as {
+        history?: { role?: unknown; content?: unknown }[];
+      };
       (doc.history ?? []).forEach((m, i) => {
-        if ((m.role === "tool" || m.role === "user") && typeof m.content === "string" && m.content.length > 200) outputs.push({ id: `${f}#${i}`, content: m.content });
+        if ((m.role === "tool" || m.role === "user") && typeof m.content === "string" && m.content.length > 200)
+          outputs.push({ id: `${f}#${i}`, content: m.content });
       });
     }
     expect(outputs.length).toBeGreaterThan(20);
-    right(await index.write(outputs.map((o) => entry({ id: o.id, summary: extractiveSummary(o.content), content: o.content })))());
+    right(
+      await index.write(
+        outputs.map((o) => entry({ id: o.id, summary: extractiveSummary(o.content), content: o.content })),
+      )(),
+    );
     let probes = 0;
     let found = 0;
     for (const o of outputs) {
@@ -90,14 +97,18 @@ describe("extractiveSummary", () => {
 });
 
 describe("providerSummarizer", () => {
-  const provider = (reply: (r: CompletionRequest) => E.Either<ProviderError, string>): Provider & { seen: CompletionRequest[] } => {
+  const provider = (
+    reply: (r: CompletionRequest) => E.Either<ProviderError, string>,
+  ): Provider & { seen: CompletionRequest[] } => {
     const seen: CompletionRequest[] = [];
     return {
       name: "scripted",
       seen,
       complete: (request) => async () => {
         seen.push(request);
-        return E.map((text: string) => ({ text, usage: { inputTokens: 1, outputTokens: 1 }, model: request.model }))(reply(request));
+        return E.map((text: string) => ({ text, usage: { inputTokens: 1, outputTokens: 1 }, model: request.model }))(
+          reply(request),
+        );
       },
       listModels: () => async () => E.right([]),
     };
@@ -125,11 +136,22 @@ describe("providerSummarizer", () => {
   });
 
   it("reports provider failures per segment as SummarizeFailed, with the provider's tag", async () => {
-    const p = provider((req) => (req.messages[1]?.content.includes("short") === true ? E.left({ _tag: "ProviderTimeout", timeoutMs: 30_000 }) : E.right("ok")));
-    const r = await hierarchicalCompact(segs, { target: { maxTokens: 1 }, scoring: { now: () => 1 }, summarize: providerSummarizer(p, { model: "m" }), writer: summaryWriterFunc(() => undefined) })();
+    const p = provider((req) =>
+      req.messages[1]?.content.includes("short") === true
+        ? E.left({ _tag: "ProviderTimeout", timeoutMs: 30_000 })
+        : E.right("ok"),
+    );
+    const r = await hierarchicalCompact(segs, {
+      target: { maxTokens: 1 },
+      scoring: { now: () => 1 },
+      summarize: providerSummarizer(p, { model: "m" }),
+      writer: summaryWriterFunc(() => undefined),
+    })();
     if (E.isLeft(r)) throw new Error("unexpected Left");
     expect(r.right.written.map((o) => o.segment.id)).toEqual(["a"]);
-    expect(r.right.failed.map((o) => o.error)).toMatchObject([{ _tag: "SummarizeFailed", cause: { _tag: "ProviderTimeout" } }]);
+    expect(r.right.failed.map((o) => o.error)).toMatchObject([
+      { _tag: "SummarizeFailed", cause: { _tag: "ProviderTimeout" } },
+    ]);
   });
 });
 
@@ -137,17 +159,32 @@ describe("summarizer options", () => {
   it("are closed: a typo or a bad value fails each segment with a typed InvalidOptions, reported per segment", async () => {
     const seg: Segment = { id: "a", content: "Traceback: boom" };
     const signal = new AbortController().signal;
-    const extractive = await extractiveSummarizer({ maxChar: 100 } as unknown as Parameters<typeof extractiveSummarizer>[0])(seg, { signal });
-    expect(extractive).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "extractive summarizer options", problems: [{ message: "maxChar: unknown field (did you mean maxChars?)" }] }));
-    expect(await extractiveSummarizer({ maxChars: Number.NaN })(seg, { signal })).toMatchObject(E.left({ _tag: "InvalidOptions" }));
+    const extractive = await extractiveSummarizer({ maxChar: 100 } as unknown as Parameters<
+      typeof extractiveSummarizer
+    >[0])(seg, { signal });
+    expect(extractive).toMatchObject(
+      E.left({
+        _tag: "InvalidOptions",
+        subject: "extractive summarizer options",
+        problems: [{ message: "maxChar: unknown field (did you mean maxChars?)" }],
+      }),
+    );
+    expect(await extractiveSummarizer({ maxChars: Number.NaN })(seg, { signal })).toMatchObject(
+      E.left({ _tag: "InvalidOptions" }),
+    );
     let calls = 0;
     const p: Provider = {
       name: "p",
-      complete: () => async () => (calls++, E.right({ text: "s", model: "m", usage: { inputTokens: 1, outputTokens: 1 } })),
+      complete: () => async () => (
+        calls++,
+        E.right({ text: "s", model: "m", usage: { inputTokens: 1, outputTokens: 1 } })
+      ),
       listModels: () => async () => E.right([]),
     };
     const bad = await providerSummarizer(p, { model: "m", maxTokens: 0 })(seg, { signal });
-    expect(bad).toMatchObject(E.left({ _tag: "InvalidOptions", subject: "provider summarizer options", problems: [{ path: "maxTokens" }] }));
+    expect(bad).toMatchObject(
+      E.left({ _tag: "InvalidOptions", subject: "provider summarizer options", problems: [{ path: "maxTokens" }] }),
+    );
     expect(calls).toBe(0);
     const r = await hierarchicalCompact([seg, { id: "b", content: "x" }], {
       target: { maxTokens: 1 },
@@ -156,7 +193,9 @@ describe("summarizer options", () => {
       writer: summaryWriterFunc(() => undefined),
     })();
     expect(E.isRight(r) && r.right.evict.length).toBeGreaterThan(0);
-    expect(E.isRight(r) && r.right.failed.map((f) => f.error._tag)).toEqual(E.isRight(r) ? r.right.evict.map(() => "SummarizeFailed") : []);
+    expect(E.isRight(r) && r.right.failed.map((f) => f.error._tag)).toEqual(
+      E.isRight(r) ? r.right.evict.map(() => "SummarizeFailed") : [],
+    );
     expect(E.isRight(r) && r.right.written).toEqual([]);
     expect(E.isRight(r) && JSON.stringify(r.right.failed[0]!.error)).toContain("did you mean prompt?");
   });

@@ -24,7 +24,11 @@ import { ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions 
  * const r = compactChecked(segments, { maxTokens: 8000 }, { now: () => Date.now() });
  * if (E.isLeft(r)) console.error(r.left.message); else console.log(r.right.evict.length);
  */
-export function compactChecked<S extends Segment>(segments: readonly S[], target: EvictionTarget, options: ScoringOptions): E.Either<InvalidInput | InvalidOptions, CompactResult<S>> {
+export function compactChecked<S extends Segment>(
+  segments: readonly S[],
+  target: EvictionTarget,
+  options: ScoringOptions,
+): E.Either<InvalidInput | InvalidOptions, CompactResult<S>> {
   const checked = checkAll(segments, options);
   if (E.isLeft(checked)) return checked;
   const t = validateEvictionTarget(target);
@@ -39,7 +43,10 @@ export function compactChecked<S extends Segment>(segments: readonly S[], target
  * const r = rankChecked(segments, { now: () => Date.now() });
  * if (E.isRight(r)) console.log(r.right[0]?.id); // the first to go
  */
-export function rankChecked<S extends Segment>(segments: readonly S[], options: ScoringOptions): E.Either<InvalidInput | InvalidOptions, S[]> {
+export function rankChecked<S extends Segment>(
+  segments: readonly S[],
+  options: ScoringOptions,
+): E.Either<InvalidInput | InvalidOptions, S[]> {
   const checked = checkAll(segments, options);
   return E.isLeft(checked) ? checked : guarded(() => rank(segments, options));
 }
@@ -52,7 +59,14 @@ function guarded<A>(pass: () => A): E.Either<InvalidInput, A> {
   try {
     return E.right(pass());
   } catch (e) {
-    return E.left(invalid("InvalidInput", "segments", [{ path: "", message: `reading the input threw during the pass (${e instanceof Error ? e.message : String(e)})` }]));
+    return E.left(
+      invalid("InvalidInput", "segments", [
+        {
+          path: "",
+          message: `reading the input threw during the pass (${e instanceof Error ? e.message : String(e)})`,
+        },
+      ]),
+    );
   }
 }
 

@@ -67,7 +67,11 @@ const minKeepOf = (m: unknown): number => (typeof m === "number" && m > 0 ? Math
  * @example
  * const { keep, evict, budgetMet } = compact(segments, { maxTokens: 8000, minKeep: 4 }, { now: () => Date.now() });
  */
-export function compact<S extends Segment>(segments: readonly S[], target: EvictionTarget, options: ScoringOptions): CompactResult<S> {
+export function compact<S extends Segment>(
+  segments: readonly S[],
+  target: EvictionTarget,
+  options: ScoringOptions,
+): CompactResult<S> {
   const n = segments.length;
   const r = resolveOptions(options);
   const age = ageContext(segments, r);
@@ -106,7 +110,13 @@ export function compact<S extends Segment>(segments: readonly S[], target: Evict
     };
   }
   const evicted = new Uint8Array(n);
-  const gone = selectTiered(scores, tokens, { need: total - maxTokens, maxEvict, free, min, max }, r.keepNewest, evicted);
+  const gone = selectTiered(
+    scores,
+    tokens,
+    { need: total - maxTokens, maxEvict, free, min, max },
+    r.keepNewest,
+    evicted,
+  );
   // Exact-size outputs: no growth copies of million-element arrays.
   const keep = new Array<S>(n - gone.count);
   const evict = new Array<S>(gone.count);
@@ -115,14 +125,27 @@ export function compact<S extends Segment>(segments: readonly S[], target: Evict
     else keep[k++] = segments[i] as S;
   }
   const after = total - gone.tokens;
-  return { keep, evict, tokensBefore: total, tokensAfter: after, budgetMet: after <= maxTokens, ...(r.clock === undefined ? {} : { clock: r.clock }) };
+  return {
+    keep,
+    evict,
+    tokensBefore: total,
+    tokensAfter: after,
+    budgetMet: after <= maxTokens,
+    ...(r.clock === undefined ? {} : { clock: r.clock }),
+  };
 }
 
 /**
  * Evicts among the non-pinned segments outside the newest `keepNewest` first (by score); only
  * when they are all gone and more must leave, the newest ones go, oldest first.
  */
-function selectTiered(scores: Float64Array, tokens: Float64Array, sel: Selection, keepNewest: number, evicted: Uint8Array): { readonly count: number; readonly tokens: number } {
+function selectTiered(
+  scores: Float64Array,
+  tokens: Float64Array,
+  sel: Selection,
+  keepNewest: number,
+  evicted: Uint8Array,
+): { readonly count: number; readonly tokens: number } {
   const newest = newestMask(scores, keepNewest);
   if (newest.count === 0) return selectEvictions(scores, tokens, sel, evicted);
   const older = new Float64Array(scores);
@@ -142,7 +165,12 @@ function selectTiered(scores: Float64Array, tokens: Float64Array, sel: Selection
   let count = 0;
   let goneTokens = 0;
   if (free > 0) {
-    const first = selectEvictions(older, tokens, { ...sel, maxEvict: Math.min(sel.maxEvict, free), free, min, max }, evicted);
+    const first = selectEvictions(
+      older,
+      tokens,
+      { ...sel, maxEvict: Math.min(sel.maxEvict, free), free, min, max },
+      evicted,
+    );
     count = first.count;
     goneTokens = first.tokens;
   }
@@ -170,7 +198,12 @@ interface Selection {
  * Marks in `evicted` the shortest (score, position)-prefix of the finite-score positions whose
  * tokens reach `need`, capped at `maxEvict` segments. Returns how many segments and tokens go.
  */
-function selectEvictions(scores: Float64Array, tokens: Float64Array, sel: Selection, evicted: Uint8Array): { readonly count: number; readonly tokens: number } {
+function selectEvictions(
+  scores: Float64Array,
+  tokens: Float64Array,
+  sel: Selection,
+  evicted: Uint8Array,
+): { readonly count: number; readonly tokens: number } {
   const n = scores.length;
   const { min, scale, count } = bucketing(sel.min, sel.max, Math.min(sel.free >>> 3, 1 << 16));
   const cnt = new Uint32Array(count);

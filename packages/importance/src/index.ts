@@ -24,6 +24,12 @@ export { rank } from "./rank.js";
 export { compact, type CompactResult } from "./compact.js";
 export { compactChecked, rankChecked } from "./checked.js";
 export { formatEvictionReport } from "./report.js";
-export { decodeSegmentsJson, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions, type MalformedJson } from "./validate.js";
+export {
+  decodeSegmentsJson,
+  ensureSegmentsValid,
+  validateEvictionTarget,
+  validateImportanceOptions,
+  type MalformedJson,
+} from "./validate.js";
 export type { InvalidInput, InvalidOptions, Problem } from "@cc/validate";
 export { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec } from "./codec/codecs.js";

@@ -57,11 +57,14 @@ export interface ResolvedOptions {
   readonly kindWeights: ReadonlyMap<string, number>;
 }
 
-const weight = (w: unknown, fallback: number): number => (typeof w === "number" && w >= 0 && w <= MAX_WEIGHT ? w : fallback);
+const weight = (w: unknown, fallback: number): number =>
+  typeof w === "number" && w >= 0 && w <= MAX_WEIGHT ? w : fallback;
 
-const halfLife = (h: unknown): number => (typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_MS);
+const halfLife = (h: unknown): number =>
+  typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_MS;
 
-const halfLifeTurns = (h: unknown): number => (typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_TURNS);
+const halfLifeTurns = (h: unknown): number =>
+  typeof h === "number" && h > 0 && h < Number.POSITIVE_INFINITY ? h : DEFAULT_HALF_LIFE_TURNS;
 
 const finite = (x: unknown): number | undefined => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
 
@@ -77,14 +80,20 @@ const problem = (reason: ClockProblem["reason"], message: string): E.Either<Cloc
  * readClock(undefined); // Left({ _tag: "InvalidClock", reason: "missing", … })
  */
 export function readClock(now: unknown): E.Either<ClockProblem, number> {
-  if (typeof now !== "function") return problem("missing", now === undefined ? "no clock given (options.now is required)" : "options.now is not a function");
+  if (typeof now !== "function")
+    return problem(
+      "missing",
+      now === undefined ? "no clock given (options.now is required)" : "options.now is not a function",
+    );
   let t: unknown;
   try {
     t = (now as () => unknown)();
   } catch (e) {
     return problem("threw", `the clock threw (${e instanceof Error ? e.message : String(e)})`);
   }
-  return typeof t === "number" && Number.isFinite(t) ? E.right(t) : problem("not-finite", `returned ${typeof t === "number" ? String(t) : typeof t}, not a finite number`);
+  return typeof t === "number" && Number.isFinite(t)
+    ? E.right(t)
+    : problem("not-finite", `returned ${typeof t === "number" ? String(t) : typeof t}, not a finite number`);
 }
 
 /** Reads a field of caller options, treating a throwing getter as absent. */
@@ -98,7 +107,8 @@ function field(o: unknown, key: string): unknown {
 
 const ageOf = (a: unknown): AgeMode => (a === "clock" || a === "turns" || a === "auto" ? a : DEFAULT_AGE);
 
-const countOf = (c: unknown, fallback: number): number => (typeof c === "number" && c >= 0 && c < Number.POSITIVE_INFINITY ? Math.ceil(c) : fallback);
+const countOf = (c: unknown, fallback: number): number =>
+  typeof c === "number" && c >= 0 && c < Number.POSITIVE_INFINITY ? Math.ceil(c) : fallback;
 
 function kindWeightsOf(k: unknown): ReadonlyMap<string, number> {
   const out = new Map<string, number>();

@@ -15,7 +15,12 @@ const fmt = (x: number): string => x.toLocaleString("en-US");
  * formatEvictionReport(5, 1000, 3, 400); // "compacted 2 segments (1,000 → 400 tokens; 600 saved)"
  * formatEvictionReport(5, 1000, 5, 400); // "compacted 0 segments (1,000 → 400 tokens; 600 saved)"
  */
-export function formatEvictionReport(originalCount: number, originalTokens: number, finalCount: number, finalTokens: number): string {
+export function formatEvictionReport(
+  originalCount: number,
+  originalTokens: number,
+  finalCount: number,
+  finalTokens: number,
+): string {
   const args = [originalCount, originalTokens, finalCount, finalTokens];
   if (!args.every(isCount) || finalCount > originalCount || finalTokens > originalTokens) {
     return `invalid eviction report (counts ${originalCount} → ${finalCount}, tokens ${originalTokens} → ${finalTokens})`;

@@ -53,21 +53,38 @@ function kindScore(segment: Segment, r: ResolvedOptions): number {
 }
 
 /** Score of a non-pinned segment at `position` whose tokens are already known. */
-export function scoreWithTokens(segment: Segment, tokens: number, r: ResolvedOptions, age: AgeContext, position: number): number {
+export function scoreWithTokens(
+  segment: Segment,
+  tokens: number,
+  r: ResolvedOptions,
+  age: AgeContext,
+  position: number,
+): number {
   const acc = segment.accessCount;
   const reuse = typeof acc === "number" && acc > 0 ? 1 - 1 / (1 + acc) : 0;
   const cost = 100 / (100 + tokens);
   const recency = age.mode === "turns" ? turnRecency(segment, position, r, age) : clockRecency(segment, r);
   const rel = segment.relevance;
   const relevance = typeof rel === "number" && rel > 0 ? Math.min(1, rel) : 0;
-  return r.recencyWeight * recency + r.reuseWeight * reuse + r.relevanceWeight * relevance + r.costWeight * cost + kindScore(segment, r);
+  return (
+    r.recencyWeight * recency +
+    r.reuseWeight * reuse +
+    r.relevanceWeight * relevance +
+    r.costWeight * cost +
+    kindScore(segment, r)
+  );
 }
 
 /** Recency on the wall clock (0 when the age or the clock is unknown). */
 function clockRecency(segment: Segment, r: ResolvedOptions): number {
   const last = segment.lastAccessed;
   const created = segment.createdAt;
-  const ref = typeof last === "number" && Number.isFinite(last) ? last : typeof created === "number" && Number.isFinite(created) ? created : Number.NaN;
+  const ref =
+    typeof last === "number" && Number.isFinite(last)
+      ? last
+      : typeof created === "number" && Number.isFinite(created)
+        ? created
+        : Number.NaN;
   let recency = 0;
   if (ref === ref && r.now !== undefined) {
     const age = r.now - ref;
@@ -83,11 +100,19 @@ const EMPTY: Segment = { id: "", content: "" };
  * non-object, or a segment whose getters throw counts as an empty, unpinned segment (the codecs
  * reject all of these; the pure functions only must not throw on them).
  */
-export function measure(segment: unknown, r: ResolvedOptions, age: AgeContext, position: number): { readonly tokens: number; readonly score: number } {
+export function measure(
+  segment: unknown,
+  r: ResolvedOptions,
+  age: AgeContext,
+  position: number,
+): { readonly tokens: number; readonly score: number } {
   const seg = typeof segment === "object" && segment !== null ? (segment as Segment) : EMPTY;
   try {
     const tokens = tokensOf(seg, r.estimate);
-    return { tokens, score: seg.pinned === true ? Number.POSITIVE_INFINITY : scoreWithTokens(seg, tokens, r, age, position) };
+    return {
+      tokens,
+      score: seg.pinned === true ? Number.POSITIVE_INFINITY : scoreWithTokens(seg, tokens, r, age, position),
+    };
   } catch {
     return { tokens: 0, score: scoreWithTokens(EMPTY, 0, r, age, position) };
   }

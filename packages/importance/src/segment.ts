@@ -218,7 +218,9 @@ export const MAX_WEIGHT = 1e6;
  *
  * @example compact(segments, { maxTokens: 8000 }, { ...AGENT_PRESET, now: () => Date.now() })
  */
-export const AGENT_PRESET: Readonly<Required<Pick<ImportanceOptions, "age" | "recencyHalfLifeTurns" | "keepNewest" | "kindWeights">>> = {
+export const AGENT_PRESET: Readonly<
+  Required<Pick<ImportanceOptions, "age" | "recencyHalfLifeTurns" | "keepNewest" | "kindWeights">>
+> = {
   age: "auto",
   recencyHalfLifeTurns: 40,
   keepNewest: 1,

@@ -18,7 +18,10 @@ export const segmentArb: fc.Arbitrary<Segment> = fc.record(
     id: fc.constantFrom("a", "b", "c", "d", "x", "y", "dup"),
     content: fc.oneof(fc.constant(""), fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 10 })),
     tokenCost: fc.oneof(fc.constantFrom(0, 1, 10, 100, 1000), fc.integer({ min: 0, max: 5000 })),
-    lastAccessed: fc.oneof(fc.constantFrom(NOW, NOW - 60_000, NOW - 3_600_000), fc.integer({ min: NOW - 86_400_000, max: NOW + 60_000 })),
+    lastAccessed: fc.oneof(
+      fc.constantFrom(NOW, NOW - 60_000, NOW - 3_600_000),
+      fc.integer({ min: NOW - 86_400_000, max: NOW + 60_000 }),
+    ),
     createdAt: fc.integer({ min: NOW - 86_400_000, max: NOW }),
     accessCount: fc.oneof(fc.constantFrom(0, 1, 5), fc.integer({ min: 0, max: 1000 })),
     pinned: fc.integer({ min: 0, max: 4 }).map((k) => k === 0), // pinned one time in five
@@ -36,7 +39,10 @@ export const segmentsArb = (max = 60): fc.Arbitrary<Segment[]> => fc.array(segme
 export const optionsArb: fc.Arbitrary<ScoringOptions> = fc
   .record(
     {
-      recencyHalfLifeMs: fc.oneof(fc.constantFrom(1, 60_000, 1_800_000, 1e12), fc.double({ min: 1, max: 1e9, noNaN: true })),
+      recencyHalfLifeMs: fc.oneof(
+        fc.constantFrom(1, 60_000, 1_800_000, 1e12),
+        fc.double({ min: 1, max: 1e9, noNaN: true }),
+      ),
       recencyWeight: fc.oneof(fc.constantFrom(0, 1, 1e6), fc.double({ min: 0, max: 10, noNaN: true })),
       reuseWeight: fc.oneof(fc.constantFrom(0, 0.7), fc.double({ min: 0, max: 10, noNaN: true })),
       costWeight: fc.oneof(fc.constantFrom(0, 0.5), fc.double({ min: 0, max: 10, noNaN: true })),
@@ -44,7 +50,11 @@ export const optionsArb: fc.Arbitrary<ScoringOptions> = fc
       recencyHalfLifeTurns: fc.oneof(fc.constantFrom(1, 10, 1e9), fc.double({ min: 0.01, max: 100, noNaN: true })),
       currentTurn: fc.integer({ min: 0, max: 100 }),
       keepNewest: fc.integer({ min: 0, max: 5 }),
-      kindWeights: fc.dictionary(fc.constantFrom("task", "tool_result", "other"), fc.oneof(fc.constantFrom(0, 3), fc.double({ min: 0, max: 10, noNaN: true })), { maxKeys: 2 }),
+      kindWeights: fc.dictionary(
+        fc.constantFrom("task", "tool_result", "other"),
+        fc.oneof(fc.constantFrom(0, 3), fc.double({ min: 0, max: 10, noNaN: true })),
+        { maxKeys: 2 },
+      ),
     },
     { requiredKeys: [] },
   )

@@ -44,32 +44,46 @@ const hostile = (): object =>
   );
 
 describe("compactChecked and rankChecked", () => {
-  it.each(["id", "content", "tokenCost", "pinned", "lastAccessed", "turn"])("a segment whose %s getter throws is Left naming its index and field", (field) => {
-    const segments = [{ id: "a", content: "aaaa" }, throwingAt(field), { id: "b", content: "bbbb" }];
-    const lefts = [compactChecked(segments, { maxTokens: 1 }, options), rankChecked(segments, options)].map((r) => (E.isLeft(r) ? r.left : undefined));
-    for (const left of lefts) {
-      expect(left?._tag).toBe("InvalidInput");
-      expect(left?.problems[0]).toMatchObject({ index: 1, field, path: `[1].${field}` });
-      expect(left?.problems[0]?.message).toContain(`no ${field}`);
-    }
-  });
+  it.each(["id", "content", "tokenCost", "pinned", "lastAccessed", "turn"])(
+    "a segment whose %s getter throws is Left naming its index and field",
+    (field) => {
+      const segments = [{ id: "a", content: "aaaa" }, throwingAt(field), { id: "b", content: "bbbb" }];
+      const lefts = [compactChecked(segments, { maxTokens: 1 }, options), rankChecked(segments, options)].map((r) =>
+        E.isLeft(r) ? r.left : undefined,
+      );
+      for (const left of lefts) {
+        expect(left?._tag).toBe("InvalidInput");
+        expect(left?.problems[0]).toMatchObject({ index: 1, field, path: `[1].${field}` });
+        expect(left?.problems[0]?.message).toContain(`no ${field}`);
+      }
+    },
+  );
 
   it("a bad target or bad options is Left<InvalidOptions> naming the field", () => {
     const segments = [{ id: "a", content: "aaaa" }];
     const target = throwingAt("maxTokens", {}) as unknown as { maxTokens: number };
     const t = compactChecked(segments, target, options);
-    expect(E.isLeft(t) && t.left._tag === "InvalidOptions" && t.left.subject === "eviction target" && t.left.problems[0]?.field === "maxTokens").toBe(true);
+    expect(
+      E.isLeft(t) &&
+        t.left._tag === "InvalidOptions" &&
+        t.left.subject === "eviction target" &&
+        t.left.problems[0]?.field === "maxTokens",
+    ).toBe(true);
     const o = rankChecked(segments, { ...options, costWeight: Number.NaN });
     expect(E.isLeft(o) && o.left._tag === "InvalidOptions" && o.left.problems[0]?.path === "costWeight").toBe(true);
   });
 
   it("valid input gives exactly what compact and rank give", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(segmentArb, { selector: (s) => s.id, maxLength: 7 }), fc.integer({ min: 0, max: 3000 }), (segments, maxTokens) => {
-        const c = compactChecked(segments, { maxTokens }, options);
-        expect(c).toEqual(E.right(compact(segments, { maxTokens }, options)));
-        expect(rankChecked(segments, options)).toEqual(E.right(rank(segments, options)));
-      }),
+      fc.property(
+        fc.uniqueArray(segmentArb, { selector: (s) => s.id, maxLength: 7 }),
+        fc.integer({ min: 0, max: 3000 }),
+        (segments, maxTokens) => {
+          const c = compactChecked(segments, { maxTokens }, options);
+          expect(c).toEqual(E.right(compact(segments, { maxTokens }, options)));
+          expect(rankChecked(segments, options)).toEqual(E.right(rank(segments, options)));
+        },
+      ),
       { numRuns },
     );
   });
@@ -88,9 +102,15 @@ const anything: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => (
     { depthSize: "small" },
     fc.anything(),
     fc.constant(null),
-    fc.constantFrom("id", "content", "tokenCost", "pinned", "kind", "turn", "createdAt", "accessCount").map((f) => throwingAt(f)),
+    fc
+      .constantFrom("id", "content", "tokenCost", "pinned", "kind", "turn", "createdAt", "accessCount")
+      .map((f) => throwingAt(f)),
     fc.constant(0).map(hostile),
-    fc.dictionary(fc.constantFrom("id", "content", "tokenCost", "pinned", "kind", "maxTokens", "minKeep", "now", "costWeight"), tie("value"), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.constantFrom("id", "content", "tokenCost", "pinned", "kind", "maxTokens", "minKeep", "now", "costWeight"),
+      tie("value"),
+      { maxKeys: 4 },
+    ),
     fc.array(tie("value"), { maxLength: 4 }),
   ),
 })).value;
@@ -98,18 +118,23 @@ const anything: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => (
 describe("never throws", () => {
   it("compact, rank, their checked forms and validation on arbitrary values", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.array(anything, { maxLength: 6 }), anything), anything, anything, (segments, target, opts) => {
-        const s = segments as readonly Segment[];
-        const t = target as { maxTokens: number };
-        const o = opts as typeof options;
-        expect(() => ensureSegmentsValid(s)).not.toThrow();
-        expect(() => compactChecked(s, t, o)).not.toThrow();
-        expect(() => rankChecked(s, o)).not.toThrow();
-        if (Array.isArray(segments)) {
-          expect(() => compact(s, t, options)).not.toThrow();
-          expect(() => rank(s, options)).not.toThrow();
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.array(anything, { maxLength: 6 }), anything),
+        anything,
+        anything,
+        (segments, target, opts) => {
+          const s = segments as readonly Segment[];
+          const t = target as { maxTokens: number };
+          const o = opts as typeof options;
+          expect(() => ensureSegmentsValid(s)).not.toThrow();
+          expect(() => compactChecked(s, t, o)).not.toThrow();
+          expect(() => rankChecked(s, o)).not.toThrow();
+          if (Array.isArray(segments)) {
+            expect(() => compact(s, t, options)).not.toThrow();
+            expect(() => rank(s, options)).not.toThrow();
+          }
+        },
+      ),
       { numRuns },
     );
   });

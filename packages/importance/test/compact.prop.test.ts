@@ -59,7 +59,8 @@ describe("compact properties", () => {
         const free = segs.filter((s) => s.pinned !== true).length;
         const minKeep = target.minKeep ?? 0;
         const pinnedTokens = sumTokens(segs.filter((s) => s.pinned === true));
-        if (!noBudget && pinnedTokens <= target.maxTokens && segs.length - free >= minKeep) expect(r.budgetMet).toBe(true);
+        if (!noBudget && pinnedTokens <= target.maxTokens && segs.length - free >= minKeep)
+          expect(r.budgetMet).toBe(true);
         if (noBudget) expect(r.evict).toEqual([]);
       }),
       { numRuns },
@@ -83,7 +84,11 @@ describe("compact properties", () => {
         const ref = referenceCompact(segs, target, options);
         expect(r.evict).toEqual(ref.evict);
         expect(positions(segs, r.evict)).toEqual(positions(segs, ref.evict));
-        expect([r.tokensBefore, r.tokensAfter, r.budgetMet]).toEqual([ref.tokensBefore, ref.tokensAfter, ref.budgetMet]);
+        expect([r.tokensBefore, r.tokensAfter, r.budgetMet]).toEqual([
+          ref.tokensBefore,
+          ref.tokensAfter,
+          ref.budgetMet,
+        ]);
       }),
       { numRuns },
     );
@@ -91,13 +96,18 @@ describe("compact properties", () => {
 
   it("agrees with the reference on larger inputs with heavy ties (boundary bucket sorted by comparator)", () => {
     fc.assert(
-      fc.property(fc.oneof(segmentsArb(400), tiedSegmentsArb()), fc.double({ min: 0, max: 1, noNaN: true }), optionsArb, (raw, frac, options) => {
-        const segs = fresh(raw);
-        const target = { maxTokens: Math.floor(sumTokens(segs) * frac) };
-        const r = compact(segs, target, options);
-        const ref = referenceCompact(segs, target, options);
-        expect(positions(segs, r.evict)).toEqual(positions(segs, ref.evict));
-      }),
+      fc.property(
+        fc.oneof(segmentsArb(400), tiedSegmentsArb()),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        optionsArb,
+        (raw, frac, options) => {
+          const segs = fresh(raw);
+          const target = { maxTokens: Math.floor(sumTokens(segs) * frac) };
+          const r = compact(segs, target, options);
+          const ref = referenceCompact(segs, target, options);
+          expect(positions(segs, r.evict)).toEqual(positions(segs, ref.evict));
+        },
+      ),
       { numRuns },
     );
   });

@@ -17,7 +17,13 @@ describe("compact", () => {
   const segs = [seg("a", 100, 1), seg("b", 200, 3), seg("c", 300, 0), seg("d", 400, 2)];
 
   it("evicts nothing for empty input", () => {
-    expect(compact([], { maxTokens: 10 }, clock)).toEqual({ keep: [], evict: [], tokensBefore: 0, tokensAfter: 0, budgetMet: true });
+    expect(compact([], { maxTokens: 10 }, clock)).toEqual({
+      keep: [],
+      evict: [],
+      tokensBefore: 0,
+      tokensAfter: 0,
+      budgetMet: true,
+    });
   });
 
   it("evicts nothing when there is no budget (maxTokens <= 0 or NaN)", () => {
@@ -78,7 +84,11 @@ describe("compact", () => {
   it("evicts zero-token segments when they are in the lowest-score prefix", () => {
     const r = compact([seg("z", 0, 5), seg("big", 100, 4), seg("keep", 10, 0)], { maxTokens: 50 }, clock);
     expect(ids(r.evict)).toEqual(["big"]);
-    const r2 = compact([seg("z", 0, 50), seg("big", 100, 4), seg("keep", 10, 0)], { maxTokens: 50 }, { ...clock, costWeight: 0 });
+    const r2 = compact(
+      [seg("z", 0, 50), seg("big", 100, 4), seg("keep", 10, 0)],
+      { maxTokens: 50 },
+      { ...clock, costWeight: 0 },
+    );
     expect(ids(r2.evict)).toEqual(["z", "big"]);
   });
 

@@ -26,11 +26,17 @@ describe("halvings (2^-x)", () => {
   });
 
   it("is non-increasing, also across whole-number boundaries", () => {
-    const near = fc.integer({ min: 1, max: 1074 }).chain((n) => fc.double({ min: n - 1e-9, max: n + 1e-9, noNaN: true }));
+    const near = fc
+      .integer({ min: 1, max: 1074 })
+      .chain((n) => fc.double({ min: n - 1e-9, max: n + 1e-9, noNaN: true }));
     fc.assert(
-      fc.property(fc.oneof(near, fc.double({ min: 0, max: 1100, noNaN: true })), fc.double({ min: 0, max: 1e-6, noNaN: true }), (x, d) => {
-        expect(halvings(x + d)).toBeLessThanOrEqual(halvings(x));
-      }),
+      fc.property(
+        fc.oneof(near, fc.double({ min: 0, max: 1100, noNaN: true })),
+        fc.double({ min: 0, max: 1e-6, noNaN: true }),
+        (x, d) => {
+          expect(halvings(x + d)).toBeLessThanOrEqual(halvings(x));
+        },
+      ),
       { numRuns },
     );
   });

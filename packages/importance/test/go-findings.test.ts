@@ -3,7 +3,16 @@
  * correct behaviour on the small example that exposed the defect.
  */
 import { describe, expect, it } from "vitest";
-import { compact, ensureSegmentsValid, estimatedTokens, formatEvictionReport, rank, score, validateImportanceOptions, type Segment } from "../src/index.js";
+import {
+  compact,
+  ensureSegmentsValid,
+  estimatedTokens,
+  formatEvictionReport,
+  rank,
+  score,
+  validateImportanceOptions,
+  type Segment,
+} from "../src/index.js";
 
 const NOW = 1_735_689_600_000;
 const H = 3_600_000;
@@ -111,7 +120,9 @@ describe("GO-FINDINGS: importance", () => {
     expect(estimatedTokens(s)).toBe(1);
     expect(estimatedTokens({ id: "e", content: "éééééééé" })).toBe(2);
     const v = ensureSegmentsValid([s]);
-    expect(v._tag === "Left" && v.left.problems[0]!.message).toBe("[0].tokenCost: expected a non-negative integer, got -1");
+    expect(v._tag === "Left" && v.left.problems[0]!.message).toBe(
+      "[0].tokenCost: expected a non-negative integer, got -1",
+    );
   });
 
   it("10. the eviction report compares tokens too: fewer tokens with the same count is a compaction", () => {

@@ -9,18 +9,24 @@ const fresh = (segs: readonly Segment[]): Segment[] => segs.map((s) => ({ ...s }
 describe("keepNewest: fresh observations are not evicted on arrival", () => {
   it("never evicts the newest unpinned segment while an older unpinned segment stays (keepNewest ≥ 1, any age measure, kinds, budgets)", () => {
     fc.assert(
-      fc.property(segmentsArb(), targetArb, optionsArb, fc.integer({ min: 1, max: 5 }), (raw, target, options, keepNewest) => {
-        const segs = fresh(raw);
-        const r = compact(segs, target, { ...options, keepNewest });
-        const evicted = new Set(r.evict);
-        const free = segs.map((s, i) => ({ s, i })).filter(({ s }) => s.pinned !== true);
-        // Every protected segment that went: every older unpinned one went too.
-        const newest = free.slice(-keepNewest);
-        for (const { s, i } of newest) {
-          if (!evicted.has(s)) continue;
-          expect(free.filter((f) => f.i < i).every((f) => evicted.has(f.s))).toBe(true);
-        }
-      }),
+      fc.property(
+        segmentsArb(),
+        targetArb,
+        optionsArb,
+        fc.integer({ min: 1, max: 5 }),
+        (raw, target, options, keepNewest) => {
+          const segs = fresh(raw);
+          const r = compact(segs, target, { ...options, keepNewest });
+          const evicted = new Set(r.evict);
+          const free = segs.map((s, i) => ({ s, i })).filter(({ s }) => s.pinned !== true);
+          // Every protected segment that went: every older unpinned one went too.
+          const newest = free.slice(-keepNewest);
+          for (const { s, i } of newest) {
+            if (!evicted.has(s)) continue;
+            expect(free.filter((f) => f.i < i).every((f) => evicted.has(f.s))).toBe(true);
+          }
+        },
+      ),
       { numRuns },
     );
   });

@@ -46,12 +46,22 @@ describe("rank", () => {
   });
 
   it("handles many equal scores (one bucket) in input order", () => {
-    const segs = Array.from({ length: 500 }, (_, i) => ({ id: `s${i}`, content: "", tokenCost: 10, lastAccessed: NOW }));
+    const segs = Array.from({ length: 500 }, (_, i) => ({
+      id: `s${i}`,
+      content: "",
+      tokenCost: 10,
+      lastAccessed: NOW,
+    }));
     expect(rank(segs, clock)).toEqual(segs);
   });
 
   it("handles scores spread over hundreds of half-lives (most in the lowest bucket)", () => {
-    const segs = Array.from({ length: 300 }, (_, i) => ({ id: `s${i}`, content: "", tokenCost: 0, lastAccessed: NOW - ((i * 7919) % 300) * 30 * M }));
+    const segs = Array.from({ length: 300 }, (_, i) => ({
+      id: `s${i}`,
+      content: "",
+      tokenCost: 0,
+      lastAccessed: NOW - ((i * 7919) % 300) * 30 * M,
+    }));
     const out = rank(segs, { ...clock, reuseWeight: 0, costWeight: 0 });
     const ages = out.map((s) => NOW - s.lastAccessed);
     expect(ages).toEqual([...ages].sort((a, b) => b - a));

@@ -5,7 +5,15 @@
  * after the others (oldest first), greedy walk, a Set of evicted positions. The fast
  * implementation must agree with it exactly; the benchmark measures both in the same run.
  */
-import { DEFAULT_AGE, estimatedTokens, score, type EvictionTarget, type ImportanceOptions, type ScoringOptions, type Segment } from "../src/index.js";
+import {
+  DEFAULT_AGE,
+  estimatedTokens,
+  score,
+  type EvictionTarget,
+  type ImportanceOptions,
+  type ScoringOptions,
+  type Segment,
+} from "../src/index.js";
 
 interface Entry<S> {
   readonly seg: S;
@@ -28,7 +36,9 @@ function mode(segments: readonly Segment[], options: ScoringOptions): "turns" | 
   if (age !== "auto") return age;
   const t = options.now();
   if (!Number.isFinite(t)) return "turns";
-  const times = segments.map((s) => num(s.createdAt) ?? num(s.lastAccessed)).filter((x): x is number => x !== undefined);
+  const times = segments
+    .map((s) => num(s.createdAt) ?? num(s.lastAccessed))
+    .filter((x): x is number => x !== undefined);
   if (times.length < 2) return "turns";
   const steps = times.slice(1).map((x, i) => x - times[i]!);
   return steps.every((d) => d === steps[0]) && (times.length > 2 || steps[0] === 0) ? "turns" : "clock";
@@ -37,9 +47,17 @@ function mode(segments: readonly Segment[], options: ScoringOptions): "turns" | 
 function entries<S extends Segment>(segments: readonly S[], options: ScoringOptions): Entry<S>[] {
   const m = mode(segments, options);
   const withTurns = segments.map((seg, pos) => ({ ...seg, turn: num(seg.turn) ?? pos }));
-  const current = options.currentTurn ?? Math.max(0, ...withTurns.map((s) => Math.max(s.turn, num(s.lastAccessedTurn) ?? s.turn)));
-  const opts: ScoringOptions = m === "turns" ? { ...options, age: "turns", currentTurn: current } : { ...options, age: "clock" };
-  const all = segments.map((seg, pos) => ({ seg, pos, score: score(m === "turns" ? withTurns[pos]! : seg, opts), tokens: estimatedTokens(seg, options), newest: false }));
+  const current =
+    options.currentTurn ?? Math.max(0, ...withTurns.map((s) => Math.max(s.turn, num(s.lastAccessedTurn) ?? s.turn)));
+  const opts: ScoringOptions =
+    m === "turns" ? { ...options, age: "turns", currentTurn: current } : { ...options, age: "clock" };
+  const all = segments.map((seg, pos) => ({
+    seg,
+    pos,
+    score: score(m === "turns" ? withTurns[pos]! : seg, opts),
+    tokens: estimatedTokens(seg, options),
+    newest: false,
+  }));
   const keep = options.keepNewest ?? 0;
   let marked = 0;
   for (let i = all.length - 1; i >= 0 && marked < keep; i--) {

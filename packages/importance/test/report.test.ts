@@ -3,7 +3,9 @@ import { formatEvictionReport } from "../src/index.js";
 
 describe("formatEvictionReport", () => {
   it("reports evicted count, token change and savings with thousands separators", () => {
-    expect(formatEvictionReport(40, 513_810, 20, 256_000)).toBe("compacted 20 segments (513,810 → 256,000 tokens; 257,810 saved)");
+    expect(formatEvictionReport(40, 513_810, 20, 256_000)).toBe(
+      "compacted 20 segments (513,810 → 256,000 tokens; 257,810 saved)",
+    );
     expect(formatEvictionReport(2, 10, 1, 4)).toBe("compacted 1 segment (10 → 4 tokens; 6 saved)");
   });
 

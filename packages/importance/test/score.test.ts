@@ -14,7 +14,12 @@ describe("score", () => {
   it("halves the recency axis every half-life", () => {
     const only = { ...clock, reuseWeight: 0, costWeight: 0 };
     expect(score({ ...base, lastAccessed: NOW - DEFAULT_HALF_LIFE_MS }, only)).toBe(0.5);
-    expect(score({ ...base, lastAccessed: NOW - 2 * DEFAULT_HALF_LIFE_MS }, { ...only, recencyHalfLifeMs: 2 * DEFAULT_HALF_LIFE_MS })).toBe(0.5);
+    expect(
+      score(
+        { ...base, lastAccessed: NOW - 2 * DEFAULT_HALF_LIFE_MS },
+        { ...only, recencyHalfLifeMs: 2 * DEFAULT_HALF_LIFE_MS },
+      ),
+    ).toBe(0.5);
   });
 
   it("pinned scores +Infinity whatever else is set", () => {
@@ -28,7 +33,9 @@ describe("score", () => {
   });
 
   it("treats a timestamp in the future as now (recency 1, never above)", () => {
-    expect(score({ ...base, lastAccessed: NOW + 10 * DEFAULT_HALF_LIFE_MS }, { ...clock, reuseWeight: 0, costWeight: 0 })).toBe(1);
+    expect(
+      score({ ...base, lastAccessed: NOW + 10 * DEFAULT_HALF_LIFE_MS }, { ...clock, reuseWeight: 0, costWeight: 0 }),
+    ).toBe(1);
   });
 
   it("falls back to the default for invalid weights at run time and never returns NaN", () => {
@@ -103,7 +110,9 @@ describe("estimatedTokens", () => {
   });
 
   it("caps huge counts at 2^53 - 1", () => {
-    expect(estimatedTokens({ id: "a", content: "", tokenCost: Number.POSITIVE_INFINITY })).toBe(Number.MAX_SAFE_INTEGER);
+    expect(estimatedTokens({ id: "a", content: "", tokenCost: Number.POSITIVE_INFINITY })).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
     expect(estimatedTokens({ id: "a", content: "x" }, { estimateTokens: () => 1e300 })).toBe(Number.MAX_SAFE_INTEGER);
   });
 });

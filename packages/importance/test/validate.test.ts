@@ -1,13 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { EvictionTargetCodec, ImportanceOptionsCodec, SegmentCodec, SegmentsCodec, decodeSegmentsJson, ensureSegmentsValid, validateEvictionTarget, validateImportanceOptions } from "../src/index.js";
+import {
+  EvictionTargetCodec,
+  ImportanceOptionsCodec,
+  SegmentCodec,
+  SegmentsCodec,
+  decodeSegmentsJson,
+  ensureSegmentsValid,
+  validateEvictionTarget,
+  validateImportanceOptions,
+} from "../src/index.js";
 
 /** The problem messages of a Left, or [] for a Right. */
-const messages = (r: ReturnType<typeof ensureSegmentsValid>): readonly string[] => (r._tag === "Left" ? r.left.problems.map((p) => p.message) : []);
+const messages = (r: ReturnType<typeof ensureSegmentsValid>): readonly string[] =>
+  r._tag === "Left" ? r.left.problems.map((p) => p.message) : [];
 
 describe("ensureSegmentsValid", () => {
   it("returns the caller's own array when everything is valid (extra fields allowed)", () => {
     const input = [
-      { id: "a", content: "plain", tokenCost: 3, createdAt: 0, lastAccessed: 5, accessCount: 2, pinned: false, kind: "tool_result" },
+      {
+        id: "a",
+        content: "plain",
+        tokenCost: 3,
+        createdAt: 0,
+        lastAccessed: 5,
+        accessCount: 2,
+        pinned: false,
+        kind: "tool_result",
+      },
       { id: "b", content: "", extra: { mine: true } },
     ];
     const r = ensureSegmentsValid(input);
@@ -84,7 +103,9 @@ describe("ensureSegmentsValid", () => {
       { id: "lone-in-content", content: "broken \ud800 half" },
     ]);
     expect(ok._tag).toBe("Right");
-    expect(messages(ensureSegmentsValid([{ id: "bad\udc00", content: "" }]))).toEqual(['[0].id: expected a non-empty string of well-formed Unicode, got "bad\\udc00"']);
+    expect(messages(ensureSegmentsValid([{ id: "bad\udc00", content: "" }]))).toEqual([
+      '[0].id: expected a non-empty string of well-formed Unicode, got "bad\\udc00"',
+    ]);
   });
 
   it("shortens long offending strings in messages", () => {
@@ -116,14 +137,24 @@ describe("decodeSegmentsJson", () => {
 
   it("reports well-formed JSON with invalid segments as InvalidInput", () => {
     const r = decodeSegmentsJson('[{"id":"a","content":"x","tokenCost":null}]');
-    expect(r._tag === "Left" && r.left.message).toBe("invalid segments: [0].tokenCost: expected a non-negative integer, got null");
+    expect(r._tag === "Left" && r.left.message).toBe(
+      "invalid segments: [0].tokenCost: expected a non-negative integer, got null",
+    );
   });
 });
 
 describe("options and target codecs", () => {
   it("accepts defaults, zero weights and functions", () => {
     expect(validateImportanceOptions({})._tag).toBe("Right");
-    expect(validateImportanceOptions({ recencyWeight: 0, reuseWeight: 0, costWeight: 0, now: () => 1, estimateTokens: () => 1 })._tag).toBe("Right");
+    expect(
+      validateImportanceOptions({
+        recencyWeight: 0,
+        reuseWeight: 0,
+        costWeight: 0,
+        now: () => 1,
+        estimateTokens: () => 1,
+      })._tag,
+    ).toBe("Right");
     expect(validateImportanceOptions({ recencyHalfLifeMs: undefined })._tag).toBe("Right");
   });
 
@@ -144,7 +175,11 @@ describe("options and target codecs", () => {
       "now: expected a function () => number, got 5",
       "recencyWeigth: unknown field (did you mean recencyWeight?)",
     ]);
-    expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "importance options", more: 0 });
+    expect(r._tag === "Left" && r.left).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "importance options",
+      more: 0,
+    });
     expect(r._tag === "Left" && r.left.message).toMatch(/^invalid importance options: recencyHalfLifeMs: /);
     const far = validateImportanceOptions({ zzzzzzzzzzzz: 1 });
     expect(far._tag === "Left" && far.left.problems.map((p) => p.message)).toEqual([
@@ -157,10 +192,15 @@ describe("options and target codecs", () => {
     expect(validateEvictionTarget({ maxTokens: 0 })._tag).toBe("Right");
     expect(validateEvictionTarget({ maxTokens: -10, minKeep: 2 })._tag).toBe("Right");
     const r = validateEvictionTarget({ maxTokens: Number.NaN, minKeep: -1 });
-    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual(["maxTokens: expected a finite number, got NaN", "minKeep: expected a non-negative integer, got -1"]);
+    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual([
+      "maxTokens: expected a finite number, got NaN",
+      "minKeep: expected a non-negative integer, got -1",
+    ]);
     expect(r._tag === "Left" && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction target" });
     const typo = validateEvictionTarget({ maxTokens: 1, minKep: 1 });
-    expect(typo._tag === "Left" && typo.left.problems.map((p) => p.message)).toEqual(["minKep: unknown field (did you mean minKeep?)"]);
+    expect(typo._tag === "Left" && typo.left.problems.map((p) => p.message)).toEqual([
+      "minKep: unknown field (did you mean minKeep?)",
+    ]);
     expect(validateEvictionTarget({})._tag).toBe("Left");
   });
 
@@ -200,7 +240,9 @@ describe("boundary robustness", () => {
       },
     });
     const r = ensureSegmentsValid([trap]);
-    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual(["[0].content: reading the field threw (getter)"]);
+    expect(r._tag === "Left" && r.left.problems.map((p) => p.message)).toEqual([
+      "[0].content: reading the field threw (getter)",
+    ]);
     const opts = Object.defineProperty({}, "costWeight", {
       enumerable: true,
       get(): number {

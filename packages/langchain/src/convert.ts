@@ -68,12 +68,25 @@ export function messageText(message: BaseMessage): string {
 }
 
 const hasOnlyReasoning = (m: BaseMessage): boolean =>
-  Array.isArray(m.content) && m.content.length > 0 && m.content.every((b: unknown) => isBlock(b) && (b["type"] === "reasoning" || b["type"] === "thinking" || b["type"] === "redacted_thinking"));
+  Array.isArray(m.content) &&
+  m.content.length > 0 &&
+  m.content.every(
+    (b: unknown) =>
+      isBlock(b) && (b["type"] === "reasoning" || b["type"] === "thinking" || b["type"] === "redacted_thinking"),
+  );
 
 function callsOf(m: BaseMessage, at: number): readonly ToolCall[] {
   if (!AIMessage.isInstance(m)) return [];
-  const valid = (m.tool_calls ?? []).map((c, k): ToolCall => ({ id: c.id ?? `lc-call-${at}-${k}`, name: c.name, arguments: JSON.stringify(c.args ?? {}) }));
-  const invalid = (m.invalid_tool_calls ?? []).map((c, k): ToolCall => ({ id: c.id ?? `lc-invalid-${at}-${k}`, name: c.name ?? "", arguments: c.args ?? "" }));
+  const valid = (m.tool_calls ?? []).map((c, k): ToolCall => ({
+    id: c.id ?? `lc-call-${at}-${k}`,
+    name: c.name,
+    arguments: JSON.stringify(c.args ?? {}),
+  }));
+  const invalid = (m.invalid_tool_calls ?? []).map((c, k): ToolCall => ({
+    id: c.id ?? `lc-invalid-${at}-${k}`,
+    name: c.name ?? "",
+    arguments: c.args ?? "",
+  }));
   return [...valid, ...invalid];
 }
 
@@ -111,7 +124,13 @@ export function fromLangChain(messages: readonly BaseMessage[]): LangChainView {
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     const next = messages[i + 1];
-    if (AIMessage.isInstance(m) && hasOnlyReasoning(m) && callsOf(m, i).length === 0 && next !== undefined && callsOf(next, i + 1).length > 0) {
+    if (
+      AIMessage.isInstance(m) &&
+      hasOnlyReasoning(m) &&
+      callsOf(m, i).length === 0 &&
+      next !== undefined &&
+      callsOf(next, i + 1).length > 0
+    ) {
       const merged = single(next, i + 1);
       const reasoning = messageText(m);
       out.push({ ...merged, content: [reasoning, merged.content].filter((p) => p !== "").join("\n") });
@@ -138,9 +157,24 @@ export function newLangChainMessage(m: Message): BaseMessage {
     case "system":
       return new SystemMessage({ content: m.content, id, ...name });
     case "user":
-      return new HumanMessage({ content: m.content, id, ...name, ...(m.content.startsWith(SUMMARY_PREFIX) ? { additional_kwargs: { lc_source: NOTE_SOURCE } } : {}) });
+      return new HumanMessage({
+        content: m.content,
+        id,
+        ...name,
+        ...(m.content.startsWith(SUMMARY_PREFIX) ? { additional_kwargs: { lc_source: NOTE_SOURCE } } : {}),
+      });
     case "assistant":
-      return new AIMessage({ content: m.content, id, ...name, tool_calls: (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: parseArgs(c.arguments), type: "tool_call" as const })) });
+      return new AIMessage({
+        content: m.content,
+        id,
+        ...name,
+        tool_calls: (m.toolCalls ?? []).map((c) => ({
+          id: c.id,
+          name: c.name,
+          args: parseArgs(c.arguments),
+          type: "tool_call" as const,
+        })),
+      });
     case "tool":
       return new ToolMessage({ content: m.content, tool_call_id: m.toolCallId, id, ...name });
   }

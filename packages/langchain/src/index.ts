@@ -14,7 +14,12 @@
  *
  * @module @cc/langchain
  */
-export { compactionMiddleware, decodeCompactionMiddleware, REMOVE_ALL_MESSAGES, type CompactionMiddleware } from "./middleware.js";
+export {
+  compactionMiddleware,
+  decodeCompactionMiddleware,
+  REMOVE_ALL_MESSAGES,
+  type CompactionMiddleware,
+} from "./middleware.js";
 export {
   CompactionMiddlewareOptionsCodec,
   CompactionMiddlewareOptionsError,
@@ -29,7 +34,18 @@ export {
   type ResolvedOptions,
   type ToolResultEviction,
 } from "./options.js";
-export { fromLangChain, messageText, newLangChainMessage, NOTE_SOURCE, toLangChain, type LangChainView } from "./convert.js";
+export {
+  fromLangChain,
+  messageText,
+  newLangChainMessage,
+  NOTE_SOURCE,
+  toLangChain,
+  type LangChainView,
+} from "./convert.js";
 export { contextTools, EXPAND_TOOL, SEARCH_TOOL } from "./tools.js";
 export { baseStoreSummaryStore } from "./store/base-store.js";
-export { BaseStoreSummaryStoreOptionsCodec, type BaseStoreSummaryStoreOptions, type LangGraphStore } from "./store/options.js";
+export {
+  BaseStoreSummaryStoreOptionsCodec,
+  type BaseStoreSummaryStoreOptions,
+  type LangGraphStore,
+} from "./store/options.js";

@@ -35,7 +35,8 @@ export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-const callbackFailed = (o: ResolvedOptions, subject: CallbackName, message: string): void => report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
+const callbackFailed = (o: ResolvedOptions, subject: CallbackName, message: string): void =>
+  report(o, { _tag: "CallbackFailed", subject, problems: [{ path: subject, message }], more: 0, message });
 
 /** Calls a user callback; a throw or rejection is reported to `onError` as `CallbackFailed`. */
 async function safely(o: ResolvedOptions, subject: CallbackName, call: () => void | Promise<void>): Promise<void> {
@@ -109,7 +110,14 @@ async function compactMessages(
   }
   if (E.isLeft(r)) {
     const message = `compaction in ${hook} failed: ${r.left._tag === "Aborted" ? "aborted" : r.left.message}`;
-    report(o, { _tag: "CompactionFailed", subject: hook, problems: [{ path: hook, message }], more: 0, message, error: r.left });
+    report(o, {
+      _tag: "CompactionFailed",
+      subject: hook,
+      problems: [{ path: hook, message }],
+      more: 0,
+      message,
+      error: r.left,
+    });
     return undefined;
   }
   const turn = r.right;
@@ -122,7 +130,8 @@ async function compactMessages(
   return { messages: out, turn };
 }
 
-const systemOf = (m: SystemMessage | undefined): SystemMessage | undefined => (m !== undefined && messageText(m) !== "" ? m : undefined);
+const systemOf = (m: SystemMessage | undefined): SystemMessage | undefined =>
+  m !== undefined && messageText(m) !== "" ? m : undefined;
 
 const isSystem = (m: BaseMessage): boolean => m.type === "system" || m.type === "developer";
 
@@ -133,19 +142,33 @@ const isSystem = (m: BaseMessage): boolean => m.type === "system" || m.type === 
  * evicted); a `ToolMessage` answering no earlier tool call is left out and reported. Returns the
  * inputs themselves when there is nothing to change.
  */
-function modelView(o: ResolvedOptions, messages: readonly BaseMessage[], system: SystemMessage | undefined): { readonly messages: readonly BaseMessage[]; readonly system: SystemMessage | undefined } {
+function modelView(
+  o: ResolvedOptions,
+  messages: readonly BaseMessage[],
+  system: SystemMessage | undefined,
+): { readonly messages: readonly BaseMessage[]; readonly system: SystemMessage | undefined } {
   const calls = new Set<string>();
   const folded: BaseMessage[] = [];
   const kept: BaseMessage[] = [];
   messages.forEach((m, index) => {
-    if (AIMessage.isInstance(m)) for (const c of [...(m.tool_calls ?? []), ...(m.invalid_tool_calls ?? [])]) if (typeof c.id === "string") calls.add(c.id);
+    if (AIMessage.isInstance(m))
+      for (const c of [...(m.tool_calls ?? []), ...(m.invalid_tool_calls ?? [])])
+        if (typeof c.id === "string") calls.add(c.id);
     if (isSystem(m)) {
       folded.push(m);
       return;
     }
     if (ToolMessage.isInstance(m) && !calls.has(m.tool_call_id)) {
       const message = `messages[${index}]: tool result ${JSON.stringify(m.tool_call_id)} answers no earlier tool call; left out of the model call`;
-      report(o, { _tag: "OrphanedToolResultDropped", subject: "wrapModelCall", problems: [{ path: `messages[${index}]`, index, message }], more: 0, message, toolCallId: m.tool_call_id, index });
+      report(o, {
+        _tag: "OrphanedToolResultDropped",
+        subject: "wrapModelCall",
+        problems: [{ path: `messages[${index}]`, index, message }],
+        more: 0,
+        message,
+        toolCallId: m.tool_call_id,
+        index,
+      });
       return;
     }
     kept.push(m);
@@ -162,9 +185,17 @@ function modelView(o: ResolvedOptions, messages: readonly BaseMessage[], system:
 }
 
 /** Moves an oversized tool result to the index (`manager.evictToolResult`); returns the stub message, or the original when it fits or cannot be written (reported). */
-async function evictResult(o: ResolvedOptions, manager: ContextManager, result: ToolMessage, tool: string): Promise<ToolMessage> {
+async function evictResult(
+  o: ResolvedOptions,
+  manager: ContextManager,
+  result: ToolMessage,
+  tool: string,
+): Promise<ToolMessage> {
   const content: unknown = result.content;
-  const textOnly = typeof content === "string" || (Array.isArray(content) && content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));
+  const textOnly =
+    typeof content === "string" ||
+    (Array.isArray(content) &&
+      content.every((b: unknown) => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"));
   if (!textOnly) return result;
   const r = await manager.evictToolResult(
     { toolCallId: result.tool_call_id, toolName: tool, content: messageText(result) },
@@ -186,7 +217,9 @@ async function evictResult(o: ResolvedOptions, manager: ContextManager, result: 
   if (evicted === undefined) return result;
   if (o.onToolResultEvicted !== undefined) {
     const cb = o.onToolResultEvicted;
-    await safely(o, "onToolResultEvicted", () => cb({ id: evicted.id, toolCallId: result.tool_call_id, tool, tokens: evicted.tokens }));
+    await safely(o, "onToolResultEvicted", () =>
+      cb({ id: evicted.id, toolCallId: result.tool_call_id, tool, tokens: evicted.tokens }),
+    );
   }
   return new ToolMessage({
     content: evicted.stub,
@@ -212,11 +245,20 @@ function build(o: ResolvedOptions) {
     ...(o.tools ? { tools: contextTools(managerOf, { maxExpandChars: o.maxExpandChars }) } : {}),
     ...(o.mode === "state"
       ? {
-          beforeModel: async (state: { messages: BaseMessage[] }, runtime: { readonly configurable?: { readonly thread_id?: string } }) => {
+          beforeModel: async (
+            state: { messages: BaseMessage[] },
+            runtime: { readonly configurable?: { readonly thread_id?: string } },
+          ) => {
             const thread = runtime.configurable?.thread_id;
             const manager = managerOf(thread);
             if (manager === undefined) return undefined;
-            const r = await compactMessages(o, manager, "beforeModel", state.messages, lastSystem.get(thread ?? "default"));
+            const r = await compactMessages(
+              o,
+              manager,
+              "beforeModel",
+              state.messages,
+              lastSystem.get(thread ?? "default"),
+            );
             if (r === undefined || !r.turn.compacted) return undefined;
             return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...r.messages] };
           },
@@ -228,11 +270,17 @@ function build(o: ResolvedOptions) {
       const view = modelView(o, request.messages, systemOf(request.systemMessage));
       const system = view.system;
       const changed = view.messages !== request.messages;
-      const withSystem = system === systemOf(request.systemMessage) || system === undefined ? {} : { systemMessage: system };
+      const withSystem =
+        system === systemOf(request.systemMessage) || system === undefined ? {} : { systemMessage: system };
       const manager = managerOf(thread);
-      const r = manager === undefined ? undefined : await compactMessages(o, manager, "wrapModelCall", view.messages, system);
+      const r =
+        manager === undefined ? undefined : await compactMessages(o, manager, "wrapModelCall", view.messages, system);
       const messages = r?.messages ?? (changed ? [...view.messages] : undefined);
-      return handler(messages === undefined && !("systemMessage" in withSystem) ? request : { ...request, ...(messages === undefined ? {} : { messages }), ...withSystem });
+      return handler(
+        messages === undefined && !("systemMessage" in withSystem)
+          ? request
+          : { ...request, ...(messages === undefined ? {} : { messages }), ...withSystem },
+      );
     },
     ...(o.maxToolResultTokens !== 0
       ? {

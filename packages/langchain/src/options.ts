@@ -6,7 +6,19 @@
  * @module options
  */
 import { createContextManager, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
-import { callback, CcError, type CcErrorOf, decodeWith, expectation, intIn, invalid, type InvalidOptions, objectCodec, positiveInt, type Problem } from "@cc/validate";
+import {
+  callback,
+  CcError,
+  type CcErrorOf,
+  decodeWith,
+  expectation,
+  intIn,
+  invalid,
+  type InvalidOptions,
+  objectCodec,
+  positiveInt,
+  type Problem,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -54,11 +66,31 @@ export interface ToolResultEviction {
 export type CompactionMiddlewareError =
   | InvalidOptions
   /** The context manager refused the turn (`error` is its typed failure). */
-  | { readonly _tag: "CompactionFailed"; readonly subject: CompactionHook; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly error: ContextError }
+  | {
+      readonly _tag: "CompactionFailed";
+      readonly subject: CompactionHook;
+      readonly problems: readonly Problem[];
+      readonly more: 0;
+      readonly message: string;
+      readonly error: ContextError;
+    }
   /** An oversized tool result could not be written to the index, so it stayed in the conversation. */
-  | { readonly _tag: "ToolResultNotEvicted"; readonly subject: "wrapToolCall"; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string; readonly toolCallId: string }
+  | {
+      readonly _tag: "ToolResultNotEvicted";
+      readonly subject: "wrapToolCall";
+      readonly problems: readonly Problem[];
+      readonly more: 0;
+      readonly message: string;
+      readonly toolCallId: string;
+    }
   /** A callback of the options (`onTurn`, `onToolResultEvicted`, a `manager` factory) threw, rejected or returned no manager. */
-  | { readonly _tag: "CallbackFailed"; readonly subject: CallbackName; readonly problems: readonly Problem[]; readonly more: 0; readonly message: string }
+  | {
+      readonly _tag: "CallbackFailed";
+      readonly subject: CallbackName;
+      readonly problems: readonly Problem[];
+      readonly more: 0;
+      readonly message: string;
+    }
   /**
    * A `ToolMessage` answering no earlier tool call was left out of what the model receives (a
    * model never gets a tool result without its call); the thread's messages are not changed.
@@ -154,7 +186,11 @@ export interface CompactionMiddlewareOptions {
 
 /** True for an object with the methods of a context manager. */
 export const isContextManager = (u: unknown): u is ContextManager =>
-  typeof u === "object" && u !== null && ["compact", "compactTE", "search", "expand", "count"].every((k) => typeof (u as Record<string, unknown>)[k] === "function");
+  typeof u === "object" &&
+  u !== null &&
+  ["compact", "compactTE", "search", "expand", "count"].every(
+    (k) => typeof (u as Record<string, unknown>)[k] === "function",
+  );
 
 const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager | ManagerFactory, unknown>(
   "ContextManager",
@@ -162,7 +198,11 @@ const managerLike = new t.Type<ContextManager | ManagerFactory, ContextManager |
   (u, c) =>
     isContextManager(u) || typeof u === "function"
       ? t.success(u as ContextManager | ManagerFactory)
-      : t.failure(u, c, expectation(c, "a context manager (createContextManager) or a function of a thread id returning one", u)),
+      : t.failure(
+          u,
+          c,
+          expectation(c, "a context manager (createContextManager) or a function of a thread id returning one", u),
+        ),
   t.identity,
 );
 
@@ -223,7 +263,11 @@ export function decodeCompactionMiddlewareOptions(input: unknown): E.Either<Inva
   if (E.isLeft(r)) return r;
   const o = r.right as unknown as CompactionMiddlewareOptions;
   if ((o.maxTokens === undefined) === (o.manager === undefined)) {
-    return E.left(invalid("InvalidOptions", "compaction middleware options", [`give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`]));
+    return E.left(
+      invalid("InvalidOptions", "compaction middleware options", [
+        `give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`,
+      ]),
+    );
   }
   const maxTokens = o.maxTokens ?? 0;
   // One manager per thread: each thread's evicted context lives in its own namespace.

@@ -29,7 +29,12 @@ export const SEARCH_TOOL = CONTEXT_TOOL_NAMES.search;
  */
 export const EXPAND_TOOL = CONTEXT_TOOL_NAMES.expand;
 
-const ToolOptionsCodec = objectCodec("ContextToolOptions", {}, { maxExpandChars: intIn(1, 10_000_000) }, { expected: "an options object" });
+const ToolOptionsCodec = objectCodec(
+  "ContextToolOptions",
+  {},
+  { maxExpandChars: intIn(1, 10_000_000) },
+  { expected: "an options object" },
+);
 const decodeToolOptions = decodeWith(ToolOptionsCodec, "InvalidOptions", "context tool options");
 
 /** What LangChain's own input check is given: any object (the core decodes the fields). */
@@ -49,7 +54,10 @@ const NO_MANAGER = JSON.stringify({ error: { _tag: "IndexFailed", message: "no c
  * await search.invoke({ query: "pytest failure" }); // '{"hits":[{"id":"u…","summary":"…"}]}'
  * await expand.invoke({ id: "u…" }); // '{"id":"u…","kind":"…","content":"…","offset":0,"totalChars":…}'
  */
-export function contextTools(manager: ContextManager | ((threadId: string | undefined) => ContextManager | undefined), options: { readonly maxExpandChars?: number } = {}) {
+export function contextTools(
+  manager: ContextManager | ((threadId: string | undefined) => ContextManager | undefined),
+  options: { readonly maxExpandChars?: number } = {},
+) {
   const maxExpandChars = decodeOrThrow(decodeToolOptions, options).maxExpandChars ?? 8000;
   // The definitions need no manager (a factory makes one per thread, at the first call); each
   // manager's tools are confined to its namespace, whose name the definitions never show.
@@ -85,14 +93,22 @@ export function contextTools(manager: ContextManager | ((threadId: string | unde
       const core = coreOf(runtime);
       return core === undefined ? NO_MANAGER : toolReply(await core.search.run(input)).text;
     },
-    { name: defs.right.search.name, description: defs.right.search.description, schema: defs.right.search.parameters as unknown as Record<string, unknown> },
+    {
+      name: defs.right.search.name,
+      description: defs.right.search.description,
+      schema: defs.right.search.parameters as unknown as Record<string, unknown>,
+    },
   );
   const expand = tool(
     async (input: unknown, runtime?: ToolRuntime): Promise<string> => {
       const core = coreOf(runtime);
       return core === undefined ? NO_MANAGER : toolReply(await core.expand.run(input)).text;
     },
-    { name: defs.right.expand.name, description: defs.right.expand.description, schema: defs.right.expand.parameters as unknown as Record<string, unknown> },
+    {
+      name: defs.right.expand.name,
+      description: defs.right.expand.description,
+      schema: defs.right.expand.parameters as unknown as Record<string, unknown>,
+    },
   );
   return [decodedByCore(search), decodedByCore(expand)] as const;
 }

@@ -10,25 +10,59 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compactionMiddleware, EXPAND_TOOL, SEARCH_TOOL, type CompactionEvent, type CompactionMiddlewareError, type CompactionMode } from "../src/index.js";
+import {
+  compactionMiddleware,
+  EXPAND_TOOL,
+  SEARCH_TOOL,
+  type CompactionEvent,
+  type CompactionMiddlewareError,
+  type CompactionMode,
+} from "../src/index.js";
 import { orderProblems, promptTokens, textOf } from "./support.js";
 
 const MAX = 1400;
-const fileText = (path: string): string => Array.from({ length: 14 }, (_, i) => `// ${path} line ${i}: export const w${i} = stream("${path}", ${i * 11}); // okapi-${path.length}`).join("\n");
-const logText = Array.from({ length: 300 }, (_, i) => `2026-02-02T10:00:${String(i % 60).padStart(2, "0")}Z shard-${i % 5} flushed segment ${i * 17} ok`).join("\n");
+const fileText = (path: string): string =>
+  Array.from(
+    { length: 14 },
+    (_, i) => `// ${path} line ${i}: export const w${i} = stream("${path}", ${i * 11}); // okapi-${path.length}`,
+  ).join("\n");
+const logText = Array.from(
+  { length: 300 },
+  (_, i) => `2026-02-02T10:00:${String(i % 60).padStart(2, "0")}Z shard-${i % 5} flushed segment ${i * 17} ok`,
+).join("\n");
 
-const readFile = tool(async ({ path }: { path: string }) => fileText(path), { name: "read_file", description: "Read a file", schema: z.object({ path: z.string() }) });
-const tailLog = tool(async () => logText, { name: "tail_log", description: "Print the service log", schema: z.object({}) });
-const call = (name: string, args: Record<string, unknown>, id: string) => ({ name, args, id, type: "tool_call" as const });
+const readFile = tool(async ({ path }: { path: string }) => fileText(path), {
+  name: "read_file",
+  description: "Read a file",
+  schema: z.object({ path: z.string() }),
+});
+const tailLog = tool(async () => logText, {
+  name: "tail_log",
+  description: "Print the service log",
+  schema: z.object({}),
+});
+const call = (name: string, args: Record<string, unknown>, id: string) => ({
+  name,
+  args,
+  id,
+  type: "tool_call" as const,
+});
 
 /** One chunk of a stream with modes ["updates", "values"]. */
-type Chunk = readonly ["updates", Readonly<Record<string, unknown>>] | readonly ["values", { readonly messages: readonly BaseMessage[] }];
+type Chunk =
+  | readonly ["updates", Readonly<Record<string, unknown>>]
+  | readonly ["values", { readonly messages: readonly BaseMessage[] }];
 
 let shared: ContextManager | undefined;
 afterAll(() => shared?.options.counter.dispose());
 
 async function run(mode: CompactionMode) {
-  const manager = createContextManager({ maxTokens: MAX, preserveLast: 2, namespace: `stream-${mode}`, ...(shared === undefined ? {} : { counter: shared.options.counter }) });
+  const manager = createContextManager({
+    maxTokens: MAX,
+    preserveLast: 2,
+    namespace: `stream-${mode}`,
+    ...(shared === undefined ? {} : { counter: shared.options.counter }),
+  });
   shared ??= manager;
   const events: CompactionEvent[] = [];
   const errors: CompactionMiddlewareError[] = [];
@@ -50,10 +84,21 @@ async function run(mode: CompactionMode) {
     model,
     tools: [readFile, tailLog],
     systemPrompt: "You are a careful coding agent.",
-    middleware: [compactionMiddleware({ manager, mode, maxToolResultTokens: 500, onTurn: (e) => void events.push(e), onError: (e) => void errors.push(e) })],
+    middleware: [
+      compactionMiddleware({
+        manager,
+        mode,
+        maxToolResultTokens: 500,
+        onTurn: (e) => void events.push(e),
+        onError: (e) => void errors.push(e),
+      }),
+    ],
     checkpointer: new MemorySaver(),
   });
-  const config = { configurable: { thread_id: `stream-${mode}` }, streamMode: ["updates", "values"] as ["updates", "values"] };
+  const config = {
+    configurable: { thread_id: `stream-${mode}` },
+    streamMode: ["updates", "values"] as ["updates", "values"],
+  };
   const chunks: Chunk[] = [];
   for (const text of ["Check the shard flush", "What does src/x.ts export?"]) {
     const stream = await agent.stream({ messages: [new HumanMessage(text)] }, config);
@@ -70,7 +115,8 @@ const updatesOf = (chunks: readonly Chunk[], node: string): BaseMessage[] =>
     return update?.messages ?? [];
   });
 
-const values = (chunks: readonly Chunk[]): (readonly BaseMessage[])[] => chunks.flatMap((c) => (c[0] === "values" ? [c[1].messages] : []));
+const values = (chunks: readonly Chunk[]): (readonly BaseMessage[])[] =>
+  chunks.flatMap((c) => (c[0] === "values" ? [c[1].messages] : []));
 
 describe.each(["model", "state"] as const)("agent.stream with the middleware (mode %s)", (mode) => {
   let result: ReturnType<typeof run>;
@@ -93,7 +139,9 @@ describe.each(["model", "state"] as const)("agent.stream with the middleware (mo
   it("the note sits right after the system prompt and the task once the history outgrows the budget", async () => {
     const { model, events } = await result;
     expect(events.some((e) => e.turn.evicted.length > 0)).toBe(true);
-    const withNote = model.calls.map((c, i) => [i, c.messages] as const).filter(([, ms]) => ms.some((m) => textOf(m).startsWith(SUMMARY_PREFIX)));
+    const withNote = model.calls
+      .map((c, i) => [i, c.messages] as const)
+      .filter(([, ms]) => ms.some((m) => textOf(m).startsWith(SUMMARY_PREFIX)));
     expect(withNote.length).toBeGreaterThan(0);
     for (const [i, ms] of withNote) {
       // The task (the request the agent first answered) stays pinned in front of the note.
@@ -109,12 +157,22 @@ describe.each(["model", "state"] as const)("agent.stream with the middleware (mo
     const { model, chunks } = await result;
     const responses = updatesOf(chunks, "model_request").filter((m) => AIMessage.isInstance(m));
     expect(responses.length).toBe(model.calls.length);
-    expect(responses.map((m) => (m as AIMessage).tool_calls?.map((c) => c.id) ?? [])).toEqual([["s1", "s2"], ["s3"], ["s4"], ["s5"], [], ["s6"], ["s7"], []]);
+    expect(responses.map((m) => (m as AIMessage).tool_calls?.map((c) => c.id) ?? [])).toEqual([
+      ["s1", "s2"],
+      ["s3"],
+      ["s4"],
+      ["s5"],
+      [],
+      ["s6"],
+      ["s7"],
+      [],
+    ]);
     const toolResults = updatesOf(chunks, "tools").filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     expect(toolResults.map((m) => m.tool_call_id)).toEqual(["s1", "s2", "s3", "s4", "s5", "s6", "s7"]);
     const log = toolResults.find((m) => m.tool_call_id === "s5")!;
     expect(textOf(log)).toMatch(/^\[Tool result of \d+ tokens moved to the context index as /);
-    for (const c of model.calls) expect(c.messages.some((m) => textOf(m).includes("shard-3 flushed segment 51 "))).toBe(false);
+    for (const c of model.calls)
+      expect(c.messages.some((m) => textOf(m).includes("shard-3 flushed segment 51 "))).toBe(false);
   });
 
   it("every streamed snapshot of the state is in an order strict providers accept", async () => {

@@ -8,25 +8,63 @@ import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compactionMiddleware, EXPAND_TOOL, SEARCH_TOOL, type CompactionEvent, type CompactionMiddlewareError, type CompactionMode } from "../src/index.js";
+import {
+  compactionMiddleware,
+  EXPAND_TOOL,
+  SEARCH_TOOL,
+  type CompactionEvent,
+  type CompactionMiddlewareError,
+  type CompactionMode,
+} from "../src/index.js";
 import { orderProblems, promptTokens, textOf } from "./support.js";
 
 const MAX = 1500;
-const animal: Readonly<Record<string, string>> = { "src/a.ts": "quokka", "src/b.ts": "narwhal", "src/c.ts": "axolotl", "src/d.ts": "pangolin" };
-const fileText = (path: string): string => Array.from({ length: 14 }, (_, i) => `// ${path} (${animal[path] ?? "x"}) line ${i}: export const v${i} = compute("${path}", ${i * 7});`).join("\n");
-const logText = Array.from({ length: 400 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker-${i % 7} processed batch ${i * 13} ok`).join("\n");
+const animal: Readonly<Record<string, string>> = {
+  "src/a.ts": "quokka",
+  "src/b.ts": "narwhal",
+  "src/c.ts": "axolotl",
+  "src/d.ts": "pangolin",
+};
+const fileText = (path: string): string =>
+  Array.from(
+    { length: 14 },
+    (_, i) => `// ${path} (${animal[path] ?? "x"}) line ${i}: export const v${i} = compute("${path}", ${i * 7});`,
+  ).join("\n");
+const logText = Array.from(
+  { length: 400 },
+  (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker-${i % 7} processed batch ${i * 13} ok`,
+).join("\n");
 
-const readFile = tool(async ({ path }: { path: string }) => fileText(path), { name: "read_file", description: "Read a file", schema: z.object({ path: z.string() }) });
-const dumpLog = tool(async () => logText, { name: "dump_log", description: "Print the service log", schema: z.object({}) });
+const readFile = tool(async ({ path }: { path: string }) => fileText(path), {
+  name: "read_file",
+  description: "Read a file",
+  schema: z.object({ path: z.string() }),
+});
+const dumpLog = tool(async () => logText, {
+  name: "dump_log",
+  description: "Print the service log",
+  schema: z.object({}),
+});
 
-const call = (name: string, args: Record<string, unknown>, id: string) => ({ name, args, id, type: "tool_call" as const });
-const lastTool = (messages: BaseMessage[]): ToolMessage => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).at(-1)!;
+const call = (name: string, args: Record<string, unknown>, id: string) => ({
+  name,
+  args,
+  id,
+  type: "tool_call" as const,
+});
+const lastTool = (messages: BaseMessage[]): ToolMessage =>
+  messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).at(-1)!;
 
 let shared: ContextManager | undefined;
 afterAll(() => shared?.options.counter.dispose());
 
 async function run(mode: CompactionMode) {
-  const base = createContextManager({ maxTokens: MAX, preserveLast: 2, namespace: `agent-${mode}`, ...(shared === undefined ? {} : { counter: shared.options.counter }) });
+  const base = createContextManager({
+    maxTokens: MAX,
+    preserveLast: 2,
+    namespace: `agent-${mode}`,
+    ...(shared === undefined ? {} : { counter: shared.options.counter }),
+  });
   shared ??= base;
   const manager = base;
   const events: CompactionEvent[] = [];
@@ -48,7 +86,13 @@ async function run(mode: CompactionMode) {
       const hits = JSON.parse(textOf(lastTool(messages))) as { hits: { id: string }[] };
       return new AIMessage({ content: "", tool_calls: [call(EXPAND_TOOL, { id: hits.hits[0]?.id ?? "none" }, "c7")] });
     })
-    .respond(() => new AIMessage({ content: "", tool_calls: [call(EXPAND_TOOL, { id: evictedIds[0] ?? "none", offset: 2000, maxChars: 2000 }, "c8")] }))
+    .respond(
+      () =>
+        new AIMessage({
+          content: "",
+          tool_calls: [call(EXPAND_TOOL, { id: evictedIds[0] ?? "none", offset: 2000, maxChars: 2000 }, "c8")],
+        }),
+    )
     .respond(new AIMessage("a.ts computes v0..v39."));
   const agent = createAgent({
     model,
@@ -76,7 +120,8 @@ async function run(mode: CompactionMode) {
 
 /** The result of tool call `id` as a later model call received it. */
 function resultSeen(model: ReturnType<typeof fakeModel>, id: string): ToolMessage {
-  for (const c of model.calls) for (const m of c.messages) if (ToolMessage.isInstance(m) && m.tool_call_id === id) return m;
+  for (const c of model.calls)
+    for (const m of c.messages) if (ToolMessage.isInstance(m) && m.tool_call_id === id) return m;
   throw new Error(`no model call received the result of ${id}`);
 }
 
@@ -115,12 +160,27 @@ describe.each(["model", "state"] as const)("createAgent with the middleware (mod
 
   it("evicts the oversized tool result as it arrives: the model never sees it, expand returns the original bytes", async () => {
     const { model, evictedIds, manager } = await result;
-    for (const c of model.calls) expect(c.messages.some((m) => textOf(m).includes("worker-3 processed batch 3 "))).toBe(false);
+    for (const c of model.calls)
+      expect(c.messages.some((m) => textOf(m).includes("worker-3 processed batch 3 "))).toBe(false);
     expect(evictedIds.length).toBe(1);
     expect(evictedIds[0]).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
-    expect(textOf(resultSeen(model, "c5"))).toMatch(new RegExp(`^\\[Tool result of \\d+ tokens moved to the context index as ${evictedIds[0]!}\\.`));
-    const page = JSON.parse(textOf(resultSeen(model, "c8"))) as { content: string; offset: number; nextOffset: number; totalChars: number };
-    expect(page).toEqual({ id: evictedIds[0], kind: "tool_result:dump_log", content: logText.slice(2000, 4000), offset: 2000, nextOffset: 4000, totalChars: logText.length });
+    expect(textOf(resultSeen(model, "c5"))).toMatch(
+      new RegExp(`^\\[Tool result of \\d+ tokens moved to the context index as ${evictedIds[0]!}\\.`),
+    );
+    const page = JSON.parse(textOf(resultSeen(model, "c8"))) as {
+      content: string;
+      offset: number;
+      nextOffset: number;
+      totalChars: number;
+    };
+    expect(page).toEqual({
+      id: evictedIds[0],
+      kind: "tool_result:dump_log",
+      content: logText.slice(2000, 4000),
+      offset: 2000,
+      nextOffset: 4000,
+      totalChars: logText.length,
+    });
     expect(await manager.expand(evictedIds[0]!)).toBe(logText);
   });
 
@@ -133,46 +193,71 @@ describe.each(["model", "state"] as const)("createAgent with the middleware (mod
     expect(content).toContain(fileText("src/a.ts"));
   });
 
-  it(mode === "state" ? "persists the compacted history: the thread holds the note and fewer messages" : "keeps every message in the thread's state", async () => {
-    const { second } = await result;
-    const notes = second.messages.filter((m) => textOf(m).startsWith(SUMMARY_PREFIX));
-    // turn 1 + turn 2 produced 2 human, 9 AI and 8 tool messages
-    if (mode === "state") {
-      expect(notes.length).toBe(1);
-      expect(second.messages.length).toBeLessThan(19);
-      expect(orderProblems(second.messages)).toEqual([]);
-    } else {
-      expect(notes).toEqual([]);
-      expect(second.messages.length).toBe(19);
-    }
-  });
+  it(
+    mode === "state"
+      ? "persists the compacted history: the thread holds the note and fewer messages"
+      : "keeps every message in the thread's state",
+    async () => {
+      const { second } = await result;
+      const notes = second.messages.filter((m) => textOf(m).startsWith(SUMMARY_PREFIX));
+      // turn 1 + turn 2 produced 2 human, 9 AI and 8 tool messages
+      if (mode === "state") {
+        expect(notes.length).toBe(1);
+        expect(second.messages.length).toBeLessThan(19);
+        expect(orderProblems(second.messages)).toEqual([]);
+      } else {
+        expect(notes).toEqual([]);
+        expect(second.messages.length).toBe(19);
+      }
+    },
+  );
 });
 
 describe("the model's view of odd threads", () => {
   const setup = () => {
     const errors: CompactionMiddlewareError[] = [];
-    const manager = createContextManager({ maxTokens: MAX, preserveLast: 2, ...(shared === undefined ? {} : { counter: shared.options.counter }) });
+    const manager = createContextManager({
+      maxTokens: MAX,
+      preserveLast: 2,
+      ...(shared === undefined ? {} : { counter: shared.options.counter }),
+    });
     shared ??= manager;
     const model = fakeModel().respond(new AIMessage("ok"));
-    const agent = createAgent({ model, tools: [readFile], systemPrompt: "You are a careful coding agent.", middleware: [compactionMiddleware({ manager, onError: (e) => void errors.push(e) })] });
+    const agent = createAgent({
+      model,
+      tools: [readFile],
+      systemPrompt: "You are a careful coding agent.",
+      middleware: [compactionMiddleware({ manager, onError: (e) => void errors.push(e) })],
+    });
     return { errors, model, agent };
   };
 
   it("a tool result without its call never reaches the model, and is reported", async () => {
     const { errors, model, agent } = setup();
     const orphan = new ToolMessage({ content: fileText("src/a.ts"), tool_call_id: "gone", id: "t-gone" });
-    const out = await agent.invoke({ messages: [new HumanMessage("Look at this"), orphan, new HumanMessage("What now?")] });
+    const out = await agent.invoke({
+      messages: [new HumanMessage("Look at this"), orphan, new HumanMessage("What now?")],
+    });
     const seen = model.calls[0]!.messages;
     expect(orderProblems(seen)).toEqual([]);
     expect(seen.some((m) => ToolMessage.isInstance(m))).toBe(false);
-    expect(errors).toEqual([expect.objectContaining({ _tag: "OrphanedToolResultDropped", toolCallId: "gone", index: 1 })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ _tag: "OrphanedToolResultDropped", toolCallId: "gone", index: 1 }),
+    ]);
     // The thread itself keeps it: nothing is lost.
     expect(out.messages.some((m) => m.id === "t-gone")).toBe(true);
   });
 
   it("a system message in mid-conversation is folded into the system prompt, in order", async () => {
     const { errors, model, agent } = setup();
-    await agent.invoke({ messages: [new HumanMessage("Fix the parser"), new AIMessage("On it."), new SystemMessage("Answer in French from now on."), new HumanMessage("Status?")] });
+    await agent.invoke({
+      messages: [
+        new HumanMessage("Fix the parser"),
+        new AIMessage("On it."),
+        new SystemMessage("Answer in French from now on."),
+        new HumanMessage("Status?"),
+      ],
+    });
     const seen = model.calls[0]!.messages;
     expect(orderProblems(seen)).toEqual([]);
     expect(seen.filter((m) => m.type === "system")).toHaveLength(1);

@@ -56,7 +56,13 @@ describe("agreement on one slot among writers sharing a store", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.scheduler(),
-        fc.array(fc.record({ attempts: fc.integer({ min: 1, max: 3 }), plan: fc.array(fateArb, { minLength: 1, maxLength: 12 }) }), { minLength: 2, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            attempts: fc.integer({ min: 1, max: 3 }),
+            plan: fc.array(fateArb, { minLength: 1, maxLength: 12 }),
+          }),
+          { minLength: 2, maxLength: 4 },
+        ),
         async (s, writers) => {
           const table = new Map<string, Value>();
           const late: Promise<unknown>[] = [];
@@ -78,7 +84,16 @@ describe("agreement on one slot among writers sharing a store", () => {
           await s.waitFor(Promise.all(late));
           for (const v of decided) expect(v).toEqual(decided[0]);
           // A writer that comes last, with every write working, decides that same value (or, if none was, any).
-          const last = await s.waitFor(decide(sharedIo(table, s, ["ok"], late), { writer: "writerZ", slots: new Map() }, namespace, { by: "last" }, [], (why) => failure(why)));
+          const last = await s.waitFor(
+            decide(
+              sharedIo(table, s, ["ok"], late),
+              { writer: "writerZ", slots: new Map() },
+              namespace,
+              { by: "last" },
+              [],
+              (why) => failure(why),
+            ),
+          );
           expect(E.isRight(last)).toBe(true);
           if (E.isRight(last) && decided.length > 0) expect(last.right).toEqual(decided[0]);
         },

@@ -9,7 +9,8 @@ describe("construction", () => {
   it("compactionMiddleware throws the one CcError carrying { _tag, subject, problems }", () => {
     expectInvalidOptions(
       CcError,
-      () => compactionMiddleware({ manager: createContextManager({ maxTokens: 1000 }), maxToolResultTokns: 5 } as never),
+      () =>
+        compactionMiddleware({ manager: createContextManager({ maxTokens: 1000 }), maxToolResultTokns: 5 } as never),
       "compaction middleware options",
       "maxToolResultTokns",
     );

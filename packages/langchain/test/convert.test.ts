@@ -11,13 +11,21 @@ import { orderProblems } from "./support.js";
 const managers: ContextManager[] = [];
 afterAll(() => managers[0]?.options.counter.dispose());
 function manager(namespace: string): ContextManager {
-  const m = createContextManager({ maxTokens: 100_000, preserveLast: 2, namespace, ...(managers[0] === undefined ? {} : { counter: managers[0].options.counter }) });
+  const m = createContextManager({
+    maxTokens: 100_000,
+    preserveLast: 2,
+    namespace,
+    ...(managers[0] === undefined ? {} : { counter: managers[0].options.counter }),
+  });
   managers.push(m);
   return m;
 }
 
 describe("fromLangChain / toLangChain", () => {
-  const reasoning = new AIMessage({ id: "r1", content: [{ type: "reasoning", reasoning: "The file is probably in src." }] });
+  const reasoning = new AIMessage({
+    id: "r1",
+    content: [{ type: "reasoning", reasoning: "The file is probably in src." }],
+  });
   const calling = new AIMessage({
     id: "a1",
     content: [{ type: "text", text: "Reading both." }],
@@ -85,7 +93,11 @@ describe("fromLangChain / toLangChain", () => {
       invalid_tool_calls: [{ id: "bad", name: "x", args: "{oops", error: "parse", type: "invalid_tool_call" }],
     });
     expect(messageText(m)).toBe("why\nhmm");
-    expect(fromLangChain([m]).messages[0]).toEqual({ role: "assistant", content: "why\nhmm", toolCalls: [{ id: "bad", name: "x", arguments: "{oops" }] });
+    expect(fromLangChain([m]).messages[0]).toEqual({
+      role: "assistant",
+      content: "why\nhmm",
+      toolCalls: [{ id: "bad", name: "x", arguments: "{oops" }],
+    });
   });
 });
 
@@ -97,7 +109,12 @@ interface Gen {
   readonly unitOf: number[];
 }
 
-const words = fc.array(fc.constantFrom("parser", "error", "src/app.ts", "ok", "retry", "timeout", "värde", "数据", "🙂", "42"), { minLength: 1, maxLength: 60 }).map((w) => w.join(" "));
+const words = fc
+  .array(fc.constantFrom("parser", "error", "src/app.ts", "ok", "retry", "timeout", "värde", "数据", "🙂", "42"), {
+    minLength: 1,
+    maxLength: 60,
+  })
+  .map((w) => w.join(" "));
 
 const step = fc.record({
   calls: fc.integer({ min: 0, max: 3 }),
@@ -141,7 +158,14 @@ function build(c: Conversation): Gen {
         push(new AIMessage({ id: `m${n++}`, content: s.text }), u);
         continue;
       }
-      if (s.reasoningBefore) push(new AIMessage({ id: `m${n++}`, content: [{ type: "reasoning", reasoning: `thinking about ${s.text.slice(0, 20)}` }] }), u);
+      if (s.reasoningBefore)
+        push(
+          new AIMessage({
+            id: `m${n++}`,
+            content: [{ type: "reasoning", reasoning: `thinking about ${s.text.slice(0, 20)}` }],
+          }),
+          u,
+        );
       const ids = Array.from({ length: s.calls }, () => `call_${n++}`);
       const content = s.reasoningBlock
         ? [
@@ -149,9 +173,23 @@ function build(c: Conversation): Gen {
             { type: "text", text: s.text },
           ]
         : s.text;
-      push(new AIMessage({ id: `m${n++}`, content, tool_calls: ids.map((id, k) => ({ id, name: k % 2 === 0 ? "read_file" : "bash", args: { arg: k }, type: "tool_call" as const })) }), u);
+      push(
+        new AIMessage({
+          id: `m${n++}`,
+          content,
+          tool_calls: ids.map((id, k) => ({
+            id,
+            name: k % 2 === 0 ? "read_file" : "bash",
+            args: { arg: k },
+            type: "tool_call" as const,
+          })),
+        }),
+        u,
+      );
       const order = s.reverse ? [...ids].reverse() : ids;
-      order.forEach((id, k) => push(new ToolMessage({ id: `m${n++}`, content: s.results[k % 3]!, tool_call_id: id, name: "read_file" }), u));
+      order.forEach((id, k) =>
+        push(new ToolMessage({ id: `m${n++}`, content: s.results[k % 3]!, tool_call_id: id, name: "read_file" }), u),
+      );
     }
   }
   return { messages, unitOf };
@@ -167,9 +205,17 @@ function afterOpening(out: readonly BaseMessage[], original: readonly BaseMessag
   if (before.every((y) => y.type === "system")) return true;
   const start = original.findIndex((y) => y.type !== "system");
   let end = start;
-  while (end >= 0 && end < original.length && original[end]!.type === "human" && original[end]!.additional_kwargs["lc_source"] !== NOTE_SOURCE) end++;
+  while (
+    end >= 0 &&
+    end < original.length &&
+    original[end]!.type === "human" &&
+    original[end]!.additional_kwargs["lc_source"] !== NOTE_SOURCE
+  )
+    end++;
   const opening = new Set(original.slice(start, end));
-  return end > start && before.at(-1) === original[end - 1] && before.every((y) => y.type === "system" || opening.has(y));
+  return (
+    end > start && before.at(-1) === original[end - 1] && before.every((y) => y.type === "system" || opening.has(y))
+  );
 }
 
 describe("property: converted → compacted → converted back", () => {
@@ -213,42 +259,49 @@ describe('property: the persisted history of mode "state", pass after pass', () 
     const m = manager("passes");
     let folded = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(conversation, { minLength: 2, maxLength: 4 }), fc.integer({ min: 150, max: 900 }), async (parts, budget) => {
-        let thread: BaseMessage[] = [];
-        const unitOf = new Map<BaseMessage, string>();
-        const evictedEver = new Set<string>();
-        let passesEvicting = 0;
-        for (const [p, part] of parts.entries()) {
-          const { messages, unitOf: units } = build({ ...part, system: p === 0 && part.system });
-          messages.forEach((x, i) => {
-            x.id = `p${p}-${x.id ?? ""}`;
-            unitOf.set(x, `${p}:${units[i]!}`);
-          });
-          const view = fromLangChain([...thread, ...messages]);
-          const turn = await m.compact(view.messages, { force: true, maxTokens: budget });
-          for (const e of turn.evicted) evictedEver.add(e.id);
-          if (turn.evicted.length > 0) passesEvicting++;
-          thread = toLangChain(turn.messages, view);
-          const notes = thread.filter((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
-          expect(notes.length).toBeLessThanOrEqual(1);
-          if (notes.length === 1) expect(afterOpening(thread, [...unitOf.keys()], thread.indexOf(notes[0]!))).toBe(true);
-          expect(orderProblems(thread)).toEqual([]);
-          // Units are whole: every unit present in the thread has all its messages there.
-          const present = new Map<string, number>();
-          for (const x of thread) if (unitOf.has(x)) present.set(unitOf.get(x)!, (present.get(unitOf.get(x)!) ?? 0) + 1);
-          for (const [u, n] of present) expect(n, `unit ${u}`).toBe([...unitOf.values()].filter((v) => v === u).length);
-        }
-        if (passesEvicting > 1) folded++;
-        // The one note names every id evicted in any pass (or counts it as "… N more").
-        const note = thread.find((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
-        if (evictedEver.size > 0) {
-          expect(note).toBeDefined();
-          const text = String(note!.content);
-          const listed = [...evictedEver].filter((id) => text.includes(id)).length;
-          const more = [...text.matchAll(/… (\d+) more/g)].reduce((s, x) => s + Number(x[1]), 0);
-          expect(listed + more).toBeGreaterThanOrEqual(evictedEver.size);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(conversation, { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 150, max: 900 }),
+        async (parts, budget) => {
+          let thread: BaseMessage[] = [];
+          const unitOf = new Map<BaseMessage, string>();
+          const evictedEver = new Set<string>();
+          let passesEvicting = 0;
+          for (const [p, part] of parts.entries()) {
+            const { messages, unitOf: units } = build({ ...part, system: p === 0 && part.system });
+            messages.forEach((x, i) => {
+              x.id = `p${p}-${x.id ?? ""}`;
+              unitOf.set(x, `${p}:${units[i]!}`);
+            });
+            const view = fromLangChain([...thread, ...messages]);
+            const turn = await m.compact(view.messages, { force: true, maxTokens: budget });
+            for (const e of turn.evicted) evictedEver.add(e.id);
+            if (turn.evicted.length > 0) passesEvicting++;
+            thread = toLangChain(turn.messages, view);
+            const notes = thread.filter((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
+            expect(notes.length).toBeLessThanOrEqual(1);
+            if (notes.length === 1)
+              expect(afterOpening(thread, [...unitOf.keys()], thread.indexOf(notes[0]!))).toBe(true);
+            expect(orderProblems(thread)).toEqual([]);
+            // Units are whole: every unit present in the thread has all its messages there.
+            const present = new Map<string, number>();
+            for (const x of thread)
+              if (unitOf.has(x)) present.set(unitOf.get(x)!, (present.get(unitOf.get(x)!) ?? 0) + 1);
+            for (const [u, n] of present)
+              expect(n, `unit ${u}`).toBe([...unitOf.values()].filter((v) => v === u).length);
+          }
+          if (passesEvicting > 1) folded++;
+          // The one note names every id evicted in any pass (or counts it as "… N more").
+          const note = thread.find((x) => x.additional_kwargs["lc_source"] === NOTE_SOURCE);
+          if (evictedEver.size > 0) {
+            expect(note).toBeDefined();
+            const text = String(note!.content);
+            const listed = [...evictedEver].filter((id) => text.includes(id)).length;
+            const more = [...text.matchAll(/… (\d+) more/g)].reduce((s, x) => s + Number(x[1]), 0);
+            expect(listed + more).toBeGreaterThanOrEqual(evictedEver.size);
+          }
+        },
+      ),
       { numRuns: 25 },
     );
     expect(folded).toBeGreaterThan(5);

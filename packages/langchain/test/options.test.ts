@@ -8,12 +8,23 @@ import * as E from "fp-ts/lib/Either.js";
 import { createAgent, tool } from "langchain";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { compactionMiddleware, CompactionMiddlewareOptionsError, decodeCompactionMiddleware, decodeCompactionMiddlewareOptions, type CompactionMiddlewareError } from "../src/index.js";
+import {
+  compactionMiddleware,
+  CompactionMiddlewareOptionsError,
+  decodeCompactionMiddleware,
+  decodeCompactionMiddlewareOptions,
+  type CompactionMiddlewareError,
+} from "../src/index.js";
 import { promptTokens, textOf } from "./support.js";
 
 let first: ContextManager | undefined;
 function manager(extra: Partial<ContextManagerOptions> = {}): ContextManager {
-  const m = createContextManager({ maxTokens: 400, preserveLast: 1, ...(first === undefined ? {} : { counter: first.options.counter }), ...extra });
+  const m = createContextManager({
+    maxTokens: 400,
+    preserveLast: 1,
+    ...(first === undefined ? {} : { counter: first.options.counter }),
+    ...extra,
+  });
   first ??= m;
   return m;
 }
@@ -31,12 +42,15 @@ describe("options", () => {
   it("refuses unknown keys with a did-you-mean, bad numbers, a bad mode, a missing or fake manager, a non-object", () => {
     const m = manager();
     expect(problems({ manager: m, mdoe: "state" }).join()).toContain("did you mean mode?");
-    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -1, 1.5, "10"]) expect(problems({ manager: m, maxToolResultTokens: bad }).join()).toContain("maxToolResultTokens");
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -1, 1.5, "10"])
+      expect(problems({ manager: m, maxToolResultTokens: bad }).join()).toContain("maxToolResultTokens");
     expect(problems({ manager: m, maxExpandChars: 0 }).join()).toContain("maxExpandChars");
     expect(problems({ manager: m, mode: "sate" }).join()).toContain("mode");
     expect(problems({ manager: m, onTurn: "log" }).join()).toContain("onTurn");
     expect(problems({}).join()).toContain("give exactly one of maxTokens and manager, got neither");
-    expect(problems({ manager: m, maxTokens: 2000 }).join()).toContain("give exactly one of maxTokens and manager, got both");
+    expect(problems({ manager: m, maxTokens: 2000 }).join()).toContain(
+      "give exactly one of maxTokens and manager, got both",
+    );
     for (const bad of [0, -5, Number.NaN, 1.5]) expect(problems({ maxTokens: bad }).join()).toContain("maxTokens");
     expect(problems({ manager: { compact: () => 1 } }).join()).toContain("a context manager");
     for (const bad of [null, "x", [], 3]) expect(problems(bad).length).toBeGreaterThan(0);
@@ -70,8 +84,12 @@ describe("options", () => {
     const m = manager();
     const r = decodeCompactionMiddleware({ manager: m });
     expect(E.isRight(r)).toBe(true);
-    if (E.isRight(r)) expect(r.right.tools?.map((t) => (t as { name: string }).name)).toEqual(["search_context", "expand_context"]);
-    expect(decodeCompactionMiddleware({ manager: m, tools: false })).toMatchObject({ _tag: "Right", right: { tools: undefined } });
+    if (E.isRight(r))
+      expect(r.right.tools?.map((t) => (t as { name: string }).name)).toEqual(["search_context", "expand_context"]);
+    expect(decodeCompactionMiddleware({ manager: m, tools: false })).toMatchObject({
+      _tag: "Right",
+      right: { tools: undefined },
+    });
   });
 });
 
@@ -81,8 +99,17 @@ async function runAgent(middleware: ReturnType<typeof compactionMiddleware>, tex
   const model = fakeModel()
     .respond(new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "shout", args: {}, type: "tool_call" }] }))
     .respond(new AIMessage("quiet now"));
-  const agent = createAgent({ model, tools: [shout], systemPrompt: "Be brief.", middleware: [middleware], checkpointer: new MemorySaver() });
-  const out = await agent.invoke({ messages: [new HumanMessage("earlier ".repeat(300)), new AIMessage("noted"), new HumanMessage("shout")] }, { configurable: { thread_id: "t" } });
+  const agent = createAgent({
+    model,
+    tools: [shout],
+    systemPrompt: "Be brief.",
+    middleware: [middleware],
+    checkpointer: new MemorySaver(),
+  });
+  const out = await agent.invoke(
+    { messages: [new HumanMessage("earlier ".repeat(300)), new AIMessage("noted"), new HumanMessage("shout")] },
+    { configurable: { thread_id: "t" } },
+  );
   return { model, out };
 }
 
@@ -95,7 +122,9 @@ describe("run-time failures are typed values and the run goes on", () => {
       if (calls === 1) throw new Error("boom");
       await Promise.reject(new Error("later boom"));
     };
-    const { out } = await runAgent(compactionMiddleware({ manager: manager({ namespace: "cb" }), onTurn, onError: (e) => void errors.push(e) }));
+    const { out } = await runAgent(
+      compactionMiddleware({ manager: manager({ namespace: "cb" }), onTurn, onError: (e) => void errors.push(e) }),
+    );
     expect(textOf(out.messages.at(-1)!)).toBe("quiet now");
     expect(errors.map((e) => [e._tag, e.subject, e.message])).toEqual([
       ["CallbackFailed", "onTurn", "onTurn threw: boom"],
@@ -117,7 +146,9 @@ describe("run-time failures are typed values and the run goes on", () => {
           },
         }),
       );
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining("onToolResultEvicted threw: cb (and onError threw: sink down)"));
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining("onToolResultEvicted threw: cb (and onError threw: sink down)"),
+      );
     } finally {
       warn.mockRestore();
     }
@@ -154,7 +185,11 @@ it("a result over a limit so small that the pointer would not be shorter stays w
   const small = "twenty or so tokens of output from a tool that says very little at all";
   const evicted: string[] = [];
   const { out } = await runAgent(
-    compactionMiddleware({ manager: manager({ maxTokens: 100_000, namespace: "tiny" }), maxToolResultTokens: 5, onToolResultEvicted: (e) => void evicted.push(e.id) }),
+    compactionMiddleware({
+      manager: manager({ maxTokens: 100_000, namespace: "tiny" }),
+      maxToolResultTokens: 5,
+      onToolResultEvicted: (e) => void evicted.push(e.id),
+    }),
     small,
   );
   expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(small);
@@ -173,7 +208,12 @@ it("a counter that throws: the turn and the tool result are reported, the run go
     dispose: () => undefined,
   };
   const errors: CompactionMiddlewareError[] = [];
-  const { out } = await runAgent(compactionMiddleware({ manager: manager({ counter: broken, namespace: "broken-counter" }), onError: (e) => void errors.push(e) }));
+  const { out } = await runAgent(
+    compactionMiddleware({
+      manager: manager({ counter: broken, namespace: "broken-counter" }),
+      onError: (e) => void errors.push(e),
+    }),
+  );
   expect(textOf(out.messages.at(-1)!)).toBe("quiet now");
   expect(textOf(out.messages.find((x): x is ToolMessage => ToolMessage.isInstance(x))!)).toBe(big);
   expect(errors.map((e) => e._tag)).toEqual(["CompactionFailed", "ToolResultNotEvicted", "CompactionFailed"]);

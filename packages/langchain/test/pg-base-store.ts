@@ -45,33 +45,33 @@ export class PgBaseStore extends BaseStore {
   /** Runs the operations: the gets in one statement, every other operation in a statement of its own. */
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const results: unknown[] = operations.map(() => null);
-    const gets = operations.flatMap((op, i) => ("key" in op && !("value" in op) ? [{ i, prefix: op.namespace.join("."), key: op.key }] : []));
+    const gets = operations.flatMap((op, i) =>
+      "key" in op && !("value" in op) ? [{ i, prefix: op.namespace.join("."), key: op.key }] : [],
+    );
     if (gets.length > 0) {
-      const { rows } = await this.client.query("SELECT s.*, w.i FROM unnest($1::text[], $2::text[], $3::int[]) AS w(prefix, key, i) JOIN lg_store s ON s.prefix = w.prefix AND s.key = w.key", [
-        gets.map((g) => g.prefix),
-        gets.map((g) => g.key),
-        gets.map((g) => g.i),
-      ]);
+      const { rows } = await this.client.query(
+        "SELECT s.*, w.i FROM unnest($1::text[], $2::text[], $3::int[]) AS w(prefix, key, i) JOIN lg_store s ON s.prefix = w.prefix AND s.key = w.key",
+        [gets.map((g) => g.prefix), gets.map((g) => g.key), gets.map((g) => g.i)],
+      );
       for (const row of rows) results[Number(row["i"])] = item(row);
     }
     for (const [i, op] of operations.entries()) {
       if ("namespacePrefix" in op) {
         const prefix = op.namespacePrefix.join(".");
-        const { rows } = await this.client.query("SELECT * FROM lg_store WHERE prefix = $1 OR left(prefix, length($1) + 1) = $1 || '.' ORDER BY prefix, key LIMIT $2 OFFSET $3", [
-          prefix,
-          op.limit ?? 10,
-          op.offset ?? 0,
-        ]);
+        const { rows } = await this.client.query(
+          "SELECT * FROM lg_store WHERE prefix = $1 OR left(prefix, length($1) + 1) = $1 || '.' ORDER BY prefix, key LIMIT $2 OFFSET $3",
+          [prefix, op.limit ?? 10, op.offset ?? 0],
+        );
         results[i] = rows.map(item);
       } else if ("key" in op && "value" in op) {
         const prefix = op.namespace.join(".");
-        if (op.value === null) await this.client.query("DELETE FROM lg_store WHERE prefix = $1 AND key = $2", [prefix, op.key]);
+        if (op.value === null)
+          await this.client.query("DELETE FROM lg_store WHERE prefix = $1 AND key = $2", [prefix, op.key]);
         else
-          await this.client.query("INSERT INTO lg_store (prefix, key, value) VALUES ($1, $2, $3) ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()", [
-            prefix,
-            op.key,
-            JSON.stringify(op.value),
-          ]);
+          await this.client.query(
+            "INSERT INTO lg_store (prefix, key, value) VALUES ($1, $2, $3) ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()",
+            [prefix, op.key, JSON.stringify(op.value)],
+          );
       } else if (!("key" in op)) {
         throw new Error("listNamespaces is not supported by this store");
       }

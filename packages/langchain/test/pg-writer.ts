@@ -7,7 +7,8 @@ import { baseStoreSummaryStore } from "../src/index.js";
 import { PgBaseStore } from "./pg-base-store.js";
 
 const [url, name, appends, startAt] = process.argv.slice(2);
-if (url === undefined || name === undefined || appends === undefined) throw new Error("usage: pg-writer <url> <name> <appends> <start at>");
+if (url === undefined || name === undefined || appends === undefined)
+  throw new Error("usage: pg-writer <url> <name> <appends> <start at>");
 const backing = await PgBaseStore.open(url, false);
 const made = baseStoreSummaryStore(backing, { namespace: ["race"] });
 if (E.isLeft(made)) throw new Error(made.left.message);
@@ -20,7 +21,13 @@ const acked = await Promise.all(
     return r.right.map((m) => ({ id: m.id, content: m.message.content }));
   }),
 );
-const summary = await store.saveSummary("shared", { content: `summary by ${name}`, coversUpTo: 1, previousId: null }, 1)();
+const summary = await store.saveSummary(
+  "shared",
+  { content: `summary by ${name}`, coversUpTo: 1, previousId: null },
+  1,
+)();
 await store.close()();
 await backing.end();
-process.stdout.write(JSON.stringify({ acked: acked.flat(), summary: E.isRight(summary) ? "saved" : summary.left._tag }));
+process.stdout.write(
+  JSON.stringify({ acked: acked.flat(), summary: E.isRight(summary) ? "saved" : summary.left._tag }),
+);

@@ -15,10 +15,16 @@ import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = (local: number): number => runsFor(local, Math.max(1000, local));
 
-type Op = { readonly kind: "append"; readonly stack: number; readonly texts: readonly string[] } | { readonly kind: "save"; readonly stack: number; readonly advance: number };
+type Op =
+  | { readonly kind: "append"; readonly stack: number; readonly texts: readonly string[] }
+  | { readonly kind: "save"; readonly stack: number; readonly advance: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("append" as const), stack: fc.nat(1), texts: fc.array(fc.string({ unit: "binary", maxLength: 6 }), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant("append" as const),
+    stack: fc.nat(1),
+    texts: fc.array(fc.string({ unit: "binary", maxLength: 6 }), { maxLength: 3 }),
+  }),
   fc.record({ kind: fc.constant("save" as const), stack: fc.nat(1), advance: fc.integer({ min: 0, max: 3 }) }),
 );
 
@@ -40,7 +46,11 @@ const KEPT = "was decided and is kept";
 const isKept = (e: StoreError): boolean => e._tag === "StoreUnavailable" && e.message.includes(KEPT);
 
 /** A BaseStore whose batch calls are released by the scheduler; call `n` fails when `plan` says so (before it reaches the store). Quiet: neither. */
-function scheduled(inner: InMemoryStore, s: fc.Scheduler, plan: readonly number[]): LangGraphStore & { quiet: boolean } {
+function scheduled(
+  inner: InMemoryStore,
+  s: fc.Scheduler,
+  plan: readonly number[],
+): LangGraphStore & { quiet: boolean } {
   let calls = 0;
   const store = {
     quiet: false,
@@ -87,7 +97,11 @@ async function actor(
     const previous = O.toUndefined(latest.right);
     const coversUpTo = Math.min(last.right, (previous?.coversUpTo ?? 0) + op.advance);
     const content = `summary by ${id}.${k} 🧠`;
-    const r = await store.saveSummary(stackId, { content, coversUpTo: Math.max(1, coversUpTo), previousId: previous?.id ?? null }, 1)();
+    const r = await store.saveSummary(
+      stackId,
+      { content, coversUpTo: Math.max(1, coversUpTo), previousId: previous?.id ?? null },
+      1,
+    )();
     if (E.isRight(r)) saved[op.stack]!.push(r.right);
     else if (isKept(r.left)) kept[op.stack]!.push(content);
     else {
@@ -124,11 +138,15 @@ const property = (separate: boolean) => async (): Promise<void> => {
         const kept: string[][] = [[], []];
         const unsure: string[][] = [[], []];
         const refusals: StoreError[] = [];
-        const done = Promise.all(actors.map((ops, i) => actor(storeOf(i), i, ops, acked, failed, saved, kept, unsure, refusals)));
+        const done = Promise.all(
+          actors.map((ops, i) => actor(storeOf(i), i, ops, acked, failed, saved, kept, unsure, refusals)),
+        );
         await s.waitFor(done);
         // One more call per stack and store, without faults, records what was decided and kept.
         for (const b of backings) if (b !== undefined) b.quiet = true;
-        for (const [i, b] of backings.entries()) if (b !== undefined) for (const stackId of STACKS) expect(E.isRight(await storeOf(i).lastMessageId(stackId)())).toBe(true);
+        for (const [i, b] of backings.entries())
+          if (b !== undefined)
+            for (const stackId of STACKS) expect(E.isRight(await storeOf(i).lastMessageId(stackId)())).toBe(true);
 
         for (const r of refusals) expect(["SummaryConflict", "InvalidWatermark", "StoreUnavailable"]).toContain(r._tag);
         // Read back without the scheduler or faults.
@@ -142,8 +160,12 @@ const property = (separate: boolean) => async (): Promise<void> => {
           const contents = new Set(stored.map((m) => m.message.content));
           // One store: a failed append shows only if its error said it was kept. Separate stores:
           // another one may also have completed it (it read the ballot before its writer took it back).
-          const keptAppends = failed[i]!.filter((f) => f.sent.length > 0 && (f.kept || (separate && contents.has(f.sent[0]!.content))));
-          expect(stored.length).toBe(acked[i]!.reduce((n, a) => n + a.sent.length, 0) + keptAppends.reduce((n, f) => n + f.sent.length, 0));
+          const keptAppends = failed[i]!.filter(
+            (f) => f.sent.length > 0 && (f.kept || (separate && contents.has(f.sent[0]!.content))),
+          );
+          expect(stored.length).toBe(
+            acked[i]!.reduce((n, a) => n + a.sent.length, 0) + keptAppends.reduce((n, f) => n + f.sent.length, 0),
+          );
           for (const a of acked[i]!) {
             expect(a.stored.map((m) => m.message)).toEqual(a.sent);
             for (const m of a.stored) expect(stored[m.id - 1]).toEqual(m);
@@ -159,7 +181,8 @@ const property = (separate: boolean) => async (): Promise<void> => {
             const firsts = acked[i]!.filter((a) => a.actor === who && a.stored.length > 0).map((a) => a.stored[0]!.id);
             expect(firsts).toEqual([...firsts].sort((x, y) => x - y));
           }
-          for (const f of failed[i]!) if (!keptAppends.includes(f)) for (const m of f.sent) expect(contents.has(m.content)).toBe(false);
+          for (const f of failed[i]!)
+            if (!keptAppends.includes(f)) for (const m of f.sent) expect(contents.has(m.content)).toBe(false);
           // The chain: ids 1..k, each superseding the one before, watermarks moving forward; a
           // summary whose save said it was kept takes one of the ids (and, with separate stores,
           // one whose save failed may have been completed by another store).
@@ -169,10 +192,13 @@ const property = (separate: boolean) => async (): Promise<void> => {
           expect(new Set(chain.map((c) => c.id)).size).toBe(chain.length);
           chain.forEach((summary, k) => {
             expect(summary.previousId).toBe(summary.id === 1 ? null : summary.id - 1);
-            if (k > 0 && chain[k - 1]!.id === summary.id - 1) expect(summary.coversUpTo).toBeGreaterThan(chain[k - 1]!.coversUpTo);
+            if (k > 0 && chain[k - 1]!.id === summary.id - 1)
+              expect(summary.coversUpTo).toBeGreaterThan(chain[k - 1]!.coversUpTo);
             expect(summary.coversUpTo).toBeLessThanOrEqual(stored.length);
           });
-          const latest = O.toUndefined(E.getOrElseW(() => expect.fail("latestSummary failed"))(await reader.right.latestSummary(stackId)()));
+          const latest = O.toUndefined(
+            E.getOrElseW(() => expect.fail("latestSummary failed"))(await reader.right.latestSummary(stackId)()),
+          );
           if (latest === undefined) expect(least).toBe(0);
           else {
             expect(latest.id).toBeGreaterThanOrEqual(least);
@@ -191,7 +217,10 @@ const property = (separate: boolean) => async (): Promise<void> => {
 };
 
 describe("baseStoreSummaryStore under random interleavings", () => {
-  it("property, one process: acknowledged messages are never lost or reordered, a failed append never shows unless it was kept (then whole), the summary chain stays linear", property(false));
+  it(
+    "property, one process: acknowledged messages are never lost or reordered, a failed append never shows unless it was kept (then whole), the summary chain stays linear",
+    property(false),
+  );
   it(
     "property, a store per writer over one backend (as processes): acknowledged messages are never lost or reordered, a failed append shows whole or not at all, the summary chain stays linear",
     property(true),

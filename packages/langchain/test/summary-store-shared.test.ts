@@ -7,7 +7,15 @@ import { promisify } from "node:util";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
-import { Annotation, AsyncBatchedStore, getStore, InMemoryStore, START, StateGraph, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import {
+  Annotation,
+  AsyncBatchedStore,
+  getStore,
+  InMemoryStore,
+  START,
+  StateGraph,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import type { StoredMessage, SummaryStore } from "@cc/session";
 import { describe, expect, it } from "vitest";
 import { storeContract } from "../../session/test/store/contract.js";
@@ -72,7 +80,10 @@ describe("two summary stores over one BaseStore backend, through separate handle
       const a = make(jittered(raw, round));
       const b = make(jittered(raw, round + 100));
       await right(a.append("s", ["1", "2", "3"].map(user), 1));
-      const results = await Promise.all([a.saveSummary("s", { content: "A", coversUpTo: 2, previousId: null }, 1)(), b.saveSummary("s", { content: "B", coversUpTo: 3, previousId: null }, 1)()]);
+      const results = await Promise.all([
+        a.saveSummary("s", { content: "A", coversUpTo: 2, previousId: null }, 1)(),
+        b.saveSummary("s", { content: "B", coversUpTo: 3, previousId: null }, 1)(),
+      ]);
       const saved = results.filter(E.isRight);
       expect(saved).toHaveLength(1);
       expect(results.filter((r) => E.isLeft(r) && r.left._tag === "SummaryConflict")).toHaveLength(1);
@@ -95,7 +106,11 @@ describe("two summary stores over one BaseStore backend, through separate handle
           const latest = O.toUndefined(await right(store.latestSummary("t")));
           const last = await right(store.lastMessageId("t"));
           if (last <= (latest?.coversUpTo ?? 0)) continue;
-          const r = await store.saveSummary("t", { content: `by ${who} at ${i}`, coversUpTo: last, previousId: latest?.id ?? null }, i)();
+          const r = await store.saveSummary(
+            "t",
+            { content: `by ${who} at ${i}`, coversUpTo: last, previousId: latest?.id ?? null },
+            i,
+          )();
           if (E.isRight(r)) saved.push(r.right.id);
           else expect(["SummaryConflict", "InvalidWatermark"]).toContain(r.left._tag);
         }
@@ -121,8 +136,16 @@ describe("two OS processes over one PostgreSQL-backed BaseStore", () => {
       const root = fileURLToPath(new URL("../../../", import.meta.url));
       const run = promisify(execFile);
       const startAt = String(Date.now() + 5000);
-      const outputs = await Promise.all(["p1", "p2"].map((name) => run(process.execPath, ["--conditions=development", "--import", "tsx", writer, db.url, name, "100", startAt], { cwd: root })));
-      const results = outputs.map((o) => JSON.parse(o.stdout) as { acked: { id: number; content: string }[]; summary: string });
+      const outputs = await Promise.all(
+        ["p1", "p2"].map((name) =>
+          run(process.execPath, ["--conditions=development", "--import", "tsx", writer, db.url, name, "100", startAt], {
+            cwd: root,
+          }),
+        ),
+      );
+      const results = outputs.map(
+        (o) => JSON.parse(o.stdout) as { acked: { id: number; content: string }[]; summary: string },
+      );
       const acked = results.flatMap((r) => r.acked);
       expect(acked).toHaveLength(200);
       expect(results.map((r) => r.summary).sort()).toEqual(["SummaryConflict", "saved"]);
@@ -133,7 +156,9 @@ describe("two OS processes over one PostgreSQL-backed BaseStore", () => {
         const stored = await right(reader.messagesAfter("shared", 0));
         expect(stored.map((m) => m.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
         for (const m of acked) expect(stored[m.id - 1]!.message.content).toBe(m.content);
-        expect(await right(reader.latestSummary("shared"))).toMatchObject(O.some({ id: 1, coversUpTo: 1, previousId: null }));
+        expect(await right(reader.latestSummary("shared"))).toMatchObject(
+          O.some({ id: 1, coversUpTo: 1, previousId: null }),
+        );
       } finally {
         await reading.end();
       }
@@ -147,7 +172,10 @@ describe("inside a LangGraph graph", () => {
   it("a node keeps session memory in the store it receives (config.store and getStore(): an AsyncBatchedStore)", async () => {
     const langGraphStore = new InMemoryStore();
     const State = Annotation.Root({ text: Annotation<string>(), seen: Annotation<readonly string[]>() });
-    const remember = async (state: typeof State.State, config: LangGraphRunnableConfig): Promise<Partial<typeof State.State>> => {
+    const remember = async (
+      state: typeof State.State,
+      config: LangGraphRunnableConfig,
+    ): Promise<Partial<typeof State.State>> => {
       expect(config.store).toBeInstanceOf(AsyncBatchedStore);
       expect(getStore()).toBe(config.store);
       const made = baseStoreSummaryStore(config.store!, { namespace: ["graph"] });
@@ -156,19 +184,31 @@ describe("inside a LangGraph graph", () => {
       const stored = await memory.append("thread", [user(state.text)], 1)();
       if (E.isLeft(stored)) throw new Error(JSON.stringify(stored.left));
       const last = stored.right.at(-1)!.id;
-      const saved = await memory.saveSummary("thread", { content: `up to ${state.text}`, coversUpTo: last, previousId: last === 1 ? null : last - 1 }, 1)();
+      const saved = await memory.saveSummary(
+        "thread",
+        { content: `up to ${state.text}`, coversUpTo: last, previousId: last === 1 ? null : last - 1 },
+        1,
+      )();
       if (E.isLeft(saved)) throw new Error(JSON.stringify(saved.left));
       const all = await memory.messagesAfter("thread", 0)();
       if (E.isLeft(all)) throw new Error(JSON.stringify(all.left));
       return { seen: all.right.map((m) => m.message.content) };
     };
-    const graph = new StateGraph(State).addNode("remember", remember).addEdge(START, "remember").compile({ store: langGraphStore });
+    const graph = new StateGraph(State)
+      .addNode("remember", remember)
+      .addEdge(START, "remember")
+      .compile({ store: langGraphStore });
     expect((await graph.invoke({ text: "first" })).seen).toEqual(["first"]);
     expect((await graph.invoke({ text: "second" })).seen).toEqual(["first", "second"]);
     // What the node wrote is in the graph's store, where a summary store outside the graph reads it.
     const outside = make(langGraphStore, { namespace: ["graph"] });
-    expect((await right(outside.messagesAfter("thread", 0))).map((m) => m.message.content)).toEqual(["first", "second"]);
-    expect(await right(outside.latestSummary("thread"))).toMatchObject(O.some({ id: 2, content: "up to second", coversUpTo: 2, previousId: 1 }));
+    expect((await right(outside.messagesAfter("thread", 0))).map((m) => m.message.content)).toEqual([
+      "first",
+      "second",
+    ]);
+    expect(await right(outside.latestSummary("thread"))).toMatchObject(
+      O.some({ id: 2, content: "up to second", coversUpTo: 2, previousId: 1 }),
+    );
   });
 });
 

@@ -10,7 +10,11 @@ import { baseStoreSummaryStore, type LangGraphStore } from "../src/index.js";
 type Ops = Parameters<NonNullable<LangGraphStore["batch"]>>[0];
 
 /** An InMemoryStore whose `batch` hangs, while `hang` says so, until `release()`. */
-function stalling(inner: InMemoryStore): { batch: NonNullable<LangGraphStore["batch"]>; hang: (ops: Ops) => boolean; release: () => void } {
+function stalling(inner: InMemoryStore): {
+  batch: NonNullable<LangGraphStore["batch"]>;
+  hang: (ops: Ops) => boolean;
+  release: () => void;
+} {
   let waiting: (() => void)[] = [];
   const s = {
     hang: (_ops: Ops): boolean => false,
@@ -29,7 +33,8 @@ function stalling(inner: InMemoryStore): { batch: NonNullable<LangGraphStore["ba
 
 const msg = (content: string) => ({ role: "user" as const, content });
 
-const isPut = (o: Ops[number], key: (k: string) => boolean): boolean => "key" in o && o.value !== undefined && key(o.key);
+const isPut = (o: Ops[number], key: (k: string) => boolean): boolean =>
+  "key" in o && o.value !== undefined && key(o.key);
 
 describe("baseStoreSummaryStore with a BaseStore that stops answering", () => {
   it("times out; the stack goes on at once; the late write of the call that timed out never shows", async () => {
@@ -71,7 +76,10 @@ describe("baseStoreSummaryStore with a BaseStore that stops answering", () => {
     const store = made.right;
     backing.hang = (ops) => ops.some((o) => isPut(o, (k) => k === "log-1"));
     const r = await store.append("a", [msg("one"), msg("two")], 1)();
-    expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "StoreTimeout", message: expect.stringContaining("log entry 1 was decided and is kept") });
+    expect(E.isLeft(r) && r.left).toMatchObject({
+      _tag: "StoreTimeout",
+      message: expect.stringContaining("log entry 1 was decided and is kept"),
+    });
     backing.hang = () => false;
     expect(await store.lastMessageId("a")()).toEqual(E.right(2));
     backing.release();
@@ -84,7 +92,9 @@ describe("baseStoreSummaryStore with a BaseStore that stops answering", () => {
     backing.hang = () => true;
     const pending = made.right.append("a", [msg("never answered")], 1)();
     expect(await made.right.close()()).toEqual(E.right(undefined));
-    expect(await made.right.lastMessageId("a")()).toMatchObject(E.left({ _tag: "StoreUnavailable", message: "store is closed" }));
+    expect(await made.right.lastMessageId("a")()).toMatchObject(
+      E.left({ _tag: "StoreUnavailable", message: "store is closed" }),
+    );
     backing.hang = () => false;
     backing.release();
     expect(E.isRight(await pending)).toBe(true);

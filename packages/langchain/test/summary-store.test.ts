@@ -31,10 +31,15 @@ function make(store: LangGraphStore, options?: BaseStoreSummaryStoreOptions): Su
 // Every LangGraph BaseStore is a LangGraphStore (checked by the compiler).
 const asLangGraphStore = (s: BaseStore): LangGraphStore => s;
 
-storeContract("langgraph BaseStore (InMemoryStore)", () => Promise.resolve({ store: make(asLangGraphStore(new InMemoryStore())), cleanup: () => Promise.resolve() }));
+storeContract("langgraph BaseStore (InMemoryStore)", () =>
+  Promise.resolve({ store: make(asLangGraphStore(new InMemoryStore())), cleanup: () => Promise.resolve() }),
+);
 
 /** A BaseStore whose `batch` fails (throws, rejects or answers junk) on the calls `fail` picks. */
-function faulty(inner: InMemoryStore, fail: (call: number) => "throw" | "reject" | "junk" | undefined): LangGraphStore & { calls: number } {
+function faulty(
+  inner: InMemoryStore,
+  fail: (call: number) => "throw" | "reject" | "junk" | undefined,
+): LangGraphStore & { calls: number } {
   const wrapper = {
     calls: 0,
     batch: (ops: Parameters<NonNullable<LangGraphStore["batch"]>>[0]): Promise<readonly unknown[]> => {
@@ -60,7 +65,10 @@ describe("baseStoreSummaryStore specifics", () => {
     const own = items.filter((i) => i.namespace.length === stack.length).map((i) => i.key);
     expect(own.sort()).toEqual([expect.stringMatching(/^batch-[0-9a-f]{16}-0$/), "log-1"]);
     const ballots = items.filter((i) => i.namespace.length > stack.length).map((i) => i.key);
-    expect(ballots.sort()).toEqual([expect.stringMatching(/^b-1-[0-9a-f]{16}-1$/), expect.stringMatching(/^b-1-[0-9a-f]{16}-2$/)]);
+    expect(ballots.sort()).toEqual([
+      expect.stringMatching(/^b-1-[0-9a-f]{16}-1$/),
+      expect.stringMatching(/^b-1-[0-9a-f]{16}-2$/),
+    ]);
     expect(await raw.listNamespaces({ prefix: ["cc"] })).toEqual([]);
   });
 
@@ -87,7 +95,9 @@ describe("baseStoreSummaryStore specifics", () => {
     };
     expect(bad(raw, { namespce: ["x"] })).toContain("namespce: unknown field (did you mean namespace?)");
     expect(bad(raw, { namespace: [] })).toContain("namespace: expected a non-empty array");
-    expect(bad(raw, { namespace: ["ok", "a.b"] })).toContain('namespace[1]: expected a non-empty string without ".", ":" or NUL');
+    expect(bad(raw, { namespace: ["ok", "a.b"] })).toContain(
+      'namespace[1]: expected a non-empty string without ".", ":" or NUL',
+    );
     expect(bad(raw, { namespace: ["a:b"] })).toContain("namespace[0]");
     expect(bad(raw, { namespace: ["", "x"] })).toContain("namespace[0]");
     expect(bad(raw, { namespace: ["x", "nul\u0000"] })).toContain("namespace[1]");
@@ -132,7 +142,9 @@ describe("baseStoreSummaryStore specifics", () => {
           ),
         );
         expect(error).toMatchObject({ _tag: "StoreUnavailable", backend: "langgraph" });
-        expect(error._tag === "StoreUnavailable" && error.message).toMatch(how === "junk" ? /answered 0 results/ : /BaseStore\.batch failed/);
+        expect(error._tag === "StoreUnavailable" && error.message).toMatch(
+          how === "junk" ? /answered 0 results/ : /BaseStore\.batch failed/,
+        );
         failAt = 0;
         expect(await right(store.lastMessageId("s"))).toBe(1);
         expect((await right(store.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1"]);
@@ -155,12 +167,19 @@ describe("baseStoreSummaryStore specifics", () => {
       expect(await right(store.lastMessageId("s"))).toBe(3);
       expect((await right(make(raw).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e"]);
       failAt = wrapped.calls + 3; // the summary's first ballot cannot be written
-      expect(await left(store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 3))).toMatchObject({ _tag: "StoreUnavailable" });
+      expect(await left(store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 3))).toMatchObject({
+        _tag: "StoreUnavailable",
+      });
       expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
       failAt = 0;
       expect((await right(store.append("s", [{ role: "user", content: "m2" }], 4))).map((m) => m.id)).toEqual([4]);
-      expect(await right(store.saveSummary("s", { content: "S", coversUpTo: 2, previousId: null }, 5))).toMatchObject({ id: 1, previousId: null });
-      expect((await right(make(faulty(raw, () => undefined)).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["m1", "d", "e", "m2"]);
+      expect(await right(store.saveSummary("s", { content: "S", coversUpTo: 2, previousId: null }, 5))).toMatchObject({
+        id: 1,
+        previousId: null,
+      });
+      expect(
+        (await right(make(faulty(raw, () => undefined)).messagesAfter("s", 0))).map((m) => m.message.content),
+      ).toEqual(["m1", "d", "e", "m2"]);
     },
   );
 
@@ -180,15 +199,36 @@ describe("baseStoreSummaryStore specifics", () => {
     );
     const ns = nsOf("s");
     const batch = (await raw.search(ns, { limit: 100 })).find((i) => i.key.startsWith("batch-"))!.key;
-    await raw.put(ns, batch, { format: 2, createdAt: 1, messages: ['{"role":"user","content":"a"}', '{"role":"robot","content":"?"}'] });
-    expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "langgraph", stackId: "s", id: 2 });
+    await raw.put(ns, batch, {
+      format: 2,
+      createdAt: 1,
+      messages: ['{"role":"user","content":"a"}', '{"role":"robot","content":"?"}'],
+    });
+    expect(await left(store.messagesAfter("s", 0))).toMatchObject({
+      _tag: "StoreCorruptRow",
+      backend: "langgraph",
+      stackId: "s",
+      id: 2,
+    });
     await raw.put(ns, batch, { format: 2, createdAt: 1, messages: ['{"role":"user","content":"a"}', "{not json"] });
-    expect(await left(store.messagesAfter("s", 1))).toMatchObject({ _tag: "StoreCorruptRow", id: 2, message: expect.stringContaining("not valid JSON") });
+    expect(await left(store.messagesAfter("s", 1))).toMatchObject({
+      _tag: "StoreCorruptRow",
+      id: 2,
+      message: expect.stringContaining("not valid JSON"),
+    });
     expect((await right(store.messagesAfter("s", 2))).length).toBe(0);
     await raw.put(ns, batch, { format: 2, createdAt: 1, messages: ['{"role":"user","content":"a"}'] });
-    expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", id: 1, message: expect.stringContaining("does not hold 2 messages") });
+    expect(await left(store.messagesAfter("s", 0))).toMatchObject({
+      _tag: "StoreCorruptRow",
+      id: 1,
+      message: expect.stringContaining("does not hold 2 messages"),
+    });
     await raw.delete(ns, batch);
-    expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", id: 1, message: expect.stringContaining("missing") });
+    expect(await left(store.messagesAfter("s", 0))).toMatchObject({
+      _tag: "StoreCorruptRow",
+      id: 1,
+      message: expect.stringContaining("missing"),
+    });
 
     // Log entries nobody has read yet, each on a stack of its own.
     const badEntries = [
@@ -207,7 +247,12 @@ describe("baseStoreSummaryStore specifics", () => {
         store.append(stackId, [{ role: "user", content: "c" }], 1),
         store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1),
       ]) {
-        expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({ _tag: "StoreCorruptRow", backend: "langgraph", stackId, id: 1 });
+        expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({
+          _tag: "StoreCorruptRow",
+          backend: "langgraph",
+          stackId,
+          id: 1,
+        });
       }
     }
     // Summaries and agreement records: id 0.
@@ -219,11 +264,26 @@ describe("baseStoreSummaryStore specifics", () => {
     ].entries()) {
       const stackId = `summary-${i}`;
       await raw.put(nsOf(stackId), "summary-1", junk);
-      for (const te of [store.latestSummary(stackId), store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1)]) {
-        expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({ _tag: "StoreCorruptRow", backend: "langgraph", stackId, id: 0 });
+      for (const te of [
+        store.latestSummary(stackId),
+        store.saveSummary(stackId, { content: "S", coversUpTo: 1, previousId: null }, 1),
+      ]) {
+        expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({
+          _tag: "StoreCorruptRow",
+          backend: "langgraph",
+          stackId,
+          id: 0,
+        });
       }
     }
-    await raw.put([...nsOf("ballot"), "log", "1"], "b-x", { format: 2, round: 0, writer: "w", phase: 1, value: null, fresh: false });
+    await raw.put([...nsOf("ballot"), "log", "1"], "b-x", {
+      format: 2,
+      round: 0,
+      writer: "w",
+      phase: 1,
+      value: null,
+      fresh: false,
+    });
     expect(await left(store.append("ballot", [{ role: "user", content: "c" }], 1))).toMatchObject({
       _tag: "StoreCorruptRow",
       stackId: "ballot",
@@ -237,9 +297,18 @@ describe("baseStoreSummaryStore specifics", () => {
     const raw = new InMemoryStore();
     const a = make(raw);
     const b = make(raw);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => right((i % 2 === 0 ? a : b).append("s", [{ role: "user", content: `m${i}` }], i))));
-    expect((await right(a.messagesAfter("s", 0))).map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
-    const results = await Promise.all([a.saveSummary("s", { content: "A", coversUpTo: 3, previousId: null }, 1)(), b.saveSummary("s", { content: "B", coversUpTo: 4, previousId: null }, 1)()]);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        right((i % 2 === 0 ? a : b).append("s", [{ role: "user", content: `m${i}` }], i)),
+      ),
+    );
+    expect((await right(a.messagesAfter("s", 0))).map((m) => m.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + 1),
+    );
+    const results = await Promise.all([
+      a.saveSummary("s", { content: "A", coversUpTo: 3, previousId: null }, 1)(),
+      b.saveSummary("s", { content: "B", coversUpTo: 4, previousId: null }, 1)(),
+    ]);
     expect(results.filter(E.isRight)).toHaveLength(1);
     expect(results.filter((r) => E.isLeft(r) && r.left._tag === "SummaryConflict")).toHaveLength(1);
   });
@@ -250,8 +319,16 @@ describe("baseStoreSummaryStore specifics", () => {
     const pending = store.append("s", [{ role: "user", content: "in flight" }], 1)();
     await right(store.close());
     expect(E.isRight(await pending)).toBe(true);
-    for (const te of [store.lastMessageId("s"), store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 1), store.append("s", [], 1)]) {
-      expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({ _tag: "StoreUnavailable", backend: "langgraph", message: "store is closed" });
+    for (const te of [
+      store.lastMessageId("s"),
+      store.saveSummary("s", { content: "S", coversUpTo: 1, previousId: null }, 1),
+      store.append("s", [], 1),
+    ]) {
+      expect(await left(te as TaskEither<unknown, unknown>)).toMatchObject({
+        _tag: "StoreUnavailable",
+        backend: "langgraph",
+        message: "store is closed",
+      });
     }
     expect((await right(make(raw).messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["in flight"]);
   });

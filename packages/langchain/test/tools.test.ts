@@ -12,10 +12,19 @@ describe("contextTools", () => {
   const [search, expand] = contextTools(manager, { maxExpandChars: 50 });
 
   it("answers bad arguments and unknown ids with an error the model can read", async () => {
-    const error = async (r: unknown): Promise<{ _tag: string; message: string }> => (JSON.parse(String(await (r as Promise<unknown>))) as { error: { _tag: string; message: string } }).error;
-    expect(await error(search.func({} as never))).toMatchObject({ _tag: "InvalidArguments", message: expect.stringContaining("query") as unknown });
-    expect((await error(search.func({ query: "x", k: 0 } as never))).message).toContain("k: expected an integer in [1, 50]");
-    expect(await error(expand.func({ id: "nope" } as never))).toEqual({ _tag: "NotFound", message: 'expand_context: no evicted entry with id "nope"' });
+    const error = async (r: unknown): Promise<{ _tag: string; message: string }> =>
+      (JSON.parse(String(await (r as Promise<unknown>))) as { error: { _tag: string; message: string } }).error;
+    expect(await error(search.func({} as never))).toMatchObject({
+      _tag: "InvalidArguments",
+      message: expect.stringContaining("query") as unknown,
+    });
+    expect((await error(search.func({ query: "x", k: 0 } as never))).message).toContain(
+      "k: expected an integer in [1, 50]",
+    );
+    expect(await error(expand.func({ id: "nope" } as never))).toEqual({
+      _tag: "NotFound",
+      message: 'expand_context: no evicted entry with id "nope"',
+    });
     expect((await error(expand.func({ id: "x", maxChars: 51 } as never))).message).toContain("maxChars");
   });
 
@@ -28,12 +37,17 @@ describe("contextTools", () => {
       { role: "user", content: "and now?" },
     ]);
     const id = turn.evicted[0]!.id;
-    const hits = (JSON.parse(String(await search.func({ query: "test_parser" } as never))) as { hits: { id: string }[] }).hits;
+    const hits = (
+      JSON.parse(String(await search.func({ query: "test_parser" } as never))) as { hits: { id: string }[] }
+    ).hits;
     expect(hits.map((h) => h.id)).toContain(id);
     let text = "";
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const p = JSON.parse(String(await expand.func({ id, offset } as never))) as { content: string; nextOffset?: number };
+      const p = JSON.parse(String(await expand.func({ id, offset } as never))) as {
+        content: string;
+        nextOffset?: number;
+      };
       text += p.content;
       offset = p.nextOffset;
     }

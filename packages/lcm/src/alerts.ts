@@ -88,7 +88,11 @@ export const ALERT_TIMEOUT_MS = 1000;
  * a sink that returns a promise (a promise that never settles cannot hang compaction). Resolves
  * to the failure, if any.
  */
-export async function deliverAlert(sink: AlertSink, alert: CompactionAlert, timeoutMs: number = ALERT_TIMEOUT_MS): Promise<AlertDeliveryFailure | undefined> {
+export async function deliverAlert(
+  sink: AlertSink,
+  alert: CompactionAlert,
+  timeoutMs: number = ALERT_TIMEOUT_MS,
+): Promise<AlertDeliveryFailure | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const pending = sink.alert(alert);
@@ -97,9 +101,14 @@ export async function deliverAlert(sink: AlertSink, alert: CompactionAlert, time
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
     const outcome = await Promise.race([Promise.resolve(pending).then(() => "done" as const), timedOut]);
-    return outcome === "timeout" ? { _tag: "AlertDeliveryFailure", message: `alert sink did not settle within ${timeoutMs} ms` } : undefined;
+    return outcome === "timeout"
+      ? { _tag: "AlertDeliveryFailure", message: `alert sink did not settle within ${timeoutMs} ms` }
+      : undefined;
   } catch (e) {
-    return { _tag: "AlertDeliveryFailure", message: redact(`alert sink failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 2000) };
+    return {
+      _tag: "AlertDeliveryFailure",
+      message: redact(`alert sink failed: ${e instanceof Error ? e.message : String(e)}`).slice(0, 2000),
+    };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

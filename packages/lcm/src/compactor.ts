@@ -13,7 +13,16 @@ import type { Message } from "@cc/messages";
 import { chooseCompactionModel } from "./model-choice.js";
 import { decodeCompactOptions, type CompactOptions, type InvalidOptions } from "./options.js";
 import { describeWarnings, type CompactionWarning } from "./warnings.js";
-import { callback, decodeOrThrow, decodeWith, numberIn, objectCodec, positiveInt, withMethods, type InvalidInput } from "@cc/validate";
+import {
+  callback,
+  decodeOrThrow,
+  decodeWith,
+  numberIn,
+  objectCodec,
+  positiveInt,
+  withMethods,
+  type InvalidInput,
+} from "@cc/validate";
 import * as t from "io-ts";
 import { pressureOf, type ContextUsage } from "./pressure.js";
 import type { Provider } from "@cc/messages";
@@ -162,7 +171,11 @@ export const LcmCompactorOptionsCodec = objectCodec(
   {},
   {
     provider: withMethods<Provider>("Provider", ["complete", "listModels"], "a provider (complete, listModels)"),
-    counter: withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a token counter (count, countMessages)"),
+    counter: withMethods<TokenCounter>(
+      "TokenCounter",
+      ["count", "countMessages"],
+      "a token counter (count, countMessages)",
+    ),
     now: callback<() => number>(),
     timeoutMs: positiveInt,
     temperature: numberIn(0, 2),
@@ -187,11 +200,18 @@ export interface LcmCompactor {
    * messages are decoded first: anything that is not a message array resolves to
    * `Left(InvalidInput)` with subject "messages" (never a rejection).
    */
-  compact(messages: readonly Message[], options?: Partial<CompactOptions>, signal?: AbortSignal): TaskEither<CompactError, CompactionResult>;
+  compact(
+    messages: readonly Message[],
+    options?: Partial<CompactOptions>,
+    signal?: AbortSignal,
+  ): TaskEither<CompactError, CompactionResult>;
   /** Tokens `messages` occupy in context (the messages must be valid, e.g. from `decodeMessages`). */
   estimateUsage(messages: readonly Message[]): number;
   /** Usage as a fraction of `maxTokens` and the pressure it represents; invalid messages are `Left(InvalidInput)`. */
-  shouldCompact(messages: readonly Message[], options?: Partial<CompactOptions>): E.Either<InvalidOptions | InvalidInput, ContextUsage>;
+  shouldCompact(
+    messages: readonly Message[],
+    options?: Partial<CompactOptions>,
+  ): E.Either<InvalidOptions | InvalidInput, ContextUsage>;
 }
 
 /**
@@ -202,7 +222,9 @@ export interface LcmCompactor {
  * const next = r._tag === "Right" ? nextContext(r.right) : history;
  */
 export function nextContext(result: CompactionResult): readonly Message[] {
-  return result.summary === "" ? [...result.system, ...result.messages] : [...result.system, summaryMessage(result.summary), ...result.messages];
+  return result.summary === ""
+    ? [...result.system, ...result.messages]
+    : [...result.system, summaryMessage(result.summary), ...result.messages];
 }
 
 /**
@@ -222,12 +244,18 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
   const temperature = deps.temperature ?? 0.2;
   const sink: AlertSink | undefined = deps.alertSink;
   const sessionId = deps.sessionId ?? "";
-  const tokensOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages));
+  const tokensOf = (messages: readonly Message[]): number =>
+    messages.length === 0 ? 0 : counter.countMessages(messages);
   // Per-request overhead (reply priming) is counted once per request, not once per part.
-  const partOf = (messages: readonly Message[]): number => (messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]));
+  const partOf = (messages: readonly Message[]): number =>
+    messages.length === 0 ? 0 : counter.countMessages(messages) - counter.countMessages([]);
 
   const compact =
-    (raw: readonly Message[], input: Partial<CompactOptions> = {}, signal?: AbortSignal): TaskEither<CompactError, CompactionResult> =>
+    (
+      raw: readonly Message[],
+      input: Partial<CompactOptions> = {},
+      signal?: AbortSignal,
+    ): TaskEither<CompactError, CompactionResult> =>
     async () => {
       const decoded = decodeCompactOptions(input);
       if (E.isLeft(decoded)) return decoded;
@@ -240,8 +268,18 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
       const givenSys = leadingSystemCount(given);
       // A pinned task joins the verbatim prefix: it moves up to just after the system messages (over
       // any earlier summary, which is folded into the new one) and is counted like them.
-      const task = planTaskPin(given, { enabled: options.pinTask, targetTokens: options.maxTokens }, (i) => partOf([given[i]!]));
-      const messages = task._tag === "Pinned" ? [...given.slice(0, givenSys), given[task.index]!, ...given.slice(givenSys, task.index), ...given.slice(task.index + 1)] : given;
+      const task = planTaskPin(given, { enabled: options.pinTask, targetTokens: options.maxTokens }, (i) =>
+        partOf([given[i]!]),
+      );
+      const messages =
+        task._tag === "Pinned"
+          ? [
+              ...given.slice(0, givenSys),
+              given[task.index]!,
+              ...given.slice(givenSys, task.index),
+              ...given.slice(task.index + 1),
+            ]
+          : given;
       const sys = task._tag === "Pinned" ? givenSys + 1 : givenSys;
       const system = messages.slice(0, sys);
       const originalTokens = tokensOf(messages);
@@ -265,7 +303,14 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
       const requested = messages.length - plan.requested;
       const restTokens = tokensOf([...system, ...tail]);
       const tailDecision: TailDecision = !plan.fits
-        ? { _tag: "TailExceedsBudget", requested, preserved: tail.length, tailTokens: restTokens + overhead, maxTokens: options.maxTokens, minSummaryTokens: minSummary }
+        ? {
+            _tag: "TailExceedsBudget",
+            requested,
+            preserved: tail.length,
+            tailTokens: restTokens + overhead,
+            maxTokens: options.maxTokens,
+            minSummaryTokens: minSummary,
+          }
         : split > plan.requested
           ? { _tag: "TailShortened", requested, preserved: tail.length }
           : { _tag: "TailKept", requested, preserved: tail.length };
@@ -279,7 +324,8 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
               message: `the last step alone takes ${tailDecision.tailTokens} of ${options.maxTokens} tokens, leaving less than the minimum summary budget of ${minSummary}`,
             }
           : undefined;
-      const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] => (overBudget === undefined ? [w] : [w, overBudget]);
+      const withOverBudget = (w: CompactionWarning): readonly CompactionWarning[] =>
+        overBudget === undefined ? [w] : [w, overBudget];
       // Nothing compacted: the input as given (the task is not moved).
       const unchanged = (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): CompactionResult => ({
         summary: "",
@@ -310,9 +356,13 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
           compactedTokens: result.compactedTokens,
           reason,
         });
-        return failure === undefined ? result : { ...result, warnings: [...result.warnings, notDelivered("budget_exceeded", failure)] };
+        return failure === undefined
+          ? result
+          : { ...result, warnings: [...result.warnings, notDelivered("budget_exceeded", failure)] };
       };
-      const unchangedBy = async (reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>): Promise<CompactionResult> => {
+      const unchangedBy = async (
+        reason: Extract<CompactionWarning, { _tag: "NothingCompacted" }>,
+      ): Promise<CompactionResult> => {
         const result = unchanged(reason);
         return alertIfOverBudget(result, describeWarnings(result.warnings) ?? reason.message);
       };
@@ -320,7 +370,11 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
         return E.right(
           await unchangedBy(
             split === sys && messages.length > sys
-              ? { _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }
+              ? {
+                  _tag: "NothingCompacted",
+                  reason: "only_tail",
+                  message: "nothing before the preserved tail can be compacted",
+                }
               : { _tag: "NothingCompacted", reason: "no_messages", message: "no messages to compact" },
           ),
         );
@@ -329,12 +383,25 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
       const room = options.maxTokens - restTokens - overhead;
       // Never a summary squeezed to a token: past the floor the summary keeps its minimum budget.
       const target = Math.min(sourceTokens - 1, plan.fits ? Math.max(1, room) : minSummary);
-      if (target < 1) return E.right(await unchangedBy({ _tag: "NothingCompacted", reason: "too_small", message: "the messages before the tail are too small to condense" }));
+      if (target < 1)
+        return E.right(
+          await unchangedBy({
+            _tag: "NothingCompacted",
+            reason: "too_small",
+            message: "the messages before the tail are too small to condense",
+          }),
+        );
       const model =
         deps.provider === undefined
           ? E.left("no provider")
           : await chooseCompactionModel(deps.provider, options.compactionModel, options.strength)().then((r) =>
-              E.isLeft(r) ? E.left(r.left._tag === "NoCompactionModel" ? r.left.message : `listing models failed: ${r.left.error._tag}`) : r,
+              E.isLeft(r)
+                ? E.left(
+                    r.left._tag === "NoCompactionModel"
+                      ? r.left.message
+                      : `listing models failed: ${r.left.error._tag}`,
+                  )
+                : r,
             );
       const escalated = await escalate({
         source: head,
@@ -354,7 +421,11 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
       let skipFailure: AlertDeliveryFailure | undefined;
       if (level === "truncate") {
         const rejections = attempts.filter((a) => !a.accepted).map((a) => `${a.level}: ${describeRejection(a)}`);
-        warnings = withOverBudget({ _tag: "FellToTruncation", rejections, message: `fell to truncation (${rejections.join("; ")})` });
+        warnings = withOverBudget({
+          _tag: "FellToTruncation",
+          rejections,
+          message: `fell to truncation (${rejections.join("; ")})`,
+        });
         if (sink !== undefined) {
           skipFailure = await deliverAlert(sink, {
             kind: "compaction_skip",
@@ -368,7 +439,9 @@ export function createLcmCompactor(options: LcmCompactorOptions = {}): LcmCompac
         }
       }
       const described = describeWarnings(warnings);
-      const budgetReason = overBudget?.message ?? `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${described === undefined ? "" : ` (${described})`}`;
+      const budgetReason =
+        overBudget?.message ??
+        `the compacted context takes ${compactedTokens} of ${options.maxTokens} tokens${described === undefined ? "" : ` (${described})`}`;
       if (skipFailure !== undefined) warnings = [...warnings, notDelivered("compaction_skip", skipFailure)];
       const result: CompactionResult = {
         summary,
@@ -412,7 +485,11 @@ function notDelivered(kind: "compaction_skip" | "budget_exceeded", failure: Aler
  * per message, like every `@cc/tokens` counter): `head(split)` is the compacted part as counted
  * in a request of its own, `rest(split)` the system prefix plus the tail. Linear setup, O(1) per query.
  */
-function budgetEstimator(messages: readonly Message[], sys: number, counter: TokenCounter): { head(split: number): number; rest(split: number): number } {
+function budgetEstimator(
+  messages: readonly Message[],
+  sys: number,
+  counter: TokenCounter,
+): { head(split: number): number; rest(split: number): number } {
   const probe: Message = { role: "user", content: "" };
   const perRequest = Math.max(0, 2 * counter.countMessages([probe]) - counter.countMessages([probe, probe]));
   const prefix: number[] = [0];

@@ -117,8 +117,19 @@ export function escalate(input: EscalationInput): TaskEither<CompactionAborted, 
     for (const [level, levelTarget] of levels) {
       if (isAborted(signal)) return E.left(ABORTED);
       if (input.provider === undefined || E.isLeft(input.model) || !llmUsable) {
-        const reason = input.provider === undefined ? "no provider" : E.isLeft(input.model) ? input.model.left : "provider unusable after an earlier failure";
-        attempts.push({ level, target: levelTarget, accepted: false, tokens: 0, rejection: { _tag: "Skipped", reason } });
+        const reason =
+          input.provider === undefined
+            ? "no provider"
+            : E.isLeft(input.model)
+              ? input.model.left
+              : "provider unusable after an earlier failure";
+        attempts.push({
+          level,
+          target: levelTarget,
+          accepted: false,
+          tokens: 0,
+          rejection: { _tag: "Skipped", reason },
+        });
         continue;
       }
       const request = {
@@ -131,7 +142,13 @@ export function escalate(input: EscalationInput): TaskEither<CompactionAborted, 
       const reply = await guardProvider(input.provider, input.timeoutMs).complete(request)();
       if (isAborted(signal)) return E.left(ABORTED);
       if (E.isLeft(reply)) {
-        attempts.push({ level, target: levelTarget, accepted: false, tokens: 0, rejection: { _tag: "ProviderFailed", error: reply.left } });
+        attempts.push({
+          level,
+          target: levelTarget,
+          accepted: false,
+          tokens: 0,
+          rejection: { _tag: "ProviderFailed", error: reply.left },
+        });
         if (reply.left._tag === "ProviderAuthError" || reply.left._tag === "ProviderAborted") llmUsable = false;
         continue;
       }

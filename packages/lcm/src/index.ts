@@ -12,13 +12,28 @@
  *
  * @module @cc/lcm
  */
-export { createLcmCompactor, nextContext, type CompactError, type CompactionResult, type LcmCompactor, type LcmCompactorOptions, type TailDecision } from "./compactor.js";
+export {
+  createLcmCompactor,
+  nextContext,
+  type CompactError,
+  type CompactionResult,
+  type LcmCompactor,
+  type LcmCompactorOptions,
+  type TailDecision,
+} from "./compactor.js";
 export { decodeCompactOptions, defaultCompactOptions, type CompactOptions } from "./options.js";
 export { describeWarnings, type CompactionWarning } from "./warnings.js";
 export { pressureOf, type ContextUsage, type Pressure } from "./pressure.js";
 export type { Attempt, Level } from "./escalation.js";
 export { truncateToBudget, type TruncateOptions, type Truncation } from "./truncate.js";
-export { memoryAlertSink, type AlertSink, type BudgetExceededAlert, type CompactionAlert, type CompactionSkipAlert, type MemoryAlertSink } from "./alerts.js";
+export {
+  memoryAlertSink,
+  type AlertSink,
+  type BudgetExceededAlert,
+  type CompactionAlert,
+  type CompactionSkipAlert,
+  type MemoryAlertSink,
+} from "./alerts.js";
 export { offlineProvider, type OfflineProviderOptions, type SummaryStyle } from "./providers/offline.js";
 export { decodeHttpProviderOptions, openAICompatibleProvider, type HttpProviderOptions } from "./providers/http.js";
 export { createRedactor, redactSecrets } from "./providers/redact.js";

@@ -26,7 +26,9 @@ export function strengthRank(strength: Strength): number {
  * const r = await chooseCompactionModel(provider, "")();
  * if (r._tag === "Left" && r.left._tag === "NoCompactionModel") console.warn(r.left.message);
  */
-export type ModelChoiceError = { readonly _tag: "NoCompactionModel"; readonly message: string } | { readonly _tag: "ModelListFailed"; readonly error: ProviderError };
+export type ModelChoiceError =
+  | { readonly _tag: "NoCompactionModel"; readonly message: string }
+  | { readonly _tag: "ModelListFailed"; readonly error: ProviderError };
 
 /**
  * The cheapest model by output cost (then input cost, then id), among models with a known output
@@ -37,10 +39,17 @@ export type ModelChoiceError = { readonly _tag: "NoCompactionModel"; readonly me
 export function cheapestModel(models: readonly ModelInfo[], minStrength?: Strength): O.Option<ModelInfo> {
   const min = minStrength === undefined ? -1 : strengthRank(minStrength);
   const eligible = models.filter(
-    (m) => m.outputCostPerMTok !== undefined && Number.isFinite(m.outputCostPerMTok) && m.outputCostPerMTok >= 0 && (min < 0 || (m.strength !== undefined && strengthRank(m.strength) >= min)),
+    (m) =>
+      m.outputCostPerMTok !== undefined &&
+      Number.isFinite(m.outputCostPerMTok) &&
+      m.outputCostPerMTok >= 0 &&
+      (min < 0 || (m.strength !== undefined && strengthRank(m.strength) >= min)),
   );
   const sorted = [...eligible].sort(
-    (a, b) => a.outputCostPerMTok! - b.outputCostPerMTok! || (a.inputCostPerMTok ?? Infinity) - (b.inputCostPerMTok ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    (a, b) =>
+      a.outputCostPerMTok! - b.outputCostPerMTok! ||
+      (a.inputCostPerMTok ?? Infinity) - (b.inputCostPerMTok ?? Infinity) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
   return O.fromNullable(sorted[0]);
 }
@@ -51,7 +60,11 @@ export function cheapestModel(models: readonly ModelInfo[], minStrength?: Streng
  *
  * @example await chooseCompactionModel(offlineProvider(), "")() // Right("offline-extractive")
  */
-export function chooseCompactionModel(provider: Provider, compactionModel: string, minStrength?: Strength): TE.TaskEither<ModelChoiceError, string> {
+export function chooseCompactionModel(
+  provider: Provider,
+  compactionModel: string,
+  minStrength?: Strength,
+): TE.TaskEither<ModelChoiceError, string> {
   if (compactionModel !== "") return TE.right(compactionModel);
   return pipe(
     guardProvider(provider).listModels(),

@@ -65,14 +65,26 @@ export interface CompactOptions {
  * @example defaultCompactOptions().preserveLast // 20
  */
 export function defaultCompactOptions(): CompactOptions {
-  return { maxTokens: 128_000, preserveLast: 20, model: "", compactionModel: "", softThreshold: 0.5, hardThreshold: 0.95, pinTask: false };
+  return {
+    maxTokens: 128_000,
+    preserveLast: 20,
+    model: "",
+    compactionModel: "",
+    softThreshold: 0.5,
+    hardThreshold: 0.95,
+    pinTask: false,
+  };
 }
 
 /** Options were rejected: the one failure shape of `@cc/validate`, subject "compact options" (or "compactor options"). */
 export type { InvalidOptions } from "@cc/validate";
 
 const fraction = leaf("Fraction", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
-const StrengthCodec = leaf("Strength", "one of very_low, low, average, high, very_high", (u): u is Strength => u === "very_low" || u === "low" || u === "average" || u === "high" || u === "very_high");
+const StrengthCodec = leaf(
+  "Strength",
+  "one of very_low, low, average, high, very_high",
+  (u): u is Strength => u === "very_low" || u === "low" || u === "average" || u === "high" || u === "very_high",
+);
 
 /**
  * io-ts codec of a partial {@link CompactOptions} (missing fields take defaults). Closed: an
@@ -114,7 +126,11 @@ export function decodeCompactOptions(input: unknown): E.Either<InvalidOptions, C
   if (merged.softThreshold >= merged.hardThreshold) {
     return E.left(
       invalid("InvalidOptions", "compact options", [
-        { path: "softThreshold", field: "softThreshold", message: `softThreshold (${merged.softThreshold}) must be below hardThreshold (${merged.hardThreshold})` },
+        {
+          path: "softThreshold",
+          field: "softThreshold",
+          message: `softThreshold (${merged.softThreshold}) must be below hardThreshold (${merged.hardThreshold})`,
+        },
       ]),
     );
   }

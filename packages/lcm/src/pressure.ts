@@ -33,8 +33,12 @@ export interface ContextUsage {
  * @example pressureOf(960, { maxTokens: 1000, softThreshold: 0.5, hardThreshold: 0.95 })
  * // { tokens: 960, fraction: 0.96, pressure: "hard", shouldCompact: true }
  */
-export function pressureOf(tokens: number, options: Pick<CompactOptions, "maxTokens" | "softThreshold" | "hardThreshold">): ContextUsage {
+export function pressureOf(
+  tokens: number,
+  options: Pick<CompactOptions, "maxTokens" | "softThreshold" | "hardThreshold">,
+): ContextUsage {
   const fraction = tokens / options.maxTokens;
-  const pressure: Pressure = fraction >= options.hardThreshold ? "hard" : fraction >= options.softThreshold ? "soft" : "none";
+  const pressure: Pressure =
+    fraction >= options.hardThreshold ? "hard" : fraction >= options.softThreshold ? "soft" : "none";
   return { tokens, fraction, pressure, shouldCompact: pressure !== "none" };
 }

@@ -72,7 +72,10 @@ export function serialiseMessage(message: Message, limits: TranscriptLimits = de
       return parts.join("\n");
     }
     case "tool": {
-      const label = message.name === undefined ? `[tool result #${message.toolCallId}]` : `[tool result ${message.name} #${message.toolCallId}]`;
+      const label =
+        message.name === undefined
+          ? `[tool result #${message.toolCallId}]`
+          : `[tool result ${message.name} #${message.toolCallId}]`;
       return `${label}\n${clipHeadTail(message.content, limits.toolResultHead, limits.toolResultTail)}`;
     }
   }
@@ -87,6 +90,9 @@ export function serialiseMessage(message: Message, limits: TranscriptLimits = de
  * serialiseTranscript([{ role: "user", content: "fix the test" }, { role: "assistant", content: "done" }])
  * // "[user]\nfix the test\n\n[assistant]\ndone"
  */
-export function serialiseTranscript(messages: readonly Message[], limits: TranscriptLimits = defaultTranscriptLimits): string {
+export function serialiseTranscript(
+  messages: readonly Message[],
+  limits: TranscriptLimits = defaultTranscriptLimits,
+): string {
   return messages.map((m) => serialiseMessage(m, limits)).join("\n\n");
 }

@@ -45,7 +45,12 @@ export interface TruncateOptions {
 }
 
 /** io-ts codec of {@link TruncateOptions} (closed). */
-export const TruncateOptionsCodec = objectCodec("TruncateOptions", {}, { headShare: numberIn(0, 1), sourceTokens: nonNegativeInt }, { expected: "an options object" });
+export const TruncateOptionsCodec = objectCodec(
+  "TruncateOptions",
+  {},
+  { headShare: numberIn(0, 1), sourceTokens: nonNegativeInt },
+  { expected: "an options object" },
+);
 
 const decodeTruncateOptions = decodeWith(TruncateOptionsCodec, "InvalidOptions", "truncate options");
 
@@ -64,7 +69,12 @@ const SHORT_MARKERS = ["[…]", "…", "."] as const;
  *
  * @example truncateToBudget("a long text …", 5, counter).text // "a lo\n[… 9 chars omitted …]\n…"
  */
-export function truncateToBudget(source: string, maxTokens: number, counter: TokenCounter, options: TruncateOptions = {}): Truncation {
+export function truncateToBudget(
+  source: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  options: TruncateOptions = {},
+): Truncation {
   decodeOrThrow(decodeTruncateOptions, options);
   const budget = Number.isFinite(maxTokens) ? Math.floor(maxTokens) : 0;
   const sourceTokens = options.sourceTokens ?? counter.count(source);

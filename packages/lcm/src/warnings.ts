@@ -31,7 +31,11 @@ export type CompactionWarning =
       readonly minSummaryTokens: number;
       readonly message: string;
     }
-  | { readonly _tag: "AlertNotDelivered"; readonly kind: "compaction_skip" | "budget_exceeded"; readonly message: string };
+  | {
+      readonly _tag: "AlertNotDelivered";
+      readonly kind: "compaction_skip" | "budget_exceeded";
+      readonly message: string;
+    };
 
 /**
  * One readable line for a list of warnings ("; "-joined messages), or `undefined` when there are none.

@@ -19,8 +19,20 @@ const failing: Provider = {
   listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]),
 };
 
-async function compactWith(sink: AlertSink, messages: readonly Message[], maxTokens: number, preserveLast: number, provider?: Provider): Promise<CompactionResult> {
-  const c = createLcmCompactor({ counter, now: () => 7, alertSink: sink, sessionId: "s1", ...(provider === undefined ? {} : { provider }) });
+async function compactWith(
+  sink: AlertSink,
+  messages: readonly Message[],
+  maxTokens: number,
+  preserveLast: number,
+  provider?: Provider,
+): Promise<CompactionResult> {
+  const c = createLcmCompactor({
+    counter,
+    now: () => 7,
+    alertSink: sink,
+    sessionId: "s1",
+    ...(provider === undefined ? {} : { provider }),
+  });
   const r = await c.compact(messages, { maxTokens, preserveLast })();
   if (E.isLeft(r)) throw new Error(r.left._tag);
   return r.right;
@@ -30,10 +42,15 @@ async function compactWith(sink: AlertSink, messages: readonly Message[], maxTok
 const history: readonly Message[] = [
   sys("You are a coding agent."),
   u(`Fix the failing parser test. ${words(40, "task")}`),
-  ...Array.from({ length: 8 }, (_, i) => [call(`c${i}`), tool(`c${i}`, words(i < 6 ? 40 : 300, `out${i}`)), a(`step ${i} done`)]).flat(),
+  ...Array.from({ length: 8 }, (_, i) => [
+    call(`c${i}`),
+    tool(`c${i}`, words(i < 6 ? 40 : 300, `out${i}`)),
+    a(`step ${i} done`),
+  ]).flat(),
 ];
 
-const budgetAlerts = (alerts: readonly { readonly kind: string }[]): readonly BudgetExceededAlert[] => alerts.filter((x): x is BudgetExceededAlert => x.kind === "budget_exceeded");
+const budgetAlerts = (alerts: readonly { readonly kind: string }[]): readonly BudgetExceededAlert[] =>
+  alerts.filter((x): x is BudgetExceededAlert => x.kind === "budget_exceeded");
 
 describe("budget_exceeded alert", () => {
   it("fires when the last step does not fit, with maxTokens, the tokens after and the reason", async () => {
@@ -49,7 +66,9 @@ describe("budget_exceeded alert", () => {
       maxTokens: 700,
       originalTokens: r.originalTokens,
       compactedTokens: r.compactedTokens,
-      reason: expect.stringMatching(/^the last step alone takes \d+ of 700 tokens, leaving less than the minimum summary budget of 256$/) as unknown,
+      reason: expect.stringMatching(
+        /^the last step alone takes \d+ of 700 tokens, leaving less than the minimum summary budget of 256$/,
+      ) as unknown,
     });
     expect(r.compactedTokens).toBeGreaterThan(700);
     expect(describeWarnings(r.warnings)).not.toMatch(/alert sink failed/);
@@ -60,8 +79,14 @@ describe("budget_exceeded alert", () => {
     expect(r.level).toBe("none");
     expect(r.budgetMet).toBe(false);
     expect(sink.alerts).toHaveLength(1);
-    expect(sink.alerts[0]).toMatchObject({ kind: "budget_exceeded", maxTokens: 500, compactedTokens: r.originalTokens });
-    expect((sink.alerts[0] as BudgetExceededAlert).reason).toMatch(/nothing before the preserved tail can be compacted; the last step alone/);
+    expect(sink.alerts[0]).toMatchObject({
+      kind: "budget_exceeded",
+      maxTokens: 500,
+      compactedTokens: r.originalTokens,
+    });
+    expect((sink.alerts[0] as BudgetExceededAlert).reason).toMatch(
+      /nothing before the preserved tail can be compacted; the last step alone/,
+    );
   });
   it("does not fire when the budget is met", async () => {
     const sink = memoryAlertSink();
@@ -85,7 +110,9 @@ describe("budget_exceeded alert", () => {
     ]) {
       const r = await compactWith(bad, [sys(), u(words(3000))], 500, 6);
       expect(r.budgetMet).toBe(false);
-      expect(describeWarnings(r.warnings)).toMatch(/nothing before the preserved tail.*; alert sink failed: (sink down|plain)$/);
+      expect(describeWarnings(r.warnings)).toMatch(
+        /nothing before the preserved tail.*; alert sink failed: (sink down|plain)$/,
+      );
       const t = await compactWith(bad, history, 700, 6, failing);
       expect(t.budgetMet).toBe(false);
       expect(t.level).toBe("truncate");
@@ -105,51 +132,73 @@ describe("budget_exceeded alert", () => {
     const r = await compactWith(picky, history, 700, 6, failing);
     expect(got).toEqual(["compaction_skip"]);
     expect(describeWarnings(r.warnings)).toMatch(/; alert sink failed: budget sink down$/);
-    expect(r.warnings[r.warnings.length - 1]).toEqual({ _tag: "AlertNotDelivered", kind: "budget_exceeded", message: "alert sink failed: budget sink down" });
+    expect(r.warnings[r.warnings.length - 1]).toEqual({
+      _tag: "AlertNotDelivered",
+      kind: "budget_exceeded",
+      message: "alert sink failed: budget sink down",
+    });
   });
 });
 
 // Conversations with message sizes from a word to a large tool output.
 const sizedArb = fc
   .tuple(conversationArb, fc.array(fc.integer({ min: 0, max: 600 }), { minLength: 8, maxLength: 8 }))
-  .map(([messages, sizes]) => messages.map((m, i): Message => (m.role === "system" ? m : { ...m, content: `${m.content} ${words(sizes[i % sizes.length]!)}` })));
+  .map(([messages, sizes]) =>
+    messages.map((m, i): Message =>
+      m.role === "system" ? m : { ...m, content: `${m.content} ${words(sizes[i % sizes.length]!)}` },
+    ),
+  );
 
 describe("property: budget_exceeded fires exactly when budgetMet is false", () => {
   it("one alert carrying the result's figures when over budget, none otherwise; a failing sink changes nothing else", async () => {
     const seen = new Set<boolean>();
     await fc.assert(
-      fc.asyncProperty(sizedArb, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 20, max: 8000 }), fc.constantFrom("offline", "down", "none"), async (messages, keep, maxTokens, which) => {
-        const provider = which === "offline" ? offlineProvider({ counter }) : which === "down" ? failing : undefined;
-        const sink = memoryAlertSink();
-        const r = await compactWith(sink, messages, maxTokens, keep, provider);
-        const budget = budgetAlerts(sink.alerts);
-        if (r.budgetMet) {
-          expect(budget).toEqual([]);
-        } else {
-          expect(budget).toHaveLength(1);
-          expect(budget[0]).toMatchObject({ sessionId: "s1", at: 7, maxTokens, originalTokens: r.originalTokens, compactedTokens: r.compactedTokens });
-          expect(budget[0]!.compactedTokens).toBeGreaterThan(maxTokens);
-          expect(budget[0]!.reason.length).toBeGreaterThan(0);
-          expect(sink.alerts.at(-1)).toBe(budget[0]);
-        }
-        // The same compaction with a throwing sink yields the same context and says the sink failed.
-        const broken = await compactWith(
-          {
-            alert: () => {
-              throw new Error("down");
+      fc.asyncProperty(
+        sizedArb,
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 20, max: 8000 }),
+        fc.constantFrom("offline", "down", "none"),
+        async (messages, keep, maxTokens, which) => {
+          const provider = which === "offline" ? offlineProvider({ counter }) : which === "down" ? failing : undefined;
+          const sink = memoryAlertSink();
+          const r = await compactWith(sink, messages, maxTokens, keep, provider);
+          const budget = budgetAlerts(sink.alerts);
+          if (r.budgetMet) {
+            expect(budget).toEqual([]);
+          } else {
+            expect(budget).toHaveLength(1);
+            expect(budget[0]).toMatchObject({
+              sessionId: "s1",
+              at: 7,
+              maxTokens,
+              originalTokens: r.originalTokens,
+              compactedTokens: r.compactedTokens,
+            });
+            expect(budget[0]!.compactedTokens).toBeGreaterThan(maxTokens);
+            expect(budget[0]!.reason.length).toBeGreaterThan(0);
+            expect(sink.alerts.at(-1)).toBe(budget[0]);
+          }
+          // The same compaction with a throwing sink yields the same context and says the sink failed.
+          const broken = await compactWith(
+            {
+              alert: () => {
+                throw new Error("down");
+              },
             },
-          },
-          messages,
-          maxTokens,
-          keep,
-          provider,
-        );
-        expect(broken.messages).toEqual(r.messages);
-        expect(broken.summary).toBe(r.summary);
-        expect(broken.budgetMet).toBe(r.budgetMet);
-        expect((describeWarnings(broken.warnings) ?? "").split("alert sink failed").length - 1).toBe(sink.alerts.length);
-        seen.add(r.budgetMet);
-      }),
+            messages,
+            maxTokens,
+            keep,
+            provider,
+          );
+          expect(broken.messages).toEqual(r.messages);
+          expect(broken.summary).toBe(r.summary);
+          expect(broken.budgetMet).toBe(r.budgetMet);
+          expect((describeWarnings(broken.warnings) ?? "").split("alert sink failed").length - 1).toBe(
+            sink.alerts.length,
+          );
+          seen.add(r.budgetMet);
+        },
+      ),
       { numRuns: runs },
     );
     // Both outcomes were exercised.

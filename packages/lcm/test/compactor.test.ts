@@ -12,17 +12,32 @@ import type { Completion, CompletionRequest, Provider, ProviderError } from "@cc
 import { a, call, conversationArb, issued, runs, sys, tool, u } from "../../messages/test/support/conversation.js";
 
 const counter = estimateCounter();
-const long = (i: number): string => `step ${i}: edited src/module${i}.ts and ran the tests; Error: expected ${i} got ${i + 1}. `.repeat(8);
-const conversation: readonly Message[] = [sys("You are a coding agent."), ...Array.from({ length: 12 }, (_, i) => [u(long(i)), call(`c${i}`), tool(`c${i}`, long(i * 7)), a(long(i + 100))]).flat()];
+const long = (i: number): string =>
+  `step ${i}: edited src/module${i}.ts and ran the tests; Error: expected ${i} got ${i + 1}. `.repeat(8);
+const conversation: readonly Message[] = [
+  sys("You are a coding agent."),
+  ...Array.from({ length: 12 }, (_, i) => [
+    u(long(i)),
+    call(`c${i}`),
+    tool(`c${i}`, long(i * 7)),
+    a(long(i + 100)),
+  ]).flat(),
+];
 
 const scripted = (reply: (req: CompletionRequest) => Promise<E.Either<ProviderError, Completion>>): Provider => ({
   name: "scripted",
   complete: (req) => () => reply(req),
   listModels: () => TE.right([{ id: "cheap", outputCostPerMTok: 1 }]),
 });
-const text = (t: string): Promise<E.Either<ProviderError, Completion>> => Promise.resolve(E.right({ text: t, model: "cheap", usage: { inputTokens: 0, outputTokens: 0 } }));
+const text = (t: string): Promise<E.Either<ProviderError, Completion>> =>
+  Promise.resolve(E.right({ text: t, model: "cheap", usage: { inputTokens: 0, outputTokens: 0 } }));
 
-async function run(provider: Provider | undefined, messages = conversation, opts = {}, signal?: AbortSignal): Promise<CompactionResult> {
+async function run(
+  provider: Provider | undefined,
+  messages = conversation,
+  opts = {},
+  signal?: AbortSignal,
+): Promise<CompactionResult> {
   const compactor = createLcmCompactor({ ...(provider === undefined ? {} : { provider }), counter, timeoutMs: 200 });
   const r = await compactor.compact(messages, { maxTokens: 2000, preserveLast: 4, ...opts }, signal)();
   if (E.isLeft(r)) throw new Error(`unexpected ${r.left._tag}`);
@@ -42,7 +57,9 @@ describe("LcmCompactor", () => {
     expect(nextContext(r)[0]).toEqual(conversation[0]);
   });
   it("escalates to bullet when the detailed summary is over target", async () => {
-    const r = await run(scripted((req) => text(req.messages[0]!.content.includes("bullet") ? "- short" : "word ".repeat(5000))));
+    const r = await run(
+      scripted((req) => text(req.messages[0]!.content.includes("bullet") ? "- short" : "word ".repeat(5000))),
+    );
     expect(r.level).toBe("bullet");
     expect(r.attempts.map((x) => [x.level, x.accepted, x.rejection?._tag])).toEqual([
       ["detailed", false, "OverTarget"],
@@ -54,7 +71,9 @@ describe("LcmCompactor", () => {
     const c = createLcmCompactor({ counter });
     const usage = c.shouldCompact(conversation, { maxTokens: 100 });
     expect(E.isRight(usage) && usage.right.pressure).toBe("hard");
-    expect(E.isRight(c.shouldCompact([u("hi")], { maxTokens: 100_000 })) && c.estimateUsage([u("hi")])).toBeGreaterThan(0);
+    expect(E.isRight(c.shouldCompact([u("hi")], { maxTokens: 100_000 })) && c.estimateUsage([u("hi")])).toBeGreaterThan(
+      0,
+    );
     const bad = c.shouldCompact(conversation, { maxTokens: Number.NaN, softThreshold: 2 });
     expect(E.isLeft(bad) && bad.left.message).toMatch(/^invalid compact options: maxTokens[\s\S]*softThreshold/);
     expect(E.isLeft(bad) && bad.left.problems.map((p) => p.path)).toEqual(["maxTokens", "softThreshold"]);
@@ -64,7 +83,9 @@ describe("LcmCompactor", () => {
     expect(r.level).toBe("none");
     expect(r.messages).toEqual([u(), a()]);
     expect(describeWarnings(r.warnings)).toMatch(/nothing/);
-    expect(r.warnings).toEqual([{ _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" }]);
+    expect(r.warnings).toEqual([
+      { _tag: "NothingCompacted", reason: "only_tail", message: "nothing before the preserved tail can be compacted" },
+    ]);
   });
   it("empty input is a no-op with a reason", async () => {
     const r = await run(undefined, []);
@@ -87,7 +108,11 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
     empty: scripted(() => text("   ")),
     longer: scripted(() => text("x ".repeat(100_000))),
     garbage: scripted(() => text("\ud800\u0000<<<>>>")),
-    listingFails: { name: "l", complete: () => TE.right({ text: "ok", model: "m", usage: { inputTokens: 0, outputTokens: 0 } }), listModels: () => () => Promise.reject(new Error("down")) },
+    listingFails: {
+      name: "l",
+      complete: () => TE.right({ text: "ok", model: "m", usage: { inputTokens: 0, outputTokens: 0 } }),
+      listModels: () => () => Promise.reject(new Error("down")),
+    },
     auth: scripted(() => Promise.resolve(E.left({ _tag: "ProviderAuthError", status: 401, message: "bad key" }))),
   };
   for (const [name, provider] of Object.entries(faults)) {
@@ -107,7 +132,10 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
   });
   it("a hang is reported as a timeout", async () => {
     const r = await run(faults["hangs"]!);
-    expect(r.attempts[0]?.rejection).toEqual({ _tag: "ProviderFailed", error: { _tag: "ProviderTimeout", timeoutMs: 200 } });
+    expect(r.attempts[0]?.rejection).toEqual({
+      _tag: "ProviderFailed",
+      error: { _tag: "ProviderTimeout", timeoutMs: 200 },
+    });
   });
   it("abort mid-compaction yields CompactionAborted", async () => {
     const controller = new AbortController();
@@ -115,11 +143,19 @@ describe("faults: each yields a valid result or a typed error, and the caller's 
       controller.abort();
       return new Promise(() => undefined);
     });
-    const r = await createLcmCompactor({ provider, counter }).compact(conversation, { maxTokens: 2000 }, controller.signal)();
+    const r = await createLcmCompactor({ provider, counter }).compact(
+      conversation,
+      { maxTokens: 2000 },
+      controller.signal,
+    )();
     expect(r).toEqual(E.left({ _tag: "CompactionAborted" }));
   });
   it("an alert sink whose promise never settles cannot hang compaction: it is reported after the timeout", async () => {
-    const c = createLcmCompactor({ counter, alertSink: { alert: () => new Promise<void>(() => undefined) }, sessionId: "s0" });
+    const c = createLcmCompactor({
+      counter,
+      alertSink: { alert: () => new Promise<void>(() => undefined) },
+      sessionId: "s0",
+    });
     const r = await c.compact(conversation, { maxTokens: 2000 })();
     expect(E.isRight(r) && describeWarnings(r.right.warnings)).toMatch(/alert sink did not settle within 1000 ms/);
   });
@@ -156,8 +192,18 @@ describe("secrets in what any provider or sink says never reach results, warning
     ];
     for (const [i, message] of says.entries()) {
       const sink = memoryAlertSink();
-      const provider = scripted(() => (i % 2 === 0 ? Promise.resolve(E.left({ _tag: "ProviderRequestError", status: 400, message })) : Promise.reject(new Error(message))));
-      const r = await createLcmCompactor({ provider, counter, timeoutMs: 200, alertSink: sink, sessionId: "s" }).compact(conversation, { maxTokens: 2000, preserveLast: 4 })();
+      const provider = scripted(() =>
+        i % 2 === 0
+          ? Promise.resolve(E.left({ _tag: "ProviderRequestError", status: 400, message }))
+          : Promise.reject(new Error(message)),
+      );
+      const r = await createLcmCompactor({
+        provider,
+        counter,
+        timeoutMs: 200,
+        alertSink: sink,
+        sessionId: "s",
+      }).compact(conversation, { maxTokens: 2000, preserveLast: 4 })();
       const shown = JSON.stringify([r, sink.alerts, E.isRight(r) ? describeWarnings(r.right.warnings) : ""]);
       expect(shown, message.slice(0, 80)).not.toContain(token);
       expect(shown).toContain("***");
@@ -186,28 +232,43 @@ describe("property: escalation converges", () => {
   it("any provider behaviour on any conversation gives a valid, smaller context with paired tool calls", async () => {
     const behaviours = fc.constantFrom("offline", "empty", "huge", "echo", "fail");
     await fc.assert(
-      fc.asyncProperty(conversationArb, behaviours, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 50, max: 5000 }), async (messages, behaviour, keep, maxTokens) => {
-        const provider: Provider =
-          behaviour === "offline"
-            ? offlineProvider({ counter })
-            : scripted((req) =>
-                behaviour === "fail"
-                  ? Promise.resolve(E.left({ _tag: "ProviderTransientError", message: "503" }))
-                  : text(behaviour === "empty" ? "" : behaviour === "huge" ? "y ".repeat(20_000) : req.messages.map((m) => m.content).join("")),
-              );
-        const r = await createLcmCompactor({ provider, counter }).compact(messages, { maxTokens, preserveLast: keep })();
-        if (E.isLeft(r)) throw new Error(r.left._tag);
-        const res = r.right;
-        if (res.level === "none") {
-          expect(nextContext(res)).toEqual(messages);
-          return;
-        }
-        expect(res.summary.trim()).not.toBe("");
-        expect(res.compactedTokens).toBeLessThan(res.originalTokens);
-        const compacted = messages.slice(res.system.length, res.system.length + res.messagesCompacted);
-        const calls = issued(compacted);
-        for (const m of res.messages) if (m.role === "tool") expect(calls.has(m.toolCallId)).toBe(false);
-      }),
+      fc.asyncProperty(
+        conversationArb,
+        behaviours,
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 50, max: 5000 }),
+        async (messages, behaviour, keep, maxTokens) => {
+          const provider: Provider =
+            behaviour === "offline"
+              ? offlineProvider({ counter })
+              : scripted((req) =>
+                  behaviour === "fail"
+                    ? Promise.resolve(E.left({ _tag: "ProviderTransientError", message: "503" }))
+                    : text(
+                        behaviour === "empty"
+                          ? ""
+                          : behaviour === "huge"
+                            ? "y ".repeat(20_000)
+                            : req.messages.map((m) => m.content).join(""),
+                      ),
+                );
+          const r = await createLcmCompactor({ provider, counter }).compact(messages, {
+            maxTokens,
+            preserveLast: keep,
+          })();
+          if (E.isLeft(r)) throw new Error(r.left._tag);
+          const res = r.right;
+          if (res.level === "none") {
+            expect(nextContext(res)).toEqual(messages);
+            return;
+          }
+          expect(res.summary.trim()).not.toBe("");
+          expect(res.compactedTokens).toBeLessThan(res.originalTokens);
+          const compacted = messages.slice(res.system.length, res.system.length + res.messagesCompacted);
+          const calls = issued(compacted);
+          for (const m of res.messages) if (m.role === "tool") expect(calls.has(m.toolCallId)).toBe(false);
+        },
+      ),
       { numRuns: runs },
     );
   });

@@ -6,7 +6,17 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createLcmCompactor and offlineProvider throw the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createLcmCompactor({ timeoutMS: 5 } as never), "compactor options", "timeoutMS");
-    expectInvalidOptions(CcError, () => offlineProvider({ defaultMaxTokns: 500 } as never), "offline provider options", "defaultMaxTokns");
+    expectInvalidOptions(
+      CcError,
+      () => createLcmCompactor({ timeoutMS: 5 } as never),
+      "compactor options",
+      "timeoutMS",
+    );
+    expectInvalidOptions(
+      CcError,
+      () => offlineProvider({ defaultMaxTokns: 500 } as never),
+      "offline provider options",
+      "defaultMaxTokns",
+    );
   });
 });

@@ -79,8 +79,18 @@ describe("GO-FINDINGS 17: a summary is accepted only when smaller than its sourc
         }),
       listModels: () => TE.right([]),
     };
-    const messages = [u("a first question about src/a.ts and its failing test"), a("a first answer that looks at the code"), u("another question"), a("another reply with more detail"), u("latest")];
-    const r = await createLcmCompactor({ provider: echo, counter }).compact(messages, { maxTokens: 1_000_000, preserveLast: 1, compactionModel: "m" })();
+    const messages = [
+      u("a first question about src/a.ts and its failing test"),
+      a("a first answer that looks at the code"),
+      u("another question"),
+      a("another reply with more detail"),
+      u("latest"),
+    ];
+    const r = await createLcmCompactor({ provider: echo, counter }).compact(messages, {
+      maxTokens: 1_000_000,
+      preserveLast: 1,
+      compactionModel: "m",
+    })();
     expect(E.isRight(r)).toBe(true);
     if (E.isLeft(r)) return;
     expect(r.right.attempts.slice(0, 2).every((x) => !x.accepted)).toBe(true);

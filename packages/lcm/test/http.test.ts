@@ -4,7 +4,13 @@ import type { AddressInfo } from "node:net";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chooseCompactionModel } from "../src/model-choice.js";
-import { classifyStatus, decodeHttpProviderOptions, openAICompatibleProvider, retryAfterMs, type HttpProviderOptions } from "../src/providers/http.js";
+import {
+  classifyStatus,
+  decodeHttpProviderOptions,
+  openAICompatibleProvider,
+  retryAfterMs,
+  type HttpProviderOptions,
+} from "../src/providers/http.js";
 import type { Provider } from "@cc/messages";
 import { exposedRun, SECRET_FORMS, showSecret } from "./secret-forms.js";
 
@@ -21,7 +27,11 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 const ok =
   (content: string): Handler =>
   (_q, _b, res) =>
-    json(res, 200, { choices: [{ message: { content } }], usage: { prompt_tokens: 11, completion_tokens: 3 }, model: "m" });
+    json(res, 200, {
+      choices: [{ message: { content } }],
+      usage: { prompt_tokens: 11, completion_tokens: 3 },
+      model: "m",
+    });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -54,7 +64,8 @@ const made = (options: HttpProviderOptions): Provider => {
   if (E.isLeft(r)) throw new Error(r.left.message);
   return r.right;
 };
-const provider = (extra: Partial<HttpProviderOptions> = {}) => made({ baseUrl: base, apiKey: "k", backoffMs: 1, timeoutMs: 500, ...extra });
+const provider = (extra: Partial<HttpProviderOptions> = {}) =>
+  made({ baseUrl: base, apiKey: "k", backoffMs: 1, timeoutMs: 500, ...extra });
 const request = { model: "m", messages: [{ role: "user" as const, content: "hi" }], maxTokens: 5, temperature: 0 };
 
 describe("openAICompatibleProvider on loopback", () => {
@@ -64,16 +75,28 @@ describe("openAICompatibleProvider on loopback", () => {
     expect(r).toEqual(E.right({ text: "hello", model: "m", usage: { inputTokens: 11, outputTokens: 3 } }));
     expect(seen[0]?.path).toBe("/v1/chat/completions");
     expect(seen[0]?.auth).toBe("Bearer k");
-    expect(JSON.parse(seen[0]!.body)).toEqual({ model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 5, temperature: 0 });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 5,
+      temperature: 0,
+    });
   });
   it("retries 429 and 503, honouring Retry-After", async () => {
-    handlers = [(_q, _b, res) => json(res, 429, { error: "slow down" }, { "retry-after": "0" }), (_q, _b, res) => json(res, 503, "down"), ok("finally")];
+    handlers = [
+      (_q, _b, res) => json(res, 429, { error: "slow down" }, { "retry-after": "0" }),
+      (_q, _b, res) => json(res, 503, "down"),
+      ok("finally"),
+    ];
     const r = await provider().complete(request)();
     expect(E.isRight(r) && r.right.text).toBe("finally");
     expect(seen).toHaveLength(3);
   });
   it("gives up after maxRetries with a transient error", async () => {
-    handlers = Array.from({ length: 5 }, () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 502, "bad gateway"));
+    handlers = Array.from(
+      { length: 5 },
+      () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 502, "bad gateway"),
+    );
     const r = await provider({ maxRetries: 2 }).complete(request)();
     expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "ProviderTransientError", status: 502 });
     expect(seen).toHaveLength(3);
@@ -85,7 +108,11 @@ describe("openAICompatibleProvider on loopback", () => {
     expect(seen).toHaveLength(2);
   });
   it("reports malformed JSON and wrong shapes as invalid responses", async () => {
-    handlers = [(_q, _b, res) => json(res, 200, "{not json"), (_q, _b, res) => json(res, 200, { choices: [] }), (_q, _b, res) => json(res, 200, { nope: 1 })];
+    handlers = [
+      (_q, _b, res) => json(res, 200, "{not json"),
+      (_q, _b, res) => json(res, 200, { choices: [] }),
+      (_q, _b, res) => json(res, 200, { nope: 1 }),
+    ];
     for (let i = 0; i < 3; i++) expect(E.isLeft(await provider().complete(request)())).toBe(true);
   });
   it("times out a hanging server", async () => {
@@ -105,9 +132,17 @@ describe("openAICompatibleProvider on loopback", () => {
     expect(E.isLeft(r) && r.left._tag).toBe("ProviderTransientError");
   });
   it("lists models with prices and picks the cheapest by output cost", async () => {
-    const models = { data: [{ id: "big", pricing: { prompt: "0.000003", completion: "0.000015" } }, { id: "small", pricing: { prompt: 0.0000001, completion: 0.0000004 } }, { id: "unpriced" }] };
+    const models = {
+      data: [
+        { id: "big", pricing: { prompt: "0.000003", completion: "0.000015" } },
+        { id: "small", pricing: { prompt: 0.0000001, completion: 0.0000004 } },
+        { id: "unpriced" },
+      ],
+    };
     handlers = [(_q, _b, res) => json(res, 200, models), (_q, _b, res) => json(res, 200, models)];
-    const listed = await provider({ catalogue: [{ id: "unpriced", outputCostPerMTok: 100, strength: "very_high" }] }).listModels()();
+    const listed = await provider({
+      catalogue: [{ id: "unpriced", outputCostPerMTok: 100, strength: "very_high" }],
+    }).listModels()();
     expect(E.isRight(listed) && listed.right.map((m) => [m.id, m.outputCostPerMTok])).toEqual([
       ["big", 15],
       ["small", 0.4],
@@ -148,7 +183,13 @@ describe("provider options", () => {
         E.left({
           _tag: "InvalidOptions",
           subject: "provider options",
-          problems: [{ message: expect.stringMatching(new RegExp(`^${field}: expected an integer in \\d+\\.\\.\\d+, got ${String(value)}$`)) }],
+          problems: [
+            {
+              message: expect.stringMatching(
+                new RegExp(`^${field}: expected an integer in \\d+\\.\\.\\d+, got ${String(value)}$`),
+              ),
+            },
+          ],
         }),
       );
     }
@@ -183,8 +224,12 @@ describe("provider options", () => {
   });
 
   it("rejects a base URL that is not http(s) or carries credentials, without echoing them", () => {
-    expect(problems({ baseUrl: "ftp://127.0.0.1/v1" })).toEqual([expect.stringContaining("baseUrl: expected an http(s) URL")]);
-    expect(problems({ baseUrl: "not a url" })).toEqual([expect.stringContaining("baseUrl: expected an absolute http(s) URL")]);
+    expect(problems({ baseUrl: "ftp://127.0.0.1/v1" })).toEqual([
+      expect.stringContaining("baseUrl: expected an http(s) URL"),
+    ]);
+    expect(problems({ baseUrl: "not a url" })).toEqual([
+      expect.stringContaining("baseUrl: expected an absolute http(s) URL"),
+    ]);
     expect(problems(null)).toEqual([expect.stringContaining("options: expected an object")]);
     const leaked = problems({ baseUrl: "http://user:hunter2-secret@127.0.0.1/v1" });
     expect(leaked).toEqual([expect.stringContaining("credentials in the URL are never sent")]);
@@ -195,10 +240,15 @@ describe("provider options", () => {
 
 describe("provider bounds on loopback", () => {
   it("stops retrying when the total time budget (maxTotalMs) is spent", async () => {
-    handlers = Array.from({ length: 30 }, () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 503, "down"));
+    handlers = Array.from(
+      { length: 30 },
+      () => (_q: IncomingMessage, _b: string, res: ServerResponse) => json(res, 503, "down"),
+    );
     let clock = 0;
     const now = (): number => (clock += 100); // every reading of the clock is 100 ms later
-    const r = await provider({ maxRetries: 20, backoffMs: 1, maxBackoffMs: 1, maxTotalMs: 1000, now }).complete(request)();
+    const r = await provider({ maxRetries: 20, backoffMs: 1, maxBackoffMs: 1, maxTotalMs: 1000, now }).complete(
+      request,
+    )();
     expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "ProviderTransientError", status: 503 });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.length).toBeLessThan(21);
@@ -236,14 +286,18 @@ describe("provider bounds on loopback", () => {
     });
     const r = await provider({ maxResponseBytes: 1024 * 1024, timeoutMs: 30_000 }).complete(request)();
     await finished;
-    expect(r).toEqual(E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1048576 bytes)" }));
+    expect(r).toEqual(
+      E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1048576 bytes)" }),
+    );
     expect(sent).toBeLessThan(total / 2);
   });
 
   it("refuses a declared Content-Length above the bound without reading it", async () => {
     handlers = [(_q, _b, res) => json(res, 200, { choices: [{ message: { content: "x".repeat(5000) } }] })];
     const r = await provider({ maxResponseBytes: 1000 }).complete(request)();
-    expect(r).toEqual(E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1000 bytes)" }));
+    expect(r).toEqual(
+      E.left({ _tag: "ProviderInvalidResponse", message: "response body exceeds maxResponseBytes (1000 bytes)" }),
+    );
     handlers = [ok("small")];
     expect(await provider({ maxResponseBytes: 1000 }).complete(request)()).toMatchObject(E.right({ text: "small" }));
   });
@@ -257,7 +311,11 @@ describe("provider bounds on loopback", () => {
     ];
     const p = provider({ apiKey: key, maxRetries: 0 });
     const results = [await p.complete(request)(), await p.complete(request)(), await p.complete(request)()];
-    expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual(["ProviderAuthError", "ProviderInvalidResponse", "ProviderRequestError"]);
+    expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual([
+      "ProviderAuthError",
+      "ProviderInvalidResponse",
+      "ProviderRequestError",
+    ]);
     const text = JSON.stringify(results);
     expect(text).not.toContain(key);
     expect(text).not.toContain("other.token-value_123");
@@ -270,13 +328,22 @@ describe("provider bounds on loopback", () => {
       for (const cut of [0.1, 0.5, 0.9]) {
         const shown = showSecret(key, form, cut);
         handlers = [
-          (_q, _b, res) => json(res, 401, `{"error":{"message":"Incorrect API key provided: ${shown}","type":"invalid_request_error"}}`),
+          (_q, _b, res) =>
+            json(
+              res,
+              401,
+              `{"error":{"message":"Incorrect API key provided: ${shown}","type":"invalid_request_error"}}`,
+            ),
           (_q, _b, res) => json(res, 400, { error: { message: `bad request for key ${shown}` } }),
           (_q, _b, res) => json(res, 200, `<html>key: ${shown}</html>`),
         ];
         const p = provider({ apiKey: key, maxRetries: 0 });
         const results = [await p.complete(request)(), await p.complete(request)(), await p.listModels()()];
-        expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual(["ProviderAuthError", "ProviderRequestError", "ProviderInvalidResponse"]);
+        expect(results.map((r) => E.isLeft(r) && r.left._tag)).toEqual([
+          "ProviderAuthError",
+          "ProviderRequestError",
+          "ProviderInvalidResponse",
+        ]);
         for (const r of results) {
           const message = E.isLeft(r) && "message" in r.left ? r.left.message : "";
           expect(exposedRun(message, key), `${form} ${cut}: ${message}`).toBeUndefined();
@@ -288,8 +355,17 @@ describe("provider bounds on loopback", () => {
 
   it("keeps the base URL's query on every request and never shows it or a credential in it", async () => {
     const secret = "AIzaSyD-query-key-4242";
-    handlers = [(q, _b, res) => json(res, 403, { error: `denied for ${q.url ?? ""} (key ${secret}, ${encodeURIComponent(secret)})` }), ok("fine")];
-    const p = made({ baseUrl: `${base}/?api-version=2024-06-01&key=${secret}&access_token=tok-${secret}`, maxRetries: 0, backoffMs: 1, timeoutMs: 500 });
+    handlers = [
+      (q, _b, res) =>
+        json(res, 403, { error: `denied for ${q.url ?? ""} (key ${secret}, ${encodeURIComponent(secret)})` }),
+      ok("fine"),
+    ];
+    const p = made({
+      baseUrl: `${base}/?api-version=2024-06-01&key=${secret}&access_token=tok-${secret}`,
+      maxRetries: 0,
+      backoffMs: 1,
+      timeoutMs: 500,
+    });
     const denied = await p.complete(request)();
     expect(seen[0]?.path).toBe(`/v1/chat/completions?api-version=2024-06-01&key=${secret}&access_token=tok-${secret}`);
     expect(E.isLeft(denied) && denied.left._tag).toBe("ProviderAuthError");
@@ -301,7 +377,12 @@ describe("provider bounds on loopback", () => {
   });
 
   it("a malformed base URL is refused without showing its query or credentials", () => {
-    for (const baseUrl of ["http://[::1/v1?api_key=QQ-secret-value-77", "127.0.0.1:8080/v1?token=QQ-secret-value-77", "ftp://u:QQ-secret-value-77@h/v1", "http://u:QQ-secret-value-77@[::1/v1"]) {
+    for (const baseUrl of [
+      "http://[::1/v1?api_key=QQ-secret-value-77",
+      "127.0.0.1:8080/v1?token=QQ-secret-value-77",
+      "ftp://u:QQ-secret-value-77@h/v1",
+      "http://u:QQ-secret-value-77@[::1/v1",
+    ]) {
       const r = decodeHttpProviderOptions({ baseUrl, apiKey: "sk-irrelevant-key-0000" });
       const shown = JSON.stringify(r);
       expect(shown, baseUrl).not.toContain("QQ-secret");

@@ -20,7 +20,9 @@ describe("compact and shouldCompact decode their messages", () => {
   ];
   for (const [name, input] of bad) {
     it(`compact(${name}) resolves to Left(InvalidInput, "messages")`, async () => {
-      const r = await createLcmCompactor({ provider: offlineProvider() }).compact(input as readonly Message[], { maxTokens: 500 })();
+      const r = await createLcmCompactor({ provider: offlineProvider() }).compact(input as readonly Message[], {
+        maxTokens: 500,
+      })();
       expect(E.isLeft(r)).toBe(true);
       if (E.isLeft(r)) {
         expect(r.left._tag).toBe("InvalidInput");
@@ -48,9 +50,15 @@ describe("budgetMet with the default counter", () => {
         conversationArb,
         fc.integer({ min: 1, max: 3000 }),
         fc.integer({ min: 0, max: 6 }),
-        fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 200 }), fc.constantFrom("a b c d e f g h ", "\u0000\u0001\u0000\u0001", "ﷺﷺﷺﷺ", "𝕏𝕐𝕏𝕐", "日本語のテキスト")),
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: "grapheme", maxLength: 200 }),
+          fc.constantFrom("a b c d e f g h ", "\u0000\u0001\u0000\u0001", "ﷺﷺﷺﷺ", "𝕏𝕐𝕏𝕐", "日本語のテキスト"),
+        ),
         async (conversation, maxTokens, preserveLast, filler) => {
-          const messages = conversation.map((m) => (m.role === "user" ? { ...m, content: `${m.content} ${filler.repeat(6)}` } : m));
+          const messages = conversation.map((m) =>
+            m.role === "user" ? { ...m, content: `${m.content} ${filler.repeat(6)}` } : m,
+          );
           const r = await compactor.compact(messages, { maxTokens, preserveLast })();
           if (E.isLeft(r)) throw new Error(r.left._tag);
           if (r.right.budgetMet) expect(exact.countMessages(nextContext(r.right))).toBeLessThanOrEqual(maxTokens);

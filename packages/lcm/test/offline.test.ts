@@ -18,12 +18,34 @@ const runs = runsFor(200, 1000);
 
 const session: readonly Message[] = [
   { role: "user", content: "Fix the failing parser test in src/parser.ts\nKeep the public API unchanged." },
-  { role: "assistant", content: "I will run the tests first.", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"npm test"}' }] },
-  { role: "tool", toolCallId: "c1", name: "bash", content: "running 12 tests\nFAIL test/parser.test.ts\nError: expected parseLine to return 3" },
-  { role: "assistant", content: "The bug is in parseLine because it skips the last token.", toolCalls: [{ id: "c2", name: "edit", arguments: '{"path":"src/parser.ts"}' }] },
+  {
+    role: "assistant",
+    content: "I will run the tests first.",
+    toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"npm test"}' }],
+  },
+  {
+    role: "tool",
+    toolCallId: "c1",
+    name: "bash",
+    content: "running 12 tests\nFAIL test/parser.test.ts\nError: expected parseLine to return 3",
+  },
+  {
+    role: "assistant",
+    content: "The bug is in parseLine because it skips the last token.",
+    toolCalls: [{ id: "c2", name: "edit", arguments: '{"path":"src/parser.ts"}' }],
+  },
   { role: "tool", toolCallId: "c2", name: "edit", content: "edited src/parser.ts" },
-  { role: "assistant", content: "Running the tests again.", toolCalls: [{ id: "c3", name: "bash", arguments: '{"command":"npm test"}' }] },
-  { role: "tool", toolCallId: "c3", name: "bash", content: "running 12 tests\nTypeError: cannot read properties of undefined (reading 'kind')" },
+  {
+    role: "assistant",
+    content: "Running the tests again.",
+    toolCalls: [{ id: "c3", name: "bash", arguments: '{"command":"npm test"}' }],
+  },
+  {
+    role: "tool",
+    toolCallId: "c3",
+    name: "bash",
+    content: "running 12 tests\nTypeError: cannot read properties of undefined (reading 'kind')",
+  },
 ];
 
 async function ask(level: "detailed" | "bullet", messages: readonly Message[], maxTokens: number): Promise<string> {
@@ -42,7 +64,9 @@ describe("offline summariser: what it keeps", () => {
     expect(s.split("\n")[0]).toBe("Goal: Fix the failing parser test in src/parser.ts Keep the public API unchanged.");
     expect(s).toContain("Files touched: src/parser.ts");
     // "npm test" ran twice: only its last outcome is kept.
-    expect(s).toContain('- `bash {"command":"npm test"}` → TypeError: cannot read properties of undefined (reading \'kind\') (+1 lines)');
+    expect(s).toContain(
+      '- `bash {"command":"npm test"}` → TypeError: cannot read properties of undefined (reading \'kind\') (+1 lines)',
+    );
     expect(s.match(/npm test/g)).toHaveLength(1);
     expect(s).toContain('- `edit {"path":"src/parser.ts"}` → edited src/parser.ts');
     expect(s).toContain("Error: expected parseLine to return 3");
@@ -83,7 +107,11 @@ describe("offline summariser: what it keeps", () => {
   });
 
   it("handles odd Unicode (CJK, emoji, lone surrogates) and text with no transcript tags", async () => {
-    const r = await offlineProvider({ counter }).complete({ model: "m", messages: [{ role: "user", content: "日本語 😀 \ud800 src/a.ts\nerror: 失败 \udc00" }], maxTokens: 80 })();
+    const r = await offlineProvider({ counter }).complete({
+      model: "m",
+      messages: [{ role: "user", content: "日本語 😀 \ud800 src/a.ts\nerror: 失败 \udc00" }],
+      maxTokens: 80,
+    })();
     const text = E.isRight(r) ? r.right.text : "";
     expect(text).toContain("Goal: 日本語 😀 \ud800 src/a.ts error: 失败 \udc00");
     expect(counter.count(text)).toBeLessThanOrEqual(80);
@@ -99,20 +127,39 @@ describe("offline summariser: what it keeps", () => {
 
 describe("offline summariser: properties", () => {
   const text = fc.oneof(fc.string({ unit: "binary", maxLength: 400 }), fc.string({ maxLength: 400 }));
-  const line = fc.oneof(fc.constantFrom("[user]", "[assistant]", "[tool result bash #c1]", "→ call bash #c1: {}", "```", "Error: x in a/b.py", "`fooBar`"), text);
+  const line = fc.oneof(
+    fc.constantFrom(
+      "[user]",
+      "[assistant]",
+      "[tool result bash #c1]",
+      "→ call bash #c1: {}",
+      "```",
+      "Error: x in a/b.py",
+      "`fooBar`",
+    ),
+    text,
+  );
   const transcript = fc.array(line, { maxLength: 40 }).map((ls) => ls.join("\n"));
   it("never exceeds maxTokens, is deterministic and never throws on arbitrary text (lone surrogates included)", () => {
     fc.assert(
-      fc.property(transcript, fc.integer({ min: 0, max: 600 }), fc.constantFrom("detailed" as const, "bullet" as const), (source, max, style) => {
-        const s = extractiveSummary(source, max, counter, { style });
-        expect(counter.count(s)).toBeLessThanOrEqual(max);
-        expect(extractiveSummary(source, max, counter, { style })).toBe(s);
-      }),
+      fc.property(
+        transcript,
+        fc.integer({ min: 0, max: 600 }),
+        fc.constantFrom("detailed" as const, "bullet" as const),
+        (source, max, style) => {
+          const s = extractiveSummary(source, max, counter, { style });
+          expect(counter.count(s)).toBeLessThanOrEqual(max);
+          expect(extractiveSummary(source, max, counter, { style })).toBe(s);
+        },
+      ),
       { numRuns: runs },
     );
   });
   it("the provider always answers Right within maxTokens, whatever the request", async () => {
-    const maxTokens = fc.oneof(fc.integer({ min: -5, max: 800 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 1e12));
+    const maxTokens = fc.oneof(
+      fc.integer({ min: -5, max: 800 }),
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 1e12),
+    );
     await fc.assert(
       fc.asyncProperty(transcript, maxTokens, fc.boolean(), async (body, max, wrap) => {
         const messages: Message[] = wrap ? [...summaryPrompt("bullet", body, 100)] : [{ role: "user", content: body }];
@@ -129,10 +176,16 @@ describe("offline summariser: properties", () => {
 const dataDir = corpusPath("swe-agent-trajectories");
 
 function trajectory(file: string): Message[] {
-  const raw = JSON.parse(readFileSync(join(dataDir, file), "utf8")) as { history?: { role?: unknown; content?: unknown }[] };
+  const raw = JSON.parse(readFileSync(join(dataDir, file), "utf8")) as {
+    history?: { role?: unknown; content?: unknown }[];
+  };
   return (raw.history ?? []).map((h): Message => {
     const content = typeof h.content === "string" ? h.content : JSON.stringify(h.content ?? "");
-    return h.role === "system" ? { role: "system", content } : h.role === "assistant" ? { role: "assistant", content } : { role: "user", content };
+    return h.role === "system"
+      ? { role: "system", content }
+      : h.role === "assistant"
+        ? { role: "assistant", content }
+        : { role: "user", content };
   });
 }
 
@@ -145,7 +198,13 @@ const taskLine = (head: readonly Message[]): string =>
     .find((l) => l !== "") ?? "";
 /** Touched paths: `*.py` files the assistant named in the compacted part. */
 const touchedPaths = (head: readonly Message[]): Set<string> =>
-  new Set(head.filter((m) => m.role === "assistant").flatMap((m) => [...m.content.matchAll(/(?<![\w/.:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.py(?![\w/])/g)].map((x) => x[0])));
+  new Set(
+    head
+      .filter((m) => m.role === "assistant")
+      .flatMap((m) =>
+        [...m.content.matchAll(/(?<![\w/.:-])(?:[\w.-]+\/)*[\w-][\w.-]*\.py(?![\w/])/g)].map((x) => x[0]),
+      ),
+  );
 /** The last error: the last error line of the serialised results after the task (assistant text excluded). */
 const lastError = (head: readonly Message[]): string | undefined => {
   const first = head.findIndex((m) => m.role === "user");

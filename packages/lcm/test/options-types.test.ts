@@ -2,7 +2,13 @@
 // other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { CompactOptions, HttpProviderOptions, LcmCompactorOptions, OfflineProviderOptions, TruncateOptions } from "@cc/lcm";
+import type {
+  CompactOptions,
+  HttpProviderOptions,
+  LcmCompactorOptions,
+  OfflineProviderOptions,
+  TruncateOptions,
+} from "@cc/lcm";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { LcmCompactorOptionsCodec } from "../src/compactor.js";
 import type { CompactOptionsInputCodec } from "../src/options.js";

@@ -13,15 +13,34 @@ describe("README example", () => {
       { role: "system", content: "You are a coding agent." },
       ...Array.from({ length: 30 }, (_, i) => [
         { role: "user", content: `Step ${i}: please fix the failing test in src/parser${i}.ts` },
-        { role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "bash", arguments: `{"command":"npm test -- parser${i}"}` } }] },
-        { role: "tool", tool_call_id: `call_${i}`, content: `FAIL src/parser${i}.test.ts\nError: expected 1 got 2\n${"stack frame\n".repeat(40)}` },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${i}`,
+              type: "function",
+              function: { name: "bash", arguments: `{"command":"npm test -- parser${i}"}` },
+            },
+          ],
+        },
+        {
+          role: "tool",
+          tool_call_id: `call_${i}`,
+          content: `FAIL src/parser${i}.test.ts\nError: expected 1 got 2\n${"stack frame\n".repeat(40)}`,
+        },
       ]).flat(),
     ];
     const messages = fromOpenAIMessages(chat);
     if (E.isLeft(messages)) throw new Error(messages.left.message);
 
     const alerts = memoryAlertSink();
-    const compactor = createLcmCompactor({ provider: offlineProvider(), counter: estimateCounter(), alertSink: alerts, sessionId: "session-1" });
+    const compactor = createLcmCompactor({
+      provider: offlineProvider(),
+      counter: estimateCounter(),
+      alertSink: alerts,
+      sessionId: "session-1",
+    });
 
     const usage = compactor.shouldCompact(messages.right.messages, { maxTokens: 4000 }); // Right({ fraction, pressure: "hard", … })
     const result = await compactor.compact(messages.right.messages, { maxTokens: 4000, preserveLast: 6 })();

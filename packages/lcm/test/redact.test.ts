@@ -7,17 +7,23 @@ import { runsFor } from "../../../.ci/support/runs.js";
 
 const numRuns = runsFor(300, 1000);
 const keyChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".split(""));
-const tokenChars = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=".split(""));
+const tokenChars = fc.constantFrom(
+  ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=".split(""),
+);
 const separator = fc.constantFrom(" ", "\n", "\t", ": ", '"', "'", "(", ", ", "=", "");
 const text = fc.string({ maxLength: 40, unit: "grapheme" });
 
 describe("redactSecrets", () => {
   it("removes the examples of each kind", () => {
-    expect(redactSecrets("401: bad key sk-abcdefgh1234 for https://me:pw@api.example/v1 (Authorization: Bearer abc.def)")).toBe(
-      "401: bad key sk-*** for https://***@api.example/v1 (Authorization: Bearer ***)",
+    expect(
+      redactSecrets("401: bad key sk-abcdefgh1234 for https://me:pw@api.example/v1 (Authorization: Bearer abc.def)"),
+    ).toBe("401: bad key sk-*** for https://***@api.example/v1 (Authorization: Bearer ***)");
+    expect(redactSecrets("http://u:p@ss:w@127.0.0.1:8080/v1 and ok@example.org")).toBe(
+      "http://***@127.0.0.1:8080/v1 and ok@example.org",
     );
-    expect(redactSecrets("http://u:p@ss:w@127.0.0.1:8080/v1 and ok@example.org")).toBe("http://***@127.0.0.1:8080/v1 and ok@example.org");
-    expect(redactSecrets('key my-own-secret-42 and "my-own-secret-42"', ["my-own-secret-42"])).toBe('key *** and "***"');
+    expect(redactSecrets('key my-own-secret-42 and "my-own-secret-42"', ["my-own-secret-42"])).toBe(
+      'key *** and "***"',
+    );
     expect(redactSecrets("short k stays", ["k"])).toBe("short k stays");
     expect(redactSecrets("a task-manager; risk-assessed")).toBe("a task-manager; risk-assessed");
     expect(redactSecrets("id=0sk-abcdefghijklmnopqrst.")).toBe("id=0sk-***.");
@@ -26,20 +32,27 @@ describe("redactSecrets", () => {
 
   it("property: a configured key (any characters, ≥ 6) never survives, as is, URL-encoded or JSON-escaped", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 6, maxLength: 40, unit: "binary" }), text, text, fc.constantFrom("raw", "url", "json", "header", "userinfo"), (key, before, after, form) => {
-        let shown = key;
-        try {
-          if (form === "url") shown = encodeURIComponent(key);
-        } catch {
-          shown = key;
-        }
-        if (form === "json") shown = JSON.stringify(key).slice(1, -1);
-        if (form === "header") shown = `Authorization: Bearer ${key}`;
-        if (form === "userinfo") shown = `https://user:${key}@127.0.0.1/v1`;
-        const out = redactSecrets(`${before}${shown}${after}`, [key]);
-        expect(out).not.toContain(key);
-        if (shown !== key && shown.length >= 6 && form !== "header" && form !== "userinfo") expect(out).not.toContain(shown);
-      }),
+      fc.property(
+        fc.string({ minLength: 6, maxLength: 40, unit: "binary" }),
+        text,
+        text,
+        fc.constantFrom("raw", "url", "json", "header", "userinfo"),
+        (key, before, after, form) => {
+          let shown = key;
+          try {
+            if (form === "url") shown = encodeURIComponent(key);
+          } catch {
+            shown = key;
+          }
+          if (form === "json") shown = JSON.stringify(key).slice(1, -1);
+          if (form === "header") shown = `Authorization: Bearer ${key}`;
+          if (form === "userinfo") shown = `https://user:${key}@127.0.0.1/v1`;
+          const out = redactSecrets(`${before}${shown}${after}`, [key]);
+          expect(out).not.toContain(key);
+          if (shown !== key && shown.length >= 6 && form !== "header" && form !== "userinfo")
+            expect(out).not.toContain(shown);
+        },
+      ),
       { numRuns },
     );
   });
@@ -68,7 +81,9 @@ describe("redactSecrets", () => {
   });
 });
 
-const keyAlphabet = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/=!#$%&*()[]{}:;,<>?|\\\"'`^@éü€".split(""));
+const keyAlphabet = fc.constantFrom(
+  ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/=!#$%&*()[]{}:;,<>?|\\\"'`^@éü€".split(""),
+);
 const credentialNames = [
   "key",
   "api_key",
@@ -152,9 +167,20 @@ describe("redactSecrets: every form of a configured key", () => {
       fc.property(
         fc.string({ minLength: 8, maxLength: 40, unit: keyAlphabet }),
         fc.string({ minLength: 8, maxLength: 40, unit: keyAlphabet }),
-        fc.array(fc.tuple(fc.boolean(), fc.constantFrom(...SECRET_FORMS), fc.double({ min: 0, max: 0.999, noNaN: true }), text), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.tuple(
+            fc.boolean(),
+            fc.constantFrom(...SECRET_FORMS),
+            fc.double({ min: 0, max: 0.999, noNaN: true }),
+            text,
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
         (a, b, shows) => {
-          const out = redactSecrets(shows.map(([first, form, cut, filler]) => `${filler}${showSecret(first ? a : b, form, cut)}`).join("\n"), [a, b]);
+          const out = redactSecrets(
+            shows.map(([first, form, cut, filler]) => `${filler}${showSecret(first ? a : b, form, cut)}`).join("\n"),
+            [a, b],
+          );
           expect(exposedRun(out, a)).toBeUndefined();
           expect(exposedRun(out, b)).toBeUndefined();
         },
@@ -166,13 +192,23 @@ describe("redactSecrets: every form of a configured key", () => {
 
 describe("redactSecrets: URLs and credential-named parameters", () => {
   it("never prints a URL's query or fragment, nor the value of a credential-named parameter", () => {
-    expect(redactSecrets("GET http://127.0.0.1:8080/v1/models?key=AIzaSyA-1234&alt=json failed")).toBe("GET http://127.0.0.1:8080/v1/models?*** failed");
+    expect(redactSecrets("GET http://127.0.0.1:8080/v1/models?key=AIzaSyA-1234&alt=json failed")).toBe(
+      "GET http://127.0.0.1:8080/v1/models?*** failed",
+    );
     expect(redactSecrets("see https://h.example/cb#access_token=abc123&x=1.")).toBe("see https://h.example/cb#***");
-    expect(redactSecrets('got "htp:/h?api_key=zz99zz99&token=t0k3n" and {"access_token": "eyJhbGciOi", "tokens": 12}')).toBe('got "htp:/h?***" and {"access_token": "***", "tokens": 12}');
-    expect(redactSecrets("body api_key=zz99zz99&token=t0k3n&n=1; (password = 'hunter22')")).toBe("body api_key=***&token=***&n=1; (password = ***)");
+    expect(
+      redactSecrets('got "htp:/h?api_key=zz99zz99&token=t0k3n" and {"access_token": "eyJhbGciOi", "tokens": 12}'),
+    ).toBe('got "htp:/h?***" and {"access_token": "***", "tokens": 12}');
+    expect(redactSecrets("body api_key=zz99zz99&token=t0k3n&n=1; (password = 'hunter22')")).toBe(
+      "body api_key=***&token=***&n=1; (password = ***)",
+    );
     expect(redactSecrets("GET /v1/models?key=AIza-1234 HTTP/1.1")).toBe("GET /v1/models?*** HTTP/1.1");
-    expect(redactSecrets("Authorization: Basic dXNlcjpwYXNz, X-Api-Key: abcdef123")).toBe("Authorization: Basic ***, X-Api-Key: ***");
-    expect(redactSecrets("maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens")).toBe("maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens");
+    expect(redactSecrets("Authorization: Basic dXNlcjpwYXNz, X-Api-Key: abcdef123")).toBe(
+      "Authorization: Basic ***, X-Api-Key: ***",
+    );
+    expect(redactSecrets("maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens")).toBe(
+      "maxTokens: expected an integer; apiKey: expected a non-empty string; 12 tokens",
+    );
   });
 
   it("property: a credential-named parameter's value never survives, in a URL, a malformed URL, text or JSON", () => {
@@ -204,12 +240,17 @@ describe("redactSecrets: URLs and credential-named parameters", () => {
 
   it("property: the query of any URL is dropped", () => {
     fc.assert(
-      fc.property(fc.constantFrom("http", "https", "ws", "postgres"), fc.string({ minLength: 6, maxLength: 40, unit: keyChars }), text, (scheme, query, filler) => {
-        fc.pre(!filler.includes(query));
-        const out = redactSecrets(`${filler} ${scheme}://db.example:5432/x/y?${query} ${filler}`);
-        expect(out).not.toContain(query);
-        expect(out).toContain(`${scheme}://db.example:5432/x/y?***`);
-      }),
+      fc.property(
+        fc.constantFrom("http", "https", "ws", "postgres"),
+        fc.string({ minLength: 6, maxLength: 40, unit: keyChars }),
+        text,
+        (scheme, query, filler) => {
+          fc.pre(!filler.includes(query));
+          const out = redactSecrets(`${filler} ${scheme}://db.example:5432/x/y?${query} ${filler}`);
+          expect(out).not.toContain(query);
+          expect(out).toContain(`${scheme}://db.example:5432/x/y?***`);
+        },
+      ),
       { numRuns },
     );
   });

@@ -23,8 +23,10 @@ export const SECRET_FORMS = [
 /** One way a secret is shown. */
 export type SecretForm = (typeof SECRET_FORMS)[number];
 
-const percentAll = (s: string): string => [...Buffer.from(s, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
-const uEscape = (c: string): string => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+const percentAll = (s: string): string =>
+  [...Buffer.from(s, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+const uEscape = (c: string): string =>
+  [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
 
 /** `key` shown as `form`; `cut` in [0, 1) picks where it is split or which part is shown. */
 export function showSecret(key: string, form: SecretForm, cut: number): string {
@@ -91,7 +93,8 @@ function readings(text: string): readonly string[] {
     for (let skip = 0; skip < 4; skip++) out.add(Buffer.from(run.slice(skip), "base64").toString("utf8"));
   }
   for (const run of noSpace.match(/[0-9a-fA-F]{8,}/g) ?? []) {
-    for (let skip = 0; skip < 2; skip++) out.add(Buffer.from(run.slice(skip).replace(/^((?:..)*).?$/, "$1"), "hex").toString("utf8"));
+    for (let skip = 0; skip < 2; skip++)
+      out.add(Buffer.from(run.slice(skip).replace(/^((?:..)*).?$/, "$1"), "hex").toString("utf8"));
   }
   return [...out];
 }

@@ -23,7 +23,12 @@ const failing: Provider = {
   listModels: () => TE.right([{ id: "m", outputCostPerMTok: 1 }]),
 };
 
-async function compact(messages: readonly Message[], maxTokens: number, preserveLast: number, provider: Provider = offlineProvider({ counter })): Promise<CompactionResult> {
+async function compact(
+  messages: readonly Message[],
+  maxTokens: number,
+  preserveLast: number,
+  provider: Provider = offlineProvider({ counter }),
+): Promise<CompactionResult> {
   const r = await createLcmCompactor({ provider, counter }).compact(messages, { maxTokens, preserveLast })();
   if (E.isLeft(r)) throw new Error(r.left._tag);
   return r.right;
@@ -33,7 +38,11 @@ async function compact(messages: readonly Message[], maxTokens: number, preserve
 const history: readonly Message[] = [
   sys("You are a coding agent."),
   u(`Fix the failing parser test. ${words(40, "task")}`),
-  ...Array.from({ length: 8 }, (_, i) => [call(`c${i}`), tool(`c${i}`, words(i < 6 ? 40 : 300, `out${i}`)), a(`step ${i} done`)]).flat(),
+  ...Array.from({ length: 8 }, (_, i) => [
+    call(`c${i}`),
+    tool(`c${i}`, words(i < 6 ? 40 : 300, `out${i}`)),
+    a(`step ${i} done`),
+  ]).flat(),
 ];
 
 describe("minSummaryBudget", () => {
@@ -81,7 +90,9 @@ describe("a preserved tail over the budget", () => {
   it("moves the split forward to a safe boundary so the summary gets its minimum budget", async () => {
     const maxTokens = 1600;
     // The requested tail leaves the summary less than its minimum budget.
-    expect(tokensOf([history[0]!, ...history.slice(-6)]) + tokensOf([summaryMessage("")]) + minSummaryBudget(maxTokens)).toBeGreaterThan(maxTokens);
+    expect(
+      tokensOf([history[0]!, ...history.slice(-6)]) + tokensOf([summaryMessage("")]) + minSummaryBudget(maxTokens),
+    ).toBeGreaterThan(maxTokens);
     const r = await compact(history, maxTokens, 6);
     expect(r.tail).toEqual({ _tag: "TailShortened", requested: 6, preserved: 4 });
     expect(r.messages).toEqual(history.slice(-4));
@@ -97,7 +108,13 @@ describe("a preserved tail over the budget", () => {
   it("past the floor it keeps the minimum summary budget, never a 1-token summary, and says the budget was missed", async () => {
     const maxTokens = 700;
     const r = await compact(history, maxTokens, 6, failing);
-    expect(r.tail).toMatchObject({ _tag: "TailExceedsBudget", requested: 6, preserved: 3, maxTokens, minSummaryTokens: 256 });
+    expect(r.tail).toMatchObject({
+      _tag: "TailExceedsBudget",
+      requested: 6,
+      preserved: 3,
+      maxTokens,
+      minSummaryTokens: 256,
+    });
     expect(r.messages).toEqual(history.slice(-3));
     expect(r.level).toBe("truncate");
     expect(r.attempts.at(-1)!.target).toBe(256);
@@ -136,48 +153,63 @@ describe("a preserved tail over the budget", () => {
 // Conversations with message sizes from a word to a large tool output.
 const sizedArb = fc
   .tuple(conversationArb, fc.array(fc.integer({ min: 0, max: 600 }), { minLength: 8, maxLength: 8 }))
-  .map(([messages, sizes]) => messages.map((m, i): Message => (m.role === "system" ? m : { ...m, content: `${m.content} ${words(sizes[i % sizes.length]!)}` })));
+  .map(([messages, sizes]) =>
+    messages.map((m, i): Message =>
+      m.role === "system" ? m : { ...m, content: `${m.content} ${words(sizes[i % sizes.length]!)}` },
+    ),
+  );
 
 describe("property: budgeting the tail", () => {
   it("no squeezed summary, no orphaned tool result, within budget whenever the floor fits, budgetMet truthful, input untouched", async () => {
     const overhead = tokensOf([summaryMessage("")]);
     const seen = new Set<string>();
     await fc.assert(
-      fc.asyncProperty(sizedArb, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 20, max: 8000 }), fc.constantFrom("offline", "down"), async (messages, keep, maxTokens, which) => {
-        const input = structuredClone(messages);
-        const r = await compact(input, maxTokens, keep, which === "offline" ? offlineProvider({ counter }) : failing);
-        expect(input).toEqual(messages);
-        const next = nextContext(r);
-        expect(r.budgetMet).toBe(tokensOf(next) <= maxTokens);
-        expect(r.compactedTokens).toBe(tokensOf(next));
-        const sysCount = leadingSystemCount(messages);
-        const split = messages.length - r.messages.length;
-        expect(r.messages).toEqual(messages.slice(split));
-        // The tail only ever shrinks from what preserveLast asks for, down to the last step.
-        const requested = safeSplit(messages, keep);
-        const floor = Math.max(requested, lastStepStart(messages));
-        if (r.level !== "none") {
-          expect(split).toBeGreaterThanOrEqual(requested);
-          expect(split).toBeLessThanOrEqual(floor);
-          const calls = issued(messages.slice(sysCount, split));
-          expect(r.messages[0]?.role).not.toBe("tool");
-          for (const m of r.messages) if (m.role === "tool") expect(calls.has(m.toolCallId)).toBe(false);
-          const source = tokensOf(messages.slice(sysCount, split)) - overhead;
-          // Never a summary squeezed below its minimum budget (or all its source could need).
-          expect(r.attempts[0]!.target).toBeGreaterThanOrEqual(Math.min(minSummaryBudget(maxTokens), source - 1));
-          expect(r.compactedTokens).toBeLessThan(r.originalTokens);
-        }
-        // Whenever the floor leaves the summary its minimum room, the budget is met.
-        const floorSource = tokensOf(messages.slice(sysCount, floor)) - overhead;
-        const floorRest = tokensOf([...messages.slice(0, sysCount), ...messages.slice(floor)]);
-        const floorFits = floor > sysCount && floorSource >= 2 && floorRest + overhead + Math.min(minSummaryBudget(maxTokens), floorSource - 1) <= maxTokens;
-        if (floorFits || tokensOf(messages) <= maxTokens) expect(r.budgetMet).toBe(true);
-        expect(r.tail._tag === "TailExceedsBudget").toBe(!floorFits && tokensOf(messages) > maxTokens);
-        seen.add(`${r.tail._tag}/${r.budgetMet}`);
-      }),
+      fc.asyncProperty(
+        sizedArb,
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 20, max: 8000 }),
+        fc.constantFrom("offline", "down"),
+        async (messages, keep, maxTokens, which) => {
+          const input = structuredClone(messages);
+          const r = await compact(input, maxTokens, keep, which === "offline" ? offlineProvider({ counter }) : failing);
+          expect(input).toEqual(messages);
+          const next = nextContext(r);
+          expect(r.budgetMet).toBe(tokensOf(next) <= maxTokens);
+          expect(r.compactedTokens).toBe(tokensOf(next));
+          const sysCount = leadingSystemCount(messages);
+          const split = messages.length - r.messages.length;
+          expect(r.messages).toEqual(messages.slice(split));
+          // The tail only ever shrinks from what preserveLast asks for, down to the last step.
+          const requested = safeSplit(messages, keep);
+          const floor = Math.max(requested, lastStepStart(messages));
+          if (r.level !== "none") {
+            expect(split).toBeGreaterThanOrEqual(requested);
+            expect(split).toBeLessThanOrEqual(floor);
+            const calls = issued(messages.slice(sysCount, split));
+            expect(r.messages[0]?.role).not.toBe("tool");
+            for (const m of r.messages) if (m.role === "tool") expect(calls.has(m.toolCallId)).toBe(false);
+            const source = tokensOf(messages.slice(sysCount, split)) - overhead;
+            // Never a summary squeezed below its minimum budget (or all its source could need).
+            expect(r.attempts[0]!.target).toBeGreaterThanOrEqual(Math.min(minSummaryBudget(maxTokens), source - 1));
+            expect(r.compactedTokens).toBeLessThan(r.originalTokens);
+          }
+          // Whenever the floor leaves the summary its minimum room, the budget is met.
+          const floorSource = tokensOf(messages.slice(sysCount, floor)) - overhead;
+          const floorRest = tokensOf([...messages.slice(0, sysCount), ...messages.slice(floor)]);
+          const floorFits =
+            floor > sysCount &&
+            floorSource >= 2 &&
+            floorRest + overhead + Math.min(minSummaryBudget(maxTokens), floorSource - 1) <= maxTokens;
+          if (floorFits || tokensOf(messages) <= maxTokens) expect(r.budgetMet).toBe(true);
+          expect(r.tail._tag === "TailExceedsBudget").toBe(!floorFits && tokensOf(messages) > maxTokens);
+          seen.add(`${r.tail._tag}/${r.budgetMet}`);
+        },
+      ),
       { numRuns: runs },
     );
     // The generator reaches every decision.
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["TailExceedsBudget/false", "TailKept/true", "TailShortened/true"]));
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining(["TailExceedsBudget/false", "TailKept/true", "TailShortened/true"]),
+    );
   });
 });

@@ -12,9 +12,26 @@
  *
  * @module @cc/mastra
  */
-export { createCompactionProcessor, decodeCompactionProcessor, CompactionProcessorError, NOTE_TAG, type CompactionProcessor } from "./processor.js";
-export { CompactionProcessorOptionsCodec, decodeCompactionProcessorOptions, type CompactionProcessorOptions, type DecodedOptions } from "./options.js";
+export {
+  createCompactionProcessor,
+  decodeCompactionProcessor,
+  CompactionProcessorError,
+  NOTE_TAG,
+  type CompactionProcessor,
+} from "./processor.js";
+export {
+  CompactionProcessorOptionsCodec,
+  decodeCompactionProcessorOptions,
+  type CompactionProcessorOptions,
+  type DecodedOptions,
+} from "./options.js";
 export type { AdapterWarning, CompactionHook, CompactionReport, EvictedToolResult } from "./report.js";
-export { contextTools, type ContextExpandResult, type ContextSearchResult, type ContextToolError, type ContextToolOptions } from "./tools.js";
+export {
+  contextTools,
+  type ContextExpandResult,
+  type ContextSearchResult,
+  type ContextToolError,
+  type ContextToolOptions,
+} from "./tools.js";
 export type { ToolResultPointer } from "./tool-result.js";
 export type { LLMPrompt, LLMPromptMessage } from "./convert/prompt.js";

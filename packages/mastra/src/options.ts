@@ -44,7 +44,10 @@ export interface CompactionProcessorOptions extends ContextManagerOptions {
 }
 
 /** The context manager's option names, taken from its codec (so none is ever missing here, `policy` included). */
-const CONTEXT_KEYS = [...Object.keys(ContextManagerOptionsCodec.required), ...Object.keys(ContextManagerOptionsCodec.optional)] as readonly (keyof ContextManagerOptions)[];
+const CONTEXT_KEYS = [
+  ...Object.keys(ContextManagerOptionsCodec.required),
+  ...Object.keys(ContextManagerOptionsCodec.optional),
+] as readonly (keyof ContextManagerOptions)[];
 /** The callback, typed as the option's (a function; its signature cannot be checked at run time). */
 const onCompaction = callback<NonNullable<CompactionProcessorOptions["onCompaction"]>>();
 const own = {
@@ -93,7 +96,9 @@ export function decodeCompactionProcessorOptions(input: unknown): E.Either<Inval
   const shape = decodeWith(CompactionProcessorOptionsCodec, "InvalidOptions", subject)(input);
   if (E.isLeft(shape)) return shape;
   const o: CompactionProcessorOptions = shape.right;
-  const context = Object.fromEntries(CONTEXT_KEYS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as unknown as ContextManagerOptions;
+  const context = Object.fromEntries(
+    CONTEXT_KEYS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]),
+  ) as unknown as ContextManagerOptions;
   return E.right({
     context,
     id: o.id ?? "cc-compaction",

@@ -8,11 +8,24 @@
  *
  * @module processor
  */
-import { decodeContextManager, type CompactCallOptions, type ContextError, type ContextManager, type TurnResult } from "@cc/context";
+import {
+  decodeContextManager,
+  type CompactCallOptions,
+  type ContextError,
+  type ContextManager,
+  type TurnResult,
+} from "@cc/context";
 import { CcError, type CcErrorOf, invalid } from "@cc/validate";
 import { summaryMessage, type Message } from "@cc/messages";
 import type { MastraDBMessage, MessageList } from "@mastra/core/agent/message-list";
-import type { ProcessInputStepArgs, ProcessInputStepResult, ProcessLLMRequestArgs, ProcessLLMRequestResult, Processor, ProcessToolResultArgs } from "@mastra/core/processors";
+import type {
+  ProcessInputStepArgs,
+  ProcessInputStepResult,
+  ProcessLLMRequestArgs,
+  ProcessLLMRequestResult,
+  Processor,
+  ProcessToolResultArgs,
+} from "@mastra/core/processors";
 import * as E from "fp-ts/lib/Either.js";
 import { mapBack, NO_ORIGIN, type Converted } from "./convert/converted.js";
 import { fromMastraDBMessages, withParts } from "./convert/db.js";
@@ -65,7 +78,11 @@ const systemText = (m: { readonly content: unknown }): string =>
   typeof m.content === "string"
     ? m.content
     : Array.isArray(m.content)
-      ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n")
+      ? m.content
+          .map((p: unknown) =>
+            typeof p === "object" && p !== null && "text" in p ? String((p as { text: unknown }).text) : "",
+          )
+          .join("\n")
       : "";
 
 /** The prompt with `note` (the manager's sealed note message) after its leading system messages. */
@@ -96,14 +113,19 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
   const settings = decoded.right;
   // The manager checks what no single field shows (resume needs a policy, a policy's shares agree).
   const made = decodeContextManager(settings.context);
-  if (E.isLeft(made)) return E.left(invalid("InvalidOptions", "mastra compaction options", made.left.problems, made.left.more));
+  if (E.isLeft(made))
+    return E.left(invalid("InvalidOptions", "mastra compaction options", made.left.problems, made.left.more));
   // The one manager every hook runs its turns through: a hook that needs another tail or budget
   // says so per call (the policy's state stays one conversation's).
   const manager = made.right;
   const { maxTokens, preserveLast } = manager.limits;
   let lastReport: CompactionReport | undefined;
 
-  const report = async (hook: CompactionHook, stepNumber: number, fields: Omit<CompactionReport, "hook" | "stepNumber">): Promise<void> => {
+  const report = async (
+    hook: CompactionHook,
+    stepNumber: number,
+    fields: Omit<CompactionReport, "hook" | "stepNumber">,
+  ): Promise<void> => {
     let r: CompactionReport = { hook, stepNumber, ...fields };
     if (settings.onCompaction !== undefined) {
       try {
@@ -115,14 +137,20 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
     }
     lastReport = r;
   };
-  const turnOf = async (history: readonly Message[], hook: CompactionHook, stepNumber: number, call: CompactCallOptions): Promise<TurnResult | undefined> => {
+  const turnOf = async (
+    history: readonly Message[],
+    hook: CompactionHook,
+    stepNumber: number,
+    call: CompactCallOptions,
+  ): Promise<TurnResult | undefined> => {
     // Kept messages map back to Mastra's objects: the turn never rewrites one.
     const r = await manager.compactTE(history, { ...call, rewrite: false })();
     if (E.isLeft(r)) {
       await report(hook, stepNumber, { warnings: [{ _tag: "CompactionFailed", error: r.left }] });
       return undefined;
     }
-    if (r.right.compacted || r.right.warnings.length > 0) await report(hook, stepNumber, { turn: r.right, warnings: r.right.warnings });
+    if (r.right.compacted || r.right.warnings.length > 0)
+      await report(hook, stepNumber, { turn: r.right, warnings: r.right.warnings });
     return r.right;
   };
 
@@ -151,9 +179,17 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
         carriedNote === undefined
           ? base
           : {
-              messages: [...base.messages.slice(0, systems.length), carriedNote, ...base.messages.slice(systems.length)],
+              messages: [
+                ...base.messages.slice(0, systems.length),
+                carriedNote,
+                ...base.messages.slice(systems.length),
+              ],
               origin: [...base.origin.slice(0, systems.length), NO_ORIGIN, ...base.origin.slice(systems.length)],
-              parts: [...(base.parts ?? []).slice(0, systems.length), undefined, ...(base.parts ?? []).slice(systems.length)],
+              parts: [
+                ...(base.parts ?? []).slice(0, systems.length),
+                undefined,
+                ...(base.parts ?? []).slice(systems.length),
+              ],
             };
       // Messages of the current run (not yet saved) are never removed: memory saves them later.
       // They are set aside and the stored history before them is compacted to what they leave of
@@ -165,10 +201,27 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       // The current run is the newest part of the conversation: it counts towards preserveLast.
       const tail = current.length === 0 ? Math.max(preserveLast, 1) : Math.max(0, preserveLast - current.length);
       if (stored.length - systems.length <= (current.length === 0 ? tail : 0)) return undefined;
-      const room = current.length === 0 ? undefined : Math.max(1, maxTokens - (manager.count([...stored.slice(0, systems.length), ...current]) - manager.count(stored.slice(0, systems.length))));
-      const turn = await turnOf(stored, "processInputStep", stepNumber, { preserveLast: tail, ...(room === undefined ? {} : { maxTokens: room }) });
+      const room =
+        current.length === 0
+          ? undefined
+          : Math.max(
+              1,
+              maxTokens -
+                (manager.count([...stored.slice(0, systems.length), ...current]) -
+                  manager.count(stored.slice(0, systems.length))),
+            );
+      const turn = await turnOf(stored, "processInputStep", stepNumber, {
+        preserveLast: tail,
+        ...(room === undefined ? {} : { maxTokens: room }),
+      });
       if (turn === undefined || !turn.compacted) return undefined;
-      const kept: MastraDBMessage[] = mapBack(messages, converted, [...turn.messages, ...current], () => undefined, withParts);
+      const kept: MastraDBMessage[] = mapBack(
+        messages,
+        converted,
+        [...turn.messages, ...current],
+        () => undefined,
+        withParts,
+      );
       state[NOTE_STATE] = turn.summary;
       if (args.llmRequestStage !== true) {
         messageList.clearSystemMessages(NOTE_TAG);
@@ -179,7 +232,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
 
     async processLLMRequest(args) {
       const carried = typeof args.state[NOTE_STATE] === "string" ? (args.state[NOTE_STATE] as string) : undefined;
-      const prompt = promptWithNote(args.prompt, carried === undefined || carried === "" ? undefined : manager.noteMessage(carried));
+      const prompt = promptWithNote(
+        args.prompt,
+        carried === undefined || carried === "" ? undefined : manager.noteMessage(carried),
+      );
       const converted = fromLLMPrompt(prompt);
       const tail = Math.max(1, preserveLast);
       let turn = await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: tail });
@@ -190,7 +246,10 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
       // but above the target, overriding a policy that chose to wait.)
       // A retry that compacts nothing more (the last step alone is over the budget) leaves the first turn's prompt.
       if (turn !== undefined && !turn.budgetMet && tail > 1) {
-        const shorter = await turnOf(converted.messages, "processLLMRequest", args.stepNumber, { preserveLast: 1, force: true });
+        const shorter = await turnOf(converted.messages, "processLLMRequest", args.stepNumber, {
+          preserveLast: 1,
+          force: true,
+        });
         if (shorter?.compacted === true) turn = shorter;
       }
       if (turn === undefined || !turn.compacted) return prompt === args.prompt ? undefined : { prompt };
@@ -199,7 +258,12 @@ export function decodeCompactionProcessor(options: unknown): E.Either<ContextErr
 
     async processToolResult(args) {
       // The context tools' own results are never evicted: expanding an original must bring it back.
-      if (settings.toolResultMaxTokens === 0 || args.providerExecuted === true || CONTEXT_TOOL_NAMES.includes(args.toolName)) return undefined;
+      if (
+        settings.toolResultMaxTokens === 0 ||
+        args.providerExecuted === true ||
+        CONTEXT_TOOL_NAMES.includes(args.toolName)
+      )
+        return undefined;
       const r = await evictToolResult(manager, settings.toolResultMaxTokens, args);
       if (r === undefined) return undefined;
       if (E.isLeft(r)) {

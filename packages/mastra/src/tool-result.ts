@@ -35,17 +35,31 @@ export interface ToolResultPointer {
  * @example
  * const r = await evictToolResult(compaction.manager, 2000, args); // Right({ id: "r…", tokens: 5120, … })
  */
-export async function evictToolResult(manager: ContextManager, maxTokens: number, args: ProcessToolResultArgs): Promise<E.Either<AdapterWarning, EvictedToolResult> | undefined> {
-  const kept = (reason: string): E.Either<AdapterWarning, EvictedToolResult> => E.left({ _tag: "ToolResultKept", toolCallId: args.toolCallId, reason });
+export async function evictToolResult(
+  manager: ContextManager,
+  maxTokens: number,
+  args: ProcessToolResultArgs,
+): Promise<E.Either<AdapterWarning, EvictedToolResult> | undefined> {
+  const kept = (reason: string): E.Either<AdapterWarning, EvictedToolResult> =>
+    E.left({ _tag: "ToolResultKept", toolCallId: args.toolCallId, reason });
   try {
-    const r = await manager.evictToolResult({ toolCallId: args.toolCallId, toolName: args.toolName, content: jsonText(args.result) }, { maxTokens });
+    const r = await manager.evictToolResult(
+      { toolCallId: args.toolCallId, toolName: args.toolName, content: jsonText(args.result) },
+      { maxTokens },
+    );
     if (E.isLeft(r)) return kept("message" in r.left ? r.left.message : r.left._tag);
     if (r.right === undefined) return undefined;
     const { id, tokens, preview, stub } = r.right;
     const pointer: ToolResultPointer = { evicted: true, id, tokens, preview, instruction: stub };
     const updated = args.messageList.updateToolInvocation({
       type: "tool-invocation",
-      toolInvocation: { state: "result", toolCallId: args.toolCallId, toolName: args.toolName, args: args.args as Record<string, unknown>, result: pointer },
+      toolInvocation: {
+        state: "result",
+        toolCallId: args.toolCallId,
+        toolName: args.toolName,
+        args: args.args as Record<string, unknown>,
+        result: pointer,
+      },
     });
     if (!updated) return kept("the tool call is not in the message list");
     return E.right({ id, toolCallId: args.toolCallId, toolName: args.toolName, tokens });

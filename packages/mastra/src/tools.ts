@@ -77,7 +77,9 @@ function toolSchema(s: JsonSchema): ToolSchema {
   return {
     ...rest,
     type: typeof type === "string" ? type : [...type],
-    ...(properties === undefined ? {} : { properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toolSchema(v)])) }),
+    ...(properties === undefined
+      ? {}
+      : { properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toolSchema(v)])) }),
     ...(required === undefined ? {} : { required: [...required] }),
     ...(items === undefined ? {} : { items: toolSchema(items) }),
   };
@@ -92,7 +94,14 @@ function toolSchema(s: JsonSchema): ToolSchema {
  */
 function decodedByCore(schema: JsonSchema) {
   const json = (): Record<string, unknown> => ({ ...toolSchema(schema) });
-  return { "~standard": { version: 1 as const, vendor: "@cc/context", validate: (value: unknown) => ({ value }), jsonSchema: { input: json, output: json } } };
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "@cc/context",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: json, output: json },
+    },
+  };
 }
 
 /**

@@ -5,13 +5,27 @@ import { InMemoryStore } from "@mastra/core/storage";
 import { createTool } from "@mastra/core/tools";
 import { Memory } from "@mastra/memory";
 import { describe, expect, it } from "vitest";
-import { contextTools, createCompactionProcessor, type CompactionReport, type ContextExpandResult, type ContextSearchResult } from "@cc/mastra";
+import {
+  contextTools,
+  createCompactionProcessor,
+  type CompactionReport,
+  type ContextExpandResult,
+  type ContextSearchResult,
+} from "@cc/mastra";
 import { asAgentModel, asMessages, lastText, noteOf, pairingProblems, scriptedModel, type Reply } from "./helpers.js";
 import type { LLMPrompt } from "@cc/test-support/mastra";
 
 const MAX = 1200;
-const fileText = (n: number): string => Array.from({ length: 12 }, (_, i) => `module${n}.ts line ${i}: export const value${n}_${i} = computeThing(${n * 100 + i});`).join("\n");
-const bigLog = Array.from({ length: 120 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker-${i % 7} ERROR code=E${1000 + i} retrying request ${i}`).join("\n");
+const fileText = (n: number): string =>
+  Array.from(
+    { length: 12 },
+    (_, i) => `module${n}.ts line ${i}: export const value${n}_${i} = computeThing(${n * 100 + i});`,
+  ).join("\n");
+const bigLog = Array.from(
+  { length: 120 },
+  (_, i) =>
+    `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker-${i % 7} ERROR code=E${1000 + i} retrying request ${i}`,
+).join("\n");
 
 function script(prompt: LLMPrompt): Reply {
   const last = lastText(prompt);
@@ -45,9 +59,20 @@ function readFileTool(withPath: boolean) {
 describe("compaction processor in a Mastra Agent", () => {
   it("keeps every prompt within budget and pair-safe over several turns; the note and the tools bring evicted context back", async () => {
     const reports: CompactionReport[] = [];
-    const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 2, toolResultMaxTokens: 300, namespace: "thread-1", onCompaction: (r) => void reports.push(r) });
+    const compaction = createCompactionProcessor({
+      maxTokens: MAX,
+      preserveLast: 2,
+      toolResultMaxTokens: 300,
+      namespace: "thread-1",
+      onCompaction: (r) => void reports.push(r),
+    });
     const readFile = readFileTool(true);
-    const fetchLogs = createTool({ id: "fetchLogs", description: "Fetch logs.", inputSchema: { type: "object", properties: {} }, execute: async () => ({ log: bigLog }) });
+    const fetchLogs = createTool({
+      id: "fetchLogs",
+      description: "Fetch logs.",
+      inputSchema: { type: "object", properties: {} },
+      execute: async () => ({ log: bigLog }),
+    });
     const model = scriptedModel(script);
     const storage = new InMemoryStore();
     const memory = new Memory({ storage, options: { lastMessages: 100 } });
@@ -74,7 +99,8 @@ describe("compaction processor in a Mastra Agent", () => {
       expect(compaction.manager.count(p), `prompt ${i}`).toBeLessThanOrEqual(MAX);
       // The step the model is answering is always there: its tool call and result, or the user turn.
       const last = p[p.length - 1]!;
-      if (last.role === "tool") expect(p.some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.id === last.toolCallId))).toBe(true);
+      if (last.role === "tool")
+        expect(p.some((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.id === last.toolCallId))).toBe(true);
     }
     expect(reports.some((r) => r.hook === "processInputStep" && r.turn?.compacted === true)).toBe(true);
     // Without compaction the history would be far over the budget.
@@ -87,16 +113,23 @@ describe("compaction processor in a Mastra Agent", () => {
     expect(evictedLog?.toolName).toBe("fetchLogs");
     expect(evictedLog?.id).toMatch(/^r[0-9a-f]{32}$/); // 128 bits of SHA-256
     expect(prompts.some((p) => p.some((m) => m.content.includes(bigLog.slice(0, 200))))).toBe(false);
-    expect(prompts.some((p) => p.some((m) => m.role === "tool" && m.content.includes(`"id":"${evictedLog!.id}"`)))).toBe(true);
+    expect(
+      prompts.some((p) => p.some((m) => m.role === "tool" && m.content.includes(`"id":"${evictedLog!.id}"`))),
+    ).toBe(true);
     // The pointer's instruction is the manager's stub: it names the id and the tool that reads it back.
-    const pointer = prompts.flat().find((m) => m.role === "tool" && m.content.includes(`"evicted":true`) && m.content.includes(evictedLog!.id));
+    const pointer = prompts
+      .flat()
+      .find((m) => m.role === "tool" && m.content.includes(`"evicted":true`) && m.content.includes(evictedLog!.id));
     expect(pointer?.content).toContain(`moved to the context index as ${evictedLog!.id}.`);
     expect(pointer?.content).toContain(`Call expand_context with {\\"id\\":\\"${evictedLog!.id}\\"} to read it.`);
     const tools = contextTools(compaction.manager);
     // Page through the original (8,000 characters a page): the pages join to the exact original text.
     let original = "";
     for (let offset: number | undefined = 0; offset !== undefined;) {
-      const page = (await tools.expand_context.execute!({ id: evictedLog!.id, offset }, {} as never)) as ContextExpandResult;
+      const page = (await tools.expand_context.execute!(
+        { id: evictedLog!.id, offset },
+        {} as never,
+      )) as ContextExpandResult;
       original += page.content ?? "";
       offset = page.nextOffset;
     }
@@ -121,7 +154,12 @@ describe("compaction processor in a Mastra Agent", () => {
 
   it("compacts a long run inside one turn at the prompt stage and never drops the pending tool call (no re-call loop)", async () => {
     const reports: CompactionReport[] = [];
-    const compaction = createCompactionProcessor({ maxTokens: MAX, preserveLast: 0, toolResultMaxTokens: 0, onCompaction: (r) => void reports.push(r) });
+    const compaction = createCompactionProcessor({
+      maxTokens: MAX,
+      preserveLast: 0,
+      toolResultMaxTokens: 0,
+      onCompaction: (r) => void reports.push(r),
+    });
     const readFile = readFileTool(false);
     // The model reads module1..module12, each time reacting to the result it just got; had its
     // latest call been dropped from the prompt it would read the same file again.
@@ -189,12 +227,20 @@ describe("a unit is one tool call with its result", () => {
   it("a turn of several tool steps (one stored message) loses only the steps it must: the next prompt keeps the others", async () => {
     const max = 1500;
     const reps: CompactionReport[] = [];
-    const compaction = createCompactionProcessor({ maxTokens: max, preserveLast: 2, toolResultMaxTokens: 0, onCompaction: (r) => void reps.push(r) });
+    const compaction = createCompactionProcessor({
+      maxTokens: max,
+      preserveLast: 2,
+      toolResultMaxTokens: 0,
+      onCompaction: (r) => void reps.push(r),
+    });
     const readFile = readFileTool(true);
     // Turn 1 reads module1..module6, one step each; turn 2 asks a question.
     const model = scriptedModel((prompt) => {
       const last = lastText(prompt);
-      if (last.role === "user") return last.text.startsWith("read") ? { tool: "readFile", input: { path: "module1.ts" } } : { text: "answered" };
+      if (last.role === "user")
+        return last.text.startsWith("read")
+          ? { tool: "readFile", input: { path: "module1.ts" } }
+          : { text: "answered" };
       const k = Number(/"path":"module(\d+)\.ts"/.exec(last.text)?.[1] ?? 0);
       return k >= 6 ? { text: "all read" } : { tool: "readFile", input: { path: `module${k + 1}.ts` } };
     });

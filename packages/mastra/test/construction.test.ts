@@ -6,6 +6,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createCompactionProcessor throws the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createCompactionProcessor({ maxTokens: 1000, preserveLats: 2 } as never), "mastra compaction options", "preserveLats");
+    expectInvalidOptions(
+      CcError,
+      () => createCompactionProcessor({ maxTokens: 1000, preserveLats: 2 } as never),
+      "mastra compaction options",
+      "preserveLats",
+    );
   });
 });

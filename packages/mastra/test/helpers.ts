@@ -5,11 +5,16 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { fromLLMPrompt, type LLMPrompt } from "@cc/test-support/mastra";
 
 /** One scripted model reply: a tool call or a text. */
-export type Reply = { readonly tool: string; readonly input: Readonly<Record<string, unknown>> } | { readonly text: string };
+export type Reply =
+  { readonly tool: string; readonly input: Readonly<Record<string, unknown>> } | { readonly text: string };
 
-type LanguageModelV3StreamPart = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+type LanguageModelV3StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 
 /** The model option of a Mastra `Agent`. */
 export type AgentModel = ConstructorParameters<typeof Agent>[0]["model"];
@@ -32,11 +37,17 @@ export function scriptedModel(script: (prompt: LLMPrompt, call: number) => Reply
     call++;
     return { reply, id: `call-${call}` };
   };
-  const finishReason = (reply: Reply) => ({ unified: "tool" in reply ? ("tool-calls" as const) : ("stop" as const), raw: undefined });
+  const finishReason = (reply: Reply) => ({
+    unified: "tool" in reply ? ("tool-calls" as const) : ("stop" as const),
+    raw: undefined,
+  });
   return new MockLanguageModelV3({
     doGenerate: async (options) => {
       const { reply, id } = next(options.prompt);
-      const content = "tool" in reply ? [{ type: "tool-call" as const, toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }] : [{ type: "text" as const, text: reply.text }];
+      const content =
+        "tool" in reply
+          ? [{ type: "tool-call" as const, toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) }]
+          : [{ type: "text" as const, text: reply.text }];
       return { content, finishReason: finishReason(reply), usage, warnings: [] };
     },
     doStream: async (options) => {
@@ -49,7 +60,11 @@ export function scriptedModel(script: (prompt: LLMPrompt, call: number) => Reply
               { type: "text-delta", id: "t", delta: reply.text },
               { type: "text-end", id: "t" },
             ];
-      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }, ...body, { type: "finish", finishReason: finishReason(reply), usage }];
+      const parts: LanguageModelV3StreamPart[] = [
+        { type: "stream-start", warnings: [] },
+        ...body,
+        { type: "finish", finishReason: finishReason(reply), usage },
+      ];
       return { stream: convertArrayToReadableStream(parts) };
     },
   });

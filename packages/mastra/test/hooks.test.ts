@@ -26,7 +26,16 @@ const toolTurn = (id: string, call: string, result: string, n: number): MastraDB
     format: 2,
     parts: [
       { type: "step-start" },
-      { type: "tool-invocation", toolInvocation: { state: "result", toolCallId: call, toolName: "grep", args: { q: call }, result: { lines: result } } },
+      {
+        type: "tool-invocation",
+        toolInvocation: {
+          state: "result",
+          toolCallId: call,
+          toolName: "grep",
+          args: { q: call },
+          result: { lines: result },
+        },
+      },
       { type: "text", text: "done" },
     ],
   },
@@ -67,7 +76,10 @@ describe("processInputStep with a real MessageList", () => {
     for (const m of kept) expect(messages).toContain(m);
     expect(kept.slice(-2).map((m) => m.id)).toEqual(["now", "step1"]);
     // Every kept assistant message still carries its tool call with its result (one unit).
-    for (const m of kept.filter((x) => x.role === "assistant")) expect(m.content.parts.some((x) => x.type === "tool-invocation" && x.toolInvocation.state === "result")).toBe(true);
+    for (const m of kept.filter((x) => x.role === "assistant"))
+      expect(m.content.parts.some((x) => x.type === "tool-invocation" && x.toolInvocation.state === "result")).toBe(
+        true,
+      );
     const note = list.getSystemMessages(NOTE_TAG);
     expect(note).toHaveLength(1);
     expect(String(note[0]!.content)).toMatch(/Evicted to the journal/);
@@ -81,8 +93,21 @@ describe("processLLMRequest", () => {
     const prompt: LLMPrompt = [{ role: "system", content: "You are terse." }];
     for (let i = 0; i < 6; i++) {
       prompt.push({ role: "user", content: [{ type: "text", text: `read part ${i}` }] });
-      prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }] });
-      prompt.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read", output: { type: "text", value: `part ${i} `.repeat(120) } }] });
+      prompt.push({
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }],
+      });
+      prompt.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: `c${i}`,
+            toolName: "read",
+            output: { type: "text", value: `part ${i} `.repeat(120) },
+          },
+        ],
+      });
     }
     const r = await p.processLLMRequest({
       prompt,
@@ -108,8 +133,21 @@ describe("processLLMRequest", () => {
     const prompt: LLMPrompt = [{ role: "system", content: "You are terse." }];
     for (let i = 0; i < 6; i++) {
       prompt.push({ role: "user", content: [{ type: "text", text: `read part ${i}` }] });
-      prompt.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }] });
-      prompt.push({ role: "tool", content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "read", output: { type: "text", value: `part ${i} `.repeat(repeat) } }] });
+      prompt.push({
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "read", input: { part: i } }],
+      });
+      prompt.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: `c${i}`,
+            toolName: "read",
+            output: { type: "text", value: `part ${i} `.repeat(repeat) },
+          },
+        ],
+      });
     }
     return prompt;
   };
@@ -141,13 +179,18 @@ describe("processLLMRequest", () => {
     },
   );
 
-  it.each([{}, { policy: { kind: "hermes" as const } }])("when even the last step is over the budget the first turn's compaction still goes out (%o)", async (options) => {
-    const p = createCompactionProcessor({ maxTokens: 700, ...options });
-    const prompt = steps(200);
-    const r = await p.processLLMRequest({ ...hook, prompt });
-    const out = r?.prompt ?? prompt;
-    expect(out.length).toBeLessThan(prompt.length);
-    expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThan(p.manager.count(fromLLMPrompt(prompt).messages) / 2);
-    expect(out.at(-1)).toBe(prompt.at(-1));
-  });
+  it.each([{}, { policy: { kind: "hermes" as const } }])(
+    "when even the last step is over the budget the first turn's compaction still goes out (%o)",
+    async (options) => {
+      const p = createCompactionProcessor({ maxTokens: 700, ...options });
+      const prompt = steps(200);
+      const r = await p.processLLMRequest({ ...hook, prompt });
+      const out = r?.prompt ?? prompt;
+      expect(out.length).toBeLessThan(prompt.length);
+      expect(p.manager.count(fromLLMPrompt(out).messages)).toBeLessThan(
+        p.manager.count(fromLLMPrompt(prompt).messages) / 2,
+      );
+      expect(out.at(-1)).toBe(prompt.at(-1));
+    },
+  );
 });

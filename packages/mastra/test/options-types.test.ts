@@ -8,7 +8,9 @@ import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 
 describe("options types equal their codecs", () => {
   it("CompactionProcessorOptions", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof CompactionProcessorOptionsCodec>, CompactionProcessorOptions>>(true)).toBe(true);
+    expect(
+      assertEquals<Equals<t.TypeOf<typeof CompactionProcessorOptionsCodec>, CompactionProcessorOptions>>(true),
+    ).toBe(true);
   });
   it("ContextToolOptions are the tool core's, less the namespace (the manager's)", () => {
     expect(assertEquals<Equals<Omit<CoreToolOptions, "namespace">, ContextToolOptions>>(true)).toBe(true);

@@ -2,7 +2,12 @@
 // caught and reported, never thrown into the agent run.
 import { describe, expect, it } from "vitest";
 import * as E from "fp-ts/lib/Either.js";
-import { createCompactionProcessor, CompactionProcessorError, decodeCompactionProcessor, decodeCompactionProcessorOptions } from "@cc/mastra";
+import {
+  createCompactionProcessor,
+  CompactionProcessorError,
+  decodeCompactionProcessor,
+  decodeCompactionProcessorOptions,
+} from "@cc/mastra";
 import { MessageList } from "@mastra/core/agent/message-list";
 import type { ProcessLLMRequestArgs, ProcessToolResultArgs } from "@mastra/core/processors";
 import type { LLMPrompt } from "@cc/test-support/mastra";
@@ -14,7 +19,9 @@ const problems = (input: unknown): string[] => {
 
 describe("options", () => {
   it("rejects unknown keys with a suggestion, bad numbers, bad callbacks and missing maxTokens", () => {
-    expect(problems({ maxTokens: 100, toolResultMaxToken: 5 }).join()).toMatch(/toolResultMaxToken: unknown field \(did you mean toolResultMaxTokens\?\)/);
+    expect(problems({ maxTokens: 100, toolResultMaxToken: 5 }).join()).toMatch(
+      /toolResultMaxToken: unknown field \(did you mean toolResultMaxTokens\?\)/,
+    );
     expect(problems({ maxTokens: Number.NaN }).join()).toMatch(/maxTokens/);
     expect(problems({ maxTokens: 100, threshold: Number.POSITIVE_INFINITY }).join()).toMatch(/threshold/);
     expect(problems({ maxTokens: 100, toolResultMaxTokens: -1 }).join()).toMatch(/toolResultMaxTokens/);
@@ -24,7 +31,9 @@ describe("options", () => {
     expect(problems({}).join()).toMatch(/maxTokens/);
     expect(problems(null).join()).toMatch(/an options object/);
     const r = decodeCompactionProcessor({ maxTokens: 100, preserveLast: 1.5 });
-    expect(E.isLeft(r) && r.left._tag === "InvalidOptions" && r.left.subject === "mastra compaction options").toBe(true);
+    expect(E.isLeft(r) && r.left._tag === "InvalidOptions" && r.left.subject === "mastra compaction options").toBe(
+      true,
+    );
     expect(() => createCompactionProcessor({ maxTokens: 0 })).toThrow(CompactionProcessorError);
     expect(problems({ maxTokens: 100, toolResultMaxTokens: 0, namespace: "s1", strategy: "lcm" })).toEqual([]);
   });
@@ -36,10 +45,17 @@ describe("the context manager's options pass through", () => {
     expect(processor.settings.context.policy).toEqual({ kind: "cost" });
     // The manager runs its turns under the policy: it keeps a snapshot and every turn carries a decision.
     expect(processor.manager.snapshot()).toBeDefined();
-    expect((await processor.manager.compact([{ role: "user", content: "hi" }])).decision).toMatchObject({ _tag: "Waited", reason: "BelowTrigger" });
+    expect((await processor.manager.compact([{ role: "user", content: "hi" }])).decision).toMatchObject({
+      _tag: "Waited",
+      reason: "BelowTrigger",
+    });
     expect(problems({ maxTokens: 8000, policy: { kind: "hermes" }, events: { publish: () => undefined } })).toEqual([]);
-    expect(problems({ maxTokens: 8000, policy: { kind: "cost", targt: 0.4 } })).toEqual(["policy.targt: unknown field (did you mean target?)"]);
-    expect(problems({ maxTokens: 8000, policy: { kind: "cost", hardThreshold: Number.NaN } })).toEqual([expect.stringMatching(/^policy\.hardThreshold: .*got NaN$/)]);
+    expect(problems({ maxTokens: 8000, policy: { kind: "cost", targt: 0.4 } })).toEqual([
+      "policy.targt: unknown field (did you mean target?)",
+    ]);
+    expect(problems({ maxTokens: 8000, policy: { kind: "cost", hardThreshold: Number.NaN } })).toEqual([
+      expect.stringMatching(/^policy\.hardThreshold: .*got NaN$/),
+    ]);
   });
 
   it("a combination the manager refuses (resume without a policy, a policy target above the threshold) is InvalidOptions, not a throw", () => {
@@ -88,7 +104,8 @@ describe("failures are reported, never thrown", () => {
   it("an index that refuses an oversized tool result leaves the result in place and reports ToolResultKept", async () => {
     const refusing = {
       backend: "broken",
-      write: () => async () => E.left({ _tag: "StorageError" as const, backend: "broken", operation: "write", message: "disk full" }),
+      write: () => async () =>
+        E.left({ _tag: "StorageError" as const, backend: "broken", operation: "write", message: "disk full" }),
       search: () => async () => E.right([]),
       expand: () => async () => E.right(undefined),
       deleteNamespace: () => async () => E.right(0),
@@ -108,7 +125,11 @@ describe("failures are reported, never thrown", () => {
       result: "x ".repeat(100),
     } as ProcessToolResultArgs);
     expect(r).toBeUndefined();
-    expect(p.lastReport?.warnings[0]).toMatchObject({ _tag: "ToolResultKept", toolCallId: "c1", reason: expect.stringContaining("disk full") as unknown });
+    expect(p.lastReport?.warnings[0]).toMatchObject({
+      _tag: "ToolResultKept",
+      toolCallId: "c1",
+      reason: expect.stringContaining("disk full") as unknown,
+    });
   });
 
   it("a compaction that fails lets the prompt through unchanged and reports CompactionFailed", async () => {
@@ -122,7 +143,12 @@ describe("failures are reported, never thrown", () => {
     };
     const p = createCompactionProcessor({ maxTokens: 100, counter: throwing as never });
     const prompt: LLMPrompt = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
-    expect(await p.processLLMRequest({ ...hookArgs, prompt, model: {} as never } as ProcessLLMRequestArgs)).toBeUndefined();
-    expect(p.lastReport?.warnings[0]).toMatchObject({ _tag: "CompactionFailed", error: { _tag: "DependencyFailed", problems: ["a dependency threw: counter broke"] } });
+    expect(
+      await p.processLLMRequest({ ...hookArgs, prompt, model: {} as never } as ProcessLLMRequestArgs),
+    ).toBeUndefined();
+    expect(p.lastReport?.warnings[0]).toMatchObject({
+      _tag: "CompactionFailed",
+      error: { _tag: "DependencyFailed", problems: ["a dependency threw: counter broke"] },
+    });
   });
 });

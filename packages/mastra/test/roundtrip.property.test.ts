@@ -6,10 +6,23 @@ import { messageUnits } from "@cc/messages";
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fromLLMPrompt, fromMastraDBMessages, mapBack, promptNote, type Converted, type LLMPrompt, type LLMPromptMessage } from "@cc/test-support/mastra";
+import {
+  fromLLMPrompt,
+  fromMastraDBMessages,
+  mapBack,
+  promptNote,
+  type Converted,
+  type LLMPrompt,
+  type LLMPromptMessage,
+} from "@cc/test-support/mastra";
 import { pairingProblems } from "./helpers.js";
 
-const words = fc.array(fc.constantFrom("parser", "config", "ValueError", "src/app.py", "retry", "token", "😀", "line", "fix", "test"), { minLength: 1, maxLength: 40 }).map((w) => w.join(" "));
+const words = fc
+  .array(
+    fc.constantFrom("parser", "config", "ValueError", "src/app.py", "retry", "token", "😀", "line", "fix", "test"),
+    { minLength: 1, maxLength: 40 },
+  )
+  .map((w) => w.join(" "));
 const image = { type: "file" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
 
 /** A prompt: turns of a user message, then steps of an assistant message (reasoning, text, parallel calls) and their results, sometimes in two tool messages. */
@@ -19,7 +32,12 @@ const promptArb: fc.Arbitrary<LLMPrompt> = fc
       user: words,
       withImage: fc.boolean(),
       steps: fc.array(
-        fc.record({ reasoning: fc.option(words, { nil: undefined }), text: fc.option(words, { nil: undefined }), results: fc.array(words, { minLength: 0, maxLength: 3 }), split: fc.boolean() }),
+        fc.record({
+          reasoning: fc.option(words, { nil: undefined }),
+          text: fc.option(words, { nil: undefined }),
+          results: fc.array(words, { minLength: 0, maxLength: 3 }),
+          split: fc.boolean(),
+        }),
         { maxLength: 3 },
       ),
     }),
@@ -35,12 +53,25 @@ const promptArb: fc.Arbitrary<LLMPrompt> = fc
         out.push({
           role: "assistant",
           content: [
-            ...(s.reasoning === undefined ? [] : [{ type: "reasoning" as const, text: s.reasoning, providerOptions: { anthropic: { signature: "sig" } } }]),
+            ...(s.reasoning === undefined
+              ? []
+              : [
+                  {
+                    type: "reasoning" as const,
+                    text: s.reasoning,
+                    providerOptions: { anthropic: { signature: "sig" } },
+                  },
+                ]),
             ...(s.text === undefined ? [] : [{ type: "text" as const, text: s.text }]),
             ...ids.map((id) => ({ type: "tool-call" as const, toolCallId: id, toolName: "grep", input: { q: id } })),
           ],
         });
-        const results = s.results.map((r, i) => ({ type: "tool-result" as const, toolCallId: ids[i]!, toolName: "grep", output: { type: "text" as const, value: r } }));
+        const results = s.results.map((r, i) => ({
+          type: "tool-result" as const,
+          toolCallId: ids[i]!,
+          toolName: "grep",
+          output: { type: "text" as const, value: r },
+        }));
         if (results.length === 0) continue;
         const cut = s.split ? Math.ceil(results.length / 2) : results.length;
         out.push({ role: "tool", content: results.slice(0, cut) });
@@ -60,7 +91,10 @@ const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
         fc.record({
           reasoning: fc.option(words, { nil: undefined }),
           text: words,
-          calls: fc.array(fc.tuple(words, fc.constantFrom("result", "result", "call", "approval-requested", "output-error")), { maxLength: 3 }),
+          calls: fc.array(
+            fc.tuple(words, fc.constantFrom("result", "result", "call", "approval-requested", "output-error")),
+            { maxLength: 3 },
+          ),
         }),
         { minLength: 1, maxLength: 3 },
       ),
@@ -75,12 +109,19 @@ const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
         id: `m${n++}`,
         role: "user",
         createdAt: new Date(1_700_000_000_000 + n),
-        content: { format: 2, parts: [{ type: "text", text: t.user }, ...(t.withImage ? [{ type: "file" as const, mimeType: "image/png", data: "iVBORw0KGgo=" }] : [])] },
+        content: {
+          format: 2,
+          parts: [
+            { type: "text", text: t.user },
+            ...(t.withImage ? [{ type: "file" as const, mimeType: "image/png", data: "iVBORw0KGgo=" }] : []),
+          ],
+        },
       });
       const parts: MastraDBMessage["content"]["parts"] = [];
       for (const s of t.steps) {
         parts.push({ type: "step-start" });
-        if (s.reasoning !== undefined) parts.push({ type: "reasoning", reasoning: s.reasoning, details: [{ type: "text", text: s.reasoning }] });
+        if (s.reasoning !== undefined)
+          parts.push({ type: "reasoning", reasoning: s.reasoning, details: [{ type: "text", text: s.reasoning }] });
         for (const [c, state] of s.calls) {
           const base = { toolCallId: `c${n++}`, toolName: "grep", args: { q: c } };
           const invocation =
@@ -91,17 +132,27 @@ const dbArb: fc.Arbitrary<MastraDBMessage[]> = fc
                 : state === "approval-requested"
                   ? { ...base, state, approval: { id: `ap${n}` } }
                   : { ...base, state };
-          parts.push({ type: "tool-invocation", toolInvocation: invocation, providerMetadata: { openai: { itemId: `fc_${n}` } } });
+          parts.push({
+            type: "tool-invocation",
+            toolInvocation: invocation,
+            providerMetadata: { openai: { itemId: `fc_${n}` } },
+          });
         }
         parts.push({ type: "text", text: s.text });
       }
-      out.push({ id: `m${n++}`, role: "assistant", createdAt: new Date(1_700_000_000_000 + n), content: { format: 2, parts } });
+      out.push({
+        id: `m${n++}`,
+        role: "assistant",
+        createdAt: new Date(1_700_000_000_000 + n),
+        content: { format: 2, parts },
+      });
     }
     return out;
   });
 
 /** The items each unit of the converted conversation stands for. */
-const unitItems = (c: Converted): number[][] => messageUnits(c.messages).map((u) => [...new Set(c.origin.slice(u.start, u.end).filter((o) => o >= 0))]);
+const unitItems = (c: Converted): number[][] =>
+  messageUnits(c.messages).map((u) => [...new Set(c.origin.slice(u.start, u.end).filter((o) => o >= 0))]);
 
 function checkRoundTrip<T extends object>(items: readonly T[], converted: Converted, out: readonly T[]): void {
   const inputs = new Set<T>(items);
@@ -122,18 +173,23 @@ describe("convert → compact → map back", () => {
   let evictions = 0;
   it("provider prompts: never split a unit, kept messages unchanged, no orphaned result", async () => {
     await fc.assert(
-      fc.asyncProperty(promptArb, fc.integer({ min: 60, max: 1500 }), fc.integer({ min: 0, max: 4 }), async (prompt, maxTokens, preserveLast) => {
-        const frozen = JSON.stringify(prompt);
-        const manager = createContextManager({ maxTokens, preserveLast, counter });
-        const converted = fromLLMPrompt(prompt);
-        const turn = await manager.compact(converted.messages, { force: true });
-        const out = mapBack(prompt, converted, turn.messages, promptNote);
-        evictions += turn.evicted.length;
-        checkRoundTrip(prompt, converted, out);
-        expect(JSON.stringify(prompt)).toBe(frozen);
-        expect(pairingProblems(fromLLMPrompt(out).messages)).toEqual([]);
-        expect(out.filter((m) => !prompt.includes(m)).length).toBe(turn.summary === "" ? 0 : 1);
-      }),
+      fc.asyncProperty(
+        promptArb,
+        fc.integer({ min: 60, max: 1500 }),
+        fc.integer({ min: 0, max: 4 }),
+        async (prompt, maxTokens, preserveLast) => {
+          const frozen = JSON.stringify(prompt);
+          const manager = createContextManager({ maxTokens, preserveLast, counter });
+          const converted = fromLLMPrompt(prompt);
+          const turn = await manager.compact(converted.messages, { force: true });
+          const out = mapBack(prompt, converted, turn.messages, promptNote);
+          evictions += turn.evicted.length;
+          checkRoundTrip(prompt, converted, out);
+          expect(JSON.stringify(prompt)).toBe(frozen);
+          expect(pairingProblems(fromLLMPrompt(out).messages)).toEqual([]);
+          expect(out.filter((m) => !prompt.includes(m)).length).toBe(turn.summary === "" ? 0 : 1);
+        },
+      ),
       { numRuns: 60 },
     );
     expect(evictions).toBeGreaterThan(0);
@@ -141,17 +197,22 @@ describe("convert → compact → map back", () => {
   it("stored messages: never split a unit, kept messages unchanged", async () => {
     const before = evictions;
     await fc.assert(
-      fc.asyncProperty(dbArb, fc.integer({ min: 60, max: 1500 }), fc.integer({ min: 0, max: 4 }), async (messages, maxTokens, preserveLast) => {
-        const frozen = JSON.stringify(messages);
-        const manager = createContextManager({ maxTokens, preserveLast, counter });
-        const converted = fromMastraDBMessages(messages, ["You are terse."]);
-        const turn = await manager.compact(converted.messages, { force: true });
-        const out = mapBack(messages, converted, turn.messages, () => undefined);
-        evictions += turn.evicted.length;
-        checkRoundTrip(messages, converted, out);
-        expect(JSON.stringify(messages)).toBe(frozen);
-        expect(out.every((m) => messages.includes(m))).toBe(true);
-      }),
+      fc.asyncProperty(
+        dbArb,
+        fc.integer({ min: 60, max: 1500 }),
+        fc.integer({ min: 0, max: 4 }),
+        async (messages, maxTokens, preserveLast) => {
+          const frozen = JSON.stringify(messages);
+          const manager = createContextManager({ maxTokens, preserveLast, counter });
+          const converted = fromMastraDBMessages(messages, ["You are terse."]);
+          const turn = await manager.compact(converted.messages, { force: true });
+          const out = mapBack(messages, converted, turn.messages, () => undefined);
+          evictions += turn.evicted.length;
+          checkRoundTrip(messages, converted, out);
+          expect(JSON.stringify(messages)).toBe(frozen);
+          expect(out.every((m) => messages.includes(m))).toBe(true);
+        },
+      ),
       { numRuns: 60 },
     );
     expect(evictions).toBeGreaterThan(before);

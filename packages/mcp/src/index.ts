@@ -4,5 +4,20 @@
  *
  * @module @cc/mcp
  */
-export { createIndexServer, decodeIndexServerOptions, IndexServerOptionsCodec, MAX_EXPAND_CHARS, MAX_SEARCH_HITS, type ContextHit, type ContextPage, type IndexServerOptions } from "./server.js";
-export { createStdioTransport, decodeStdioTransportOptions, DEFAULT_MAX_REQUEST_BYTES, StdioTransportOptionsCodec, type StdioTransportOptions } from "./stdio.js";
+export {
+  createIndexServer,
+  decodeIndexServerOptions,
+  IndexServerOptionsCodec,
+  MAX_EXPAND_CHARS,
+  MAX_SEARCH_HITS,
+  type ContextHit,
+  type ContextPage,
+  type IndexServerOptions,
+} from "./server.js";
+export {
+  createStdioTransport,
+  decodeStdioTransportOptions,
+  DEFAULT_MAX_REQUEST_BYTES,
+  StdioTransportOptionsCodec,
+  type StdioTransportOptions,
+} from "./stdio.js";

@@ -6,11 +6,32 @@
  *
  * @module server
  */
-import { contextToolCore, toolReply, type ContextHit as CoreHit, type ContextToolCore, type ContextToolError, type ExpandContextResult, type JsonSchema } from "@cc/context";
+import {
+  contextToolCore,
+  toolReply,
+  type ContextHit as CoreHit,
+  type ContextToolCore,
+  type ContextToolError,
+  type ExpandContextResult,
+  type JsonSchema,
+} from "@cc/context";
 import type { SegmentIndex } from "@cc/search";
-import { CcError, decodeOrThrow, decodeWith, intIn, nonEmptyString, objectCodec, type InvalidOptions } from "@cc/validate";
+import {
+  CcError,
+  decodeOrThrow,
+  decodeWith,
+  intIn,
+  nonEmptyString,
+  objectCodec,
+  type InvalidOptions,
+} from "@cc/validate";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as E from "fp-ts/lib/Either.js";
 
 /** Most hits one `search_context` call returns. */
@@ -77,7 +98,11 @@ export const IndexServerOptionsCodec = objectCodec(
  * @example
  * decodeIndexServerOptions({ defaultK: 0 }); // left({ _tag: "InvalidOptions", subject: "MCP server options", … })
  */
-export const decodeIndexServerOptions: (input: unknown) => E.Either<InvalidOptions, IndexServerOptions> = decodeWith(IndexServerOptionsCodec, "InvalidOptions", "MCP server options");
+export const decodeIndexServerOptions: (input: unknown) => E.Either<InvalidOptions, IndexServerOptions> = decodeWith(
+  IndexServerOptionsCodec,
+  "InvalidOptions",
+  "MCP server options",
+);
 
 /**
  * One hit of `search_context` (its structured content is `{ hits }`); `namespace` is present when
@@ -99,7 +124,14 @@ function toolList(core: ContextToolCore, confined: boolean): Tool[] {
   const ns = confined ? {} : { namespace: { type: "string" } };
   const hitSchema = {
     type: "object",
-    properties: { id: { type: "string" }, ...ns, kind: { type: "string" }, summary: { type: "string" }, snippet: { type: "string" }, tokens: { type: "integer" } },
+    properties: {
+      id: { type: "string" },
+      ...ns,
+      kind: { type: "string" },
+      summary: { type: "string" },
+      snippet: { type: "string" },
+      tokens: { type: "integer" },
+    },
     required: ["id", ...(confined ? [] : ["namespace"]), "kind", "summary", "snippet", "tokens"],
   };
   const inputSchema = (p: JsonSchema): Tool["inputSchema"] => p as unknown as Tool["inputSchema"];
@@ -135,12 +167,17 @@ function toolList(core: ContextToolCore, confined: boolean): Tool[] {
   ];
 }
 
-const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: "text", text: JSON.stringify({ error: { _tag: "InvalidArguments", message } }) }] });
+const toolError = (message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: JSON.stringify({ error: { _tag: "InvalidArguments", message } }) }],
+});
 
 /** What the model reads for a core outcome: the reply's text, the result as structured content. */
 function resultOf(outcome: E.Either<ContextToolError, object>): CallToolResult {
   const reply = toolReply(outcome);
-  return reply.isError ? { isError: true, content: [{ type: "text", text: reply.text }] } : { content: [{ type: "text", text: reply.text }], structuredContent: { ...reply.value } };
+  return reply.isError
+    ? { isError: true, content: [{ type: "text", text: reply.text }] }
+    : { content: [{ type: "text", text: reply.text }], structuredContent: { ...reply.value } };
 }
 
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -149,7 +186,9 @@ const describe = (e: unknown): string => (e instanceof Error ? e.message : Strin
 async function callTool(core: ContextToolCore, name: string, args: unknown): Promise<CallToolResult> {
   if (name === core.search.name) return resultOf(await core.search.run(args));
   if (name === core.expand.name) return resultOf(await core.expand.run(args));
-  return toolError(`unknown tool ${JSON.stringify(name.slice(0, 80))} (known: ${core.search.name}, ${core.expand.name})`);
+  return toolError(
+    `unknown tool ${JSON.stringify(name.slice(0, 80))} (known: ${core.search.name}, ${core.expand.name})`,
+  );
 }
 
 /**
@@ -165,7 +204,10 @@ async function callTool(core: ContextToolCore, name: string, args: unknown): Pro
  */
 export function createIndexServer(index: SegmentIndex, options: IndexServerOptions = {}): Server {
   const config = decodeOrThrow(decodeIndexServerOptions, options);
-  const server = new Server({ name: config.name ?? "cc-context", version: config.version ?? "0.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: config.name ?? "cc-context", version: config.version ?? "0.0.0" },
+    { capabilities: { tools: {} } },
+  );
   const core = contextToolCore(index, {
     ...(config.namespace === undefined ? {} : { namespace: config.namespace }),
     maxExpandChars: config.maxExpandChars ?? MAX_EXPAND_CHARS,
@@ -174,7 +216,12 @@ export function createIndexServer(index: SegmentIndex, options: IndexServerOptio
     defaultK: config.defaultK ?? 5,
   });
   // The ranges were decoded above; the core checks that the defaults are within the limits.
-  if (E.isLeft(core)) throw new CcError({ ...core.left, subject: "MCP server options", message: core.left.message.replace("context tool options", "MCP server options") });
+  if (E.isLeft(core))
+    throw new CcError({
+      ...core.left,
+      subject: "MCP server options",
+      message: core.left.message.replace("context tool options", "MCP server options"),
+    });
   const tools = toolList(core.right, config.namespace !== undefined);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -27,7 +27,12 @@ export interface StdioTransportOptions {
 }
 
 /** Closed io-ts codec of {@link StdioTransportOptions}. */
-export const StdioTransportOptionsCodec = objectCodec("StdioTransportOptions", {}, { maxRequestBytes: intIn(1024, 256 * 1024 * 1024) }, { expected: "an options object" });
+export const StdioTransportOptionsCodec = objectCodec(
+  "StdioTransportOptions",
+  {},
+  { maxRequestBytes: intIn(1024, 256 * 1024 * 1024) },
+  { expected: "an options object" },
+);
 
 /**
  * Validates transport options (unknown keys, NaN, ±Infinity, fractions and out-of-range
@@ -36,7 +41,8 @@ export const StdioTransportOptionsCodec = objectCodec("StdioTransportOptions", {
  * @example
  * decodeStdioTransportOptions({ maxRequestBytes: 0 }); // left({ _tag: "InvalidOptions", subject: "MCP stdio transport options", … })
  */
-export const decodeStdioTransportOptions: (input: unknown) => E.Either<InvalidOptions, StdioTransportOptions> = decodeWith(StdioTransportOptionsCodec, "InvalidOptions", "MCP stdio transport options");
+export const decodeStdioTransportOptions: (input: unknown) => E.Either<InvalidOptions, StdioTransportOptions> =
+  decodeWith(StdioTransportOptionsCodec, "InvalidOptions", "MCP stdio transport options");
 
 /** The transport: newline-delimited JSON-RPC over a readable and a writable stream. */
 class BoundedStdioTransport implements Transport {
@@ -61,13 +67,20 @@ class BoundedStdioTransport implements Transport {
     for (const frame of this.framer.push(bytes)) {
       if (this.closed) return;
       if (frame._tag === "TooLong") {
-        this.refuse(errorReply(null, INVALID_REQUEST, `Invalid Request: the request line is longer than ${frame.limit} bytes (the server's maxRequestBytes)`));
+        this.refuse(
+          errorReply(
+            null,
+            INVALID_REQUEST,
+            `Invalid Request: the request line is longer than ${frame.limit} bytes (the server's maxRequestBytes)`,
+          ),
+        );
         continue;
       }
       const checked = checkLine(frame.bytes);
       if (checked._tag === "Refused") this.refuse(checked.reply);
       else if (checked._tag === "Message") this.deliver(checked.message);
-      else if (checked._tag === "BadResponse") this.onerror?.(new Error(`ignored ${checked.problem} (a response is never answered)`));
+      else if (checked._tag === "BadResponse")
+        this.onerror?.(new Error(`ignored ${checked.problem} (a response is never answered)`));
     }
   };
 
@@ -87,7 +100,9 @@ class BoundedStdioTransport implements Transport {
   /** Answers a line that is not a valid message, and reports it (the sender's problem, not the server's). */
   private refuse(reply: ErrorReply): void {
     this.onerror?.(new Error(`refused a request (${reply.error.code}): ${reply.error.message}`));
-    this.write(`${JSON.stringify(reply)}\n`).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+    this.write(`${JSON.stringify(reply)}\n`).catch((e: unknown) =>
+      this.onerror?.(e instanceof Error ? e : new Error(String(e))),
+    );
   }
 
   private write(text: string): Promise<void> {
@@ -103,7 +118,8 @@ class BoundedStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.started) return Promise.reject(new Error("the stdio transport is already started (Server.connect starts it)"));
+    if (this.started)
+      return Promise.reject(new Error("the stdio transport is already started (Server.connect starts it)"));
     this.started = true;
     this.input.on("data", this.onData);
     this.input.on("error", this.onStreamError);
@@ -140,7 +156,11 @@ class BoundedStdioTransport implements Transport {
  * const server = createIndexServer(index);
  * await server.connect(transport);
  */
-export function createStdioTransport(input: Readable, output: Writable, options: StdioTransportOptions = {}): Transport {
+export function createStdioTransport(
+  input: Readable,
+  output: Writable,
+  options: StdioTransportOptions = {},
+): Transport {
   const decoded = decodeOrThrow(decodeStdioTransportOptions, options);
   return new BoundedStdioTransport(input, output, decoded.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES);
 }

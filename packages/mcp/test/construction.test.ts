@@ -8,7 +8,17 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createIndexServer and createStdioTransport throw the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createIndexServer(memoryIndex(), { namepsace: "s" } as never), "MCP server options", "namepsace");
-    expectInvalidOptions(CcError, () => createStdioTransport(new PassThrough(), new PassThrough(), { maxRequestByte: 12 } as never), "MCP stdio transport options", "maxRequestByte");
+    expectInvalidOptions(
+      CcError,
+      () => createIndexServer(memoryIndex(), { namepsace: "s" } as never),
+      "MCP server options",
+      "namepsace",
+    );
+    expectInvalidOptions(
+      CcError,
+      () => createStdioTransport(new PassThrough(), new PassThrough(), { maxRequestByte: 12 } as never),
+      "MCP stdio transport options",
+      "maxRequestByte",
+    );
   });
 });

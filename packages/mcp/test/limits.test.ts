@@ -19,7 +19,14 @@ beforeAll(async () => {
   dbPath = join(dir, "index.db");
   const index = await openSqliteIndex({ path: dbPath })();
   if (E.isLeft(index)) throw new Error(JSON.stringify(index.left));
-  const w = await index.right.write([entry({ id: "seg-1", kind: "tool_result", summary: "pytest run: ValueError in src/app.py", content: "Traceback … ValueError" })])();
+  const w = await index.right.write([
+    entry({
+      id: "seg-1",
+      kind: "tool_result",
+      summary: "pytest run: ValueError in src/app.py",
+      content: "Traceback … ValueError",
+    }),
+  ])();
   await index.right.close()();
   if (E.isLeft(w)) throw new Error(JSON.stringify(w.left));
 });
@@ -46,13 +53,27 @@ describe("cc-compact mcp: request size", () => {
     const s = (server = await startRawServer(dbPath));
     await initialize(s);
     const pad = "x".repeat(11 * 1024 * 1024);
-    s.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_context", arguments: { query: pad } } }));
+    s.write(
+      line({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "search_context", arguments: { query: pad } },
+      }),
+    );
     const refused = await s.next();
     expect(refused).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     expect(refused.error?.message).toContain(String(DEFAULT_MAX_REQUEST_BYTES));
     await pingWorks(s, 2);
     // Still the same process, serving tools after the refused line.
-    s.write(line({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_context", arguments: { query: "ValueError" } } }));
+    s.write(
+      line({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "search_context", arguments: { query: "ValueError" } },
+      }),
+    );
     const found = await s.reply(3);
     expect(JSON.stringify(found.result)).toContain("seg-1");
     expect(s.stderr()).toMatch(/refused a request \(-32600\)/);
@@ -61,9 +82,19 @@ describe("cc-compact mcp: request size", () => {
   it("a line just under the bound is parsed and answered by the server itself", async () => {
     const s = (server = await startRawServer(dbPath));
     await initialize(s);
-    const base = line({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "search_context", arguments: { query: "" } } });
+    const base = line({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "search_context", arguments: { query: "" } },
+    });
     const query = "ValueError ".padEnd(DEFAULT_MAX_REQUEST_BYTES - (base.length - 1), "z");
-    const request = line({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "search_context", arguments: { query } } });
+    const request = line({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "search_context", arguments: { query } },
+    });
     expect(Buffer.byteLength(request) - 1).toBe(DEFAULT_MAX_REQUEST_BYTES);
     s.write(request);
     const r = await s.reply(4);
@@ -73,18 +104,43 @@ describe("cc-compact mcp: request size", () => {
 });
 
 describe("cc-compact mcp: invalid requests", () => {
-  const cases: readonly { readonly name: string; readonly raw: string | Buffer; readonly code: number; readonly id: string | number | null }[] = [
-    { name: "a batch (array)", raw: `[${JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" })}]\n`, code: -32600, id: null },
+  const cases: readonly {
+    readonly name: string;
+    readonly raw: string | Buffer;
+    readonly code: number;
+    readonly id: string | number | null;
+  }[] = [
+    {
+      name: "a batch (array)",
+      raw: `[${JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" })}]\n`,
+      code: -32600,
+      id: null,
+    },
     { name: 'jsonrpc "1.0"', raw: line({ jsonrpc: "1.0", id: 11, method: "ping" }), code: -32600, id: 11 },
     { name: "an object id", raw: line({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" }), code: -32600, id: null },
-    { name: "non-object params", raw: line({ jsonrpc: "2.0", id: 13, method: "tools/list", params: 5 }), code: -32600, id: 13 },
-    { name: "a raw NUL", raw: Buffer.from(`{"jsonrpc":"2.0","id":14,"method":"pi\u0000ng"}\n`, "utf8"), code: -32700, id: null },
+    {
+      name: "non-object params",
+      raw: line({ jsonrpc: "2.0", id: 13, method: "tools/list", params: 5 }),
+      code: -32600,
+      id: 13,
+    },
+    {
+      name: "a raw NUL",
+      raw: Buffer.from(`{"jsonrpc":"2.0","id":14,"method":"pi\u0000ng"}\n`, "utf8"),
+      code: -32700,
+      id: null,
+    },
     { name: "a lone NUL byte", raw: Buffer.from([0, 0x0a]), code: -32700, id: null },
     { name: "bytes that are not UTF-8", raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), code: -32700, id: null },
     { name: "not JSON", raw: "{oops\n", code: -32700, id: null },
     { name: "a number", raw: "42\n", code: -32600, id: null },
     { name: "a method that is not a string", raw: line({ jsonrpc: "2.0", id: 15, method: 7 }), code: -32600, id: 15 },
-    { name: "an unknown top-level key", raw: line({ jsonrpc: "2.0", id: 16, method: "ping", extra: true }), code: -32600, id: 16 },
+    {
+      name: "an unknown top-level key",
+      raw: line({ jsonrpc: "2.0", id: 16, method: "ping", extra: true }),
+      code: -32600,
+      id: 16,
+    },
     { name: "a response with neither result nor error", raw: line({ jsonrpc: "2.0", id: 17 }), code: -32600, id: null },
     { name: "a fractional id", raw: line({ jsonrpc: "2.0", id: 1.5, method: "ping" }), code: -32600, id: null },
   ];

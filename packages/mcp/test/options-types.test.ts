@@ -2,7 +2,12 @@
 // other fails to compile here (.ci/tsconfig.check.json type-checks the tests).
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import type { IndexServerOptionsCodec, IndexServerOptions, StdioTransportOptionsCodec, StdioTransportOptions } from "@cc/mcp";
+import type {
+  IndexServerOptionsCodec,
+  IndexServerOptions,
+  StdioTransportOptionsCodec,
+  StdioTransportOptions,
+} from "@cc/mcp";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 
 describe("options types equal their codecs", () => {

@@ -47,7 +47,10 @@ interface Run {
 }
 
 /** Spawns `cc-compact mcp args…`; `drive` gets the child and a promise of its stderr reaching a text. */
-function runMcp(args: readonly string[], drive: (child: ReturnType<typeof spawn>, stderrHas: (text: string) => Promise<void>) => void): Promise<Run> {
+function runMcp(
+  args: readonly string[],
+  drive: (child: ReturnType<typeof spawn>, stderrHas: (text: string) => Promise<void>) => void,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, "mcp", ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -62,7 +65,10 @@ function runMcp(args: readonly string[], drive: (child: ReturnType<typeof spawn>
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    drive(child, (text) => new Promise<void>((done) => (stderr.includes(text) ? done() : waiters.push({ text, done }))));
+    drive(
+      child,
+      (text) => new Promise<void>((done) => (stderr.includes(text) ? done() : waiters.push({ text, done }))),
+    );
   });
 }
 
@@ -90,7 +96,12 @@ describe("the README example", () => {
 
 describe("cc-compact mcp", () => {
   it("serves search_context and expand_context of a SQLite index to the SDK's stdio client", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "--index", dbPath], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "--index", dbPath],
+      cwd: root,
+      stderr: "pipe",
+    });
     let stderr = "";
     transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
     const client = new Client({ name: "test-client", version: "1.0.0" });
@@ -98,14 +109,37 @@ describe("cc-compact mcp", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(["expand_context", "search_context"]);
-      const found = (await client.callTool({ name: "search_context", arguments: { query: "ValueError app.py" } })) as CallToolResult;
+      const found = (await client.callTool({
+        name: "search_context",
+        arguments: { query: "ValueError app.py" },
+      })) as CallToolResult;
       expect(found.isError).not.toBe(true);
-      expect((found.structuredContent as { hits: { id: string; namespace: string }[] }).hits[0]).toMatchObject({ id: "seg-1", namespace: "default" });
-      const page = (await client.callTool({ name: "expand_context", arguments: { id: "seg-1", maxChars: 10 } })) as CallToolResult;
-      expect(page.structuredContent).toEqual({ id: "seg-1", namespace: "default", kind: "tool_result", content: ORIGINAL.slice(0, 10), offset: 0, totalChars: ORIGINAL.length, nextOffset: 10 });
-      const rest = (await client.callTool({ name: "expand_context", arguments: { id: "seg-1", offset: 10, maxChars: 100_000 } })) as CallToolResult;
+      expect((found.structuredContent as { hits: { id: string; namespace: string }[] }).hits[0]).toMatchObject({
+        id: "seg-1",
+        namespace: "default",
+      });
+      const page = (await client.callTool({
+        name: "expand_context",
+        arguments: { id: "seg-1", maxChars: 10 },
+      })) as CallToolResult;
+      expect(page.structuredContent).toEqual({
+        id: "seg-1",
+        namespace: "default",
+        kind: "tool_result",
+        content: ORIGINAL.slice(0, 10),
+        offset: 0,
+        totalChars: ORIGINAL.length,
+        nextOffset: 10,
+      });
+      const rest = (await client.callTool({
+        name: "expand_context",
+        arguments: { id: "seg-1", offset: 10, maxChars: 100_000 },
+      })) as CallToolResult;
       expect((rest.structuredContent as { content: string }).content).toBe(ORIGINAL.slice(10)); // the lone surrogate crosses the pipe intact
-      const bad = (await client.callTool({ name: "expand_context", arguments: { id: "seg-1", offset: -3 } })) as CallToolResult;
+      const bad = (await client.callTool({
+        name: "expand_context",
+        arguments: { id: "seg-1", offset: -3 },
+      })) as CallToolResult;
       expect(bad.isError).toBe(true);
       const missing = (await client.callTool({ name: "expand_context", arguments: { id: "nope" } })) as CallToolResult;
       expect(missing.isError).toBe(true);

@@ -35,7 +35,14 @@ beforeAll(async () => {
   // statement, with terms columns as the index writes them ("summary terms<TAB>content terms").
   const index = await openSqliteIndex({ path: dbPath })();
   if (E.isLeft(index)) throw new Error(JSON.stringify(index.left));
-  const w = await index.right.write([entry({ id: "seg-1", kind: "tool_result", summary: "pytest run: ValueError in src/app.py", content: "Traceback … ValueError" })])();
+  const w = await index.right.write([
+    entry({
+      id: "seg-1",
+      kind: "tool_result",
+      summary: "pytest run: ValueError in src/app.py",
+      content: "Traceback … ValueError",
+    }),
+  ])();
   await index.right.close()();
   if (E.isLeft(w)) throw new Error(JSON.stringify(w.left));
   const db = new Database(dbPath);
@@ -56,7 +63,11 @@ afterAll(() => {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Pings `s` one after another for `ms`; each latency, capped (a ping not answered by the cap counts as the cap). */
-async function pingLatencies(s: RawServer, ms: number, stillLoading: () => boolean): Promise<{ readonly latencies: readonly number[]; readonly duringLoad: number }> {
+async function pingLatencies(
+  s: RawServer,
+  ms: number,
+  stillLoading: () => boolean,
+): Promise<{ readonly latencies: readonly number[]; readonly duringLoad: number }> {
   const latencies: number[] = [];
   let duringLoad = 0;
   const end = performance.now() + ms;
@@ -84,7 +95,14 @@ describe(`cc-compact mcp on a ${ENTRIES.toLocaleString("en")}-entry index`, () =
       await initialize(s);
       await pingLatencies(s, 200, () => false); // warm: the first ping after start-up is not the load's
       let searched = false;
-      s.write(line({ jsonrpc: "2.0", id: "first-search", method: "tools/call", params: { name: "search_context", arguments: { query: "ValueError" } } }));
+      s.write(
+        line({
+          jsonrpc: "2.0",
+          id: "first-search",
+          method: "tools/call",
+          params: { name: "search_context", arguments: { query: "ValueError" } },
+        }),
+      );
       void s.reply("first-search", 600_000).then(
         () => (searched = true),
         () => undefined,

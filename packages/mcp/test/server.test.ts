@@ -13,9 +13,21 @@ import { createIndexServer, decodeIndexServerOptions, type IndexServerOptions } 
 const ORIGINAL = "Traceback: ValueError in src/app.py line 42 😀 数据压缩 lone \uD800 end \uDC00!";
 
 const ENTRIES: readonly IndexEntry[] = [
-  entry({ id: "seg-1", kind: "tool_result", summary: "pytest run: ValueError in src/app.py", content: ORIGINAL, tokenCost: 30 }),
+  entry({
+    id: "seg-1",
+    kind: "tool_result",
+    summary: "pytest run: ValueError in src/app.py",
+    content: ORIGINAL,
+    tokenCost: 30,
+  }),
   entry({ id: "seg-2", kind: "file", summary: "read README.md about installation", content: "# Install\nnpm install" }),
-  entry({ id: "seg-3", namespace: "other", kind: "message", summary: "ValueError discussed in another session", content: "other namespace original" }),
+  entry({
+    id: "seg-3",
+    namespace: "other",
+    kind: "message",
+    summary: "ValueError discussed in another session",
+    content: "other namespace original",
+  }),
 ];
 
 const closers: (() => Promise<void>)[] = [];
@@ -43,7 +55,8 @@ async function connect(index: SegmentIndex, options: IndexServerOptions = {}): P
   return client;
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 const textOf = (r: CallToolResult): string => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 /** The message of a tool error: the model reads `{ "error": { _tag, message } }` from every face. */
@@ -63,10 +76,18 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, "search_context", { query: "ValueError app.py" });
     expect(r.isError).not.toBe(true);
-    const hits = (r.structuredContent as { hits: { id: string; namespace: string; kind: string; summary: string; snippet: string; tokens: number }[] }).hits;
+    const hits = (
+      r.structuredContent as {
+        hits: { id: string; namespace: string; kind: string; summary: string; snippet: string; tokens: number }[];
+      }
+    ).hits;
     expect(hits.map((h) => h.id)).toContain("seg-1");
     const first = hits.find((h) => h.id === "seg-1")!;
-    expect(first).toMatchObject({ namespace: "default", kind: "tool_result", summary: "pytest run: ValueError in src/app.py" });
+    expect(first).toMatchObject({
+      namespace: "default",
+      kind: "tool_result",
+      summary: "pytest run: ValueError in src/app.py",
+    });
     expect(Object.keys(first).sort()).toEqual(["id", "kind", "namespace", "snippet", "summary", "tokens"]);
     expect(first.snippet).not.toBe("");
     expect(JSON.parse(textOf(r))).toEqual(r.structuredContent);
@@ -84,7 +105,14 @@ describe("createIndexServer", () => {
     const client = await connect(await written());
     const r = await call(client, "expand_context", { id: "seg-1" });
     expect(r.isError).not.toBe(true);
-    expect(r.structuredContent).toEqual({ id: "seg-1", namespace: "default", kind: "tool_result", content: ORIGINAL, offset: 0, totalChars: ORIGINAL.length });
+    expect(r.structuredContent).toEqual({
+      id: "seg-1",
+      namespace: "default",
+      kind: "tool_result",
+      content: ORIGINAL,
+      offset: 0,
+      totalChars: ORIGINAL.length,
+    });
     expect((JSON.parse(textOf(r)) as { content: string }).content).toBe(ORIGINAL);
     const other = await call(client, "expand_context", { id: "seg-3", namespace: "other" });
     expect((other.structuredContent as { content: string }).content).toBe("other namespace original");
@@ -99,7 +127,13 @@ describe("createIndexServer", () => {
 
   it("property: following nextOffset from 0 concatenates to the original", async () => {
     const content = fc
-      .array(fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("😀", "数据", "\uD800", "\uDC00", "\uDC00\uD800", "👩‍💻")), { maxLength: 25 })
+      .array(
+        fc.oneof(
+          fc.string({ unit: "binary", maxLength: 6 }),
+          fc.constantFrom("😀", "数据", "\uD800", "\uDC00", "\uDC00\uD800", "👩‍💻"),
+        ),
+        { maxLength: 25 },
+      )
       .map((parts) => parts.join(""));
     const index = memoryIndex();
     const client = await connect(index);
@@ -147,15 +181,18 @@ describe("createIndexServer", () => {
     ["expand_context", { id: "seg-1", maxChars: 0 }, /maxChars/],
     ["expand_context", { id: "seg-1", maxChars: 100_001 }, /maxChars/],
     ["expand_context", { id: "seg-1", maxChars: "10" }, /maxChars/],
-  ] as const)("bad arguments to %s %j are a tool error naming the field, and the server keeps serving", async (name, args, field) => {
-    const client = await connect(await written());
-    const r = await call(client, name, args);
-    expect(r.isError).toBe(true);
-    expect(errorOf(r)).toMatch(field);
-    const after = await call(client, "expand_context", { id: "seg-2" });
-    expect(after.isError).not.toBe(true);
-    expect((after.structuredContent as { content: string }).content).toBe("# Install\nnpm install");
-  });
+  ] as const)(
+    "bad arguments to %s %j are a tool error naming the field, and the server keeps serving",
+    async (name, args, field) => {
+      const client = await connect(await written());
+      const r = await call(client, name, args);
+      expect(r.isError).toBe(true);
+      expect(errorOf(r)).toMatch(field);
+      const after = await call(client, "expand_context", { id: "seg-2" });
+      expect(after.isError).not.toBe(true);
+      expect((after.structuredContent as { content: string }).content).toBe("# Install\nnpm install");
+    },
+  );
 
   it("an unknown tool is a tool error", async () => {
     const client = await connect(await written());
@@ -200,6 +237,8 @@ describe("decodeIndexServerOptions", () => {
     if (E.isLeft(bad)) expect(bad.left.message).toMatch(/namepsace.*namespace/);
     if (E.isLeft(bad)) expect(bad.left.message).toMatch(/defaultK/);
     expect(() => createIndexServer(memoryIndex(), { defaultExpandChars: 100_001 })).toThrow(CcError);
-    expect(E.isRight(decodeIndexServerOptions({ namespace: "s", defaultK: 50, defaultExpandChars: 100_000 }))).toBe(true);
+    expect(E.isRight(decodeIndexServerOptions({ namespace: "s", defaultK: 50, defaultExpandChars: 100_000 }))).toBe(
+      true,
+    );
   });
 });

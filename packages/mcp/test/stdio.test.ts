@@ -7,7 +7,12 @@ import * as E from "fp-ts/lib/Either.js";
 import { CcError } from "@cc/validate";
 import { describe, expect, it } from "vitest";
 import { checkLine, LineFramer, type Frame } from "../src/internal/framing.js";
-import { createIndexServer, createStdioTransport, decodeStdioTransportOptions, DEFAULT_MAX_REQUEST_BYTES } from "../src/index.js";
+import {
+  createIndexServer,
+  createStdioTransport,
+  decodeStdioTransportOptions,
+  DEFAULT_MAX_REQUEST_BYTES,
+} from "../src/index.js";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = (local: number): number => runsFor(local, Math.max(1000, local));
@@ -29,13 +34,25 @@ describe("LineFramer", () => {
     const limit = 16;
     const lineBytes = fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.map((b) => (b === 0x0a ? 0x20 : b))));
     fc.assert(
-      fc.property(fc.array(lineBytes, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 30 }), fc.boolean(), (lines, points, unfinished) => {
-        const stream = Buffer.concat([...lines.flatMap((l) => [l, Buffer.from("\n")]), unfinished ? Buffer.from("tail") : Buffer.alloc(0)]);
-        const framer = new LineFramer(limit);
-        const frames: Frame[] = cut(stream, points).flatMap((c) => framer.push(c));
-        const expected: Frame[] = lines.map((l) => (l.length > limit ? { _tag: "TooLong", limit } : { _tag: "Line", bytes: l }));
-        expect(frames.map((f) => (f._tag === "Line" ? { _tag: "Line", bytes: Buffer.from(f.bytes) } : f))).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(lineBytes, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.boolean(),
+        (lines, points, unfinished) => {
+          const stream = Buffer.concat([
+            ...lines.flatMap((l) => [l, Buffer.from("\n")]),
+            unfinished ? Buffer.from("tail") : Buffer.alloc(0),
+          ]);
+          const framer = new LineFramer(limit);
+          const frames: Frame[] = cut(stream, points).flatMap((c) => framer.push(c));
+          const expected: Frame[] = lines.map((l) =>
+            l.length > limit ? { _tag: "TooLong", limit } : { _tag: "Line", bytes: l },
+          );
+          expect(frames.map((f) => (f._tag === "Line" ? { _tag: "Line", bytes: Buffer.from(f.bytes) } : f))).toEqual(
+            expected,
+          );
+        },
+      ),
       { numRuns: runs(300) },
     );
   });
@@ -54,9 +71,18 @@ describe("checkLine", () => {
   // copies, so such a key never reaches a handler, with this transport or the SDK's own.
   const key = fc.string().filter((k) => k !== "__proto__" && k !== "_meta"); // "_meta" has a schema of its own
   const valid = fc.oneof(
-    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), method: fc.string(), params: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }) }),
+    fc.record({
+      jsonrpc: fc.constant("2.0"),
+      id: fc.oneof(fc.string(), fc.integer()),
+      method: fc.string(),
+      params: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }),
+    }),
     fc.record({ jsonrpc: fc.constant("2.0"), method: fc.string() }),
-    fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.string(), fc.integer()), result: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }) }),
+    fc.record({
+      jsonrpc: fc.constant("2.0"),
+      id: fc.oneof(fc.string(), fc.integer()),
+      result: fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 }),
+    }),
   );
 
   it("passes every valid JSON-RPC 2.0 message through unchanged", () => {
@@ -64,7 +90,8 @@ describe("checkLine", () => {
       fc.property(valid, (message) => {
         const r = checkLine(Buffer.from(JSON.stringify(message)));
         expect(r._tag).toBe("Message");
-        if (r._tag === "Message") expect(JSON.parse(JSON.stringify(r.message))).toEqual(JSON.parse(JSON.stringify(message)));
+        if (r._tag === "Message")
+          expect(JSON.parse(JSON.stringify(r.message))).toEqual(JSON.parse(JSON.stringify(message)));
       }),
       { numRuns: runs(300) },
     );
@@ -72,12 +99,24 @@ describe("checkLine", () => {
 
   it("answers any other JSON value with -32600, with the id only when the request has a valid one; a bad response is never answered", () => {
     const notMessage = fc
-      .oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error", "x"), fc.oneof(fc.constant("2.0"), fc.jsonValue()), { maxKeys: 5 }))
+      .oneof(
+        fc.jsonValue(),
+        fc.dictionary(
+          fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error", "x"),
+          fc.oneof(fc.constant("2.0"), fc.jsonValue()),
+          { maxKeys: 5 },
+        ),
+      )
       .filter((v) => checkLine(Buffer.from(JSON.stringify(v)))._tag !== "Message");
     fc.assert(
       fc.property(notMessage, (value) => {
         const r = checkLine(Buffer.from(JSON.stringify(value)));
-        const response = typeof value === "object" && value !== null && !Array.isArray(value) && !("method" in value) && ("result" in value || "error" in value);
+        const response =
+          typeof value === "object" &&
+          value !== null &&
+          !Array.isArray(value) &&
+          !("method" in value) &&
+          ("result" in value || "error" in value);
         expect(r._tag).toBe(response ? "BadResponse" : "Refused");
         if (r._tag !== "Refused") return;
         expect(r.reply.jsonrpc).toBe("2.0");
@@ -102,11 +141,17 @@ describe("checkLine", () => {
           json = false;
         }
         fc.pre(!json);
-        expect(checkLine(Buffer.from(s))).toMatchObject({ _tag: "Refused", reply: { id: null, error: { code: -32700 } } });
+        expect(checkLine(Buffer.from(s))).toMatchObject({
+          _tag: "Refused",
+          reply: { id: null, error: { code: -32700 } },
+        });
       }),
       { numRuns: runs(300) },
     );
-    expect(checkLine(Buffer.from([0x7b, 0xc3, 0x7d]))).toMatchObject({ _tag: "Refused", reply: { id: null, error: { code: -32700 } } });
+    expect(checkLine(Buffer.from([0x7b, 0xc3, 0x7d]))).toMatchObject({
+      _tag: "Refused",
+      reply: { id: null, error: { code: -32700 } },
+    });
   });
 });
 
@@ -114,7 +159,9 @@ describe("decodeStdioTransportOptions", () => {
   it("accepts the bounds and refuses everything else, naming the field", () => {
     expect(decodeStdioTransportOptions({})).toEqual(E.right({}));
     expect(decodeStdioTransportOptions({ maxRequestBytes: 1024 })).toEqual(E.right({ maxRequestBytes: 1024 }));
-    expect(decodeStdioTransportOptions({ maxRequestBytes: 256 * 1024 * 1024 })).toEqual(E.right({ maxRequestBytes: 256 * 1024 * 1024 }));
+    expect(decodeStdioTransportOptions({ maxRequestBytes: 256 * 1024 * 1024 })).toEqual(
+      E.right({ maxRequestBytes: 256 * 1024 * 1024 }),
+    );
     for (const bad of [NaN, Infinity, -Infinity, -1, 0, 1023, 1024.5, 256 * 1024 * 1024 + 1, "4096", null]) {
       const r = decodeStdioTransportOptions({ maxRequestBytes: bad });
       expect(E.isLeft(r), String(bad)).toBe(true);
@@ -124,7 +171,9 @@ describe("decodeStdioTransportOptions", () => {
       }
     }
     const typo = decodeStdioTransportOptions({ maxRequestByte: 4096 });
-    expect(E.isLeft(typo) && typo.left.message).toMatch(/maxRequestByte: unknown field \(did you mean maxRequestBytes\?\)/);
+    expect(E.isLeft(typo) && typo.left.message).toMatch(
+      /maxRequestByte: unknown field \(did you mean maxRequestBytes\?\)/,
+    );
     expect(E.isLeft(decodeStdioTransportOptions(5))).toBe(true);
   });
 
@@ -136,7 +185,12 @@ describe("decodeStdioTransportOptions", () => {
 
 describe("createStdioTransport with the MCP server", () => {
   /** A server on a pair of streams, and a reader of what it writes. */
-  async function serving(maxRequestBytes: number): Promise<{ readonly input: PassThrough; readonly next: () => Promise<unknown>; readonly errors: string[]; readonly close: () => Promise<void> }> {
+  async function serving(maxRequestBytes: number): Promise<{
+    readonly input: PassThrough;
+    readonly next: () => Promise<unknown>;
+    readonly errors: string[];
+    readonly close: () => Promise<void>;
+  }> {
     const input = new PassThrough();
     const output = new PassThrough();
     const transport = createStdioTransport(input, output, { maxRequestBytes });
@@ -171,7 +225,11 @@ describe("createStdioTransport with the MCP server", () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "p".repeat(5000) } });
     for (let i = 0; i < big.length; i += 700) s.input.write(big.slice(i, i + 700));
     s.input.write(`\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
-    expect(await s.next()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("1024 bytes") } });
+    expect(await s.next()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: expect.stringContaining("1024 bytes") },
+    });
     expect(await s.next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(s.errors.some((e) => e.includes("refused a request (-32600)"))).toBe(true);
     await s.close();
@@ -191,7 +249,10 @@ describe("createStdioTransport with the MCP server", () => {
     const s = await serving(1024);
     await s.close();
     s.input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" })}\n{bad\n`);
-    const more = await Promise.race([s.next(), new Promise((resolve) => setImmediate(() => setImmediate(() => resolve("nothing"))))]);
+    const more = await Promise.race([
+      s.next(),
+      new Promise((resolve) => setImmediate(() => setImmediate(() => resolve("nothing")))),
+    ]);
     expect(more).toBe("nothing");
   });
 });

@@ -26,7 +26,13 @@ export {
   type ToolMessage,
   type UserMessage,
 } from "./message.js";
-export { fromOpenAIMessages, toOpenAIMessages, type ConversionWarning, type Converted, type OpenAIMessage } from "./openai.js";
+export {
+  fromOpenAIMessages,
+  toOpenAIMessages,
+  type ConversionWarning,
+  type Converted,
+  type OpenAIMessage,
+} from "./openai.js";
 export { leadingSystemCount, planTail, safeSplit, type TailPlan } from "./split.js";
 export type { TaskPin } from "./task.js";
 export { messageUnits, toolCallIssuers, unitKind, unitText, type MessageUnit } from "./units.js";

@@ -83,11 +83,28 @@ export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessa
 /** The role of a message. */
 export type Role = Message["role"];
 
-const finiteNumber = leaf("FiniteNumber", "a finite number", (u): u is number => typeof u === "number" && Number.isFinite(u));
+const finiteNumber = leaf(
+  "FiniteNumber",
+  "a finite number",
+  (u): u is number => typeof u === "number" && Number.isFinite(u),
+);
 const str = leaf("String", "a string", (u): u is string => typeof u === "string");
-const JsonCodec: t.Type<Json> = t.recursion("Json", () => t.union([t.null, t.boolean, finiteNumber, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]));
-const ContentPartCodec = objectCodec("ContentPart", { type: str }, {}, { closed: false }) as unknown as t.Type<ContentPart>;
-const meta = { id: str, timestamp: finiteNumber, name: str, parts: t.readonlyArray(ContentPartCodec), extra: t.record(t.string, JsonCodec) };
+const JsonCodec: t.Type<Json> = t.recursion("Json", () =>
+  t.union([t.null, t.boolean, finiteNumber, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]),
+);
+const ContentPartCodec = objectCodec(
+  "ContentPart",
+  { type: str },
+  {},
+  { closed: false },
+) as unknown as t.Type<ContentPart>;
+const meta = {
+  id: str,
+  timestamp: finiteNumber,
+  name: str,
+  parts: t.readonlyArray(ContentPartCodec),
+  extra: t.record(t.string, JsonCodec),
+};
 
 /** io-ts codec of {@link ToolCall}. */
 export const ToolCallCodec: t.Type<ToolCall> = objectCodec(
@@ -98,10 +115,26 @@ export const ToolCallCodec: t.Type<ToolCall> = objectCodec(
 ) as unknown as t.Type<ToolCall>;
 
 const byRole: Readonly<Record<Role, t.Type<Message, Message, unknown>>> = {
-  system: objectCodec("SystemMessage", { role: t.literal("system"), content: str }, { developer: t.literal(true), ...meta }) as unknown as t.Type<Message, Message, unknown>,
-  user: objectCodec("UserMessage", { role: t.literal("user"), content: str }, meta) as unknown as t.Type<Message, Message, unknown>,
-  assistant: objectCodec("AssistantMessage", { role: t.literal("assistant"), content: str }, { toolCalls: t.readonlyArray(ToolCallCodec), ...meta }) as unknown as t.Type<Message, Message, unknown>,
-  tool: objectCodec("ToolMessage", { role: t.literal("tool"), content: str, toolCallId: str }, meta) as unknown as t.Type<Message, Message, unknown>,
+  system: objectCodec(
+    "SystemMessage",
+    { role: t.literal("system"), content: str },
+    { developer: t.literal(true), ...meta },
+  ) as unknown as t.Type<Message, Message, unknown>,
+  user: objectCodec("UserMessage", { role: t.literal("user"), content: str }, meta) as unknown as t.Type<
+    Message,
+    Message,
+    unknown
+  >,
+  assistant: objectCodec(
+    "AssistantMessage",
+    { role: t.literal("assistant"), content: str },
+    { toolCalls: t.readonlyArray(ToolCallCodec), ...meta },
+  ) as unknown as t.Type<Message, Message, unknown>,
+  tool: objectCodec(
+    "ToolMessage",
+    { role: t.literal("tool"), content: str, toolCallId: str },
+    meta,
+  ) as unknown as t.Type<Message, Message, unknown>,
 };
 const ROLES = Object.keys(byRole) as readonly Role[];
 
@@ -111,7 +144,8 @@ const ROLES = Object.keys(byRole) as readonly Role[];
  */
 export const MessageCodec: t.Type<Message, Message, unknown> = new t.Type<Message, Message, unknown>(
   "Message",
-  (u): u is Message => isRecord(u) && typeof u["role"] === "string" && u["role"] in byRole && byRole[u["role"] as Role].is(u),
+  (u): u is Message =>
+    isRecord(u) && typeof u["role"] === "string" && u["role"] in byRole && byRole[u["role"] as Role].is(u),
   (u, c) => {
     if (!isRecord(u)) return t.failure(u, c, expectation(c, "a message object", u));
     const role = u["role"];
@@ -125,7 +159,10 @@ export const MessageCodec: t.Type<Message, Message, unknown> = new t.Type<Messag
 );
 
 /** io-ts codec of a readonly array of {@link Message} (holes in a sparse array are missing messages). */
-export const MessagesCodec: t.Type<readonly Message[], readonly Message[], unknown> = t.readonlyArray(MessageCodec, "Messages");
+export const MessagesCodec: t.Type<readonly Message[], readonly Message[], unknown> = t.readonlyArray(
+  MessageCodec,
+  "Messages",
+);
 
 /**
  * Validates untyped input (parsed JSON, a caller's objects) as messages. Failures name the index
@@ -142,7 +179,9 @@ export const decodeMessages: (input: unknown) => E.Either<InvalidInput, readonly
   const hint = openAIShape(input);
   if (hint === undefined) return decoded;
   const [first, ...rest] = decoded.left.problems;
-  return E.left(invalid("InvalidInput", "messages", first === undefined ? [hint] : [hint, first], rest.length + decoded.left.more));
+  return E.left(
+    invalid("InvalidInput", "messages", first === undefined ? [hint] : [hint, first], rest.length + decoded.left.more),
+  );
 };
 
 const decodeStrict = decodeWith(MessagesCodec, "InvalidInput", "messages");
@@ -172,7 +211,9 @@ function openAIShape(input: unknown): { readonly path: string; readonly message:
               ? `${Array.isArray(m["content"]) ? "an array" : "null"} as content`
               : undefined;
       if (what !== undefined) {
-        const framework = what.endsWith("as content") ? " or a framework's with its adapter's converter (fromModelMessages in @cc/ai-sdk, …)" : "";
+        const framework = what.endsWith("as content")
+          ? " or a framework's with its adapter's converter (fromModelMessages in @cc/ai-sdk, …)"
+          : "";
         return {
           path: `[${i}]`,
           message: `[${i}]: these look like OpenAI chat messages (${what}); convert them first with fromOpenAIMessages from @cc/messages (back with toOpenAIMessages)${framework}`,

@@ -71,7 +71,12 @@ function isJson(u: unknown, depth = 0): u is Json {
  * The fields of `raw` outside `known` (undefined ones skipped), or `undefined` when there are
  * none; a field that is not JSON is a problem at `at.<key>`.
  */
-function extraFields(raw: Readonly<Record<string, unknown>>, known: ReadonlySet<string>, at: string, problems: string[]): { readonly [key: string]: Json } | undefined {
+function extraFields(
+  raw: Readonly<Record<string, unknown>>,
+  known: ReadonlySet<string>,
+  at: string,
+  problems: string[],
+): { readonly [key: string]: Json } | undefined {
   const extra: Record<string, Json> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (known.has(k) || v === undefined) continue;
@@ -109,7 +114,8 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
   }
   const before = problems.length;
   const role = raw["role"];
-  if (typeof role !== "string" || !ROLES.has(role)) problems.push(`${at}.role: expected one of system, developer, user, assistant, tool, got ${show(role)}`);
+  if (typeof role !== "string" || !ROLES.has(role))
+    problems.push(`${at}.role: expected one of system, developer, user, assistant, tool, got ${show(role)}`);
   const content = raw["content"];
   let text = "";
   let parts: ContentPart[] | undefined;
@@ -117,8 +123,10 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
   else if (Array.isArray(content)) {
     parts = [];
     content.forEach((p: unknown, j) => {
-      if (!isRecord(p) || typeof p["type"] !== "string") return void problems.push(`${at}.content[${j}]: expected a content part with a string type, got ${show(p)}`);
-      if (p["type"] === "text" && typeof p["text"] !== "string") return void problems.push(`${at}.content[${j}].text: expected a string, got ${show(p["text"])}`);
+      if (!isRecord(p) || typeof p["type"] !== "string")
+        return void problems.push(`${at}.content[${j}]: expected a content part with a string type, got ${show(p)}`);
+      if (p["type"] === "text" && typeof p["text"] !== "string")
+        return void problems.push(`${at}.content[${j}].text: expected a string, got ${show(p["text"])}`);
       if (!isJson(p)) return void problems.push(`${at}.content[${j}]: expected JSON data`);
       parts!.push(p as ContentPart);
     });
@@ -126,7 +134,8 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
       .filter((p) => p.type === "text")
       .map((p) => p["text"] as string)
       .join("");
-  } else if (content !== undefined && content !== null) problems.push(`${at}.content: expected a string, null or an array of parts, got ${show(content)}`);
+  } else if (content !== undefined && content !== null)
+    problems.push(`${at}.content: expected a string, null or an array of parts, got ${show(content)}`);
   const name = raw["name"];
   if (name !== undefined && typeof name !== "string") problems.push(`${at}.name: expected a string, got ${show(name)}`);
   let calls: ToolCall[] | undefined;
@@ -146,17 +155,27 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
           typeof f["name"] !== "string" ||
           typeof f["arguments"] !== "string"
         ) {
-          return void problems.push(`${at}.tool_calls[${j}]: expected { id: string, type: "function", function: { name: string, arguments: string } }, got ${show(c)}`);
+          return void problems.push(
+            `${at}.tool_calls[${j}]: expected { id: string, type: "function", function: { name: string, arguments: string } }, got ${show(c)}`,
+          );
         }
         const extra = extraFields(c, CALL_KNOWN, `${at}.tool_calls[${j}]`, problems);
         const functionExtra = extraFields(f, FUNCTION_KNOWN, `${at}.tool_calls[${j}].function`, problems);
-        calls!.push({ id: c["id"], name: f["name"], arguments: f["arguments"], ...(extra === undefined ? {} : { extra }), ...(functionExtra === undefined ? {} : { functionExtra }) });
+        calls!.push({
+          id: c["id"],
+          name: f["name"],
+          arguments: f["arguments"],
+          ...(extra === undefined ? {} : { extra }),
+          ...(functionExtra === undefined ? {} : { functionExtra }),
+        });
       });
     }
   }
   const toolCallId = raw["tool_call_id"];
-  if (role === "tool" && typeof toolCallId !== "string") problems.push(`${at}.tool_call_id: required on a tool message (a string), got ${show(toolCallId)}`);
-  if (role !== "tool" && toolCallId !== undefined) problems.push(`${at}.tool_call_id: only a tool message answers a call`);
+  if (role === "tool" && typeof toolCallId !== "string")
+    problems.push(`${at}.tool_call_id: required on a tool message (a string), got ${show(toolCallId)}`);
+  if (role !== "tool" && toolCallId !== undefined)
+    problems.push(`${at}.tool_call_id: only a tool message answers a call`);
   const extra = extraFields(raw, KNOWN, at, problems);
   if (problems.length > before) return undefined;
   return {
@@ -172,7 +191,11 @@ function decodeOne(raw: unknown, at: string, problems: string[]): Decoded | unde
 }
 
 function metaOf(d: Decoded): MessageMeta {
-  return { ...(d.name === undefined ? {} : { name: d.name }), ...(d.parts === undefined ? {} : { parts: d.parts }), ...(d.extra === undefined ? {} : { extra: d.extra }) };
+  return {
+    ...(d.name === undefined ? {} : { name: d.name }),
+    ...(d.parts === undefined ? {} : { parts: d.parts }),
+    ...(d.extra === undefined ? {} : { extra: d.extra }),
+  };
 }
 
 /**
@@ -186,7 +209,8 @@ function metaOf(d: Decoded): MessageMeta {
  * // left({ _tag: "InvalidInput", subject: "OpenAI messages", problems: [{ message: "[0].tool_call_id: required on a tool message …" }], … })
  */
 export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Converted> {
-  if (!Array.isArray(input)) return E.left(invalid("InvalidInput", "OpenAI messages", [`messages: expected an array, got ${show(input)}`]));
+  if (!Array.isArray(input))
+    return E.left(invalid("InvalidInput", "OpenAI messages", [`messages: expected an array, got ${show(input)}`]));
   const problems: string[] = [];
   const decoded: (Decoded | undefined)[] = [];
   for (let i = 0; i < input.length; i++) decoded.push(decodeOne(i in input ? input[i] : undefined, `[${i}]`, problems));
@@ -200,7 +224,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
   const closePending = (): void => {
     if (pending === undefined) return;
     for (const id of pending.ids) {
-      warnings.push({ _tag: "UnansweredCall", index: pending.index, callId: id, message: `[${pending.index}]: call ${id} was never answered; a placeholder result was added` });
+      warnings.push({
+        _tag: "UnansweredCall",
+        index: pending.index,
+        callId: id,
+        message: `[${pending.index}]: call ${id} was never answered; a placeholder result was added`,
+      });
       out.push({ role: "tool", content: UNANSWERED_RESULT, toolCallId: id });
     }
     pending = undefined;
@@ -211,7 +240,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
     switch (m.role) {
       case "system":
       case "developer":
-        out.push({ role: "system", content: m.text, ...(m.role === "developer" ? { developer: true as const } : {}), ...metaOf(m) });
+        out.push({
+          role: "system",
+          content: m.text,
+          ...(m.role === "developer" ? { developer: true as const } : {}),
+          ...metaOf(m),
+        });
         return;
       case "user":
         out.push({ role: "user", content: m.text, ...metaOf(m) });
@@ -223,7 +257,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
             let n = 2;
             while (issued.has(`${c.id}#${n}`)) n++;
             id = `${c.id}#${n}`;
-            warnings.push({ _tag: "DuplicateCallId", index, callId: c.id, message: `[${index}]: call id ${c.id} was already used; renamed to ${id} here and in its results` });
+            warnings.push({
+              _tag: "DuplicateCallId",
+              index,
+              callId: c.id,
+              message: `[${index}]: call id ${c.id} was already used; renamed to ${id} here and in its results`,
+            });
           }
           issued.add(id);
           live.set(c.id, id);
@@ -243,7 +282,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
       case "tool": {
         const id = live.get(m.toolCallId!);
         if (id === undefined) {
-          warnings.push({ _tag: "OrphanedToolResult", index, callId: m.toolCallId!, message: `[${index}]: tool result for unknown call ${m.toolCallId!} kept as a user message` });
+          warnings.push({
+            _tag: "OrphanedToolResult",
+            index,
+            callId: m.toolCallId!,
+            message: `[${index}]: tool result for unknown call ${m.toolCallId!} kept as a user message`,
+          });
           out.push({
             role: "user",
             content: `[result of tool call ${m.toolCallId!}${m.name === undefined ? "" : ` (${m.name})`}]\n${m.text}`,
@@ -264,7 +308,12 @@ export function fromOpenAIMessages(input: unknown): E.Either<InvalidInput, Conve
 
 /** A call in the wire format, its provider fields restored (the model's own fields win over a clashing extra key). */
 function toOpenAIToolCall(c: ToolCall): NonNullable<OpenAIMessage["tool_calls"]>[number] {
-  return { ...c.extra, id: c.id, type: "function", function: { ...c.functionExtra, name: c.name, arguments: c.arguments } };
+  return {
+    ...c.extra,
+    id: c.id,
+    type: "function",
+    function: { ...c.functionExtra, name: c.name, arguments: c.arguments },
+  };
 }
 
 /**
@@ -285,7 +334,9 @@ export function toOpenAIMessages(messages: readonly Message[]): readonly OpenAIM
       case "user":
         return { role: "user", content, ...base };
       case "assistant":
-        return m.toolCalls !== undefined ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map(toOpenAIToolCall) } : { role: "assistant", content, ...base };
+        return m.toolCalls !== undefined
+          ? { role: "assistant", content, ...base, tool_calls: m.toolCalls.map(toOpenAIToolCall) }
+          : { role: "assistant", content, ...base };
       case "tool":
         return { role: "tool", content, ...base, tool_call_id: m.toolCallId };
     }

@@ -106,7 +106,11 @@ export interface TailPlan {
  *
  * @example planTail(history, 6, (split) => 8000 - counter.countMessages(history.slice(split)) >= 256)
  */
-export function planTail(messages: readonly Message[], preserveLast: number, fits: (split: number) => boolean): TailPlan {
+export function planTail(
+  messages: readonly Message[],
+  preserveLast: number,
+  fits: (split: number) => boolean,
+): TailPlan {
   const requested = safeSplit(messages, preserveLast);
   const floor = Math.max(requested, lastStepStart(messages));
   if (fits(requested)) return { split: requested, requested, floor, fits: true };

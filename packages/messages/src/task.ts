@@ -68,7 +68,11 @@ export type TaskPin =
  * planTaskPin(history, { enabled: true, targetTokens: 8000 }, (i) => counter.countMessages([history[i]!]))
  * // { _tag: "Pinned", index: 2, tokens: 1053 }
  */
-export function planTaskPin(messages: readonly Message[], settings: { readonly enabled: boolean; readonly targetTokens: number }, countTask: (index: number) => number): TaskPin {
+export function planTaskPin(
+  messages: readonly Message[],
+  settings: { readonly enabled: boolean; readonly targetTokens: number },
+  countTask: (index: number) => number,
+): TaskPin {
   if (!settings.enabled) return { _tag: "NotPinned" };
   const index = taskIndex(messages);
   if (index === undefined) return { _tag: "NotPinned" };

@@ -67,7 +67,8 @@ export function messageUnits(messages: readonly Message[]): readonly MessageUnit
 /** Plain text of a unit for summaries and search: role labels, tool calls and results. */
 export function unitText(unit: MessageUnit): string {
   const toolNames = new Map<string, string>();
-  for (const m of unit.messages) if (m.role === "assistant") for (const c of m.toolCalls ?? []) toolNames.set(c.id, c.name);
+  for (const m of unit.messages)
+    if (m.role === "assistant") for (const c of m.toolCalls ?? []) toolNames.set(c.id, c.name);
   return unit.messages
     .map((m) => {
       switch (m.role) {
@@ -92,6 +93,7 @@ export function unitKind(unit: MessageUnit): string {
   const first = unit.messages[0];
   if (first === undefined) return "empty";
   if (first.role === "user" && first.content.startsWith(SUMMARY_PREFIX)) return "summary";
-  if (first.role === "assistant" && first.toolCalls !== undefined && first.toolCalls.length > 0) return `tool:${first.toolCalls[0]!.name}`;
+  if (first.role === "assistant" && first.toolCalls !== undefined && first.toolCalls.length > 0)
+    return `tool:${first.toolCalls[0]!.name}`;
   return first.role;
 }

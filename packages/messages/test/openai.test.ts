@@ -28,7 +28,12 @@ describe("fromOpenAIMessages", () => {
     if (E.isLeft(r)) return;
     expect(r.right.warnings).toEqual([]);
     expect(r.right.messages[0]).toMatchObject({ role: "system", developer: true, content: "be brief", name: "ops" });
-    expect(r.right.messages[2]).toMatchObject({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", arguments: "{}" }], extra: { reasoning_content: "think", refusal: null } });
+    expect(r.right.messages[2]).toMatchObject({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", name: "read", arguments: "{}" }],
+      extra: { reasoning_content: "think", refusal: null },
+    });
     expect(toOpenAIMessages(r.right.messages)).toEqual(input);
   });
 
@@ -40,12 +45,22 @@ describe("fromOpenAIMessages", () => {
         content: "",
         tool_calls: [
           { index: 0, id: "c1", type: "function", function: { name: "read", arguments: "{}", strict: true } },
-          { index: 1, id: "c2", type: "function", function: { name: "ls", arguments: "{}" }, cache: { hit: [1, null] } },
+          {
+            index: 1,
+            id: "c2",
+            type: "function",
+            function: { name: "ls", arguments: "{}" },
+            cache: { hit: [1, null] },
+          },
         ],
       },
       { role: "tool", tool_call_id: "c1", content: "a" },
       { role: "tool", tool_call_id: "c2", content: "b" },
-      { role: "assistant", content: "", tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "read", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "c" },
     ];
     const r = fromOpenAIMessages(input);
@@ -59,21 +74,38 @@ describe("fromOpenAIMessages", () => {
     expect(r.right.warnings.map((w) => w._tag)).toEqual(["DuplicateCallId"]);
     const back = toOpenAIMessages(r.right.messages);
     expect(back.slice(0, 4)).toEqual(input.slice(0, 4));
-    expect(back[4]).toEqual({ role: "assistant", content: "", tool_calls: [{ index: 0, id: "c1#2", type: "function", function: { name: "read", arguments: "{}" } }] });
+    expect(back[4]).toEqual({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ index: 0, id: "c1#2", type: "function", function: { name: "read", arguments: "{}" } }],
+    });
     expect(decodeMessages(r.right.messages)).toEqual(E.right(r.right.messages));
   });
 
   it("reports a call field or function field that is not JSON, naming the call", () => {
     const r = fromOpenAIMessages([
-      { role: "assistant", content: "", tool_calls: [{ index: Number.NaN, id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
-      { role: "assistant", content: "", tool_calls: [{ id: "c2", type: "function", function: { name: "f", arguments: "{}", hook: () => 1 } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ index: Number.NaN, id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "c2", type: "function", function: { name: "f", arguments: "{}", hook: () => 1 } }],
+      },
     ]);
     if (E.isRight(r)) return expect.fail("expected the calls to be refused");
-    expect(r.left.problems.map((p) => p.message)).toEqual(["[0].tool_calls[0].index: expected JSON data", "[1].tool_calls[0].function.hook: expected JSON data"]);
+    expect(r.left.problems.map((p) => p.message)).toEqual([
+      "[0].tool_calls[0].index: expected JSON data",
+      "[1].tool_calls[0].function.hook: expected JSON data",
+    ]);
   });
 
   it("property: a call's extra fields, at call and function level, round-trip unchanged", () => {
-    const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !["id", "type", "function", "name", "arguments", "__proto__"].includes(k));
+    const key = fc
+      .string({ minLength: 1, maxLength: 8 })
+      .filter((k) => !["id", "type", "function", "name", "arguments", "__proto__"].includes(k));
     const fields = fc.dictionary(
       key,
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown),
@@ -83,7 +115,16 @@ describe("fromOpenAIMessages", () => {
       fc.property(fc.array(fc.tuple(fields, fields), { minLength: 1, maxLength: 3 }), (calls) => {
         const ids = calls.map((_, i) => `call_${i}`);
         const input = [
-          { role: "assistant", content: "", tool_calls: calls.map(([outer, inner], i) => ({ ...outer, id: ids[i], type: "function", function: { ...inner, name: "f", arguments: "{}" } })) },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: calls.map(([outer, inner], i) => ({
+              ...outer,
+              id: ids[i],
+              type: "function",
+              function: { ...inner, name: "f", arguments: "{}" },
+            })),
+          },
           ...ids.map((id) => ({ role: "tool", tool_call_id: id, content: id })),
         ];
         const r = fromOpenAIMessages(input);
@@ -137,7 +178,9 @@ describe("fromOpenAIMessages", () => {
     ]);
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.warnings.map((w) => w._tag)).toEqual(["DuplicateCallId"]);
-    const ids = r.right.messages.map((m) => (m.role === "tool" ? m.toolCallId : m.role === "assistant" ? m.toolCalls?.[0]?.id : undefined));
+    const ids = r.right.messages.map((m) =>
+      m.role === "tool" ? m.toolCallId : m.role === "assistant" ? m.toolCalls?.[0]?.id : undefined,
+    );
     expect(ids).toEqual(["c1", "c1", "c1#2", "c1#2"]);
   });
 
@@ -155,12 +198,23 @@ describe("fromOpenAIMessages", () => {
   });
 
   it("property: any conversation converts to messages whose units pair every result with its call, and a clean one round-trips byte for byte", () => {
-    const part = fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string({ unit: "grapheme" }) }), fc.record({ type: fc.constant("image_url"), image_url: fc.record({ url: fc.webUrl() }) }));
+    const part = fc.oneof(
+      fc.record({ type: fc.constant("text"), text: fc.string({ unit: "grapheme" }) }),
+      fc.record({ type: fc.constant("image_url"), image_url: fc.record({ url: fc.webUrl() }) }),
+    );
     const content = fc.oneof(fc.string({ unit: "binary" }), fc.array(part, { minLength: 1, maxLength: 3 }));
     // A clean conversation: steps of user text, or an assistant issuing 1–3 calls answered in any order.
     const step = fc.oneof(
-      fc.record({ kind: fc.constant("user" as const), content, name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }) }),
-      fc.record({ kind: fc.constant("calls" as const), n: fc.integer({ min: 1, max: 3 }), order: fc.array(fc.nat(), { minLength: 3, maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant("user" as const),
+        content,
+        name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+      }),
+      fc.record({
+        kind: fc.constant("calls" as const),
+        n: fc.integer({ min: 1, max: 3 }),
+        order: fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+      }),
       fc.record({ kind: fc.constant("system" as const), content, developer: fc.boolean() }),
     );
     fc.assert(
@@ -168,7 +222,8 @@ describe("fromOpenAIMessages", () => {
         const input: OpenAIMessage[] = [];
         let next = 0;
         for (const s of steps) {
-          if (s.kind === "user") input.push({ role: "user", content: s.content, ...(s.name === undefined ? {} : { name: s.name }) });
+          if (s.kind === "user")
+            input.push({ role: "user", content: s.content, ...(s.name === undefined ? {} : { name: s.name }) });
           else if (s.kind === "system") input.push({ role: s.developer ? "developer" : "system", content: s.content });
           else {
             const ids = Array.from({ length: s.n }, () => `call_${next++}`);
@@ -182,7 +237,9 @@ describe("fromOpenAIMessages", () => {
         expect(r.right.warnings).toEqual([]);
         expect(toOpenAIMessages(r.right.messages)).toEqual(input);
         for (const unit of messageUnits(r.right.messages)) {
-          const issued = new Set(unit.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+          const issued = new Set(
+            unit.messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])),
+          );
           for (const m of unit.messages) if (m.role === "tool") expect(issued.has(m.toolCallId)).toBe(true);
         }
         return true;

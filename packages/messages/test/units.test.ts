@@ -5,13 +5,19 @@ import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = runsFor(300, 1000);
 const u = (content: string): Message => ({ role: "user", content });
-const calls = (...ids: string[]): Message => ({ role: "assistant", content: "", toolCalls: ids.map((id) => ({ id, name: "bash", arguments: "{}" })) });
+const calls = (...ids: string[]): Message => ({
+  role: "assistant",
+  content: "",
+  toolCalls: ids.map((id) => ({ id, name: "bash", arguments: "{}" })),
+});
 const res = (id: string): Message => ({ role: "tool", content: `out ${id}`, toolCallId: id });
 const spans = (ms: readonly Message[]): number[][] => messageUnits(ms).map((x) => [x.start, x.end]);
 
 describe("toolCallIssuers", () => {
   it("maps each result to the latest earlier issuer of its id, -1 otherwise", () => {
-    expect([...toolCallIssuers([u("a"), calls("c1"), res("c1"), res("ghost"), calls("c1"), res("c1")])]).toEqual([-1, -1, 1, -1, -1, 4]);
+    expect([...toolCallIssuers([u("a"), calls("c1"), res("c1"), res("ghost"), calls("c1"), res("c1")])]).toEqual([
+      -1, -1, 1, -1, -1, 4,
+    ]);
   });
 });
 

@@ -12,7 +12,13 @@ import * as E from "fp-ts/lib/Either.js";
 import { CcError, type CcErrorOf, decodeWith, intIn, objectCodec } from "@cc/validate";
 import { itemKind } from "./convert/kinds.js";
 import { itemsToMessages, messagesToItems } from "./convert/messages.js";
-import { decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
+import {
+  decodeAgentsCompactionOptions,
+  type AdapterWarning,
+  type AgentsCompactionOptions,
+  type CompactionReport,
+  type CompactionSource,
+} from "./options.js";
 import { compactingSession, type CompactingSession } from "./session.js";
 import { contextTools, type ExpandContextTool, type SearchContextTool } from "./tools.js";
 
@@ -88,7 +94,11 @@ export interface AgentsCompaction {
    * const r = await cc.compactItems(await session.getItems(), "You are terse.")();
    * if (r._tag === "Right") console.log(r.right.items.length, r.right.report.turn.budgetMet);
    */
-  compactItems(items: readonly AgentInputItem[], instructions?: string, source?: CompactionSource): () => Promise<E.Either<ContextError, CompactedItems>>;
+  compactItems(
+    items: readonly AgentInputItem[],
+    instructions?: string,
+    source?: CompactionSource,
+  ): () => Promise<E.Either<ContextError, CompactedItems>>;
   /** The report of the latest compaction (with any warning its `onReport` raised). */
   lastReport(): CompactionReport | undefined;
 }
@@ -150,7 +160,10 @@ const decodeSessionOptions = decodeWith(SessionViewOptionsCodec, "InvalidOptions
  * The input without result items whose call is not before them (a model must never get a tool
  * result without its call), and a warning for each one left out.
  */
-function withoutOrphans(items: readonly AgentInputItem[]): { readonly items: readonly AgentInputItem[]; readonly dropped: readonly AdapterWarning[] } {
+function withoutOrphans(items: readonly AgentInputItem[]): {
+  readonly items: readonly AgentInputItem[];
+  readonly dropped: readonly AdapterWarning[];
+} {
   const calls = new Set<string>();
   const dropped: AdapterWarning[] = [];
   const kept: AgentInputItem[] = [];
@@ -189,22 +202,48 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
     if (warning !== undefined) last = { ...report, warnings: [...report.warnings, warning] };
   };
 
-  const run = async (all: readonly AgentInputItem[], instructions: string | undefined, source: CompactionSource, reserveTokens: number): Promise<E.Either<ContextError, CompactedItems>> => {
+  const run = async (
+    all: readonly AgentInputItem[],
+    instructions: string | undefined,
+    source: CompactionSource,
+    reserveTokens: number,
+  ): Promise<E.Either<ContextError, CompactedItems>> => {
     const { items, dropped } = withoutOrphans(all);
     const base = itemsToMessages(items, countInstructions ? instructions : undefined);
     // A session's stored history is the prefix of the next model input, not its tail: a sentinel
     // (an empty user message mapping to no item) stands for the input the run will add, so the
     // newest stored items are not pinned, and `reserveTokens` are left for that input.
-    const conversion = source === "session" ? { ...base, messages: [...base.messages, { role: "user" as const, content: "" }], sources: [...base.sources, []] } : base;
+    const conversion =
+      source === "session"
+        ? {
+            ...base,
+            messages: [...base.messages, { role: "user" as const, content: "" }],
+            sources: [...base.sources, []],
+          }
+        : base;
     const budget = source === "session" ? Math.max(1, manager.limits.maxTokens - reserveTokens) : undefined;
     // Kept items map back to the caller's objects: the turn never rewrites one.
-    const r = await manager.compactTE(conversion.messages, budget === undefined ? { rewrite: false } : { maxTokens: budget, rewrite: false })();
+    const r = await manager.compactTE(
+      conversion.messages,
+      budget === undefined ? { rewrite: false } : { maxTokens: budget, rewrite: false },
+    )();
     if (E.isLeft(r)) return r;
     const turn: TurnResult = r.right;
     const back = messagesToItems(turn.messages, conversion, items);
-    const report: CompactionReport = { source, turn, itemsBefore: all.length, itemsAfter: back.items.length, added: back.added, warnings: dropped };
+    const report: CompactionReport = {
+      source,
+      turn,
+      itemsBefore: all.length,
+      itemsAfter: back.items.length,
+      added: back.added,
+      warnings: dropped,
+    };
     await deliver(report);
-    return E.right({ items: back.items, ...(instructions === undefined ? {} : { instructions }), report: last ?? report });
+    return E.right({
+      items: back.items,
+      ...(instructions === undefined ? {} : { instructions }),
+      report: last ?? report,
+    });
   };
 
   const compactItems: AgentsCompaction["compactItems"] =
@@ -215,7 +254,10 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
   const filter = async ({ modelData }: { readonly modelData: ModelInputData }): Promise<ModelInputData> => {
     const r = await compactItems(modelData.input, modelData.instructions, "filter")();
     if (E.isLeft(r)) throw new CcError(r.left);
-    return { input: [...r.right.items], ...(modelData.instructions === undefined ? {} : { instructions: modelData.instructions }) };
+    return {
+      input: [...r.right.items],
+      ...(modelData.instructions === undefined ? {} : { instructions: modelData.instructions }),
+    };
   };
   // The filter never mutates an item, so the SDK may pass the originals (kept items keep their identity).
   const callModelInputFilter: CallModelInputFilter = Object.assign(filter, { preserveInputIdentity: true });
@@ -236,7 +278,11 @@ function build(o: AgentsCompactionOptions): AgentsCompaction {
       return compactingSession(inner, compactView(decoded.right.reserveTokens ?? 0));
     },
     // `maxHits` is how many hits a search returns when the model gives no `k`; a call may ask for up to 50 (or that many).
-    tools: contextTools(manager, { defaultK: o.maxHits ?? 5, maxHits: Math.max(50, o.maxHits ?? 5), maxExpandChars: o.maxExpandChars ?? 8000 }),
+    tools: contextTools(manager, {
+      defaultK: o.maxHits ?? 5,
+      maxHits: Math.max(50, o.maxHits ?? 5),
+      maxExpandChars: o.maxExpandChars ?? 8000,
+    }),
     compactItems,
     lastReport: () => last,
   };

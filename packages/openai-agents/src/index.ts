@@ -13,9 +13,30 @@
  *
  * @module @cc/openai-agents
  */
-export { AgentsCompactionError, createAgentsCompaction, decodeAgentsCompaction, type AgentsCompaction, type AgentsError, type CompactedItems, type SessionViewOptions } from "./compaction.js";
-export { AgentsCompactionOptionsCodec, decodeAgentsCompactionOptions, type AdapterWarning, type AgentsCompactionOptions, type CompactionReport, type CompactionSource } from "./options.js";
-export { itemsToMessages, messagesToItems, isNoteItem, type ItemConversion, type ItemsBack } from "./convert/messages.js";
+export {
+  AgentsCompactionError,
+  createAgentsCompaction,
+  decodeAgentsCompaction,
+  type AgentsCompaction,
+  type AgentsError,
+  type CompactedItems,
+  type SessionViewOptions,
+} from "./compaction.js";
+export {
+  AgentsCompactionOptionsCodec,
+  decodeAgentsCompactionOptions,
+  type AdapterWarning,
+  type AgentsCompactionOptions,
+  type CompactionReport,
+  type CompactionSource,
+} from "./options.js";
+export {
+  itemsToMessages,
+  messagesToItems,
+  isNoteItem,
+  type ItemConversion,
+  type ItemsBack,
+} from "./convert/messages.js";
 export { itemKind, type ItemKind } from "./convert/kinds.js";
 export { compactingSession, type CompactingSession, type CompactView } from "./session.js";
 export { contextTools, type ExpandContextTool, type SearchContextTool, type StrictToolParameters } from "./tools.js";

@@ -5,7 +5,17 @@
  * @module options
  */
 import type { ContextManager, TurnResult } from "@cc/context";
-import { callback, decodeWith, expectation, intIn, invalid, isRecord, objectCodec, positiveInt, type InvalidOptions } from "@cc/validate";
+import {
+  callback,
+  decodeWith,
+  expectation,
+  intIn,
+  invalid,
+  isRecord,
+  objectCodec,
+  positiveInt,
+  type InvalidOptions,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
@@ -23,7 +33,12 @@ export type AdapterWarning =
    * left out of what the model receives: a model must never get a tool result without its call.
    * The item itself is not lost: it stays wherever it came from (the session keeps it).
    */
-  | { readonly _tag: "OrphanedResultDropped"; readonly index: number; readonly callId: string; readonly message: string };
+  | {
+      readonly _tag: "OrphanedResultDropped";
+      readonly index: number;
+      readonly callId: string;
+      readonly message: string;
+    };
 
 /**
  * Where a compaction ran.
@@ -95,7 +110,8 @@ export interface AgentsCompactionOptions {
 
 const managerCodec = new t.Type<ContextManager, ContextManager, unknown>(
   "ContextManager",
-  (u): u is ContextManager => isRecord(u) && ["compact", "search", "expand", "count"].every((m) => typeof u[m] === "function"),
+  (u): u is ContextManager =>
+    isRecord(u) && ["compact", "search", "expand", "count"].every((m) => typeof u[m] === "function"),
   (u, c) =>
     isRecord(u) && ["compact", "search", "expand", "count"].every((m) => typeof u[m] === "function")
       ? t.success(u as unknown as ContextManager)
@@ -114,7 +130,14 @@ const onReportFn = callback<NonNullable<AgentsCompactionOptions["onReport"]>>();
 export const AgentsCompactionOptionsCodec = objectCodec(
   "AgentsCompactionOptions",
   {},
-  { maxTokens: positiveInt, manager: managerCodec, onReport: onReportFn, maxHits: intIn(1, 100), maxExpandChars: intIn(1, 10_000_000), countInstructions: t.boolean },
+  {
+    maxTokens: positiveInt,
+    manager: managerCodec,
+    onReport: onReportFn,
+    maxHits: intIn(1, 100),
+    maxExpandChars: intIn(1, 10_000_000),
+    countInstructions: t.boolean,
+  },
   { expected: "an options object" },
 );
 
@@ -130,7 +153,11 @@ export function decodeAgentsCompactionOptions(input: unknown): E.Either<InvalidO
   if (E.isLeft(decoded)) return decoded;
   const o = decoded.right;
   if ((o.maxTokens === undefined) === (o.manager === undefined)) {
-    return E.left(invalid("InvalidOptions", "openai-agents options", [`give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`]));
+    return E.left(
+      invalid("InvalidOptions", "openai-agents options", [
+        `give exactly one of maxTokens and manager, got ${o.maxTokens === undefined ? "neither" : "both"}`,
+      ]),
+    );
   }
   return E.right(o as AgentsCompactionOptions);
 }

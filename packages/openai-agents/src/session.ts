@@ -35,7 +35,8 @@ export interface CompactingSession extends Session {
   readonly inner: Session;
 }
 
-const acceptsRunContext = (s: Session): s is RunContextAwareSession => (s as Partial<RunContextAwareSession>).acceptsRunContext === true;
+const acceptsRunContext = (s: Session): s is RunContextAwareSession =>
+  (s as Partial<RunContextAwareSession>).acceptsRunContext === true;
 
 /**
  * Wraps `inner` so `getItems(limit)` returns `view(inner.getItems(limit))` — the limit applies to
@@ -52,18 +53,33 @@ export function compactingSession(inner: Session, view: CompactView): Compacting
     ...(ctx ? { acceptsRunContext: true as const } : {}),
     getSessionId: () => inner.getSessionId(),
     getItems: async (limit?: number, runContext?: unknown): Promise<AgentInputItem[]> => {
-      const stored = ctx && runContext !== undefined ? await inner.getItems(limit, runContext as never) : await inner.getItems(limit);
+      const stored =
+        ctx && runContext !== undefined
+          ? await inner.getItems(limit, runContext as never)
+          : await inner.getItems(limit);
       return view(stored);
     },
-    addItems: (items: AgentInputItem[], runContext?: unknown): Promise<void> => (ctx && runContext !== undefined ? inner.addItems(items, runContext as never) : inner.addItems(items)),
-    popItem: (runContext?: unknown): Promise<AgentInputItem | undefined> => (ctx && runContext !== undefined ? (inner as RunContextAwareSession).popItem(runContext as never) : inner.popItem()),
-    clearSession: (runContext?: unknown): Promise<void> => (ctx && runContext !== undefined ? (inner as RunContextAwareSession).clearSession(runContext as never) : inner.clearSession()),
+    addItems: (items: AgentInputItem[], runContext?: unknown): Promise<void> =>
+      ctx && runContext !== undefined ? inner.addItems(items, runContext as never) : inner.addItems(items),
+    popItem: (runContext?: unknown): Promise<AgentInputItem | undefined> =>
+      ctx && runContext !== undefined
+        ? (inner as RunContextAwareSession).popItem(runContext as never)
+        : inner.popItem(),
+    clearSession: (runContext?: unknown): Promise<void> =>
+      ctx && runContext !== undefined
+        ? (inner as RunContextAwareSession).clearSession(runContext as never)
+        : inner.clearSession(),
   };
-  const rewrite = (inner as Partial<{ applyHistoryMutations(args: SessionHistoryRewriteArgs): Promise<void> | void }>).applyHistoryMutations;
+  const rewrite = (inner as Partial<{ applyHistoryMutations(args: SessionHistoryRewriteArgs): Promise<void> | void }>)
+    .applyHistoryMutations;
   const prepare = inner.prepareHistoryItemForModelInput;
   return {
     ...base,
-    ...(typeof rewrite === "function" ? { applyHistoryMutations: (args: SessionHistoryRewriteArgs) => rewrite.call(inner, args) } : {}),
-    ...(typeof prepare === "function" ? { prepareHistoryItemForModelInput: (item: AgentInputItem) => prepare.call(inner, item) } : {}),
+    ...(typeof rewrite === "function"
+      ? { applyHistoryMutations: (args: SessionHistoryRewriteArgs) => rewrite.call(inner, args) }
+      : {}),
+    ...(typeof prepare === "function"
+      ? { prepareHistoryItemForModelInput: (item: AgentInputItem) => prepare.call(inner, item) }
+      : {}),
   };
 }

@@ -8,7 +8,13 @@
  *
  * @module tools
  */
-import { strictParameters, toolReply, type ContextManager, type ContextToolOptions, type JsonSchema } from "@cc/context";
+import {
+  strictParameters,
+  toolReply,
+  type ContextManager,
+  type ContextToolOptions,
+  type JsonSchema,
+} from "@cc/context";
 import { tool, type FunctionTool } from "@openai/agents";
 
 /**
@@ -47,7 +53,12 @@ function strictToolParameters(schema: JsonSchema): StrictToolParameters {
   const s = strictParameters(schema);
   return {
     type: "object",
-    properties: Object.fromEntries(Object.entries(s.properties ?? {}).map(([name, p]) => [name, { ...p, ...(Array.isArray(p.type) ? { type: [...p.type] } : {}) }])),
+    properties: Object.fromEntries(
+      Object.entries(s.properties ?? {}).map(([name, p]) => [
+        name,
+        { ...p, ...(Array.isArray(p.type) ? { type: [...p.type] } : {}) },
+      ]),
+    ),
     required: [...(s.required ?? [])],
     additionalProperties: false,
     ...(s.description === undefined ? {} : { description: s.description }),
@@ -63,7 +74,10 @@ function strictToolParameters(schema: JsonSchema): StrictToolParameters {
  * const [search, expand] = contextTools(manager, { maxExpandChars: 8000 });
  * const agent = new Agent({ name: "a", tools: [search, expand] });
  */
-export function contextTools(manager: ContextManager, options: Omit<ContextToolOptions, "namespace"> = {}): readonly [SearchContextTool, ExpandContextTool] {
+export function contextTools(
+  manager: ContextManager,
+  options: Omit<ContextToolOptions, "namespace"> = {},
+): readonly [SearchContextTool, ExpandContextTool] {
   const core = manager.tools(options);
   const search: SearchContextTool = tool({
     name: core.search.name,

@@ -7,6 +7,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("createAgentsCompaction throws the one CcError carrying { _tag, subject, problems }", () => {
-    expectInvalidOptions(CcError, () => createAgentsCompaction({ manager: createContextManager({ maxTokens: 1000 }), maxExpandChar: 10 } as never), "openai-agents options", "maxExpandChar");
+    expectInvalidOptions(
+      CcError,
+      () => createAgentsCompaction({ manager: createContextManager({ maxTokens: 1000 }), maxExpandChar: 10 } as never),
+      "openai-agents options",
+      "maxExpandChar",
+    );
   });
 });

@@ -7,13 +7,53 @@ import { itemKind, itemsToMessages, messagesToItems } from "../src/index.js";
 
 describe("itemKind", () => {
   it.each<[string, AgentInputItem, string, string | undefined]>([
-    ["function_call", { type: "function_call", callId: "a", name: "ls", namespace: "fs", arguments: "{}" }, "call", "a"],
-    ["function_call_result", { type: "function_call_result", callId: "a", name: "ls", status: "completed", output: [{ type: "input_image", image: "x" }] }, "result", "a"],
-    ["computer_call", { type: "computer_call", callId: "b", status: "completed", action: { type: "screenshot" } }, "call", "b"],
-    ["computer_call_result", { type: "computer_call_result", callId: "b", output: { type: "computer_screenshot", data: "aGk=" } }, "result", "b"],
+    [
+      "function_call",
+      { type: "function_call", callId: "a", name: "ls", namespace: "fs", arguments: "{}" },
+      "call",
+      "a",
+    ],
+    [
+      "function_call_result",
+      {
+        type: "function_call_result",
+        callId: "a",
+        name: "ls",
+        status: "completed",
+        output: [{ type: "input_image", image: "x" }],
+      },
+      "result",
+      "a",
+    ],
+    [
+      "computer_call",
+      { type: "computer_call", callId: "b", status: "completed", action: { type: "screenshot" } },
+      "call",
+      "b",
+    ],
+    [
+      "computer_call_result",
+      { type: "computer_call_result", callId: "b", output: { type: "computer_screenshot", data: "aGk=" } },
+      "result",
+      "b",
+    ],
     ["shell_call", { type: "shell_call", callId: "c", action: { commands: ["ls"] } }, "call", "c"],
-    ["shell_call_output", { type: "shell_call_output", callId: "c", output: [{ stdout: "a.py", stderr: "", outcome: { type: "exit", exitCode: 0 } }] }, "result", "c"],
-    ["apply_patch_call", { type: "apply_patch_call", callId: "d", status: "completed", operation: { type: "delete_file", path: "x" } }, "call", "d"],
+    [
+      "shell_call_output",
+      {
+        type: "shell_call_output",
+        callId: "c",
+        output: [{ stdout: "a.py", stderr: "", outcome: { type: "exit", exitCode: 0 } }],
+      },
+      "result",
+      "c",
+    ],
+    [
+      "apply_patch_call",
+      { type: "apply_patch_call", callId: "d", status: "completed", operation: { type: "delete_file", path: "x" } },
+      "call",
+      "d",
+    ],
     ["apply_patch_call_output", { type: "apply_patch_call_output", callId: "d", status: "completed" }, "result", "d"],
     ["program", { type: "program", callId: "e", code: "1", fingerprint: "f" }, "call", "e"],
     ["program_output", { type: "program_output", callId: "e", output: "1", status: "completed" }, "result", "e"],
@@ -55,7 +95,11 @@ describe("itemsToMessages / messagesToItems", () => {
     { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "reading" }] },
     { type: "function_call", callId: "a", name: "read", arguments: "{}" },
     { type: "shell_call", callId: "b", action: { commands: ["ls"] } },
-    { type: "shell_call_output", callId: "b", output: [{ stdout: "x", stderr: "", outcome: { type: "exit", exitCode: 0 } }] },
+    {
+      type: "shell_call_output",
+      callId: "b",
+      output: [{ stdout: "x", stderr: "", outcome: { type: "exit", exitCode: 0 } }],
+    },
     { type: "unknown" },
     { type: "function_call_result", callId: "a", name: "read", status: "completed", output: "text" },
   ];

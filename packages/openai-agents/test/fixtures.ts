@@ -6,7 +6,8 @@ import { itemKind } from "../src/convert/kinds.js";
 export function fileText(name: string, words = 60): string {
   const vocab = ["alpha", "bravo", "parser", "header", "column", "quote", "buffer", "token", "stream", "record"];
   const out: string[] = [`# ${name}`];
-  for (let i = 0; i < words; i++) out.push(`${vocab[(i * 7 + name.length) % vocab.length]}_${name.replace(/\W/g, "")}_${i}`);
+  for (let i = 0; i < words; i++)
+    out.push(`${vocab[(i * 7 + name.length) % vocab.length]}_${name.replace(/\W/g, "")}_${i}`);
   return out.join(" ");
 }
 
@@ -14,7 +15,12 @@ export function fileText(name: string, words = 60): string {
 export const readFile = tool({
   name: "read_file",
   description: "Read a file",
-  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false },
+  parameters: {
+    type: "object",
+    properties: { path: { type: "string" } },
+    required: ["path"],
+    additionalProperties: false,
+  },
   strict: true,
   execute: (input: unknown): string => fileText(String((input as { path: unknown }).path)),
 });

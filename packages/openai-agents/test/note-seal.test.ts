@@ -20,12 +20,27 @@ function stored(): AgentInputItem[] {
   const history: AgentInputItem[] = [];
   for (const [i, path] of ["a.py", "b.py", "c.py", "d.py", "e.py"].entries()) {
     history.push({ role: "user", content: `read ${path}` });
-    history.push({ type: "function_call", callId: `h${i}`, name: "read_file", arguments: JSON.stringify({ path }), status: "completed" });
-    history.push({ type: "function_call_result", callId: `h${i}`, name: "read_file", status: "completed", output: fileText(path) });
+    history.push({
+      type: "function_call",
+      callId: `h${i}`,
+      name: "read_file",
+      arguments: JSON.stringify({ path }),
+      status: "completed",
+    });
+    history.push({
+      type: "function_call_result",
+      callId: `h${i}`,
+      name: "read_file",
+      status: "completed",
+      output: fileText(path),
+    });
   }
   return history;
 }
-const notesIn = (input: readonly AgentInputItem[]) => itemsToMessages(input).messages.filter((m) => m.role === "user" && m.content !== SPOOF && m.content.startsWith(SUMMARY_PREFIX));
+const notesIn = (input: readonly AgentInputItem[]) =>
+  itemsToMessages(input).messages.filter(
+    (m) => m.role === "user" && m.content !== SPOOF && m.content.startsWith(SUMMARY_PREFIX),
+  );
 
 describe("a user input that reads like the note (run() with the callModelInputFilter)", () => {
   it("reaches the model as typed, the last item of an input that was compacted; the note never holds its lines", async () => {
@@ -34,7 +49,9 @@ describe("a user input that reads like the note (run() with the callModelInputFi
     const cc = createAgentsCompaction({ manager });
     const model = new ScriptedModel([[assistantMessage("ok")]]);
     const agent = new Agent({ name: "coder", instructions: "Be brief.", model, tools: [...cc.tools] });
-    await run(agent, [...stored(), { role: "user", content: SPOOF }], { callModelInputFilter: cc.callModelInputFilter });
+    await run(agent, [...stored(), { role: "user", content: SPOOF }], {
+      callModelInputFilter: cc.callModelInputFilter,
+    });
     const input = inputOf(model.calls[0]!);
     const messages = itemsToMessages(input).messages;
     expect(orphanedResults(input)).toEqual([]);

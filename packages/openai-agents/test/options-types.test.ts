@@ -3,18 +3,27 @@
 import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import type { ContextToolOptions } from "@cc/context";
-import type { AgentsCompactionOptionsCodec, AgentsCompactionOptions, contextTools, SessionViewOptions } from "@cc/openai-agents";
+import type {
+  AgentsCompactionOptionsCodec,
+  AgentsCompactionOptions,
+  contextTools,
+  SessionViewOptions,
+} from "@cc/openai-agents";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
 import type { SessionViewOptionsCodec } from "../src/compaction.js";
 
 describe("options types equal their codecs", () => {
   it("AgentsCompactionOptions", () => {
-    expect(assertEquals<Equals<t.TypeOf<typeof AgentsCompactionOptionsCodec>, AgentsCompactionOptions>>(true)).toBe(true);
+    expect(assertEquals<Equals<t.TypeOf<typeof AgentsCompactionOptionsCodec>, AgentsCompactionOptions>>(true)).toBe(
+      true,
+    );
   });
   it("SessionViewOptions", () => {
     expect(assertEquals<Equals<t.TypeOf<typeof SessionViewOptionsCodec>, SessionViewOptions>>(true)).toBe(true);
   });
   it("contextTools takes the tool core's options, less the namespace (the manager's)", () => {
-    expect(assertEquals<Equals<Parameters<typeof contextTools>[1], Omit<ContextToolOptions, "namespace"> | undefined>>(true)).toBe(true);
+    expect(
+      assertEquals<Equals<Parameters<typeof contextTools>[1], Omit<ContextToolOptions, "namespace"> | undefined>>(true),
+    ).toBe(true);
   });
 });

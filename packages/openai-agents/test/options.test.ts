@@ -40,7 +40,10 @@ describe("options", () => {
   });
 
   it("maxTokens alone builds a manager with that budget, as every @cc adapter accepts", async () => {
-    const history = [...big, ...big.map((i) => ({ ...i, ...("callId" in i ? { callId: `${i.callId}b` } : {}) }) as AgentInputItem)];
+    const history = [
+      ...big,
+      ...big.map((i) => ({ ...i, ...("callId" in i ? { callId: `${i.callId}b` } : {}) }) as AgentInputItem),
+    ];
     const cc = createAgentsCompaction({ maxTokens: 1200 });
     const r = await cc.compactItems(history, "Be brief.")();
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
@@ -90,12 +93,26 @@ describe("callbacks and failures", () => {
       count: () => async () => E.right(0),
       close: () => async () => E.right(undefined),
     } as unknown as NonNullable<ContextManagerOptions["index"]>;
-    const cc = createAgentsCompaction({ manager: createContextManager({ maxTokens: 400, preserveLast: 1, noteTokens: 60, index: refusing }) });
+    const cc = createAgentsCompaction({
+      manager: createContextManager({ maxTokens: 400, preserveLast: 1, noteTokens: 60, index: refusing }),
+    });
     const r = await cc.compactItems(big)();
     expect(E.isLeft(r) && r.left._tag).toBe("IndexWriteFailed");
-    const filtered = Promise.resolve(cc.callModelInputFilter({ modelData: { input: big }, agent: undefined as never, context: undefined }));
-    await expect(filtered).rejects.toMatchObject({ name: "CcError", _tag: "IndexWriteFailed", error: { _tag: "IndexWriteFailed" } });
-    const inner = { getSessionId: async () => "s", getItems: async () => big, addItems: async () => undefined, popItem: async () => undefined, clearSession: async () => undefined };
+    const filtered = Promise.resolve(
+      cc.callModelInputFilter({ modelData: { input: big }, agent: undefined as never, context: undefined }),
+    );
+    await expect(filtered).rejects.toMatchObject({
+      name: "CcError",
+      _tag: "IndexWriteFailed",
+      error: { _tag: "IndexWriteFailed" },
+    });
+    const inner = {
+      getSessionId: async () => "s",
+      getItems: async () => big,
+      addItems: async () => undefined,
+      popItem: async () => undefined,
+      clearSession: async () => undefined,
+    };
     await expect(cc.session(inner).getItems()).rejects.toBeInstanceOf(AgentsCompactionError);
   });
 
@@ -108,7 +125,8 @@ describe("callbacks and failures", () => {
 });
 
 describe("tools", () => {
-  const errorOf = (text: string): { readonly _tag: string; readonly message: string } => (JSON.parse(text) as { error: { _tag: string; message: string } }).error;
+  const errorOf = (text: string): { readonly _tag: string; readonly message: string } =>
+    (JSON.parse(text) as { error: { _tag: string; message: string } }).error;
 
   it("bad arguments and unknown ids are tool outputs, not throws", async () => {
     const cc = createAgentsCompaction({ manager });
@@ -117,7 +135,10 @@ describe("tools", () => {
     const noQuery = errorOf(await search.invoke(ctx, JSON.stringify({ k: null, kinds: null })));
     expect(noQuery._tag).toBe("InvalidArguments");
     expect(noQuery.message).toMatch(/query/);
-    expect(errorOf(await search.invoke(ctx, JSON.stringify({ query: "x", k: 0, kinds: null })))).toMatchObject({ _tag: "InvalidArguments", message: expect.stringMatching(/k/) as unknown });
+    expect(errorOf(await search.invoke(ctx, JSON.stringify({ query: "x", k: 0, kinds: null })))).toMatchObject({
+      _tag: "InvalidArguments",
+      message: expect.stringMatching(/k/) as unknown,
+    });
     expect(errorOf(await expand.invoke(ctx, JSON.stringify({ id: "u-none", offset: null, maxChars: null })))).toEqual({
       _tag: "NotFound",
       message: 'expand_context: no evicted entry with id "u-none"',
@@ -147,7 +168,8 @@ describe("tools", () => {
     expect(E.isRight(r) && r.right.report.turn.evicted.length).toBeGreaterThan(1);
     const [search] = cc.tools;
     const ctx = new RunContext();
-    const hitsOf = async (args: object): Promise<readonly { readonly kind: string }[]> => (JSON.parse(await search.invoke(ctx, JSON.stringify(args))) as { hits: { kind: string }[] }).hits;
+    const hitsOf = async (args: object): Promise<readonly { readonly kind: string }[]> =>
+      (JSON.parse(await search.invoke(ctx, JSON.stringify(args))) as { hits: { kind: string }[] }).hits;
     expect(await hitsOf({ query: "read_file py", k: null, kinds: null })).toHaveLength(1);
     expect((await hitsOf({ query: "read_file py", k: 5, kinds: null })).length).toBeGreaterThan(1);
     expect(await hitsOf({ query: "read_file py", k: 5, kinds: ["no-such-kind"] })).toEqual([]);
@@ -156,13 +178,22 @@ describe("tools", () => {
   it("expand returns JSON pages, short originals too, that never split a surrogate pair and join to the original", async () => {
     const m = createContextManager({ maxTokens: 4000 });
     const text = `${"a".repeat(9)}😀${"b".repeat(10)} ${"lorem ipsum dolor ".repeat(60)}`;
-    const evicted = await m.evictToolResult({ toolCallId: "c1", toolName: "read_file", content: text }, { maxTokens: 50 });
+    const evicted = await m.evictToolResult(
+      { toolCallId: "c1", toolName: "read_file", content: text },
+      { maxTokens: 50 },
+    );
     const id = E.isRight(evicted) ? evicted.right?.id : undefined;
     expect(id).toBeDefined();
     const [, expand] = createAgentsCompaction({ manager: m, maxExpandChars: 10 }).tools;
     const ctx = new RunContext();
-    type Page = { readonly content: string; readonly offset: number; readonly totalChars: number; readonly nextOffset?: number };
-    const pageAt = async (offset: number | null): Promise<Page> => JSON.parse(await expand.invoke(ctx, JSON.stringify({ id, offset, maxChars: null }))) as Page;
+    type Page = {
+      readonly content: string;
+      readonly offset: number;
+      readonly totalChars: number;
+      readonly nextOffset?: number;
+    };
+    const pageAt = async (offset: number | null): Promise<Page> =>
+      JSON.parse(await expand.invoke(ctx, JSON.stringify({ id, offset, maxChars: null }))) as Page;
     const first = await pageAt(null);
     expect(first).toMatchObject({ content: "a".repeat(9), offset: 0, totalChars: text.length, nextOffset: 9 });
     expect((await pageAt(9)).content.startsWith("😀")).toBe(true);
@@ -177,10 +208,21 @@ describe("tools", () => {
     }
     expect(joined).toBe(text);
     // A short original is a page too (no raw-text shortcut): the whole content, no next page.
-    const short = await m.evictToolResult({ toolCallId: "c2", toolName: "read_file", content: "lorem ipsum dolor ".repeat(30) }, { maxTokens: 50 });
+    const short = await m.evictToolResult(
+      { toolCallId: "c2", toolName: "read_file", content: "lorem ipsum dolor ".repeat(30) },
+      { maxTokens: 50 },
+    );
     const shortId = E.isRight(short) ? short.right?.id : undefined;
     const [, wide] = createAgentsCompaction({ manager: m }).tools;
-    const whole = JSON.parse(await wide.invoke(ctx, JSON.stringify({ id: shortId, offset: null, maxChars: null }))) as Page;
-    expect(whole).toEqual({ id: shortId, kind: "tool_result:read_file", content: "lorem ipsum dolor ".repeat(30), offset: 0, totalChars: 540 });
+    const whole = JSON.parse(
+      await wide.invoke(ctx, JSON.stringify({ id: shortId, offset: null, maxChars: null })),
+    ) as Page;
+    expect(whole).toEqual({
+      id: shortId,
+      kind: "tool_result:read_file",
+      content: "lorem ipsum dolor ".repeat(30),
+      offset: 0,
+      totalChars: 540,
+    });
   });
 });

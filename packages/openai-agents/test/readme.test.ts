@@ -9,7 +9,10 @@ import { readFile } from "./fixtures.js";
 describe("README quick start", () => {
   it("runs an agent with the filter, a session and the tools", async () => {
     setTracingDisabled(true);
-    const model = new ScriptedModel([[functionCall("read_file", { path: "reader.py" }, { callId: "r1" })], [assistantMessage("The header row is missing.")]]);
+    const model = new ScriptedModel([
+      [functionCall("read_file", { path: "reader.py" }, { callId: "r1" })],
+      [assistantMessage("The header row is missing.")],
+    ]);
     setDefaultModelProvider({ getModel: () => model });
     const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
     // README-EXAMPLE-START

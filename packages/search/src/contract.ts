@@ -7,7 +7,16 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
-import { decodeWith, intIn, invalid, leaf, objectCodec, type InvalidInput, type InvalidOptions, type Problem } from "@cc/validate";
+import {
+  decodeWith,
+  intIn,
+  invalid,
+  leaf,
+  objectCodec,
+  type InvalidInput,
+  type InvalidOptions,
+  type Problem,
+} from "@cc/validate";
 
 /**
  * Namespace used when none is given (one agent, one session).
@@ -196,7 +205,9 @@ export interface SegmentIndex {
   close(): TaskEither<IndexError, void>;
 }
 
-const JsonCodec: t.Type<Json> = t.recursion("Json", () => t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]));
+const JsonCodec: t.Type<Json> = t.recursion("Json", () =>
+  t.union([t.null, t.boolean, finite, t.string, t.readonlyArray(JsonCodec), t.record(t.string, JsonCodec)]),
+);
 
 const finite = new t.Type<number, number, unknown>(
   "FiniteNumber",
@@ -208,7 +219,10 @@ const finite = new t.Type<number, number, unknown>(
 const nonNegative = new t.Type<number, number, unknown>(
   "NonNegativeNumber",
   (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
-  (u, c) => (typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a finite number ≥ 0")),
+  (u, c) =>
+    typeof u === "number" && Number.isFinite(u) && u >= 0
+      ? t.success(u)
+      : t.failure(u, c, "expected a finite number ≥ 0"),
   t.identity,
 );
 
@@ -262,7 +276,10 @@ function describe(errors: t.Errors, prefix: string): string[] {
  * Messages name the index and the field, e.g. `entries[2].tokenCost: expected a finite number ≥ 0 (got NaN)`.
  */
 export function validateEntries(entries: unknown): E.Either<IndexError, readonly IndexEntry[]> {
-  if (!Array.isArray(entries)) return E.left(invalid("InvalidInput", "index entries", [{ path: "entries", message: "entries: expected an array" }]));
+  if (!Array.isArray(entries))
+    return E.left(
+      invalid("InvalidInput", "index entries", [{ path: "entries", message: "entries: expected an array" }]),
+    );
   const errors: string[] = [];
   const seen = new Map<string, number>();
   const valid: IndexEntry[] = [];
@@ -275,13 +292,17 @@ export function validateEntries(entries: unknown): E.Either<IndexError, readonly
     const key = entryKey(r.right.namespace, r.right.id);
     const first = seen.get(key);
     if (first !== undefined) {
-      errors.push(`entries[${i}].id: duplicate id ${JSON.stringify(r.right.id)} in namespace ${JSON.stringify(r.right.namespace)} (first at entries[${first}])`);
+      errors.push(
+        `entries[${i}].id: duplicate id ${JSON.stringify(r.right.id)} in namespace ${JSON.stringify(r.right.namespace)} (first at entries[${first}])`,
+      );
       return;
     }
     seen.set(key, i);
     valid.push(r.right);
   });
-  return errors.length > 0 ? E.left(invalid("InvalidInput", "index entries", errors.map(entryProblem))) : E.right(valid);
+  return errors.length > 0
+    ? E.left(invalid("InvalidInput", "index entries", errors.map(entryProblem)))
+    : E.right(valid);
 }
 
 /** A problem of an entry batch, located by the `entries[i].field` prefix of its message. */
@@ -304,11 +325,20 @@ export interface ResolvedSearch {
   readonly kinds: readonly string[] | undefined;
 }
 
-const StringArray = leaf("Strings", "an array of strings", (u): u is readonly string[] => Array.isArray(u) && u.every((x) => typeof x === "string"));
+const StringArray = leaf(
+  "Strings",
+  "an array of strings",
+  (u): u is readonly string[] => Array.isArray(u) && u.every((x) => typeof x === "string"),
+);
 
 /** Closed codec of {@link SearchOptions}: an unknown field gets a "did you mean". */
 /** io-ts codec of {@link SearchOptions} (closed). */
-export const SearchOptionsCodec = objectCodec("SearchOptions", {}, { k: intIn(1, MAX_K), namespace: t.string, kinds: StringArray }, { expected: "a search options object" });
+export const SearchOptionsCodec = objectCodec(
+  "SearchOptions",
+  {},
+  { k: intIn(1, MAX_K), namespace: t.string, kinds: StringArray },
+  { expected: "a search options object" },
+);
 
 const decodeSearchOptions = decodeWith(SearchOptionsCodec, "InvalidOptions", "search options");
 

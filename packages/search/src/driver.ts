@@ -38,7 +38,12 @@ export function driverUnavailable(backend: IndexBackend, driver: DriverPackage, 
  * @example
  * loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (m) => m.default);
  */
-export function loadDriver<M, A>(backend: IndexBackend, driver: DriverPackage, load: () => Promise<M>, pick: (mod: M) => A | undefined): TE.TaskEither<IndexError, A> {
+export function loadDriver<M, A>(
+  backend: IndexBackend,
+  driver: DriverPackage,
+  load: () => Promise<M>,
+  pick: (mod: M) => A | undefined,
+): TE.TaskEither<IndexError, A> {
   return pipe(
     loadOptionalDriver(driver, load, pick),
     TE.mapLeft((f) => driverUnavailable(backend, f.driver, f.reason)),

@@ -11,11 +11,26 @@
  *
  * @module @cc/search
  */
-export { entry, type IndexEntry, type IndexError, type SearchHit, type SearchOptions, type SegmentIndex, type WriteReceipt } from "./contract.js";
+export {
+  entry,
+  type IndexEntry,
+  type IndexError,
+  type SearchHit,
+  type SearchOptions,
+  type SegmentIndex,
+  type WriteReceipt,
+} from "./contract.js";
 export { memoryIndex, type MemoryIndexOptions } from "./memory.js";
 export { openSqliteIndex, type SqliteIndexOptions } from "./sqlite.js";
 export { openPostgresIndex, pgClient, type PostgresIndexOptions, type SqlClient } from "./postgres.js";
-export { loadOptionalDriver, POSTGRES_DRIVER, SQLITE_DRIVER, type DriverLoadFailure, type DriverPackage, type PgPoolLike } from "./optional-driver.js";
+export {
+  loadOptionalDriver,
+  POSTGRES_DRIVER,
+  SQLITE_DRIVER,
+  type DriverLoadFailure,
+  type DriverPackage,
+  type PgPoolLike,
+} from "./optional-driver.js";
 export type { IndexBackend } from "./contract.js";
 export type { PgPoolClientLike, PgResultLike } from "./optional-driver.js";
 export type { SqlRunner } from "./sql.js";

@@ -30,7 +30,12 @@ export interface MemoryIndexOptions {
 }
 
 /** io-ts codec of {@link MemoryIndexOptions} (closed). */
-export const MemoryIndexOptionsCodec = objectCodec("MemoryIndexOptions", {}, { summaryBoost: numberIn(0, 1e6) }, { expected: "an options object" });
+export const MemoryIndexOptionsCodec = objectCodec(
+  "MemoryIndexOptions",
+  {},
+  { summaryBoost: numberIn(0, 1e6) },
+  { expected: "an options object" },
+);
 
 const decodeMemoryOptions = decodeWith(MemoryIndexOptionsCodec, "InvalidOptions", "memory index options");
 
@@ -63,7 +68,12 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
       try {
         return fn();
       } catch (e) {
-        return E.left({ _tag: "StorageError", backend: "memory", operation: "memory", message: e instanceof Error ? e.message : String(e) });
+        return E.left({
+          _tag: "StorageError",
+          backend: "memory",
+          operation: "memory",
+          message: e instanceof Error ? e.message : String(e),
+        });
       }
     };
 
@@ -71,7 +81,13 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
     const items = batch.map((e) => {
       const key = entryKey(e.namespace, e.id);
       entries.set(key, e);
-      return { key, handle: key, terms: { summary: indexedTerms(e.summary), content: indexedTerms(e.content) }, namespace: e.namespace, kind: e.kind };
+      return {
+        key,
+        handle: key,
+        terms: { summary: indexedTerms(e.summary), content: indexedTerms(e.content) },
+        namespace: e.namespace,
+        kind: e.kind,
+      };
     });
     cache.putMany(items);
     for (const it of items) {
@@ -98,32 +114,43 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
       ),
     search: (query: string, opts?: SearchOptions) =>
       run(() =>
-        E.map(({ k, namespace, kinds }: { k: number; namespace: string | undefined; kinds: readonly string[] | undefined }) => {
-          const terms = queryTerms(typeof query === "string" ? query : "");
-          if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return [];
-          const scoped = namespace === undefined ? cache : byNs.get(namespace);
-          if (scoped === undefined) return [];
-          const found = rank(scoped, terms, { k, summaryWeight: boost, namespace, kinds });
-          return found.flatMap((r): SearchHit[] => {
-            const e = entries.get(r.handle);
-            if (e === undefined) return [];
-            return [
-              {
-                id: e.id,
-                namespace: e.namespace,
-                kind: e.kind,
-                summary: e.summary,
-                snippet: bestSnippet(searchable(e.summary), searchable(e.content), terms),
-                score: r.score,
-                tokenCost: e.tokenCost,
-                createdAt: e.createdAt,
-                evictedAt: e.evictedAt,
-              },
-            ];
-          });
-        })(resolveSearchOptions(opts)),
+        E.map(
+          ({
+            k,
+            namespace,
+            kinds,
+          }: {
+            k: number;
+            namespace: string | undefined;
+            kinds: readonly string[] | undefined;
+          }) => {
+            const terms = queryTerms(typeof query === "string" ? query : "");
+            if (terms.length === 0 || (kinds !== undefined && kinds.length === 0)) return [];
+            const scoped = namespace === undefined ? cache : byNs.get(namespace);
+            if (scoped === undefined) return [];
+            const found = rank(scoped, terms, { k, summaryWeight: boost, namespace, kinds });
+            return found.flatMap((r): SearchHit[] => {
+              const e = entries.get(r.handle);
+              if (e === undefined) return [];
+              return [
+                {
+                  id: e.id,
+                  namespace: e.namespace,
+                  kind: e.kind,
+                  summary: e.summary,
+                  snippet: bestSnippet(searchable(e.summary), searchable(e.content), terms),
+                  score: r.score,
+                  tokenCost: e.tokenCost,
+                  createdAt: e.createdAt,
+                  evictedAt: e.evictedAt,
+                },
+              ];
+            });
+          },
+        )(resolveSearchOptions(opts)),
       ),
-    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) => run(() => E.right(entries.get(entryKey(namespace, id)))),
+    expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
+      run(() => E.right(entries.get(entryKey(namespace, id)))),
     deleteNamespace: (namespace: string) =>
       run(() => {
         let n = 0;
@@ -136,7 +163,14 @@ export function memoryIndex(options: MemoryIndexOptions = {}): SegmentIndex {
         byNs.delete(namespace);
         return E.right(n);
       }),
-    count: (namespace?: string) => run(() => E.right(namespace === undefined ? entries.size : [...entries.values()].filter((e) => e.namespace === namespace).length)),
+    count: (namespace?: string) =>
+      run(() =>
+        E.right(
+          namespace === undefined
+            ? entries.size
+            : [...entries.values()].filter((e) => e.namespace === namespace).length,
+        ),
+      ),
     close: () =>
       run(() => {
         closed = true;

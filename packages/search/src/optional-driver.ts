@@ -40,11 +40,17 @@ const reasonOf = (cause: unknown): string => (cause instanceof Error ? cause.mes
  * @example
  * loadOptionalDriver(SQLITE_DRIVER, () => import("better-sqlite3"), (m) => m.default);
  */
-export function loadOptionalDriver<M, A>(driver: DriverPackage, load: () => Promise<M>, pick: (mod: M) => A | undefined): TaskEither<DriverLoadFailure, A> {
+export function loadOptionalDriver<M, A>(
+  driver: DriverPackage,
+  load: () => Promise<M>,
+  pick: (mod: M) => A | undefined,
+): TaskEither<DriverLoadFailure, A> {
   return async () => {
     try {
       const picked = pick(await load());
-      return picked === undefined ? E.left({ driver, reason: `"${driver.name}" has an unexpected shape (an incompatible version?)` }) : E.right(picked);
+      return picked === undefined
+        ? E.left({ driver, reason: `"${driver.name}" has an unexpected shape (an incompatible version?)` })
+        : E.right(picked);
     } catch (e: unknown) {
       return E.left({ driver, reason: reasonOf(e) });
     }

@@ -41,8 +41,20 @@ export function pgErrorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-const LOST_CODES = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "EPIPE", "ECONNABORTED", "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
-const LOST_MESSAGE = /connection terminated|terminating connection|connection error|not queryable|socket hang up|server closed the connection|Client was closed/i;
+const LOST_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
+const LOST_MESSAGE =
+  /connection terminated|terminating connection|connection error|not queryable|socket hang up|server closed the connection|Client was closed/i;
 const TIMEOUT_MESSAGE = /timeout|timed out/i;
 
 /**
@@ -52,7 +64,12 @@ const TIMEOUT_MESSAGE = /timeout|timed out/i;
  */
 export function classifyPgError(e: unknown): PgFailureKind {
   const code = pgErrorCode(e);
-  const message = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e);
+  const message =
+    e instanceof Error
+      ? e.message
+      : typeof e === "object" && e !== null && "message" in e
+        ? String((e as { message: unknown }).message)
+        : String(e);
   if (code === "40001" || code === "40P01") return "retryable";
   if (code === "57014" && /timeout/i.test(message)) return "timeout";
   if (code !== undefined && (LOST_CODES.has(code) || code.startsWith("08"))) return "connectionLost";
@@ -83,7 +100,9 @@ function timeoutValue(field: string, given: unknown): E.Either<string, number | 
   if (given === undefined) return E.right(undefined);
   return typeof given === "number" && Number.isInteger(given) && given >= 0 && given <= MAX_TIMEOUT_MS
     ? E.right(given)
-    : E.left(`${field}: expected an integer number of ms in 0..${MAX_TIMEOUT_MS} (got ${typeof given === "number" ? String(given) : typeof given})`);
+    : E.left(
+        `${field}: expected an integer number of ms in 0..${MAX_TIMEOUT_MS} (got ${typeof given === "number" ? String(given) : typeof given})`,
+      );
 }
 
 /** `connect_timeout` (seconds) and `statement_timeout` (ms) from a connection URL, when present and valid. */
@@ -93,7 +112,10 @@ function urlTimeouts(connectionString: string): { connect?: number; statement?: 
     const num = (v: string | null): number | undefined => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined);
     const connect = num(params.get("connect_timeout"));
     const statement = num(params.get("statement_timeout"));
-    return { ...(connect === undefined ? {} : { connect: connect * 1000 }), ...(statement === undefined ? {} : { statement }) };
+    return {
+      ...(connect === undefined ? {} : { connect: connect * 1000 }),
+      ...(statement === undefined ? {} : { statement }),
+    };
   } catch {
     return {};
   }
@@ -106,7 +128,10 @@ function urlTimeouts(connectionString: string): { connect?: number; statement?: 
  *
  * @example resolvePgTimeouts({ connectTimeoutMs: 300 }, "postgres://db/x") // Right({ connectTimeoutMs: 300, statementTimeoutMs: 30000 })
  */
-export function resolvePgTimeouts(options: PgTimeoutOptions, connectionString: string): E.Either<readonly string[], PgTimeouts> {
+export function resolvePgTimeouts(
+  options: PgTimeoutOptions,
+  connectionString: string,
+): E.Either<readonly string[], PgTimeouts> {
   const connect = timeoutValue("connectTimeoutMs", options.connectTimeoutMs);
   const statement = timeoutValue("statementTimeoutMs", options.statementTimeoutMs);
   const errors = [connect, statement].flatMap((r) => (E.isLeft(r) ? [r.left] : []));
@@ -126,7 +151,9 @@ export function pgPoolTimeoutSettings(t: PgTimeouts): {
 } {
   return {
     connectionTimeoutMillis: t.connectTimeoutMs,
-    ...(t.statementTimeoutMs > 0 ? { statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 } : {}),
+    ...(t.statementTimeoutMs > 0
+      ? { statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 }
+      : {}),
   };
 }
 
@@ -141,7 +168,8 @@ interface Emitter {
   removeListener?(event: string, listener: (...args: never[]) => void): unknown;
 }
 
-const isEmitter = (u: unknown): u is Emitter => typeof u === "object" && u !== null && typeof (u as { on?: unknown }).on === "function";
+const isEmitter = (u: unknown): u is Emitter =>
+  typeof u === "object" && u !== null && typeof (u as { on?: unknown }).on === "function";
 
 const ignore = (): void => undefined;
 
@@ -204,7 +232,9 @@ export function ownPgPool(pool: PgPoolLike & PgPoolEvents): OwnedPgPool {
  * takes its own idle listener off on checkout: without one, a connection lost mid-transaction
  * raises an unhandled `'error'` event). `release(broken)` gives it back; a broken one is destroyed.
  */
-export async function checkoutGuarded(pool: PgPoolLike): Promise<{ readonly client: PgPoolClientLike; readonly release: (broken: unknown) => void }> {
+export async function checkoutGuarded(
+  pool: PgPoolLike,
+): Promise<{ readonly client: PgPoolClientLike; readonly release: (broken: unknown) => void }> {
   const client = await pool.connect();
   let lost: unknown;
   const onError = (error: Error): void => {
@@ -215,7 +245,9 @@ export async function checkoutGuarded(pool: PgPoolLike): Promise<{ readonly clie
     client,
     release: (broken: unknown) => {
       const destroy = broken ?? lost;
-      client.release(destroy === undefined ? undefined : destroy instanceof Error ? destroy : new Error(String(destroy)));
+      client.release(
+        destroy === undefined ? undefined : destroy instanceof Error ? destroy : new Error(String(destroy)),
+      );
       if (isEmitter(client)) client.removeListener?.("error", onError);
     },
   };
@@ -229,7 +261,11 @@ export async function checkoutGuarded(pool: PgPoolLike): Promise<{ readonly clie
  *
  * @example await pgTransaction(pool, async (c) => c.query("INSERT …"));
  */
-export async function pgTransaction<A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>, attempts: number = PG_TRANSACTION_ATTEMPTS): Promise<A> {
+export async function pgTransaction<A>(
+  pool: PgPoolLike,
+  body: (client: PgPoolClientLike) => Promise<A>,
+  attempts: number = PG_TRANSACTION_ATTEMPTS,
+): Promise<A> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transactionOnce(pool, body);

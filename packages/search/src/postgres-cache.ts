@@ -150,7 +150,12 @@ function rowKeyOf(key: string): RowKey {
  *
  * @example const cache = pgPostingsCache(client, "cc_segments", "run-1"); await cache.sync();
  */
-export function pgPostingsCache(client: SqlClient, table: string, namespace?: string, hooks?: PgSnapshotHooks): PgPostingsCache {
+export function pgPostingsCache(
+  client: SqlClient,
+  table: string,
+  namespace?: string,
+  hooks?: PgSnapshotHooks,
+): PgPostingsCache {
   let cache = new PostingsCache<RowKey>();
   /** Per key, the generation its entry was applied at (after a restore, built from `restoredGens` on first use). */
   let genMap: Map<string, number> | undefined = new Map<string, number>();
@@ -159,7 +164,8 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     if (genMap !== undefined) return genMap;
     const m = new Map<string, number>();
     const gens = restoredGens!;
-    for (let d = 0; d < gens.length; d++) if (cache.docLive[d] === 1 && d < cache.docCount) m.set(cache.keyOf(d), gens[d]!);
+    for (let d = 0; d < gens.length; d++)
+      if (cache.docLive[d] === 1 && d < cache.docCount) m.set(cache.keyOf(d), gens[d]!);
     genMap = m;
     restoredGens = undefined;
     return m;
@@ -182,14 +188,28 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
   const mine = (ns: string): boolean => namespace === undefined || ns === namespace;
 
   /** Puts the rows newer than what the cache holds of their key and namespace, in batches. */
-  const putAll = (rows: Iterable<{ readonly gen: number; readonly namespace: string; readonly id: string; readonly kind: string; readonly terms: EntryTerms }>): number => {
+  const putAll = (
+    rows: Iterable<{
+      readonly gen: number;
+      readonly namespace: string;
+      readonly id: string;
+      readonly kind: string;
+      readonly terms: EntryTerms;
+    }>,
+  ): number => {
     let batch: CacheItem<RowKey>[] = [];
     let n = 0;
     for (const r of rows) {
       const key = entryKey(r.namespace, r.id);
       if ((genOf.get(key) ?? -1) >= r.gen || (deletedAt.get(r.namespace) ?? -1) >= r.gen) continue;
       genOf.set(key, r.gen);
-      batch.push({ key, handle: { namespace: r.namespace, id: r.id }, terms: r.terms, namespace: r.namespace, kind: r.kind });
+      batch.push({
+        key,
+        handle: { namespace: r.namespace, id: r.id },
+        terms: r.terms,
+        namespace: r.namespace,
+        kind: r.kind,
+      });
       n++;
       if (batch.length === 1000) {
         cache.putMany(batch);
@@ -297,23 +317,61 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
       .transaction(async (tx) => {
         await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
         const g = await tx.query<{ gen: string | number }>(`SELECT gen FROM ${table}_gen`);
-        const deletions = since < 0 ? [] : (await tx.query<{ gen: string | number; namespace: string }>(`SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`, [since])).rows;
+        const deletions =
+          since < 0
+            ? []
+            : (
+                await tx.query<{ gen: string | number; namespace: string }>(
+                  `SELECT gen, namespace FROM ${table}_log WHERE gen > $1 ORDER BY gen`,
+                  [since],
+                )
+              ).rows;
         for (const d of deletions) if (mine(d.namespace)) changed += drop(Number(d.gen), d.namespace);
         const counted = async (): Promise<number> =>
-          count ? Number((await tx.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [namespace ?? null])).rows[0]?.n ?? 0) : 0;
+          count
+            ? Number(
+                (
+                  await tx.query<{ n: string }>(
+                    `SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`,
+                    [namespace ?? null],
+                  )
+                ).rows[0]?.n ?? 0,
+              )
+            : 0;
         if (namespace !== undefined) {
           // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
           // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
-          const page = await tx.query<CacheRow>(`SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`, [namespace, since]);
-          changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+          const page = await tx.query<CacheRow>(
+            `SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
+            [namespace, since],
+          );
+          changed += putAll(
+            page.rows.map((r) => ({
+              gen: Number(r.gen),
+              namespace: r.namespace,
+              id: r.id,
+              kind: r.kind,
+              terms: parseTsvector(r.tsv),
+            })),
+          );
           if (since < 0) firstRows = page.rows.length;
           return { gen: Number(g.rows[0]?.gen ?? 0), n: await counted() };
         }
         // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
-        await tx.query(`DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`);
+        await tx.query(
+          `DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`,
+        );
         for (;;) {
           const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
-          changed += putAll(page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: parseTsvector(r.tsv) })));
+          changed += putAll(
+            page.rows.map((r) => ({
+              gen: Number(r.gen),
+              namespace: r.namespace,
+              id: r.id,
+              kind: r.kind,
+              terms: parseTsvector(r.tsv),
+            })),
+          );
           if (since < 0) firstRows += page.rows.length;
           if (page.rows.length < PAGE_ROWS) break;
         }
@@ -350,7 +408,11 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
     wrote: (gen, entries) => {
       if (!loaded) return;
       // Not inside `hooks?.changed(…)`: without hooks its argument would never be evaluated.
-      const n = putAll(entries.filter((e) => mine(e.namespace)).map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })));
+      const n = putAll(
+        entries
+          .filter((e) => mine(e.namespace))
+          .map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })),
+      );
       hooks?.changed(n);
       if (cachedGen === gen - 1) cachedGen = gen;
     },
@@ -375,7 +437,10 @@ export function pgPostingsCache(client: SqlClient, table: string, namespace?: st
       if (!loaded) return undefined;
       const image = cache.image();
       const gens = new Float64Array(image.docCount);
-      for (let d = 0; d < image.docCount; d++) if (image.docLive[d] === 1) gens[d] = restoredGens !== undefined && genMap === undefined ? restoredGens[d]! : (genOf.get(cache.keyOf(d)) ?? 0);
+      for (let d = 0; d < image.docCount; d++)
+        if (image.docLive[d] === 1)
+          gens[d] =
+            restoredGens !== undefined && genMap === undefined ? restoredGens[d]! : (genOf.get(cache.keyOf(d)) ?? 0);
       return { identity, scope, generation: cachedGen, image, docExtra: gens, marks: [...deletedAt] };
     },
   };

@@ -8,7 +8,15 @@
 import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { PgPoolLike } from "./optional-driver.js";
-import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, PG_TRANSACTION_ATTEMPTS, type PgTimeouts } from "./pg-resilience.js";
+import {
+  classifyPgError,
+  ownPgPool,
+  pgErrorCode,
+  pgPoolTimeoutSettings,
+  pgTransaction,
+  PG_TRANSACTION_ATTEMPTS,
+  type PgTimeouts,
+} from "./pg-resilience.js";
 import { isRecord } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexError } from "./contract.js";
@@ -40,7 +48,9 @@ export function pgClient(pool: PgPoolLike): SqlClient {
         pool,
         (c) =>
           fn({
-            query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await c.query(text, [...params])).rows as R[] }),
+            query: async <R>(text: string, params: readonly unknown[] = []) => ({
+              rows: (await c.query(text, [...params])).rows as R[],
+            }),
           }),
         1,
       ),
@@ -48,7 +58,8 @@ export function pgClient(pool: PgPoolLike): SqlClient {
   };
 }
 
-const hasFunctions = (u: unknown, names: readonly string[]): boolean => isRecord(u) && names.every((m) => typeof u[m] === "function");
+const hasFunctions = (u: unknown, names: readonly string[]): boolean =>
+  isRecord(u) && names.every((m) => typeof u[m] === "function");
 /** A ready client: `query`, `transaction` and `end`. Checked first, so a client that also has `connect` stays a client. */
 export const isSqlClient = (u: unknown): u is SqlClient => hasFunctions(u, ["query", "transaction", "end"]);
 /** A pool (`PgPoolLike`): `query`, `connect`, `end` and `on`. */
@@ -60,7 +71,13 @@ export function storageError(operation: string, e: unknown): IndexError {
   const message = messageOf(e);
   switch (classifyPgError(e)) {
     case "connectionLost":
-      return { _tag: "ConnectionLost", backend: "postgres", operation, ...(code === undefined ? {} : { code }), message };
+      return {
+        _tag: "ConnectionLost",
+        backend: "postgres",
+        operation,
+        ...(code === undefined ? {} : { code }),
+        message,
+      };
     case "timeout":
       return { _tag: "Timeout", backend: "postgres", operation, message };
     default:
@@ -69,8 +86,12 @@ export function storageError(operation: string, e: unknown): IndexError {
 }
 
 /** How to get the client: a pool on pg (loaded now) for a URL, the caller's own pool adapted, or the caller's own client as it is. */
-export function clientFactory(connection: string | PgPoolLike | SqlClient, timeouts: PgTimeouts): TE.TaskEither<IndexError, () => SqlClient> {
-  if (typeof connection !== "string") return async () => E.right(() => (isSqlClient(connection) ? connection : pgClient(connection)));
+export function clientFactory(
+  connection: string | PgPoolLike | SqlClient,
+  timeouts: PgTimeouts,
+): TE.TaskEither<IndexError, () => SqlClient> {
+  if (typeof connection !== "string")
+    return async () => E.right(() => (isSqlClient(connection) ? connection : pgClient(connection)));
   return async () => {
     const driver = await loadDriver(
       "postgres",

@@ -77,11 +77,10 @@ async function migrateToV1(tx: SqlRunner, table: string): Promise<void> {
   const led = TEXT_COLUMNS.map((c) => `left(${c}, 1) = $1`).join(" OR ");
   const { rows } = await tx.query<TextRow>(`SELECT ${TEXT_COLUMNS.join(", ")} FROM ${table} WHERE ${led}`, [ESCAPED]);
   for (const row of rows) {
-    await tx.query(`UPDATE ${table} SET ${TEXT_COLUMNS.map((c, i) => `${c} = $${i + 1}`).join(", ")} WHERE namespace = $6 AND id = $7`, [
-      ...TEXT_COLUMNS.map((c) => encodeText(row[c])),
-      row.namespace,
-      row.id,
-    ]);
+    await tx.query(
+      `UPDATE ${table} SET ${TEXT_COLUMNS.map((c, i) => `${c} = $${i + 1}`).join(", ")} WHERE namespace = $6 AND id = $7`,
+      [...TEXT_COLUMNS.map((c) => encodeText(row[c])), row.namespace, row.id],
+    );
   }
 }
 
@@ -92,11 +91,16 @@ async function migrateToV1(tx: SqlRunner, table: string): Promise<void> {
  */
 export async function prepareSchema(tx: SqlRunner, table: string): Promise<void> {
   await tx.query("SELECT pg_advisory_xact_lock($1)", [lockKey(table)]);
-  const { rows } = await tx.query<{ present: boolean; comment: string | null }>(`SELECT to_regclass($1) IS NOT NULL AS present, obj_description(to_regclass($1), 'pg_class') AS comment`, [table]);
+  const { rows } = await tx.query<{ present: boolean; comment: string | null }>(
+    `SELECT to_regclass($1) IS NOT NULL AS present, obj_description(to_regclass($1), 'pg_class') AS comment`,
+    [table],
+  );
   const present = rows[0]?.present === true;
   const version = present ? Number(COMMENT.exec(rows[0]?.comment ?? "")?.[1] ?? 0) : POSTGRES_SCHEMA_VERSION;
   if (version > POSTGRES_SCHEMA_VERSION) {
-    throw new Error(`table ${table} has index schema version ${version}; this library reads versions up to ${POSTGRES_SCHEMA_VERSION}`);
+    throw new Error(
+      `table ${table} has index schema version ${version}; this library reads versions up to ${POSTGRES_SCHEMA_VERSION}`,
+    );
   }
   if (present && version >= 3) return;
   if (!present || version < 2) {

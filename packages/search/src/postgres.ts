@@ -106,11 +106,16 @@ export const PostgresIndexOptionsCodec = objectCodec(
     connection: leaf(
       "Connection",
       "a non-empty URL, a pool (query, connect, end, on) or a SqlClient (query, transaction, end)",
-      (u): u is string | PgPoolLike | SqlClient => (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u),
+      (u): u is string | PgPoolLike | SqlClient =>
+        (typeof u === "string" && u !== "") || isSqlClient(u) || isPgPoolLike(u),
     ),
   },
   {
-    table: leaf("PostgresTable", "lower-case letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+    table: leaf(
+      "PostgresTable",
+      "lower-case letters, digits and underscores (at most 41, not starting with a digit)",
+      (u): u is string => typeof u === "string" && IDENT.test(u),
+    ),
     chunkSize: intIn(1, 10_000),
     connectTimeoutMs: intIn(0, MAX_TIMEOUT),
     statementTimeoutMs: intIn(0, MAX_TIMEOUT),
@@ -141,7 +146,9 @@ function metadataParam(metadata: Metadata): string {
 }
 
 function metadataOf(stored: unknown): Metadata {
-  return typeof stored === "string" && stored.startsWith(ESCAPED) ? (JSON.parse(stored.slice(1)) as Metadata) : (stored as Metadata);
+  return typeof stored === "string" && stored.startsWith(ESCAPED)
+    ? (JSON.parse(stored.slice(1)) as Metadata)
+    : (stored as Metadata);
 }
 
 /** An entry from a stored row (strings decoded, see `search/lossless`). */
@@ -171,14 +178,21 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
           invalid(
             "InvalidOptions",
             "postgres index options",
-            misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the index creates from a URL; set it on your own pool or client` })),
+            misplaced.map((k) => ({
+              path: k,
+              message: `${k}: applies only to the pool the index creates from a URL; set it on your own pool or client`,
+            })),
           ),
         );
       }
     }
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: "snapshots: give dir or store (one of them)" }]));
+      return E.left(
+        invalid("InvalidOptions", "postgres index options", [
+          { path: "snapshots", message: "snapshots: give dir or store (one of them)" },
+        ]),
+      );
     }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
     if (E.isLeft(timeouts))
@@ -197,8 +211,24 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
       client = connect.right();
       const c = client;
       await withRetries(() => c.transaction((tx) => prepareSchema(tx, table)), true);
-      const identity = snap === undefined ? "" : String((await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]?.id ?? "");
-      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, snap === undefined ? undefined : openSnapshots(snap, table, identity), identity));
+      const identity =
+        snap === undefined
+          ? ""
+          : String(
+              (await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]
+                ?.id ?? "",
+            );
+      return E.right(
+        make(
+          c,
+          table,
+          chunk,
+          owned,
+          decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES,
+          snap === undefined ? undefined : openSnapshots(snap, table, identity),
+          identity,
+        ),
+      );
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
@@ -222,10 +252,22 @@ function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
 }
 
-function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number, snap: Snapshots | undefined, identity: string): SegmentIndex {
+function make(
+  client: SqlClient,
+  table: string,
+  chunk: number,
+  owned: boolean,
+  cacheBytes: number,
+  snap: Snapshots | undefined,
+  identity: string,
+): SegmentIndex {
   let closed = false;
   const run =
-    <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>, idempotent = true): TE.TaskEither<IndexError, A> =>
+    <A>(
+      operation: string,
+      fn: () => Promise<E.Either<IndexError, A>>,
+      idempotent = true,
+    ): TE.TaskEither<IndexError, A> =>
     async () => {
       if (closed) return E.left({ _tag: "IndexClosed", backend: "postgres" });
       try {
@@ -257,14 +299,22 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
     const key = scopeKey(stored);
     const held = lru.get(key);
     if (held !== undefined) return held;
-    const hooks = snap === undefined ? undefined : snapshotHooks(snap, key, stored === undefined ? undefined : decodeText(stored), () => cache);
+    const hooks =
+      snap === undefined
+        ? undefined
+        : snapshotHooks(snap, key, stored === undefined ? undefined : decodeText(stored), () => cache);
     const cache = pgPostingsCache(client, table, stored, hooks);
     const scoped: Scoped = { cache, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
     lru.set(key, namespace, scoped);
     return scoped;
   };
   /** The snapshot hooks of one scope's cache. */
-  const snapshotHooks = (s: Snapshots, key: string, namespace: string | undefined, cache: () => PgPostingsCache): PgSnapshotHooks => {
+  const snapshotHooks = (
+    s: Snapshots,
+    key: string,
+    namespace: string | undefined,
+    cache: () => PgPostingsCache,
+  ): PgSnapshotHooks => {
     const produce = () => (closed ? undefined : cache().snapshot(identity, key));
     return {
       read: async (gen, found) => {
@@ -328,11 +378,12 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
       for (let attempt = 0; attempt < 3; attempt++) {
         if (attempt > 0 || !cache.isLoaded()) await syncScope(storedNs, scoped);
         const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: storedNs, kinds: storedKinds });
-        const { rows: fetched } = await client.query<Row & { readonly cur_gen: string | number; readonly namespace: string | null }>(fetchRows, [
-          ranked.map((r) => r.handle.namespace),
-          ranked.map((r) => r.handle.id),
-        ]);
-        const byKey = new Map(fetched.filter((r) => r.namespace !== null).map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]));
+        const { rows: fetched } = await client.query<
+          Row & { readonly cur_gen: string | number; readonly namespace: string | null }
+        >(fetchRows, [ranked.map((r) => r.handle.namespace), ranked.map((r) => r.handle.id)]);
+        const byKey = new Map(
+          fetched.filter((r) => r.namespace !== null).map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]),
+        );
         rows = ranked.flatMap((r) => {
           const row = byKey.get(`${r.handle.namespace.length}:${r.handle.namespace}${r.handle.id}`);
           return row === undefined ? [] : [{ ...row, score: r.score }];
@@ -381,10 +432,14 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
             const g = Number((await tx.query<{ gen: string | number }>(bump)).rows[0]?.gen);
             for (let i = 0; i < all.length; i += chunk) {
               const part = all.slice(i, i + chunk);
-              const { rows } = await tx.query<{ namespace: string; id: string }>(upsert, params(part, staged.slice(i, i + chunk), g));
+              const { rows } = await tx.query<{ namespace: string; id: string }>(
+                upsert,
+                params(part, staged.slice(i, i + chunk), g),
+              );
               if (rows.length === part.length) continue;
               const done = new Set(rows.map((r) => `${r.namespace}\u0000${r.id}`));
-              const clash = part.find((e) => !done.has(`${encodeText(e.namespace)}\u0000${encodeText(e.id)}`)) ?? part[0]!;
+              const clash =
+                part.find((e) => !done.has(`${encodeText(e.namespace)}\u0000${encodeText(e.id)}`)) ?? part[0]!;
               throw new IdConflictSignal(clash.namespace, clash.id);
             }
             return g;
@@ -399,7 +454,10 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
     search,
     expand: (id: string, namespace: string = DEFAULT_NAMESPACE) =>
       run("expand", async () => {
-        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [encodeText(namespace), encodeText(id)]);
+        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM ${table} WHERE namespace = $1 AND id = $2`, [
+          encodeText(namespace),
+          encodeText(id),
+        ]);
         const r = rows[0];
         return E.right(r === undefined ? undefined : toEntry(r));
       }),
@@ -423,7 +481,10 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
       ),
     count: (namespace?: string) =>
       run("count", async () => {
-        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`, [namespace === undefined ? null : encodeText(namespace)]);
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${table} WHERE $1::text IS NULL OR namespace = $1`,
+          [namespace === undefined ? null : encodeText(namespace)],
+        );
         return E.right(Number(rows[0]?.n ?? 0));
       }),
     close: () =>

@@ -110,7 +110,8 @@ export function tokenize(text: string): string[] {
       else out.push(cut(part));
     }
   }
-  if (normalized.indexOf("_") >= 0) for (const m of normalized.matchAll(COMPOUND)) if (!CJK.test(m[0])) pushCompounds(m[0], out);
+  if (normalized.indexOf("_") >= 0)
+    for (const m of normalized.matchAll(COMPOUND)) if (!CJK.test(m[0])) pushCompounds(m[0], out);
   return out;
 }
 
@@ -159,7 +160,9 @@ export function indexedText(text: string): string {
  * an optional weight letter, for a `$1::tsvector` parameter: lexemes are taken verbatim.
  */
 export function tsvectorLiteral(terms: readonly string[], weight: "A" | "B" | "C" | "" = ""): string {
-  return terms.map((t, i) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}':${Math.min(i + 1, 16383)}${weight}`).join(" ");
+  return terms
+    .map((t, i) => `'${t.replaceAll("\\", "\\\\").replaceAll("'", "''")}':${Math.min(i + 1, 16383)}${weight}`)
+    .join(" ");
 }
 
 /**
@@ -231,7 +234,12 @@ function isLowSurrogate(code: number): boolean {
  * The snippet of a hit: from the content when a term occurs in it, else from the summary, else
  * the start of the content.
  */
-export function bestSnippet(summary: string, content: string, terms: readonly string[], options: SnippetOptions = {}): string {
+export function bestSnippet(
+  summary: string,
+  content: string,
+  terms: readonly string[],
+  options: SnippetOptions = {},
+): string {
   const mark = options.mark ?? "**";
   const fromContent = snippet(content, terms, options);
   if (fromContent.includes(mark) || summary.length === 0) return fromContent;

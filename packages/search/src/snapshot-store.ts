@@ -28,7 +28,10 @@ export type ChunkObserver = (chunk: Uint8Array, offset: number, total: number) =
 /** A store of named blobs. Never throws: failures are `Left`. */
 export interface SnapshotStore {
   /** The blob, or `Right(undefined)` when there is none; `onChunk` sees its bytes in order as they arrive. */
-  readonly read: (name: string, onChunk?: ChunkObserver) => Promise<E.Either<SnapshotStoreError, Uint8Array | undefined>>;
+  readonly read: (
+    name: string,
+    onChunk?: ChunkObserver,
+  ) => Promise<E.Either<SnapshotStoreError, Uint8Array | undefined>>;
   /** Replaces the blob atomically. */
   readonly write: (name: string, bytes: Uint8Array) => Promise<E.Either<SnapshotStoreError, void>>;
   /** Removes the blob (none is no error). */
@@ -41,10 +44,16 @@ const CHUNK = 8 << 20;
 const STALE_TEMP_MS = 10 * 60_000;
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
 
-const codeOf = (e: unknown): string | undefined => (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined);
+const codeOf = (e: unknown): string | undefined =>
+  typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
 const failure = (operation: SnapshotStoreError["operation"], name: string, e: unknown): SnapshotStoreError => {
   const code = codeOf(e);
-  return { operation, name, message: e instanceof Error ? e.message : String(e), ...(code === undefined ? {} : { code }) };
+  return {
+    operation,
+    name,
+    message: e instanceof Error ? e.message : String(e),
+    ...(code === undefined ? {} : { code }),
+  };
 };
 
 /** True when process `pid` runs on this host. */
@@ -86,7 +95,9 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
       const path = join(dir, f);
       const st = await fs.stat(path).catch(() => undefined);
       if (st === undefined) continue;
-      const dead = (h === host && Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid)) || now - st.mtimeMs > STALE_TEMP_MS;
+      const dead =
+        (h === host && Number.isSafeInteger(pid) && pid !== process.pid && !alive(pid)) ||
+        now - st.mtimeMs > STALE_TEMP_MS;
       if (dead) await fs.unlink(path).catch(() => undefined);
     }
   };
@@ -100,7 +111,8 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         const buf = Buffer.allocUnsafeSlow(size);
         let off = 0;
         const h = fh;
-        const next = (at: number): Promise<{ bytesRead: number }> | undefined => (at < size ? h.read(buf, at, Math.min(CHUNK, size - at), at) : undefined);
+        const next = (at: number): Promise<{ bytesRead: number }> | undefined =>
+          at < size ? h.read(buf, at, Math.min(CHUNK, size - at), at) : undefined;
         let pending = next(0);
         while (pending !== undefined) {
           const { bytesRead } = await pending;
@@ -126,7 +138,8 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         temp = join(dir, `${name}.${host}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
         const fh = await fs.open(temp, "wx", 0o644);
         try {
-          for (let off = 0; off < bytes.length;) off += (await fh.write(bytes, off, Math.min(CHUNK, bytes.length - off), off)).bytesWritten;
+          for (let off = 0; off < bytes.length;)
+            off += (await fh.write(bytes, off, Math.min(CHUNK, bytes.length - off), off)).bytesWritten;
           await fh.sync();
         } finally {
           await fh.close();

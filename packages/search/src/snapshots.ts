@@ -14,15 +14,39 @@ import { createHash } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
 import { callback, intIn, nonEmptyString, objectCodec, withMethods } from "@cc/validate";
-import { crc32, decodeSnapshot, DIGEST, encodeSnapshot, snapshotTrailer, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
+import {
+  crc32,
+  decodeSnapshot,
+  DIGEST,
+  encodeSnapshot,
+  snapshotTrailer,
+  type SnapshotContent,
+  type SnapshotRejectReason,
+} from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
 export type SnapshotEvent =
-  | { readonly type: "restored"; readonly namespace: string | undefined; readonly generation: number; readonly entries: number }
+  | {
+      readonly type: "restored";
+      readonly namespace: string | undefined;
+      readonly generation: number;
+      readonly entries: number;
+    }
   | { readonly type: "missing"; readonly namespace: string | undefined }
-  | { readonly type: "rejected"; readonly namespace: string | undefined; readonly reason: SnapshotRejectReason | "count"; readonly detail: string }
-  | { readonly type: "written"; readonly namespace: string | undefined; readonly generation: number; readonly entries: number; readonly bytes: number }
+  | {
+      readonly type: "rejected";
+      readonly namespace: string | undefined;
+      readonly reason: SnapshotRejectReason | "count";
+      readonly detail: string;
+    }
+  | {
+      readonly type: "written";
+      readonly namespace: string | undefined;
+      readonly generation: number;
+      readonly entries: number;
+      readonly bytes: number;
+    }
   | { readonly type: "failed"; readonly namespace: string | undefined; readonly error: SnapshotStoreError };
 
 /**
@@ -82,7 +106,12 @@ export interface SnapshotStats {
 export interface Snapshots {
   /** The snapshot of a scope, checked against the index's identity and current generation; undefined (and reported) when missing or refused. */
   /** The scope's snapshot, checked; `found` is called once its first bytes are read (a snapshot exists, so work that only a restore needs may start). */
-  readonly read: (scope: string, namespace: string | undefined, currentGen: number, found?: () => void) => Promise<SnapshotContent | undefined>;
+  readonly read: (
+    scope: string,
+    namespace: string | undefined,
+    currentGen: number,
+    found?: () => void,
+  ) => Promise<SnapshotContent | undefined>;
   /** Reports a restored snapshot that the table contradicts (it is replaced by the next write). */
   readonly contradicted: (namespace: string | undefined, detail: string) => void;
   /** Reports a restore (for stats). */
@@ -164,7 +193,11 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
     try {
       content = produce();
     } catch (e) {
-      fail(s.namespace, { operation: "write", name: snapshotName(table, scope), message: e instanceof Error ? e.message : String(e) });
+      fail(s.namespace, {
+        operation: "write",
+        name: snapshotName(table, scope),
+        message: e instanceof Error ? e.message : String(e),
+      });
       return;
     }
     if (content === undefined) return;
@@ -181,7 +214,9 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
           emit({ type: "written", namespace: s.namespace, generation, entries, bytes: bytes.length });
         }
       })
-      .catch((e: unknown) => fail(s.namespace, { operation: "write", name: snapshotName(table, scope), message: String(e) }))
+      .catch((e: unknown) =>
+        fail(s.namespace, { operation: "write", name: snapshotName(table, scope), message: String(e) }),
+      )
       .finally(() => {
         s.running = undefined;
         if (s.again) {
@@ -220,7 +255,8 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
         return undefined;
       }
       // A blob the store did not report in full is hashed by the decoder.
-      const digest = got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined;
+      const digest =
+        got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined;
       const decoded = decodeSnapshot(got.right, { identity, scope, maxGeneration: currentGen }, digest);
       if (E.isLeft(decoded)) {
         reject(namespace, decoded.left.reason, decoded.left.detail);

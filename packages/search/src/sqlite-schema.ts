@@ -39,7 +39,9 @@ export interface SchemaStatement<P extends unknown[], R> {
  */
 export interface SchemaDatabase {
   /** Prepares `sql`. */
-  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): P extends unknown[] ? SchemaStatement<P, R> : SchemaStatement<[P], R>;
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(
+    sql: string,
+  ): P extends unknown[] ? SchemaStatement<P, R> : SchemaStatement<[P], R>;
   /** Runs `sql` (one or more statements, no parameters). */
   exec(sql: string): unknown;
   /** Reads or sets a pragma. */
@@ -88,12 +90,19 @@ export function createStatements(table: string): readonly string[] {
 /** The table's identity: one row holding a random id, created once (see {@link SQLITE_SCHEMA_VERSION} 3). */
 function identityStatements(table: string): readonly string[] {
   const q = `"${`${table}_identity`.replaceAll('"', '""')}"`;
-  return [`CREATE TABLE IF NOT EXISTS ${q} (one INTEGER PRIMARY KEY CHECK (one = 0), id TEXT NOT NULL)`, `INSERT OR IGNORE INTO ${q} (one, id) VALUES (0, '${randomBytes(16).toString("hex")}')`];
+  return [
+    `CREATE TABLE IF NOT EXISTS ${q} (one INTEGER PRIMARY KEY CHECK (one = 0), id TEXT NOT NULL)`,
+    `INSERT OR IGNORE INTO ${q} (one, id) VALUES (0, '${randomBytes(16).toString("hex")}')`,
+  ];
 }
 
 /** Version 2 → 3: an identity for every index table of the file (a table with a generation counter). */
 function migrateToV3(db: SchemaDatabase): void {
-  const names = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_gen' IN (SELECT name FROM sqlite_master WHERE type = 'table')`).all();
+  const names = db
+    .prepare<[], { name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_gen' IN (SELECT name FROM sqlite_master WHERE type = 'table')`,
+    )
+    .all();
   for (const { name } of names) for (const statement of identityStatements(name)) db.exec(statement);
 }
 
@@ -116,7 +125,9 @@ export function termsColumn(summary: readonly string[], content: readonly string
 /** Names of the index tables in the file: a table with the entry columns and a `<name>_fts` twin. */
 function indexTables(db: SchemaDatabase): string[] {
   const names = db
-    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`)
+    .prepare<[], { name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name || '_fts' IN (SELECT name FROM sqlite_master WHERE type = 'table')`,
+    )
     .all()
     .map((r) => r.name);
   return names.filter((name) => {
@@ -136,9 +147,13 @@ function migrateToV1(db: SchemaDatabase): void {
     const quoted = `"${table.replaceAll('"', '""')}"`;
     const led = TEXT_COLUMNS.map((c) => `substr(${c}, 1, 1) = ?`).join(" OR ");
     const rows = db
-      .prepare<string[], Record<(typeof TEXT_COLUMNS)[number], string> & { rid: number }>(`SELECT rid, ${TEXT_COLUMNS.join(", ")} FROM ${quoted} WHERE ${led}`)
+      .prepare<string[], Record<(typeof TEXT_COLUMNS)[number], string> & { rid: number }>(
+        `SELECT rid, ${TEXT_COLUMNS.join(", ")} FROM ${quoted} WHERE ${led}`,
+      )
       .all(...TEXT_COLUMNS.map(() => ESCAPED));
-    const update = db.prepare(`UPDATE ${quoted} SET ${TEXT_COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`);
+    const update = db.prepare(
+      `UPDATE ${quoted} SET ${TEXT_COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`,
+    );
     for (const row of rows) {
       const encoded = Object.fromEntries(TEXT_COLUMNS.map((c) => [c, encodeText(row[c])]));
       update.run({ ...encoded, rid: row.rid });
@@ -152,9 +167,12 @@ function migrateToV2(db: SchemaDatabase): void {
     const quoted = `"${table.replaceAll('"', '""')}"`;
     db.exec(`ALTER TABLE ${quoted} ADD COLUMN terms TEXT NOT NULL DEFAULT ''`);
     db.exec(`ALTER TABLE ${quoted} ADD COLUMN gen INTEGER NOT NULL DEFAULT 0`);
-    const rows = db.prepare<[], { rid: number; summary: string; content: string }>(`SELECT rid, summary, content FROM ${quoted}`).all();
+    const rows = db
+      .prepare<[], { rid: number; summary: string; content: string }>(`SELECT rid, summary, content FROM ${quoted}`)
+      .all();
     const update = db.prepare(`UPDATE ${quoted} SET terms = ? WHERE rid = ?`);
-    for (const r of rows) update.run(termsColumn(indexedTerms(decodeText(r.summary)), indexedTerms(decodeText(r.content))), r.rid);
+    for (const r of rows)
+      update.run(termsColumn(indexedTerms(decodeText(r.summary)), indexedTerms(decodeText(r.content))), r.rid);
     db.exec(`DROP TABLE "${`${table}_fts`.replaceAll('"', '""')}"`);
     for (const statement of generationStatements(table)) db.exec(statement);
   }
@@ -169,7 +187,9 @@ export function prepareSchema(db: SchemaDatabase, table: string): void {
   db.transaction(() => {
     const version = Number(db.pragma("user_version", { simple: true }));
     if (version > SQLITE_SCHEMA_VERSION) {
-      throw new Error(`the file has index schema version ${version}; this library reads versions up to ${SQLITE_SCHEMA_VERSION}`);
+      throw new Error(
+        `the file has index schema version ${version}; this library reads versions up to ${SQLITE_SCHEMA_VERSION}`,
+      );
     }
     if (version < 1) migrateToV1(db);
     if (version < 2) migrateToV2(db);

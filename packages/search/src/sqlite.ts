@@ -23,7 +23,14 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { IndexEntry, IndexError, Json, SearchHit, SearchOptions, SegmentIndex } from "./contract.js";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
-import { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, resolveSearchOptions, validateEntries } from "./contract.js";
+import {
+  DEFAULT_NAMESPACE,
+  entryKey,
+  idConflict,
+  messageOf,
+  resolveSearchOptions,
+  validateEntries,
+} from "./contract.js";
 import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable } from "./lossless.js";
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
@@ -31,7 +38,13 @@ import { rank } from "./ranking/topk.js";
 import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
-import { snapshots as openSnapshots, SnapshotOptionsCodec, type DecodedSnapshotOptions, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import {
+  snapshots as openSnapshots,
+  SnapshotOptionsCodec,
+  type DecodedSnapshotOptions,
+  type SnapshotOptions,
+  type Snapshots,
+} from "./snapshots.js";
 import { decodeWith, intIn, invalid, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 
@@ -101,7 +114,11 @@ export const SqliteIndexOptionsCodec = objectCodec(
   {},
   {
     path: t.string,
-    table: leaf("SqliteTable", "letters, digits and underscores (at most 41, not starting with a digit)", (u): u is string => typeof u === "string" && IDENT.test(u)),
+    table: leaf(
+      "SqliteTable",
+      "letters, digits and underscores (at most 41, not starting with a digit)",
+      (u): u is string => typeof u === "string" && IDENT.test(u),
+    ),
     busyTimeoutMs: intIn(0, 2_147_483_647),
     summaryWeight: numberIn(Number.MIN_VALUE, 1e6),
     postingsCacheBytes: intIn(0, Number.MAX_SAFE_INTEGER),
@@ -115,7 +132,13 @@ const decodeSqliteOptions = decodeWith(SqliteIndexOptionsCodec, "InvalidOptions"
 /** A caught error as a `StorageError`, with SQLite's code when it has one (e.g. `SQLITE_FULL`). */
 function storageError(operation: string, e: unknown): IndexError {
   const code = typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
-  return { _tag: "StorageError", backend: "sqlite", operation, message: messageOf(e), ...(code === undefined ? {} : { code }) };
+  return {
+    _tag: "StorageError",
+    backend: "sqlite",
+    operation,
+    message: messageOf(e),
+    ...(code === undefined ? {} : { code }),
+  };
 }
 
 /** Thrown inside a write transaction to roll it back when an id already holds a different original. */
@@ -147,7 +170,11 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     if (E.isLeft(decoded)) return decoded;
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(invalid("InvalidOptions", "sqlite index options", [{ path: "snapshots", message: "snapshots: give dir or store (one of them)" }]));
+      return E.left(
+        invalid("InvalidOptions", "sqlite index options", [
+          { path: "snapshots", message: "snapshots: give dir or store (one of them)" },
+        ]),
+      );
     }
     const table = decoded.right.table ?? "cc_segments";
     const busy = decoded.right.busyTimeoutMs ?? 10_000;
@@ -168,7 +195,15 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
   };
 }
 
-function open(Driver: typeof Database, path: string, table: string, busyMs: number, weight: number, cacheBytes: number, snapOptions: DecodedSnapshotOptions | undefined): SegmentIndex {
+function open(
+  Driver: typeof Database,
+  path: string,
+  table: string,
+  busyMs: number,
+  weight: number,
+  cacheBytes: number,
+  snapOptions: DecodedSnapshotOptions | undefined,
+): SegmentIndex {
   const db = new Driver(path);
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
@@ -192,9 +227,15 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   const bump = db.prepare<[], number>(`UPDATE ${table}_gen SET gen = gen + 1 RETURNING gen`).pluck();
   const generation = db.prepare<[], number>(`SELECT gen FROM ${table}_gen`).pluck();
   const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
-  const termsFrom = db.prepare<[number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE rid > ? ORDER BY rid`);
-  const termsSince = db.prepare<[number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE gen > ? ORDER BY gen, rid`);
-  const deletedSince = db.prepare<[number], string>(`SELECT namespace FROM ${table}_log WHERE gen > ? ORDER BY gen`).pluck();
+  const termsFrom = db.prepare<[number], TermsRow>(
+    `SELECT rid, namespace, id, kind, terms FROM ${table} WHERE rid > ? ORDER BY rid`,
+  );
+  const termsSince = db.prepare<[number], TermsRow>(
+    `SELECT rid, namespace, id, kind, terms FROM ${table} WHERE gen > ? ORDER BY gen, rid`,
+  );
+  const deletedSince = db
+    .prepare<[number], string>(`SELECT namespace FROM ${table}_log WHERE gen > ? ORDER BY gen`)
+    .pluck();
   const logDelete = db.prepare(`INSERT INTO ${table}_log (gen, namespace) VALUES (?, ?)`);
   const byRid = db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE rid = ?`);
   const get = db.prepare<[string, string], Row>(`SELECT * FROM ${table} WHERE namespace = ? AND id = ?`);
@@ -202,14 +243,19 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
   const countNs = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE namespace = ?`);
   const deleteNs = db.prepare(`DELETE FROM ${table} WHERE namespace = ?`);
 
-  const termsOfNs = db.prepare<[string, string], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND id > ? ORDER BY id`);
-  const termsOfNsSince = db.prepare<[string, number], TermsRow>(`SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND gen > ? ORDER BY gen, rid`);
+  const termsOfNs = db.prepare<[string, string], TermsRow>(
+    `SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND id > ? ORDER BY id`,
+  );
+  const termsOfNsSince = db.prepare<[string, number], TermsRow>(
+    `SELECT rid, namespace, id, kind, terms FROM ${table} WHERE namespace = ? AND gen > ? ORDER BY gen, rid`,
+  );
   const identity =
     db
       .prepare<[], string>(`SELECT id FROM "${`${table}_identity`}"`)
       .pluck()
       .get() ?? "";
-  const snap: Snapshots | undefined = snapOptions === undefined ? undefined : openSnapshots(snapOptions, table, identity);
+  const snap: Snapshots | undefined =
+    snapOptions === undefined ? undefined : openSnapshots(snapOptions, table, identity);
 
   // The postings caches, one per scope (a namespace, or the whole index for a search across
   // namespaces), under an LRU with a byte cap: keys are entryKey(stored namespace, stored id),
@@ -246,7 +292,13 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     };
     return scope;
   };
-  const item = (r: TermsRow) => ({ key: entryKey(r.namespace, r.id), handle: r.rid, terms: r.terms, namespace: r.namespace, kind: r.kind });
+  const item = (r: TermsRow) => ({
+    key: entryKey(r.namespace, r.id),
+    handle: r.rid,
+    terms: r.terms,
+    namespace: r.namespace,
+    kind: r.kind,
+  });
   /** Rows into a cache, a thousand at a time; returns how many. */
   const putRows = (cache: PostingsCache<number>, rows: Iterable<TermsRow>): number => {
     let chunk: ReturnType<typeof item>[] = [];
@@ -276,7 +328,12 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
           scope.cache.clear();
         }
       }
-      changed += putRows(scope.cache, scope.stored === undefined ? termsSince.iterate(scope.cachedGen) : termsOfNsSince.iterate(scope.stored, scope.cachedGen));
+      changed += putRows(
+        scope.cache,
+        scope.stored === undefined
+          ? termsSince.iterate(scope.cachedGen)
+          : termsOfNsSince.iterate(scope.stored, scope.cachedGen),
+      );
       if (changed > 0) lru.touch(scopeKey(scope.stored));
     }
     scope.cachedGen = gen;
@@ -293,7 +350,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     for (let d = 0; d < image.docCount; d++) if (image.docLive[d] === 1) rids[d] = cache.handleOf(d);
     return { identity, scope: scopeKey(scope.stored), generation: scope.cachedGen, image, docExtra: rids, marks: [] };
   };
-  const countScope = (scope: ScopeCache): number => (scope.stored === undefined ? countAll.get() : countNs.get(scope.stored))?.n ?? 0;
+  const countScope = (scope: ScopeCache): number =>
+    (scope.stored === undefined ? countAll.get() : countNs.get(scope.stored))?.n ?? 0;
   /**
    * Restores a scope from its snapshot, caught up by generation (the rows written since and the
    * namespace deletions since, in one read transaction), and checks its entry count against the
@@ -351,7 +409,9 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       const slice: TermsRow[] = [];
       let chars = 0;
       // Leaving the loop early returns the iterator, which resets the statement.
-      for (const r of scope.stored === undefined ? termsFrom.iterate(afterRid) : termsOfNs.iterate(scope.stored, afterId)) {
+      for (const r of scope.stored === undefined
+        ? termsFrom.iterate(afterRid)
+        : termsOfNs.iterate(scope.stored, afterId)) {
         slice.push(r);
         chars += r.terms.length;
         if (slice.length >= LOAD_SLICE_ROWS || chars >= LOAD_SLICE_CHARS) break;
@@ -375,12 +435,19 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     scope.seenVersion = -1;
     lru.loads++;
     lru.loadedEntries += read;
-    snap?.schedule(scopeKey(scope.stored), scope.stored === undefined ? undefined : decodeText(scope.stored), snapshotOf(scope));
+    snap?.schedule(
+      scopeKey(scope.stored),
+      scope.stored === undefined ? undefined : decodeText(scope.stored),
+      snapshotOf(scope),
+    );
     return E.right(undefined);
   };
   /** The one load in flight per scope: concurrent first searches of a scope wait for the same one. */
   const loading = new Map<string, Promise<E.Either<IndexError, ScopeCache>>>();
-  const ensureLoaded = async (stored: string | undefined, namespace: string | undefined): Promise<E.Either<IndexError, ScopeCache>> => {
+  const ensureLoaded = async (
+    stored: string | undefined,
+    namespace: string | undefined,
+  ): Promise<E.Either<IndexError, ScopeCache>> => {
     const key = scopeKey(stored);
     const held = lru.get(key);
     if (held !== undefined) return E.right(held);
@@ -424,7 +491,19 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       const kind = encodeText(e.kind);
       const summary = indexedTerms(e.summary);
       const content = indexedTerms(e.content);
-      const row = upsert.get(namespace, id, kind, encodeText(e.summary), encodeText(e.content), e.tokenCost, e.createdAt, e.evictedAt, JSON.stringify(e.metadata), termsColumn(summary, content), gen);
+      const row = upsert.get(
+        namespace,
+        id,
+        kind,
+        encodeText(e.summary),
+        encodeText(e.content),
+        e.tokenCost,
+        e.createdAt,
+        e.evictedAt,
+        JSON.stringify(e.metadata),
+        termsColumn(summary, content),
+        gen,
+      );
       // No row: the (namespace, id) holds a different original; the transaction rolls back.
       if (row === undefined) throw new IdConflictSignal(e.namespace, e.id);
       staged.push({ key: entryKey(namespace, id), rid: row.rid, namespace, kind, summary, content });
@@ -436,16 +515,23 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
     logDelete.run(gen, namespace);
     return { gen, n: deleteNs.run(namespace).changes };
   });
-  const searchRows = db.transaction((scope: ScopeCache, terms: readonly string[], k: number, kinds: readonly string[] | undefined) => {
-    sync(scope);
-    const ranked = rank(scope.cache, terms, { k, summaryWeight: weight, namespace: scope.stored, kinds: kinds?.map(encodeText) });
-    const rows: { row: Row; score: number }[] = [];
-    for (const r of ranked) {
-      const row = byRid.get(r.handle);
-      if (row !== undefined) rows.push({ row, score: r.score });
-    }
-    return rows;
-  });
+  const searchRows = db.transaction(
+    (scope: ScopeCache, terms: readonly string[], k: number, kinds: readonly string[] | undefined) => {
+      sync(scope);
+      const ranked = rank(scope.cache, terms, {
+        k,
+        summaryWeight: weight,
+        namespace: scope.stored,
+        kinds: kinds?.map(encodeText),
+      });
+      const rows: { row: Row; score: number }[] = [];
+      for (const r of ranked) {
+        const row = byRid.get(r.handle);
+        if (row !== undefined) rows.push({ row, score: r.score });
+      }
+      return rows;
+    },
+  );
 
   let closed = false;
   const run =
@@ -467,7 +553,11 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         if (E.isLeft(resolved)) return resolved;
         const { k, namespace, kinds } = resolved.right;
         const terms = queryTerms(typeof query === "string" ? query : "");
-        return E.right(terms.length === 0 || (kinds !== undefined && kinds.length === 0) ? undefined : { terms, k, namespace, kinds });
+        return E.right(
+          terms.length === 0 || (kinds !== undefined && kinds.length === 0)
+            ? undefined
+            : { terms, k, namespace, kinds },
+        );
       })();
       if (E.isLeft(asked)) return asked;
       if (asked.right === undefined) return E.right([]);
@@ -475,7 +565,8 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
       const stored = namespace === undefined ? undefined : encodeText(namespace);
       let ready = await ensureLoaded(stored, namespace);
       // Evicted by another scope's load before this search ran on it: load it again (once more at most).
-      for (let i = 0; i < 2 && E.isRight(ready) && ready.right.evicted; i++) ready = await ensureLoaded(stored, namespace);
+      for (let i = 0; i < 2 && E.isRight(ready) && ready.right.evicted; i++)
+        ready = await ensureLoaded(stored, namespace);
       if (E.isLeft(ready)) return ready;
       const scope = ready.right;
       return run("search", () =>
@@ -514,9 +605,12 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         }
         for (const scope of lru.values()) {
           if (!scope.loaded) continue;
-          const mine = scope.stored === undefined ? done.staged : done.staged.filter((s) => s.namespace === scope.stored);
+          const mine =
+            scope.stored === undefined ? done.staged : done.staged.filter((s) => s.namespace === scope.stored);
           if (mine.length === 0) continue;
-          scope.cache.putMany(mine.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })));
+          scope.cache.putMany(
+            mine.map((s) => ({ key: s.key, handle: s.rid, terms: s, namespace: s.namespace, kind: s.kind })),
+          );
           lru.touch(scopeKey(scope.stored));
           snap?.changed(scopeKey(scope.stored), mine.length);
         }
@@ -545,7 +639,10 @@ function open(Driver: typeof Database, path: string, table: string, busyMs: numb
         advance(gen);
         return E.right(n);
       }),
-    count: (namespace?: string) => run("count", () => E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0)),
+    count: (namespace?: string) =>
+      run("count", () =>
+        E.right((namespace === undefined ? countAll.get() : countNs.get(encodeText(namespace)))?.n ?? 0),
+      ),
     close: () => async () => {
       // Snapshot writes in flight (or due) finish first: they read the caches, not the file.
       if (!closed) await snap?.flush();

@@ -32,7 +32,9 @@ function retained(): number {
 describe("PostingsCache.bytes", () => {
   it("is within 25% of the memory a cache built from rows retains, and of one restored from its image", () => {
     const sets = [columns(1000, 4000, 1), columns(1000, 4000, 2), columns(2000, 20000, 3), columns(500, 1500, 4)];
-    const items = sets.map((cols, s) => cols.map((terms, i) => ({ key: `ns${s}\u0000id-${i}`, handle: i, terms, namespace: `ns${s}`, kind: "text" })));
+    const items = sets.map((cols, s) =>
+      cols.map((terms, i) => ({ key: `ns${s}\u0000id-${i}`, handle: i, terms, namespace: `ns${s}`, kind: "text" })),
+    );
     const before = retained();
     const built = items.map((batch) => {
       const c = new PostingsCache<number>();
@@ -45,7 +47,9 @@ describe("PostingsCache.bytes", () => {
     expect(real / estimate).toBeLessThan(1.25);
 
     // Restored as a fresh process restores a scope: from a snapshot's bytes, read inside the measurement.
-    const files = built.map((c) => encodeSnapshot({ identity: "i", scope: "s", generation: 1, image: c.image(), docExtra: undefined, marks: [] }));
+    const files = built.map((c) =>
+      encodeSnapshot({ identity: "i", scope: "s", generation: 1, image: c.image(), docExtra: undefined, marks: [] }),
+    );
     const beforeRestore = retained();
     const restored = files.map((file) => {
       const decoded = decodeSnapshot(file.slice(), { identity: "i", scope: "s", maxGeneration: 1 });

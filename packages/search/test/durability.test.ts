@@ -23,11 +23,30 @@ afterAll(async () => {
 });
 
 const batch = (name: string, from: number, n: number) =>
-  Array.from({ length: n }, (_, i) => entry({ id: `${name}-${from + i}`, namespace: name, summary: `note ${name} ${from + i}`, content: `original ${from + i} 数据` }));
+  Array.from({ length: n }, (_, i) =>
+    entry({
+      id: `${name}-${from + i}`,
+      namespace: name,
+      summary: `note ${name} ${from + i}`,
+      content: `original ${from + i} 数据`,
+    }),
+  );
 
 function child(path: string, name: string, count: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "support/sqlite-writer.ts"), path, name, String(count)], { stdio: ["ignore", "ignore", "inherit"] });
+    const p = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=development",
+        join(here, "support/sqlite-writer.ts"),
+        path,
+        name,
+        String(count),
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
     p.on("error", reject);
     p.on("exit", (code) => resolve(code ?? -1));
   });
@@ -52,7 +71,11 @@ describe("SQLite durability", () => {
     const path = join(dir, "two-connections.db");
     const x = right(await openSqliteIndex({ path })());
     const y = right(await openSqliteIndex({ path })());
-    await Promise.all(Array.from({ length: 50 }, (_, i) => Promise.all([x.write(batch("x", i * 4, 4))(), y.write(batch("y", i * 4, 4))()])));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        Promise.all([x.write(batch("x", i * 4, 4))(), y.write(batch("y", i * 4, 4))()]),
+      ),
+    );
     expect(right(await x.count()())).toBe(400);
     expect(right(await y.search("original", { k: 1000 })())).toHaveLength(400);
     right(await x.close()());
@@ -73,7 +96,9 @@ describe("SQLite durability", () => {
 
 describe("PostgreSQL sharing", () => {
   it("processes racing to create the schema all succeed", async () => {
-    const opened = await Promise.all(Array.from({ length: 5 }, () => openPostgresIndex({ connection: db.client(), table: "race" })()));
+    const opened = await Promise.all(
+      Array.from({ length: 5 }, () => openPostgresIndex({ connection: db.client(), table: "race" })()),
+    );
     const indexes = opened.map(right);
     expect(indexes).toHaveLength(5);
     await Promise.all(indexes.map((i) => i.close()()));
@@ -82,7 +107,11 @@ describe("PostgreSQL sharing", () => {
   it("two clients writing at once lose nothing, and both see everything", async () => {
     const x = right(await openPostgresIndex({ connection: db.client(), table: "shared" })());
     const y = right(await openPostgresIndex({ connection: db.client(), table: "shared" })());
-    await Promise.all(Array.from({ length: 40 }, (_, i) => Promise.all([x.write(batch("x", i * 5, 5))(), y.write(batch("y", i * 5, 5))()])).map(async (p) => (await p).map(right)));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        Promise.all([x.write(batch("x", i * 5, 5))(), y.write(batch("y", i * 5, 5))()]),
+      ).map(async (p) => (await p).map(right)),
+    );
     expect(right(await x.count()())).toBe(400);
     expect(right(await y.search("数据", { k: 1000 })())).toHaveLength(400);
     expect(right(await x.expand("y-199", "y")())?.content).toBe("original 199 数据");

@@ -14,7 +14,8 @@ let db: TestDatabase;
 let admin: ReturnType<typeof guardedClient>;
 beforeAll(async () => {
   db = await testDatabase();
-  if (db.kind !== "server") throw new Error("the PostgreSQL fault suite needs a real server (set CC_PG_URL or install postgresql)");
+  if (db.kind !== "server")
+    throw new Error("the PostgreSQL fault suite needs a real server (set CC_PG_URL or install postgresql)");
   admin = guardedClient(db.url);
   await admin.connect();
 });
@@ -24,9 +25,15 @@ afterAll(async () => {
 });
 
 let tables = 0;
-const open = async (extra: { readonly statementTimeoutMs?: number; readonly table?: string } = {}): Promise<SegmentIndex> =>
+const open = async (
+  extra: { readonly statementTimeoutMs?: number; readonly table?: string } = {},
+): Promise<SegmentIndex> =>
   right(
-    await openPostgresIndex({ connection: db.url, table: extra.table ?? `faults_${tables++}`, ...(extra.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: extra.statementTimeoutMs }) })(),
+    await openPostgresIndex({
+      connection: db.url,
+      table: extra.table ?? `faults_${tables++}`,
+      ...(extra.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: extra.statementTimeoutMs }),
+    })(),
   );
 
 const TYPED_FAULTS = ["ConnectionLost", "Timeout", "StorageError"];
@@ -111,7 +118,10 @@ describe("postgres index: timeouts", () => {
     const server = await silentServer();
     try {
       const started = Date.now();
-      const r = await openPostgresIndex({ connection: `postgres://nobody@127.0.0.1:${server.port}/none`, connectTimeoutMs: 300 })();
+      const r = await openPostgresIndex({
+        connection: `postgres://nobody@127.0.0.1:${server.port}/none`,
+        connectTimeoutMs: 300,
+      })();
       expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "Timeout", backend: "postgres", operation: "open" });
       expect(server.accepted()).toBeGreaterThan(0);
       // Bounded by the timeout (generous margin for a loaded machine), not the 10 s default.
@@ -124,7 +134,9 @@ describe("postgres index: timeouts", () => {
   it("connect_timeout in the URL is honoured when no option is given", async () => {
     const server = await silentServer();
     try {
-      const r = await openPostgresIndex({ connection: `postgres://nobody@127.0.0.1:${server.port}/none?connect_timeout=1` })();
+      const r = await openPostgresIndex({
+        connection: `postgres://nobody@127.0.0.1:${server.port}/none?connect_timeout=1`,
+      })();
       expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "Timeout", operation: "open" });
     } finally {
       await server.close();
@@ -148,14 +160,24 @@ describe("postgres index: timeouts", () => {
     const bad = [Number.NaN, -1, Number.POSITIVE_INFINITY, 1.5, "100"] as const;
     for (const value of bad) {
       for (const key of ["connectTimeoutMs", "statementTimeoutMs"]) {
-        const r = await openPostgresIndex({ connection: db.url, [key]: value } as unknown as Parameters<typeof openPostgresIndex>[0])();
-        expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: key, message: expect.stringContaining(key) }] });
+        const r = await openPostgresIndex({ connection: db.url, [key]: value } as unknown as Parameters<
+          typeof openPostgresIndex
+        >[0])();
+        expect(E.isLeft(r) && r.left).toMatchObject({
+          _tag: "InvalidOptions",
+          subject: "postgres index options",
+          problems: [{ path: key, message: expect.stringContaining(key) }],
+        });
       }
     }
-    const unknown = await openPostgresIndex({ connection: db.url, conectTimeoutMs: 5 } as unknown as Parameters<typeof openPostgresIndex>[0])();
+    const unknown = await openPostgresIndex({ connection: db.url, conectTimeoutMs: 5 } as unknown as Parameters<
+      typeof openPostgresIndex
+    >[0])();
     expect(E.isLeft(unknown) && unknown.left).toMatchObject({
       _tag: "InvalidOptions",
-      problems: [{ path: "conectTimeoutMs", message: "conectTimeoutMs: unknown field (did you mean connectTimeoutMs?)" }],
+      problems: [
+        { path: "conectTimeoutMs", message: "conectTimeoutMs: unknown field (did you mean connectTimeoutMs?)" },
+      ],
     });
     for (const [field, value] of [
       ["chunkSize", Number.NaN],
@@ -164,8 +186,14 @@ describe("postgres index: timeouts", () => {
       ["table", "Bad-Name"],
       ["connection", ""],
     ] as const) {
-      const r = await openPostgresIndex({ connection: db.url, [field]: value } as unknown as Parameters<typeof openPostgresIndex>[0])();
-      expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: field }] });
+      const r = await openPostgresIndex({ connection: db.url, [field]: value } as unknown as Parameters<
+        typeof openPostgresIndex
+      >[0])();
+      expect(E.isLeft(r) && r.left).toMatchObject({
+        _tag: "InvalidOptions",
+        subject: "postgres index options",
+        problems: [{ path: field }],
+      });
       expect(E.isLeft(r) && "errors" in r.left).toBe(false);
     }
   });
@@ -177,8 +205,11 @@ describe("postgres index: concurrent writers", () => {
     const a = right(await openPostgresIndex({ connection: db.url, table, chunkSize: 5 })());
     const b = right(await openPostgresIndex({ connection: db.url, table, chunkSize: 5 })());
     const ids = Array.from({ length: 60 }, (_, i) => `k${String(i).padStart(3, "0")}`);
-    const batch = (order: readonly string[], round: number): IndexEntry[] => order.map((id) => entry({ id, summary: `round ${round}`, content: id }));
-    const writes = Array.from({ length: 40 }, (_, round) => (round % 2 === 0 ? a.write(batch(ids, round)) : b.write(batch([...ids].reverse(), round))));
+    const batch = (order: readonly string[], round: number): IndexEntry[] =>
+      order.map((id) => entry({ id, summary: `round ${round}`, content: id }));
+    const writes = Array.from({ length: 40 }, (_, round) =>
+      round % 2 === 0 ? a.write(batch(ids, round)) : b.write(batch([...ids].reverse(), round)),
+    );
     const results = await Promise.all(writes.map((w) => w()));
     expect(results.filter(E.isLeft).map((r) => r.left)).toEqual([]);
     expect(right(await a.count()())).toBe(ids.length);
@@ -189,13 +220,21 @@ describe("postgres index: concurrent writers", () => {
 
 /** Whether a pg client's socket is closed (read from pg's internals: the test needs the socket itself). */
 const socketClosed = (client: unknown): boolean => {
-  const stream = (client as { connection?: { stream?: { destroyed?: boolean; readyState?: string } } }).connection?.stream;
+  const stream = (client as { connection?: { stream?: { destroyed?: boolean; readyState?: string } } }).connection
+    ?.stream;
   return stream?.destroyed === true || stream?.readyState === "closed";
 };
 
 /** Backends of the test database opened under an application name. */
 const backends = async (application: string): Promise<number> =>
-  Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2", [databaseOf(db.url), application])).rows[0]?.n);
+  Number(
+    (
+      await admin.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2",
+        [databaseOf(db.url), application],
+      )
+    ).rows[0]?.n,
+  );
 
 describe("test databases", () => {
   it("a test pool's end resolves only when every socket is closed (pg's own end resolves earlier)", async () => {
@@ -257,9 +296,18 @@ describe("postgres index: the connection", () => {
           });
         }
       }
-      for (const connection of [5, null, { query: () => undefined }, { query: () => undefined, connect: () => undefined }]) {
+      for (const connection of [
+        5,
+        null,
+        { query: () => undefined },
+        { query: () => undefined, connect: () => undefined },
+      ]) {
         const r = await openPostgresIndex({ connection } as unknown as Parameters<typeof openPostgresIndex>[0])();
-        expect(E.isLeft(r) && r.left).toMatchObject({ _tag: "InvalidOptions", subject: "postgres index options", problems: [{ path: "connection" }] });
+        expect(E.isLeft(r) && r.left).toMatchObject({
+          _tag: "InvalidOptions",
+          subject: "postgres index options",
+          problems: [{ path: "connection" }],
+        });
       }
     } finally {
       await end();

@@ -20,36 +20,46 @@ describe("identifier terms", () => {
 
   it("property: the ASCII and the general tokenizer agree on identifiers (an ASCII-only text taken either way)", () => {
     fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), fc.constantFrom("_", "__", "-", "/", "."), (parts, sep) => {
-        const text = parts.join(sep);
-        // A non-ASCII character far from the identifier sends the text down the general path.
-        expect(tokenize(`${text} é`).filter((term) => term !== "é")).toEqual(tokenize(text));
-      }),
+      fc.property(
+        fc.array(part, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom("_", "__", "-", "/", "."),
+        (parts, sep) => {
+          const text = parts.join(sep);
+          // A non-ASCII character far from the identifier sends the text down the general path.
+          expect(tokenize(`${text} é`).filter((term) => term !== "é")).toEqual(tokenize(text));
+        },
+      ),
     );
   });
 
   it("property: among entries that share every part, the one holding the identifier ranks first", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(part, { minLength: 2, maxLength: 4 }), fc.integer({ min: 2, max: 8 }), async (parts, others) => {
-        const target = parts.join("_");
-        const index = memoryIndex();
-        const filler = (i: number): string => parts.map((p, j) => `${p}_x${i}${j}`).join(" ");
-        const entries = [...Array.from({ length: others }, (_, i) => filler(i)), `${filler(99)} ${target}`].map((content, i) => ({
-          id: `e${i}`,
-          namespace: "n",
-          kind: "tool",
-          summary: "",
-          content,
-          tokenCost: 1,
-          createdAt: 0,
-          evictedAt: 0,
-          metadata: {},
-        }));
-        right(await index.write(entries)());
-        expect(queryTerms(target)).toContain(target);
-        const hits = right(await index.search(target, { k: 3, namespace: "n" })());
-        expect(hits[0]?.id).toBe(`e${others}`);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(part, { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 2, max: 8 }),
+        async (parts, others) => {
+          const target = parts.join("_");
+          const index = memoryIndex();
+          const filler = (i: number): string => parts.map((p, j) => `${p}_x${i}${j}`).join(" ");
+          const entries = [...Array.from({ length: others }, (_, i) => filler(i)), `${filler(99)} ${target}`].map(
+            (content, i) => ({
+              id: `e${i}`,
+              namespace: "n",
+              kind: "tool",
+              summary: "",
+              content,
+              tokenCost: 1,
+              createdAt: 0,
+              evictedAt: 0,
+              metadata: {},
+            }),
+          );
+          right(await index.write(entries)());
+          expect(queryTerms(target)).toContain(target);
+          const hits = right(await index.search(target, { k: 3, namespace: "n" })());
+          expect(hits[0]?.id).toBe(`e${others}`);
+        },
+      ),
       { numRuns: 60 },
     );
   });

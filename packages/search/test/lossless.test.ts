@@ -28,7 +28,17 @@ describe("lossless text encoding", () => {
   });
 
   it("keeps look-alikes apart: lone surrogates, U+FFFD, NUL, space, U+FFFF-led text", () => {
-    const xs = ["a\uD800", "a\uDC00", "a\uFFFD", "a\u0000", "a ", "\uFFFF", '\uFFFF"\uFFFF"', "\uFFFF\uFFFF", '"\uFFFF"'];
+    const xs = [
+      "a\uD800",
+      "a\uDC00",
+      "a\uFFFD",
+      "a\u0000",
+      "a ",
+      "\uFFFF",
+      '\uFFFF"\uFFFF"',
+      "\uFFFF\uFFFF",
+      '"\uFFFF"',
+    ];
     expect(new Set(xs.map(encodeText)).size).toBe(xs.length);
     expect(encodeText("a\u0000")).toBe('\uFFFF"a\\u0000"');
     expect(encodeText("x\uD800")).toBe('\uFFFF"x\\ud800"');

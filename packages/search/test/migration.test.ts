@@ -27,8 +27,22 @@ afterAll(async () => {
 
 /** What version 0 could hold: plain strings, one of them led by U+FFFF (now the escape mark). */
 const v0 = [
-  entry({ id: "plain", namespace: "s", kind: "file", summary: "read src/app.py", content: "def main(): pass", metadata: { turn: 3 } }),
-  entry({ id: "\uFFFFled", namespace: "s", kind: "\uFFFFkind", summary: "\uFFFF odd summary", content: '\uFFFF"quoted"', metadata: {} }),
+  entry({
+    id: "plain",
+    namespace: "s",
+    kind: "file",
+    summary: "read src/app.py",
+    content: "def main(): pass",
+    metadata: { turn: 3 },
+  }),
+  entry({
+    id: "\uFFFFled",
+    namespace: "s",
+    kind: "\uFFFFkind",
+    summary: "\uFFFF odd summary",
+    content: '\uFFFF"quoted"',
+    metadata: {},
+  }),
 ];
 
 function writeV0Sqlite(path: string, tables: readonly string[]): void {
@@ -36,10 +50,19 @@ function writeV0Sqlite(path: string, tables: readonly string[]): void {
   db.pragma("journal_mode = WAL");
   for (const table of tables) {
     for (const s of sqliteStatements(table)) db.exec(s);
-    const insert = db.prepare(`INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)`);
+    const insert = db.prepare(
+      `INSERT INTO ${table} (namespace, id, kind, summary, content, token_cost, created_at, evicted_at, metadata) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)`,
+    );
     const fts = db.prepare(`INSERT INTO ${table}_fts (rowid, summary, content) VALUES (?, ?, ?)`);
     for (const e of v0) {
-      const rid = insert.run(e.namespace, e.id, e.kind, e.summary, e.content, JSON.stringify(e.metadata)).lastInsertRowid;
+      const rid = insert.run(
+        e.namespace,
+        e.id,
+        e.kind,
+        e.summary,
+        e.content,
+        JSON.stringify(e.metadata),
+      ).lastInsertRowid;
       fts.run(rid, indexedText(e.summary), indexedText(e.content));
     }
   }
@@ -101,7 +124,9 @@ describe("PostgreSQL schema migration", () => {
       expect(right(await index.search("summary", { kinds: ["\uFFFFkind"] })()).map((h) => h.id)).toEqual(["\uFFFFled"]);
       right(await index.close()());
     }
-    const { rows } = await pgdb.client().query<{ c: string }>(`SELECT obj_description('legacy'::regclass, 'pg_class') AS c`);
+    const { rows } = await pgdb
+      .client()
+      .query<{ c: string }>(`SELECT obj_description('legacy'::regclass, 'pg_class') AS c`);
     expect(rows[0]?.c).toBe(`cc-segment-index schema ${POSTGRES_SCHEMA_VERSION}`);
   });
 

@@ -31,14 +31,18 @@ afterAll(async () => {
 
 let n = 0;
 /** Opens `count` indexes over one fresh store (one for memory: it has no shared store). */
-type Opener = (options?: { readonly postingsCacheBytes?: number }) => Promise<{ readonly open: (options?: { readonly postingsCacheBytes?: number }) => Promise<SegmentIndex> }>;
+type Opener = (options?: {
+  readonly postingsCacheBytes?: number;
+}) => Promise<{ readonly open: (options?: { readonly postingsCacheBytes?: number }) => Promise<SegmentIndex> }>;
 const sqliteStore: Opener = async () => {
   const path = join(dir, `ns-${n++}.db`);
   return { open: async (options = {}) => right(await openSqliteIndex({ path, ...options })()) };
 };
 const pgStore: Opener = async () => {
   const table = `ns_${n++}`;
-  return { open: async (options = {}) => right(await openPostgresIndex({ connection: db.client(), table, ...options })()) };
+  return {
+    open: async (options = {}) => right(await openPostgresIndex({ connection: db.client(), table, ...options })()),
+  };
 };
 
 const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "main"];
@@ -69,8 +73,13 @@ for (const [name, make] of backends) {
           async (a, before, after, query, k, dropOther) => {
             const t = tag++;
             const ns = `a${t}`;
-            const as = a.map((d, i) => entry({ id: `e${i}`, namespace: ns, summary: d.summary, content: `${d.content} py` }));
-            const others = (ds: typeof before, o: string) => ds.map((d, i) => entry({ id: `e${i}`, namespace: `${o}${t}`, summary: d.summary, content: `${d.content} py` }));
+            const as = a.map((d, i) =>
+              entry({ id: `e${i}`, namespace: ns, summary: d.summary, content: `${d.content} py` }),
+            );
+            const others = (ds: typeof before, o: string) =>
+              ds.map((d, i) =>
+                entry({ id: `e${i}`, namespace: `${o}${t}`, summary: d.summary, content: `${d.content} py` }),
+              );
             right(await alone.write(as)());
             if (before.length > 0) right(await shared.write(others(before, "b"))());
             right(await shared.write(as.slice(0, 1))());
@@ -92,7 +101,9 @@ for (const [name, make] of backends) {
 }
 
 const entries = (ns: string, count: number, word: string) =>
-  Array.from({ length: count }, (_, i) => entry({ id: `${ns}-${i}`, namespace: ns, summary: `${word} item${i}`, content: `shared ${word} body${i}` }));
+  Array.from({ length: count }, (_, i) =>
+    entry({ id: `${ns}-${i}`, namespace: ns, summary: `${word} item${i}`, content: `shared ${word} body${i}` }),
+  );
 
 for (const [name, store] of [
   ["sqlite", sqliteStore],
@@ -102,10 +113,18 @@ for (const [name, store] of [
     it("a search in a namespace loads that namespace's entries only", async () => {
       const s = await store();
       const writer = await s.open();
-      right(await writer.write([...entries("n1", 10, "alpha"), ...entries("n2", 20, "beta"), ...entries("n3", 30, "gamma")])());
+      right(
+        await writer.write([
+          ...entries("n1", 10, "alpha"),
+          ...entries("n2", 20, "beta"),
+          ...entries("n3", 30, "gamma"),
+        ])(),
+      );
       const reader = await s.open();
       expect(postingsCacheStats(reader)?.loads).toBe(0);
-      expect(right(await reader.search("shared", { namespace: "n1", k: 50 })()).map((h) => h.namespace)).toEqual(Array(10).fill("n1"));
+      expect(right(await reader.search("shared", { namespace: "n1", k: 50 })()).map((h) => h.namespace)).toEqual(
+        Array(10).fill("n1"),
+      );
       const stats = postingsCacheStats(reader)!;
       expect(stats.loads).toBe(1);
       expect(stats.loadedEntries).toBe(10);
@@ -123,7 +142,13 @@ for (const [name, store] of [
     it("keeps loaded namespaces under the byte cap, least recently used out first, and reloads an evicted one", async () => {
       const s = await store();
       const writer = await s.open();
-      right(await writer.write([...entries("n1", 40, "alpha"), ...entries("n2", 40, "beta"), ...entries("n3", 40, "gamma")])());
+      right(
+        await writer.write([
+          ...entries("n1", 40, "alpha"),
+          ...entries("n2", 40, "beta"),
+          ...entries("n3", 40, "gamma"),
+        ])(),
+      );
       const probe = await s.open();
       right(await probe.search("alpha", { namespace: "n1" })());
       const one = postingsCacheStats(probe)!.scopes[0]!.bytes;
@@ -157,7 +182,12 @@ for (const [name, store] of [
       right(await writer.write(entries("n1", 5, "alpha"))());
       const reader = await s.open();
       expect(right(await reader.search("zeta", { namespace: "n1" })())).toEqual([]);
-      right(await writer.write([entry({ id: "late", namespace: "n1", summary: "zeta arrives", content: "late body" }), ...entries("n2", 3, "zeta")])());
+      right(
+        await writer.write([
+          entry({ id: "late", namespace: "n1", summary: "zeta arrives", content: "late body" }),
+          ...entries("n2", 3, "zeta"),
+        ])(),
+      );
       expect(right(await reader.search("zeta", { namespace: "n1" })()).map((h) => h.id)).toEqual(["late"]);
       right(await writer.deleteNamespace("n1")());
       expect(right(await reader.search("zeta alpha", { namespace: "n1" })())).toEqual([]);
@@ -169,14 +199,20 @@ for (const [name, store] of [
 
     it("refuses a bad postingsCacheBytes, naming the field", async () => {
       for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 1.5]) {
-        const r = name === "sqlite" ? await openSqliteIndex({ postingsCacheBytes: bad })() : await openPostgresIndex({ connection: db.client(), postingsCacheBytes: bad })();
+        const r =
+          name === "sqlite"
+            ? await openSqliteIndex({ postingsCacheBytes: bad })()
+            : await openPostgresIndex({ connection: db.client(), postingsCacheBytes: bad })();
         expect(r._tag).toBe("Left");
         if (r._tag === "Left") {
           expect(r.left._tag).toBe("InvalidOptions");
           expect(JSON.stringify(r.left)).toContain("postingsCacheBytes");
         }
       }
-      const typo = name === "sqlite" ? await openSqliteIndex({ postingsCacheByte: 1 } as never)() : await openPostgresIndex({ connection: db.client(), postingsCacheByte: 1 } as never)();
+      const typo =
+        name === "sqlite"
+          ? await openSqliteIndex({ postingsCacheByte: 1 } as never)()
+          : await openPostgresIndex({ connection: db.client(), postingsCacheByte: 1 } as never)();
       expect(typo._tag === "Left" && typo.left._tag).toBe("InvalidOptions");
     });
   });

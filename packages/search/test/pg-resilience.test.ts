@@ -2,7 +2,13 @@
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_STATEMENT_TIMEOUT_MS, classifyPgError, pgPoolTimeoutSettings, resolvePgTimeouts } from "@cc/test-support/search";
+import {
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_STATEMENT_TIMEOUT_MS,
+  classifyPgError,
+  pgPoolTimeoutSettings,
+  resolvePgTimeouts,
+} from "@cc/test-support/search";
 import { runsFor } from "../../../.ci/support/runs.js";
 const runs = (n: number): number => runsFor(Math.min(n, 200), n);
 
@@ -10,8 +16,12 @@ const pgError = (code: string, message: string): Error => Object.assign(new Erro
 
 describe("classifyPgError", () => {
   it("names lost connections, timeouts and retryable transaction failures", () => {
-    expect(classifyPgError(pgError("57P01", "terminating connection due to administrator command"))).toBe("connectionLost");
-    expect(classifyPgError(pgError("57P02", "terminating connection because of crash of another server process"))).toBe("connectionLost");
+    expect(classifyPgError(pgError("57P01", "terminating connection due to administrator command"))).toBe(
+      "connectionLost",
+    );
+    expect(classifyPgError(pgError("57P02", "terminating connection because of crash of another server process"))).toBe(
+      "connectionLost",
+    );
     expect(classifyPgError(pgError("08006", "connection failure"))).toBe("connectionLost");
     expect(classifyPgError(pgError("ECONNRESET", "read ECONNRESET"))).toBe("connectionLost");
     expect(classifyPgError(new Error("Connection terminated unexpectedly"))).toBe("connectionLost");
@@ -34,22 +44,44 @@ describe("classifyPgError", () => {
 
 describe("resolvePgTimeouts", () => {
   it("defaults, then the URL, then the options", () => {
-    expect(resolvePgTimeouts({}, "postgres://h/db")).toEqual(E.right({ connectTimeoutMs: DEFAULT_PG_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_PG_STATEMENT_TIMEOUT_MS }));
-    expect(resolvePgTimeouts({}, "postgres://h/db?connect_timeout=3&statement_timeout=700")).toEqual(E.right({ connectTimeoutMs: 3000, statementTimeoutMs: 700 }));
-    expect(resolvePgTimeouts({ connectTimeoutMs: 5, statementTimeoutMs: 0 }, "postgres://h/db?connect_timeout=3")).toEqual(E.right({ connectTimeoutMs: 5, statementTimeoutMs: 0 }));
-    expect(resolvePgTimeouts({}, "not a url")).toEqual(E.right({ connectTimeoutMs: DEFAULT_PG_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_PG_STATEMENT_TIMEOUT_MS }));
-    expect(pgPoolTimeoutSettings({ connectTimeoutMs: 5, statementTimeoutMs: 0 })).toEqual({ connectionTimeoutMillis: 5 });
+    expect(resolvePgTimeouts({}, "postgres://h/db")).toEqual(
+      E.right({ connectTimeoutMs: DEFAULT_PG_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_PG_STATEMENT_TIMEOUT_MS }),
+    );
+    expect(resolvePgTimeouts({}, "postgres://h/db?connect_timeout=3&statement_timeout=700")).toEqual(
+      E.right({ connectTimeoutMs: 3000, statementTimeoutMs: 700 }),
+    );
+    expect(
+      resolvePgTimeouts({ connectTimeoutMs: 5, statementTimeoutMs: 0 }, "postgres://h/db?connect_timeout=3"),
+    ).toEqual(E.right({ connectTimeoutMs: 5, statementTimeoutMs: 0 }));
+    expect(resolvePgTimeouts({}, "not a url")).toEqual(
+      E.right({ connectTimeoutMs: DEFAULT_PG_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_PG_STATEMENT_TIMEOUT_MS }),
+    );
+    expect(pgPoolTimeoutSettings({ connectTimeoutMs: 5, statementTimeoutMs: 0 })).toEqual({
+      connectionTimeoutMillis: 5,
+    });
   });
 
   it("property: accepts exactly the integers in 0..2^31-1, and names the field of anything else", () => {
     const valid = fc.integer({ min: 0, max: 2_147_483_647 });
     const invalid = fc.oneof(
-      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 0.5, 2_147_483_648, "10", null, true),
+      fc.constantFrom(
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        -1,
+        0.5,
+        2_147_483_648,
+        "10",
+        null,
+        true,
+      ),
       fc.double().filter((d) => !Number.isInteger(d) || d < 0),
     );
     fc.assert(
       fc.property(valid, (ms) => {
-        expect(resolvePgTimeouts({ connectTimeoutMs: ms, statementTimeoutMs: ms }, "")).toEqual(E.right({ connectTimeoutMs: ms, statementTimeoutMs: ms }));
+        expect(resolvePgTimeouts({ connectTimeoutMs: ms, statementTimeoutMs: ms }, "")).toEqual(
+          E.right({ connectTimeoutMs: ms, statementTimeoutMs: ms }),
+        );
       }),
       { numRuns: runs(200) },
     );

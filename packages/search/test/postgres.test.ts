@@ -13,4 +13,6 @@ afterAll(async () => {
 });
 let n = 0;
 
-indexContract("postgres", async () => right(await openPostgresIndex({ connection: db.client(), table: `contract_${n++}` })()));
+indexContract("postgres", async () =>
+  right(await openPostgresIndex({ connection: db.client(), table: `contract_${n++}` })()),
+);

@@ -9,7 +9,24 @@ import { rank } from "../src/ranking/topk.js";
 import { runs } from "./support/contract.js";
 import { expectReferenceTopK, referenceRanking } from "./support/reference-bm25.js";
 
-const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "test", "main", "io", "x1", "x2", "x3", "x4", "x5", "x6"];
+const VOCAB = [
+  "alpha",
+  "beta",
+  "gamma",
+  "delta",
+  "error",
+  "file",
+  "read",
+  "test",
+  "main",
+  "io",
+  "x1",
+  "x2",
+  "x3",
+  "x4",
+  "x5",
+  "x6",
+];
 const word = fc.nat({ max: 999 }).map((x) => VOCAB[Math.floor((x / 1000) ** 3 * VOCAB.length)]!);
 
 function hitsOf(cache: PostingsCache<IndexEntry>, query: string, k: number, namespace?: string): SearchHit[] {
@@ -34,8 +51,19 @@ describe("ranking engine", () => {
   it("property: top k equals the exhaustive reference on corpora of up to 1,500 entries, after removals and compactions", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.array(word, { maxLength: 4 }), fc.array(word, { maxLength: 10 }), fc.boolean()), { minLength: 1, maxLength: 1500, size: "max" }),
-        fc.array(fc.tuple(fc.array(fc.oneof(word, fc.constant("py")), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 30 }), fc.boolean()), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.array(word, { maxLength: 4 }), fc.array(word, { maxLength: 10 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 1500,
+          size: "max",
+        }),
+        fc.array(
+          fc.tuple(
+            fc.array(fc.oneof(word, fc.constant("py")), { minLength: 1, maxLength: 4 }),
+            fc.integer({ min: 1, max: 30 }),
+            fc.boolean(),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.nat({ max: 4 }),
         (docs, queries, removeEvery) => {
           const cache = new PostingsCache<IndexEntry>(64);
@@ -43,9 +71,24 @@ describe("ranking engine", () => {
           const put = (e: IndexEntry): void => {
             const key = entryKey(e.namespace, e.id);
             byKey.set(key, e);
-            cache.put(key, e, { summary: indexedTerms(e.summary), content: indexedTerms(e.content) }, e.namespace, e.kind);
+            cache.put(
+              key,
+              e,
+              { summary: indexedTerms(e.summary), content: indexedTerms(e.content) },
+              e.namespace,
+              e.kind,
+            );
           };
-          docs.forEach(([s, c, ns], i) => put(entry({ id: `d${i}`, namespace: ns ? "a" : "b", summary: s.join(" "), content: `${c.join(" ")} f${i}.py` })));
+          docs.forEach(([s, c, ns], i) =>
+            put(
+              entry({
+                id: `d${i}`,
+                namespace: ns ? "a" : "b",
+                summary: s.join(" "),
+                content: `${c.join(" ")} f${i}.py`,
+              }),
+            ),
+          );
           if (removeEvery > 0) {
             [...byKey.keys()].forEach((key, i) => {
               if (i % (removeEvery + 1) !== 0) return;
@@ -53,7 +96,9 @@ describe("ranking engine", () => {
               byKey.delete(key);
             });
             // Rewrites after the removals: new docIds at the end.
-            [...byKey.values()].filter((_, i) => i % 5 === 0).forEach((e) => put({ ...e, summary: `${e.summary} beta` }));
+            [...byKey.values()]
+              .filter((_, i) => i % 5 === 0)
+              .forEach((e) => put({ ...e, summary: `${e.summary} beta` }));
           }
           const corpus = [...byKey.values()];
           expect(cache.live).toBe(corpus.length);
@@ -80,14 +125,34 @@ describe("ranking engine", () => {
     const uniq = (ts: readonly string[]): string[] => [...new Set(ts)];
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.array(term, { maxLength: 5 }).map(uniq), fc.array(term, { maxLength: 8 }).map(uniq)), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.tuple(fc.array(term, { maxLength: 5 }).map(uniq), fc.array(term, { maxLength: 8 }).map(uniq)), {
+          minLength: 1,
+          maxLength: 300,
+        }),
         fc.array(fc.array(term, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
         (docs, queries) => {
           const arrays = new PostingsCache<number>(64);
           const columns = new PostingsCache<number>(64);
-          arrays.putMany(docs.map(([summary, content], i) => ({ key: `k${i}`, handle: i, terms: { summary, content }, namespace: "n", kind: "k" })));
-          columns.putMany(docs.map(([summary, content], i) => ({ key: `k${i}`, handle: i, terms: `${summary.join(" ")}\t${content.join(" ")}`, namespace: "n", kind: "k" })));
-          for (const [summary, content] of docs) for (const t of [...summary, ...content]) expect(columns.termId(t)).toBe(arrays.termId(t));
+          arrays.putMany(
+            docs.map(([summary, content], i) => ({
+              key: `k${i}`,
+              handle: i,
+              terms: { summary, content },
+              namespace: "n",
+              kind: "k",
+            })),
+          );
+          columns.putMany(
+            docs.map(([summary, content], i) => ({
+              key: `k${i}`,
+              handle: i,
+              terms: `${summary.join(" ")}\t${content.join(" ")}`,
+              namespace: "n",
+              kind: "k",
+            })),
+          );
+          for (const [summary, content] of docs)
+            for (const t of [...summary, ...content]) expect(columns.termId(t)).toBe(arrays.termId(t));
           expect([...columns.docLen.subarray(0, docs.length)]).toEqual([...arrays.docLen.subarray(0, docs.length)]);
           for (const q of queries) {
             const opts = { k: 10, summaryWeight: 2 };
@@ -101,10 +166,23 @@ describe("ranking engine", () => {
 
   it("a term in every entry ranks its entries (shortest first) and a rare term above them", () => {
     const cache = new PostingsCache<string>();
-    for (let i = 0; i < 1000; i++) cache.put(`k${i}`, `k${i}`, { summary: [], content: [...Array.from({ length: 1 + (i % 7) }, (_, j) => `w${j}`), "py", `file${i}`] }, "n", "k");
+    for (let i = 0; i < 1000; i++)
+      cache.put(
+        `k${i}`,
+        `k${i}`,
+        { summary: [], content: [...Array.from({ length: 1 + (i % 7) }, (_, j) => `w${j}`), "py", `file${i}`] },
+        "n",
+        "k",
+      );
     const top = rank(cache, ["file500", "py"], { k: 3, summaryWeight: 2 });
     expect(top.map((r) => r.handle)).toEqual(["k500", "k0", "k7"]);
-    const corpus = Array.from({ length: 1000 }, (_, i) => entry({ id: `k${i}`, namespace: "n", content: [...Array.from({ length: 1 + (i % 7) }, (_, j) => `w${j}`), "py", `file${i}`].join(" ") }));
+    const corpus = Array.from({ length: 1000 }, (_, i) =>
+      entry({
+        id: `k${i}`,
+        namespace: "n",
+        content: [...Array.from({ length: 1 + (i % 7) }, (_, j) => `w${j}`), "py", `file${i}`].join(" "),
+      }),
+    );
     expect(referenceRanking(corpus, "file500 py", { k: 3 }).top.map((h) => h.id)).toEqual(["k500", "k0", "k7"]);
   });
 });

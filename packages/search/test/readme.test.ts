@@ -13,7 +13,13 @@ describe("README example", () => {
 
     const index = memoryIndex();
     await index.write([
-      entry({ id: "t1", namespace: "run-1", kind: "tool_result", summary: "pytest: KeyError 'header' in src/reader.py", content: "Traceback …\nKeyError: 'header'" }),
+      entry({
+        id: "t1",
+        namespace: "run-1",
+        kind: "tool_result",
+        summary: "pytest: KeyError 'header' in src/reader.py",
+        content: "Traceback …\nKeyError: 'header'",
+      }),
       entry({ id: "f1", namespace: "run-1", kind: "file", summary: "read src/app.py", content: "def main(): ..." }),
     ])();
     const hits = await index.search("KeyError reader.py", { k: 5, namespace: "run-1" })();
@@ -33,10 +39,15 @@ describe("README example", () => {
     try {
       // README-SNAPSHOT-START
       const seen: string[] = [];
-      const options = { path: file, snapshots: { dir: snapshotDir, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) } };
+      const options = {
+        path: file,
+        snapshots: { dir: snapshotDir, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) },
+      };
       const first = await openSqliteIndex(options)();
       if (first._tag === "Right") {
-        await first.right.write([entry({ id: "t1", namespace: "run-1", summary: "pytest: KeyError 'header'", content: "Traceback …" })])();
+        await first.right.write([
+          entry({ id: "t1", namespace: "run-1", summary: "pytest: KeyError 'header'", content: "Traceback …" }),
+        ])();
         await first.right.search("KeyError", { namespace: "run-1" })(); // loads run-1 from its rows, then writes its snapshot
         await first.right.close()(); // waits for the snapshot write
       }

@@ -17,7 +17,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** More rows than several load slices hold. */
 const ROWS = 5000;
 const corpus: IndexEntry[] = Array.from({ length: ROWS }, (_, i) =>
-  entry({ id: `e${i}`, namespace: i % 3 === 0 ? "gone" : "kept", summary: `alpha note ${i % 97}`, content: `beta output ${i % 13} file${i}.py` }),
+  entry({
+    id: `e${i}`,
+    namespace: i % 3 === 0 ? "gone" : "kept",
+    summary: `alpha note ${i % 97}`,
+    content: `beta output ${i % 13} file${i}.py`,
+  }),
 );
 
 let files = 0;
@@ -54,7 +59,13 @@ describe("sqlite: the first search loads the cache in slices", () => {
     expect(turns).toBeGreaterThanOrEqual(3);
     expectReferenceTopK(right(value), corpus, "alpha beta", { k: 50 }, "first search");
     // Loaded once: the next search does not load again (no yield needed).
-    expectReferenceTopK(right(await index.search("file42 py", { k: 10 })()), corpus, "file42 py", { k: 10 }, "second search");
+    expectReferenceTopK(
+      right(await index.search("file42 py", { k: 10 })()),
+      corpus,
+      "file42 py",
+      { k: 10 },
+      "second search",
+    );
     right(await index.close()());
   });
 
@@ -64,7 +75,10 @@ describe("sqlite: the first search loads the cache in slices", () => {
     const other = right(await openSqliteIndex({ path })());
     const pending = reader.search("gamma alpha beta", { k: 100 })();
     await nextTurn();
-    const added = [entry({ id: "new-1", namespace: "kept", summary: "gamma arrived later", content: "beta" }), entry({ id: "new-2", namespace: "gone", summary: "gamma too", content: "x" })];
+    const added = [
+      entry({ id: "new-1", namespace: "kept", summary: "gamma arrived later", content: "beta" }),
+      entry({ id: "new-2", namespace: "gone", summary: "gamma too", content: "x" }),
+    ];
     right(await other.write(added)());
     const rewritten = { ...corpus[1]!, summary: "gamma rewritten elsewhere" };
     right(await other.write([rewritten])());

@@ -33,7 +33,13 @@ const keyOf = (ns: string, id: number): string => entryKey(ns, `d${id}`);
 function apply(cache: PostingsCache<number>, o: Op): void {
   if ("put" in o) {
     const d: Doc = o.put;
-    cache.put(keyOf(d.ns, d.id), d.id * 7 + d.ns.length, { summary: [...new Set(d.summary)], content: [...new Set(d.content)] }, d.ns, d.kind);
+    cache.put(
+      keyOf(d.ns, d.id),
+      d.id * 7 + d.ns.length,
+      { summary: [...new Set(d.summary)], content: [...new Set(d.content)] },
+      d.ns,
+      d.kind,
+    );
   } else if ("remove" in o) cache.remove(keyOf(o.ns, o.remove));
   else cache.removeNamespace(o.dropNs);
 }
@@ -82,12 +88,14 @@ describe("postings snapshot encoding", () => {
             ["\ud800", 5],
           ]);
           for (const cache of [original, copy]) expect(cache.live).toBe(original.live);
-          for (const q of queries) for (const ns of [undefined, "a", "\u0000c"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+          for (const q of queries)
+            for (const ns of [undefined, "a", "\u0000c"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
           for (const o of after) {
             apply(original, o);
             apply(copy, o);
           }
-          for (const q of queries) for (const ns of [undefined, "b"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
+          for (const q of queries)
+            for (const ns of [undefined, "b"]) expect(ranked(copy, q, ns)).toEqual(ranked(original, q, ns));
           // Encoding a restored cache gives the bytes of encoding the original.
           expect(snapshotOf(copy)).toEqual(snapshotOf(original));
         },
@@ -98,16 +106,30 @@ describe("postings snapshot encoding", () => {
 
   it("property: every truncation and every flipped byte is rejected with a reason, never thrown", () => {
     const cache = new PostingsCache<number>();
-    for (let i = 0; i < 40; i++) apply(cache, { put: { id: i, ns: i % 2 === 0 ? "a" : "b", kind: "file", summary: [VOCAB[i % VOCAB.length]!], content: ["py", VOCAB[(i * 5) % VOCAB.length]!] } });
+    for (let i = 0; i < 40; i++)
+      apply(cache, {
+        put: {
+          id: i,
+          ns: i % 2 === 0 ? "a" : "b",
+          kind: "file",
+          summary: [VOCAB[i % VOCAB.length]!],
+          content: ["py", VOCAB[(i * 5) % VOCAB.length]!],
+        },
+      });
     const bytes = snapshotOf(cache);
     fc.assert(
-      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.boolean(), (at, mask, truncate) => {
-        const bad = truncate ? bytes.slice(0, at) : bytes.slice();
-        if (!truncate) bad[at]! ^= mask;
-        const r = decodeSnapshot(bad, expect1);
-        expect(E.isLeft(r)).toBe(true);
-        if (E.isLeft(r)) expect(["truncated", "magic", "version", "checksum", "malformed"]).toContain(r.left.reason);
-      }),
+      fc.property(
+        fc.nat({ max: bytes.length - 1 }),
+        fc.integer({ min: 1, max: 255 }),
+        fc.boolean(),
+        (at, mask, truncate) => {
+          const bad = truncate ? bytes.slice(0, at) : bytes.slice();
+          if (!truncate) bad[at]! ^= mask;
+          const r = decodeSnapshot(bad, expect1);
+          expect(E.isLeft(r)).toBe(true);
+          if (E.isLeft(r)) expect(["truncated", "magic", "version", "checksum", "malformed"]).toContain(r.left.reason);
+        },
+      ),
       { numRuns: runs(300) },
     );
   });
@@ -116,7 +138,8 @@ describe("postings snapshot encoding", () => {
     const cache = new PostingsCache<number>();
     apply(cache, { put: { id: 1, ns: "a", kind: "file", summary: ["alpha"], content: [] } });
     const bytes = snapshotOf(cache);
-    const reason = (e: ReturnType<typeof decodeSnapshot>): string | undefined => (E.isLeft(e) ? e.left.reason : undefined);
+    const reason = (e: ReturnType<typeof decodeSnapshot>): string | undefined =>
+      E.isLeft(e) ? e.left.reason : undefined;
     expect(reason(decodeSnapshot(bytes, { ...expect1, identity: "index-2" }))).toBe("identity");
     expect(reason(decodeSnapshot(bytes, { ...expect1, scope: "na" }))).toBe("scope");
     expect(reason(decodeSnapshot(bytes, { ...expect1, maxGeneration: 16 }))).toBe("ahead");
@@ -129,13 +152,21 @@ describe("postings snapshot encoding", () => {
 
   it("a restored cache, cleared, takes new entries as a fresh one does (its forward lists and shared buffer forgotten)", () => {
     const original = new PostingsCache<number>(8);
-    for (let i = 0; i < 30; i++) apply(original, { put: { id: i, ns: "a", kind: "file", summary: ["alpha", "beta"], content: [VOCAB[i % VOCAB.length]!, "read"] } });
+    for (let i = 0; i < 30; i++)
+      apply(original, {
+        put: { id: i, ns: "a", kind: "file", summary: ["alpha", "beta"], content: [VOCAB[i % VOCAB.length]!, "read"] },
+      });
     const copy = restored(snapshotOf(original));
     copy.clear();
     const fresh = new PostingsCache<number>(8);
-    for (const cache of [copy, fresh]) for (let i = 0; i < 12; i++) apply(cache, { put: { id: i, ns: "b", kind: "tool", summary: ["gamma"], content: [VOCAB[(i * 5) % VOCAB.length]!] } });
+    for (const cache of [copy, fresh])
+      for (let i = 0; i < 12; i++)
+        apply(cache, {
+          put: { id: i, ns: "b", kind: "tool", summary: ["gamma"], content: [VOCAB[(i * 5) % VOCAB.length]!] },
+        });
     for (const cache of [copy, fresh]) apply(cache, { remove: 3, ns: "b" });
-    for (const q of [["gamma"], ["alpha"], ["x1", "py"]]) expect(ranked(copy, q, undefined)).toEqual(ranked(fresh, q, undefined));
+    for (const q of [["gamma"], ["alpha"], ["x1", "py"]])
+      expect(ranked(copy, q, undefined)).toEqual(ranked(fresh, q, undefined));
     expect(copy.live).toBe(11);
     expect(copy.bytes()).toBeLessThan(restored(snapshotOf(original)).bytes() + fresh.bytes());
   });

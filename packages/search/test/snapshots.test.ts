@@ -49,7 +49,8 @@ const sqliteStore = (): Store => {
   return {
     table,
     snapDir: join(dir, `${table}-snaps`),
-    open: async (snapshots) => right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
+    open: async (snapshots) =>
+      right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
     rewind: async () => {
       const file = new Database(path);
       file.prepare(`UPDATE ${table}_gen SET gen = 0`).run();
@@ -67,31 +68,50 @@ const pgStore = (): Store => {
   return {
     table,
     snapDir: join(dir, `${table}-snaps`),
-    open: async (snapshots) => right(await openPostgresIndex({ connection: db.client(), table, ...(snapshots === undefined ? {} : { snapshots }) })()),
+    open: async (snapshots) =>
+      right(
+        await openPostgresIndex({
+          connection: db.client(),
+          table,
+          ...(snapshots === undefined ? {} : { snapshots }),
+        })(),
+      ),
     rewind: async () => {
       const c = db.client();
       await c.query(`UPDATE ${table}_gen SET gen = 0`);
     },
     tamper: async () => {
-      await db.client().query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
+      await db
+        .client()
+        .query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
     },
   };
 };
 
 const VOCAB = ["alpha", "beta", "gamma", "delta", "error", "file", "read", "main"];
-const doc = (i: number, ns: string, words: string): IndexEntry => entry({ id: `e${i}`, namespace: ns, summary: `${words} s${i % 7}`, content: `${VOCAB[i % VOCAB.length]} f${i}.py ${words}` });
+const doc = (i: number, ns: string, words: string): IndexEntry =>
+  entry({
+    id: `e${i}`,
+    namespace: ns,
+    summary: `${words} s${i % 7}`,
+    content: `${VOCAB[i % VOCAB.length]} f${i}.py ${words}`,
+  });
 // An entry's text is a function of its number only: a rewrite of the same id is the same original
 // (a different one would be an IdConflict, as it should).
-const batch = (from: number, count: number, ns: string): IndexEntry[] => Array.from({ length: count }, (_, i) => doc(from + i, ns, `${VOCAB[(from + i) % 5]} ${VOCAB[((from + i) * 3) % 8]}`));
+const batch = (from: number, count: number, ns: string): IndexEntry[] =>
+  Array.from({ length: count }, (_, i) => doc(from + i, ns, `${VOCAB[(from + i) % 5]} ${VOCAB[((from + i) * 3) % 8]}`));
 /** Hits in a tie-independent order (equal scores may come in another docId order after a reload). */
-const shape = (hits: readonly SearchHit[]): readonly string[] => hits.map((h) => `${h.score.toFixed(9)} ${h.namespace} ${h.id} ${h.summary}`).sort();
+const shape = (hits: readonly SearchHit[]): readonly string[] =>
+  hits.map((h) => `${h.score.toFixed(9)} ${h.namespace} ${h.id} ${h.summary}`).sort();
 const QUERIES = ["alpha", "beta f3.py", "main error s2", "gamma delta read"];
 const SCOPES = [undefined, "a", "b"] as const;
 
 /** Every query in every scope (k larger than any corpus here). */
 async function answers(index: SegmentIndex): Promise<readonly (readonly string[])[]> {
   const out: (readonly string[])[] = [];
-  for (const q of QUERIES) for (const ns of SCOPES) out.push(shape(right(await index.search(q, { k: 500, ...(ns === undefined ? {} : { namespace: ns }) })())));
+  for (const q of QUERIES)
+    for (const ns of SCOPES)
+      out.push(shape(right(await index.search(q, { k: 500, ...(ns === undefined ? {} : { namespace: ns }) })())));
   return out;
 }
 
@@ -127,7 +147,11 @@ for (const [name, make] of [
   describe(`postings snapshots: ${name}`, () => {
     it("property: searches are the same with and without snapshots, across reopenings, other writers and deletions", async () => {
       const step = fc.oneof(
-        fc.record({ write: fc.constantFrom("a", "b"), from: fc.nat({ max: 60 }), count: fc.integer({ min: 1, max: 15 }) }),
+        fc.record({
+          write: fc.constantFrom("a", "b"),
+          from: fc.nat({ max: 60 }),
+          count: fc.integer({ min: 1, max: 15 }),
+        }),
         fc.record({ drop: fc.constantFrom("a", "b") }),
         fc.record({ reopen: fc.constant(true) }),
       );
@@ -160,7 +184,11 @@ for (const [name, make] of [
     });
 
     const faults: readonly [string, string, (store: Store) => Promise<void>][] = [
-      ["a torn (truncated) file", "rejected:truncated", async (s) => writeFileSync(fileOf(s, "na"), readFileSync(fileOf(s, "na")).subarray(0, 100))],
+      [
+        "a torn (truncated) file",
+        "rejected:truncated",
+        async (s) => writeFileSync(fileOf(s, "na"), readFileSync(fileOf(s, "na")).subarray(0, 100)),
+      ],
       [
         "a flipped byte",
         "rejected:checksum",
@@ -188,7 +216,11 @@ for (const [name, make] of [
         },
       ],
       ["a snapshot ahead of the counter (the database was restored)", "rejected:ahead", async (s) => s.rewind()],
-      ["an entry deleted behind the index's back (the counter untouched): the entry count disagrees", "rejected:count", async (s) => s.tamper()],
+      [
+        "an entry deleted behind the index's back (the counter untouched): the entry count disagrees",
+        "rejected:count",
+        async (s) => s.tamper(),
+      ],
     ];
     for (const [what, expected, fault] of faults) {
       it(`${what}: refused, searches correct, the snapshot replaced`, async () => {
@@ -243,12 +275,22 @@ for (const [name, make] of [
 
     it("refuses bad snapshot options, naming the field", async () => {
       const store = make();
-      const bad = [{ dir: "" }, { dir: "x", rewriteAfter: 0 }, { dir: "x", extra: 1 }, {}, { dir: "x", store: { read: () => 0, write: () => 0, remove: () => 0 } }];
+      const bad = [
+        { dir: "" },
+        { dir: "x", rewriteAfter: 0 },
+        { dir: "x", extra: 1 },
+        {},
+        { dir: "x", store: { read: () => 0, write: () => 0, remove: () => 0 } },
+      ];
       for (const snapshots of bad) {
         const r =
           name === "sqlite"
             ? await openSqliteIndex({ path: join(dir, "never.db"), snapshots: snapshots as SnapshotOptions })()
-            : await openPostgresIndex({ connection: db.client(), table: store.table, snapshots: snapshots as SnapshotOptions })();
+            : await openPostgresIndex({
+                connection: db.client(),
+                table: store.table,
+                snapshots: snapshots as SnapshotOptions,
+              })();
         expect(r._tag).toBe("Left");
         if (r._tag === "Left") expect(JSON.stringify(r.left)).toContain("snapshots");
       }

@@ -24,7 +24,11 @@ describe("SQLite index: a writer killed mid-batch", () => {
     const acknowledged: number[] = [];
     let next = 0;
     for (let run = 0; run < 3; run++) {
-      const acks = await writeUntilKilled(join(here, "./support/sqlite-crash-writer.ts"), [path, String(next), String(size)], 3);
+      const acks = await writeUntilKilled(
+        join(here, "./support/sqlite-crash-writer.ts"),
+        [path, String(next), String(size)],
+        3,
+      );
       expect(acks.length).toBeGreaterThanOrEqual(3);
       acknowledged.push(...acks);
       // The batch after the last acknowledged one may or may not have committed; start past it.
@@ -51,12 +55,19 @@ describe("SQLite index: a full disk", () => {
       const filler = "x".repeat(4000);
       let failure: E.Either<unknown, unknown> | undefined;
       for (let n = 0; n < 200 && failure === undefined; n++) {
-        const batch = Array.from({ length: 5 }, (_, i) => entry({ id: `n${n}-${i}`, summary: `full disk batch ${n}`, content: `${filler} ${n} ${i}` }));
+        const batch = Array.from({ length: 5 }, (_, i) =>
+          entry({ id: `n${n}-${i}`, summary: `full disk batch ${n}`, content: `${filler} ${n} ${i}` }),
+        );
         const r = await index.write(batch)();
         if (E.isLeft(r)) failure = r;
         else acknowledged.push(...batch);
       }
-      expect(failure !== undefined && E.isLeft(failure) && failure.left).toMatchObject({ _tag: "StorageError", backend: "sqlite", operation: "write", code: "SQLITE_FULL" });
+      expect(failure !== undefined && E.isLeft(failure) && failure.left).toMatchObject({
+        _tag: "StorageError",
+        backend: "sqlite",
+        operation: "write",
+        code: "SQLITE_FULL",
+      });
       expect(acknowledged.length).toBeGreaterThan(0);
       expect(right(await index.count()())).toBe(acknowledged.length);
       for (const e of acknowledged) expect(right(await index.expand(e.id)())).toEqual(e);

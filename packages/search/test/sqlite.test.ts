@@ -10,4 +10,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 indexContract("sqlite in memory", async () => right(await openSqliteIndex()()));
-indexContract("sqlite file (WAL)", async () => right(await openSqliteIndex({ path: join(dir, `contract-${n++}.db`) })()));
+indexContract("sqlite file (WAL)", async () =>
+  right(await openSqliteIndex({ path: join(dir, `contract-${n++}.db`) })()),
+);

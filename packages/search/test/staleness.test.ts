@@ -26,15 +26,27 @@ afterAll(async () => {
 });
 
 const first: IndexEntry[] = Array.from({ length: 40 }, (_, i) =>
-  entry({ id: `e${i}`, namespace: i % 4 === 0 ? "gone" : "kept", summary: `alpha note ${i}`, content: `beta output ${i % 5} file${i}.py` }),
+  entry({
+    id: `e${i}`,
+    namespace: i % 4 === 0 ? "gone" : "kept",
+    summary: `alpha note ${i}`,
+    content: `beta output ${i % 5} file${i}.py`,
+  }),
 );
 
 /** Loads `reader`'s cache, changes the data through `writer`, and checks what `reader` finds next. */
-async function followsOtherWriter(reader: SegmentIndex, write: (batch: readonly IndexEntry[]) => Promise<void>, deleteNs: (ns: string) => Promise<void>): Promise<void> {
+async function followsOtherWriter(
+  reader: SegmentIndex,
+  write: (batch: readonly IndexEntry[]) => Promise<void>,
+  deleteNs: (ns: string) => Promise<void>,
+): Promise<void> {
   right(await reader.write(first)());
   expectReferenceTopK(right(await reader.search("alpha beta", { k: 50 })()), first, "alpha beta", { k: 50 }, "before");
   // Elsewhere: new entries, a rewritten summary, a deleted namespace.
-  const added = [entry({ id: "new-1", namespace: "kept", summary: "gamma arrived later", content: "beta" }), entry({ id: "new-2", namespace: "gone", summary: "gamma too", content: "x" })];
+  const added = [
+    entry({ id: "new-1", namespace: "kept", summary: "gamma arrived later", content: "beta" }),
+    entry({ id: "new-2", namespace: "gone", summary: "gamma too", content: "x" }),
+  ];
   await write(added);
   const rewritten = { ...first[1]!, summary: "gamma rewritten elsewhere" };
   await write([rewritten]);
@@ -52,7 +64,19 @@ async function followsOtherWriter(reader: SegmentIndex, write: (batch: readonly 
 
 function child(path: string, name: string, count: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "./support/sqlite-writer.ts"), path, name, String(count)], { stdio: ["ignore", "ignore", "inherit"] });
+    const p = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=development",
+        join(here, "./support/sqlite-writer.ts"),
+        path,
+        name,
+        String(count),
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
     p.on("error", reject);
     p.on("exit", (code) => resolve(code ?? -1));
   });

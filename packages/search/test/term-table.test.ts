@@ -9,7 +9,14 @@ describe("TermTable", () => {
   it("property: behaves as a Map from term to the order of first sight, looked up whole or in place", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.string({ unit: "binary", maxLength: 5 }), fc.string({ unit: "grapheme", maxLength: 3 })), { maxLength: 3000 }),
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 5 }),
+            fc.string({ unit: "binary", maxLength: 5 }),
+            fc.string({ unit: "grapheme", maxLength: 3 }),
+          ),
+          { maxLength: 3000 },
+        ),
         fc.string({ maxLength: 4 }),
         (terms, pad) => {
           const table = new TermTable();
@@ -18,7 +25,10 @@ describe("TermTable", () => {
             const expected = model.get(t) ?? model.size;
             if (!model.has(t)) model.set(t, expected);
             // In place, inside a longer string, half of the time.
-            const id = t.length % 2 === 0 ? table.internRange(t, 0, t.length) : table.internRange(`${pad}${t}${pad}`, pad.length, pad.length + t.length);
+            const id =
+              t.length % 2 === 0
+                ? table.internRange(t, 0, t.length)
+                : table.internRange(`${pad}${t}${pad}`, pad.length, pad.length + t.length);
             expect(id).toBe(expected);
           }
           expect(table.size).toBe(model.size);

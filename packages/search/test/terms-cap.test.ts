@@ -8,7 +8,10 @@ const bytes = (terms: readonly string[]): number => terms.reduce((n, t) => n + B
 
 describe("indexedTerms", () => {
   it("property: a first-seen prefix of the distinct terms, within the count and byte caps", () => {
-    const word = fc.oneof(fc.string({ minLength: 1, maxLength: 70 }), fc.constantFrom("数据压缩", "🧠x", "e\u0301", "a".repeat(80)));
+    const word = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 70 }),
+      fc.constantFrom("数据压缩", "🧠x", "e\u0301", "a".repeat(80)),
+    );
     fc.assert(
       fc.property(fc.array(word, { maxLength: 300 }), fc.integer({ min: 1, max: 3 }), (words, repeat) => {
         const text = Array.from({ length: repeat }, () => words.join(" ")).join(" ");
@@ -19,7 +22,8 @@ describe("indexedTerms", () => {
         expect(bytes(capped)).toBeLessThanOrEqual(MAX_FIELD_TERM_BYTES);
         // Nothing is cut below the caps: the next term (if any) would not have fitted.
         const following = all[capped.length];
-        if (following !== undefined) expect(capped.length === MAX_FIELD_TERMS || bytes([...capped, following]) > MAX_FIELD_TERM_BYTES).toBe(true);
+        if (following !== undefined)
+          expect(capped.length === MAX_FIELD_TERMS || bytes([...capped, following]) > MAX_FIELD_TERM_BYTES).toBe(true);
       }),
       { numRuns: runs(200) },
     );

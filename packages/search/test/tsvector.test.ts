@@ -14,7 +14,10 @@ describe("parseTsvector", () => {
   });
 
   it("reads quoted lexemes: a doubled quote and a backslash escape", () => {
-    expect(parseTsvector("'it''s':1A 'a\\\\b':2 'spa ce':3")).toEqual({ summary: ["it's"], content: ["a\\b", "spa ce"] });
+    expect(parseTsvector("'it''s':1A 'a\\\\b':2 'spa ce':3")).toEqual({
+      summary: ["it's"],
+      content: ["a\\b", "spa ce"],
+    });
   });
 
   it("property: reads back what tsvectorLiteral wrote, for terms of our tokenizer's alphabet", () => {

@@ -9,7 +9,17 @@
 import * as TE from "fp-ts/lib/TaskEither.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { Message } from "@cc/messages";
-import { callback, decodeOrThrow, decodeWith, invalid, leaf, nonEmptyString, objectCodec, withMethods, type InvalidOptions } from "@cc/validate";
+import {
+  callback,
+  decodeOrThrow,
+  decodeWith,
+  invalid,
+  leaf,
+  nonEmptyString,
+  objectCodec,
+  withMethods,
+  type InvalidOptions,
+} from "@cc/validate";
 import { PruneSettingsCodec, type PruneSettings } from "./prune.js";
 import { StoreShape } from "./shape.js";
 import type { CompactionOutcome, SessionCompactor } from "./compactor.js";
@@ -55,7 +65,11 @@ export const ChatSessionOptionsCodec = objectCodec(
   "ChatSessionOptions",
   {
     store: StoreShape,
-    compactor: withMethods<SessionCompactor>("SessionCompactor", ["tryCompact", "forceCompact"], "a SessionCompactor (createSessionCompactor(…))"),
+    compactor: withMethods<SessionCompactor>(
+      "SessionCompactor",
+      ["tryCompact", "forceCompact"],
+      "a SessionCompactor (createSessionCompactor(…))",
+    ),
     stackId: nonEmptyString,
   },
   {
@@ -92,9 +106,14 @@ export interface ChatSession {
   /**
    * Stores `incoming`, compacts when due, returns the prompt to send.
    */
-  prepareTurn(incoming: readonly Message[]): TE.TaskEither<SessionCompactionError | InvalidContextOptions, PreparedTurn>;
+  prepareTurn(
+    incoming: readonly Message[],
+  ): TE.TaskEither<SessionCompactionError | InvalidContextOptions, PreparedTurn>;
   /** Stores the reply messages and the input tokens the provider reported for this turn (0 if none). */
-  finishTurn(reply: readonly Message[], reportedInputTokens: number): TE.TaskEither<StoreError | InvalidOptions, readonly StoredMessage[]>;
+  finishTurn(
+    reply: readonly Message[],
+    reportedInputTokens: number,
+  ): TE.TaskEither<StoreError | InvalidOptions, readonly StoredMessage[]>;
   /** Compacts now (e.g. a user's `/compact` command). */
   compactNow(): TE.TaskEither<SessionCompactionError | InvalidOptions, CompactionOutcome>;
 }

@@ -20,7 +20,12 @@ import { guardProvider } from "@cc/lcm";
 import type { Provider } from "@cc/messages";
 import { defaultTranscriptLimits } from "@cc/lcm/internal";
 import { type TranscriptLimits } from "@cc/lcm";
-import { decodeSessionConfig, triggerTokens, type InvalidSessionConfig, type SessionCompactionConfig } from "./config.js";
+import {
+  decodeSessionConfig,
+  triggerTokens,
+  type InvalidSessionConfig,
+  type SessionCompactionConfig,
+} from "./config.js";
 import * as t from "io-ts";
 import { CcError, callback, decodeWith, type InvalidInput, isRecord, leaf, objectCodec } from "@cc/validate";
 import { CounterShape, EventBusShape, ProviderShape, StoreShape, TranscriptLimitsCodec } from "./shape.js";
@@ -29,9 +34,29 @@ import { decideTrigger } from "./plan.js";
 import type { StackId, StoreError, SummaryStore } from "./store/store.js";
 import { checkStackId } from "./store/validate.js";
 import type { SessionCompactionError } from "./errors.js";
-import { planSummary, saveSummary, skipped, summarise, type CompactionOutcome, type Loaded, type Pass, type SummariseDeps } from "./pass.js";
+import {
+  planSummary,
+  saveSummary,
+  skipped,
+  summarise,
+  type CompactionOutcome,
+  type Loaded,
+  type Pass,
+  type SummariseDeps,
+} from "./pass.js";
 
-export { planSummary, saveSummary, summarise, type CompactionOutcome, type Loaded, type Pass, type Skipped, type SummariseDeps, type SummaryDecision, type SummaryJob } from "./pass.js";
+export {
+  planSummary,
+  saveSummary,
+  summarise,
+  type CompactionOutcome,
+  type Loaded,
+  type Pass,
+  type Skipped,
+  type SummariseDeps,
+  type SummaryDecision,
+  type SummaryJob,
+} from "./pass.js";
 
 /**
  * What the session compactor needs.
@@ -125,7 +150,9 @@ export function createSessionCompactor(deps: SessionCompactorOptions): SessionCo
  * const compactor = decodeSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: 32000 } });
  * if (E.isRight(compactor)) await compactor.right.tryCompact({ stackId: "chat-1", lastInputTokens: 26000 })();
  */
-export function decodeSessionCompactor(deps: SessionCompactorOptions): E.Either<InvalidSessionConfig, SessionCompactor> {
+export function decodeSessionCompactor(
+  deps: SessionCompactorOptions,
+): E.Either<InvalidSessionConfig, SessionCompactor> {
   return pipe(
     decodeDeps(deps),
     E.chain(() => decodeSessionConfig(deps.config)),
@@ -137,14 +164,23 @@ export function decodeSessionCompactor(deps: SessionCompactorOptions): E.Either<
 export const SessionCompactorOptionsCodec = objectCodec(
   "SessionCompactorOptions",
   { store: StoreShape, provider: ProviderShape, config: t.unknown },
-  { events: EventBusShape, counter: CounterShape, now: callback<() => number>(), transcriptLimits: TranscriptLimitsCodec },
+  {
+    events: EventBusShape,
+    counter: CounterShape,
+    now: callback<() => number>(),
+    transcriptLimits: TranscriptLimitsCodec,
+  },
 );
 
 const decodeDeps = decodeWith(SessionCompactorOptionsCodec, "InvalidOptions", "session compactor deps");
 
 const callFields = {
   ephemeral: leaf("Ephemeral", "true or false", (u): u is boolean => typeof u === "boolean"),
-  signal: leaf("AbortSignal", "an AbortSignal", (u): u is AbortSignal => isRecord(u) && typeof u["aborted"] === "boolean"),
+  signal: leaf(
+    "AbortSignal",
+    "an AbortSignal",
+    (u): u is AbortSignal => isRecord(u) && typeof u["aborted"] === "boolean",
+  ),
 };
 
 /** io-ts codec of {@link TryCompactInput} (closed: `ephemral: true` is refused, not ignored). */
@@ -152,7 +188,11 @@ export const TryCompactInputCodec = objectCodec(
   "TryCompactInput",
   {
     stackId: t.unknown,
-    lastInputTokens: leaf("LastInputTokens", "a finite number ≥ 0 (0 when the provider reported no usage)", (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0),
+    lastInputTokens: leaf(
+      "LastInputTokens",
+      "a finite number ≥ 0 (0 when the provider reported no usage)",
+      (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
+    ),
   },
   callFields,
 );
@@ -165,7 +205,8 @@ const decodeForceInput = decodeWith(ForceCompactInputCodec, "InvalidInput", "com
 
 /** Checks the arguments of a compaction call: known keys, a finite non-negative token count, a valid stack id. */
 function checkInput(input: unknown, trigger: CompactionTrigger): E.Either<SessionCompactionError, StackId> {
-  const checked: E.Either<InvalidInput, { readonly stackId: unknown }> = trigger === "manual" ? decodeForceInput(input) : decodeTryInput(input);
+  const checked: E.Either<InvalidInput, { readonly stackId: unknown }> =
+    trigger === "manual" ? decodeForceInput(input) : decodeTryInput(input);
   return E.isLeft(checked) ? checked : checkStackId(checked.right.stackId);
 }
 
@@ -175,7 +216,12 @@ function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): 
   const counter = deps.counter ?? estimateCounter();
   const clock = deps.now ?? Date.now;
   const limits = deps.transcriptLimits ?? defaultTranscriptLimits;
-  const summariseDeps: SummariseDeps = { provider: deps.provider, guarded: guardProvider(deps.provider, config.timeoutMs), config, counter };
+  const summariseDeps: SummariseDeps = {
+    provider: deps.provider,
+    guarded: guardProvider(deps.provider, config.timeoutMs),
+    config,
+    counter,
+  };
 
   const load = (stackId: StackId): TE.TaskEither<StoreError, Loaded> =>
     pipe(
@@ -188,7 +234,9 @@ function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): 
       ),
     );
 
-  const estimate = (loaded: Loaded): number => counter.countMessages(loaded.after.map((m) => m.message)) + (O.isSome(loaded.latest) ? counter.count(loaded.latest.value.content) : 0);
+  const estimate = (loaded: Loaded): number =>
+    counter.countMessages(loaded.after.map((m) => m.message)) +
+    (O.isSome(loaded.latest) ? counter.count(loaded.latest.value.content) : 0);
 
   const fail =
     (stackId: StackId, at: number) =>
@@ -215,7 +263,8 @@ function build(deps: SessionCompactorOptions, config: SessionCompactionConfig): 
     return pipe(
       TE.fromEither(checkInput(input, trigger)),
       TE.chain((stackId) => {
-        if (input.ephemeral === true) return TE.right(skipped("Ephemeral", "ephemeral sessions are never compacted", 0));
+        if (input.ephemeral === true)
+          return TE.right(skipped("Ephemeral", "ephemeral sessions are never compacted", 0));
         return pipe(
           load(stackId),
           TE.mapLeft((e): SessionCompactionError => e),

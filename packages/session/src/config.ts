@@ -73,30 +73,59 @@ export interface SessionCompactionConfig {
  *
  * @example sessionConfigDefaults.preserveLast // 6
  */
-export const sessionConfigDefaults = { threshold: 0.8, preserveLast: 6, temperature: 0.3, maxSummaryTokens: 2048, fallback: "truncate" } as const;
+export const sessionConfigDefaults = {
+  threshold: 0.8,
+  preserveLast: 6,
+  temperature: 0.3,
+  maxSummaryTokens: 2048,
+  fallback: "truncate",
+} as const;
 
 /** The configuration was rejected; each problem names the field, what is expected and what was given. */
 export type InvalidSessionConfig = InvalidOptions;
 
 /** The token count at which compaction starts: `threshold × maxTokens`, at least 1. Pure. */
-export const triggerTokens = (config: Pick<SessionCompactionConfig, "maxTokens" | "threshold">): number => tokensReaching(config.threshold, config.maxTokens);
+export const triggerTokens = (config: Pick<SessionCompactionConfig, "maxTokens" | "threshold">): number =>
+  tokensReaching(config.threshold, config.maxTokens);
 
 const fallbacks: readonly SummaryFallback[] = ["none", "truncate"];
 
 /** io-ts codec of the raw configuration (before defaults): closed, so a typo is named. */
 export const SessionCompactionConfigCodec = objectCodec(
   "SessionCompactionConfig",
-  { maxTokens: leaf("MaxTokens", "a whole number of tokens ≥ 1 — the model's input budget (e.g. 32000)", (u): u is number => isInt(u) && u >= 1) },
   {
-    threshold: leaf("Threshold", "a number in (0, 1] — the share of maxTokens at which compaction starts (default 0.8)", (u): u is number => typeof u === "number" && u > 0 && u <= 1),
-    preserveLast: leaf("PreserveLast", "a whole number ≥ 1 — how many of the newest messages stay verbatim (default 6)", (u): u is number => isInt(u) && u >= 1),
-    strength: leaf("Strength", `one of ${strengthTiers.join(", ")}`, (u): u is Strength => strengthTiers.includes(u as Strength)),
+    maxTokens: leaf(
+      "MaxTokens",
+      "a whole number of tokens ≥ 1 — the model's input budget (e.g. 32000)",
+      (u): u is number => isInt(u) && u >= 1,
+    ),
+  },
+  {
+    threshold: leaf(
+      "Threshold",
+      "a number in (0, 1] — the share of maxTokens at which compaction starts (default 0.8)",
+      (u): u is number => typeof u === "number" && u > 0 && u <= 1,
+    ),
+    preserveLast: leaf(
+      "PreserveLast",
+      "a whole number ≥ 1 — how many of the newest messages stay verbatim (default 6)",
+      (u): u is number => isInt(u) && u >= 1,
+    ),
+    strength: leaf("Strength", `one of ${strengthTiers.join(", ")}`, (u): u is Strength =>
+      strengthTiers.includes(u as Strength),
+    ),
     model: leaf("ModelName", "a non-empty model id", (u): u is string => typeof u === "string" && u.trim() !== ""),
     temperature: numberIn(0, 2),
-    maxSummaryTokens: leaf("MaxSummaryTokens", "a whole number of tokens ≥ 16 — the output budget of the summary (default 2048)", (u): u is number => isInt(u) && u >= 16),
+    maxSummaryTokens: leaf(
+      "MaxSummaryTokens",
+      "a whole number of tokens ≥ 16 — the output budget of the summary (default 2048)",
+      (u): u is number => isInt(u) && u >= 16,
+    ),
     timeoutMs: leaf("TimeoutMs", "a whole number of milliseconds ≥ 1", (u): u is number => isInt(u) && u >= 1),
-    fallback: leaf("SummaryFallback", `"truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`, (u): u is SummaryFallback =>
-      fallbacks.includes(u as SummaryFallback),
+    fallback: leaf(
+      "SummaryFallback",
+      `"truncate" (save a head+tail excerpt when the summariser fails; the default) or "none" (save nothing)`,
+      (u): u is SummaryFallback => fallbacks.includes(u as SummaryFallback),
     ),
   },
   { expected: "an object such as { maxTokens: 32000 }" },
@@ -114,30 +143,34 @@ const decodeRaw = decodeWith(SessionCompactionConfigCodec, "InvalidOptions", "se
  * // left({ _tag: "InvalidOptions", problems: [{ path: "preserveLst", message: "preserveLst: unknown field (did you mean preserveLast?)" }], … })
  */
 export function decodeSessionConfig(input: unknown): Either<InvalidSessionConfig, SessionCompactionConfig> {
-  return E.chain((raw: t.TypeOf<typeof SessionCompactionConfigCodec>): Either<InvalidSessionConfig, SessionCompactionConfig> => {
-    const threshold = raw.threshold ?? sessionConfigDefaults.threshold;
-    const trigger = triggerTokens({ maxTokens: raw.maxTokens, threshold });
-    if (raw.maxSummaryTokens !== undefined && raw.maxSummaryTokens >= trigger) {
-      return E.left(
-        invalid("InvalidOptions", "session compaction config", [
-          {
-            path: "maxSummaryTokens",
-            field: "maxSummaryTokens",
-            message: `maxSummaryTokens: ${raw.maxSummaryTokens} must be below the trigger threshold × maxTokens (${trigger}); a summary that large would trigger compaction again on every turn`,
-          },
-        ]),
-      );
-    }
-    return E.right({
-      maxTokens: raw.maxTokens,
-      threshold,
-      preserveLast: raw.preserveLast ?? sessionConfigDefaults.preserveLast,
-      temperature: raw.temperature ?? sessionConfigDefaults.temperature,
-      fallback: raw.fallback ?? sessionConfigDefaults.fallback,
-      maxSummaryTokens: raw.maxSummaryTokens ?? Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(trigger / 4))),
-      ...(raw.strength === undefined ? {} : { strength: raw.strength }),
-      ...(raw.model === undefined ? {} : { model: raw.model }),
-      ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),
-    });
-  })(decodeRaw(input));
+  return E.chain(
+    (raw: t.TypeOf<typeof SessionCompactionConfigCodec>): Either<InvalidSessionConfig, SessionCompactionConfig> => {
+      const threshold = raw.threshold ?? sessionConfigDefaults.threshold;
+      const trigger = triggerTokens({ maxTokens: raw.maxTokens, threshold });
+      if (raw.maxSummaryTokens !== undefined && raw.maxSummaryTokens >= trigger) {
+        return E.left(
+          invalid("InvalidOptions", "session compaction config", [
+            {
+              path: "maxSummaryTokens",
+              field: "maxSummaryTokens",
+              message: `maxSummaryTokens: ${raw.maxSummaryTokens} must be below the trigger threshold × maxTokens (${trigger}); a summary that large would trigger compaction again on every turn`,
+            },
+          ]),
+        );
+      }
+      return E.right({
+        maxTokens: raw.maxTokens,
+        threshold,
+        preserveLast: raw.preserveLast ?? sessionConfigDefaults.preserveLast,
+        temperature: raw.temperature ?? sessionConfigDefaults.temperature,
+        fallback: raw.fallback ?? sessionConfigDefaults.fallback,
+        maxSummaryTokens:
+          raw.maxSummaryTokens ??
+          Math.max(16, Math.min(sessionConfigDefaults.maxSummaryTokens, Math.floor(trigger / 4))),
+        ...(raw.strength === undefined ? {} : { strength: raw.strength }),
+        ...(raw.model === undefined ? {} : { model: raw.model }),
+        ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),
+      });
+    },
+  )(decodeRaw(input));
 }

@@ -37,9 +37,11 @@ export interface BuildContextInput {
  */
 export function buildContext(input: BuildContextInput): readonly Message[] {
   const head: Message[] = [];
-  if (input.systemPrompt !== undefined && input.systemPrompt !== "") head.push({ role: "system", content: input.systemPrompt });
+  if (input.systemPrompt !== undefined && input.systemPrompt !== "")
+    head.push({ role: "system", content: input.systemPrompt });
   if (input.summary !== undefined) head.push(sessionSummaryMessage(input.summary.content));
-  const after = input.summary === undefined ? input.messages : input.messages.filter((m) => m.id > input.summary!.coversUpTo);
+  const after =
+    input.summary === undefined ? input.messages : input.messages.filter((m) => m.id > input.summary!.coversUpTo);
   const tail = after.map((m) => m.message);
   return [...head, ...(input.prune === undefined ? tail : pruneToolResults(tail, input.prune).messages)];
 }
@@ -72,7 +74,11 @@ function hasOrphanResult(messages: readonly Message[]): boolean {
  * {@link limitHistory} over the stored stack without reading all of it: reads a window of twice
  * `max` messages, and the whole stack only when a tool chain reaches past that window.
  */
-function recentHistory(store: SummaryStore, stackId: StackId, max: number): TE.TaskEither<StoreError, readonly Message[]> {
+function recentHistory(
+  store: SummaryStore,
+  stackId: StackId,
+  max: number,
+): TE.TaskEither<StoreError, readonly Message[]> {
   const all = pipe(
     store.messagesAfter(stackId, 0),
     TE.map((stored) =>
@@ -135,7 +141,10 @@ export type LoadContextOptions =
 /** A bad {@link LoadContextOptions} value: the @cc/validate `InvalidOptions` (subject "context options"), naming the field. */
 export type InvalidContextOptions = InvalidOptions;
 
-const common = { systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"), prune: PruneSettingsCodec };
+const common = {
+  systemPrompt: leaf("SystemPrompt", "a string", (u): u is string => typeof u === "string"),
+  prune: PruneSettingsCodec,
+};
 /** The codec of the {@link LoadContextOptions} member with compaction on (closed). */
 export const WithCompaction = objectCodec("LoadContextOptions", { compaction: t.literal(true) }, common);
 /** The codec of the {@link LoadContextOptions} member with compaction off (closed). */
@@ -159,7 +168,11 @@ const LoadContextOptionsCodec = new t.Type<LoadContextOptions, LoadContextOption
     if (compaction === false) return WithoutCompaction.validate(u, c) as t.Validation<LoadContextOptions>;
     if (compaction === true || !isRecord(u)) return WithCompaction.validate(u, c) as t.Validation<LoadContextOptions>;
     const ctx = t.appendContext(c, "compaction", t.boolean, compaction);
-    return t.failure(compaction, ctx, `compaction: expected true (summary + recent messages) or false (recent messages only), got ${describeValue(compaction)}`);
+    return t.failure(
+      compaction,
+      ctx,
+      `compaction: expected true (summary + recent messages) or false (recent messages only), got ${describeValue(compaction)}`,
+    );
   },
   t.identity,
 );
@@ -172,7 +185,11 @@ const LoadContextOptionsCodec = new t.Type<LoadContextOptions, LoadContextOption
  * decodeContextOptions({ compaction: false, maxHistoryMessages: 50 }); // right(…)
  * decodeContextOptions({ compaction: false, maxHistory: 50 }); // left: "… maxHistory: unknown field (did you mean maxHistoryMessages?) …"
  */
-export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOptions, LoadContextOptions> = decodeWith(LoadContextOptionsCodec, "InvalidOptions", "context options");
+export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOptions, LoadContextOptions> = decodeWith(
+  LoadContextOptionsCodec,
+  "InvalidOptions",
+  "context options",
+);
 
 /**
  * Reads the stack and builds the next prompt. With compaction: the active summary and the
@@ -181,7 +198,11 @@ export const decodeContextOptions: (input: unknown) => E.Either<InvalidContextOp
  *
  * @example const prompt = await loadContext(store, "chat-1", { compaction: true, systemPrompt: "…" })();
  */
-export function loadContext(store: SummaryStore, stackId: StackId, raw: LoadContextOptions): TE.TaskEither<StoreError | InvalidContextOptions, readonly Message[]> {
+export function loadContext(
+  store: SummaryStore,
+  stackId: StackId,
+  raw: LoadContextOptions,
+): TE.TaskEither<StoreError | InvalidContextOptions, readonly Message[]> {
   const decoded = decodeContextOptions(raw);
   if (E.isLeft(decoded)) return TE.left(decoded.left);
   const options = decoded.right;
@@ -190,7 +211,10 @@ export function loadContext(store: SummaryStore, stackId: StackId, raw: LoadCont
     return pipe(
       recentHistory(store, stackId, max),
       TE.map((kept) => {
-        const system: Message[] = options.systemPrompt === undefined || options.systemPrompt === "" ? [] : [{ role: "system", content: options.systemPrompt }];
+        const system: Message[] =
+          options.systemPrompt === undefined || options.systemPrompt === ""
+            ? []
+            : [{ role: "system", content: options.systemPrompt }];
         return [...system, ...(options.prune === undefined ? kept : pruneToolResults(kept, options.prune).messages)];
       }),
     );

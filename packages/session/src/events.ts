@@ -129,7 +129,12 @@ export interface EventBusOptions {
 }
 
 /** io-ts codec of {@link EventBusOptions} (closed). */
-export const EventBusOptionsCodec = objectCodec("EventBusOptions", {}, { onSubscriberError: callback<(failure: SubscriberFailure) => void>() }, { expected: "an options object" });
+export const EventBusOptionsCodec = objectCodec(
+  "EventBusOptions",
+  {},
+  { onSubscriberError: callback<(failure: SubscriberFailure) => void>() },
+  { expected: "an options object" },
+);
 
 const decodeBusOptions = decodeWith(EventBusOptionsCodec, "InvalidOptions", "event bus options");
 
@@ -171,7 +176,9 @@ export function createEventBus<Ev extends { readonly _tag: string }>(options: Ev
         try {
           const result = handler(event);
           if (result !== undefined && typeof (result as Promise<void>).then === "function") {
-            (result as Promise<void>).then(undefined, (error: unknown) => safeReport({ _tag: "SubscriberFailed", event, error }));
+            (result as Promise<void>).then(undefined, (error: unknown) =>
+              safeReport({ _tag: "SubscriberFailed", event, error }),
+            );
           }
         } catch (error) {
           const failure: SubscriberFailure = { _tag: "SubscriberFailed", event, error };

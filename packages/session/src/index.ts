@@ -16,12 +16,25 @@ export type { StoredMessage, StoredSummary, StoreError, SummaryDraft, SummarySto
 export { memoryStore } from "./store/memory.js";
 export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres.js";
-export { createSessionCompactor, decodeSessionCompactor, type CompactionOutcome, type SessionCompactor, type SessionCompactorOptions } from "./compactor.js";
+export {
+  createSessionCompactor,
+  decodeSessionCompactor,
+  type CompactionOutcome,
+  type SessionCompactor,
+  type SessionCompactorOptions,
+} from "./compactor.js";
 export type { SessionCompactionError, SummariserError } from "./errors.js";
 export { decodeSessionConfig, sessionConfigDefaults, type SessionCompactionConfig } from "./config.js";
 export { buildContext, decodeContextOptions, loadContext, type LoadContextOptions } from "./context.js";
 export { createChatSession, type ChatSession, type ChatSessionOptions, type PreparedTurn } from "./chat-session.js";
-export { createEventBus, type EventBus, type EventBusOptions, type SessionEvent, type Subscriber, type SubscriberFailure } from "./events.js";
+export {
+  createEventBus,
+  type EventBus,
+  type EventBusOptions,
+  type SessionEvent,
+  type Subscriber,
+  type SubscriberFailure,
+} from "./events.js";
 export type { SummaryFallback } from "./fallback.js";
 export { SESSION_SUMMARY_PREFIX, summaryPrompt } from "./template.js";
 export { decodePruneOptions, pruneToolResults, type PruneResult, type PruneSettings } from "./prune.js";

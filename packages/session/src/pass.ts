@@ -15,7 +15,14 @@ import { chooseCompactionModel } from "@cc/lcm";
 import type { Message, Provider } from "@cc/messages";
 import { serialiseTranscript, type TranscriptLimits } from "@cc/lcm";
 import { type SessionCompactionConfig } from "./config.js";
-import { type CompactionDone, type CompactionTrigger, type CompactionWarning, type EventBus, type SessionEvent, type SubscriberFailure } from "./events.js";
+import {
+  type CompactionDone,
+  type CompactionTrigger,
+  type CompactionWarning,
+  type EventBus,
+  type SessionEvent,
+  type SubscriberFailure,
+} from "./events.js";
 import { truncatedSummary, type SummaryFallback, type SummaryLevel } from "./fallback.js";
 import { planCompaction, type CompactionPlan, type SessionSkipReason, type TokenSource } from "./plan.js";
 import type { StackId, StoredMessage, StoredSummary, SummaryStore } from "./store/store.js";
@@ -47,7 +54,8 @@ export type CompactionOutcome =
        * `ConcurrentCompaction` → `concurrent_compaction`.
        * @deprecated Switch on `reason` (PascalCase, like every tag of @cc); kept one release.
        */
-      readonly legacyReason: "ephemeral" | "below_threshold" | "too_few_messages" | "empty_summary" | "concurrent_compaction";
+      readonly legacyReason:
+        "ephemeral" | "below_threshold" | "too_few_messages" | "empty_summary" | "concurrent_compaction";
       readonly message: string;
       /** The token figure the trigger used (0 for ephemeral sessions). */
       readonly effectiveTokens: number;
@@ -58,10 +66,13 @@ export type Skipped = Extract<CompactionOutcome, { readonly _tag: "Skipped" }>;
 
 /** The summariser's result before saving: a summary, or why there is none. */
 type Summarised =
-  { readonly _tag: "Summary"; readonly text: string; readonly model: string } | { readonly _tag: "Empty"; readonly model: string } | { readonly _tag: "Failed"; readonly error: SummariserError };
+  | { readonly _tag: "Summary"; readonly text: string; readonly model: string }
+  | { readonly _tag: "Empty"; readonly model: string }
+  | { readonly _tag: "Failed"; readonly error: SummariserError };
 
 /** True when the caller cancelled: then no fallback runs, the caller asked to stop. */
-const cancelled = (error: SummariserError, signal: AbortSignal | undefined): boolean => signal?.aborted === true || (error._tag === "SummariserFailed" && error.error._tag === "ProviderAborted");
+const cancelled = (error: SummariserError, signal: AbortSignal | undefined): boolean =>
+  signal?.aborted === true || (error._tag === "SummariserFailed" && error.error._tag === "ProviderAborted");
 
 const describeSummariserError = (error: SummariserError): string => {
   switch (error._tag) {
@@ -130,7 +141,12 @@ export interface SummaryJob {
  * import { defaultTranscriptLimits } from "@cc/lcm/internal";
  * planSummary({ latest: O.none, after: stored }, { preserveLast: 6 }, defaultTranscriptLimits, 31000)._tag // "Job"
  */
-export function planSummary(loaded: Loaded, config: Pick<SessionCompactionConfig, "preserveLast">, limits: TranscriptLimits, effectiveTokens: number): SummaryJob | Skipped {
+export function planSummary(
+  loaded: Loaded,
+  config: Pick<SessionCompactionConfig, "preserveLast">,
+  limits: TranscriptLimits,
+  effectiveTokens: number,
+): SummaryJob | Skipped {
   const plan = planCompaction(loaded.after, config.preserveLast);
   if (plan._tag === "Nothing") {
     const why =
@@ -144,13 +160,22 @@ export function planSummary(loaded: Loaded, config: Pick<SessionCompactionConfig
     plan.summarise.map((m) => m.message),
     limits,
   );
-  const prompt = summaryPrompt({ transcript, ...(previous === undefined ? {} : { previousSummary: previous.content }) });
+  const prompt = summaryPrompt({
+    transcript,
+    ...(previous === undefined ? {} : { previousSummary: previous.content }),
+  });
   return { _tag: "Job", plan, previous, transcript, prompt };
 }
 
 /** What {@link summarise} settled on: a text to save (with its level and warning), a skip, or a failure. */
 export type SummaryDecision =
-  | { readonly _tag: "Save"; readonly text: string; readonly level: SummaryLevel; readonly model: string | null; readonly warning?: CompactionWarning }
+  | {
+      readonly _tag: "Save";
+      readonly text: string;
+      readonly level: SummaryLevel;
+      readonly model: string | null;
+      readonly warning?: CompactionWarning;
+    }
   | { readonly _tag: "Skip"; readonly outcome: Skipped; readonly warning?: CompactionWarning }
   | { readonly _tag: "Fail"; readonly error: SummariserError };
 
@@ -176,7 +201,12 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
   const { config, counter } = deps;
   const { signal } = pass;
   const previousSummary = job.previous === undefined ? {} : { previousSummary: job.previous.content };
-  const warningOf = (reason: CompactionWarning["reason"], error: SummariserError | null, fallback: SummaryFallback, message: string): CompactionWarning => ({
+  const warningOf = (
+    reason: CompactionWarning["reason"],
+    error: SummariserError | null,
+    fallback: SummaryFallback,
+    message: string,
+  ): CompactionWarning => ({
     _tag: "CompactionWarning",
     stackId: pass.stackId,
     reason,
@@ -188,9 +218,23 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
   });
   /** The deterministic fallback; `otherwise` when nothing non-blank fits (not reachable with a budget ≥ 16 tokens). */
   const truncate = (warning: CompactionWarning, otherwise: SummaryDecision): SummaryDecision => {
-    const cut = truncatedSummary({ transcript: job.transcript, ...previousSummary, maxTokens: config.maxSummaryTokens, counter });
+    const cut = truncatedSummary({
+      transcript: job.transcript,
+      ...previousSummary,
+      maxTokens: config.maxSummaryTokens,
+      counter,
+    });
     if (cut !== undefined) return { _tag: "Save", text: cut.text, level: "truncate", model: null, warning };
-    return otherwise._tag === "Skip" ? { ...otherwise, warning: { ...warning, fallback: "none", message: warning.message.replace(/; a truncated .*$/, "; nothing was saved") } } : otherwise;
+    return otherwise._tag === "Skip"
+      ? {
+          ...otherwise,
+          warning: {
+            ...warning,
+            fallback: "none",
+            message: warning.message.replace(/; a truncated .*$/, "; nothing was saved"),
+          },
+        }
+      : otherwise;
   };
   const settle = (result: Summarised): SummaryDecision => {
     switch (result._tag) {
@@ -202,13 +246,20 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
           ? `the summariser (${result.model}) returned an empty summary; a truncated excerpt of the folded messages was saved instead`
           : `the summariser (${result.model}) returned an empty summary; nothing was saved and the history is unchanged`;
         const warning = warningOf("EmptySummary", null, onTruncate ? "truncate" : "none", message);
-        const skip: SummaryDecision = { _tag: "Skip", outcome: skipped("EmptySummary", message, pass.effectiveTokens), warning };
+        const skip: SummaryDecision = {
+          _tag: "Skip",
+          outcome: skipped("EmptySummary", message, pass.effectiveTokens),
+          warning,
+        };
         return onTruncate ? truncate(warning, skip) : skip;
       }
       case "Failed": {
         if (config.fallback === "none" || cancelled(result.error, signal)) return { _tag: "Fail", error: result.error };
         const message = `${describeSummariserError(result.error)}; a truncated excerpt of the folded messages was saved instead`;
-        return truncate(warningOf("SummariserFailed", result.error, "truncate", message), { _tag: "Fail", error: result.error });
+        return truncate(warningOf("SummariserFailed", result.error, "truncate", message), {
+          _tag: "Fail",
+          error: result.error,
+        });
       }
     }
   };
@@ -231,7 +282,9 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
       (error): Summarised => ({ _tag: "Failed", error }),
       (completion): Summarised => {
         const text = completion.text.trim();
-        return text === "" ? { _tag: "Empty", model: completion.model } : { _tag: "Summary", text, model: completion.model };
+        return text === ""
+          ? { _tag: "Empty", model: completion.model }
+          : { _tag: "Summary", text, model: completion.model };
       },
     ),
     T.map(settle),
@@ -245,14 +298,24 @@ export function summarise(deps: SummariseDeps, job: SummaryJob, pass: Pass): T.T
  *
  * @example await saveSummary(store, events, job, decision, pass)(); // right({ _tag: "Compacted", … })
  */
-export function saveSummary(store: SummaryStore, events: EventBus<SessionEvent>, job: SummaryJob, decision: SummaryDecision, pass: Pass): TE.TaskEither<SessionCompactionError, CompactionOutcome> {
+export function saveSummary(
+  store: SummaryStore,
+  events: EventBus<SessionEvent>,
+  job: SummaryJob,
+  decision: SummaryDecision,
+  pass: Pass,
+): TE.TaskEither<SessionCompactionError, CompactionOutcome> {
   if (decision._tag === "Fail") return TE.left(decision.error);
   if (decision.warning !== undefined) events.publish(decision.warning);
   if (decision._tag === "Skip") return TE.right(decision.outcome);
   const { text, level, model, warning } = decision;
   const { plan, previous } = job;
   return pipe(
-    store.saveSummary(pass.stackId, { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null }, pass.at),
+    store.saveSummary(
+      pass.stackId,
+      { content: text, coversUpTo: plan.coversUpTo, previousId: previous?.id ?? null },
+      pass.at,
+    ),
     TE.map((summary): CompactionOutcome => {
       const event: CompactionDone = {
         _tag: "CompactionDone",
@@ -270,7 +333,14 @@ export function saveSummary(store: SummaryStore, events: EventBus<SessionEvent>,
         at: pass.at,
       };
       const subscriberFailures = events.publish(event);
-      return { _tag: "Compacted", summary, event, tokenSource: pass.tokenSource, subscriberFailures, ...(warning === undefined ? {} : { warning }) };
+      return {
+        _tag: "Compacted",
+        summary,
+        event,
+        tokenSource: pass.tokenSource,
+        subscriberFailures,
+        ...(warning === undefined ? {} : { warning }),
+      };
     }),
     TE.orElse((error): TE.TaskEither<SessionCompactionError, CompactionOutcome> =>
       error._tag === "SummaryConflict"

@@ -9,7 +9,8 @@ import { safeSplit } from "@cc/messages";
 import type { StoredMessage } from "./store/store.js";
 
 /** Why a compaction did nothing. */
-export type SessionSkipReason = "Ephemeral" | "BelowThreshold" | "TooFewMessages" | "EmptySummary" | "ConcurrentCompaction";
+export type SessionSkipReason =
+  "Ephemeral" | "BelowThreshold" | "TooFewMessages" | "EmptySummary" | "ConcurrentCompaction";
 
 /** Where the token figure that drove the trigger came from. */
 export type TokenSource = "reported" | "estimated";
@@ -21,7 +22,12 @@ export type TokenSource = "reported" | "estimated";
  */
 export type TriggerDecision =
   | { readonly _tag: "Trigger"; readonly effectiveTokens: number; readonly source: TokenSource }
-  | { readonly _tag: "Hold"; readonly reason: "Ephemeral" | "BelowThreshold"; readonly effectiveTokens: number; readonly source: TokenSource };
+  | {
+      readonly _tag: "Hold";
+      readonly reason: "Ephemeral" | "BelowThreshold";
+      readonly effectiveTokens: number;
+      readonly source: TokenSource;
+    };
 
 /** Inputs of {@link decideTrigger}. */
 export interface TriggerInput {
@@ -47,7 +53,9 @@ export function decideTrigger(input: TriggerInput): TriggerDecision {
   if (input.ephemeral) return { _tag: "Hold", reason: "Ephemeral", effectiveTokens: 0, source: "reported" };
   const source: TokenSource = input.lastInputTokens > 0 ? "reported" : "estimated";
   const effectiveTokens = source === "reported" ? input.lastInputTokens : input.estimate();
-  return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens) ? { _tag: "Trigger", effectiveTokens, source } : { _tag: "Hold", reason: "BelowThreshold", effectiveTokens, source };
+  return effectiveTokens >= tokensReaching(input.threshold, input.maxTokens)
+    ? { _tag: "Trigger", effectiveTokens, source }
+    : { _tag: "Hold", reason: "BelowThreshold", effectiveTokens, source };
 }
 
 /**
@@ -80,11 +88,18 @@ export function planCompaction(afterWatermark: readonly StoredMessage[], preserv
   const split = safeSplitIgnoringSystem(afterWatermark, preserveLast);
   if (split <= 0) return { _tag: "Nothing", reason: "TooFewMessages" };
   const summarise = afterWatermark.slice(0, split);
-  return { _tag: "Fold", summarise, keep: afterWatermark.slice(split), coversUpTo: summarise[summarise.length - 1]!.id };
+  return {
+    _tag: "Fold",
+    summarise,
+    keep: afterWatermark.slice(split),
+    coversUpTo: summarise[summarise.length - 1]!.id,
+  };
 }
 
 /** `safeSplit` with leading system messages treated as ordinary history. */
 function safeSplitIgnoringSystem(afterWatermark: readonly StoredMessage[], preserveLast: number): number {
-  const asUser = afterWatermark.map((m) => (m.message.role === "system" ? { role: "user" as const, content: m.message.content } : m.message));
+  const asUser = afterWatermark.map((m) =>
+    m.message.role === "system" ? { role: "user" as const, content: m.message.content } : m.message,
+  );
   return safeSplit(asUser, preserveLast);
 }

@@ -64,7 +64,12 @@ export interface PruneResult {
   readonly pruned: readonly PrunedResult[];
 }
 
-const wholeFrom = (name: string, min: number, what: string) => leaf(name, `a whole number ≥ ${min} (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min);
+const wholeFrom = (name: string, min: number, what: string) =>
+  leaf(
+    name,
+    `a whole number ≥ ${min} (${what})`,
+    (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min,
+  );
 
 /** io-ts codec of raw pruning options (every field optional; unknown keys refused with a "did you mean"). */
 export const PruneOptionsCodec = objectCodec(
@@ -78,7 +83,12 @@ export const PruneOptionsCodec = objectCodec(
   { expected: "an object like { maxChars: 2000 }" },
 );
 
-const settingFrom = (name: string, what: string) => leaf(name, `a whole number ≥ 0 (${what})`, (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
+const settingFrom = (name: string, what: string) =>
+  leaf(
+    name,
+    `a whole number ≥ 0 (${what})`,
+    (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
+  );
 
 /**
  * io-ts codec of complete {@link PruneSettings} as a typed caller passes them (to `loadContext`,
@@ -114,10 +124,36 @@ export function decodePruneOptions(input: unknown): Either<InvalidPruneOptions, 
   }))(decodeRawPrune(input));
 }
 
-const SHELL = new Set(["bash", "sh", "shell", "zsh", "execute_cmd", "exec", "execute", "execute_bash", "run_command", "run_shell_command", "terminal", "cmd", "run"]);
+const SHELL = new Set([
+  "bash",
+  "sh",
+  "shell",
+  "zsh",
+  "execute_cmd",
+  "exec",
+  "execute",
+  "execute_bash",
+  "run_command",
+  "run_shell_command",
+  "terminal",
+  "cmd",
+  "run",
+]);
 const READ = new Set(["read_file", "read", "view_file", "open", "open_file", "cat", "get_file", "readfile"]);
 const WRITE = new Set(["write_file", "write", "create_file", "create", "save_file"]);
-const SEARCH = new Set(["grep", "search", "search_dir", "search_file", "find_file", "find", "glob", "rg", "ripgrep", "code_search", "file_search"]);
+const SEARCH = new Set([
+  "grep",
+  "search",
+  "search_dir",
+  "search_file",
+  "find_file",
+  "find",
+  "glob",
+  "rg",
+  "ripgrep",
+  "code_search",
+  "file_search",
+]);
 const FETCH = new Set(["fetch", "web_fetch", "http_get", "curl", "browse", "open_url", "get_url"]);
 
 const COMMAND_KEYS = ["command", "cmd", "script", "commands", "code"];
@@ -129,7 +165,9 @@ const URL_KEYS = ["url", "uri", "href"];
 function parseArguments(text: string): Readonly<Record<string, unknown>> {
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -139,7 +177,8 @@ const firstString = (args: Readonly<Record<string, unknown>>, keys: readonly str
   for (const key of keys) {
     const value = args[key];
     if (typeof value === "string" && value.trim() !== "") return value;
-    if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0) return value.join(" && ");
+    if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0)
+      return value.join(" && ");
   }
   return undefined;
 };
@@ -159,7 +198,8 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? lines - 1 : lines;
 }
 
-const EXIT = /\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return\s+code|status\s+code)\s*[:=]?\s*(-?\d{1,4})\b/gi;
+const EXIT =
+  /\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return\s+code|status\s+code)\s*[:=]?\s*(-?\d{1,4})\b/gi;
 
 /** The last exit status reported in a shell result, if it states one. */
 export function exitCodeOf(output: string): number | undefined {
@@ -187,17 +227,23 @@ export function describeToolResult(call: ToolCall | undefined, result: ToolMessa
   if (SHELL.has(key) || (command !== undefined && path === undefined && !SEARCH.has(key))) {
     const code = exitCodeOf(result.content);
     const status = code === undefined ? "" : `exit ${code}, `;
-    return command === undefined ? `[${tool}] ${status}${lines} lines output` : `[${tool}] ran \`${oneLine(command)}\` → ${status}${lines} lines output`;
+    return command === undefined
+      ? `[${tool}] ${status}${lines} lines output`
+      : `[${tool}] ran \`${oneLine(command)}\` → ${status}${lines} lines output`;
   }
   if (READ.has(key) && path !== undefined) return `[${tool}] read ${oneLine(path)} (${chars} chars)`;
   if (WRITE.has(key) && path !== undefined) return `[${tool}] wrote ${oneLine(path)} → ${lines} lines output`;
   if (SEARCH.has(key)) {
     const pattern = firstString(args, PATTERN_KEYS);
-    return pattern === undefined ? `[${tool}] search → ${lines} lines output` : `[${tool}] searched \`${oneLine(pattern, 60)}\` → ${lines} lines output`;
+    return pattern === undefined
+      ? `[${tool}] search → ${lines} lines output`
+      : `[${tool}] searched \`${oneLine(pattern, 60)}\` → ${lines} lines output`;
   }
   if (FETCH.has(key)) {
     const url = firstString(args, URL_KEYS);
-    return url === undefined ? `[${tool}] fetched (${chars} chars)` : `[${tool}] fetched ${oneLine(url)} (${chars} chars)`;
+    return url === undefined
+      ? `[${tool}] fetched (${chars} chars)`
+      : `[${tool}] fetched ${oneLine(url)} (${chars} chars)`;
   }
   const action = typeof args["command"] === "string" ? `${oneLine(args["command"], 20)} ` : "";
   if (path !== undefined) return `[${tool}] ${action}${oneLine(path)} → ${lines} lines output (${chars} chars)`;
@@ -238,10 +284,16 @@ function newestResultsFrom(messages: readonly Message[], count: number): number 
  *
  * @example pruneToolResults(history, defaultPruneSettings).pruned.length
  */
-export function pruneToolResults(messages: readonly Message[], settings: PruneSettings = defaultPruneSettings): PruneResult {
+export function pruneToolResults(
+  messages: readonly Message[],
+  settings: PruneSettings = defaultPruneSettings,
+): PruneResult {
   // A result belongs to the nearest earlier assistant call with its id (ids may repeat across turns).
   const calls = new Map<string, ToolCall>();
-  const limit = Math.min(protectedFrom(messages, settings.protectTurns), newestResultsFrom(messages, settings.protectResults));
+  const limit = Math.min(
+    protectedFrom(messages, settings.protectTurns),
+    newestResultsFrom(messages, settings.protectResults),
+  );
   const pruned: PrunedResult[] = [];
   const out = messages.map((m, index): Message => {
     if (m.role === "assistant") for (const c of m.toolCalls ?? []) calls.set(c.id, c);
@@ -249,7 +301,13 @@ export function pruneToolResults(messages: readonly Message[], settings: PruneSe
     const call = calls.get(m.toolCallId);
     const line = describeToolResult(call, m);
     if (line.length >= m.content.length) return m;
-    pruned.push({ index, toolCallId: m.toolCallId, tool: call?.name ?? m.name ?? "tool", originalChars: m.content.length, line });
+    pruned.push({
+      index,
+      toolCallId: m.toolCallId,
+      tool: call?.name ?? m.name ?? "tool",
+      originalChars: m.content.length,
+      line,
+    });
     return { ...m, content: line };
   });
   return { messages: out, pruned };

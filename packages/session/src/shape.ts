@@ -19,15 +19,35 @@ export const StoreShape = withMethods<SummaryStore>(
 );
 
 /** A `Provider` of @cc/messages: `complete` and `listModels`. */
-export const ProviderShape = withMethods<Provider>("Provider", ["complete", "listModels"], "a Provider (complete and listModels)");
+export const ProviderShape = withMethods<Provider>(
+  "Provider",
+  ["complete", "listModels"],
+  "a Provider (complete and listModels)",
+);
 
 /** A `TokenCounter` of @cc/tokens: `count` and `countMessages`. */
-export const CounterShape = withMethods<TokenCounter>("TokenCounter", ["count", "countMessages"], "a TokenCounter (count and countMessages)");
+export const CounterShape = withMethods<TokenCounter>(
+  "TokenCounter",
+  ["count", "countMessages"],
+  "a TokenCounter (count and countMessages)",
+);
 
 /** An event bus: `subscribe` and `publish`. */
-export const EventBusShape = withMethods<EventBus<SessionEvent>>("EventBus", ["subscribe", "publish"], "an event bus (createEventBus())");
+export const EventBusShape = withMethods<EventBus<SessionEvent>>(
+  "EventBus",
+  ["subscribe", "publish"],
+  "an event bus (createEventBus())",
+);
 
-const chars = leaf("Chars", "a whole number of characters ≥ 0", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
+const chars = leaf(
+  "Chars",
+  "a whole number of characters ≥ 0",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
+);
 
 /** The transcript clipping limits of @cc/lcm: five whole, non-negative character counts. */
-export const TranscriptLimitsCodec = objectCodec("TranscriptLimits", { messageHead: chars, messageTail: chars, toolResultHead: chars, toolResultTail: chars, toolArguments: chars }, {});
+export const TranscriptLimitsCodec = objectCodec(
+  "TranscriptLimits",
+  { messageHead: chars, messageTail: chars, toolResultHead: chars, toolResultTail: chars, toolArguments: chars },
+  {},
+);

@@ -11,9 +11,15 @@ import { wrapTranscript } from "@cc/lcm/internal";
 /** The sections of a sectioned summary, in order, with what each one holds. */
 export const SUMMARY_SECTIONS: readonly { readonly title: string; readonly holds: string }[] = [
   { title: "Goal", holds: "what the user wants overall, in one or two sentences" },
-  { title: "Constraints and preferences", holds: "rules, limits and tastes the user stated (tools, style, things to avoid)" },
+  {
+    title: "Constraints and preferences",
+    holds: "rules, limits and tastes the user stated (tools, style, things to avoid)",
+  },
   { title: "Completed actions", holds: "what has been done, with commands, tools and their outcomes" },
-  { title: "Active state", holds: "where things stand now: working directory, branch, open files, running processes, test status" },
+  {
+    title: "Active state",
+    holds: "where things stand now: working directory, branch, open files, running processes, test status",
+  },
   { title: "In progress", holds: "the step being worked on when this summary was written" },
   { title: "Blocked", holds: "what cannot proceed and why (errors quoted exactly), or 'nothing'" },
   { title: "Key decisions", holds: "choices made and the reason for each" },
@@ -21,7 +27,10 @@ export const SUMMARY_SECTIONS: readonly { readonly title: string; readonly holds
   { title: "Pending user asks", holds: "requests from the user not yet fulfilled" },
   { title: "Relevant files", holds: "paths read or changed, one line each with why they matter" },
   { title: "Remaining work", holds: "the next steps, in order" },
-  { title: "Critical context", holds: "exact values that must survive: identifiers, error messages, numbers, URLs, versions" },
+  {
+    title: "Critical context",
+    holds: "exact values that must survive: identifiers, error messages, numbers, URLs, versions",
+  },
 ];
 
 /** The sectioned template the summariser must fill (Markdown headings, one per section). */
@@ -63,7 +72,9 @@ export interface SummaryPromptInput {
  * @example summarySource({ transcript: "[user]\nhi", previousSummary: "S" }) // "PREVIOUS SUMMARY:\nS\n\nNEW MESSAGES …"
  */
 export function summarySource(input: SummaryPromptInput): string {
-  return input.previousSummary === undefined ? input.transcript : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
+  return input.previousSummary === undefined
+    ? input.transcript
+    : `${PREVIOUS_SUMMARY_HEADING}\n${input.previousSummary}\n\n${NEW_MESSAGES_HEADING}\n${input.transcript}`;
 }
 
 /**
@@ -99,5 +110,8 @@ export const SESSION_SUMMARY_PREFIX = [
  * @example sessionSummaryMessage("## Goal\nship it").content.startsWith(SESSION_SUMMARY_PREFIX) // true
  */
 export function sessionSummaryMessage(summary: string): Message {
-  return { role: "user", content: `${SESSION_SUMMARY_PREFIX}\n<conversation_summary>\n${summary}\n</conversation_summary>` };
+  return {
+    role: "user",
+    content: `${SESSION_SUMMARY_PREFIX}\n<conversation_summary>\n${summary}\n</conversation_summary>`,
+  };
 }

@@ -3,7 +3,13 @@ import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, decodeSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import {
+  SESSION_SUMMARY_PREFIX,
+  decodeSessionCompactor,
+  loadContext,
+  memoryStore,
+  type StoredSummary,
+} from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider } from "./scripted.js";
 import { right, runs } from "./support.js";
@@ -22,8 +28,15 @@ describe("session compaction over a whole conversation", () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ turns, reported, preserveLast, empty }) => {
         const store = memoryStore();
-        const provider = scriptedProvider(Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `summary ${i}` })));
-        const made = decodeSessionCompactor({ store, provider, config: { maxTokens: 1000, threshold: 1, preserveLast, fallback: "none" }, now: () => 1 });
+        const provider = scriptedProvider(
+          Array.from({ length: 12 }, (_, i) => ({ text: empty[i % 10] === true ? " " : `summary ${i}` })),
+        );
+        const made = decodeSessionCompactor({
+          store,
+          provider,
+          config: { maxTokens: 1000, threshold: 1, preserveLast, fallback: "none" },
+          now: () => 1,
+        });
         if (E.isLeft(made)) return expect.fail(made.left.message);
         const chain: StoredSummary[] = [];
         let total = 0;
@@ -41,9 +54,13 @@ describe("session compaction over a whole conversation", () => {
           // Covered + sent = everything stored, each exactly once, in order.
           expect(watermark + after.length).toBe(total);
           expect(prompt.slice(latest === undefined ? 1 : 2)).toEqual(after.map((m) => m.message));
-          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
+          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(
+            latest === undefined ? 0 : 1,
+          );
           // Every tool result sent has its call in the prompt.
-          const sentCalls = new Set(prompt.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+          const sentCalls = new Set(
+            prompt.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])),
+          );
           for (const m of prompt) if (m.role === "tool") expect(sentCalls.has(m.toolCallId)).toBe(true);
         }
         // The summary chain links each summary to its predecessor with strictly growing watermarks.

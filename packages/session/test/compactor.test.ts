@@ -1,7 +1,16 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, createEventBus, decodeSessionCompactor, loadContext, memoryStore, type SessionCompactor, type SessionEvent, type SummaryStore } from "@cc/session";
+import {
+  SESSION_SUMMARY_PREFIX,
+  createEventBus,
+  decodeSessionCompactor,
+  loadContext,
+  memoryStore,
+  type SessionCompactor,
+  type SessionEvent,
+  type SummaryStore,
+} from "@cc/session";
 import { SUMMARY_SECTIONS, PREVIOUS_SUMMARY_HEADING } from "@cc/test-support/session";
 import { offlineProvider } from "@cc/lcm";
 import { type Message, type Provider } from "@cc/messages";
@@ -9,7 +18,11 @@ import { chat } from "./conversation.js";
 import { promptText, scriptedProvider } from "./scripted.js";
 import { left, right } from "./support.js";
 
-function setup(provider: Provider, config: unknown = { maxTokens: 1000, threshold: 1 }, store: SummaryStore = memoryStore()) {
+function setup(
+  provider: Provider,
+  config: unknown = { maxTokens: 1000, threshold: 1 },
+  store: SummaryStore = memoryStore(),
+) {
   const events = createEventBus<SessionEvent>({ onSubscriberError: () => undefined });
   const seen: SessionEvent[] = [];
   events.subscribe((e) => void seen.push(e));
@@ -36,7 +49,11 @@ describe("tryCompact", () => {
     const { store, compactor, seen } = setup(provider);
     await right(store.append("s", chat(10), 1));
     const outcome = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1000 }));
-    expect(outcome).toMatchObject({ _tag: "Compacted", tokenSource: "reported", summary: { coversUpTo: 4, previousId: null, content: "## Goal\nship" } });
+    expect(outcome).toMatchObject({
+      _tag: "Compacted",
+      tokenSource: "reported",
+      summary: { coversUpTo: 4, previousId: null, content: "## Goal\nship" },
+    });
     const request = provider.requests[0]!;
     expect(request).toMatchObject({ model: "small", temperature: 0.3, maxTokens: 250 });
     expect(request.messages).toHaveLength(1);
@@ -85,15 +102,23 @@ describe("tryCompact", () => {
         1,
       ),
     );
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }))).toMatchObject({ _tag: "Compacted", tokenSource: "estimated" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }))).toMatchObject({
+      _tag: "Compacted",
+      tokenSource: "estimated",
+    });
   });
 
   it("never compacts an ephemeral session, by threshold or by force", async () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor } = setup(provider);
     await right(store.append("s", chat(20), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1e9, ephemeral: true }))).toMatchObject({ reason: "Ephemeral", legacyReason: "ephemeral" });
-    expect(await right(compactor.forceCompact({ stackId: "s", ephemeral: true }))).toMatchObject({ reason: "Ephemeral" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 1e9, ephemeral: true }))).toMatchObject({
+      reason: "Ephemeral",
+      legacyReason: "ephemeral",
+    });
+    expect(await right(compactor.forceCompact({ stackId: "s", ephemeral: true }))).toMatchObject({
+      reason: "Ephemeral",
+    });
     expect(provider.requests).toHaveLength(0);
   });
 
@@ -101,18 +126,36 @@ describe("tryCompact", () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor } = setup(provider, { maxTokens: 1, threshold: 1, preserveLast: 6 });
     await right(store.append("s", chat(6), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "TooFewMessages" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({
+      reason: "TooFewMessages",
+    });
     await right(store.append("s", chat(1), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 1 } });
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({ reason: "TooFewMessages" });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({
+      _tag: "Compacted",
+      summary: { coversUpTo: 1 },
+    });
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5 }))).toMatchObject({
+      reason: "TooFewMessages",
+    });
   });
 
   it("with fallback none, skips an empty summary with a warning event and saves nothing", async () => {
     const provider = scriptedProvider([{ text: "  \n\t " }]);
     const { store, compactor, seen } = setup(provider, { maxTokens: 1000, threshold: 1, fallback: "none" });
     await right(store.append("s", chat(10), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "Skipped", reason: "EmptySummary" });
-    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "EmptySummary", stackId: "s", fallback: "none", error: null })]);
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({
+      _tag: "Skipped",
+      reason: "EmptySummary",
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        _tag: "CompactionWarning",
+        reason: "EmptySummary",
+        stackId: "s",
+        fallback: "none",
+        error: null,
+      }),
+    ]);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 
@@ -141,7 +184,10 @@ describe("tryCompact", () => {
     const provider = scriptedProvider([{ text: "S" }]);
     const { store, compactor, seen } = setup(provider, { maxTokens: 1_000_000, threshold: 1 });
     await right(store.append("s", chat(8), 1));
-    expect(await right(compactor.forceCompact({ stackId: "s" }))).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 2 } });
+    expect(await right(compactor.forceCompact({ stackId: "s" }))).toMatchObject({
+      _tag: "Compacted",
+      summary: { coversUpTo: 2 },
+    });
     expect(seen[0]).toMatchObject({ _tag: "CompactionDone", trigger: "manual" });
   });
 
@@ -152,7 +198,9 @@ describe("tryCompact", () => {
     });
     await right(store.append("s", chat(8), 1));
     const outcome = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }));
-    expect(outcome._tag === "Compacted" && outcome.subscriberFailures.map((f) => (f.error as Error).message)).toEqual(["listener bug"]);
+    expect(outcome._tag === "Compacted" && outcome.subscriberFailures.map((f) => (f.error as Error).message)).toEqual([
+      "listener bug",
+    ]);
     expect(O.isSome(await right(store.latestSummary("s")))).toBe(true);
   });
 
@@ -175,7 +223,9 @@ describe("tryCompact", () => {
     }
     const none = setup(scriptedProvider([{ text: "S" }], []), { maxTokens: 1, threshold: 1, fallback: "none" });
     await right(none.store.append("s", chat(8), 1));
-    expect(await left(none.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({ _tag: "NoCompactionModel" });
+    expect(await left(none.compactor.tryCompact({ stackId: "s", lastInputTokens: 5000 }))).toMatchObject({
+      _tag: "NoCompactionModel",
+    });
     // With the default fallback, no usable model still yields a (truncated) summary and a warning.
     const fallback = setup(scriptedProvider([{ text: "S" }], []), { maxTokens: 1, threshold: 1 });
     await right(fallback.store.append("s", chat(8), 1));
@@ -195,11 +245,18 @@ describe("tryCompact", () => {
         problems: [{ path: "lastInputTokens" }],
       });
     }
-    expect(await left(compactor.tryCompact({ stackId: "", lastInputTokens: 1 }))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
+    expect(await left(compactor.tryCompact({ stackId: "", lastInputTokens: 1 }))).toMatchObject({
+      _tag: "InvalidInput",
+      problems: [{ path: "stackId" }],
+    });
   });
 
   it("an invalid configuration is refused at construction with actionable lines", () => {
-    const made = decodeSessionCompactor({ store: memoryStore(), provider: offlineProvider(), config: { preserveLast: 0 } });
+    const made = decodeSessionCompactor({
+      store: memoryStore(),
+      provider: offlineProvider(),
+      config: { preserveLast: 0 },
+    });
     expect(E.isLeft(made) && made.left.problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/^maxTokens: expected a whole number of tokens ≥ 1 .* got undefined$/),
       expect.stringMatching(/^preserveLast: expected a whole number ≥ 1 .* got 0$/),

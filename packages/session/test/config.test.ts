@@ -15,29 +15,51 @@ const problems = (input: unknown): readonly string[] => {
 describe("session compaction config", () => {
   it("needs only maxTokens; threshold defaults to 0.8, preserveLast to 6, temperature to 0.3, fallback to truncate", () => {
     expect(decodeSessionConfig({ maxTokens: 32000 })).toEqual(
-      E.right({ maxTokens: 32000, threshold: 0.8, preserveLast: 6, temperature: 0.3, maxSummaryTokens: sessionConfigDefaults.maxSummaryTokens, fallback: "truncate" }),
+      E.right({
+        maxTokens: 32000,
+        threshold: 0.8,
+        preserveLast: 6,
+        temperature: 0.3,
+        maxSummaryTokens: sessionConfigDefaults.maxSummaryTokens,
+        fallback: "truncate",
+      }),
     );
   });
 
   it("accepts fallback none or truncate and explains any other value", () => {
     expect(decodeSessionConfig({ maxTokens: 100, fallback: "none" })).toMatchObject(E.right({ fallback: "none" }));
-    expect(decodeSessionConfig({ maxTokens: 100, fallback: "truncate" })).toMatchObject(E.right({ fallback: "truncate" }));
+    expect(decodeSessionConfig({ maxTokens: 100, fallback: "truncate" })).toMatchObject(
+      E.right({ fallback: "truncate" }),
+    );
     for (const bad of ["Truncate", "", 3, null, true]) {
       const [line] = problems({ maxTokens: 100, fallback: bad });
       expect(line).toMatch(/^fallback: expected "truncate" .* or "none"/);
     }
-    expect(problems({ maxTokens: 100, Fallback: "none" })).toEqual(["Fallback: unknown field (did you mean fallback?)"]);
+    expect(problems({ maxTokens: 100, Fallback: "none" })).toEqual([
+      "Fallback: unknown field (did you mean fallback?)",
+    ]);
   });
 
   it("keeps optional strength, model and timeout", () => {
-    expect(decodeSessionConfig({ maxTokens: 5000, threshold: 1, preserveLast: 10, strength: "low", model: "m", timeoutMs: 30000 })).toMatchObject(
+    expect(
+      decodeSessionConfig({
+        maxTokens: 5000,
+        threshold: 1,
+        preserveLast: 10,
+        strength: "low",
+        model: "m",
+        timeoutMs: 30000,
+      }),
+    ).toMatchObject(
       E.right({ maxTokens: 5000, threshold: 1, preserveLast: 10, strength: "low", model: "m", timeoutMs: 30000 }),
     );
   });
 
   it("says maxTokens is required, and why", () => {
     const [line] = problems({ preserveLast: 6 });
-    expect(line).toMatch(/^maxTokens: expected a whole number of tokens ≥ 1 — the model's input budget .* got undefined$/);
+    expect(line).toMatch(
+      /^maxTokens: expected a whole number of tokens ≥ 1 — the model's input budget .* got undefined$/,
+    );
   });
 
   it("caps the default summary budget at a quarter of the trigger and refuses one that would retrigger", () => {
@@ -51,7 +73,13 @@ describe("session compaction config", () => {
   });
 
   it("names each bad field with what was given", () => {
-    const lines = problems({ maxTokens: Number.NaN, preserveLast: -2, strength: "medium", temperature: 7, threshold: 1.5 });
+    const lines = problems({
+      maxTokens: Number.NaN,
+      preserveLast: -2,
+      strength: "medium",
+      temperature: 7,
+      threshold: 1.5,
+    });
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^maxTokens: expected a whole number .* got NaN$/),
@@ -67,10 +95,14 @@ describe("session compaction config", () => {
     const numeric = ["maxTokens", "threshold", "preserveLast", "temperature", "maxSummaryTokens", "timeoutMs"] as const;
     for (const key of numeric) {
       for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-        expect(problems({ maxTokens: 32000, [key]: bad })).toEqual([expect.stringMatching(new RegExp(`^${key}: expected .* got ${String(bad)}$`))]);
+        expect(problems({ maxTokens: 32000, [key]: bad })).toEqual([
+          expect.stringMatching(new RegExp(`^${key}: expected .* got ${String(bad)}$`)),
+        ]);
       }
     }
-    expect(problems({ maxTokens: 32000, preservLast: 4 })).toEqual(["preservLast: unknown field (did you mean preserveLast?)"]);
+    expect(problems({ maxTokens: 32000, preservLast: 4 })).toEqual([
+      "preservLast: unknown field (did you mean preserveLast?)",
+    ]);
   });
 
   it("rejects huge, fractional, infinite and string numbers", () => {
@@ -80,9 +112,15 @@ describe("session compaction config", () => {
   });
 
   it("points out the old and snake_case names instead of ignoring them", () => {
-    expect(problems({ max_tokens: 30000 })).toEqual(expect.arrayContaining(["max_tokens: unknown field (did you mean maxTokens?)"]));
-    expect(problems({ maxTokens: 30000, keepRecent: 6 })).toEqual([expect.stringMatching(/^keepRecent: unknown field/)]);
-    expect(problems({ thresholdTokens: 30000 })).toEqual(expect.arrayContaining([expect.stringMatching(/^thresholdTokens: unknown field/)]));
+    expect(problems({ max_tokens: 30000 })).toEqual(
+      expect.arrayContaining(["max_tokens: unknown field (did you mean maxTokens?)"]),
+    );
+    expect(problems({ maxTokens: 30000, keepRecent: 6 })).toEqual([
+      expect.stringMatching(/^keepRecent: unknown field/),
+    ]);
+    expect(problems({ thresholdTokens: 30000 })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^thresholdTokens: unknown field/)]),
+    );
   });
 
   it("rejects a non-object with an example of the right shape", () => {
@@ -104,11 +142,17 @@ describe("session compaction config", () => {
 
 describe("decodeSessionConfig's documented examples", () => {
   it("applies the defaults, and names a misspelt field with the known one it resembles", () => {
-    expect(decodeSessionConfig({ maxTokens: 32000 })).toMatchObject({ _tag: "Right", right: { maxTokens: 32000, threshold: 0.8, preserveLast: 6 } });
+    expect(decodeSessionConfig({ maxTokens: 32000 })).toMatchObject({
+      _tag: "Right",
+      right: { maxTokens: 32000, threshold: 0.8, preserveLast: 6 },
+    });
     expect(E.isRight(decodeSessionConfig({ maxTokens: 32000, preserveLast: 6 }))).toBe(true);
     expect(decodeSessionConfig({ maxTokens: 32000, preserveLst: 6 })).toMatchObject({
       _tag: "Left",
-      left: { _tag: "InvalidOptions", problems: [{ path: "preserveLst", message: "preserveLst: unknown field (did you mean preserveLast?)" }] },
+      left: {
+        _tag: "InvalidOptions",
+        problems: [{ path: "preserveLst", message: "preserveLst: unknown field (did you mean preserveLast?)" }],
+      },
     });
   });
 });

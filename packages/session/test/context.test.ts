@@ -1,14 +1,31 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, buildContext, decodeContextOptions, loadContext, memoryStore, type LoadContextOptions, type StoredMessage, type StoredSummary } from "@cc/session";
+import {
+  SESSION_SUMMARY_PREFIX,
+  buildContext,
+  decodeContextOptions,
+  loadContext,
+  memoryStore,
+  type LoadContextOptions,
+  type StoredMessage,
+  type StoredSummary,
+} from "@cc/session";
 import { sessionSummaryMessage, limitHistory } from "@cc/test-support/session";
 import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { left, right, runs } from "./support.js";
 
-const stored = (messages: readonly Message[]): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: i + 1, message, createdAt: 0 }));
-const summary = (coversUpTo: number, content = "SUMMARY"): StoredSummary => ({ stackId: "s", id: 1, content, coversUpTo, previousId: null, createdAt: 0 });
+const stored = (messages: readonly Message[]): StoredMessage[] =>
+  messages.map((message, i) => ({ stackId: "s", id: i + 1, message, createdAt: 0 }));
+const summary = (coversUpTo: number, content = "SUMMARY"): StoredSummary => ({
+  stackId: "s",
+  id: 1,
+  content,
+  coversUpTo,
+  previousId: null,
+  createdAt: 0,
+});
 
 describe("buildContext", () => {
   it("is system prompt + injected summary + the messages after the watermark", () => {
@@ -95,14 +112,22 @@ describe("loadContext", () => {
     await right(store.append("s", chat(8), 1));
     await right(store.saveSummary("s", { content: "S", coversUpTo: 5, previousId: null }, 2));
     const context = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));
-    expect(context.map((m) => m.content)).toEqual(["SYS", sessionSummaryMessage("S").content, "message 6", "message 7", "message 8"]);
+    expect(context.map((m) => m.content)).toEqual([
+      "SYS",
+      sessionSummaryMessage("S").content,
+      "message 6",
+      "message 7",
+      "message 8",
+    ]);
   });
 
   it("with compaction disabled ignores summaries and sends the last maxHistoryMessages", async () => {
     const store = memoryStore();
     await right(store.append("s", chat(8), 1));
     await right(store.saveSummary("s", { content: "S", coversUpTo: 5, previousId: null }, 2));
-    const context = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 2, systemPrompt: "SYS" }));
+    const context = await right(
+      loadContext(store, "s", { compaction: false, maxHistoryMessages: 2, systemPrompt: "SYS" }),
+    );
     expect(context.map((m) => m.content)).toEqual(["SYS", "message 7", "message 8"]);
     for (const bad of [0, -1, Number.NaN, 2.5]) {
       expect(await left(loadContext(store, "s", { compaction: false, maxHistoryMessages: bad }))).toMatchObject({
@@ -118,17 +143,29 @@ describe("loadContext", () => {
     const bad = (options: unknown) => left(loadContext(store, "s", options as LoadContextOptions));
     expect(await bad({ compaction: false, maxHistoryMessage: 5 })).toMatchObject({
       _tag: "InvalidOptions",
-      problems: expect.arrayContaining([expect.objectContaining({ message: "maxHistoryMessage: unknown field (did you mean maxHistoryMessages?)" })]),
+      problems: expect.arrayContaining([
+        expect.objectContaining({ message: "maxHistoryMessage: unknown field (did you mean maxHistoryMessages?)" }),
+      ]),
     });
-    expect(await bad({ compaction: true, systemPromt: "x" })).toMatchObject({ problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }] });
+    expect(await bad({ compaction: true, systemPromt: "x" })).toMatchObject({
+      problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }],
+    });
     for (const n of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-      expect(await bad({ compaction: false, maxHistoryMessages: n })).toMatchObject({ problems: [{ path: "maxHistoryMessages" }] });
-      expect(await bad({ compaction: true, prune: { maxChars: n, protectTurns: 1, protectResults: 0 } })).toMatchObject({ problems: [{ path: "prune.maxChars" }] });
+      expect(await bad({ compaction: false, maxHistoryMessages: n })).toMatchObject({
+        problems: [{ path: "maxHistoryMessages" }],
+      });
+      expect(await bad({ compaction: true, prune: { maxChars: n, protectTurns: 1, protectResults: 0 } })).toMatchObject(
+        { problems: [{ path: "prune.maxChars" }] },
+      );
     }
     expect(await bad({ compaction: "yes" })).toMatchObject({ problems: [{ path: "compaction" }] });
-    expect(await bad({ compaction: true, prune: { maxChars: 500 } })).toMatchObject({ problems: [{ path: "prune.protectTurns" }, { path: "prune.protectResults" }] });
+    expect(await bad({ compaction: true, prune: { maxChars: 500 } })).toMatchObject({
+      problems: [{ path: "prune.protectTurns" }, { path: "prune.protectResults" }],
+    });
     const settings = { maxChars: 500, protectTurns: 1, protectResults: 0 };
-    expect(decodeContextOptions({ compaction: true, prune: settings })).toEqual(E.right({ compaction: true, prune: settings }));
+    expect(decodeContextOptions({ compaction: true, prune: settings })).toEqual(
+      E.right({ compaction: true, prune: settings }),
+    );
   });
 
   it("property: loading a pruned context never changes stored content", async () => {
@@ -137,8 +174,16 @@ describe("loadContext", () => {
         const store = memoryStore();
         await right(store.append("s", messages, 1));
         const before = await right(store.messagesAfter("s", 0));
-        await right(loadContext(store, "s", { compaction: true, prune: { maxChars, protectTurns: 0, protectResults: 0 } }));
-        await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 3, prune: { maxChars, protectTurns: 0, protectResults: 0 } }));
+        await right(
+          loadContext(store, "s", { compaction: true, prune: { maxChars, protectTurns: 0, protectResults: 0 } }),
+        );
+        await right(
+          loadContext(store, "s", {
+            compaction: false,
+            maxHistoryMessages: 3,
+            prune: { maxChars, protectTurns: 0, protectResults: 0 },
+          }),
+        );
         expect(await right(store.messagesAfter("s", 0))).toEqual(before);
         expect(before.map((m) => m.message)).toEqual(messages);
       }),
@@ -151,7 +196,9 @@ describe("loadContext", () => {
       fc.asyncProperty(conversationArb(8), fc.integer({ min: 1, max: 12 }), async (messages, max) => {
         const store = memoryStore();
         await right(store.append("s", messages, 1));
-        expect(await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: max }))).toEqual(limitHistory(messages, max));
+        expect(await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: max }))).toEqual(
+          limitHistory(messages, max),
+        );
       }),
       { numRuns: runs(300) },
     );
@@ -161,7 +208,16 @@ describe("loadContext", () => {
     const store = memoryStore();
     const calls = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: "{}" }));
     await right(store.append("s", chat(30), 1));
-    await right(store.append("s", [{ role: "assistant", content: "fan out", toolCalls: calls }, ...calls.map((c): Message => ({ role: "tool", content: c.id, toolCallId: c.id }))], 2));
+    await right(
+      store.append(
+        "s",
+        [
+          { role: "assistant", content: "fan out", toolCalls: calls },
+          ...calls.map((c): Message => ({ role: "tool", content: c.id, toolCallId: c.id })),
+        ],
+        2,
+      ),
+    );
     const context = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 3 }));
     expect(context.map((m) => m.content)).toEqual(["fan out", ...calls.map((c) => c.id)]);
     const plain = await right(loadContext(store, "s", { compaction: false, maxHistoryMessages: 40 }));
@@ -176,14 +232,20 @@ describe("loadContext", () => {
         "s",
         [
           { role: "user", content: "read it" },
-          { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"src/a.ts"}' }] },
+          {
+            role: "assistant",
+            content: "",
+            toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"src/a.ts"}' }],
+          },
           { role: "tool", content: big, toolCallId: "c1" },
           { role: "user", content: "thanks" },
         ],
         1,
       ),
     );
-    const context = await right(loadContext(store, "s", { compaction: true, prune: { maxChars: 2000, protectTurns: 1, protectResults: 0 } }));
+    const context = await right(
+      loadContext(store, "s", { compaction: true, prune: { maxChars: 2000, protectTurns: 1, protectResults: 0 } }),
+    );
     expect(context[2]!.content).toBe("[read_file] read src/a.ts (5000 chars)");
     expect((await right(store.messagesAfter("s", 0)))[2]!.message.content).toBe(big);
   });

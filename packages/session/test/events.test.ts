@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createEventBus, type SessionEvent, type SubscriberFailure } from "@cc/session";
 
-const warning: SessionEvent = { _tag: "CompactionWarning", stackId: "s", reason: "EmptySummary", legacyReason: "empty_summary", error: null, fallback: "none", message: "m", at: 1 };
+const warning: SessionEvent = {
+  _tag: "CompactionWarning",
+  stackId: "s",
+  reason: "EmptySummary",
+  legacyReason: "empty_summary",
+  error: null,
+  fallback: "none",
+  message: "m",
+  at: 1,
+};
 
 describe("event bus", () => {
   it("delivers to subscribers in order and stops after unsubscribe", () => {

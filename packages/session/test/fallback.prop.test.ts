@@ -6,7 +6,13 @@ import * as O from "fp-ts/lib/Option.js";
 import { estimateCounter } from "@cc/tokens";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SESSION_SUMMARY_PREFIX, decodeSessionCompactor, loadContext, memoryStore, type StoredSummary } from "@cc/session";
+import {
+  SESSION_SUMMARY_PREFIX,
+  decodeSessionCompactor,
+  loadContext,
+  memoryStore,
+  type StoredSummary,
+} from "@cc/session";
 import { turnArb } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
 import { right, runs } from "./support.js";
@@ -75,10 +81,14 @@ describe("truncation fallback over a whole conversation", () => {
           });
           for (const m of after) coverCount[m.id]!++;
           expect(coverCount.slice(1)).toEqual(new Array<number>(total).fill(1));
-          expect(after.map((m) => m.id)).toEqual(Array.from({ length: total - watermark }, (_, k) => watermark + 1 + k));
+          expect(after.map((m) => m.id)).toEqual(
+            Array.from({ length: total - watermark }, (_, k) => watermark + 1 + k),
+          );
           // The prompt carries one summary (when there is a summary) and exactly the messages after it.
           const prompt = await right(loadContext(store, "s", { compaction: true, systemPrompt: "SYS" }));
-          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(latest === undefined ? 0 : 1);
+          expect(prompt.filter((m) => m.content.startsWith(SESSION_SUMMARY_PREFIX))).toHaveLength(
+            latest === undefined ? 0 : 1,
+          );
           expect(prompt.slice(latest === undefined ? 1 : 2)).toEqual(after.map((m) => m.message));
         }
         chain.forEach((s, k) => {

@@ -15,7 +15,13 @@ function compactorFor(store: SummaryStore, provider: Provider, config: Record<st
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
-  const made = decodeSessionCompactor({ store, provider, config: { maxTokens: 100, threshold: 1, preserveLast: 4, ...config }, events, now: () => 42 });
+  const made = decodeSessionCompactor({
+    store,
+    provider,
+    config: { maxTokens: 100, threshold: 1, preserveLast: 4, ...config },
+    events,
+    now: () => 42,
+  });
   if (E.isLeft(made)) throw new Error(made.left.message);
   return { compactor: made.right, seen };
 }
@@ -28,7 +34,8 @@ const hanging: Provider = {
 
 const modelListDown: Provider = {
   name: "down",
-  complete: () => () => Promise.resolve(E.right({ text: "unused", model: "m", usage: { inputTokens: 0, outputTokens: 0 } })),
+  complete: () => () =>
+    Promise.resolve(E.right({ text: "unused", model: "m", usage: { inputTokens: 0, outputTokens: 0 } })),
   listModels: () => () => Promise.resolve(E.left({ _tag: "ProviderTransientError", status: 503, message: "down" })),
 };
 
@@ -42,11 +49,42 @@ const modes: readonly Mode[] = [
     {},
     { _tag: "SummariserFailed", error: { _tag: "ProviderTransientError", status: 503, message: "overloaded" } },
   ],
-  ["typed auth error", scripted({ error: { _tag: "ProviderAuthError", status: 401, message: "bad key" } }), {}, { _tag: "SummariserFailed", error: { _tag: "ProviderAuthError" } }],
-  ["a throw", scripted({ throws: "provider bug" }), {}, { _tag: "SummariserFailed", error: { _tag: "ProviderUnexpected", message: expect.stringContaining("provider bug") } }],
-  ["a rejection", scripted({ rejects: "socket hang up" }), {}, { _tag: "SummariserFailed", error: { _tag: "ProviderUnexpected", message: expect.stringContaining("socket hang up") } }],
-  ["a timeout", () => hanging, { timeoutMs: 20 }, { _tag: "SummariserFailed", error: { _tag: "ProviderTimeout", timeoutMs: 20 } }],
-  ["the model list failing", () => modelListDown, {}, { _tag: "ModelListFailed", error: { _tag: "ProviderTransientError" } }],
+  [
+    "typed auth error",
+    scripted({ error: { _tag: "ProviderAuthError", status: 401, message: "bad key" } }),
+    {},
+    { _tag: "SummariserFailed", error: { _tag: "ProviderAuthError" } },
+  ],
+  [
+    "a throw",
+    scripted({ throws: "provider bug" }),
+    {},
+    {
+      _tag: "SummariserFailed",
+      error: { _tag: "ProviderUnexpected", message: expect.stringContaining("provider bug") },
+    },
+  ],
+  [
+    "a rejection",
+    scripted({ rejects: "socket hang up" }),
+    {},
+    {
+      _tag: "SummariserFailed",
+      error: { _tag: "ProviderUnexpected", message: expect.stringContaining("socket hang up") },
+    },
+  ],
+  [
+    "a timeout",
+    () => hanging,
+    { timeoutMs: 20 },
+    { _tag: "SummariserFailed", error: { _tag: "ProviderTimeout", timeoutMs: 20 } },
+  ],
+  [
+    "the model list failing",
+    () => modelListDown,
+    {},
+    { _tag: "ModelListFailed", error: { _tag: "ProviderTransientError" } },
+  ],
 ];
 
 describe("summariser failures with fallback truncate (the default)", () => {
@@ -59,7 +97,14 @@ describe("summariser failures with fallback truncate (the default)", () => {
       expect(outcome).toMatchObject({
         _tag: "Compacted",
         summary: { coversUpTo: 6, previousId: null },
-        event: { _tag: "CompactionDone", level: "truncate", model: null, coversUpTo: 6, messagesSummarised: 6, messagesKept: 4 },
+        event: {
+          _tag: "CompactionDone",
+          level: "truncate",
+          model: null,
+          coversUpTo: 6,
+          messagesSummarised: 6,
+          messagesKept: 4,
+        },
         warning: { _tag: "CompactionWarning", reason: "SummariserFailed", fallback: "truncate", error },
       });
       expect(seen.map((e) => e._tag)).toEqual(["CompactionWarning", "CompactionDone"]);
@@ -73,7 +118,12 @@ describe("summariser failures with fallback truncate (the default)", () => {
       expect(content).toContain("message 1");
       expect(content).not.toContain("message 7");
       // The newest messages are still sent verbatim after the watermark.
-      expect((await right(store.messagesAfter("s", 6))).map((m) => m.message.content)).toEqual(["message 7", "message 8", "message 9", "message 10"]);
+      expect((await right(store.messagesAfter("s", 6))).map((m) => m.message.content)).toEqual([
+        "message 7",
+        "message 8",
+        "message 9",
+        "message 10",
+      ]);
     });
   }
 
@@ -82,7 +132,11 @@ describe("summariser failures with fallback truncate (the default)", () => {
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: " \n " }]), {});
     await right(store.append("s", chat(10), 1));
     const outcome = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
-    expect(outcome).toMatchObject({ _tag: "Compacted", event: { level: "truncate" }, warning: { reason: "EmptySummary", error: null, fallback: "truncate" } });
+    expect(outcome).toMatchObject({
+      _tag: "Compacted",
+      event: { level: "truncate" },
+      warning: { reason: "EmptySummary", error: null, fallback: "truncate" },
+    });
     expect(seen.map((e) => e._tag)).toEqual(["CompactionWarning", "CompactionDone"]);
     expect(O.toUndefined(await right(store.latestSummary("s")))?.coversUpTo).toBe(6);
   });
@@ -90,7 +144,10 @@ describe("summariser failures with fallback truncate (the default)", () => {
   it("a caller's abort is not papered over: nothing is saved", async () => {
     const slow: Provider = {
       name: "slow",
-      complete: (request) => () => new Promise((resolve) => request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true })),
+      complete: (request) => () =>
+        new Promise((resolve) =>
+          request.signal?.addEventListener("abort", () => resolve(E.left({ _tag: "ProviderAborted" })), { once: true }),
+        ),
       listModels: () => () => Promise.resolve(E.right([{ id: "m", outputCostPerMTok: 1 }])),
     };
     const store = memoryStore();
@@ -108,11 +165,14 @@ describe("summariser failures with fallback truncate (the default)", () => {
     const inner = memoryStore();
     const failing: SummaryStore = {
       ...inner,
-      saveSummary: () => () => Promise.resolve(E.left({ _tag: "StoreUnavailable", backend: "memory", message: "disk full" })),
+      saveSummary: () => () =>
+        Promise.resolve(E.left({ _tag: "StoreUnavailable", backend: "memory", message: "disk full" })),
     };
     const { compactor, seen } = compactorFor(failing, scriptedProvider([{ throws: "down" }]), {});
     await right(inner.append("s", chat(10), 1));
-    expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "StoreUnavailable" });
+    expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({
+      _tag: "StoreUnavailable",
+    });
     expect(seen.map((e) => e._tag)).toEqual(["CompactionWarning", "CompactionFailed"]);
     expect(O.isNone(await right(inner.latestSummary("s")))).toBe(true);
   });
@@ -135,8 +195,13 @@ describe("summariser failures with fallback none", () => {
     const store = memoryStore();
     const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: "" }]), { fallback: "none" });
     await right(store.append("s", chat(10), 1));
-    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "Skipped", reason: "EmptySummary" });
-    expect(seen).toEqual([expect.objectContaining({ _tag: "CompactionWarning", reason: "EmptySummary", fallback: "none", error: null })]);
+    expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({
+      _tag: "Skipped",
+      reason: "EmptySummary",
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({ _tag: "CompactionWarning", reason: "EmptySummary", fallback: "none", error: null }),
+    ]);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 });
@@ -144,7 +209,10 @@ describe("summariser failures with fallback none", () => {
 describe("iterative update through the fallback", () => {
   it("a later LLM compaction gets the truncated summary as PREVIOUS SUMMARY and supersedes it", async () => {
     const store = memoryStore();
-    const provider = scriptedProvider([{ error: { _tag: "ProviderTransientError", message: "down" } }, { text: "REAL SUMMARY" }]);
+    const provider = scriptedProvider([
+      { error: { _tag: "ProviderTransientError", message: "down" } },
+      { text: "REAL SUMMARY" },
+    ]);
     const { compactor } = compactorFor(store, provider, {});
     await right(store.append("s", chat(10), 1));
     const first = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
@@ -187,7 +255,12 @@ describe("iterative update through the fallback", () => {
 describe("fallback budget with the real tokenizer", () => {
   it("stays within maxSummaryTokens counted by tiktoken, for CJK, emoji and lone surrogates", async () => {
     const counter = tiktokenCounter();
-    for (const body of ["中文上下文压缩".repeat(400), "🧠🔥👩‍💻".repeat(500), "lone \ud800 high ".repeat(300), "x".repeat(20000)]) {
+    for (const body of [
+      "中文上下文压缩".repeat(400),
+      "🧠🔥👩‍💻".repeat(500),
+      "lone \ud800 high ".repeat(300),
+      "x".repeat(20000),
+    ]) {
       for (const maxSummaryTokens of [16, 17, 50, 300]) {
         const store = memoryStore();
         const made = decodeSessionCompactor({

@@ -7,13 +7,25 @@ import Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import * as O from "fp-ts/lib/Option.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEventBus, decodeSessionCompactor, memoryStore, openPostgresStore, openSqliteStore, type SessionEvent, type SummaryStore } from "@cc/session";
+import {
+  createEventBus,
+  decodeSessionCompactor,
+  memoryStore,
+  openPostgresStore,
+  openSqliteStore,
+  type SessionEvent,
+  type SummaryStore,
+} from "@cc/session";
 import { type Provider } from "@cc/messages";
 import { chat } from "./conversation.js";
 import { scriptedProvider, type Reply } from "./scripted.js";
 import { freshDatabase, guardedClient, left, right } from "./support.js";
 
-function compactorFor(store: SummaryStore, provider: Provider, config: unknown = { maxTokens: 100, threshold: 1, preserveLast: 4 }) {
+function compactorFor(
+  store: SummaryStore,
+  provider: Provider,
+  config: unknown = { maxTokens: 100, threshold: 1, preserveLast: 4 },
+) {
   const seen: SessionEvent[] = [];
   const events = createEventBus<SessionEvent>();
   events.subscribe((e) => void seen.push(e));
@@ -40,10 +52,17 @@ describe("fallback none: summariser failures leave the store untouched; the next
     it(label, async () => {
       const store = memoryStore();
       const provider = scriptedProvider([reply, { text: "recovered" }]);
-      const { compactor, seen } = compactorFor(store, provider, { maxTokens: 100, threshold: 1, preserveLast: 4, fallback: "none" });
+      const { compactor, seen } = compactorFor(store, provider, {
+        maxTokens: 100,
+        threshold: 1,
+        preserveLast: 4,
+        fallback: "none",
+      });
       await right(store.append("s", chat(10), 1));
       const before = await snapshot(store, "s");
-      expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({ _tag: "SummariserFailed" });
+      expect(await left(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({
+        _tag: "SummariserFailed",
+      });
       expect(seen.map((e) => e._tag)).toEqual(["CompactionFailed"]);
       expect(await snapshot(store, "s")).toEqual(before);
       expect(await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }))).toMatchObject({
@@ -103,7 +122,10 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
   it("keeps everything, duplicates nothing, and compacts correctly on the next turns", async () => {
     const path = join(dir, "agent.db");
     const store = await right(openSqliteStore({ path }));
-    const { compactor, seen } = compactorFor(store, scriptedProvider([{ text: "S1" }, { text: "S1 again" }, { text: "S2" }]));
+    const { compactor, seen } = compactorFor(
+      store,
+      scriptedProvider([{ text: "S1" }, { text: "S1 again" }, { text: "S2" }]),
+    );
     await right(store.append("s", chat(10), 1));
     const raw = new Database(path);
     raw.exec("CREATE TRIGGER cc_fault BEFORE INSERT ON cc_chat_summaries BEGIN SELECT RAISE(ABORT, 'disk full'); END");
@@ -117,7 +139,10 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
     raw.close();
 
     const first = await right(compactor.tryCompact({ stackId: "s", lastInputTokens: 500 }));
-    expect(first).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 6, content: "S1 again", previousId: null } });
+    expect(first).toMatchObject({
+      _tag: "Compacted",
+      summary: { coversUpTo: 6, content: "S1 again", previousId: null },
+    });
     const beforeRestart = await snapshot(store, "s");
     await right(store.close());
 
@@ -126,10 +151,20 @@ describe("SQLite: the store fails mid-save, then the process restarts", () => {
     const reopened = await right(openSqliteStore({ path }));
     expect(await snapshot(reopened, "s")).toEqual(beforeRestart);
     await right(reopened.append("s", chat(4, 11), 2));
-    const after = compactorFor(reopened, scriptedProvider([{ text: "S2" }]), { maxTokens: 10, threshold: 1, preserveLast: 4 });
+    const after = compactorFor(reopened, scriptedProvider([{ text: "S2" }]), {
+      maxTokens: 10,
+      threshold: 1,
+      preserveLast: 4,
+    });
     const second = await right(after.compactor.tryCompact({ stackId: "s", lastInputTokens: 0 }));
-    expect(second).toMatchObject({ _tag: "Compacted", tokenSource: "estimated", summary: { coversUpTo: 10, content: "S2" } });
-    expect(second._tag === "Compacted" && first._tag === "Compacted" && second.summary.previousId).toBe(first._tag === "Compacted" ? first.summary.id : -1);
+    expect(second).toMatchObject({
+      _tag: "Compacted",
+      tokenSource: "estimated",
+      summary: { coversUpTo: 10, content: "S2" },
+    });
+    expect(second._tag === "Compacted" && first._tag === "Compacted" && second.summary.previousId).toBe(
+      first._tag === "Compacted" ? first.summary.id : -1,
+    );
     const messages = (await right(reopened.messagesAfter("s", 0))).map((m) => m.id);
     expect(messages).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
     await right(reopened.close());
@@ -151,9 +186,15 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     await right(store.append("p", chat(10), 1));
     const admin = guardedClient(db.url);
     await admin.connect();
-    await admin.query(`CREATE FUNCTION cc_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
-    await admin.query("CREATE TRIGGER cc_fault BEFORE INSERT ON cc_chat_summaries FOR EACH ROW EXECUTE FUNCTION cc_fault()");
-    expect(await left(compactor.tryCompact({ stackId: "p", lastInputTokens: 500 }))).toMatchObject({ _tag: "StoreUnavailable" });
+    await admin.query(
+      `CREATE FUNCTION cc_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`,
+    );
+    await admin.query(
+      "CREATE TRIGGER cc_fault BEFORE INSERT ON cc_chat_summaries FOR EACH ROW EXECUTE FUNCTION cc_fault()",
+    );
+    expect(await left(compactor.tryCompact({ stackId: "p", lastInputTokens: 500 }))).toMatchObject({
+      _tag: "StoreUnavailable",
+    });
     await admin.query("DROP TRIGGER cc_fault ON cc_chat_summaries");
     await admin.end();
     const first = await right(compactor.tryCompact({ stackId: "p", lastInputTokens: 500 }));
@@ -165,7 +206,9 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     const next = compactorFor(restarted, scriptedProvider([{ text: "P2" }]));
     const second = await right(next.compactor.tryCompact({ stackId: "p", lastInputTokens: 500 }));
     expect(second).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 10, content: "P2" } });
-    expect((await right(restarted.messagesAfter("p", 0))).map((m) => m.id)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    expect((await right(restarted.messagesAfter("p", 0))).map((m) => m.id)).toEqual(
+      Array.from({ length: 14 }, (_, i) => i + 1),
+    );
     await right(restarted.close());
   });
 
@@ -190,7 +233,10 @@ describe("PostgreSQL: mid-save failure, restart with a new pool, two processes c
     };
     const a = compactorFor(hostA, gated("from A"));
     const b = compactorFor(hostB, gated("from B"));
-    const outcomes = await Promise.all([right(a.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })), right(b.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 }))]);
+    const outcomes = await Promise.all([
+      right(a.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })),
+      right(b.compactor.tryCompact({ stackId: "race", lastInputTokens: 500 })),
+    ]);
     expect(outcomes.map((o) => o._tag).sort()).toEqual(["Compacted", "Skipped"]);
     expect(outcomes.find((o) => o._tag === "Skipped")).toMatchObject({ reason: "ConcurrentCompaction" });
     const latest = O.toUndefined(await right(hostB.latestSummary("race")));

@@ -29,25 +29,41 @@ const problemsOf = (made: ReturnType<typeof decodeSessionCompactor>): readonly s
 
 describe("decodeSessionCompactor deps", () => {
   it("refuses a typo'd key with a suggestion", () => {
-    expect(problemsOf(decodeSessionCompactor({ ...base(), nowFn: () => 0 } as never))).toEqual([expect.stringMatching(/^nowFn: unknown field/)]);
-    expect(problemsOf(decodeSessionCompactor({ ...base(), evnets: undefined } as never))).toEqual(["evnets: unknown field (did you mean events?)"]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), nowFn: () => 0 } as never))).toEqual([
+      expect.stringMatching(/^nowFn: unknown field/),
+    ]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), evnets: undefined } as never))).toEqual([
+      "evnets: unknown field (did you mean events?)",
+    ]);
   });
 
   it("refuses NaN, ±Infinity and negative transcript limits, naming the limit", () => {
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-      const lines = problemsOf(decodeSessionCompactor({ ...base(), transcriptLimits: { ...defaultTranscriptLimits, messageHead: bad } }));
-      expect(lines).toEqual([`transcriptLimits.messageHead: expected a whole number of characters ≥ 0, got ${String(bad)}`]);
+      const lines = problemsOf(
+        decodeSessionCompactor({ ...base(), transcriptLimits: { ...defaultTranscriptLimits, messageHead: bad } }),
+      );
+      expect(lines).toEqual([
+        `transcriptLimits.messageHead: expected a whole number of characters ≥ 0, got ${String(bad)}`,
+      ]);
     }
   });
 
   it("refuses a store or provider without its methods and a clock that is not a function", () => {
-    expect(problemsOf(decodeSessionCompactor({ ...base(), store: {} as never }))).toEqual([expect.stringMatching(/^store: expected a SummaryStore/)]);
-    expect(problemsOf(decodeSessionCompactor({ ...base(), provider: { name: "x" } as never }))).toEqual([expect.stringMatching(/^provider: expected a Provider/)]);
-    expect(problemsOf(decodeSessionCompactor({ ...base(), now: 5 as never }))).toEqual(["now: expected a function, got 5"]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), store: {} as never }))).toEqual([
+      expect.stringMatching(/^store: expected a SummaryStore/),
+    ]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), provider: { name: "x" } as never }))).toEqual([
+      expect.stringMatching(/^provider: expected a Provider/),
+    ]);
+    expect(problemsOf(decodeSessionCompactor({ ...base(), now: 5 as never }))).toEqual([
+      "now: expected a function, got 5",
+    ]);
   });
 
   it("accepts every documented field", () => {
-    expect(E.isRight(decodeSessionCompactor({ ...base(), now: () => 0, transcriptLimits: defaultTranscriptLimits }))).toBe(true);
+    expect(
+      E.isRight(decodeSessionCompactor({ ...base(), now: () => 0, transcriptLimits: defaultTranscriptLimits })),
+    ).toBe(true);
   });
 });
 
@@ -60,19 +76,35 @@ describe("createChatSession options", () => {
 
   it("refused options throw the one CcError at construction, and nothing is stored", async () => {
     const store = memoryStore();
-    const make = (): unknown => createChatSession({ store, compactor: compactor(), stackId: "s", systemPromt: "x" } as never);
+    const make = (): unknown =>
+      createChatSession({ store, compactor: compactor(), stackId: "s", systemPromt: "x" } as never);
     expect(make).toThrow(CcError);
-    expect(thrown(make)).toMatchObject({ _tag: "InvalidOptions", subject: "chat session options", problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }] });
+    expect(thrown(make)).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "chat session options",
+      problems: [{ message: "systemPromt: unknown field (did you mean systemPrompt?)" }],
+    });
     expect(await right(store.lastMessageId("s"))).toBe(0);
     expect(O.isNone(await right(store.latestSummary("s")))).toBe(true);
   });
 
   it("refuses NaN, ±Infinity and negative prune settings, and an empty stack id", async () => {
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
-      const make = (): unknown => createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "s", prune: { maxChars: 2000, protectTurns: bad, protectResults: 0 } });
-      expect(thrown(make)).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "prune.protectTurns", message: expect.stringContaining(`got ${String(bad)}`) }] });
+      const make = (): unknown =>
+        createChatSession({
+          store: memoryStore(),
+          compactor: compactor(),
+          stackId: "s",
+          prune: { maxChars: 2000, protectTurns: bad, protectResults: 0 },
+        });
+      expect(thrown(make)).toMatchObject({
+        _tag: "InvalidOptions",
+        problems: [{ path: "prune.protectTurns", message: expect.stringContaining(`got ${String(bad)}`) }],
+      });
     }
-    expect(thrown(() => createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "" }))).toMatchObject({ problems: [{ path: "stackId" }] });
+    expect(
+      thrown(() => createChatSession({ store: memoryStore(), compactor: compactor(), stackId: "" })),
+    ).toMatchObject({ problems: [{ path: "stackId" }] });
   });
 });
 
@@ -86,10 +118,17 @@ describe("tryCompact / forceCompact input", () => {
       subject: "compaction input",
       problems: [{ message: "ephemral: unknown field (did you mean ephemeral?)" }],
     });
-    expect(await left(store.forceCompact({ stackId: "s", ephemeral: "yes" } as never))).toMatchObject({ problems: [{ path: "ephemeral" }] });
+    expect(await left(store.forceCompact({ stackId: "s", ephemeral: "yes" } as never))).toMatchObject({
+      problems: [{ path: "ephemeral" }],
+    });
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1]) {
       expect(await left(store.tryCompact({ stackId: "s", lastInputTokens: bad }))).toMatchObject({
-        problems: [{ path: "lastInputTokens", message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(bad)}` }],
+        problems: [
+          {
+            path: "lastInputTokens",
+            message: `lastInputTokens: expected a finite number ≥ 0 (0 when the provider reported no usage), got ${String(bad)}`,
+          },
+        ],
       });
     }
   });

@@ -5,16 +5,39 @@ import * as O from "fp-ts/lib/Option.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { estimateCounter } from "@cc/tokens";
-import { createEventBus, decodeSessionConfig, memoryStore, type SessionEvent, type StoredMessage, type StoredSummary } from "@cc/session";
-import { PREVIOUS_SUMMARY_HEADING, planSummary, saveSummary, summarise, TRUNCATED_SUMMARY_HEADING, type Pass, type SummaryJob } from "@cc/test-support/session";
+import {
+  createEventBus,
+  decodeSessionConfig,
+  memoryStore,
+  type SessionEvent,
+  type StoredMessage,
+  type StoredSummary,
+} from "@cc/session";
+import {
+  PREVIOUS_SUMMARY_HEADING,
+  planSummary,
+  saveSummary,
+  summarise,
+  TRUNCATED_SUMMARY_HEADING,
+  type Pass,
+  type SummaryJob,
+} from "@cc/test-support/session";
 import { defaultTranscriptLimits } from "@cc/test-support/lcm";
 import type { Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { promptText, scriptedProvider } from "./scripted.js";
 import { left, right, runs } from "./support.js";
 
-const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
-const previous: StoredSummary = { stackId: "s", id: 7, content: "OLD SUMMARY", coversUpTo: 0, previousId: null, createdAt: 0 };
+const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
+  messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
+const previous: StoredSummary = {
+  stackId: "s",
+  id: 7,
+  content: "OLD SUMMARY",
+  coversUpTo: 0,
+  previousId: null,
+  createdAt: 0,
+};
 const pass: Pass = { stackId: "s", trigger: "threshold", effectiveTokens: 1000, tokenSource: "reported", at: 5 };
 const config = (raw: object) => {
   const decoded = decodeSessionConfig({ maxTokens: 1000, ...raw });
@@ -37,7 +60,9 @@ describe("planSummary (pure)", () => {
   });
 
   it("skips with the reason when at most preserveLast messages lie past the watermark", () => {
-    expect(planSummary({ latest: O.none, after: stored(chat(2)) }, { preserveLast: 2 }, defaultTranscriptLimits, 42)).toMatchObject({
+    expect(
+      planSummary({ latest: O.none, after: stored(chat(2)) }, { preserveLast: 2 }, defaultTranscriptLimits, 42),
+    ).toMatchObject({
       _tag: "Skipped",
       reason: "TooFewMessages",
       effectiveTokens: 42,
@@ -66,17 +91,32 @@ describe("summarise (no store, no events)", () => {
 
   it("a summary from the model is saved as detailed", async () => {
     const d = deps([{ text: "  ## Goal\nship  " }]);
-    expect(await summarise(d, job(chat(6)), pass)()).toEqual({ _tag: "Save", text: "## Goal\nship", level: "detailed", model: "small" });
+    expect(await summarise(d, job(chat(6)), pass)()).toEqual({
+      _tag: "Save",
+      text: "## Goal\nship",
+      level: "detailed",
+      model: "small",
+    });
     expect(d.provider.requests[0]).toMatchObject({ model: "small", maxTokens: 200, temperature: 0.3 }); // a quarter of the trigger 0.8 × 1000
   });
 
   it("a failed call with fallback truncate settles on a truncated summary and a typed warning", async () => {
-    const decision = await summarise(deps([{ error: { _tag: "ProviderTransientError", message: "down" } }]), job(chat(6)), pass)();
+    const decision = await summarise(
+      deps([{ error: { _tag: "ProviderTransientError", message: "down" } }]),
+      job(chat(6)),
+      pass,
+    )();
     expect(decision).toMatchObject({
       _tag: "Save",
       level: "truncate",
       model: null,
-      warning: { _tag: "CompactionWarning", reason: "SummariserFailed", fallback: "truncate", error: { _tag: "SummariserFailed" }, at: 5 },
+      warning: {
+        _tag: "CompactionWarning",
+        reason: "SummariserFailed",
+        fallback: "truncate",
+        error: { _tag: "SummariserFailed" },
+        at: 5,
+      },
     });
     expect(decision._tag === "Save" && decision.text.startsWith(TRUNCATED_SUMMARY_HEADING)).toBe(true);
   });
@@ -102,9 +142,31 @@ describe("saveSummary", () => {
     const events = createEventBus<SessionEvent>();
     const seen: string[] = [];
     events.subscribe((e) => void seen.push(e._tag));
-    const warning = { _tag: "CompactionWarning", stackId: "s", reason: "EmptySummary", legacyReason: "empty_summary", error: null, fallback: "truncate", message: "w", at: 5 } as const;
-    const outcome = await right(saveSummary(store, events, job(chat(6)), { _tag: "Save", text: "T", level: "truncate", model: null, warning }, pass));
-    expect(outcome).toMatchObject({ _tag: "Compacted", summary: { coversUpTo: 4, content: "T" }, event: { level: "truncate", messagesSummarised: 4, messagesKept: 2 }, warning });
+    const warning = {
+      _tag: "CompactionWarning",
+      stackId: "s",
+      reason: "EmptySummary",
+      legacyReason: "empty_summary",
+      error: null,
+      fallback: "truncate",
+      message: "w",
+      at: 5,
+    } as const;
+    const outcome = await right(
+      saveSummary(
+        store,
+        events,
+        job(chat(6)),
+        { _tag: "Save", text: "T", level: "truncate", model: null, warning },
+        pass,
+      ),
+    );
+    expect(outcome).toMatchObject({
+      _tag: "Compacted",
+      summary: { coversUpTo: 4, content: "T" },
+      event: { level: "truncate", messagesSummarised: 4, messagesKept: 2 },
+      warning,
+    });
     expect(seen).toEqual(["CompactionWarning", "CompactionDone"]);
   });
 
@@ -125,7 +187,17 @@ describe("saveSummary", () => {
     await right(store.append("s", chat(6), 1));
     const planned = job(chat(6));
     await right(store.saveSummary("s", { content: "OTHER", coversUpTo: 2, previousId: null }, 1));
-    expect(await right(saveSummary(store, createEventBus<SessionEvent>(), planned, { _tag: "Save", text: "T", level: "detailed", model: "m" }, pass))).toMatchObject({
+    expect(
+      await right(
+        saveSummary(
+          store,
+          createEventBus<SessionEvent>(),
+          planned,
+          { _tag: "Save", text: "T", level: "detailed", model: "m" },
+          pass,
+        ),
+      ),
+    ).toMatchObject({
       _tag: "Skipped",
       reason: "ConcurrentCompaction",
     });

@@ -25,7 +25,10 @@ function forwardingPool(inner: pg.Pool): PgPoolLike & { readonly queries: () => 
     query: <R>(text: string, values?: unknown[]) => count(inner.query<R & pg.QueryResultRow>(text, values)),
     connect: async () => {
       const c = await inner.connect();
-      return { query: <R>(text: string, values?: unknown[]) => count(c.query<R & pg.QueryResultRow>(text, values)), release: () => c.release() };
+      return {
+        query: <R>(text: string, values?: unknown[]) => count(c.query<R & pg.QueryResultRow>(text, values)),
+        release: () => c.release(),
+      };
     },
     end: () => inner.end(),
     on: (event, listener) => inner.on(event, listener),

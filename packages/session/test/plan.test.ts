@@ -6,20 +6,39 @@ import { type Message } from "@cc/messages";
 import { chat, conversationArb } from "./conversation.js";
 import { runs } from "./support.js";
 
-const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] => messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
+const stored = (messages: readonly Message[], firstId = 1): StoredMessage[] =>
+  messages.map((message, i) => ({ stackId: "s", id: firstId + i, message, createdAt: 0 }));
 
 describe("decideTrigger", () => {
   const base = { ephemeral: false, maxTokens: 1000, threshold: 1, estimate: () => 5000 };
   it("uses the reported tokens of the previous turn when there are any", () => {
-    expect(decideTrigger({ ...base, lastInputTokens: 999 })).toEqual({ _tag: "Hold", reason: "BelowThreshold", effectiveTokens: 999, source: "reported" });
-    expect(decideTrigger({ ...base, lastInputTokens: 1000 })).toEqual({ _tag: "Trigger", effectiveTokens: 1000, source: "reported" });
+    expect(decideTrigger({ ...base, lastInputTokens: 999 })).toEqual({
+      _tag: "Hold",
+      reason: "BelowThreshold",
+      effectiveTokens: 999,
+      source: "reported",
+    });
+    expect(decideTrigger({ ...base, lastInputTokens: 1000 })).toEqual({
+      _tag: "Trigger",
+      effectiveTokens: 1000,
+      source: "reported",
+    });
   });
   it("falls back to the estimate when 0 tokens were reported", () => {
-    expect(decideTrigger({ ...base, lastInputTokens: 0 })).toEqual({ _tag: "Trigger", effectiveTokens: 5000, source: "estimated" });
+    expect(decideTrigger({ ...base, lastInputTokens: 0 })).toEqual({
+      _tag: "Trigger",
+      effectiveTokens: 5000,
+      source: "estimated",
+    });
   });
   it("never triggers for an ephemeral session, and does not even estimate", () => {
     let estimated = false;
-    const d = decideTrigger({ ...base, ephemeral: true, lastInputTokens: 1e9, estimate: () => ((estimated = true), 0) });
+    const d = decideTrigger({
+      ...base,
+      ephemeral: true,
+      lastInputTokens: 1e9,
+      estimate: () => ((estimated = true), 0),
+    });
     expect(d).toMatchObject({ _tag: "Hold", reason: "Ephemeral" });
     expect(estimated).toBe(false);
   });
@@ -83,8 +102,13 @@ describe("planCompaction", () => {
         expect([...plan.summarise, ...plan.keep].map((m) => m.id)).toEqual(messages.map((_, i) => i + 1));
         expect(plan.keep.length).toBeGreaterThanOrEqual(preserveLast);
         expect(plan.summarise.length).toBeGreaterThan(0);
-        const keptCalls = new Set(plan.keep.flatMap((m) => (m.message.role === "assistant" ? (m.message.toolCalls ?? []).map((c) => c.id) : [])));
-        for (const m of plan.keep) if (m.message.role === "tool") expect(keptCalls.has(m.message.toolCallId)).toBe(true);
+        const keptCalls = new Set(
+          plan.keep.flatMap((m) =>
+            m.message.role === "assistant" ? (m.message.toolCalls ?? []).map((c) => c.id) : [],
+          ),
+        );
+        for (const m of plan.keep)
+          if (m.message.role === "tool") expect(keptCalls.has(m.message.toolCallId)).toBe(true);
       }),
       { numRuns: runs(500) },
     );

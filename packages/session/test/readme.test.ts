@@ -30,10 +30,14 @@ describe("session README example", () => {
 
     const prompts: (readonly Message[])[] = [];
     for (let turn = 1; turn <= 8; turn++) {
-      const prepared = await session.prepareTurn([{ role: "user", content: `Step ${turn}: fix the failing test in src/parser.ts` }])();
+      const prepared = await session.prepareTurn([
+        { role: "user", content: `Step ${turn}: fix the failing test in src/parser.ts` },
+      ])();
       if (E.isLeft(prepared)) throw new Error(prepared.left._tag);
       prompts.push(prepared.right.prompt); // send this to your model
-      const reply: Message[] = [{ role: "assistant", content: `Step ${turn} done: edited src/parser.ts.${" Details.".repeat(30)}` }];
+      const reply: Message[] = [
+        { role: "assistant", content: `Step ${turn} done: edited src/parser.ts.${" Details.".repeat(30)}` },
+      ];
       const reportedInputTokens = 60 * prepared.right.prompt.length; // what your provider reports as input tokens
       await session.finishTurn(reply, reportedInputTokens)();
     }
@@ -43,7 +47,14 @@ describe("session README example", () => {
     const last = prompts[prompts.length - 1]!;
     expect(last[0]).toEqual({ role: "system", content: "You are a coding agent." });
     expect(last[1]!.content).toContain("<conversation_summary>");
-    expect(last.slice(2).map((m) => m.content.slice(0, 6))).toEqual(["Step 5", "Step 6", "Step 6", "Step 7", "Step 7", "Step 8"]);
+    expect(last.slice(2).map((m) => m.content.slice(0, 6))).toEqual([
+      "Step 5",
+      "Step 6",
+      "Step 6",
+      "Step 7",
+      "Step 7",
+      "Step 8",
+    ]);
     expect(prompts[0]).toHaveLength(2);
   });
 

@@ -4,14 +4,21 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Completion, CompletionRequest, ModelInfo, Provider, ProviderError } from "@cc/messages";
 
 /** One scripted reply. */
-export type Reply = { readonly text: string; readonly inputTokens?: number } | { readonly error: ProviderError } | { readonly throws: string } | { readonly rejects: string };
+export type Reply =
+  | { readonly text: string; readonly inputTokens?: number }
+  | { readonly error: ProviderError }
+  | { readonly throws: string }
+  | { readonly rejects: string };
 
 /** A provider that replays `replies` in order (the last one repeats) and records requests. */
 export interface ScriptedProvider extends Provider {
   readonly requests: CompletionRequest[];
 }
 
-export function scriptedProvider(replies: readonly Reply[], models: readonly ModelInfo[] = [{ id: "small", outputCostPerMTok: 1, strength: "low" }]): ScriptedProvider {
+export function scriptedProvider(
+  replies: readonly Reply[],
+  models: readonly ModelInfo[] = [{ id: "small", outputCostPerMTok: 1, strength: "low" }],
+): ScriptedProvider {
   const requests: CompletionRequest[] = [];
   return {
     name: "scripted",
@@ -24,7 +31,11 @@ export function scriptedProvider(replies: readonly Reply[], models: readonly Mod
       return () => {
         if ("rejects" in reply) return Promise.reject(new Error(reply.rejects));
         if ("error" in reply) return Promise.resolve(E.left(reply.error));
-        const completion: Completion = { text: reply.text, model: request.model, usage: { inputTokens: reply.inputTokens ?? 0, outputTokens: 1 } };
+        const completion: Completion = {
+          text: reply.text,
+          model: request.model,
+          usage: { inputTokens: reply.inputTokens ?? 0, outputTokens: 1 },
+        };
         return Promise.resolve(E.right(completion));
       };
     },
@@ -33,4 +44,5 @@ export function scriptedProvider(replies: readonly Reply[], models: readonly Mod
 }
 
 /** The text of the single prompt message of a recorded request. */
-export const promptText = (request: CompletionRequest | undefined): string => request?.messages.map((m) => m.content).join("\n") ?? "";
+export const promptText = (request: CompletionRequest | undefined): string =>
+  request?.messages.map((m) => m.content).join("\n") ?? "";

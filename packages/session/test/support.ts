@@ -39,7 +39,10 @@ export function guardedClient(connectionString: string): pg.Client {
 }
 
 /** A pg pool with an 'error' listener on the pool and on every client, and an `end` that waits for the sockets to close. */
-export function guardedPool(connectionString: string, max: number): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
+export function guardedPool(
+  connectionString: string,
+  max: number,
+): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString, max });
   const owned = ownPgPool(pool);
   return { pool, end: () => owned.end() };

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, NEW_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING } from "@cc/test-support/session";
+import {
+  SUMMARY_SECTIONS,
+  SUMMARY_TEMPLATE,
+  NEW_MESSAGES_HEADING,
+  PREVIOUS_SUMMARY_HEADING,
+} from "@cc/test-support/session";
 import { TRANSCRIPT_CLOSE, TRANSCRIPT_OPEN } from "@cc/test-support/lcm";
 import { summaryPrompt } from "@cc/session";
 
@@ -33,7 +38,9 @@ describe("summary template", () => {
 
   it("an update puts the previous summary first, under its heading, inside the transcript", () => {
     const content = summaryPrompt({ transcript: "[user]\nnew", previousSummary: "## Goal\nold" })[0]!.content;
-    expect(content).toContain(`${TRANSCRIPT_OPEN}\n${PREVIOUS_SUMMARY_HEADING}\n## Goal\nold\n\n${NEW_MESSAGES_HEADING}\n[user]\nnew\n${TRANSCRIPT_CLOSE}`);
+    expect(content).toContain(
+      `${TRANSCRIPT_OPEN}\n${PREVIOUS_SUMMARY_HEADING}\n## Goal\nold\n\n${NEW_MESSAGES_HEADING}\n[user]\nnew\n${TRANSCRIPT_CLOSE}`,
+    );
     expect(content).toMatch(/replaces the earlier one/);
   });
 });

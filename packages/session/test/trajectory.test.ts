@@ -9,7 +9,8 @@ import { type Message } from "@cc/messages";
 import { right } from "./support.js";
 import { readTrajectory } from "./trajectory.js";
 
-const FILE = "replay__marshmallow-code__marshmallow-1867__function_calling__install-1__marshmallow-code__marshmallow-1867.traj";
+const FILE =
+  "replay__marshmallow-code__marshmallow-1867__function_calling__install-1__marshmallow-code__marshmallow-1867.traj";
 
 describe("a real agent run through the session layer", () => {
   it("compacts as the run grows, keeps every message stored, and keeps the prompt bounded", async () => {
@@ -20,9 +21,20 @@ describe("a real agent run through the session layer", () => {
     const counter = estimateCounter();
     const store = memoryStore();
     const threshold = 3000;
-    const made = decodeSessionCompactor({ store, provider: offlineProvider(), config: { maxTokens: threshold, threshold: 1, preserveLast: 4 }, counter });
+    const made = decodeSessionCompactor({
+      store,
+      provider: offlineProvider(),
+      config: { maxTokens: threshold, threshold: 1, preserveLast: 4 },
+      counter,
+    });
     if (E.isLeft(made)) return expect.fail(made.left.message);
-    const session = createChatSession({ store, compactor: made.right, stackId: "swe", systemPrompt: system.content, prune: { maxChars: 2000, protectTurns: 0, protectResults: 2 } });
+    const session = createChatSession({
+      store,
+      compactor: made.right,
+      stackId: "swe",
+      systemPrompt: system.content,
+      prune: { maxChars: 2000, protectTurns: 0, protectResults: 2 },
+    });
 
     // Each agent step: the model's call and the tool's result arrive, the next prompt is built.
     const batches: Message[][] = [[task]];
@@ -43,7 +55,8 @@ describe("a real agent run through the session layer", () => {
     expect(stored.map((m) => m.message)).toEqual([task, ...steps]);
     // After each compaction the prompt falls back under the threshold plus one step's growth.
     const largestStep = Math.max(...batches.map((b) => counter.countMessages(b)));
-    for (const tokens of promptTokens) expect(tokens).toBeLessThan(threshold + largestStep + counter.count(system.content) + 1000);
+    for (const tokens of promptTokens)
+      expect(tokens).toBeLessThan(threshold + largestStep + counter.count(system.content) + 1000);
     const uncompacted = counter.countMessages([system, task, ...steps]);
     expect(promptTokens[promptTokens.length - 1]!).toBeLessThan(uncompacted);
     // The final prompt carries one summary that still names the file the agent reproduced the bug in.

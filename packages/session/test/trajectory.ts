@@ -8,11 +8,13 @@ import { corpusPath } from "../../../.ci/data.js";
 /** The corpus trajectories directory (`.ci/corpus/swe-agent-trajectories`). */
 export const trajectoriesDir = corpusPath("swe-agent-trajectories");
 
-const unescape = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
+const unescape = (s: string): string =>
+  s.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
 const CALL = /'arguments':\s*'((?:[^'\\]|\\.)*)',\s*'name':\s*'([^']*)'\},\s*'id':\s*'([^']*)'/g;
 
 function calls(value: unknown): ToolCall[] | undefined {
-  if (typeof value === "string") return [...value.matchAll(CALL)].map((m) => ({ id: m[3]!, name: m[2]!, arguments: unescape(m[1]!) }));
+  if (typeof value === "string")
+    return [...value.matchAll(CALL)].map((m) => ({ id: m[3]!, name: m[2]!, arguments: unescape(m[1]!) }));
   if (!Array.isArray(value)) return undefined;
   const out: ToolCall[] = [];
   for (const item of value as { id?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {

@@ -36,7 +36,11 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * @example
  * const n = await countAsync(counter, "x".repeat(5_000_000)); // a huge tool output, counted off the event loop
  */
-export async function countAsync(counter: TokenCounter, text: string, options: CountAsyncOptions = {}): Promise<number> {
+export async function countAsync(
+  counter: TokenCounter,
+  text: string,
+  options: CountAsyncOptions = {},
+): Promise<number> {
   const decoded = decodeCountAsyncOptions(options);
   if (E.isLeft(decoded)) throw new CcError({ ...decoded.left, message: `${"countAsync: "}${decoded.left.message}` });
   const asked = decoded.right.sliceChars ?? defaultChunkLimits.maxChunkChars;

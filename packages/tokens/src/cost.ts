@@ -24,7 +24,10 @@ export function isValidTokenCost(cost: unknown): cost is number {
  * @example
  * withTokenCost([{ id: "a", content: "hello world" }], counter); // [{ id: "a", content: "hello world", tokenCost: 2 }]
  */
-export function withTokenCost<T extends Costable>(items: readonly T[], counter: Pick<TokenCounter, "count">): readonly (T & { readonly tokenCost: number })[] {
+export function withTokenCost<T extends Costable>(
+  items: readonly T[],
+  counter: Pick<TokenCounter, "count">,
+): readonly (T & { readonly tokenCost: number })[] {
   return items.map((item) => ({
     ...item,
     tokenCost: isValidTokenCost(item.tokenCost) ? item.tokenCost : counter.count(item.content),

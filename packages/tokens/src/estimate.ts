@@ -56,8 +56,30 @@ export type ClassWeights = { readonly [K in keyof ClassCounts]: number };
  * weight) until no such text of 20 tokens or more is over 9 % low (see the README for the errors).
  */
 export const estimateWeights: { readonly [E in Encoding]: ClassWeights } = {
-  o200k_base: { letters: 0.227, digits: 0.58, punct: 0.682, space: 0.097, cjk: 1.009, otherBmp: 1.151, astral: 2.052, mixes: 1, caseChanges: 0.901, spaceDigits: 0.877 },
-  cl100k_base: { letters: 0.227, digits: 0.525, punct: 0.665, space: 0.121, cjk: 1.129, otherBmp: 1.867, astral: 2.924, mixes: 0.969, caseChanges: 0.996, spaceDigits: 1 },
+  o200k_base: {
+    letters: 0.227,
+    digits: 0.58,
+    punct: 0.682,
+    space: 0.097,
+    cjk: 1.009,
+    otherBmp: 1.151,
+    astral: 2.052,
+    mixes: 1,
+    caseChanges: 0.901,
+    spaceDigits: 0.877,
+  },
+  cl100k_base: {
+    letters: 0.227,
+    digits: 0.525,
+    punct: 0.665,
+    space: 0.121,
+    cjk: 1.129,
+    otherBmp: 1.867,
+    astral: 2.924,
+    mixes: 0.969,
+    caseChanges: 0.996,
+    spaceDigits: 1,
+  },
 };
 
 // 0 letter, 1 digit, 2 punct, 3 space (ASCII table).

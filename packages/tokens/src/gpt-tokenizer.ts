@@ -33,7 +33,10 @@ export interface GptTokenizerOptions {
   readonly limits?: ChunkLimits;
 }
 
-type EncodeFn = (text: string, options: { allowedSpecial: Set<string>; disallowedSpecial: Set<string> }) => readonly number[];
+type EncodeFn = (
+  text: string,
+  options: { allowedSpecial: Set<string>; disallowedSpecial: Set<string> },
+) => readonly number[];
 
 function hasEncode(mod: unknown): mod is { readonly encode: EncodeFn } {
   return typeof mod === "object" && mod !== null && typeof (mod as { encode?: unknown }).encode === "function";
@@ -49,7 +52,9 @@ function hasEncode(mod: unknown): mod is { readonly encode: EncodeFn } {
  * const result = await gptTokenizerCounter({ encoding: "o200k_base" })();
  * if (result._tag === "Right") result.right.count("hello world"); // 2
  */
-export function gptTokenizerCounter(options: GptTokenizerOptions = {}): TE.TaskEither<BackendUnavailable | InvalidOptions, TokenCounter> {
+export function gptTokenizerCounter(
+  options: GptTokenizerOptions = {},
+): TE.TaskEither<BackendUnavailable | InvalidOptions, TokenCounter> {
   return async () => {
     const decoded = decodeGptTokenizerOptions(options);
     if (decoded._tag === "Left") return decoded;
@@ -57,12 +62,25 @@ export function gptTokenizerCounter(options: GptTokenizerOptions = {}): TE.TaskE
     const limits = decoded.right.limits ?? defaultChunkLimits;
     let mod: unknown;
     try {
-      mod = encoding === "cl100k_base" ? await import("gpt-tokenizer/encoding/cl100k_base") : await import("gpt-tokenizer/encoding/o200k_base");
+      mod =
+        encoding === "cl100k_base"
+          ? await import("gpt-tokenizer/encoding/cl100k_base")
+          : await import("gpt-tokenizer/encoding/o200k_base");
     } catch (error: unknown) {
-      return { _tag: "Left", left: { _tag: "BackendUnavailable", backend: "gpt-tokenizer", message: error instanceof Error ? error.message : String(error) } };
+      return {
+        _tag: "Left",
+        left: {
+          _tag: "BackendUnavailable",
+          backend: "gpt-tokenizer",
+          message: error instanceof Error ? error.message : String(error),
+        },
+      };
     }
     if (!hasEncode(mod)) {
-      return { _tag: "Left", left: { _tag: "BackendUnavailable", backend: "gpt-tokenizer", message: "gpt-tokenizer has no encode() export" } };
+      return {
+        _tag: "Left",
+        left: { _tag: "BackendUnavailable", backend: "gpt-tokenizer", message: "gpt-tokenizer has no encode() export" },
+      };
     }
     const encodeFn = mod.encode;
     const ordinary = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };

@@ -38,7 +38,8 @@ export function countMessagesWith(count: (text: string) => number, messages: rea
     total += tokensPerMessage + count(m.role) + count(m.content);
     if (m.name !== undefined && m.name !== "") total += tokensPerName + count(m.name);
     if (m.role === "tool" && m.toolCallId !== "") total += count(m.toolCallId);
-    if (m.role === "assistant") for (const call of m.toolCalls ?? []) total += tokensPerToolCall + count(call.name) + count(call.arguments);
+    if (m.role === "assistant")
+      for (const call of m.toolCalls ?? []) total += tokensPerToolCall + count(call.name) + count(call.arguments);
   }
   return total;
 }

@@ -24,7 +24,8 @@ const cl100kPrefixes = ["gpt-4-", "gpt-3.5", "gpt-35", "text-embedding-3", "text
 export function encodingForModel(model: string): Encoding {
   const name = model.trim().toLowerCase().split("/").pop() ?? "";
   if (name.startsWith("gpt-4o") || name.startsWith("gpt-4.1") || name.startsWith("gpt-4.5")) return "o200k_base";
-  if (name === "gpt-4" || name === "gpt-4-turbo" || cl100kPrefixes.some((p) => name.startsWith(p))) return "cl100k_base";
+  if (name === "gpt-4" || name === "gpt-4-turbo" || cl100kPrefixes.some((p) => name.startsWith(p)))
+    return "cl100k_base";
   return defaultEncoding;
 }
 

@@ -25,12 +25,16 @@ export const PositiveInt = new t.Type<number, number, unknown>(
  * A strict options codec: an object whose keys are all optional and all listed in `props`.
  * Unknown keys fail with a message naming the key and the closest known one.
  */
-export function strictOptions<P extends t.Props>(props: P, name: string): t.Type<Readonly<t.TypeOf<t.PartialC<P>>>, t.OutputOf<t.PartialC<P>>, unknown> {
+export function strictOptions<P extends t.Props>(
+  props: P,
+  name: string,
+): t.Type<Readonly<t.TypeOf<t.PartialC<P>>>, t.OutputOf<t.PartialC<P>>, unknown> {
   const inner = t.partial(props);
   const known = Object.keys(props);
   return new t.Type<Readonly<t.TypeOf<t.PartialC<P>>>, t.OutputOf<t.PartialC<P>>, unknown>(
     name,
-    (u): u is Readonly<t.TypeOf<t.PartialC<P>>> => inner.is(u) && Object.keys(u as object).every((k) => known.includes(k)),
+    (u): u is Readonly<t.TypeOf<t.PartialC<P>>> =>
+      inner.is(u) && Object.keys(u as object).every((k) => known.includes(k)),
     (u, c) => {
       if (typeof u !== "object" || u === null || Array.isArray(u)) return t.failure(u, c, "expected an options object");
       const unknownKeys = Object.keys(u).filter((k) => !known.includes(k));
@@ -39,7 +43,11 @@ export function strictOptions<P extends t.Props>(props: P, name: string): t.Type
       const unknownErrors: t.ValidationError[] = unknownKeys.map((k) => {
         const hint = didYouMean(k, known);
         const value = (u as Record<string, unknown>)[k];
-        return { value, context: [...c, { key: k, type: t.never, actual: value }], message: `unknown option${hint === undefined ? ` (known: ${known.join(", ")})` : ` (did you mean "${hint}"?)`}` };
+        return {
+          value,
+          context: [...c, { key: k, type: t.never, actual: value }],
+          message: `unknown option${hint === undefined ? ` (known: ${known.join(", ")})` : ` (did you mean "${hint}"?)`}`,
+        };
       });
       return t.failures(E.isLeft(checked) ? [...unknownErrors, ...checked.left] : unknownErrors);
     },
@@ -66,9 +74,14 @@ export const maxLimitChars = 2 ** 30;
  * Chunk limits: `maxPieceChars` and `maxChunkChars` both required, integers in [1, 2³⁰]; no
  * other key.
  */
-export const ChunkLimitsCodec = new t.Type<{ readonly maxPieceChars: number; readonly maxChunkChars: number }, unknown, unknown>(
+export const ChunkLimitsCodec = new t.Type<
+  { readonly maxPieceChars: number; readonly maxChunkChars: number },
+  unknown,
+  unknown
+>(
   "ChunkLimits",
-  (u): u is { readonly maxPieceChars: number; readonly maxChunkChars: number } => E.isRight(ChunkLimitsCodecValidate(u, [])),
+  (u): u is { readonly maxPieceChars: number; readonly maxChunkChars: number } =>
+    E.isRight(ChunkLimitsCodecValidate(u, [])),
   (u, c) => ChunkLimitsCodecValidate(u, c),
   (a) => a,
 );
@@ -76,12 +89,16 @@ export const ChunkLimitsCodec = new t.Type<{ readonly maxPieceChars: number; rea
 const limitInt = new t.Type<number, number, unknown>(
   "integer in [1, 2^30]",
   (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars,
-  (u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars ? t.success(u) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === "number" && Number.isSafeInteger(u) && u >= 1 && u <= maxLimitChars ? t.success(u) : t.failure(u, c),
   (a) => a,
 );
 const limitsShape = strictOptions({ maxPieceChars: limitInt, maxChunkChars: limitInt }, "ChunkLimits");
 
-function ChunkLimitsCodecValidate(u: unknown, c: t.Context): t.Validation<{ readonly maxPieceChars: number; readonly maxChunkChars: number }> {
+function ChunkLimitsCodecValidate(
+  u: unknown,
+  c: t.Context,
+): t.Validation<{ readonly maxPieceChars: number; readonly maxChunkChars: number }> {
   const shaped = limitsShape.validate(u, c);
   if (E.isLeft(shaped)) return shaped;
   const { maxPieceChars, maxChunkChars } = shaped.right;
@@ -93,7 +110,10 @@ function ChunkLimitsCodecValidate(u: unknown, c: t.Context): t.Validation<{ read
 }
 
 /** Options of `gptTokenizerCounter`, as a codec. */
-export const GptTokenizerOptionsCodec = strictOptions({ encoding: EncodingCodec, limits: ChunkLimitsCodec }, "GptTokenizerOptions");
+export const GptTokenizerOptionsCodec = strictOptions(
+  { encoding: EncodingCodec, limits: ChunkLimitsCodec },
+  "GptTokenizerOptions",
+);
 
 /** An `AbortSignal`. */
 const AbortSignalCodec = new t.Type<AbortSignal, AbortSignal, unknown>(
@@ -104,7 +124,10 @@ const AbortSignalCodec = new t.Type<AbortSignal, AbortSignal, unknown>(
 );
 
 /** Options of `countAsync`, as a codec. */
-export const CountAsyncOptionsCodec = strictOptions({ sliceChars: PositiveInt, signal: AbortSignalCodec }, "CountAsyncOptions");
+export const CountAsyncOptionsCodec = strictOptions(
+  { sliceChars: PositiveInt, signal: AbortSignalCodec },
+  "CountAsyncOptions",
+);
 
 /**
  * Options rejected by a codec: the `InvalidOptions` of `@cc/validate`. `subject` names which
@@ -141,7 +164,11 @@ function describe(errors: t.Errors): readonly Problem[] {
 }
 
 /** Decodes `input` with `codec`, mapping failures to {@link InvalidOptions} about `subject`. */
-export function decodeOptions<A, O>(codec: t.Type<A, O, unknown>, input: unknown, subject: string = codec.name): E.Either<InvalidOptions, A> {
+export function decodeOptions<A, O>(
+  codec: t.Type<A, O, unknown>,
+  input: unknown,
+  subject: string = codec.name,
+): E.Either<InvalidOptions, A> {
   return pipe(
     codec.decode(input),
     E.mapLeft((errors) => invalid("InvalidOptions", subject, describe(errors))),
@@ -186,11 +213,15 @@ export function decodeChunkLimits(input: unknown): E.Either<InvalidOptions, t.Ty
 }
 
 /** Validates `gptTokenizerCounter` options. */
-export function decodeGptTokenizerOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof GptTokenizerOptionsCodec>> {
+export function decodeGptTokenizerOptions(
+  input: unknown,
+): E.Either<InvalidOptions, t.TypeOf<typeof GptTokenizerOptionsCodec>> {
   return decodeOptions(GptTokenizerOptionsCodec, input);
 }
 
 /** Validates `countAsync` options. */
-export function decodeCountAsyncOptions(input: unknown): E.Either<InvalidOptions, t.TypeOf<typeof CountAsyncOptionsCodec>> {
+export function decodeCountAsyncOptions(
+  input: unknown,
+): E.Either<InvalidOptions, t.TypeOf<typeof CountAsyncOptionsCodec>> {
   return decodeOptions(CountAsyncOptionsCodec, input);
 }

@@ -47,7 +47,9 @@ function tiktoken(): TiktokenModule {
 
 function loadJson(encoding: Encoding): EncoderJson {
   // The JSON files are large (2–4 MB); load only the one asked for.
-  return encoding === "cl100k_base" ? (require("@dqbd/tiktoken/encoders/cl100k_base.json") as EncoderJson) : (require("@dqbd/tiktoken/encoders/o200k_base.json") as EncoderJson);
+  return encoding === "cl100k_base"
+    ? (require("@dqbd/tiktoken/encoders/cl100k_base.json") as EncoderJson)
+    : (require("@dqbd/tiktoken/encoders/o200k_base.json") as EncoderJson);
 }
 
 /** Takes a reference on the process-wide encoder of `encoding`, creating it on first use. */

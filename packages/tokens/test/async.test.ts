@@ -38,9 +38,12 @@ describe("countAsync", () => {
     await expect(countAsync(c, "x")).rejects.toThrow(/dispose/);
   });
 
-  it.each([Number.NaN, -1, 0, 1.5, Number.POSITIVE_INFINITY])("rejects sliceChars %s with a RangeError naming it", async (sliceChars) => {
-    await expect(countAsync(counter, "hello", { sliceChars })).rejects.toThrow(/sliceChars/);
-  });
+  it.each([Number.NaN, -1, 0, 1.5, Number.POSITIVE_INFINITY])(
+    "rejects sliceChars %s with a RangeError naming it",
+    async (sliceChars) => {
+      await expect(countAsync(counter, "hello", { sliceChars })).rejects.toThrow(/sliceChars/);
+    },
+  );
 
   it("raises a tiny slice to the bounded-piece minimum and stays exact", async () => {
     const text = "word ".repeat(2000);

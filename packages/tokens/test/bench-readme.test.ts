@@ -1,8 +1,18 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderBenchSection, sectionEnd, sectionStart, withSection, type TokensBenchData } from "./support/bench-readme.js";
+import {
+  renderBenchSection,
+  sectionEnd,
+  sectionStart,
+  withSection,
+  type TokensBenchData,
+} from "./support/bench-readme.js";
 
-const results = JSON.parse(readFileSync(new URL("../../../bench/results/tokens.json", import.meta.url), "utf8")) as { readonly quick: boolean; readonly date: string; readonly data: TokensBenchData };
+const results = JSON.parse(readFileSync(new URL("../../../bench/results/tokens.json", import.meta.url), "utf8")) as {
+  readonly quick: boolean;
+  readonly date: string;
+  readonly data: TokensBenchData;
+};
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 describe("the README's benchmark section", () => {

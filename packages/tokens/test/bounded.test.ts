@@ -56,7 +56,10 @@ describe("the whole-text fast path", () => {
 });
 
 describe("planChunks invariants", () => {
-  const limitsArb = fc.record({ maxPieceChars: fc.integer({ min: 2, max: 64 }), maxChunkChars: fc.integer({ min: 66, max: 300 }) });
+  const limitsArb = fc.record({
+    maxPieceChars: fc.integer({ min: 2, max: 64 }),
+    maxChunkChars: fc.integer({ min: 66, max: 300 }),
+  });
 
   it("bounds cover the text in order, never split a surrogate pair, and respect both limits", () => {
     fc.assert(
@@ -74,7 +77,8 @@ describe("planChunks invariants", () => {
         }
         for (const f of forced) expect(bounds).toContain(f);
         for (let k = 1; k < bounds.length; k++) {
-          for (const p of o200kPieces(text.slice(bounds[k - 1], bounds[k]))) expect(p.length).toBeLessThanOrEqual(limits.maxPieceChars + 1);
+          for (const p of o200kPieces(text.slice(bounds[k - 1], bounds[k])))
+            expect(p.length).toBeLessThanOrEqual(limits.maxPieceChars + 1);
         }
       }),
       { numRuns },

@@ -37,9 +37,15 @@ describe("withTokenCost", () => {
 
   it("every output cost is a finite non-negative integer", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ content: anyText, tokenCost: fc.option(fc.double(), { nil: undefined }) }), { maxLength: 20 }), (items) => {
-        for (const o of withTokenCost(items, counter)) expect(Number.isSafeInteger(o.tokenCost) && o.tokenCost >= 0).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.record({ content: anyText, tokenCost: fc.option(fc.double(), { nil: undefined }) }), {
+          maxLength: 20,
+        }),
+        (items) => {
+          for (const o of withTokenCost(items, counter))
+            expect(Number.isSafeInteger(o.tokenCost) && o.tokenCost >= 0).toBe(true);
+        },
+      ),
       { numRuns },
     );
   });

@@ -13,20 +13,28 @@ describe.each(encodings)("the estimate on encoded data (%s)", (encoding) => {
   const estimate = estimateCounter({ encoding });
   afterAll(() => raw.dispose());
 
-  it.each([...encodedCorpora().keys()])("%s: no sample of 20 tokens or more is over 10 %% low (was up to 60 %% low)", (kind) => {
-    const lows = encodedCorpora()
-      .get(kind)!
-      .filter((t) => raw.count(t) >= 20 && estimate.count(t) < raw.count(t) * 0.9);
-    expect(lows).toEqual([]);
-  });
+  it.each([...encodedCorpora().keys()])(
+    "%s: no sample of 20 tokens or more is over 10 %% low (was up to 60 %% low)",
+    (kind) => {
+      const lows = encodedCorpora()
+        .get(kind)!
+        .filter((t) => raw.count(t) >= 20 && estimate.count(t) < raw.count(t) * 0.9);
+      expect(lows).toEqual([]);
+    },
+  );
 
   it("property: any generated encoded text of two lines or more (and 20 tokens or more), any seed, is never over 10 % low", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...encodedKinds), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 160, max: 4000 }), (kind, seed, chars) => {
-        const text = encodedText(kind, seed, chars);
-        const exact = raw.count(text);
-        if (exact >= 20) expect(estimate.count(text)).toBeGreaterThanOrEqual(exact * 0.9);
-      }),
+      fc.property(
+        fc.constantFrom(...encodedKinds),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 160, max: 4000 }),
+        (kind, seed, chars) => {
+          const text = encodedText(kind, seed, chars);
+          const exact = raw.count(text);
+          if (exact >= 20) expect(estimate.count(text)).toBeGreaterThanOrEqual(exact * 0.9);
+        },
+      ),
       { numRuns: Math.min(numRuns, 300) },
     );
   });

@@ -13,7 +13,11 @@ import { numRuns } from "./corpus/runs.js";
 /** The floor the README states. */
 const FLOOR = 0.15;
 
-const shortTokens = fc.string({ unit: fc.constantFrom("a", "Q", "7", " ", "\n", "\r\n", "\t", ".", "'", "-", "_", "é", "字", "😀"), minLength: 20, maxLength: 600 });
+const shortTokens = fc.string({
+  unit: fc.constantFrom("a", "Q", "7", " ", "\n", "\r\n", "\t", ".", "'", "-", "_", "é", "字", "😀"),
+  minLength: 20,
+  maxLength: 600,
+});
 const listing = fc
   .array(
     fc.tuple(
@@ -27,9 +31,16 @@ const listing = fc
     { minLength: 3, maxLength: 40 },
   )
   .map((rows) =>
-    rows.map(([mode, links, user, size, day, name]) => `${mode} ${String(links).padStart(2)} ${user} ${user} ${String(size).padStart(6)} Dec ${String(day).padStart(2)} 04:31 ${name}`).join("\n"),
+    rows
+      .map(
+        ([mode, links, user, size, day, name]) =>
+          `${mode} ${String(links).padStart(2)} ${user} ${user} ${String(size).padStart(6)} Dec ${String(day).padStart(2)} 04:31 ${name}`,
+      )
+      .join("\n"),
   );
-const shortLines = fc.array(fc.stringMatching(/^'?[A-Za-z0-9]{1,3}'?$/), { minLength: 10, maxLength: 120 }).map((lines) => lines.join("\n"));
+const shortLines = fc
+  .array(fc.stringMatching(/^'?[A-Za-z0-9]{1,3}'?$/), { minLength: 10, maxLength: 120 })
+  .map((lines) => lines.join("\n"));
 
 describe.each<Encoding>(["o200k_base", "cl100k_base"])("the estimate's floor (%s)", (encoding) => {
   const raw = rawTiktoken(encoding);

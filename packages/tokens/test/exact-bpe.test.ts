@@ -3,7 +3,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadRanks, mergeCountHeap, mergeCountScan, rawTiktoken, TokenTrie, utf8Bytes } from "@cc/test-support/tokens";
 import { tiktokenCounter, type Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
-import { digitRuns, emojiRuns, exactnessText, letterRuns, mixedScripts, surrogates, whitespaceRuns } from "./corpus/exactness.js";
+import {
+  digitRuns,
+  emojiRuns,
+  exactnessText,
+  letterRuns,
+  mixedScripts,
+  surrogates,
+  whitespaceRuns,
+} from "./corpus/exactness.js";
 import { pathological } from "./corpus/generate.js";
 import { rng } from "./corpus/random.js";
 import { numRuns } from "./corpus/runs.js";
@@ -42,21 +50,36 @@ describe.each(encodings)("the exact counter equals raw encode_ordinary on every 
 
   it("a piece counts the same on its first sighting, its second (enters the cache) and later ones (read from it)", () => {
     const r = rng(23);
-    const letters = (n: number): string => Array.from({ length: n }, () => String.fromCharCode(97 + r.int(26))).join("");
+    const letters = (n: number): string =>
+      Array.from({ length: n }, () => String.fromCharCode(97 + r.int(26))).join("");
     // Short and long ASCII pieces (in place; 25–128 chars cached; longer never), CJK and mixed pieces (by the pattern).
-    const pieces = [letters(7), letters(30), letters(128), letters(129), letters(400), "中文字符测试一下", "naïveté", "Привет", `x${"é".repeat(90)}`];
+    const pieces = [
+      letters(7),
+      letters(30),
+      letters(128),
+      letters(129),
+      letters(400),
+      "中文字符测试一下",
+      "naïveté",
+      "Привет",
+      `x${"é".repeat(90)}`,
+    ];
     const text = pieces.join(" ");
     const expected = raw.count(text);
     for (let sighting = 0; sighting < 4; sighting++) expect(counter.count(text)).toBe(expected);
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces, ...pieces.map((p) => ` ${p}`)), { maxLength: 30 }), (parts) => same(parts.join(""))),
+      fc.property(fc.array(fc.constantFrom(...pieces, ...pieces.map((p) => ` ${p}`)), { maxLength: 30 }), (parts) =>
+        same(parts.join("")),
+      ),
       { numRuns },
     );
   });
 
   it("counts right across the doorkeeper's and the cache's clearings (150,000 distinct pieces, three times)", () => {
     const r = rng(29);
-    const words = Array.from({ length: 150_000 }, () => Array.from({ length: 25 + r.int(6) }, () => String.fromCharCode(97 + r.int(26))).join(""));
+    const words = Array.from({ length: 150_000 }, () =>
+      Array.from({ length: 25 + r.int(6) }, () => String.fromCharCode(97 + r.int(26))).join(""),
+    );
     const text = words.join(" ");
     const expected = raw.count(text);
     for (let sighting = 0; sighting < 3; sighting++) expect(counter.count(text)).toBe(expected);
@@ -88,7 +111,9 @@ describe("heap merge and scan merge", () => {
     fc.assert(
       fc.property(fc.oneof(letterRuns, digitRuns, mixedScripts, anyText), (text) => {
         const bytes = utf8Bytes(text);
-        expect(mergeCountHeap(bytes, bytes.length, table, pairs)).toBe(mergeCountScan(bytes, bytes.length, table, pairs));
+        expect(mergeCountHeap(bytes, bytes.length, table, pairs)).toBe(
+          mergeCountScan(bytes, bytes.length, table, pairs),
+        );
       }),
       { numRuns },
     );

@@ -21,7 +21,9 @@ describe.each(encodings)("exact counts (%s)", (encoding) => {
   it("equals raw encode_ordinary on every shared trajectory message", () => {
     const texts = trajectoryTexts();
     expect(texts.length).toBeGreaterThan(200);
-    const mismatches = texts.filter((t) => counter.count(t.text) !== raw.count(t.text)).map((t) => `${t.file}#${t.index}`);
+    const mismatches = texts
+      .filter((t) => counter.count(t.text) !== raw.count(t.text))
+      .map((t) => `${t.file}#${t.index}`);
     expect(mismatches).toEqual([]);
     // None of them needs a forced cut: the default limits sit well above their longest runs.
     expect(texts.filter((t) => planChunks(t.text).forced.length > 0)).toEqual([]);
@@ -59,7 +61,8 @@ describe.each(encodings)("exact counts (%s)", (encoding) => {
 
   it("handles empty, whitespace-only and odd Unicode input", () => {
     expect(counter.count("")).toBe(0);
-    for (const s of ["   ", "\n\n\n", "\ud800", "\udfff\ud800", "👨‍👩‍👧‍👦", "中文字符", "e\u0301"]) expect(counter.count(s)).toBe(raw.count(s));
+    for (const s of ["   ", "\n\n\n", "\ud800", "\udfff\ud800", "👨‍👩‍👧‍👦", "中文字符", "e\u0301"])
+      expect(counter.count(s)).toBe(raw.count(s));
   });
 
   it("is exact on long ordinary text that spans many chunks", () => {

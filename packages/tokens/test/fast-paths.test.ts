@@ -16,13 +16,24 @@ import {
 } from "@cc/test-support/tokens";
 import type { Encoding } from "@cc/tokens";
 import { anyText } from "./corpus/arbitraries.js";
-import { digitRuns, emojiRuns, exactnessText, letterRuns, mixedScripts, surrogates, whitespaceRuns } from "./corpus/exactness.js";
+import {
+  digitRuns,
+  emojiRuns,
+  exactnessText,
+  letterRuns,
+  mixedScripts,
+  surrogates,
+  whitespaceRuns,
+} from "./corpus/exactness.js";
 import { numRuns } from "./corpus/runs.js";
 
 const encodings: readonly Encoding[] = ["o200k_base", "cl100k_base"];
 
 /** ASCII text, every code 0–127, and ASCII-heavy text seeded with the characters that end or extend pieces. */
-const asciiText = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 80 });
+const asciiText = fc.string({
+  unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)),
+  maxLength: 80,
+});
 const asciiEdges = fc
   .array(
     fc.constantFrom(
@@ -206,10 +217,13 @@ describe.each(encodings)("the backtracking encoder (%s)", (encoding) => {
 
   it("equals tiktoken's merge loop on any piece (long letter, digit, CJK, emoji runs, lone surrogates)", () => {
     fc.assert(
-      fc.property(fc.oneof(letterRuns, digitRuns, mixedScripts, emojiRuns, surrogates, whitespaceRuns, anyText), (text) => {
-        const bytes = utf8Bytes(text);
-        expect(backtrackCount(bytes, bytes.length, lattice)).toBe(mergeCountScan(bytes, bytes.length, table, trie));
-      }),
+      fc.property(
+        fc.oneof(letterRuns, digitRuns, mixedScripts, emojiRuns, surrogates, whitespaceRuns, anyText),
+        (text) => {
+          const bytes = utf8Bytes(text);
+          expect(backtrackCount(bytes, bytes.length, lattice)).toBe(mergeCountScan(bytes, bytes.length, table, trie));
+        },
+      ),
       { numRuns },
     );
   });

@@ -18,7 +18,11 @@ interface Probe {
 
 /** Runs the probe in a fresh Node process (nothing loaded yet) and parses what it saw. */
 async function probe(): Promise<Probe> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "support/load-probe.ts"), "@cc/tokens"], { cwd: root });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--conditions=development", join(here, "support/load-probe.ts"), "@cc/tokens"],
+    { cwd: root },
+  );
   return JSON.parse(stdout) as Probe;
 }
 

@@ -37,7 +37,12 @@ describe("memoCounter", () => {
     expect(memo.count("hello world")).toBe(2);
     const n = memo.count(long);
     expect(memo.count(long)).toBe(n);
-    expect(memo.stats()).toEqual({ hits: 2, misses: 2, entries: 2, bytes: memoEntryBytes(memoKey("hello world")) + memoEntryBytes(memoKey(long)) });
+    expect(memo.stats()).toEqual({
+      hits: 2,
+      misses: 2,
+      entries: 2,
+      bytes: memoEntryBytes(memoKey("hello world")) + memoEntryBytes(memoKey(long)),
+    });
     memo.dispose();
     expect(() => memo.count("after")).toThrow(/dispose/);
   });
@@ -78,6 +83,9 @@ describe("memoCounter", () => {
   it("rejects malformed configuration values (strings, null) as values, not throws", () => {
     expect(decodeMemoOptions({ maxEntries: "10" })._tag).toBe("Left");
     expect(decodeMemoOptions(null)._tag).toBe("Left");
-    expect(decodeMemoOptions({ maxEntries: 10, maxBytes: 1024 })).toEqual({ _tag: "Right", right: { maxEntries: 10, maxBytes: 1024 } });
+    expect(decodeMemoOptions({ maxEntries: 10, maxBytes: 1024 })).toEqual({
+      _tag: "Right",
+      right: { maxEntries: 10, maxBytes: 1024 },
+    });
   });
 });

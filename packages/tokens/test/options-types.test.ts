@@ -4,7 +4,13 @@ import type * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import type { CountAsyncOptions, EstimateOptions, GptTokenizerOptions, MemoOptions, TiktokenOptions } from "@cc/tokens";
 import { assertEquals, type Equals } from "../../../.ci/support/type-equals.js";
-import type { CountAsyncOptionsCodec, EstimateOptionsCodec, GptTokenizerOptionsCodec, MemoOptionsCodec, TiktokenOptionsCodec } from "../src/options.js";
+import type {
+  CountAsyncOptionsCodec,
+  EstimateOptionsCodec,
+  GptTokenizerOptionsCodec,
+  MemoOptionsCodec,
+  TiktokenOptionsCodec,
+} from "../src/options.js";
 
 describe("options types equal their codecs", () => {
   it("TiktokenOptions", () => {

@@ -41,7 +41,11 @@ describe("README example", () => {
     const raw = rawTiktoken("o200k_base");
     try {
       expect(segments.map((s) => s.tokenCost)).toEqual([raw.count("You are a careful coding agent."), 9]);
-      expect(request).toBe(3 + (3 + raw.count("system") + raw.count("You are a careful coding agent.")) + (3 + raw.count("user") + raw.count("List the files.") + 1 + raw.count("dev")));
+      expect(request).toBe(
+        3 +
+          (3 + raw.count("system") + raw.count("You are a careful coding agent.")) +
+          (3 + raw.count("user") + raw.count("List the files.") + 1 + raw.count("dev")),
+      );
       expect(big).toBe(raw.count("drwxr-xr-x  src\n".repeat(50_000)));
       expect(rough).toBeGreaterThanOrEqual(raw.count("上下文窗口 context window 🚀"));
     } finally {

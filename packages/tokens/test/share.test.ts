@@ -14,16 +14,20 @@ describe("shares of a budget", () => {
 
   it("property: within stays within the share, reaching is the first count that reaches it, both at least 1", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.integer({ min: 1, max: 1e9 }), (share, maxTokens) => {
-        const w = tokensWithin(share, maxTokens);
-        const r = tokensReaching(share, maxTokens);
-        expect(w).toBeGreaterThanOrEqual(1);
-        expect(r).toBeGreaterThanOrEqual(w);
-        expect(r - w).toBeLessThanOrEqual(1);
-        if (w > 1) expect(w).toBeLessThanOrEqual(share * maxTokens);
-        expect(r).toBeGreaterThanOrEqual(share * maxTokens);
-        if (r > 1) expect(r - 1).toBeLessThan(share * maxTokens);
-      }),
+      fc.property(
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 1e9 }),
+        (share, maxTokens) => {
+          const w = tokensWithin(share, maxTokens);
+          const r = tokensReaching(share, maxTokens);
+          expect(w).toBeGreaterThanOrEqual(1);
+          expect(r).toBeGreaterThanOrEqual(w);
+          expect(r - w).toBeLessThanOrEqual(1);
+          if (w > 1) expect(w).toBeLessThanOrEqual(share * maxTokens);
+          expect(r).toBeGreaterThanOrEqual(share * maxTokens);
+          if (r > 1) expect(r - 1).toBeLessThan(share * maxTokens);
+        },
+      ),
     );
   });
 });

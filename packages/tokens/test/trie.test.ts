@@ -48,7 +48,11 @@ describe.each(encodings)("the double-array token trie (%s)", (encoding) => {
     const bytesOf = fc.oneof(
       anyText.filter((t) => t.length > 0).map(utf8Bytes),
       fc.uint8Array({ minLength: 1, maxLength: 40 }),
-      used.chain((r) => fc.uint8Array({ maxLength: 8 }).map((tail) => Uint8Array.from([...Buffer.from(table.tokens[r]!, "latin1"), ...tail]))),
+      used.chain((r) =>
+        fc
+          .uint8Array({ maxLength: 8 })
+          .map((tail) => Uint8Array.from([...Buffer.from(table.tokens[r]!, "latin1"), ...tail])),
+      ),
     );
     fc.assert(
       fc.property(bytesOf, (bytes) => {
@@ -73,7 +77,8 @@ describe("the engine's UTF-8 encoding of a piece", () => {
           points.push(i);
         }
         const from = points[x % points.length]!;
-        const to = points[from === text.length ? points.length - 1 : Math.max(points.indexOf(from), y % points.length)]!;
+        const to =
+          points[from === text.length ? points.length - 1 : Math.max(points.indexOf(from), y % points.length)]!;
         expect([...utf8Range(text, from, to)]).toEqual([...encoder.encode(text.slice(from, to))]);
       }),
       { numRuns },

@@ -37,11 +37,24 @@ export type InvalidInput = Invalid<"InvalidInput">;
  *
  * @example invalid("InvalidOptions", "provider options", ["maxRetries: expected an integer in [0, 20], got NaN"])
  */
-export function invalid<Tag extends InvalidTag>(tag: Tag, subject: string, problems: readonly (string | Problem)[], more = 0): Invalid<Tag> {
-  const listed = problems.slice(0, MAX_PROBLEMS).map((p): Problem => (typeof p === "string" ? { path: "", message: p } : p));
+export function invalid<Tag extends InvalidTag>(
+  tag: Tag,
+  subject: string,
+  problems: readonly (string | Problem)[],
+  more = 0,
+): Invalid<Tag> {
+  const listed = problems
+    .slice(0, MAX_PROBLEMS)
+    .map((p): Problem => (typeof p === "string" ? { path: "", message: p } : p));
   const extra = more + Math.max(0, problems.length - MAX_PROBLEMS);
   const tail = extra > 0 ? `; … and ${extra} more` : "";
-  return { _tag: tag, subject, problems: listed, more: extra, message: `invalid ${subject}: ${listed.map((p) => p.message).join("; ")}${tail}` };
+  return {
+    _tag: tag,
+    subject,
+    problems: listed,
+    more: extra,
+    message: `invalid ${subject}: ${listed.map((p) => p.message).join("; ")}${tail}`,
+  };
 }
 
 /**
@@ -53,17 +66,25 @@ export function invalid<Tag extends InvalidTag>(tag: Tag, subject: string, probl
  * decodeWith(CompactOptionsCodec, "InvalidOptions", "compact options")({ maxTokns: 5 })
  * // left({ _tag: "InvalidOptions", subject: "compact options", problems: [{ path: "maxTokns", message: "maxTokns: unknown field (did you mean maxTokens?)" }], … })
  */
-export function decodeWith<A, Tag extends InvalidTag>(codec: t.Decoder<unknown, A>, tag: Tag, subject: string): (input: unknown) => E.Either<Invalid<Tag>, A> {
+export function decodeWith<A, Tag extends InvalidTag>(
+  codec: t.Decoder<unknown, A>,
+  tag: Tag,
+  subject: string,
+): (input: unknown) => E.Either<Invalid<Tag>, A> {
   return (input) => {
     let r: t.Validation<A>;
     try {
       r = codec.decode(input);
     } catch (e) {
-      return E.left(invalid(tag, subject, [`value: could not be read (${e instanceof Error ? e.message : String(e)})`]));
+      return E.left(
+        invalid(tag, subject, [`value: could not be read (${e instanceof Error ? e.message : String(e)})`]),
+      );
     }
     if (E.isRight(r)) return E.right(r.right);
     const problems = problemsOf(r.left);
-    return E.left(invalid(tag, subject, problems, Math.max(0, new Set(r.left.map((e) => e.message)).size - problems.length)));
+    return E.left(
+      invalid(tag, subject, problems, Math.max(0, new Set(r.left.map((e) => e.message)).size - problems.length)),
+    );
   };
 }
 

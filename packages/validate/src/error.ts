@@ -38,7 +38,11 @@ export class CcError extends Error {
   /** The whole typed failure. */
   readonly error: Failure;
   constructor(error: Failure) {
-    super(error.message ?? (error._tag === "Aborted" ? `the ${error.subject} was aborted` : `${error.subject}: ${error._tag}`), "cause" in error ? { cause: error.cause } : undefined);
+    super(
+      error.message ??
+        (error._tag === "Aborted" ? `the ${error.subject} was aborted` : `${error.subject}: ${error._tag}`),
+      "cause" in error ? { cause: error.cause } : undefined,
+    );
     this.name = "CcError";
     this._tag = error._tag;
     this.subject = error.subject;
@@ -56,4 +60,6 @@ export class CcError extends Error {
  * const BoomError = CcError as unknown as CcErrorOf<Boom>;
  * try { throw new BoomError({ _tag: "Boom", subject: "demo", problems: [] }); } catch (e) { if (e instanceof BoomError) console.log(e.error._tag); }
  */
-export type CcErrorOf<F extends Failure> = new (error: F) => Omit<CcError, "error" | "problems"> & { readonly error: F; readonly problems: F["problems"] };
+export type CcErrorOf<F extends Failure> = new (
+  error: F,
+) => Omit<CcError, "error" | "problems"> & { readonly error: F; readonly problems: F["problems"] };

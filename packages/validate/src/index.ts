@@ -11,7 +11,27 @@
  * @module @cc/validate
  */
 export { CcError, type CcErrorOf, type Failure } from "./error.js";
-export { decodeOrThrow, decodeWith, invalid, InvalidOptionsError, type Invalid, type InvalidInput, type InvalidOptions, type InvalidTag } from "./decode.js";
+export {
+  decodeOrThrow,
+  decodeWith,
+  invalid,
+  InvalidOptionsError,
+  type Invalid,
+  type InvalidInput,
+  type InvalidOptions,
+  type InvalidTag,
+} from "./decode.js";
 export { didYouMean, isRecord, objectCodec, type Fields, type ObjectCodecOptions, type ObjectOf } from "./object.js";
-export { callback, finite, fn, intIn, leaf, nonEmptyString, nonNegativeInt, numberIn, positiveInt, withMethods } from "./leaf.js";
+export {
+  callback,
+  finite,
+  fn,
+  intIn,
+  leaf,
+  nonEmptyString,
+  nonNegativeInt,
+  numberIn,
+  positiveInt,
+  withMethods,
+} from "./leaf.js";
 export { describeValue, expectation, MAX_PROBLEMS, pathOf, problemsOf, type Problem } from "./problem.js";

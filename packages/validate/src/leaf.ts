@@ -13,7 +13,12 @@ import { expectation } from "./problem.js";
  * @example const Even = leaf("Even", "an even number", (u): u is number => typeof u === "number" && u % 2 === 0);
  */
 export function leaf<A>(name: string, expected: string, accept: (u: unknown) => u is A): t.Type<A, A, unknown> {
-  return new t.Type<A, A, unknown>(name, accept, (u, c) => (accept(u) ? t.success(u) : t.failure(u, c, expectation(c, expected, u))), t.identity);
+  return new t.Type<A, A, unknown>(
+    name,
+    accept,
+    (u, c) => (accept(u) ? t.success(u) : t.failure(u, c, expectation(c, expected, u))),
+    t.identity,
+  );
 }
 
 /**
@@ -22,7 +27,11 @@ export function leaf<A>(name: string, expected: string, accept: (u: unknown) => 
  * @example intIn(0, 20).decode(Number.NaN) // failure: "expected an integer in [0, 20], got NaN"
  */
 export function intIn(min: number, max: number): t.Type<number, number, unknown> {
-  return leaf(`Int[${min},${max}]`, `an integer in [${min}, ${max}]`, (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= min && u <= max);
+  return leaf(
+    `Int[${min},${max}]`,
+    `an integer in [${min}, ${max}]`,
+    (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= min && u <= max,
+  );
 }
 
 /**
@@ -31,20 +40,40 @@ export function intIn(min: number, max: number): t.Type<number, number, unknown>
  * @example numberIn(0, 1).decode(1.5) // failure: "expected a finite number in [0, 1], got 1.5"
  */
 export function numberIn(min: number, max: number): t.Type<number, number, unknown> {
-  return leaf(`Number[${min},${max}]`, `a finite number in [${min}, ${max}]`, (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= min && u <= max);
+  return leaf(
+    `Number[${min},${max}]`,
+    `a finite number in [${min}, ${max}]`,
+    (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= min && u <= max,
+  );
 }
 
 /** A finite number. */
-export const finite = leaf("Finite", "a finite number", (u): u is number => typeof u === "number" && Number.isFinite(u));
+export const finite = leaf(
+  "Finite",
+  "a finite number",
+  (u): u is number => typeof u === "number" && Number.isFinite(u),
+);
 
 /** An integer ≥ 1 (at most 2^53 − 1). */
-export const positiveInt = leaf("PositiveInt", "a positive integer", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1);
+export const positiveInt = leaf(
+  "PositiveInt",
+  "a positive integer",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1,
+);
 
 /** An integer ≥ 0 (at most 2^53 − 1). */
-export const nonNegativeInt = leaf("NonNegativeInt", "a non-negative integer", (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0);
+export const nonNegativeInt = leaf(
+  "NonNegativeInt",
+  "a non-negative integer",
+  (u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0,
+);
 
 /** A non-empty string. */
-export const nonEmptyString = leaf("NonEmptyString", "a non-empty string", (u): u is string => typeof u === "string" && u.length > 0);
+export const nonEmptyString = leaf(
+  "NonEmptyString",
+  "a non-empty string",
+  (u): u is string => typeof u === "string" && u.length > 0,
+);
 
 /** A function (callbacks such as a clock or an estimator). */
 export const fn = leaf("Function", "a function", (u): u is (...args: never[]) => unknown => typeof u === "function");
@@ -58,7 +87,10 @@ export const fn = leaf("Function", "a function", (u): u is (...args: never[]) =>
  * clock.decode(Date.now) // success
  * clock.decode(42)       // failure: "expected a function, got 42"
  */
-export function callback<F extends (...args: never[]) => unknown>(name = "Function", expected = "a function"): t.Type<F, F, unknown> {
+export function callback<F extends (...args: never[]) => unknown>(
+  name = "Function",
+  expected = "a function",
+): t.Type<F, F, unknown> {
   return leaf(name, expected, (u): u is F => typeof u === "function");
 }
 
@@ -71,6 +103,17 @@ export function callback<F extends (...args: never[]) => unknown>(name = "Functi
  * Counter.decode({ count: (s: string) => s.length }) // success
  * Counter.decode({})                                 // failure: "expected an object with count, got an object"
  */
-export function withMethods<A>(name: string, methods: readonly string[], expected = `an object with ${methods.join(", ")}`): t.Type<A, A, unknown> {
-  return leaf(name, expected, (u): u is A => typeof u === "object" && u !== null && methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function"));
+export function withMethods<A>(
+  name: string,
+  methods: readonly string[],
+  expected = `an object with ${methods.join(", ")}`,
+): t.Type<A, A, unknown> {
+  return leaf(
+    name,
+    expected,
+    (u): u is A =>
+      typeof u === "object" &&
+      u !== null &&
+      methods.every((m) => typeof (u as Record<string, unknown>)[m] === "function"),
+  );
 }

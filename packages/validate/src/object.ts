@@ -8,7 +8,8 @@ import * as t from "io-ts";
 import { expectation, pathOf } from "./problem.js";
 
 /** A plain object (not null, not an array). */
-export const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
+export const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 
 /** Edit distance of two short strings (Levenshtein, case-insensitive), for suggestions. */
 function distance(a: string, b: string): number {
@@ -17,7 +18,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    for (let j = 1; j <= y.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[y.length]!;
@@ -96,7 +98,11 @@ export function objectCodec<R extends Fields, O extends Fields>(
         v = u[key];
       } catch (e) {
         const ctx = t.appendContext(c, key, type, undefined);
-        errors.push({ value: undefined, context: ctx, message: `${pathOf(ctx)}: reading the field threw (${e instanceof Error ? e.message : String(e)})` });
+        errors.push({
+          value: undefined,
+          context: ctx,
+          message: `${pathOf(ctx)}: reading the field threw (${e instanceof Error ? e.message : String(e)})`,
+        });
         return;
       }
       const r = type.validate(v, t.appendContext(c, key, type, v));
@@ -117,7 +123,12 @@ export function objectCodec<R extends Fields, O extends Fields>(
         if (knownSet.has(key)) continue;
         const ctx = t.appendContext(c, key, t.unknown, undefined);
         const hint = didYouMean(key, known);
-        const tail = hint !== undefined ? `did you mean ${hint}?` : known.length === 0 ? "no fields are accepted" : `expected one of ${known.join(", ")}`;
+        const tail =
+          hint !== undefined
+            ? `did you mean ${hint}?`
+            : known.length === 0
+              ? "no fields are accepted"
+              : `expected one of ${known.join(", ")}`;
         errors.push({ value: undefined, context: ctx, message: `${pathOf(ctx)}: unknown field (${tail})` });
       }
     }

@@ -58,7 +58,8 @@ export function problemsOf(errors: t.Errors, max: number = MAX_PROBLEMS): readon
   for (const e of errors) {
     if (out.length >= max) break;
     const path = pathOf(e.context);
-    const message = e.message ?? expectation(e.context, e.context[e.context.length - 1]?.type.name ?? "a valid value", e.value);
+    const message =
+      e.message ?? expectation(e.context, e.context[e.context.length - 1]?.type.name ?? "a valid value", e.value);
     if (seen.has(message)) continue;
     seen.add(message);
     const index = /^\[(\d+)\]/.exec(path)?.[1];

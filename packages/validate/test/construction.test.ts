@@ -5,7 +5,11 @@ import { expectInvalidOptions } from "../../../.ci/support/construction.js";
 
 describe("construction", () => {
   it("decodeOrThrow throws the one CcError carrying { _tag, subject, problems }", () => {
-    const decode = decodeWith(objectCodec("RetryOptions", {}, { maxRetries: intIn(0, 20) }), "InvalidOptions", "retry options");
+    const decode = decodeWith(
+      objectCodec("RetryOptions", {}, { maxRetries: intIn(0, 20) }),
+      "InvalidOptions",
+      "retry options",
+    );
     expectInvalidOptions(CcError, () => decodeOrThrow(decode, { maxRetry: 3 }), "retry options", "maxRetry");
   });
 });

@@ -9,13 +9,20 @@ it("README: an options codec with a collaborator and a callback, decoded or thro
   interface Counter {
     count(text: string): number;
   }
-  const WorkerOptionsCodec = objectCodec("WorkerOptions", { counter: withMethods<Counter>("Counter", ["count"]) }, { retries: intIn(0, 20), now: callback<() => number>() });
+  const WorkerOptionsCodec = objectCodec(
+    "WorkerOptions",
+    { counter: withMethods<Counter>("Counter", ["count"]) },
+    { retries: intIn(0, 20), now: callback<() => number>() },
+  );
   type WorkerOptions = t.TypeOf<typeof WorkerOptionsCodec>;
   const decodeWorkerOptions = decodeWith(WorkerOptionsCodec, "InvalidOptions", "worker options");
 
   const bad = decodeWorkerOptions({ counter: { count: (s: string) => s.length }, retrys: 3 });
   // Left: { _tag: "InvalidOptions", subject: "worker options", problems: [{ path: "retrys", message: "retrys: unknown field (did you mean retries?)" }], … }
-  const good: WorkerOptions = decodeOrThrow(decodeWorkerOptions, { counter: { count: (s: string) => s.length }, retries: 2 });
+  const good: WorkerOptions = decodeOrThrow(decodeWorkerOptions, {
+    counter: { count: (s: string) => s.length },
+    retries: 2,
+  });
   // A factory that returns a plain object throws instead: a CcError (the one error class of @cc) carrying the same _tag, subject and problems.
   try {
     decodeOrThrow(decodeWorkerOptions, { counter: {}, retries: Number.NaN });
@@ -23,7 +30,14 @@ it("README: an options codec with a collaborator and a callback, decoded or thro
     if (e instanceof CcError) console.error(e._tag, e.subject, e.problems.length);
   }
 
-  expect(bad).toMatchObject({ _tag: "Left", left: { _tag: "InvalidOptions", subject: "worker options", problems: [{ path: "retrys", message: "retrys: unknown field (did you mean retries?)" }] } });
+  expect(bad).toMatchObject({
+    _tag: "Left",
+    left: {
+      _tag: "InvalidOptions",
+      subject: "worker options",
+      problems: [{ path: "retrys", message: "retrys: unknown field (did you mean retries?)" }],
+    },
+  });
   expect(E.isLeft(bad)).toBe(true);
   expect(good.counter.count("abcd") + (good.retries ?? 0)).toBe(6);
   expect(logged).toHaveBeenCalledWith("InvalidOptions", "worker options", 2);

@@ -2,7 +2,18 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import { callback, decodeWith, didYouMean, intIn, invalid, MAX_PROBLEMS, numberIn, objectCodec, positiveInt, withMethods } from "@cc/validate";
+import {
+  callback,
+  decodeWith,
+  didYouMean,
+  intIn,
+  invalid,
+  MAX_PROBLEMS,
+  numberIn,
+  objectCodec,
+  positiveInt,
+  withMethods,
+} from "@cc/validate";
 import { runsFor } from "../../../.ci/support/runs.js";
 
 const runs = runsFor(200, 1000);
@@ -20,18 +31,23 @@ describe("objectCodec + decodeWith", () => {
     const r = decode({ maxTokns: 5 });
     expect(E.isLeft(r) && r.left.message).toContain("maxTokns: unknown field (did you mean maxTokens?)");
     const far = decode({ maxTokens: 5, zzz: 1 });
-    expect(E.isLeft(far) && far.left.message).toContain("zzz: unknown field (expected one of maxTokens, maxRetries, ratio)");
+    expect(E.isLeft(far) && far.left.message).toContain(
+      "zzz: unknown field (expected one of maxTokens, maxRetries, ratio)",
+    );
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 21, 1.5, "3"])("rejects maxRetries %s by name", (bad) => {
-    const r = decode({ maxTokens: 1, maxRetries: bad });
-    expect(E.isLeft(r)).toBe(true);
-    if (E.isLeft(r)) {
-      expect(r.left).toMatchObject({ _tag: "InvalidOptions", subject: "test options", more: 0 });
-      expect(r.left.problems[0]?.path).toBe("maxRetries");
-      expect(r.left.message).toContain("expected an integer in [0, 20]");
-    }
-  });
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 21, 1.5, "3"])(
+    "rejects maxRetries %s by name",
+    (bad) => {
+      const r = decode({ maxTokens: 1, maxRetries: bad });
+      expect(E.isLeft(r)).toBe(true);
+      if (E.isLeft(r)) {
+        expect(r.left).toMatchObject({ _tag: "InvalidOptions", subject: "test options", more: 0 });
+        expect(r.left.problems[0]?.path).toBe("maxRetries");
+        expect(r.left.message).toContain("expected an integer in [0, 20]");
+      }
+    },
+  );
 
   it("a getter that throws is a problem, not a throw", () => {
     const evil = {
@@ -84,7 +100,11 @@ describe("callback and withMethods (typed leaves for collaborators)", () => {
   interface Counter {
     count(text: string): number;
   }
-  const Deps = objectCodec("Deps", { counter: withMethods<Counter>("TokenCounter", ["count"]) }, { now: callback<() => number>() });
+  const Deps = objectCodec(
+    "Deps",
+    { counter: withMethods<Counter>("TokenCounter", ["count"]) },
+    { now: callback<() => number>() },
+  );
   const decodeDeps = decodeWith(Deps, "InvalidOptions", "deps");
 
   it("accepts an object with the methods and a function, as given", () => {
@@ -96,12 +116,18 @@ describe("callback and withMethods (typed leaves for collaborators)", () => {
 
   it.each([null, 3, "count", [], {}, { count: 1 }])("rejects counter %j by name, listing the methods", (bad) => {
     const r = decodeDeps({ counter: bad });
-    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({ path: "counter", message: expect.stringContaining("an object with count") });
+    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({
+      path: "counter",
+      message: expect.stringContaining("an object with count"),
+    });
   });
 
   it.each([null, 0, "Date.now", {}])("rejects now %j by name", (bad) => {
     const r = decodeDeps({ counter: { count: () => 0 }, now: bad });
-    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({ path: "now", message: expect.stringContaining("expected a function") });
+    expect(E.isLeft(r) && r.left.problems[0]).toMatchObject({
+      path: "now",
+      message: expect.stringContaining("expected a function"),
+    });
   });
 
   it("names a custom expectation", () => {

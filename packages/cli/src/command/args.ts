@@ -54,7 +54,13 @@ export interface McpCommand {
 }
 
 /** A parsed command line. */
-export type Command = CompactCommand | SearchCommand | ExpandCommand | McpCommand | { readonly _tag: "Help" } | { readonly _tag: "Version" };
+export type Command =
+  | CompactCommand
+  | SearchCommand
+  | ExpandCommand
+  | McpCommand
+  | { readonly _tag: "Help" }
+  | { readonly _tag: "Version" };
 
 /** The command line is wrong; `message` says what to fix. */
 export interface UsageError {
@@ -123,7 +129,12 @@ const num = (label: string, raw: string | undefined, kind: NumberKind): E.Either
   if (raw === undefined) return E.right(undefined);
   const n = Number(raw);
   const integer = kind !== "number";
-  const ok = raw.trim() !== "" && Number.isFinite(n) && (!integer || Number.isSafeInteger(n)) && (kind !== "positive integer" || n >= 1) && (kind !== "non-negative integer" || n >= 0);
+  const ok =
+    raw.trim() !== "" &&
+    Number.isFinite(n) &&
+    (!integer || Number.isSafeInteger(n)) &&
+    (kind !== "positive integer" || n >= 1) &&
+    (kind !== "non-negative integer" || n >= 0);
   return ok
     ? E.right(n)
     : E.left({
@@ -133,7 +144,13 @@ const num = (label: string, raw: string | undefined, kind: NumberKind): E.Either
 };
 
 /** Numeric options by long name, with their short letter. */
-const NUMERIC: Readonly<Record<string, string | undefined>> = { budget: "b", soft: undefined, hard: undefined, "preserve-last": "p", k: "k" };
+const NUMERIC: Readonly<Record<string, string | undefined>> = {
+  budget: "b",
+  soft: undefined,
+  hard: undefined,
+  "preserve-last": "p",
+  k: "k",
+};
 
 /**
  * `-b -5` and `--soft -0.5`: node's parseArgs refuses a value that starts with `-` as ambiguous.
@@ -141,7 +158,10 @@ const NUMERIC: Readonly<Record<string, string | undefined>> = { budget: "b", sof
  * (`--budget=-5`), so the value check reports it. Also returns how the user spelled each numeric
  * option (`-b` or `--budget`) for the messages.
  */
-function joinNegativeValues(argv: readonly string[]): { readonly args: readonly string[]; readonly spelled: ReadonlyMap<string, string> } {
+function joinNegativeValues(argv: readonly string[]): {
+  readonly args: readonly string[];
+  readonly spelled: ReadonlyMap<string, string>;
+} {
   const args: string[] = [];
   const spelled = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -150,7 +170,9 @@ function joinNegativeValues(argv: readonly string[]): { readonly args: readonly 
       args.push(...argv.slice(i));
       break;
     }
-    const long = a.startsWith("--") ? a.slice(2).split("=")[0]! : Object.keys(NUMERIC).find((k) => NUMERIC[k] !== undefined && a.startsWith(`-${NUMERIC[k]!}`));
+    const long = a.startsWith("--")
+      ? a.slice(2).split("=")[0]!
+      : Object.keys(NUMERIC).find((k) => NUMERIC[k] !== undefined && a.startsWith(`-${NUMERIC[k]!}`));
     if (long !== undefined && long in NUMERIC) {
       spelled.set(long, a.startsWith("--") ? `--${long}` : `-${NUMERIC[long]!}`);
       const next = argv[i + 1];
@@ -165,12 +187,20 @@ function joinNegativeValues(argv: readonly string[]): { readonly args: readonly 
   return { args, spelled };
 }
 
-const oneOf = <T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): E.Either<UsageError, T> =>
+const oneOf = <T extends string>(
+  name: string,
+  raw: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): E.Either<UsageError, T> =>
   raw === undefined
     ? E.right(fallback)
     : (allowed as readonly string[]).includes(raw)
       ? E.right(raw as T)
-      : E.left({ _tag: "UsageError", message: `--${name}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}` });
+      : E.left({
+          _tag: "UsageError",
+          message: `--${name}: expected one of ${allowed.join(", ")}, got ${JSON.stringify(raw)}`,
+        });
 
 /** Parses `argv` (without node and script) into a {@link Command}. */
 export function parseCommand(argv: readonly string[]): E.Either<UsageError, Command> {
@@ -212,11 +242,14 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
   const [first, ...rest] = parsed.positionals;
   // `cc-compact help` is the command, not a file named help (`./help` reads such a file).
   if (first === "help") return E.right({ _tag: "Help" });
-  if (v.raw === true && first !== "expand") return E.left({ _tag: "UsageError", message: "--raw: only expand takes it" });
+  if (v.raw === true && first !== "expand")
+    return E.left({ _tag: "UsageError", message: "--raw: only expand takes it" });
   if (first === "mcp") {
     if (v.index === undefined) return E.left({ _tag: "UsageError", message: "mcp: --index FILE is required" });
-    if (rest.length > 0) return E.left({ _tag: "UsageError", message: `mcp: unexpected argument ${JSON.stringify(rest[0])}` });
-    if (v.namespace === "") return E.left({ _tag: "UsageError", message: "--namespace: expected a non-empty namespace" });
+    if (rest.length > 0)
+      return E.left({ _tag: "UsageError", message: `mcp: unexpected argument ${JSON.stringify(rest[0])}` });
+    if (v.namespace === "")
+      return E.left({ _tag: "UsageError", message: "--namespace: expected a non-empty namespace" });
     return E.right({ _tag: "Mcp", index: v.index, namespace: v.namespace });
   }
   if (first === "search" || first === "expand") {
@@ -225,20 +258,33 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
       if (rest.length === 0) return E.left({ _tag: "UsageError", message: "search: a QUERY is required" });
       const k = num(label("k"), v.k, "positive integer");
       if (E.isLeft(k)) return k;
-      if (k.right !== undefined && (k.right < 1 || k.right > 1000)) return E.left({ _tag: "UsageError", message: `-k: expected 1..1000, got ${k.right}` });
-      return E.right({ _tag: "Search", index: v.index, query: rest.join(" "), k: k.right ?? 10, namespace: v.namespace });
+      if (k.right !== undefined && (k.right < 1 || k.right > 1000))
+        return E.left({ _tag: "UsageError", message: `-k: expected 1..1000, got ${k.right}` });
+      return E.right({
+        _tag: "Search",
+        index: v.index,
+        query: rest.join(" "),
+        k: k.right ?? 10,
+        namespace: v.namespace,
+      });
     }
     if (rest.length !== 1) return E.left({ _tag: "UsageError", message: "expand: exactly one ID is required" });
     return E.right({ _tag: "Expand", index: v.index, id: rest[0]!, namespace: v.namespace, raw: v.raw === true });
   }
   const files = first === "compact" ? rest : parsed.positionals;
-  if (files.length > 1) return E.left({ _tag: "UsageError", message: `expected at most one input file, got ${files.length}` });
+  if (files.length > 1)
+    return E.left({ _tag: "UsageError", message: `expected at most one input file, got ${files.length}` });
   const budget = num(label("budget"), v.budget, "positive integer");
   const soft = num(label("soft"), v.soft, "number");
   const hard = num(label("hard"), v.hard, "number");
   const keep = num(label("preserve-last"), v["preserve-last"], "non-negative integer");
   const strategy = oneOf<StrategyName>("strategy", v.strategy, ["lcm", "hierarchical"], "lcm");
-  const format = oneOf<TranscriptFormat>("format", v.format, ["auto", "openai-json", "jsonl", "traj", "mini-swe-agent"], "auto");
+  const format = oneOf<TranscriptFormat>(
+    "format",
+    v.format,
+    ["auto", "openai-json", "jsonl", "traj", "mini-swe-agent"],
+    "auto",
+  );
   const encoding = oneOf("encoding", v.encoding, ["o200k_base", "cl100k_base"] as const, "o200k_base");
   if (E.isLeft(budget)) return budget;
   if (E.isLeft(soft)) return soft;
@@ -270,7 +316,11 @@ export function parseCommand(argv: readonly string[]): E.Either<UsageError, Comm
         .join("; "),
     });
   const url = v["provider-url"];
-  if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url)) return E.left({ _tag: "UsageError", message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(displayUrl(url))}` });
+  if (url !== undefined && !/^https?:\/\/[^\s]+$/.test(url))
+    return E.left({
+      _tag: "UsageError",
+      message: `--provider-url: expected an http(s) URL, got ${JSON.stringify(displayUrl(url))}`,
+    });
   const file = files[0] === "-" ? undefined : files[0];
   return E.right({
     _tag: "Compact",

@@ -23,9 +23,15 @@ export async function findNamespaces(path: string, id: string): Promise<E.Either
     const mod: unknown = await import(specifier);
     const Database: unknown = typeof mod === "object" && mod !== null && "default" in mod ? mod.default : undefined;
     if (typeof Database !== "function") return E.left("the better-sqlite3 driver is not installed");
-    db = new (Database as new (p: string, o: { readonly readonly: boolean; readonly fileMustExist: boolean }) => ReadOnlyDb)(path, { readonly: true, fileMustExist: true });
+    db = new (
+      Database as new (p: string, o: { readonly readonly: boolean; readonly fileMustExist: boolean }) => ReadOnlyDb
+    )(path, { readonly: true, fileMustExist: true });
     const rows = db.prepare(`SELECT DISTINCT namespace FROM ${TABLE} WHERE id = ? ORDER BY namespace`).all(id);
-    return E.right(rows.flatMap((r) => (typeof r === "object" && r !== null && "namespace" in r && typeof r.namespace === "string" ? [r.namespace] : [])));
+    return E.right(
+      rows.flatMap((r) =>
+        typeof r === "object" && r !== null && "namespace" in r && typeof r.namespace === "string" ? [r.namespace] : [],
+      ),
+    );
   } catch (e: unknown) {
     return E.left(e instanceof Error ? e.message : String(e));
   } finally {

@@ -14,7 +14,8 @@ export interface WatchedProvider {
   readonly failures: () => readonly string[];
 }
 
-const describe = (e: ProviderError): string => `${e._tag}${"message" in e ? `: ${e.message}` : e._tag === "ProviderTimeout" ? `: no answer within ${e.timeoutMs} ms` : ""}`;
+const describe = (e: ProviderError): string =>
+  `${e._tag}${"message" in e ? `: ${e.message}` : e._tag === "ProviderTimeout" ? `: no answer within ${e.timeoutMs} ms` : ""}`;
 
 /** Wraps `provider`: same results, failures recorded (`listModels` and `complete`). */
 export function watchProvider(provider: Provider): WatchedProvider {

@@ -26,7 +26,10 @@ export interface ReportInput {
 function warningLines(w: TurnWarning): readonly string[] {
   switch (w._tag) {
     case "SummaryFellToTruncation":
-      return [...w.attempts.map((a) => `  attempt   ${a}`), `  note      no summary was accepted: the older part was truncated${w.providerFailed ? " (the provider failed)" : ""}`];
+      return [
+        ...w.attempts.map((a) => `  attempt   ${a}`),
+        `  note      no summary was accepted: the older part was truncated${w.providerFailed ? " (the provider failed)" : ""}`,
+      ];
     case "UnitKept":
       return [`  failed    ${w.id}: ${w.reason}`];
     case "UnitIdDisambiguated":
@@ -35,7 +38,9 @@ function warningLines(w: TurnWarning): readonly string[] {
       // Reported with the result (from `budgetMet` and the counts), never on its own.
       return [];
     case "NoteDoesNotFit":
-      return [`  note      the budget (${w.targetTokens} tokens) cannot hold the eviction note (${w.reservedTokens} reserved): nothing was evicted`];
+      return [
+        `  note      the budget (${w.targetTokens} tokens) cannot hold the eviction note (${w.reservedTokens} reserved): nothing was evicted`,
+      ];
     case "AlertSinkFailed":
       return [`  note      ${w.message}`];
     case "SummariserDisabled":
@@ -45,9 +50,13 @@ function warningLines(w: TurnWarning): readonly string[] {
     case "RecallFailed":
       return [`  note      no recall: ${w.message}`];
     case "TaskNotPinned":
-      return [`  note      the task (${w.tokens} tokens) is more than half the target (${w.limit} is half): it was compacted like the rest`];
+      return [
+        `  note      the task (${w.tokens} tokens) is more than half the target (${w.limit} is half): it was compacted like the rest`,
+      ];
     case "TaskExcerpted":
-      return [`  note      the task (${w.tokens} tokens) is more than half the target: an excerpt of ${w.excerptTokens} tokens is pinned, the whole task is ${w.id}`];
+      return [
+        `  note      the task (${w.tokens} tokens) is more than half the target: an excerpt of ${w.excerptTokens} tokens is pinned, the whole task is ${w.id}`,
+      ];
   }
 }
 
@@ -61,7 +70,9 @@ function budgetLines(r: TurnResult): { readonly verdict: string; readonly note: 
   const over = r.tokensAfter - r.maxTokens;
   return {
     verdict: "budget NOT met",
-    note: [`  note      ${r.tokensAfter} tokens exceed the budget of ${r.maxTokens} by ${over}${why === undefined ? "" : `: ${why.reason}`}`],
+    note: [
+      `  note      ${r.tokensAfter} tokens exceed the budget of ${r.maxTokens} by ${over}${why === undefined ? "" : `: ${why.reason}`}`,
+    ],
   };
 }
 
@@ -82,13 +93,16 @@ export function formatReport(r: TurnResult, input: ReportInput): string {
   ];
   if (r.masked.length > 0) {
     const freed = r.masked.reduce((n, m) => n + m.tokens - m.stubTokens, 0);
-    lines.push(`  masked    ${r.masked.length} outputs to stubs with their key facts (${freed} tokens freed; originals in the index):`);
+    lines.push(
+      `  masked    ${r.masked.length} outputs to stubs with their key facts (${freed} tokens freed; originals in the index):`,
+    );
     for (const m of r.masked.slice(0, 8)) lines.push(`    ${m.id} ${m.tokens} → ${m.stubTokens} tok`);
     if (r.masked.length > 8) lines.push(`    … ${r.masked.length - 8} more`);
   }
   if (r.evicted.length > 0) {
     lines.push(`  evicted   ${r.evicted.length} units to the index:`);
-    for (const e of r.evicted.slice(0, 8)) lines.push(`    ${e.id} ${e.kind} ${e.tokens} tok — ${e.summary.slice(0, 90)}`);
+    for (const e of r.evicted.slice(0, 8))
+      lines.push(`    ${e.id} ${e.kind} ${e.tokens} tok — ${e.summary.slice(0, 90)}`);
     if (r.evicted.length > 8) lines.push(`    … ${r.evicted.length - 8} more`);
   }
   if (r.decision !== undefined) lines.push(`  decision  ${describeDecision(r.decision)}`);

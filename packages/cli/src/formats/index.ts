@@ -7,6 +7,13 @@ export { readTranscript, type ReadOptions, type ReadResult, type TranscriptForma
 export { readJsonl, readOpenAIJson, fromOpenAIValue, type Transcript } from "./openai.js";
 export { readTraj, fromTrajValue } from "./traj.js";
 export { readMini, fromMiniValue, isMiniTrajectory, bashBlocks } from "./mini.js";
-export { formatTranscriptError, type TranscriptError, type EmptyInput, type MalformedJson, type InvalidMessages, type UnrecognisedFormat } from "./error.js";
+export {
+  formatTranscriptError,
+  type TranscriptError,
+  type EmptyInput,
+  type MalformedJson,
+  type InvalidMessages,
+  type UnrecognisedFormat,
+} from "./error.js";
 export { parsePythonLiteral, type PythonLiteralError, type PythonValue } from "./python-literal.js";
 export { parseJson, lineColumn, firstJsonErrorOffset, type JsonSyntaxError } from "./json.js";

@@ -94,7 +94,16 @@ export function firstJsonErrorOffset(text: string): number | undefined {
         } else if (c === "{" && !key()) return Math.min(i, text.length);
         continue;
       }
-      const ok = c === '"' ? str() : c === "t" ? literal("true") : c === "f" ? literal("false") : c === "n" ? literal("null") : num();
+      const ok =
+        c === '"'
+          ? str()
+          : c === "t"
+            ? literal("true")
+            : c === "f"
+              ? literal("false")
+              : c === "n"
+                ? literal("null")
+                : num();
       if (!ok) return Math.min(i, text.length);
       expectValue = false;
       continue;

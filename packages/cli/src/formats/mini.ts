@@ -32,7 +32,12 @@ const isRecord = (u: unknown): u is Rec => typeof u === "object" && u !== null &
  * @example isMiniTrajectory({ trajectory_format: "mini-swe-agent-1", messages: [] }) // true
  */
 export function isMiniTrajectory(value: unknown): boolean {
-  return isRecord(value) && typeof value["trajectory_format"] === "string" && value["trajectory_format"].startsWith("mini-swe-agent") && Array.isArray(value["messages"]);
+  return (
+    isRecord(value) &&
+    typeof value["trajectory_format"] === "string" &&
+    value["trajectory_format"].startsWith("mini-swe-agent") &&
+    Array.isArray(value["messages"])
+  );
 }
 
 const FENCE = /```bash[^\S\n]*\n([\s\S]*?)\n?```/g;
@@ -73,7 +78,10 @@ function fromToolCalling(messages: readonly unknown[], source: string): E.Either
   const r = fromOpenAIValue(kept, source);
   if (E.isLeft(r)) return r;
   // The OpenAI conversion keeps one message per input message in the same order.
-  const timed = r.right.messages.length === times.length ? r.right.messages.map((m, i) => (times[i] === undefined ? m : { ...m, timestamp: times[i] })) : r.right.messages;
+  const timed =
+    r.right.messages.length === times.length
+      ? r.right.messages.map((m, i) => (times[i] === undefined ? m : { ...m, timestamp: times[i] }))
+      : r.right.messages;
   return E.right({ messages: timed, warnings: [...warnings, ...r.right.warnings] });
 }
 
@@ -118,7 +126,12 @@ function fromTextActions(messages: readonly unknown[]): Transcript {
           return;
         }
         pending = { id: `bash-${i}`, at: out.length, original };
-        out.push({ role: "assistant", content: rest, toolCalls: [{ id: pending.id, name: "bash", arguments: JSON.stringify({ command: commands[0] }) }], ...meta });
+        out.push({
+          role: "assistant",
+          content: rest,
+          toolCalls: [{ id: pending.id, name: "bash", arguments: JSON.stringify({ command: commands[0] }) }],
+          ...meta,
+        });
         return;
       }
       case "exit":
@@ -142,9 +155,16 @@ function fromTextActions(messages: readonly unknown[]): Transcript {
  */
 export function fromMiniValue(value: unknown, source: string): E.Either<TranscriptError, Transcript> {
   if (!isMiniTrajectory(value))
-    return E.left({ _tag: "UnrecognisedFormat", source, detail: 'a mini-swe-agent trajectory is a JSON object with `trajectory_format: "mini-swe-agent…"` and a `messages` array' });
+    return E.left({
+      _tag: "UnrecognisedFormat",
+      source,
+      detail:
+        'a mini-swe-agent trajectory is a JSON object with `trajectory_format: "mini-swe-agent…"` and a `messages` array',
+    });
   const messages = (value as Rec)["messages"] as readonly unknown[];
-  const toolCalling = messages.some((m) => isRecord(m) && (m["role"] === "tool" || (Array.isArray(m["tool_calls"]) && m["tool_calls"].length > 0)));
+  const toolCalling = messages.some(
+    (m) => isRecord(m) && (m["role"] === "tool" || (Array.isArray(m["tool_calls"]) && m["tool_calls"].length > 0)),
+  );
   return toolCalling ? fromToolCalling(messages, source) : E.right(fromTextActions(messages));
 }
 

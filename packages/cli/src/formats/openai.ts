@@ -20,11 +20,20 @@ export interface Transcript {
 export function fromOpenAIValue(value: unknown, source: string): E.Either<TranscriptError, Transcript> {
   let list: unknown = value;
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    if (!("messages" in value)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "a JSON object needs a `messages` array (or a `history` array for a SWE-agent .traj)" });
+    if (!("messages" in value))
+      return E.left({
+        _tag: "UnrecognisedFormat",
+        source,
+        detail: "a JSON object needs a `messages` array (or a `history` array for a SWE-agent .traj)",
+      });
     list = (value as { readonly messages: unknown }).messages;
   }
-  if (!Array.isArray(list)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "expected a JSON array of chat messages" });
-  return E.bimap((e: InvalidInput): TranscriptError => ({ _tag: "InvalidMessages", source, problems: problemLines(e) }), toTranscript)(fromOpenAIMessages(list));
+  if (!Array.isArray(list))
+    return E.left({ _tag: "UnrecognisedFormat", source, detail: "expected a JSON array of chat messages" });
+  return E.bimap(
+    (e: InvalidInput): TranscriptError => ({ _tag: "InvalidMessages", source, problems: problemLines(e) }),
+    toTranscript,
+  )(fromOpenAIMessages(list));
 }
 
 /** Problem lines of a conversion failure, each located as `messages[i].field`. */
@@ -34,7 +43,10 @@ function problemLines(e: InvalidInput): readonly string[] {
 }
 
 /** The converted messages; each repair the conversion made becomes a transcript warning. */
-const toTranscript = (c: Converted): Transcript => ({ messages: c.messages, warnings: c.warnings.map((w) => w.message.replace(/^\[/, "messages[")) });
+const toTranscript = (c: Converted): Transcript => ({
+  messages: c.messages,
+  warnings: c.warnings.map((w) => w.message.replace(/^\[/, "messages[")),
+});
 
 /** Reads an OpenAI chat JSON document (array, or object with `messages`). */
 export function readOpenAIJson(text: string, source: string): E.Either<TranscriptError, Transcript> {

@@ -24,7 +24,8 @@ export interface PythonLiteralError {
 }
 
 /** The JSON-like value a Python literal denotes (dicts become plain objects, tuples arrays). */
-export type PythonValue = null | boolean | number | string | readonly PythonValue[] | { readonly [key: string]: PythonValue };
+export type PythonValue =
+  null | boolean | number | string | readonly PythonValue[] | { readonly [key: string]: PythonValue };
 
 /**
  * A number whose source text a double does not hold exactly (see {@link inexactReason}): the
@@ -44,10 +45,12 @@ export class LiteralNumber {
 }
 
 /** Why a number literal is not held exactly by a double. */
-export type InexactReason = "integer past 2^53" | "beyond the range of a double" | "below the smallest double" | "infinite" | "not a number";
+export type InexactReason =
+  "integer past 2^53" | "beyond the range of a double" | "below the smallest double" | "infinite" | "not a number";
 
 /** A parsed literal whose inexact numbers are {@link LiteralNumber}s (their text kept). */
-export type LiteralValue = null | boolean | number | string | LiteralNumber | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
+export type LiteralValue =
+  null | boolean | number | string | LiteralNumber | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
 
 /**
  * One number of a literal that a double does not hold exactly, with where it is.
@@ -143,7 +146,8 @@ class Parser {
       const save = this.pos;
       this.skipSpace();
       const c = this.src[this.pos];
-      if (c === "'" || c === '"' || (c !== undefined && /[rRuUbB]/.test(c) && this.stringPrefixLength() > 0)) out += this.string();
+      if (c === "'" || c === '"' || (c !== undefined && /[rRuUbB]/.test(c) && this.stringPrefixLength() > 0))
+        out += this.string();
       else {
         this.pos = save;
         return out;
@@ -243,7 +247,9 @@ class Parser {
       if (special !== undefined) return special;
       this.pos = at;
     }
-    const m = /^[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?\.?)/.exec(this.src.slice(this.pos, this.pos + 400));
+    const m = /^[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?\.?)/.exec(
+      this.src.slice(this.pos, this.pos + 400),
+    );
     if (m === null || m[0] === "" || m[0] === "-" || m[0] === "+") return this.fail("malformed number");
     const text = m[0].replace(/_/g, "");
     const sign = text.startsWith("-") ? -1 : 1;
@@ -288,12 +294,18 @@ class Parser {
       }
       const keyAt = this.pos;
       const key = this.value(depth + 1);
-      if (typeof key === "object" && key !== null && !(key instanceof LiteralNumber)) this.fail("a dict key must be a string, number, bool or None", keyAt);
+      if (typeof key === "object" && key !== null && !(key instanceof LiteralNumber))
+        this.fail("a dict key must be a string, number, bool or None", keyAt);
       this.skipSpace();
       if (this.src[this.pos] !== ":") this.fail('expected ":" after a dict key');
       this.pos++;
       const v = this.value(depth + 1);
-      Object.defineProperty(out, key instanceof LiteralNumber ? key.text : String(key), { value: v, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key instanceof LiteralNumber ? key.text : String(key), {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       this.skipSpace();
       const c = this.src[this.pos];
       if (c === ",") this.pos++;
@@ -309,7 +321,8 @@ class Parser {
 function inexactReason(body: string, n: number): InexactReason | undefined {
   if (n === Number.POSITIVE_INFINITY) return "beyond the range of a double";
   const integer = /^0[xXoObB]/.test(body) || /^\d+$/.test(body);
-  if (integer) return n > Number.MAX_SAFE_INTEGER && BigInt(n) !== literalBigInt(body) ? "integer past 2^53" : undefined;
+  if (integer)
+    return n > Number.MAX_SAFE_INTEGER && BigInt(n) !== literalBigInt(body) ? "integer past 2^53" : undefined;
   if (n === 0 && /[1-9]/.test(body.replace(/[eE].*$/, ""))) return "below the smallest double";
   return undefined;
 }
@@ -338,7 +351,8 @@ export function readPythonLiteral(text: string): E.Either<PythonLiteralError, Li
     return E.right(v);
   } catch (e: unknown) {
     if (e instanceof Failure) return E.left({ _tag: "PythonLiteralError", offset: e.offset, message: e.message });
-    if (e instanceof RangeError) return E.left({ _tag: "PythonLiteralError", offset: p.pos, message: "input too deeply nested" });
+    if (e instanceof RangeError)
+      return E.left({ _tag: "PythonLiteralError", offset: p.pos, message: "input too deeply nested" });
     throw e;
   }
 }
@@ -349,7 +363,8 @@ export function plainValue(v: LiteralValue): PythonValue {
   if (Array.isArray(v)) return (v as readonly LiteralValue[]).map(plainValue);
   if (typeof v === "object" && v !== null) {
     const out: { [key: string]: PythonValue } = {};
-    for (const [k, x] of Object.entries(v as { readonly [key: string]: LiteralValue })) Object.defineProperty(out, k, { value: plainValue(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v as { readonly [key: string]: LiteralValue }))
+      Object.defineProperty(out, k, { value: plainValue(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v as PythonValue;
@@ -363,9 +378,13 @@ const keyPath = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` :
  * @example pipe(readPythonLiteral("[1, 2**64]"), E.map((v) => inexactNumbers(v))) // right: one InexactNumber at path "[1]"
  */
 export function inexactNumbers(v: LiteralValue, path = ""): readonly InexactNumber[] {
-  if (v instanceof LiteralNumber) return [{ _tag: "InexactNumber", path, offset: v.offset, text: v.text, value: v.value, reason: v.reason }];
+  if (v instanceof LiteralNumber)
+    return [{ _tag: "InexactNumber", path, offset: v.offset, text: v.text, value: v.value, reason: v.reason }];
   if (Array.isArray(v)) return (v as readonly LiteralValue[]).flatMap((x, i) => inexactNumbers(x, `${path}[${i}]`));
-  if (typeof v === "object" && v !== null) return Object.entries(v as { readonly [key: string]: LiteralValue }).flatMap(([k, x]) => inexactNumbers(x, `${path}${keyPath(k)}`));
+  if (typeof v === "object" && v !== null)
+    return Object.entries(v as { readonly [key: string]: LiteralValue }).flatMap(([k, x]) =>
+      inexactNumbers(x, `${path}${keyPath(k)}`),
+    );
   return [];
 }
 

@@ -27,7 +27,9 @@ export const ReadOptionsCodec = objectCodec(
   "ReadOptions",
   {},
   {
-    format: leaf("TranscriptFormat", `one of ${FORMATS.join(", ")}`, (u): u is TranscriptFormat => FORMATS.includes(u as TranscriptFormat)),
+    format: leaf("TranscriptFormat", `one of ${FORMATS.join(", ")}`, (u): u is TranscriptFormat =>
+      FORMATS.includes(u as TranscriptFormat),
+    ),
     source: leaf("Source", "a non-empty string", (u): u is string => typeof u === "string" && u !== ""),
   },
   { expected: "an options object" },
@@ -56,7 +58,8 @@ function readAuto(text: string, source: string): E.Either<TranscriptError, ReadR
   if (lower.endsWith(".traj")) {
     // SWE-agent's extension; a mini-swe-agent trajectory saved under it is read as what it is.
     const doc = parseJson(text);
-    if (E.isRight(doc) && isMiniTrajectory(doc.right)) return E.map(withFormat("mini-swe-agent"))(fromMiniValue(doc.right, source));
+    if (E.isRight(doc) && isMiniTrajectory(doc.right))
+      return E.map(withFormat("mini-swe-agent"))(fromMiniValue(doc.right, source));
     return E.map(withFormat("traj"))(readTraj(text, source));
   }
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return E.map(withFormat("jsonl"))(readJsonl(text, source));
@@ -64,9 +67,11 @@ function readAuto(text: string, source: string): E.Either<TranscriptError, ReadR
   const whole = parseJson(text);
   if (E.isRight(whole)) {
     const v = whole.right;
-    if (typeof v === "object" && v !== null && !Array.isArray(v) && "history" in v) return E.map(withFormat("traj"))(fromTrajValue(v, source));
+    if (typeof v === "object" && v !== null && !Array.isArray(v) && "history" in v)
+      return E.map(withFormat("traj"))(fromTrajValue(v, source));
     if (isMiniTrajectory(v)) return E.map(withFormat("mini-swe-agent"))(fromMiniValue(v, source));
-    if (typeof v === "object" && v !== null && !Array.isArray(v) && "role" in v) return E.map(withFormat("jsonl"))(readJsonl(text, source));
+    if (typeof v === "object" && v !== null && !Array.isArray(v) && "role" in v)
+      return E.map(withFormat("jsonl"))(readJsonl(text, source));
     return E.map(withFormat("openai-json"))(fromOpenAIValue(v, source));
   }
   const firstLine = text.split("\n").find((l) => l.trim() !== "") ?? "";

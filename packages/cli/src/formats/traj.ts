@@ -63,7 +63,10 @@ function listField(u: unknown, where: string, warnings: string[]): readonly unkn
  * where it is (`history[3].tool_calls[0].function.arguments.n`) and what the reader did with it.
  */
 function inexactWarning(where: string, n: InexactNumber): string {
-  const json = n.reason === "infinite" || n.reason === "not a number" ? "written as null in JSON text (JSON has no such number)" : "its exact digits are kept in JSON text (tool-call arguments)";
+  const json =
+    n.reason === "infinite" || n.reason === "not a number"
+      ? "written as null in JSON text (JSON has no such number)"
+      : "its exact digits are kept in JSON text (tool-call arguments)";
   return `${where}${n.path}: the number ${n.text} is ${n.reason === "infinite" || n.reason === "not a number" ? n.reason : `${n.reason}, read as ${String(n.value)}`}; ${json} (offset ${n.offset})`;
 }
 
@@ -85,12 +88,23 @@ function toolCall(u: unknown, where: string, warnings: string[]): ToolCall | und
     return undefined;
   }
   // A dict of arguments becomes JSON text with every number's exact digits (see literalJson).
-  const argText = typeof args === "string" ? args : args === undefined ? "{}" : literalJson(args as Parameters<typeof literalJson>[0]);
+  const argText =
+    typeof args === "string"
+      ? args
+      : args === undefined
+        ? "{}"
+        : literalJson(args as Parameters<typeof literalJson>[0]);
   return { id, name, arguments: argText };
 }
 
 /** Converts one history entry; pushes at most one message. */
-function convertEntry(raw: unknown, i: number, knownCalls: Map<string, string>, out: Message[], warnings: string[]): void {
+function convertEntry(
+  raw: unknown,
+  i: number,
+  knownCalls: Map<string, string>,
+  out: Message[],
+  warnings: string[],
+): void {
   const at = `history[${i}]`;
   if (!isRecord(raw)) {
     warnings.push(`${at}: not an object; skipped`);
@@ -114,7 +128,9 @@ function convertEntry(raw: unknown, i: number, knownCalls: Map<string, string>, 
         const call = toolCall(c, `${at}.tool_calls[${k}]`, warnings);
         if (call === undefined) return;
         if (knownCalls.has(call.id)) {
-          warnings.push(`${at}.tool_calls[${k}].id: call id ${JSON.stringify(call.id)} is already awaiting a result; call dropped`);
+          warnings.push(
+            `${at}.tool_calls[${k}].id: call id ${JSON.stringify(call.id)} is already awaiting a result; call dropped`,
+          );
           return;
         }
         knownCalls.set(call.id, call.name);
@@ -124,7 +140,9 @@ function convertEntry(raw: unknown, i: number, knownCalls: Map<string, string>, 
       return;
     }
     case "tool": {
-      const ids = (listField(raw["tool_call_ids"], `${at}.tool_call_ids`, warnings) ?? []).filter((x): x is string => typeof x === "string");
+      const ids = (listField(raw["tool_call_ids"], `${at}.tool_call_ids`, warnings) ?? []).filter(
+        (x): x is string => typeof x === "string",
+      );
       const single = raw["tool_call_id"];
       if (typeof single === "string") ids.unshift(single);
       const id = ids.find((x) => knownCalls.has(x));
@@ -146,9 +164,15 @@ function convertEntry(raw: unknown, i: number, knownCalls: Map<string, string>, 
 
 /** Converts a parsed `.traj` object. */
 export function fromTrajValue(value: unknown, source: string): E.Either<TranscriptError, Transcript> {
-  if (!isRecord(value)) return E.left({ _tag: "UnrecognisedFormat", source, detail: "a .traj file is a JSON object with a `history` array" });
+  if (!isRecord(value))
+    return E.left({
+      _tag: "UnrecognisedFormat",
+      source,
+      detail: "a .traj file is a JSON object with a `history` array",
+    });
   const history = value["history"];
-  if (!Array.isArray(history)) return E.left({ _tag: "InvalidMessages", source, problems: ["history: expected an array of messages"] });
+  if (!Array.isArray(history))
+    return E.left({ _tag: "InvalidMessages", source, problems: ["history: expected an array of messages"] });
   const warnings: string[] = [];
   const out: Message[] = [];
   const knownCalls = new Map<string, string>();

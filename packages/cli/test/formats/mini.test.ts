@@ -18,7 +18,10 @@ const textRun = {
     { role: "user", content: "<returncode>0</returncode>\n<output>\napp.py\n</output>" },
     { role: "assistant", content: "Two at once:\n```bash\ncat a\n```\n```bash\ncat b\n```" },
     { role: "user", content: "Please always provide EXACTLY ONE action in triple backticks." },
-    { role: "assistant", content: "THOUGHT: submit.\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff\n```" },
+    {
+      role: "assistant",
+      content: "THOUGHT: submit.\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff\n```",
+    },
     { role: "user", content: "diff --git a/src/app.py b/src/app.py" },
   ],
 };
@@ -33,11 +36,23 @@ const toolRun = {
       role: "assistant",
       content: "",
       reasoning_content: "The bug is probably in parse.",
-      tool_calls: [{ index: 0, id: "call_00_abc", type: "function", function: { name: "bash", arguments: '{"command": "grep -n parse src/app.py"}' } }],
+      tool_calls: [
+        {
+          index: 0,
+          id: "call_00_abc",
+          type: "function",
+          function: { name: "bash", arguments: '{"command": "grep -n parse src/app.py"}' },
+        },
+      ],
       function_call: null,
       extra: { timestamp: "1775795495.42" },
     },
-    { role: "tool", tool_call_id: "call_00_abc", content: "<returncode>0</returncode>\n<output>\n12:def parse(\n</output>", extra: { returncode: 0, timestamp: 1775795495.69 } },
+    {
+      role: "tool",
+      tool_call_id: "call_00_abc",
+      content: "<returncode>0</returncode>\n<output>\n12:def parse(\n</output>",
+      extra: { returncode: 0, timestamp: 1775795495.69 },
+    },
     { role: "exit", content: "diff --git a/src/app.py b/src/app.py" },
   ],
 };
@@ -51,15 +66,32 @@ describe("mini-swe-agent text actions", () => {
   it("turns the one fenced bash block into a tool call answered by the next user message", () => {
     const t = right(readTranscript(JSON.stringify(textRun), { source: "demo.traj.json" }));
     expect(t.format).toBe("mini-swe-agent");
-    expect(t.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user", "assistant", "tool"]);
+    expect(t.messages.map((m) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+    ]);
     const a = t.messages[2] as Extract<Message, { role: "assistant" }>;
     expect(a.content).toBe("THOUGHT: look first.");
     expect(a.toolCalls).toEqual([{ id: "bash-2", name: "bash", arguments: JSON.stringify({ command: "ls src" }) }]);
-    expect(t.messages[3]).toMatchObject({ role: "tool", toolCallId: "bash-2", content: "<returncode>0</returncode>\n<output>\napp.py\n</output>" });
+    expect(t.messages[3]).toMatchObject({
+      role: "tool",
+      toolCallId: "bash-2",
+      content: "<returncode>0</returncode>\n<output>\napp.py\n</output>",
+    });
     // Two blocks: no call; the harness's format reminder stays a user message.
     expect(t.messages[4]).toEqual({ role: "assistant", content: textRun.messages[4]!.content });
     // The submit command's output is the observation of the last action.
-    expect(t.messages[7]).toMatchObject({ role: "tool", toolCallId: "bash-6", content: "diff --git a/src/app.py b/src/app.py" });
+    expect(t.messages[7]).toMatchObject({
+      role: "tool",
+      toolCallId: "bash-6",
+      content: "diff --git a/src/app.py b/src/app.py",
+    });
     expect(t.warnings).toEqual([]);
     // Pair-safe units: every call travels with its result.
     expect(messageUnits(t.messages).length).toBeGreaterThan(0);
@@ -85,11 +117,18 @@ describe("mini-swe-agent tool calls", () => {
     expect(t.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     const a = t.messages[2] as Extract<Message, { role: "assistant" }>;
     // DeepSeek's `index` inside the call is kept (a call keeps every field it came with).
-    expect(a.toolCalls?.[0]).toEqual({ id: "call_00_abc", name: "bash", arguments: '{"command": "grep -n parse src/app.py"}', extra: { index: 0 } });
+    expect(a.toolCalls?.[0]).toEqual({
+      id: "call_00_abc",
+      name: "bash",
+      arguments: '{"command": "grep -n parse src/app.py"}',
+      extra: { index: 0 },
+    });
     expect(a.extra?.["reasoning_content"]).toBe("The bug is probably in parse.");
     expect(a.timestamp).toBe(1775795495420);
     expect(t.messages[3]).toMatchObject({ role: "tool", toolCallId: "call_00_abc", timestamp: 1775795495690 });
-    expect(t.warnings).toEqual(['messages[4]: role "exit" (the run\'s submitted patch) is not a chat message; skipped']);
+    expect(t.warnings).toEqual([
+      'messages[4]: role "exit" (the run\'s submitted patch) is not a chat message; skipped',
+    ]);
   });
 
   it("a mini-swe-agent trajectory saved as .traj is read as mini-swe-agent; a SWE-agent one stays traj", () => {

@@ -48,15 +48,21 @@ const pyValue: fc.Arbitrary<PythonValue> = fc.letrec<{ v: PythonValue }>((tie) =
 describe("parsePythonLiteral", () => {
   it("parses the tool_calls repr SWE-agent writes", () => {
     const text = `[{'function': {'arguments': '{"command":"ls -F"}', 'name': 'bash'}, 'id': 'call_abc', 'type': 'function'}]`;
-    expect(parsePythonLiteral(text)).toEqual(E.right([{ function: { arguments: '{"command":"ls -F"}', name: "bash" }, id: "call_abc", type: "function" }]));
+    expect(parsePythonLiteral(text)).toEqual(
+      E.right([{ function: { arguments: '{"command":"ls -F"}', name: "bash" }, id: "call_abc", type: "function" }]),
+    );
   });
 
   it("handles both quote styles, escapes, prefixes, triple quotes and concatenation", () => {
-    expect(parsePythonLiteral(`"it's" 'a \\'b\\'' r'\\d+' u'\\u00e9\\U0001F600\\x41\\101' '''x\ny'''`)).toEqual(E.right("it'sa 'b'\\d+é😀AAx\ny"));
+    expect(parsePythonLiteral(`"it's" 'a \\'b\\'' r'\\d+' u'\\u00e9\\U0001F600\\x41\\101' '''x\ny'''`)).toEqual(
+      E.right("it'sa 'b'\\d+é😀AAx\ny"),
+    );
   });
 
   it("parses True/False/None, numbers, tuples and trailing commas", () => {
-    expect(parsePythonLiteral("(True, False, None, -3, 2.5e3, 0x1f, 1_000, [1,],)")).toEqual(E.right([true, false, null, -3, 2500, 31, 1000, [1]]));
+    expect(parsePythonLiteral("(True, False, None, -3, 2.5e3, 0x1f, 1_000, [1,],)")).toEqual(
+      E.right([true, false, null, -3, 2500, 31, 1000, [1]]),
+    );
   });
 
   it("keeps unknown escapes verbatim, as Python does", () => {
@@ -99,10 +105,18 @@ describe("parsePythonLiteral", () => {
 
   it("never throws on arbitrary text", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "'", '"', "\\", ":", ",", "1", "True", "u", "r", " ") })), (s) => {
-        const r = parsePythonLiteral(s);
-        expect(r._tag === "Left" || r._tag === "Right").toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.string({
+            unit: fc.constantFrom("[", "]", "{", "}", "'", '"', "\\", ":", ",", "1", "True", "u", "r", " "),
+          }),
+        ),
+        (s) => {
+          const r = parsePythonLiteral(s);
+          expect(r._tag === "Left" || r._tag === "Right").toBe(true);
+        },
+      ),
       { numRuns },
     );
   });

@@ -48,21 +48,33 @@ describe("SWE-agent .traj reader on every shared trajectory", () => {
   }
 });
 
-const call = (id: string, name = "bash", args = '{"command":"ls"}') => ({ function: { arguments: args, name }, id, type: "function" });
+const call = (id: string, name = "bash", args = '{"command":"ls"}') => ({
+  function: { arguments: args, name },
+  id,
+  type: "function",
+});
 const traj = (history: unknown[]) => JSON.stringify({ history });
 
 describe("SWE-agent .traj reader on odd input", () => {
   it("parses tool_calls and tool_call_ids given as Python-repr strings", () => {
     const text = traj([
       { role: "system", content: "sys" },
-      { role: "assistant", content: "look", tool_calls: `[{'function': {'arguments': '{"command":"ls -F"}', 'name': 'bash'}, 'id': 'call_1', 'type': 'function'}]` },
+      {
+        role: "assistant",
+        content: "look",
+        tool_calls: `[{'function': {'arguments': '{"command":"ls -F"}', 'name': 'bash'}, 'id': 'call_1', 'type': 'function'}]`,
+      },
       { role: "tool", content: "a.py", tool_call_ids: "['call_1']" },
     ]);
     expect(readTraj(text, "t.traj")).toEqual(
       E.right({
         messages: [
           { role: "system", content: "sys" },
-          { role: "assistant", content: "look", toolCalls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls -F"}' }] },
+          {
+            role: "assistant",
+            content: "look",
+            toolCalls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls -F"}' }],
+          },
           { role: "tool", content: "a.py", toolCallId: "call_1", name: "bash" },
         ],
         warnings: [],
@@ -108,7 +120,9 @@ describe("SWE-agent .traj reader on odd input", () => {
   });
 
   it("rejects a document without a history array, naming the field", () => {
-    expect(readTraj('{"trajectory": []}', "x.traj")).toEqual(E.left({ _tag: "InvalidMessages", source: "x.traj", problems: ["history: expected an array of messages"] }));
+    expect(readTraj('{"trajectory": []}', "x.traj")).toEqual(
+      E.left({ _tag: "InvalidMessages", source: "x.traj", problems: ["history: expected an array of messages"] }),
+    );
     expect(readTraj("[]", "x.traj")).toMatchObject(E.left({ _tag: "UnrecognisedFormat" }));
     expect(readTraj("  \n", "x.traj")).toEqual(E.left({ _tag: "EmptyInput", source: "x.traj" }));
   });

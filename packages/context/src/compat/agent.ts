@@ -40,7 +40,13 @@ const managerFields = ContextManagerOptionsCodec.optional;
 export const AgentCompactorOptionsCodec = objectCodec(
   "AgentCompactorOptions",
   {},
-  { provider: managerFields.provider, counter: managerFields.counter, now: managerFields.now, preserveLast: managerFields.preserveLast, compactionModel: managerFields.summaryModel },
+  {
+    provider: managerFields.provider,
+    counter: managerFields.counter,
+    now: managerFields.now,
+    preserveLast: managerFields.preserveLast,
+    compactionModel: managerFields.summaryModel,
+  },
   { expected: "an options object" },
 );
 const decodeNames = decodeWith(AgentCompactorOptionsCodec, "InvalidOptions", "agent compactor options");
@@ -75,7 +81,10 @@ export function createAgentCompactor(options: AgentCompactorOptions = {}): Agent
       });
       if (E.isLeft(manager)) return manager;
       const r = await manager.right.compactTE(messages, { force: true, ...(signal === undefined ? {} : { signal }) })();
-      return E.map((t: { messages: typeof messages; summary: string }) => ({ messages: withoutSummary(t.messages, t.summary), summary: t.summary }))(r);
+      return E.map((t: { messages: typeof messages; summary: string }) => ({
+        messages: withoutSummary(t.messages, t.summary),
+        summary: t.summary,
+      }))(r);
     },
     setAlertSink: (sink, sessionId) => {
       alertSink = sink;

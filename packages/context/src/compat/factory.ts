@@ -23,7 +23,12 @@ export interface HistoryCompaction {
 
 /** A way to shrink an agent's history to fit `maxTokens` (the Go original's interface). */
 export interface HistoryStrategy {
-  compact(messages: readonly Message[], model: string, maxTokens: number, signal?: AbortSignal): TaskEither<ContextError, HistoryCompaction>;
+  compact(
+    messages: readonly Message[],
+    model: string,
+    maxTokens: number,
+    signal?: AbortSignal,
+  ): TaskEither<ContextError, HistoryCompaction>;
 }
 
 /** Effects a strategy may need. */
@@ -52,7 +57,13 @@ export function withoutSummary(messages: readonly Message[], summary: string): r
 }
 
 /** Defaults: preserveLast 20 (lcm) / 6 (hierarchical), namespace "default", noteTokens 512, concurrency 4. */
-export const STRATEGY_DEFAULTS = { lcmPreserveLast: 20, hierarchicalPreserveLast: 6, namespace: "default", noteTokens: 512, concurrency: 4 } as const;
+export const STRATEGY_DEFAULTS = {
+  lcmPreserveLast: 20,
+  hierarchicalPreserveLast: 6,
+  namespace: "default",
+  noteTokens: 512,
+  concurrency: 4,
+} as const;
 
 /**
  * Builds the configured strategy. `Left` names every invalid field, or the missing dependency.
@@ -61,18 +72,32 @@ export const STRATEGY_DEFAULTS = { lcmPreserveLast: 20, hierarchicalPreserveLast
  * const built = createHistoryStrategy({ strategy: "hierarchical", preserveLast: 6 }, { index: memoryIndex() });
  * if (E.isRight(built)) await built.right.strategy.compact(history, "gpt-4o", 8000)();
  */
-export function createHistoryStrategy(config: unknown, deps: StrategyDeps = {}): E.Either<InvalidStrategyConfig, BuiltStrategy> {
+export function createHistoryStrategy(
+  config: unknown,
+  deps: StrategyDeps = {},
+): E.Either<InvalidStrategyConfig, BuiltStrategy> {
   const decoded = decodeStrategyConfig(config);
   if (E.isLeft(decoded)) return decoded;
   const c = decoded.right;
-  if (c.strategy === "hierarchical" && deps.index === undefined) return E.left(invalid("InvalidOptions", "strategy config", ["index: the hierarchical strategy needs a SegmentIndex dependency"]));
+  if (c.strategy === "hierarchical" && deps.index === undefined)
+    return E.left(
+      invalid("InvalidOptions", "strategy config", [
+        "index: the hierarchical strategy needs a SegmentIndex dependency",
+      ]),
+    );
   const settings = {
     strategy: c.strategy,
     // The Go interface passes the budget per call; the compaction target is the budget itself.
     threshold: 1,
-    preserveLast: c.preserveLast ?? (c.strategy === "lcm" ? STRATEGY_DEFAULTS.lcmPreserveLast : STRATEGY_DEFAULTS.hierarchicalPreserveLast),
+    preserveLast:
+      c.preserveLast ??
+      (c.strategy === "lcm" ? STRATEGY_DEFAULTS.lcmPreserveLast : STRATEGY_DEFAULTS.hierarchicalPreserveLast),
     ...(c.strategy === "hierarchical"
-      ? { namespace: c.namespace ?? STRATEGY_DEFAULTS.namespace, noteTokens: c.noteTokens ?? STRATEGY_DEFAULTS.noteTokens, concurrency: c.concurrency ?? STRATEGY_DEFAULTS.concurrency }
+      ? {
+          namespace: c.namespace ?? STRATEGY_DEFAULTS.namespace,
+          noteTokens: c.noteTokens ?? STRATEGY_DEFAULTS.noteTokens,
+          concurrency: c.concurrency ?? STRATEGY_DEFAULTS.concurrency,
+        }
       : { ...(c.compactionModel === undefined ? {} : { summaryModel: c.compactionModel }) }),
     ...(deps.provider === undefined ? {} : { provider: deps.provider }),
     ...(deps.index === undefined ? {} : { index: deps.index }),
@@ -86,7 +111,10 @@ export function createHistoryStrategy(config: unknown, deps: StrategyDeps = {}):
       if (E.isLeft(manager)) return manager;
       const r = await manager.right.compactTE(messages, { force: true, ...(signal === undefined ? {} : { signal }) })();
       // The Go interface returns the kept messages and the summary apart.
-      return E.map((t: { messages: readonly Message[]; summary: string }) => ({ messages: withoutSummary(t.messages, t.summary), summary: t.summary }))(r);
+      return E.map((t: { messages: readonly Message[]; summary: string }) => ({
+        messages: withoutSummary(t.messages, t.summary),
+        summary: t.summary,
+      }))(r);
     },
   };
   return E.right({ name: c.strategy, strategy });

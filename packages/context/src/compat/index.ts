@@ -10,9 +10,31 @@
  *
  * @module @cc/context/compat
  */
-export { createHistoryStrategy, STRATEGY_DEFAULTS, type BuiltStrategy, type HistoryCompaction, type HistoryStrategy, type StrategyDeps } from "./factory.js";
+export {
+  createHistoryStrategy,
+  STRATEGY_DEFAULTS,
+  type BuiltStrategy,
+  type HistoryCompaction,
+  type HistoryStrategy,
+  type StrategyDeps,
+} from "./factory.js";
 export { decodeStrategyConfig, type StrategyConfig } from "./config.js";
 export { createAgentCompactor, type AgentCompactor, type AgentCompactorOptions } from "./agent.js";
-export { agentPromptCompressor, createPromptCompressor, type AgentPromptCompressor, type CompressionResult, type PromptCompressor, type PromptCompressorOptions } from "./prompt.js";
-export { decodeJournalToolOptions, journalTools, JournalToolOptionsCodec, type AgentTool, type JournalToolConfig, type JournalToolOptions, type JournalTools } from "./journal.js";
+export {
+  agentPromptCompressor,
+  createPromptCompressor,
+  type AgentPromptCompressor,
+  type CompressionResult,
+  type PromptCompressor,
+  type PromptCompressorOptions,
+} from "./prompt.js";
+export {
+  decodeJournalToolOptions,
+  journalTools,
+  JournalToolOptionsCodec,
+  type AgentTool,
+  type JournalToolConfig,
+  type JournalToolOptions,
+  type JournalTools,
+} from "./journal.js";
 export type { AgentPromptCompression, SkipReason } from "./prompt.js";

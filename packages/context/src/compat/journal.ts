@@ -12,7 +12,13 @@ import * as E from "fp-ts/lib/Either.js";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import * as t from "io-ts";
 import type { SegmentIndex } from "@cc/search";
-import { buildCore, type ContextToolError, type ExpandContextResult, type JsonSchema, type SearchContextResult } from "../tools.js";
+import {
+  buildCore,
+  type ContextToolError,
+  type ExpandContextResult,
+  type JsonSchema,
+  type SearchContextResult,
+} from "../tools.js";
 
 /**
  * A tool definition (`type` + `function`, as OpenAI-compatible APIs take it) with its executor.
@@ -70,7 +76,10 @@ const int = (min: number, max: number): t.Type<number, number, unknown> =>
   new t.Type<number, number, unknown>(
     `Integer(${min}..${max})`,
     (u): u is number => typeof u === "number" && Number.isInteger(u) && u >= min && u <= max,
-    (u, c) => (typeof u === "number" && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`)),
+    (u, c) =>
+      typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
+        ? t.success(u)
+        : t.failure(u, c, `expected an integer in ${min}..${max}`),
     t.identity,
   );
 
@@ -82,11 +91,18 @@ const NonEmptyString = new t.Type<string, string, unknown>(
 );
 
 /** io-ts codec of {@link JournalToolOptions} (unknown keys are checked by {@link decodeJournalToolOptions}). */
-export const JournalToolOptionsCodec = t.readonly(t.partial({ namespace: NonEmptyString, maxExpandChars: int(1, 10_000_000), maxHits: int(1, 1000) }));
+export const JournalToolOptionsCodec = t.readonly(
+  t.partial({ namespace: NonEmptyString, maxExpandChars: int(1, 10_000_000), maxHits: int(1, 1000) }),
+);
 
 const toolOptionKeys: readonly string[] = ["namespace", "maxExpandChars", "maxHits"];
 
-const showValue = (u: unknown): string => (typeof u === "string" ? JSON.stringify(u.slice(0, 80)) : typeof u === "object" && u !== null ? "an object" : String(u));
+const showValue = (u: unknown): string =>
+  typeof u === "string"
+    ? JSON.stringify(u.slice(0, 80))
+    : typeof u === "object" && u !== null
+      ? "an object"
+      : String(u);
 
 /**
  * Validates tool options and applies the defaults: a page size or hit count that is 0, negative,
@@ -97,16 +113,26 @@ const showValue = (u: unknown): string => (typeof u === "string" ? JSON.stringif
  * // left({ _tag: "InvalidOptions", subject: "journal tool options", problems: ["maxExpandChars: expected an integer in 1..10000000, got 0"] })
  */
 export function decodeJournalToolOptions(input: unknown): E.Either<InvalidOptions, JournalToolConfig> {
-  const fail = (problems: readonly string[]): E.Either<InvalidOptions, JournalToolConfig> => E.left(invalid("InvalidOptions", "journal tool options", problems));
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return fail([`options: expected an object, got ${showValue(input)}`]);
+  const fail = (problems: readonly string[]): E.Either<InvalidOptions, JournalToolConfig> =>
+    E.left(invalid("InvalidOptions", "journal tool options", problems));
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return fail([`options: expected an object, got ${showValue(input)}`]);
   const record = input as Readonly<Record<string, unknown>>;
   const problems: string[] = [];
   for (const key of Object.keys(record)) {
     if (toolOptionKeys.includes(key)) continue;
-    const near = toolOptionKeys.find((k) => k.toLowerCase() === key.replace(/[_-]/g, "").toLowerCase() || (key.length >= 4 && k.toLowerCase().startsWith(key.toLowerCase().slice(0, 6))));
-    problems.push(`${key} is not an option${near === undefined ? ` (known: ${toolOptionKeys.join(", ")})` : `; did you mean ${near}?`}`);
+    const near = toolOptionKeys.find(
+      (k) =>
+        k.toLowerCase() === key.replace(/[_-]/g, "").toLowerCase() ||
+        (key.length >= 4 && k.toLowerCase().startsWith(key.toLowerCase().slice(0, 6))),
+    );
+    problems.push(
+      `${key} is not an option${near === undefined ? ` (known: ${toolOptionKeys.join(", ")})` : `; did you mean ${near}?`}`,
+    );
   }
-  const defined = Object.fromEntries(Object.entries(record).filter(([k, v]) => v !== undefined && toolOptionKeys.includes(k)));
+  const defined = Object.fromEntries(
+    Object.entries(record).filter(([k, v]) => v !== undefined && toolOptionKeys.includes(k)),
+  );
   const decoded = JournalToolOptionsCodec.decode(defined);
   if (E.isLeft(decoded)) {
     for (const error of decoded.left) {
@@ -115,7 +141,11 @@ export function decodeJournalToolOptions(input: unknown): E.Either<InvalidOption
     }
   }
   if (problems.length > 0 || E.isLeft(decoded)) return fail([...new Set(problems)]);
-  return E.right({ namespace: decoded.right.namespace ?? DEFAULT_NAMESPACE, maxExpandChars: decoded.right.maxExpandChars ?? 8000, maxHits: decoded.right.maxHits ?? 20 });
+  return E.right({
+    namespace: decoded.right.namespace ?? DEFAULT_NAMESPACE,
+    maxExpandChars: decoded.right.maxExpandChars ?? 8000,
+    maxHits: decoded.right.maxHits ?? 20,
+  });
 }
 
 /**
@@ -127,12 +157,24 @@ export function decodeJournalToolOptions(input: unknown): E.Either<InvalidOption
  * const tools = journalTools(index, { namespace: "session-42" });
  * if (E.isRight(tools)) await tools.right.search.execute('{"query":"ValueError in src/app.py"}')();
  */
-export function journalTools(index: SegmentIndex, options: JournalToolOptions = {}): E.Either<InvalidOptions, JournalTools> {
+export function journalTools(
+  index: SegmentIndex,
+  options: JournalToolOptions = {},
+): E.Either<InvalidOptions, JournalTools> {
   const config = decodeJournalToolOptions(options);
   if (E.isLeft(config)) return config;
   const { namespace, maxExpandChars, maxHits } = config.right;
-  const core = buildCore(index, { namespace, maxExpandChars, defaultExpandChars: maxExpandChars, maxHits, defaultK: Math.min(5, maxHits) }, { search: "journal_search", expand: "journal_expand" });
-  const wrap = <R>(tool: { readonly name: string; readonly description: string; readonly parameters: JsonSchema; run(args: unknown): Promise<E.Either<ContextToolError, R>> }): AgentTool<R> => ({
+  const core = buildCore(
+    index,
+    { namespace, maxExpandChars, defaultExpandChars: maxExpandChars, maxHits, defaultK: Math.min(5, maxHits) },
+    { search: "journal_search", expand: "journal_expand" },
+  );
+  const wrap = <R>(tool: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchema;
+    run(args: unknown): Promise<E.Either<ContextToolError, R>>;
+  }): AgentTool<R> => ({
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     execute: (args) => () => tool.run(args),

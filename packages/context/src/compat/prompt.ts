@@ -20,8 +20,21 @@ export type SkipReason = "disabled" | "no_provider" | "too_short" | "provider_er
 
 /** The outcome of {@link PromptCompressor.compress}. */
 export type CompressionResult =
-  | { readonly _tag: "Compressed"; readonly text: string; readonly originalTokens: number; readonly compressedTokens: number; readonly savedTokens: number; readonly ratio: number }
-  | { readonly _tag: "Skipped"; readonly text: string; readonly reason: SkipReason; readonly originalTokens: number; readonly detail?: string };
+  | {
+      readonly _tag: "Compressed";
+      readonly text: string;
+      readonly originalTokens: number;
+      readonly compressedTokens: number;
+      readonly savedTokens: number;
+      readonly ratio: number;
+    }
+  | {
+      readonly _tag: "Skipped";
+      readonly text: string;
+      readonly reason: SkipReason;
+      readonly originalTokens: number;
+      readonly detail?: string;
+    };
 
 /** Compresses prompts. */
 export interface PromptCompressor {
@@ -58,13 +71,21 @@ export const PromptCompressorOptionsCodec = objectCodec(
     provider: withMethods<Provider>("Provider", ["complete", "listModels"]),
     model: t.string,
     minTokens: intIn(0, 1_000_000_000),
-    minSavingRatio: leaf("SavingRatio", "a number in [0, 1)", (u): u is number => typeof u === "number" && u >= 0 && u < 1),
+    minSavingRatio: leaf(
+      "SavingRatio",
+      "a number in [0, 1)",
+      (u): u is number => typeof u === "number" && u >= 0 && u < 1,
+    ),
     timeoutMs: intIn(1, 2_147_483_647),
   },
   { expected: "an options object" },
 );
 
-const decodePromptCompressorOptions = decodeWith(PromptCompressorOptionsCodec, "InvalidOptions", "prompt compressor options");
+const decodePromptCompressorOptions = decodeWith(
+  PromptCompressorOptionsCodec,
+  "InvalidOptions",
+  "prompt compressor options",
+);
 
 const INSTRUCTION =
   "Rewrite the text inside the transcript tags as compactly as possible for another model to read. Keep every instruction, constraint, identifier, path, number and quoted string exactly; drop repetition and filler. Output only the rewritten text.";
@@ -107,7 +128,11 @@ export function createPromptCompressor(options: PromptCompressorOptions): Prompt
       if (options.provider === undefined) return skip("no_provider");
       if (originalTokens < minTokens) return skip("too_short");
       const model = await chooseCompactionModel(options.provider, options.model ?? "")();
-      if (E.isLeft(model)) return skip("provider_error", model.left._tag === "NoCompactionModel" ? model.left.message : describeError(model.left.error));
+      if (E.isLeft(model))
+        return skip(
+          "provider_error",
+          model.left._tag === "NoCompactionModel" ? model.left.message : describeError(model.left.error),
+        );
       const target = Math.floor(originalTokens * (1 - minSavingRatio));
       const reply = await guardProvider(options.provider, options.timeoutMs ?? 60_000).complete({
         model: model.right,
@@ -123,8 +148,16 @@ export function createPromptCompressor(options: PromptCompressorOptions): Prompt
       const text = reply.right.text.trim();
       const compressedTokens = text === "" ? originalTokens : counter.count(text);
       const saved = originalTokens - compressedTokens;
-      if (text === "" || saved / originalTokens < minSavingRatio) return skip("below_ratio", `saved ${saved} of ${originalTokens} tokens`);
-      return { _tag: "Compressed", text, originalTokens, compressedTokens, savedTokens: saved, ratio: compressedTokens / originalTokens };
+      if (text === "" || saved / originalTokens < minSavingRatio)
+        return skip("below_ratio", `saved ${saved} of ${originalTokens} tokens`);
+      return {
+        _tag: "Compressed",
+        text,
+        originalTokens,
+        compressedTokens,
+        savedTokens: saved,
+        ratio: compressedTokens / originalTokens,
+      };
     },
   };
 }

@@ -117,7 +117,14 @@ export function estimateCost(i: CostInput): CostEstimate {
   const { top, target } = cycle(gap(rewriteCost));
   const savingPerTurn = Math.max(0, i.promptTokens - target) * c;
   const hardWithinHorizon = i.promptTokens + g * i.remainingTurns >= i.hardTokens;
-  return { rewriteCost, savingPerTurn, horizonSaving: savingPerTurn * (1 + i.remainingTurns), breakEvenTokens: Math.ceil(top), targetTokens: Math.floor(target), hardWithinHorizon };
+  return {
+    rewriteCost,
+    savingPerTurn,
+    horizonSaving: savingPerTurn * (1 + i.remainingTurns),
+    breakEvenTokens: Math.ceil(top),
+    targetTokens: Math.floor(target),
+    hardWithinHorizon,
+  };
 }
 
 /**
@@ -132,7 +139,8 @@ export function estimateCost(i: CostInput): CostEstimate {
 export function costVerdict(i: CostInput): CostVerdict {
   const estimate = estimateCost(i);
   if (i.promptTokens < estimate.breakEvenTokens) return { _tag: "BelowBreakEven", estimate };
-  if (!estimate.hardWithinHorizon && estimate.horizonSaving < estimate.rewriteCost) return { _tag: "HorizonTooShort", estimate };
+  if (!estimate.hardWithinHorizon && estimate.horizonSaving < estimate.rewriteCost)
+    return { _tag: "HorizonTooShort", estimate };
   return { _tag: "Pays", estimate };
 }
 

@@ -37,15 +37,30 @@ export type CompactionDecision =
       readonly summariser: SummariserUse;
       readonly estimate?: CostEstimate;
     }
-  | { readonly _tag: "Waited"; readonly reason: WaitReason; readonly tokens: number; readonly triggerTokens: number; readonly estimate?: CostEstimate }
+  | {
+      readonly _tag: "Waited";
+      readonly reason: WaitReason;
+      readonly tokens: number;
+      readonly triggerTokens: number;
+      readonly estimate?: CostEstimate;
+    }
   /**
    * A compaction was due but `SavingTooSmall` (it would save less than `minimum`) or
    * `NothingToCompact` (only pinned messages and the tail): the prompt is unchanged, nothing lost.
    */
-  | { readonly _tag: "Skipped"; readonly reason: "SavingTooSmall" | "NothingToCompact"; readonly tokens: number; readonly saved: number; readonly minimum: number };
+  | {
+      readonly _tag: "Skipped";
+      readonly reason: "SavingTooSmall" | "NothingToCompact";
+      readonly tokens: number;
+      readonly saved: number;
+      readonly minimum: number;
+    };
 
 /** The LLM summariser's health across turns. */
-export type SummariserState = { readonly _tag: "Ready" } | { readonly _tag: "CoolingDown"; readonly untilTurn: number; readonly error: string } | { readonly _tag: "Disabled"; readonly error: string };
+export type SummariserState =
+  | { readonly _tag: "Ready" }
+  | { readonly _tag: "CoolingDown"; readonly untilTurn: number; readonly error: string }
+  | { readonly _tag: "Disabled"; readonly error: string };
 
 /** The policy's memory between turns (plain data, JSON-safe). */
 export interface PolicyState {
@@ -74,7 +89,15 @@ export const MAX_COUNTER = Number.MAX_SAFE_INTEGER;
 const capped = (n: number): number => Math.min(n, MAX_COUNTER);
 
 /** The state before the first turn. */
-export const initialPolicyState: PolicyState = { turn: 0, lastCompactionTurn: null, backoff: 0, lastPromptTokens: null, grownTokens: 0, grownTurns: 0, summariser: { _tag: "Ready" } };
+export const initialPolicyState: PolicyState = {
+  turn: 0,
+  lastCompactionTurn: null,
+  backoff: 0,
+  lastPromptTokens: null,
+  grownTokens: 0,
+  grownTurns: 0,
+  summariser: { _tag: "Ready" },
+};
 
 /** What {@link decide} is told about a turn. */
 export interface TurnInput {
@@ -101,19 +124,26 @@ export type Plan =
   | { readonly _tag: "Done"; readonly decision: CompactionDecision };
 
 /** Token thresholds of a turn. */
-export function thresholds(s: PolicySettings, state: PolicyState, maxTokens: number): { readonly hard: number; readonly trigger: number; readonly target: number } {
+export function thresholds(
+  s: PolicySettings,
+  state: PolicyState,
+  maxTokens: number,
+): { readonly hard: number; readonly trigger: number; readonly target: number } {
   const hard = tokensWithin(s.hardThreshold, maxTokens);
   const trigger = tokensWithin(Math.min(s.hardThreshold, s.trigger + state.backoff), maxTokens);
   return { hard, trigger, target: tokensWithin(s.target, maxTokens) };
 }
 
 /** The cost model's mean prompt in tokens (never below the floor). */
-const centreOf = (s: PolicySettings, th: { readonly target: number }, maxTokens: number): number => Math.max(th.target, Math.floor(s.cycleCentre * maxTokens));
+const centreOf = (s: PolicySettings, th: { readonly target: number }, maxTokens: number): number =>
+  Math.max(th.target, Math.floor(s.cycleCentre * maxTokens));
 
 /** The least saving worth a compaction of a `tokens`-token prompt. */
-export const minimumSaving = (s: PolicySettings, tokens: number): number => Math.max(s.minSavedTokens, Math.ceil(s.minSavedShare * tokens));
+export const minimumSaving = (s: PolicySettings, tokens: number): number =>
+  Math.max(s.minSavedTokens, Math.ceil(s.minSavedShare * tokens));
 
-const useLlm = (state: PolicyState, turn: number): boolean => state.summariser._tag === "Ready" || (state.summariser._tag === "CoolingDown" && turn >= state.summariser.untilTurn);
+const useLlm = (state: PolicyState, turn: number): boolean =>
+  state.summariser._tag === "Ready" || (state.summariser._tag === "CoolingDown" && turn >= state.summariser.untilTurn);
 
 /**
  * Decides one turn (pure). The hard threshold and anything over `maxTokens` always compact.
@@ -121,7 +151,11 @@ const useLlm = (state: PolicyState, turn: number): boolean => state.summariser._
  * @example
  * const { plan, state: next } = decide(settings, initialPolicyState, { promptTokens: 9000, maxTokens: 10000, force: false, summaryInputTokens: 0 });
  */
-export function decide(s: PolicySettings, state: PolicyState, input: TurnInput): { readonly plan: Plan; readonly state: PolicyState } {
+export function decide(
+  s: PolicySettings,
+  state: PolicyState,
+  input: TurnInput,
+): { readonly plan: Plan; readonly state: PolicyState } {
   const turn = capped(state.turn + 1);
   const P = input.promptTokens;
   const grew = state.lastPromptTokens !== null && P >= state.lastPromptTokens;
@@ -152,7 +186,8 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   const compact = (reason: CompactReason): { plan: Plan; state: PolicyState } => {
     // The cost model picks its own target (the bottom of its cycle), also at the hard threshold.
     const estimate = s.kind === "cost" ? verdict().estimate : undefined;
-    const targetTokens = estimate !== undefined ? estimate.targetTokens : s.kind === "threshold" ? th.trigger : th.target;
+    const targetTokens =
+      estimate !== undefined ? estimate.targetTokens : s.kind === "threshold" ? th.trigger : th.target;
     return {
       plan: {
         _tag: "Compact",
@@ -166,7 +201,10 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
       state: next,
     };
   };
-  const done = (decision: CompactionDecision): { plan: Plan; state: PolicyState } => ({ plan: { _tag: "Done", decision }, state: next });
+  const done = (decision: CompactionDecision): { plan: Plan; state: PolicyState } => ({
+    plan: { _tag: "Done", decision },
+    state: next,
+  });
   if (input.force) return compact("Forced");
   if (P >= th.hard || P > input.maxTokens) return compact("HardThreshold");
   // The cost model's own trigger is its centre: between it and the manager's threshold its verdict decides.
@@ -178,18 +216,31 @@ export function decide(s: PolicySettings, state: PolicyState, input: TurnInput):
   }
   if (s.kind === "hermes") {
     const saved = P - th.target;
-    if (saved < minimum) return { plan: { _tag: "Done", decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved, minimum } }, state: { ...next, backoff: grow(s, state.backoff) } };
+    if (saved < minimum)
+      return {
+        plan: { _tag: "Done", decision: { _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved, minimum } },
+        state: { ...next, backoff: grow(s, state.backoff) },
+      };
     return compact("Threshold");
   }
   // The cost model: its own minimum is economic; `minSavedTokens` stays a floor, and it needs no back-off.
   const v = verdict();
   const e = v.estimate;
-  if (v._tag !== "Pays") return done({ _tag: "Waited", reason: v._tag, tokens: P, triggerTokens: e.breakEvenTokens, estimate: e });
-  if (P - e.targetTokens < s.minSavedTokens) return done({ _tag: "Skipped", reason: "SavingTooSmall", tokens: P, saved: P - e.targetTokens, minimum: s.minSavedTokens });
+  if (v._tag !== "Pays")
+    return done({ _tag: "Waited", reason: v._tag, tokens: P, triggerTokens: e.breakEvenTokens, estimate: e });
+  if (P - e.targetTokens < s.minSavedTokens)
+    return done({
+      _tag: "Skipped",
+      reason: "SavingTooSmall",
+      tokens: P,
+      saved: P - e.targetTokens,
+      minimum: s.minSavedTokens,
+    });
   return compact("CostPays");
 }
 
-const grow = (s: PolicySettings, backoff: number): number => Math.min(Math.max(0, s.hardThreshold - s.trigger), backoff + s.backoffStep);
+const grow = (s: PolicySettings, backoff: number): number =>
+  Math.min(Math.max(0, s.hardThreshold - s.trigger), backoff + s.backoffStep);
 
 /** What a compaction did, as the shell measured it. */
 export interface CompactionOutcome {
@@ -225,7 +276,12 @@ export const isAuthFailure = (errorTag: string): boolean => errorTag === "Provid
  *   const { decision, keep, state } = settle(settings, decided.state, decided.plan, { tokensBefore: 9000, tokensAfter: 5000, llmAsked: false });
  * }
  */
-export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan, { _tag: "Compact" }>, o: CompactionOutcome): Settled {
+export function settle(
+  s: PolicySettings,
+  state: PolicyState,
+  plan: Extract<Plan, { _tag: "Compact" }>,
+  o: CompactionOutcome,
+): Settled {
   const summariser: SummariserState =
     o.summariserError === undefined
       ? o.llmAsked
@@ -236,7 +292,8 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
         : isAuthFailure(o.summariserError)
           ? { _tag: "Disabled", error: o.summariserError }
           : { _tag: "CoolingDown", untilTurn: capped(state.turn + 1 + s.cooldownTurns), error: o.summariserError };
-  const summariserChanged = summariser._tag !== state.summariser._tag || (summariser._tag === "CoolingDown" && o.summariserError !== undefined);
+  const summariserChanged =
+    summariser._tag !== state.summariser._tag || (summariser._tag === "CoolingDown" && o.summariserError !== undefined);
   const saved = o.tokensBefore - o.tokensAfter;
   const mayDiscard = s.kind !== "threshold" && plan.reason !== "Forced" && plan.reason !== "HardThreshold";
   if (mayDiscard && saved < plan.minimum) {
@@ -248,7 +305,13 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
     };
   }
   const poor = o.tokensBefore > 0 && saved / o.tokensBefore < s.lowSavingShare;
-  const use: SummariserUse = !o.llmAsked ? (state.summariser._tag === "Disabled" ? "disabled" : state.summariser._tag === "CoolingDown" ? "cooling-down" : "none") : "llm";
+  const use: SummariserUse = !o.llmAsked
+    ? state.summariser._tag === "Disabled"
+      ? "disabled"
+      : state.summariser._tag === "CoolingDown"
+        ? "cooling-down"
+        : "none"
+    : "llm";
   return {
     decision: {
       _tag: "Compacted",
@@ -261,7 +324,13 @@ export function settle(s: PolicySettings, state: PolicyState, plan: Extract<Plan
       ...(plan.estimate === undefined ? {} : { estimate: plan.estimate }),
     },
     keep: true,
-    state: { ...state, lastCompactionTurn: state.turn, lastPromptTokens: o.tokensAfter, backoff: s.kind === "hermes" && poor ? grow(s, state.backoff) : 0, summariser },
+    state: {
+      ...state,
+      lastCompactionTurn: state.turn,
+      lastPromptTokens: o.tokensAfter,
+      backoff: s.kind === "hermes" && poor ? grow(s, state.backoff) : 0,
+      summariser,
+    },
     summariserChanged,
   };
 }

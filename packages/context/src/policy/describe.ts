@@ -29,8 +29,16 @@ const usd = (n: number): string => `$${n.toFixed(4)}`;
 export function describeDecision(d: CompactionDecision): string {
   switch (d._tag) {
     case "Compacted": {
-      const cost = d.estimate === undefined ? "" : `; rewrite ${usd(d.estimate.rewriteCost)} vs ${usd(d.estimate.savingPerTurn)}/turn saved`;
-      const llm = d.summariser === "cooling-down" ? "; summariser cooling down (truncated)" : d.summariser === "disabled" ? "; summariser disabled (truncated)" : "";
+      const cost =
+        d.estimate === undefined
+          ? ""
+          : `; rewrite ${usd(d.estimate.rewriteCost)} vs ${usd(d.estimate.savingPerTurn)}/turn saved`;
+      const llm =
+        d.summariser === "cooling-down"
+          ? "; summariser cooling down (truncated)"
+          : d.summariser === "disabled"
+            ? "; summariser disabled (truncated)"
+            : "";
       return `compacted: ${why[d.reason] ?? d.reason} (${d.tokensBefore} → ${d.tokensAfter} tokens, target ${d.targetTokens})${cost}${llm}`;
     }
     case "Waited":

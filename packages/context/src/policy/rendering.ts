@@ -54,7 +54,12 @@ export function digestOf(messages: readonly Message[], n: number): string {
  * @example const r = renderingOf(history, turn.messages);
  */
 export function renderingOf(source: readonly Message[], rendered: readonly Message[]): Rendering {
-  return { sourceLength: source.length, sourceDigest: digestOf(source, source.length), rendered, renderedDigest: digestOf(rendered, rendered.length) };
+  return {
+    sourceLength: source.length,
+    sourceDigest: digestOf(source, source.length),
+    rendered,
+    renderedDigest: digestOf(rendered, rendered.length),
+  };
 }
 
 /** How {@link applyRendering} built the prompt. */
@@ -67,9 +72,13 @@ export type Reuse = "source" | "rendered" | "none";
  *
  * @example const { prompt, reuse } = applyRendering(renderingOf(history, turn.messages), history);
  */
-export function applyRendering(r: Rendering | undefined, history: readonly Message[]): { readonly prompt: readonly Message[]; readonly reuse: Reuse } {
+export function applyRendering(
+  r: Rendering | undefined,
+  history: readonly Message[],
+): { readonly prompt: readonly Message[]; readonly reuse: Reuse } {
   if (r === undefined) return { prompt: history, reuse: "none" };
-  if (history.length >= r.rendered.length && digestOf(history, r.rendered.length) === r.renderedDigest) return { prompt: history, reuse: "rendered" };
+  if (history.length >= r.rendered.length && digestOf(history, r.rendered.length) === r.renderedDigest)
+    return { prompt: history, reuse: "rendered" };
   if (history.length >= r.sourceLength && digestOf(history, r.sourceLength) === r.sourceDigest) {
     return { prompt: [...r.rendered, ...history.slice(r.sourceLength)], reuse: "source" };
   }
@@ -85,7 +94,10 @@ export function applyRendering(r: Rendering | undefined, history: readonly Messa
  * const prompt: Message[] = [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }, { role: "assistant", content: "hello" }];
  * stablePrefixTokens(prompt, (ms) => counter.countMessages(ms)) // tokens of prompt[0]
  */
-export function stablePrefixTokens(prompt: readonly Message[], count: (messages: readonly Message[]) => number): number {
+export function stablePrefixTokens(
+  prompt: readonly Message[],
+  count: (messages: readonly Message[]) => number,
+): number {
   let n = 0;
   while (n < prompt.length && prompt[n]!.role === "system") n++;
   return n === 0 ? 0 : count(prompt.slice(0, n));

@@ -4,7 +4,16 @@
  *
  * @module policy/settings
  */
-import { decodeWith, intIn, invalid, leaf, nonNegativeInt, numberIn, objectCodec, type InvalidOptions } from "@cc/validate";
+import {
+  decodeWith,
+  intIn,
+  invalid,
+  leaf,
+  nonNegativeInt,
+  numberIn,
+  objectCodec,
+  type InvalidOptions,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { DEFAULT_PRICE_SHEET, PRICE_SHEETS, type PriceSheet, type PriceSheetName } from "./prices.js";
@@ -122,8 +131,17 @@ export interface PolicySettings {
 }
 
 const price = numberIn(0, 1_000_000);
-const PriceSheetCodec = objectCodec("PriceSheet", { input: price, cachedInput: price, cacheWrite: price, output: price }, {}, { expected: "a price sheet" });
-const sheetName = leaf("PriceSheetName", `one of ${Object.keys(PRICE_SHEETS).join(", ")}`, (u): u is PriceSheetName => typeof u === "string" && Object.hasOwn(PRICE_SHEETS, u));
+const PriceSheetCodec = objectCodec(
+  "PriceSheet",
+  { input: price, cachedInput: price, cacheWrite: price, output: price },
+  {},
+  { expected: "a price sheet" },
+);
+const sheetName = leaf(
+  "PriceSheetName",
+  `one of ${Object.keys(PRICE_SHEETS).join(", ")}`,
+  (u): u is PriceSheetName => typeof u === "string" && Object.hasOwn(PRICE_SHEETS, u),
+);
 const share = leaf("Share", "a number in (0, 1]", (u): u is number => typeof u === "number" && u > 0 && u <= 1);
 
 /** io-ts codec of {@link PolicyOptions} (closed). */
@@ -135,7 +153,11 @@ export const PolicyOptionsCodec = objectCodec(
     target: share,
     cycleCentre: share,
     minSavedTokens: nonNegativeInt,
-    minSavedShare: leaf("ShareBelowOne", "a number in [0, 1)", (u): u is number => typeof u === "number" && u >= 0 && u < 1),
+    minSavedShare: leaf(
+      "ShareBelowOne",
+      "a number in [0, 1)",
+      (u): u is number => typeof u === "number" && u >= 0 && u < 1,
+    ),
     lowSavingShare: numberIn(0, 1),
     backoffStep: numberIn(0, 1),
     minTurnsBetween: intIn(0, 1_000_000),
@@ -184,7 +206,9 @@ export function defaultCycleCentre(sheet: PriceSheet): number {
   return hasPromptCaching(sheet) ? DEFAULT_CYCLE_CENTRES.withCaching : DEFAULT_CYCLE_CENTRES.withoutCaching;
 }
 
-const decodeOptions = decodeWith(PolicyOptionsCodec, "InvalidOptions", "policy options") as (u: unknown) => E.Either<InvalidOptions, PolicyOptions>;
+const decodeOptions = decodeWith(PolicyOptionsCodec, "InvalidOptions", "policy options") as (
+  u: unknown,
+) => E.Either<InvalidOptions, PolicyOptions>;
 
 /**
  * Decodes policy options against the manager's `threshold` (the trigger) and resolves defaults.
@@ -201,12 +225,19 @@ export function decodePolicy(input: unknown, trigger: number): E.Either<InvalidO
   const target = o.kind === "threshold" ? trigger : (o.target ?? Math.min(0.5, trigger));
   const named = o.prices ?? DEFAULT_PRICE_SHEET;
   const prices = typeof named === "string" ? PRICE_SHEETS[named] : named;
-  const cycleCentre = cost ? (o.cycleCentre ?? Math.min(trigger, Math.max(target, defaultCycleCentre(prices)))) : trigger;
+  const cycleCentre = cost
+    ? (o.cycleCentre ?? Math.min(trigger, Math.max(target, defaultCycleCentre(prices))))
+    : trigger;
   const problems: string[] = [];
-  if (hardThreshold < trigger) problems.push(`hardThreshold: expected at least the manager's threshold ${trigger}, got ${hardThreshold}`);
+  if (hardThreshold < trigger)
+    problems.push(`hardThreshold: expected at least the manager's threshold ${trigger}, got ${hardThreshold}`);
   if (target > trigger) problems.push(`target: expected at most the manager's threshold ${trigger}, got ${target}`);
-  if (o.cycleCentre !== undefined && !cost) problems.push(`cycleCentre: only the cost policy has one, got kind ${o.kind}`);
-  else if (cost && (cycleCentre < target || cycleCentre > trigger)) problems.push(`cycleCentre: expected between target ${target} and the manager's threshold ${trigger}, got ${cycleCentre}`);
+  if (o.cycleCentre !== undefined && !cost)
+    problems.push(`cycleCentre: only the cost policy has one, got kind ${o.kind}`);
+  else if (cost && (cycleCentre < target || cycleCentre > trigger))
+    problems.push(
+      `cycleCentre: expected between target ${target} and the manager's threshold ${trigger}, got ${cycleCentre}`,
+    );
   if (problems.length > 0) return E.left(invalid("InvalidOptions", "policy options", problems));
   return E.right({
     kind: o.kind,

@@ -6,7 +6,15 @@
  * @module policy/snapshot
  */
 import { toolCallIssuers } from "@cc/messages";
-import { decodeWith, invalid, nonEmptyString, nonNegativeInt, numberIn, objectCodec, type InvalidOptions } from "@cc/validate";
+import {
+  decodeWith,
+  invalid,
+  nonEmptyString,
+  nonNegativeInt,
+  numberIn,
+  objectCodec,
+  type InvalidOptions,
+} from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { PolicyState } from "./decide.js";
@@ -52,7 +60,9 @@ export const ManagerSnapshotCodec = objectCodec(
   { expected: "a manager snapshot" },
 );
 
-const decodeShape = decodeWith(ManagerSnapshotCodec, "InvalidOptions", "manager snapshot") as (u: unknown) => E.Either<InvalidOptions, ManagerSnapshot>;
+const decodeShape = decodeWith(ManagerSnapshotCodec, "InvalidOptions", "manager snapshot") as (
+  u: unknown,
+) => E.Either<InvalidOptions, ManagerSnapshot>;
 
 /**
  * What is wrong with a well-formed snapshot's rendering (pure; [] when nothing): its messages must
@@ -66,10 +76,16 @@ export function renderingProblems(snapshot: ManagerSnapshot): readonly string[] 
   if (r === null) return [];
   const problems: string[] = [];
   const digest = digestOf(r.rendered, r.rendered.length);
-  if (digest !== r.renderedDigest) problems.push(`rendering.renderedDigest: the rendered messages hash to ${digest}, not ${r.renderedDigest} (altered, inserted or dropped messages)`);
+  if (digest !== r.renderedDigest)
+    problems.push(
+      `rendering.renderedDigest: the rendered messages hash to ${digest}, not ${r.renderedDigest} (altered, inserted or dropped messages)`,
+    );
   const issuers = toolCallIssuers(r.rendered);
   r.rendered.forEach((m, i) => {
-    if (m.role === "tool" && issuers[i] === -1) problems.push(`rendering.rendered[${i}]: tool result ${JSON.stringify(m.toolCallId)} answers no earlier tool call`);
+    if (m.role === "tool" && issuers[i] === -1)
+      problems.push(
+        `rendering.rendered[${i}]: tool result ${JSON.stringify(m.toolCallId)} answers no earlier tool call`,
+      );
   });
   return problems;
 }

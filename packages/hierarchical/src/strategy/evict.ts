@@ -7,7 +7,15 @@
  * @module strategy/evict
  */
 import { createHmac } from "node:crypto";
-import { leadingSystemCount, planTail, SUMMARY_PREFIX, summaryMessage, type Message, type TaskPin, type UserMessage } from "@cc/messages";
+import {
+  leadingSystemCount,
+  planTail,
+  SUMMARY_PREFIX,
+  summaryMessage,
+  type Message,
+  type TaskPin,
+  type UserMessage,
+} from "@cc/messages";
 import { planTaskPin } from "@cc/messages/internal";
 import { decodeWith, type InvalidInput, type InvalidOptions } from "@cc/validate";
 import * as E from "fp-ts/lib/Either.js";
@@ -21,10 +29,24 @@ import { DEFAULT_RELEVANCE_WINDOW } from "./relevance.js";
 import { protectNewest } from "./plan.js";
 import { buildSegments, type MessageSegment } from "./segments.js";
 
-import { EVICTION_SCORING, EvictionOptionsCodec, EvictionRunOptionsCodec, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
+import {
+  EVICTION_SCORING,
+  EvictionOptionsCodec,
+  EvictionRunOptionsCodec,
+  type EvictionOptions,
+  type EvictionRunOptions,
+  type EvictionScoring,
+  type StrategyCounter,
+} from "./options.js";
 
 export { type MaskedEntry, type MaskOptions } from "./mask.js";
-export { EVICTION_SCORING, type EvictionOptions, type EvictionRunOptions, type EvictionScoring, type StrategyCounter } from "./options.js";
+export {
+  EVICTION_SCORING,
+  type EvictionOptions,
+  type EvictionRunOptions,
+  type EvictionScoring,
+  type StrategyCounter,
+} from "./options.js";
 
 const decodeOptions = decodeWith(EvictionOptionsCodec, "InvalidOptions", "eviction options");
 const decodeRunOptions = decodeWith(EvictionRunOptionsCodec, "InvalidOptions", "eviction run options");
@@ -120,14 +142,20 @@ export const EVICTION_NOTE_PREFIX = "Evicted to the journal (search or expand by
  * @example evictionNote([{ id: "m3", kind: "tool:bash", tokens: 812, summary: "pytest: 2 failed" }], 200, counter)
  * // "Evicted to the journal (…):\n- m3 (tool:bash, 812 tokens): pytest: 2 failed"
  */
-export function evictionNote(evicted: readonly EvictedEntry[], maxTokens: number, counter: Pick<StrategyCounter, "count">, unlisted = 0): string {
+export function evictionNote(
+  evicted: readonly EvictedEntry[],
+  maxTokens: number,
+  counter: Pick<StrategyCounter, "count">,
+  unlisted = 0,
+): string {
   let note = EVICTION_NOTE_PREFIX;
   for (let i = 0; i < evicted.length; i++) {
     const e = evicted[i]!;
     const line = `\n- ${e.id} (${e.kind}, ${e.tokens} tokens): ${e.summary}`;
     const rest = evicted.length - i - 1 + unlisted;
     const tail = rest > 0 ? `\n… ${rest} more` : "";
-    if (counter.count(note + line + tail) > maxTokens) return `${note}\n… ${evicted.length - i + unlisted} more in the journal`;
+    if (counter.count(note + line + tail) > maxTokens)
+      return `${note}\n… ${evicted.length - i + unlisted} more in the journal`;
     note += line;
   }
   return unlisted > 0 ? `${note}\n… ${unlisted} more in the journal` : note;
@@ -176,7 +204,12 @@ export function sealedNote(note: string, key: string | undefined): UserMessage {
  * isSealedNote({ role: "user", content: sealedNote(eviction.note, key).content }, key) // false: a copy of the text
  */
 export function isSealedNote(message: Message, key: string | undefined): boolean {
-  return key !== undefined && message.role === "user" && message.id !== undefined && message.id === noteId(key, message.content);
+  return (
+    key !== undefined &&
+    message.role === "user" &&
+    message.id !== undefined &&
+    message.id === noteId(key, message.content)
+  );
 }
 
 /**
@@ -187,7 +220,8 @@ export function isSealedNote(message: Message, key: string | undefined): boolean
  * @example parseEvictionNote(sealedNote(evictionNote(eviction.evicted, 300, counter), key), key)?.entries.map((e) => e.id)
  */
 export function parseEvictionNote(message: Message, key: string | undefined): ParsedNote | undefined {
-  if (!isSealedNote(message, key) || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX)) return undefined;
+  if (!isSealedNote(message, key) || !message.content.startsWith(SUMMARY_PREFIX + EVICTION_NOTE_PREFIX))
+    return undefined;
   const lines = message.content.slice(SUMMARY_PREFIX.length + EVICTION_NOTE_PREFIX.length).split("\n");
   const entries: EvictedEntry[] = [];
   let unlisted = 0;
@@ -212,9 +246,17 @@ export function parseEvictionNote(message: Message, key: string | undefined): Pa
  * @example
  * const next = withNote(eviction.kept, eviction.note, key); // system messages, the note, the kept messages
  */
-export function withNote(messages: readonly Message[], note: string, key?: string, noteAt?: number): readonly Message[] {
+export function withNote(
+  messages: readonly Message[],
+  note: string,
+  key?: string,
+  noteAt?: number,
+): readonly Message[] {
   if (note === "") return messages;
-  const at = noteAt !== undefined && Number.isSafeInteger(noteAt) && noteAt >= 0 && noteAt <= messages.length ? noteAt : leadingSystemCount(messages);
+  const at =
+    noteAt !== undefined && Number.isSafeInteger(noteAt) && noteAt >= 0 && noteAt <= messages.length
+      ? noteAt
+      : leadingSystemCount(messages);
   return [...messages.slice(0, at), sealedNote(note, key), ...messages.slice(at)];
 }
 
@@ -243,12 +285,25 @@ function describeFailure(e: SegmentFailure): string {
  * tail and the largest note this pass could write fit `targetTokens`; otherwise the first later
  * safe boundary that fits, never past the start of the last step (see `planTail`).
  */
-function fittingTail(source: readonly Message[], settings: EvictionOptions, counter: EvictionRunOptions["counter"], foldedEntries: number, task: TaskPin): number {
-  const system = [...source.slice(0, leadingSystemCount(source)), ...(task._tag === "Pinned" ? [source[task.index]!] : [])];
+function fittingTail(
+  source: readonly Message[],
+  settings: EvictionOptions,
+  counter: EvictionRunOptions["counter"],
+  foldedEntries: number,
+  task: TaskPin,
+): number {
+  const system = [
+    ...source.slice(0, leadingSystemCount(source)),
+    ...(task._tag === "Pinned" ? [source[task.index]!] : []),
+  ];
   const shortest = counter.count(`${EVICTION_NOTE_PREFIX}\n… ${source.length + foldedEntries} more in the journal`);
   const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
   const reserved = counter.countMessages([summaryMessage("")]) + noteTokens;
-  return planTail(source, settings.preserveLast, (split) => counter.countMessages([...system, ...source.slice(split)]) + reserved <= settings.targetTokens).split;
+  return planTail(
+    source,
+    settings.preserveLast,
+    (split) => counter.countMessages([...system, ...source.slice(split)]) + reserved <= settings.targetTokens,
+  ).split;
 }
 
 /** Where the note goes in `kept`: right after the pinned task, else after the system messages. */
@@ -265,7 +320,12 @@ function noteAfterTask(kept: readonly Message[], source: readonly Message[], tas
  * @example
  * const r = await evictUnits(history, { targetTokens: 8000, preserveLast: 6, namespace: "run-1", noteTokens: 300, concurrency: 4 }, { index, counter, now: Date.now() })();
  */
-export function evictUnits(messages: readonly Message[], settings: EvictionOptions, deps: EvictionRunOptions, signal?: AbortSignal): TaskEither<InvalidEviction, Eviction> {
+export function evictUnits(
+  messages: readonly Message[],
+  settings: EvictionOptions,
+  deps: EvictionRunOptions,
+  signal?: AbortSignal,
+): TaskEither<InvalidEviction, Eviction> {
   return async () => {
     const checked = decodeOptions(settings);
     if (E.isLeft(checked)) return checked;
@@ -286,8 +346,15 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const base = deps.counter.countMessages([]);
     // The task is found in the messages as given: an earlier note right after the system messages
     // means the task was compacted before (taskIndex stops there), so no later message takes its place.
-    const found = planTaskPin(messages, { enabled: settings.pinTask ?? false, targetTokens: settings.targetTokens }, (i) => deps.counter.countMessages([messages[i]!]) - base);
-    let task: TaskPin = found._tag === "NotPinned" ? found : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
+    const found = planTaskPin(
+      messages,
+      { enabled: settings.pinTask ?? false, targetTokens: settings.targetTokens },
+      (i) => deps.counter.countMessages([messages[i]!]) - base,
+    );
+    let task: TaskPin =
+      found._tag === "NotPinned"
+        ? found
+        : { ...found, index: found.index - earlier.slice(0, found.index).filter((n) => n !== undefined).length };
     // An id another original already holds (a shared index) costs the unit only that id.
     const writer = indexWriter(deps.index, { namespace: settings.namespace, idConflicts: "disambiguate" });
     // A task too large to pin whole is pinned as an excerpt (its opening, a pointer, the key facts
@@ -296,23 +363,39 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     const excerptFailures: { readonly id: string; readonly reason: string }[] = [];
     const rewrite = settings.rewrite !== false;
     if (task._tag === "TooLarge" && rewrite) {
-      const excerpted = await excerptTask(source, task, { counter: deps.counter, writer, now: deps.now, idPrefix: prefix, ...(signal === undefined ? {} : { signal }) });
+      const excerpted = await excerptTask(source, task, {
+        counter: deps.counter,
+        writer,
+        now: deps.now,
+        idPrefix: prefix,
+        ...(signal === undefined ? {} : { signal }),
+      });
       if (excerpted._tag === "Failed") excerptFailures.push(excerpted.failure);
       else if (excerpted._tag === "Excerpted") {
         source = excerpted.messages;
         task = excerpted.task;
       }
     }
-    const preserveLast = source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted, task);
+    const preserveLast =
+      source.length - fittingTail(source, settings, deps.counter, folded.length + foldedUnlisted, task);
     const pinIndex = task._tag === "Pinned" ? { pinIndex: task.index } : {};
     // Relevance to the working set costs a scan of every unit: only when it is scored.
     const relevanceWeight = settings.scoring?.relevanceWeight ?? EVICTION_SCORING.relevanceWeight ?? 0;
-    const relevance = relevanceWeight > 0 ? { relevanceWindow: settings.relevanceWindow ?? DEFAULT_RELEVANCE_WINDOW } : {};
-    const segments = buildSegments(source, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+    const relevance =
+      relevanceWeight > 0 ? { relevanceWindow: settings.relevanceWindow ?? DEFAULT_RELEVANCE_WINDOW } : {};
+    const segments = buildSegments(source, {
+      counter: deps.counter,
+      now: deps.now,
+      preserveLast,
+      ...pinIndex,
+      ...relevance,
+    }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
     // Segment costs exclude the request's base cost; the note is one more message of at most
     // noteTokens — never more than a quarter of the target, so small budgets still get a note.
     // The note is never shorter than its prefix plus a count of what left, so that much is always reserved.
-    const shortest = deps.counter.count(`${EVICTION_NOTE_PREFIX}\n… ${segments.length + folded.length + foldedUnlisted} more in the journal`);
+    const shortest = deps.counter.count(
+      `${EVICTION_NOTE_PREFIX}\n… ${segments.length + folded.length + foldedUnlisted} more in the journal`,
+    );
     const noteTokens = Math.max(shortest, Math.min(settings.noteTokens, Math.floor(settings.targetTokens / 4)));
     const reserved = deps.counter.countMessages([summaryMessage("")]) + noteTokens;
     const maxTokens = settings.targetTokens - reserved;
@@ -337,18 +420,35 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     }
     const scoring = { ...EVICTION_SCORING, ...definedFields(settings.scoring), now: () => deps.now };
     // What masking and clipping both run with (each adds where the task is and its goal).
-    const outputRun = { counter: deps.counter, writer, scoring, now: deps.now, idPrefix: prefix, ...(signal === undefined ? {} : { signal }) };
+    const outputRun = {
+      counter: deps.counter,
+      writer,
+      scoring,
+      now: deps.now,
+      idPrefix: prefix,
+      ...(signal === undefined ? {} : { signal }),
+    };
     // Fact-keeping masks come first: the least important outputs become stubs (call kept, key
     // facts kept, original in the index); whole units leave only when that is not enough. With
     // earlier notes a note is written anyway, so masking aims below its reservation.
-    let masking = { messages: source, masked: [] as readonly MaskedEntry[], failures: [] as readonly { readonly id: string; readonly reason: string }[] };
+    let masking = {
+      messages: source,
+      masked: [] as readonly MaskedEntry[],
+      failures: [] as readonly { readonly id: string; readonly reason: string }[],
+    };
     let units = segments;
     if (settings.mask !== undefined && settings.mask !== false) {
       const taskAt = task._tag === "NotPinned" ? leadingSystemCount(source) - 1 : task.index;
       const goal = hadNotes ? maxTokens : settings.targetTokens;
       masking = await maskOutputs(source, segments, settings.mask, { ...outputRun, taskAt, goal });
       if (masking.masked.length > 0) {
-        units = buildSegments(masking.messages, { counter: deps.counter, now: deps.now, preserveLast, ...pinIndex, ...relevance }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
+        units = buildSegments(masking.messages, {
+          counter: deps.counter,
+          now: deps.now,
+          preserveLast,
+          ...pinIndex,
+          ...relevance,
+        }).map((s) => (prefix === "" ? s : { ...s, id: `${prefix}${s.id}` }));
         if (!hadNotes && deps.counter.countMessages(masking.messages) <= settings.targetTokens) {
           return E.right({
             segments: units,
@@ -384,36 +484,56 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       target: { maxTokens },
       scoring,
       summarize: async (segment, context) => summarize(await restore(segment), context),
-      writer: { writeSummary: (segment, summary, context) => async () => writer.writeSummary(await restore(segment), summary, context)() },
+      writer: {
+        writeSummary: (segment, summary, context) => async () =>
+          writer.writeSummary(await restore(segment), summary, context)(),
+      },
       concurrency: settings.concurrency,
       ...(signal === undefined ? {} : { signal }),
     })();
     if (E.isLeft(r)) return r;
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
-    const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
+    const evicted = res.written.map((w): EvictedEntry => ({
+      id: w.id,
+      kind: w.segment.kind ?? "segment",
+      tokens: w.segment.tokenCost ?? 0,
+      summary: w.summary,
+    }));
     const unclipped = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
-    const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
-    const note = listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
+    const listed = [
+      ...evicted,
+      ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i),
+    ];
+    const note =
+      listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
     const noteAt = noteAfterTask(unclipped, source, task);
     // Still over the target (a verbatim tail of outputs larger than the budget): the largest
     // outputs, the newest included, are clipped to stubs with their opening and key facts.
     const sent = deps.counter.countMessages(withNote(unclipped, note, deps.noteKey, noteAt));
-    let clipped: { readonly messages: readonly Message[]; readonly masked: readonly MaskedEntry[]; readonly failures: readonly { readonly id: string; readonly reason: string }[] } = {
+    let clipped: {
+      readonly messages: readonly Message[];
+      readonly masked: readonly MaskedEntry[];
+      readonly failures: readonly { readonly id: string; readonly reason: string }[];
+    } = {
       messages: unclipped,
       masked: [],
       failures: [],
     };
     if (rewrite && sent > settings.targetTokens && res.aborted !== true) {
       const noteCost = sent - deps.counter.countMessages(unclipped);
-      const taskAt = task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
+      const taskAt =
+        task._tag === "Pinned" ? unclipped.indexOf(source[task.index]!) : leadingSystemCount(unclipped) - 1;
       const c = await clipOutputs(unclipped, { ...outputRun, taskAt, goal: settings.targetTokens - noteCost });
       // Positions in the pass's messages, like the other masked entries.
-      clipped = { ...c, masked: c.masked.map((m) => ({ ...m, position: masking.messages.indexOf(unclipped[m.position]!) })) };
+      clipped = {
+        ...c,
+        masked: c.masked.map((m) => ({ ...m, position: masking.messages.indexOf(unclipped[m.position]!) })),
+      };
     }
     const kept = clipped.messages;
     const fits = deps.counter.countMessages(withNote(kept, note, deps.noteKey, noteAt)) <= settings.targetTokens;
@@ -423,8 +543,15 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
       evicted,
       masked: [...masking.masked, ...clipped.masked],
       note,
-      failures: [...excerptFailures, ...masking.failures, ...clipped.failures, ...res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) }))],
-      disambiguated: res.written.filter((w) => w.id !== w.segment.id).map((w) => ({ id: w.segment.id, writtenAs: w.id })),
+      failures: [
+        ...excerptFailures,
+        ...masking.failures,
+        ...clipped.failures,
+        ...res.failed.map((f) => ({ id: f.segment.id, reason: describeFailure(f.error) })),
+      ],
+      disambiguated: res.written
+        .filter((w) => w.id !== w.segment.id)
+        .map((w) => ({ id: w.segment.id, writtenAs: w.id })),
       skipped: res.skipped.length,
       budgetMet: fits,
       noteFits: true,

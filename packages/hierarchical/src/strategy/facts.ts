@@ -11,16 +11,20 @@ export const FACT_SCAN_CHARS = 16_384;
 /** Longest error line kept in a stub (characters, `…` marks a cut). */
 export const ERROR_LINE_CHARS = 160;
 
-const ERROR_LINE = /\b(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|Traceback|FAILED|FAIL|ERROR|fatal|panic)\b|\berror(?:\[\w+\])?:/;
+const ERROR_LINE =
+  /\b(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|Traceback|FAILED|FAIL|ERROR|fatal|panic)\b|\berror(?:\[\w+\])?:/;
 const LOCATION = /((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z]{1,5})(?:", line |:)(\d{1,6})\b/g;
 const PATH =
   /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|sh|json|ya?ml|toml|ini|cfg|md|rst|txt|sql|html|css|lock|xml|csv)\b/g;
-const IDENT = /\b(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|__\w+__|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b/g;
+const IDENT =
+  /\b(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|__\w+__|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b/g;
 const HEX = /\b(?:0x[0-9a-fA-F]{4,}|[0-9a-f]{7,40})\b/g;
 const NUMBER = /\b\d{3,}(?:\.\d+)?\b/g;
 
 function sample(text: string): string {
-  return text.length > 2 * FACT_SCAN_CHARS ? `${text.slice(0, FACT_SCAN_CHARS)}\n${text.slice(-FACT_SCAN_CHARS)}` : text;
+  return text.length > 2 * FACT_SCAN_CHARS
+    ? `${text.slice(0, FACT_SCAN_CHARS)}\n${text.slice(-FACT_SCAN_CHARS)}`
+    : text;
 }
 
 function clip(s: string, max: number): string {
@@ -81,7 +85,11 @@ export function keyFacts(text: string, known = ""): readonly string[] {
  *
  * @example fitFacts(["KeyError: 'port'", "src/io.py:42"], 8, (text) => counter.count(text)) // ["KeyError: 'port'"]
  */
-export function fitFacts(facts: readonly string[], allowance: number, count: (text: string) => number): readonly string[] {
+export function fitFacts(
+  facts: readonly string[],
+  allowance: number,
+  count: (text: string) => number,
+): readonly string[] {
   const kept: string[] = [];
   let used = 0;
   for (const f of facts) {

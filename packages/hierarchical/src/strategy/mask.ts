@@ -53,7 +53,13 @@ export interface MaskOptions {
 }
 
 /** The defaults of {@link MaskOptions}. */
-export const MASK_DEFAULTS: Required<MaskOptions> = { keepRecent: 3, minTokens: 200, stubTokens: 96, excludeTools: [], clearAtLeast: 0 };
+export const MASK_DEFAULTS: Required<MaskOptions> = {
+  keepRecent: 3,
+  minTokens: 200,
+  stubTokens: 96,
+  excludeTools: [],
+  clearAtLeast: 0,
+};
 
 /** How every stub begins (a message that begins so is never masked again). */
 export const MASK_PREFIX = "[output masked to the journal: ";
@@ -137,7 +143,9 @@ function lookups(messages: readonly Message[], segments: readonly MessageSegment
 function isObservation(messages: readonly Message[], i: number, taskAt: number): boolean {
   const m = messages[i]!;
   if (m.role === "tool") return true;
-  return m.role === "user" && i > taskAt && messages[i - 1]?.role === "assistant" && !m.content.startsWith(SUMMARY_PREFIX);
+  return (
+    m.role === "user" && i > taskAt && messages[i - 1]?.role === "assistant" && !m.content.startsWith(SUMMARY_PREFIX)
+  );
 }
 
 /** The result of {@link maskOutputs}. */
@@ -174,7 +182,12 @@ export interface MaskRun {
  * const segments = buildSegments(history, { counter, now, preserveLast: 6 });
  * const m = await maskOutputs(history, segments, MASK_DEFAULTS, { counter, writer, scoring, now, idPrefix: "", taskAt: 1, goal: 6000 });
  */
-export async function maskOutputs(messages: readonly Message[], segments: readonly MessageSegment[], options: MaskOptions, run: MaskRun): Promise<Masking> {
+export async function maskOutputs(
+  messages: readonly Message[],
+  segments: readonly MessageSegment[],
+  options: MaskOptions,
+  run: MaskRun,
+): Promise<Masking> {
   const o = { ...MASK_DEFAULTS, ...options };
   const base = run.counter.countMessages([]);
   const observations: number[] = [];
@@ -195,7 +208,8 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
     }
   }
   let total = run.counter.countMessages(messages);
-  if (candidates.length === 0 || (total <= run.goal && o.clearAtLeast === 0)) return { messages, masked: [], failures: [] };
+  if (candidates.length === 0 || (total <= run.goal && o.clearAtLeast === 0))
+    return { messages, masked: [], failures: [] };
   const out = [...messages];
   const masked: MaskedEntry[] = [];
   const failures: { id: string; reason: string }[] = [];
@@ -210,12 +224,21 @@ export async function maskOutputs(messages: readonly Message[], segments: readon
     const segment = look.segmentAt(i);
     const tool = look.toolName(i);
     const written = await run.writer.writeSummary(
-      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? segment?.createdAt ?? run.now, kind: tool === undefined ? "observation" : `output:${tool}` },
+      {
+        id,
+        content: m.content,
+        tokenCost: tokens,
+        createdAt: m.timestamp ?? segment?.createdAt ?? run.now,
+        kind: tool === undefined ? "observation" : `output:${tool}`,
+      },
       extractiveSummary(m.content),
       { evictedAt: run.now, signal: run.signal ?? new AbortController().signal },
     )();
     if (E.isLeft(written)) {
-      failures.push({ id, reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error) });
+      failures.push({
+        id,
+        reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error),
+      });
       continue;
     }
     const storedAs = written.right?.id ?? id;
@@ -266,9 +289,15 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
   const look = lookups(messages, []);
   const size = (m: Message): number => run.counter.countMessages([m]) - base;
   // Observations first, largest first; then the agent's own long texts (their calls stay whole).
-  const sized = messages.map((m, i) => ({ i, tokens: size(m) })).filter(({ i }) => !messages[i]!.content.startsWith(MASK_PREFIX));
-  const bySize = (a: { i: number; tokens: number }, b: { i: number; tokens: number }): number => b.tokens - a.tokens || a.i - b.i;
-  const candidates = [...sized.filter(({ i }) => isObservation(messages, i, run.taskAt)).sort(bySize), ...sized.filter(({ i }) => messages[i]!.role === "assistant" && i > run.taskAt).sort(bySize)];
+  const sized = messages
+    .map((m, i) => ({ i, tokens: size(m) }))
+    .filter(({ i }) => !messages[i]!.content.startsWith(MASK_PREFIX));
+  const bySize = (a: { i: number; tokens: number }, b: { i: number; tokens: number }): number =>
+    b.tokens - a.tokens || a.i - b.i;
+  const candidates = [
+    ...sized.filter(({ i }) => isObservation(messages, i, run.taskAt)).sort(bySize),
+    ...sized.filter(({ i }) => messages[i]!.role === "assistant" && i > run.taskAt).sort(bySize),
+  ];
   const out = [...messages];
   const masked: MaskedEntry[] = [];
   const failures: { id: string; reason: string }[] = [];
@@ -280,15 +309,23 @@ export async function clipOutputs(messages: readonly Message[], run: MaskRun): P
     const allowance = Math.max(CLIP_MIN_TOKENS, tokens - (total - run.goal) - overhead);
     const id = `${run.idPrefix}${outputId(m)}`;
     const count = (t: string): number => run.counter.count(t);
-    if (excerptText(m.content, clipPointer(id, tokens), allowance, count, true, look.knownText(i)) === undefined) continue;
+    if (excerptText(m.content, clipPointer(id, tokens), allowance, count, true, look.knownText(i)) === undefined)
+      continue;
     const tool = look.toolName(i);
     const kind = m.role === "assistant" ? "assistant" : tool === undefined ? "observation" : `output:${tool}`;
-    const written = await run.writer.writeSummary({ id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? run.now, kind }, extractiveSummary(m.content), {
-      evictedAt: run.now,
-      signal: run.signal ?? new AbortController().signal,
-    })();
+    const written = await run.writer.writeSummary(
+      { id, content: m.content, tokenCost: tokens, createdAt: m.timestamp ?? run.now, kind },
+      extractiveSummary(m.content),
+      {
+        evictedAt: run.now,
+        signal: run.signal ?? new AbortController().signal,
+      },
+    )();
     if (E.isLeft(written)) {
-      failures.push({ id, reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error) });
+      failures.push({
+        id,
+        reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error),
+      });
       continue;
     }
     const storedAs = written.right?.id ?? id;
@@ -332,10 +369,17 @@ export type Restore = <S extends MessageSegment>(segment: S) => Promise<S>;
  * const restore = restoringOriginals(new Map([["o12", "…"]]), async (id) => pipe(await index.expand(id)(), E.match(() => undefined, (e) => e?.content)));
  * await restore(eviction.segments[0]!);
  */
-export function restoringOriginals(originals: ReadonlyMap<string, string>, expand: (id: string) => Promise<string | undefined>): Restore {
+export function restoringOriginals(
+  originals: ReadonlyMap<string, string>,
+  expand: (id: string) => Promise<string | undefined>,
+): Restore {
   const done = new Map<string, Promise<MessageSegment>>();
   const restoreOne = async <S extends MessageSegment>(s: S): Promise<S> => {
-    if (s.pinned === true || !s.unit.messages.some((m) => m.content.startsWith(MASK_PREFIX) && stubId(m.content) !== undefined)) return s;
+    if (
+      s.pinned === true ||
+      !s.unit.messages.some((m) => m.content.startsWith(MASK_PREFIX) && stubId(m.content) !== undefined)
+    )
+      return s;
     const messages: Message[] = [];
     for (const m of s.unit.messages) {
       const id = m.content.startsWith(MASK_PREFIX) ? stubId(m.content) : undefined;

@@ -102,8 +102,20 @@ export type EvictionScoring = Omit<ImportanceOptions, "now" | "estimateTokens" |
  */
 export const EVICTION_SCORING: Readonly<EvictionScoring> = AGENT_PRESET;
 
-const SCORING_FIELDS = ["recencyHalfLifeMs", "recencyWeight", "reuseWeight", "relevanceWeight", "costWeight", "age", "recencyHalfLifeTurns", "keepNewest", "kindWeights"] as const;
-const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), { expected: "an importance scoring object" });
+const SCORING_FIELDS = [
+  "recencyHalfLifeMs",
+  "recencyWeight",
+  "reuseWeight",
+  "relevanceWeight",
+  "costWeight",
+  "age",
+  "recencyHalfLifeTurns",
+  "keepNewest",
+  "kindWeights",
+] as const;
+const ScoringKeys = objectCodec("EvictionScoring", {}, Object.fromEntries(SCORING_FIELDS.map((k) => [k, t.unknown])), {
+  expected: "an importance scoring object",
+});
 /** io-ts codec of {@link EvictionScoring}: closed over {@link SCORING_FIELDS}, each value checked by the importance options codec. */
 export const EvictionScoringCodec = new t.Type<EvictionScoring, EvictionScoring, unknown>(
   "EvictionScoring",
@@ -159,7 +171,14 @@ export const EvictionOptionsCodec = objectCodec(
     noteTokens: nonNegativeInt,
     concurrency: intIn(1, 256),
   },
-  { idPrefix: t.string, scoring: EvictionScoringCodec, pinTask: t.boolean, rewrite: t.boolean, mask: t.union([t.literal(false), MaskOptionsCodec]), relevanceWindow: intIn(1, 1000) },
+  {
+    idPrefix: t.string,
+    scoring: EvictionScoringCodec,
+    pinTask: t.boolean,
+    rewrite: t.boolean,
+    mask: t.union([t.literal(false), MaskOptionsCodec]),
+    relevanceWindow: intIn(1, 1000),
+  },
   { expected: "an eviction options object" },
 );
 

@@ -19,13 +19,18 @@ import { compact, estimatedTokens, rank, type ScoringOptions, type Segment } fro
  * const planned = protectNewest(segments, 4000, scoring);
  * await hierarchicalCompact(planned, { target: { maxTokens: 4000 }, scoring, summarize: extractiveSummarizer(), writer })();
  */
-export function protectNewest<S extends Segment>(segments: readonly S[], maxTokens: number, scoring: ScoringOptions): readonly S[] {
+export function protectNewest<S extends Segment>(
+  segments: readonly S[],
+  maxTokens: number,
+  scoring: ScoringOptions,
+): readonly S[] {
   const keepNewest = scoring.keepNewest ?? 0;
   if (keepNewest <= 0 || maxTokens <= 0) return segments;
   const plan = compact(segments, { maxTokens }, scoring);
   if (plan.evict.length === 0) return segments;
   const protectedSet = new Set<S>();
-  for (let i = segments.length - 1; i >= 0 && protectedSet.size < keepNewest; i--) if (segments[i]!.pinned !== true) protectedSet.add(segments[i]!);
+  for (let i = segments.length - 1; i >= 0 && protectedSet.size < keepNewest; i--)
+    if (segments[i]!.pinned !== true) protectedSet.add(segments[i]!);
   const evicted = new Set(plan.evict);
   if (![...protectedSet].some((s) => evicted.has(s))) return segments;
   const back = new Set<S>();

@@ -5,8 +5,10 @@
  * @module strategy/references
  */
 
-const PATH = /(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]+|\b[A-Za-z0-9_-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|rb|c|h|cpp|hpp|cs|md|json|ya?ml|toml|txt|cfg|ini|sh|sql|html|css)\b/g;
-const IDENT = /\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+const PATH =
+  /(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]+|\b[A-Za-z0-9_-]+\.(?:py|ts|tsx|js|jsx|mjs|go|rs|java|rb|c|h|cpp|hpp|cs|md|json|ya?ml|toml|txt|cfg|ini|sh|sql|html|css)\b/g;
+const IDENT =
+  /\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
 /** Most references taken from one text (bounds the work on huge tool outputs). */
 export const MAX_REFERENCES = 64;
 /** Text scanned per segment: the head and tail, each this many characters. */
@@ -49,7 +51,9 @@ export function references(text: string): readonly string[] {
  *
  * @example reaccesses([["a.py"], ["b.py"], ["a.py", "x_y"]]) // [{ count: 1, last: 2 }, { count: 0 }, { count: 0 }]
  */
-export function reaccesses(refs: readonly (readonly string[])[]): readonly { readonly count: number; readonly last?: number }[] {
+export function reaccesses(
+  refs: readonly (readonly string[])[],
+): readonly { readonly count: number; readonly last?: number }[] {
   const owners = new Map<string, number[]>();
   const stats = refs.map(() => ({ count: 0, last: undefined as number | undefined }));
   refs.forEach((mine, j) => {

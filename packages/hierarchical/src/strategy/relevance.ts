@@ -25,10 +25,14 @@ export const RELEVANCE_SCAN_CHARS = 4000;
  */
 export const DEFAULT_RELEVANCE_WINDOW = 6;
 
-const sample = (text: string): string => (text.length > 2 * RELEVANCE_SCAN_CHARS ? `${text.slice(0, RELEVANCE_SCAN_CHARS)}\n${text.slice(-RELEVANCE_SCAN_CHARS)}` : text);
+const sample = (text: string): string =>
+  text.length > 2 * RELEVANCE_SCAN_CHARS
+    ? `${text.slice(0, RELEVANCE_SCAN_CHARS)}\n${text.slice(-RELEVANCE_SCAN_CHARS)}`
+    : text;
 
 /** A message's text as the working set reads it: content and tool-call arguments. */
-const said = (m: Message): string => (m.role === "assistant" ? [m.content, ...(m.toolCalls ?? []).map((c) => c.arguments)].join("\n") : m.content);
+const said = (m: Message): string =>
+  m.role === "assistant" ? [m.content, ...(m.toolCalls ?? []).map((c) => c.arguments)].join("\n") : m.content;
 
 /**
  * The distinct query terms of the working set: the latest `window` non-system messages.

@@ -80,7 +80,9 @@ export function argumentValues(args: string): string {
 /** What the agent wrote in an assistant message: content, reasoning and tool-call argument values. */
 export function agentText(m: Message): string {
   if (m.role !== "assistant") return "";
-  const reasoning = [m.extra?.["reasoning_content"], m.extra?.["reasoning"]].filter((r): r is string => typeof r === "string");
+  const reasoning = [m.extra?.["reasoning_content"], m.extra?.["reasoning"]].filter(
+    (r): r is string => typeof r === "string",
+  );
   return [m.content, ...reasoning, ...(m.toolCalls ?? []).map((c) => argumentValues(c.arguments))].join("\n");
 }
 

@@ -9,7 +9,15 @@ import type { Segment } from "@cc/importance";
 import { createHash } from "node:crypto";
 import { unitRelevance, workingSetTerms } from "./relevance.js";
 import { agentReuse } from "./reuse.js";
-import { leadingSystemCount, messageUnits, safeSplit, unitKind, unitText, type Message, type MessageUnit } from "@cc/messages";
+import {
+  leadingSystemCount,
+  messageUnits,
+  safeSplit,
+  unitKind,
+  unitText,
+  type Message,
+  type MessageUnit,
+} from "@cc/messages";
 
 /**
  * A segment that remembers which messages it stands for.
@@ -92,7 +100,10 @@ export function buildSegments(messages: readonly Message[], options: BuildOption
       ...(s.lastTurn === undefined ? {} : { lastAccessed: dated[s.lastTurn]!, lastAccessedTurn: s.lastTurn }),
       accessCount: s.count,
       ...(relevance === undefined ? {} : { relevance: relevance[i]! }),
-      pinned: unit.end <= sys || unit.start >= tailFrom || (options.pinIndex !== undefined && unit.start <= options.pinIndex && options.pinIndex < unit.end),
+      pinned:
+        unit.end <= sys ||
+        unit.start >= tailFrom ||
+        (options.pinIndex !== undefined && unit.start <= options.pinIndex && options.pinIndex < unit.end),
       kind: unitKind(unit),
       unit,
     };

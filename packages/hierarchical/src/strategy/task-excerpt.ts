@@ -63,7 +63,14 @@ function longestPrefix(text: string, fits: (s: string) => boolean): string {
  * @example
  * excerptText(longLog, "[output masked to the journal: o1…, 5120 tokens; expand the id to read it]", 300, (t) => counter.count(t), true)
  */
-export function excerptText(text: string, pointer: string, allowance: number, count: (text: string) => number, pointerFirst: boolean, known = ""): string | undefined {
+export function excerptText(
+  text: string,
+  pointer: string,
+  allowance: number,
+  count: (text: string) => number,
+  pointerFirst: boolean,
+  known = "",
+): string | undefined {
   const pointerTokens = count(pointer) + 1;
   if (pointerTokens > allowance || count(text) <= allowance) return undefined;
   const headAllowance = Math.floor(TASK_EXCERPT_HEAD_SHARE * allowance) - pointerTokens;
@@ -103,7 +110,13 @@ export function excerptText(text: string, pointer: string, allowance: number, co
  * taskExcerpt(longIssue, "t3f…", 5120, 800, (t) => counter.count(t))
  * // "Fix the CSV reader …\n[task excerpt: the whole task (5120 tokens) is in the journal as t3f…; …]\nkey facts of the rest: src/io.py:42 · parse_row"
  */
-export function taskExcerpt(text: string, id: string, tokens: number, allowance: number, count: (text: string) => number): string | undefined {
+export function taskExcerpt(
+  text: string,
+  id: string,
+  tokens: number,
+  allowance: number,
+  count: (text: string) => number,
+): string | undefined {
   return excerptText(text, excerptPointer(id, tokens), allowance, count, false);
 }
 
@@ -119,7 +132,11 @@ export interface ExcerptRun {
 
 /** What became of a task too large to pin: excerpted, left as it was (no excerpt fits), or its write failed. */
 export type TaskExcerpting =
-  | { readonly _tag: "Excerpted"; readonly messages: readonly Message[]; readonly task: Extract<TaskPin, { _tag: "Pinned" }> }
+  | {
+      readonly _tag: "Excerpted";
+      readonly messages: readonly Message[];
+      readonly task: Extract<TaskPin, { _tag: "Pinned" }>;
+    }
   | { readonly _tag: "Unchanged" }
   | { readonly _tag: "Failed"; readonly failure: { readonly id: string; readonly reason: string } };
 
@@ -134,30 +151,52 @@ export type TaskExcerpting =
  * const r = await excerptTask(source, { _tag: "TooLarge", index: 1, tokens: 5120, limit: 2000 }, { counter, writer, now, idPrefix: "" });
  * const next = r._tag === "Excerpted" ? r.messages : source;
  */
-export async function excerptTask(messages: readonly Message[], task: Extract<TaskPin, { _tag: "TooLarge" }>, run: ExcerptRun): Promise<TaskExcerpting> {
+export async function excerptTask(
+  messages: readonly Message[],
+  task: Extract<TaskPin, { _tag: "TooLarge" }>,
+  run: ExcerptRun,
+): Promise<TaskExcerpting> {
   const original = messages[task.index];
-  if (original === undefined || original.role !== "user" || original.content.includes(TASK_EXCERPT_PREFIX)) return { _tag: "Unchanged" };
+  if (original === undefined || original.role !== "user" || original.content.includes(TASK_EXCERPT_PREFIX))
+    return { _tag: "Unchanged" };
   const base = run.counter.countMessages([]);
   // The message without its text: what the excerpt's message costs on top of its text.
   const { parts: _parts, ...rest } = original;
   const overhead = run.counter.countMessages([{ ...rest, content: "" }]) - base;
   const count = (t: string): number => run.counter.count(t);
   const id = `${run.idPrefix}${taskId(original.content)}`;
-  if (taskExcerpt(original.content, id, task.tokens, task.limit - overhead, count) === undefined) return { _tag: "Unchanged" };
+  if (taskExcerpt(original.content, id, task.tokens, task.limit - overhead, count) === undefined)
+    return { _tag: "Unchanged" };
   try {
     const written = await run.writer.writeSummary(
       { id, content: original.content, tokenCost: task.tokens, createdAt: original.timestamp ?? run.now, kind: "task" },
       extractiveSummary(original.content),
       { evictedAt: run.now, signal: run.signal ?? new AbortController().signal },
     )();
-    if (E.isLeft(written)) return { _tag: "Failed", failure: { id, reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error) } };
+    if (E.isLeft(written))
+      return {
+        _tag: "Failed",
+        failure: {
+          id,
+          reason: written.left._tag === "WriterThrew" ? written.left.message : JSON.stringify(written.left.error),
+        },
+      };
     const storedAs = written.right?.id ?? id;
     const text = taskExcerpt(original.content, storedAs, task.tokens, task.limit - overhead, count);
     if (text === undefined) return { _tag: "Unchanged" };
     const excerpt = { ...rest, content: text } as Message;
     const out = [...messages];
     out[task.index] = excerpt;
-    return { _tag: "Excerpted", messages: out, task: { _tag: "Pinned", index: task.index, tokens: run.counter.countMessages([excerpt]) - base, excerpt: { id: storedAs, tokens: task.tokens } } };
+    return {
+      _tag: "Excerpted",
+      messages: out,
+      task: {
+        _tag: "Pinned",
+        index: task.index,
+        tokens: run.counter.countMessages([excerpt]) - base,
+        excerpt: { id: storedAs, tokens: task.tokens },
+      },
+    };
   } catch (e) {
     return { _tag: "Failed", failure: { id, reason: e instanceof Error ? e.message : String(e) } };
   }

@@ -10,7 +10,13 @@ import { tiktokenCounter } from "@cc/tokens";
 import { runsFor } from "../../../../.ci/support/runs.js";
 import { EVICTION_SCORING } from "../../src/strategy/evict.js";
 import { CLIP_MIN_TOKENS, MASK_PREFIX, clipOutputs, stubId } from "../../src/strategy/mask.js";
-import { TASK_EXCERPT_PREFIX, excerptPointer, excerptTask, excerptText, taskExcerpt } from "../../src/strategy/task-excerpt.js";
+import {
+  TASK_EXCERPT_PREFIX,
+  excerptPointer,
+  excerptTask,
+  excerptText,
+  taskExcerpt,
+} from "../../src/strategy/task-excerpt.js";
 import { indexWriter } from "../../src/writer.js";
 
 const counter = tiktokenCounter();
@@ -19,11 +25,18 @@ const count = (t: string): number => counter.count(t);
 const NOW = 1_700_000_000_000;
 
 /** True when `s` holds a surrogate without its pair. */
-const loneSurrogate = (s: string): boolean => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+const loneSurrogate = (s: string): boolean =>
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 // Lines of mixed text: identifiers, paths, emoji and CJK (surrogate pairs and multi-byte tokens).
 const line = fc
-  .array(fc.oneof(fc.constantFrom("src/io.py:42", "parse_row", "KeyError: 'port'", "😀", "🧪", "数据", "é", " ", "the reader"), fc.string({ unit: "grapheme", maxLength: 12 })), { maxLength: 30 })
+  .array(
+    fc.oneof(
+      fc.constantFrom("src/io.py:42", "parse_row", "KeyError: 'port'", "😀", "🧪", "数据", "é", " ", "the reader"),
+      fc.string({ unit: "grapheme", maxLength: 12 }),
+    ),
+    { maxLength: 30 },
+  )
   .map((parts) => parts.join(" "));
 const text = fc.array(line, { minLength: 1, maxLength: 60 }).map((lines) => lines.join("\n"));
 
@@ -69,12 +82,20 @@ describe("excerptTask", () => {
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 60, max: 600 }), async (body, limit) => {
         const task: Message = { role: "user", content: body };
-        const messages: readonly Message[] = [{ role: "system", content: "You are a coding agent." }, task, { role: "assistant", content: "on it" }];
+        const messages: readonly Message[] = [
+          { role: "system", content: "You are a coding agent." },
+          task,
+          { role: "assistant", content: "on it" },
+        ];
         const tokens = counter.countMessages([task]) - counter.countMessages([]);
         fc.pre(tokens > limit);
         const index = memoryIndex();
         const writer = indexWriter(index, { namespace: "run" });
-        const r = await excerptTask(messages, { _tag: "TooLarge", index: 1, tokens, limit }, { counter, writer, now: NOW, idPrefix: "" });
+        const r = await excerptTask(
+          messages,
+          { _tag: "TooLarge", index: 1, tokens, limit },
+          { counter, writer, now: NOW, idPrefix: "" },
+        );
         expect(r._tag).not.toBe("Failed");
         if (r._tag !== "Excerpted") return;
         const excerpt = r.messages[1]!;
@@ -86,7 +107,11 @@ describe("excerptTask", () => {
         const whole = await index.expand(r.task.excerpt!.id, "run")();
         expect(E.isRight(whole) && whole.right?.content).toBe(body);
         // An excerpt is never excerpted again.
-        const again = await excerptTask(r.messages, { _tag: "TooLarge", index: 1, tokens, limit: Math.max(1, limit - 10) }, { counter, writer, now: NOW, idPrefix: "" });
+        const again = await excerptTask(
+          r.messages,
+          { _tag: "TooLarge", index: 1, tokens, limit: Math.max(1, limit - 10) },
+          { counter, writer, now: NOW, idPrefix: "" },
+        );
         expect(again._tag).toBe("Unchanged");
       }),
       { numRuns: runsFor(60, 30) },
@@ -96,54 +121,70 @@ describe("excerptTask", () => {
 
 describe("clipOutputs", () => {
   const cycle = (i: number, body: string, reply: string): Message[] => [
-    { role: "assistant", content: reply, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat src/m${i}.py"}` }] },
+    {
+      role: "assistant",
+      content: reply,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat src/m${i}.py"}` }],
+    },
     { role: "tool", content: body, toolCallId: `c${i}` },
   ];
 
   it("property: the clipped messages fit the goal whenever every clippable text at its smallest allowance would; calls, roles and order stay; every original expands byte for byte", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text, fc.oneof(fc.constant("ok"), text)), { minLength: 1, maxLength: 6 }), fc.double({ min: 0.05, max: 1.1, noNaN: true }), async (steps, share) => {
-        const messages: readonly Message[] = [
-          { role: "system", content: "You are a coding agent." },
-          { role: "user", content: "Fix the reader." },
-          ...steps.flatMap(([body, reply], i) => cycle(i, body, reply)),
-        ];
-        const base = counter.countMessages([]);
-        const size = (m: Message): number => counter.countMessages([m]) - base;
-        const total = counter.countMessages(messages);
-        const goal = Math.floor(total * share);
-        const index = memoryIndex();
-        const writer = indexWriter(index, { namespace: "run" });
-        const r = await clipOutputs(messages, { counter, writer, scoring: { ...EVICTION_SCORING, now: () => NOW }, now: NOW, idPrefix: "", taskAt: 1, goal });
-        expect(r.failures).toEqual([]);
-        expect(r.messages.length).toBe(messages.length);
-        r.messages.forEach((m, i) => {
-          const before = messages[i]!;
-          expect(m.role).toBe(before.role);
-          if (m.role === "assistant" && before.role === "assistant") expect(m.toolCalls).toEqual(before.toolCalls);
-          if (m.role === "tool" && before.role === "tool") expect(m.toolCallId).toBe(before.toolCallId);
-          expect(loneSurrogate(m.content)).toBe(false);
-          if (m.content !== before.content) expect(m.content.startsWith(MASK_PREFIX)).toBe(true);
-        });
-        // The floor: every clippable text (outputs and the agent's texts after the task) at its
-        // smallest allowance, the rest as it is.
-        const floor =
-          base +
-          messages.reduce((sum, m, i) => {
-            if (i <= 1) return sum + size(m);
-            const overhead = size({ ...m, content: "" } as Message);
-            return sum + Math.min(size(m), CLIP_MIN_TOKENS + overhead);
-          }, 0);
-        const after = counter.countMessages(r.messages);
-        if (total <= goal) expect(r.messages).toBe(messages);
-        else expect(after).toBeLessThanOrEqual(Math.max(goal, floor));
-        expect(after).toBeLessThanOrEqual(total);
-        for (const e of r.masked) {
-          expect(stubId(r.messages[e.position]!.content)).toBe(e.id);
-          const x = await index.expand(e.id, "run")();
-          expect(E.isRight(x) && x.right?.content).toBe(messages[e.position]!.content);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, fc.oneof(fc.constant("ok"), text)), { minLength: 1, maxLength: 6 }),
+        fc.double({ min: 0.05, max: 1.1, noNaN: true }),
+        async (steps, share) => {
+          const messages: readonly Message[] = [
+            { role: "system", content: "You are a coding agent." },
+            { role: "user", content: "Fix the reader." },
+            ...steps.flatMap(([body, reply], i) => cycle(i, body, reply)),
+          ];
+          const base = counter.countMessages([]);
+          const size = (m: Message): number => counter.countMessages([m]) - base;
+          const total = counter.countMessages(messages);
+          const goal = Math.floor(total * share);
+          const index = memoryIndex();
+          const writer = indexWriter(index, { namespace: "run" });
+          const r = await clipOutputs(messages, {
+            counter,
+            writer,
+            scoring: { ...EVICTION_SCORING, now: () => NOW },
+            now: NOW,
+            idPrefix: "",
+            taskAt: 1,
+            goal,
+          });
+          expect(r.failures).toEqual([]);
+          expect(r.messages.length).toBe(messages.length);
+          r.messages.forEach((m, i) => {
+            const before = messages[i]!;
+            expect(m.role).toBe(before.role);
+            if (m.role === "assistant" && before.role === "assistant") expect(m.toolCalls).toEqual(before.toolCalls);
+            if (m.role === "tool" && before.role === "tool") expect(m.toolCallId).toBe(before.toolCallId);
+            expect(loneSurrogate(m.content)).toBe(false);
+            if (m.content !== before.content) expect(m.content.startsWith(MASK_PREFIX)).toBe(true);
+          });
+          // The floor: every clippable text (outputs and the agent's texts after the task) at its
+          // smallest allowance, the rest as it is.
+          const floor =
+            base +
+            messages.reduce((sum, m, i) => {
+              if (i <= 1) return sum + size(m);
+              const overhead = size({ ...m, content: "" } as Message);
+              return sum + Math.min(size(m), CLIP_MIN_TOKENS + overhead);
+            }, 0);
+          const after = counter.countMessages(r.messages);
+          if (total <= goal) expect(r.messages).toBe(messages);
+          else expect(after).toBeLessThanOrEqual(Math.max(goal, floor));
+          expect(after).toBeLessThanOrEqual(total);
+          for (const e of r.masked) {
+            expect(stubId(r.messages[e.position]!.content)).toBe(e.id);
+            const x = await index.expand(e.id, "run")();
+            expect(E.isRight(x) && x.right?.content).toBe(messages[e.position]!.content);
+          }
+        },
+      ),
       { numRuns: runsFor(60, 30) },
     );
   });

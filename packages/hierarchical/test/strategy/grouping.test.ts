@@ -7,7 +7,14 @@ import { memoryIndex } from "@cc/search";
 import { buildSegments, evictUnits, withNote } from "@cc/hierarchical";
 import { reaccesses, references } from "@cc/test-support/hierarchical";
 import { estimateCounter } from "@cc/tokens";
-import { evictionNote, EVICTION_NOTE_PREFIX, MAX_REFERENCES, MAX_WORD_CHARS, SCAN_CHARS, unitId } from "@cc/test-support/hierarchical";
+import {
+  evictionNote,
+  EVICTION_NOTE_PREFIX,
+  MAX_REFERENCES,
+  MAX_WORD_CHARS,
+  SCAN_CHARS,
+  unitId,
+} from "@cc/test-support/hierarchical";
 import { restoringOriginals } from "../../src/strategy/mask.js";
 import { messageUnits, unitKind, unitText } from "@cc/messages";
 import { runsFor } from "../../../../.ci/support/runs.js";
@@ -17,8 +24,17 @@ const counter = estimateCounter();
 const NOW = 1_700_000_000_000;
 
 const sys: Message = { role: "system", content: "You are a coding agent." };
-const call = (id: string, name = "bash"): Message => ({ role: "assistant", content: `run ${id}`, toolCalls: [{ id, name, arguments: `{"cmd":"cat src/${id}.py"}` }] });
-const result = (id: string, body = "ok"): Message => ({ role: "tool", content: `${body} src/${id}.py`, toolCallId: id, name: "bash" });
+const call = (id: string, name = "bash"): Message => ({
+  role: "assistant",
+  content: `run ${id}`,
+  toolCalls: [{ id, name, arguments: `{"cmd":"cat src/${id}.py"}` }],
+});
+const result = (id: string, body = "ok"): Message => ({
+  role: "tool",
+  content: `${body} src/${id}.py`,
+  toolCallId: id,
+  name: "bash",
+});
 
 /** A random chat: system head, then users, assistants with 0–2 calls answered in order, and orphan results. */
 const chat = fc
@@ -37,7 +53,11 @@ const chat = fc
       else if (s === "orphan") out.push({ role: "tool", content: "late", toolCallId: `gone${i}`, name: "bash" });
       else {
         const ids = Array.from({ length: s.calls }, (_, k) => `c${i}_${k}`);
-        out.push({ role: "assistant", content: `step ${i}`, ...(ids.length === 0 ? {} : { toolCalls: ids.map((id) => ({ id, name: "bash", arguments: "{}" })) }) });
+        out.push({
+          role: "assistant",
+          content: `step ${i}`,
+          ...(ids.length === 0 ? {} : { toolCalls: ids.map((id) => ({ id, name: "bash", arguments: "{}" })) }),
+        });
         for (const id of ids) out.push(result(id, "x\n".repeat(40)));
       }
     });
@@ -46,7 +66,15 @@ const chat = fc
 
 describe("messageUnits", () => {
   it("keeps an assistant message with the tool results that answer it", () => {
-    const m = [sys, { role: "user", content: "go" } as Message, call("a"), result("a"), call("b"), result("b"), { role: "user", content: "again" } as Message];
+    const m = [
+      sys,
+      { role: "user", content: "go" } as Message,
+      call("a"),
+      result("a"),
+      call("b"),
+      result("b"),
+      { role: "user", content: "again" } as Message,
+    ];
     expect(messageUnits(m).map((u) => [u.start, u.end])).toEqual([
       [0, 1],
       [1, 2],
@@ -67,7 +95,9 @@ describe("messageUnits", () => {
       [3, 4],
     ]);
     // Interleaved calls (A, B, result of A, result of B) form one unit.
-    expect(messageUnits([call("a"), call("b"), result("a"), result("b")]).map((u) => [u.start, u.end])).toEqual([[0, 4]]);
+    expect(messageUnits([call("a"), call("b"), result("a"), result("b")]).map((u) => [u.start, u.end])).toEqual([
+      [0, 4],
+    ]);
   });
 
   it("property: units tile the input in order and a tool result only joins the call it answers", () => {
@@ -102,7 +132,11 @@ describe("messageUnits", () => {
 
 describe("references and reaccesses", () => {
   it("finds paths, their file names and identifiers in order of appearance", () => {
-    expect(references("edit src/app/models.py: fix load_config")).toEqual(["src/app/models.py", "models.py", "load_config"]);
+    expect(references("edit src/app/models.py: fix load_config")).toEqual([
+      "src/app/models.py",
+      "models.py",
+      "load_config",
+    ]);
     expect(references("TaxRuleSet and computeTotal and MAX_SIZE")).toEqual(["TaxRuleSet", "computeTotal", "MAX_SIZE"]);
   });
 
@@ -124,13 +158,17 @@ describe("references and reaccesses", () => {
   });
 
   it("property: reaccesses agrees with the quadratic definition", () => {
-    const refs = fc.array(fc.uniqueArray(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }), { maxLength: 20 });
+    const refs = fc.array(fc.uniqueArray(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 3 }), {
+      maxLength: 20,
+    });
     fc.assert(
       fc.property(refs, (rs) => {
         const got = reaccesses(rs);
         rs.forEach((mine, i) => {
           const later = rs.map((r, j) => (j > i && r.some((x) => mine.includes(x)) ? j : -1)).filter((j) => j >= 0);
-          expect(got[i]).toEqual(later.length === 0 ? { count: 0 } : { count: later.length, last: later[later.length - 1] });
+          expect(got[i]).toEqual(
+            later.length === 0 ? { count: 0 } : { count: later.length, last: later[later.length - 1] },
+          );
         });
       }),
       { numRuns },
@@ -140,7 +178,13 @@ describe("references and reaccesses", () => {
 
 describe("buildSegments", () => {
   it("pins the system head and the preserved tail, dates units in order, counts re-accesses", () => {
-    const m = [sys, { role: "user", content: "fix src/a.py" } as Message, call("a"), result("a"), { role: "user", content: "recheck src/a.py" } as Message];
+    const m = [
+      sys,
+      { role: "user", content: "fix src/a.py" } as Message,
+      call("a"),
+      result("a"),
+      { role: "user", content: "recheck src/a.py" } as Message,
+    ];
     const segs = buildSegments(m, { counter, now: NOW, preserveLast: 1 });
     expect(segs.map((s) => [s.pinned, s.kind])).toEqual([
       [true, "system"],
@@ -168,7 +212,11 @@ describe("buildSegments", () => {
   it("ids are stable across passes and a repeated unit within one conversation gets .2, .3", () => {
     const hi = { role: "user", content: "hi" } as Message;
     const once = buildSegments([sys, hi], { counter, now: NOW, preserveLast: 0 });
-    const later = buildSegments([sys, hi, { role: "user", content: "more" }, hi, hi], { counter, now: NOW + 5, preserveLast: 0 });
+    const later = buildSegments([sys, hi, { role: "user", content: "more" }, hi, hi], {
+      counter,
+      now: NOW + 5,
+      preserveLast: 0,
+    });
     expect(later.slice(0, 2).map((s) => s.id)).toEqual(once.map((s) => s.id));
     const base = once[1]!.id;
     expect(later.map((s) => s.id).slice(3)).toEqual([`${base}.2`, `${base}.3`]);
@@ -213,14 +261,21 @@ describe("evictUnits", () => {
     expect(r.right.kept).toEqual(m);
     expect(r.right.note).toBe("");
     expect(r.right.failures.length).toBeGreaterThan(0);
-    expect(r.right.failures[0]).toEqual({ id: expect.stringMatching(/^u[0-9a-f]{32}$/), reason: expect.stringMatching(/^WriteFailed .*IndexClosed/) });
+    expect(r.right.failures[0]).toEqual({
+      id: expect.stringMatching(/^u[0-9a-f]{32}$/),
+      reason: expect.stringMatching(/^WriteFailed .*IndexClosed/),
+    });
     const ids = new Set(r.right.segments.map((s) => s.id));
     for (const f of r.right.failures) expect(ids.has(f.id)).toBe(true);
   });
 
   it("below the target nothing leaves", async () => {
     const m = conversation(1);
-    const r = await evictUnits(m, { ...settings, targetTokens: 100_000 }, { index: memoryIndex(), counter, now: NOW })();
+    const r = await evictUnits(
+      m,
+      { ...settings, targetTokens: 100_000 },
+      { index: memoryIndex(), counter, now: NOW },
+    )();
     expect(E.isRight(r) && r.right.kept).toEqual(m);
     expect(withNote(m, "")).toBe(m);
   });
@@ -245,9 +300,20 @@ describe("evictUnits", () => {
     const m = conversation(8);
     const overhead = counter.countMessages([summaryMessage("")]);
     const target = overhead; // a quarter of it for the note plus the overhead exceeds the target
-    const r = await evictUnits(m, { ...settings, targetTokens: target, noteTokens: 512 }, { index, counter, now: NOW })();
+    const r = await evictUnits(
+      m,
+      { ...settings, targetTokens: target, noteTokens: 512 },
+      { index, counter, now: NOW },
+    )();
     if (E.isLeft(r)) throw new Error(r.left.message);
-    expect(r.right).toMatchObject({ noteFits: false, budgetMet: false, evicted: [], note: "", failures: [], aborted: false });
+    expect(r.right).toMatchObject({
+      noteFits: false,
+      budgetMet: false,
+      evicted: [],
+      note: "",
+      failures: [],
+      aborted: false,
+    });
     expect(r.right.kept).toBe(m);
     expect(r.right.reservedTokens).toBeGreaterThan(target);
     expect(r.right.reservedTokens).toBeGreaterThanOrEqual(overhead + Math.floor(target / 4));
@@ -256,7 +322,11 @@ describe("evictUnits", () => {
 
   it("regression: a note budget of 0 still reserves room for the note's prefix (budgetMet never claimed over the target)", async () => {
     const m = conversation(3);
-    const r = await evictUnits(m, { ...settings, targetTokens: 500, noteTokens: 0 }, { index: memoryIndex(), counter, now: NOW })();
+    const r = await evictUnits(
+      m,
+      { ...settings, targetTokens: 500, noteTokens: 0 },
+      { index: memoryIndex(), counter, now: NOW },
+    )();
     if (E.isLeft(r)) throw new Error(r.left.message);
     const tokens = counter.countMessages(withNote(r.right.kept, r.right.note));
     expect(r.right.budgetMet).toBe(tokens <= 500);
@@ -265,13 +335,23 @@ describe("evictUnits", () => {
 
   it("property: budgetMet is true only when the note plus kept messages fit the target", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 10 }), async (target, note, n) => {
-        const m = conversation(n);
-        const r = await evictUnits(m, { ...settings, targetTokens: target, noteTokens: note }, { index: memoryIndex(), counter, now: NOW })();
-        if (E.isLeft(r)) throw new Error(r.left.message);
-        if (r.right.budgetMet) expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(target);
-        if (!r.right.noteFits) expect(r.right.evicted).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 1, max: 10 }),
+        async (target, note, n) => {
+          const m = conversation(n);
+          const r = await evictUnits(
+            m,
+            { ...settings, targetTokens: target, noteTokens: note },
+            { index: memoryIndex(), counter, now: NOW },
+          )();
+          if (E.isLeft(r)) throw new Error(r.left.message);
+          if (r.right.budgetMet)
+            expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(target);
+          if (!r.right.noteFits) expect(r.right.evicted).toEqual([]);
+        },
+      ),
       { numRuns: Math.min(numRuns, 100) },
     );
   });
@@ -279,7 +359,9 @@ describe("evictUnits", () => {
   it("property: over N passes of a growing conversation into one index, every id any note named expands to its unit's text", async () => {
     const step = fc.oneof(
       fc.string({ maxLength: 60 }).map((t): Message[] => [{ role: "user", content: `ask ${t} src/mod.py` }]),
-      fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 80 })).map(([k, lines]): Message[] => [call(`k${k}`), result(`k${k}`, "output line\n".repeat(lines))]),
+      fc
+        .tuple(fc.nat(5), fc.integer({ min: 1, max: 80 }))
+        .map(([k, lines]): Message[] => [call(`k${k}`), result(`k${k}`, "output line\n".repeat(lines))]),
       fc.constant<Message[]>([{ role: "user", content: "hi" }]),
     );
     const batches = fc.array(fc.array(step, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 6 });
@@ -291,7 +373,11 @@ describe("evictUnits", () => {
         let n = 0;
         for (const batch of bs) {
           context = [...context, ...batch.flat()];
-          const r = await evictUnits(context, { ...settings, targetTokens: target, noteTokens: 120 }, { index, counter, now: NOW + n++ * 1000 })();
+          const r = await evictUnits(
+            context,
+            { ...settings, targetTokens: target, noteTokens: 120 },
+            { index, counter, now: NOW + n++ * 1000 },
+          )();
           if (E.isLeft(r)) throw new Error(r.left.message);
           // A unit that leaves holding a stub (an output clipped by an earlier pass) is stored with
           // the original output: its expected text is the unit's with each stub's original restored.
@@ -299,7 +385,9 @@ describe("evictUnits", () => {
             const x = await index.expand(id, "ns")();
             return E.isRight(x) ? x.right?.content : undefined;
           });
-          const texts = new Map(await Promise.all(r.right.segments.map(async (s) => [s.id, (await restore(s)).content] as const)));
+          const texts = new Map(
+            await Promise.all(r.right.segments.map(async (s) => [s.id, (await restore(s)).content] as const)),
+          );
           for (const e of r.right.evicted) {
             const text = texts.get(e.id)!;
             expect(named.get(e.id) ?? text).toBe(text); // an id never names two different texts
@@ -320,14 +408,31 @@ describe("evictUnits", () => {
 describe("evictUnits options", () => {
   it("are decoded by closed codecs: a typo, NaN or a broken index is a typed InvalidOptions, not a throw", async () => {
     const run = { index: memoryIndex(), counter, now: NOW };
-    const typo = await evictUnits(conversation(2), { ...settings, targetTokns: 10 } as unknown as typeof settings, run)();
-    expect(E.isLeft(typo) && typo.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction options", problems: [{ message: "targetTokns: unknown field (did you mean targetTokens?)" }] });
-    for (const bad of [{ targetTokens: Number.NaN }, { noteTokens: -1 }, { concurrency: 0 }, { preserveLast: Number.POSITIVE_INFINITY }]) {
+    const typo = await evictUnits(
+      conversation(2),
+      { ...settings, targetTokns: 10 } as unknown as typeof settings,
+      run,
+    )();
+    expect(E.isLeft(typo) && typo.left).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "eviction options",
+      problems: [{ message: "targetTokns: unknown field (did you mean targetTokens?)" }],
+    });
+    for (const bad of [
+      { targetTokens: Number.NaN },
+      { noteTokens: -1 },
+      { concurrency: 0 },
+      { preserveLast: Number.POSITIVE_INFINITY },
+    ]) {
       const r = await evictUnits(conversation(2), { ...settings, ...bad }, run)();
       expect(E.isLeft(r) && r.left.problems.map((p) => p.path)).toEqual(Object.keys(bad));
     }
     const noClock = await evictUnits(conversation(2), settings, { ...run, now: Number.NaN })();
-    expect(E.isLeft(noClock) && noClock.left).toMatchObject({ _tag: "InvalidOptions", subject: "eviction run options", problems: [{ path: "now" }] });
+    expect(E.isLeft(noClock) && noClock.left).toMatchObject({
+      _tag: "InvalidOptions",
+      subject: "eviction run options",
+      problems: [{ path: "now" }],
+    });
     const noIndex = await evictUnits(conversation(2), settings, { ...run, index: {} } as unknown as typeof run)();
     expect(E.isLeft(noIndex) && noIndex.left.problems.map((p) => p.path)).toEqual(["index"]);
   });
@@ -335,9 +440,16 @@ describe("evictUnits options", () => {
 
 describe("evictionNote", () => {
   it("lists entries and cuts to the token limit with a count of the rest", () => {
-    const entries = Array.from({ length: 30 }, (_, i) => ({ id: `m${i}`, kind: "tool:bash", tokens: 100 + i, summary: `summary of unit ${i} with src/f${i}.py` }));
+    const entries = Array.from({ length: 30 }, (_, i) => ({
+      id: `m${i}`,
+      kind: "tool:bash",
+      tokens: 100 + i,
+      summary: `summary of unit ${i} with src/f${i}.py`,
+    }));
     const full = evictionNote(entries.slice(0, 2), 1000, counter);
-    expect(full).toBe(`${EVICTION_NOTE_PREFIX}\n- m0 (tool:bash, 100 tokens): summary of unit 0 with src/f0.py\n- m1 (tool:bash, 101 tokens): summary of unit 1 with src/f1.py`);
+    expect(full).toBe(
+      `${EVICTION_NOTE_PREFIX}\n- m0 (tool:bash, 100 tokens): summary of unit 0 with src/f0.py\n- m1 (tool:bash, 101 tokens): summary of unit 1 with src/f1.py`,
+    );
     const cut = evictionNote(entries, 120, counter);
     expect(counter.count(cut)).toBeLessThanOrEqual(140);
     expect(cut).toMatch(/… \d+ more in the journal$/);

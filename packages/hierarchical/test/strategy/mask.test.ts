@@ -15,13 +15,20 @@ afterAll(() => counter.dispose());
 const NOW = 1_700_000_000_000;
 
 function output(i: number, lines: number): string {
-  const body = Array.from({ length: lines }, (_, k) => `src/pkg_${i}/mod_${k}.py:${10 + k}: def handler_${i}_${k}(request):`).join("\n");
+  const body = Array.from(
+    { length: lines },
+    (_, k) => `src/pkg_${i}/mod_${k}.py:${10 + k}: def handler_${i}_${k}(request):`,
+  ).join("\n");
   return `${body}\nTraceback (most recent call last):\n  File "src/pkg_${i}/io.py", line ${40 + i}, in load_cfg_${i}\nKeyError: 'port_${i}'`;
 }
 
 function cycle(i: number, lines: number, tool = "bash"): Message[] {
   return [
-    { role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: tool, arguments: `{"command":"grep -rn handler src/pkg_${i}"}` }] },
+    {
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: tool, arguments: `{"command":"grep -rn handler src/pkg_${i}"}` }],
+    },
     { role: "tool", content: output(i, lines), toolCallId: `c${i}` },
   ];
 }
@@ -63,15 +70,19 @@ describe("key facts", () => {
 
   it("property: the facts kept never exceed the allowance, in order, a subsequence of the candidates", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 0, max: 80 }), (facts, allowance) => {
-        const kept = fitFacts(facts, allowance, (t) => counter.count(t));
-        expect(counter.count(kept.join(" · "))).toBeLessThanOrEqual(allowance);
-        let at = 0;
-        for (const k of kept) {
-          at = facts.indexOf(k, at) + 1;
-          expect(at).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 40 }), { maxLength: 30 }),
+        fc.integer({ min: 0, max: 80 }),
+        (facts, allowance) => {
+          const kept = fitFacts(facts, allowance, (t) => counter.count(t));
+          expect(counter.count(kept.join(" · "))).toBeLessThanOrEqual(allowance);
+          let at = 0;
+          for (const k of kept) {
+            at = facts.indexOf(k, at) + 1;
+            expect(at).toBeGreaterThan(0);
+          }
+        },
+      ),
     );
   });
 });
@@ -104,7 +115,11 @@ describe("masking before eviction", () => {
 
   it("outputs of an excluded tool and outputs under minTokens stay as they are", async () => {
     const history = session([30, 30, 2, 30, 30, 30, 30], (i) => (i === 1 ? "memory" : "bash"));
-    const r = await evictUnits(history, options(Math.floor(counter.countMessages(history) * 0.75), { excludeTools: ["memory"] }), { index: memoryIndex(), counter, now: NOW })();
+    const r = await evictUnits(
+      history,
+      options(Math.floor(counter.countMessages(history) * 0.75), { excludeTools: ["memory"] }),
+      { index: memoryIndex(), counter, now: NOW },
+    )();
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
     const positions = new Set(r.right.masked.map((m) => m.position));
     expect(positions.has(4)).toBe(false); // the memory tool's result
@@ -118,7 +133,9 @@ describe("masking before eviction", () => {
     const r = await evictUnits(history, options(900), { index, counter, now: NOW })();
     if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
     expect(r.right.evicted.length).toBeGreaterThan(0);
-    expect(counter.countMessages(withNote(r.right.kept, r.right.note, undefined, r.right.noteAt))).toBeLessThanOrEqual(900);
+    expect(counter.countMessages(withNote(r.right.kept, r.right.note, undefined, r.right.noteAt))).toBeLessThanOrEqual(
+      900,
+    );
     for (const e of r.right.evicted) {
       const x = await index.expand(e.id, "run")();
       const content = E.isRight(x) ? (x.right?.content ?? "") : "";
@@ -141,7 +158,13 @@ describe("masking before eviction", () => {
 
   it("bad mask options are refused by name", async () => {
     const run = { index: memoryIndex(), counter, now: NOW };
-    for (const bad of [{ keepRecnt: 2 }, { stubTokens: Number.NaN }, { minTokens: -1 }, { excludeTools: "bash" }, true]) {
+    for (const bad of [
+      { keepRecnt: 2 },
+      { stubTokens: Number.NaN },
+      { minTokens: -1 },
+      { excludeTools: "bash" },
+      true,
+    ]) {
       const r = await evictUnits(session([30]), { ...options(500), mask: bad as never }, run)();
       expect(E.isLeft(r) && r.left._tag).toBe("InvalidOptions");
     }
@@ -158,17 +181,24 @@ describe("masking before eviction", () => {
           const history = session(sizes);
           const index = memoryIndex();
           const target = Math.max(300, Math.floor(counter.countMessages(history) * share));
-          const r = await evictUnits(history, options(target, { stubTokens, keepRecent }), { index, counter, now: NOW })();
+          const r = await evictUnits(history, options(target, { stubTokens, keepRecent }), {
+            index,
+            counter,
+            now: NOW,
+          })();
           if (E.isLeft(r)) throw new Error(JSON.stringify(r.left));
           const prompt = withNote(r.right.kept, r.right.note, undefined, r.right.noteAt);
           expect(orphans(prompt)).toBe(0);
           // The tail is verbatim, unless the pass was still over its target: then an output of it
           // may be clipped (a stub saying so, whose original expands byte for byte, checked below).
-          const clipped = (m: Message): boolean => m.content.startsWith(MASK_PREFIX) && m.content.split("\n")[0]!.includes(CLIP_MARK);
+          const clipped = (m: Message): boolean =>
+            m.content.startsWith(MASK_PREFIX) && m.content.split("\n")[0]!.includes(CLIP_MARK);
           prompt.slice(-2).forEach((m, i) => {
             if (!clipped(m)) expect(m).toEqual(history.slice(-2)[i]);
           });
-          for (const m of prompt) if (m.content.startsWith(MASK_PREFIX) && !clipped(m)) expect(counter.count(factsPart(m.content))).toBeLessThanOrEqual(stubTokens);
+          for (const m of prompt)
+            if (m.content.startsWith(MASK_PREFIX) && !clipped(m))
+              expect(counter.count(factsPart(m.content))).toBeLessThanOrEqual(stubTokens);
           // Every clipped stub is reported among the masked entries (so its original is checked below).
           for (const m of prompt.filter(clipped)) expect(r.right.masked.map((x) => x.id)).toContain(stubId(m.content));
           for (const m of r.right.masked) {

@@ -15,15 +15,29 @@ const NOW = 1_700_000_000_000;
 
 const sys: Message = { role: "system", content: "You are a coding agent." };
 const user = (content: string): Message => ({ role: "user", content });
-const say = (content: string, extra?: Message["extra"]): Message => ({ role: "assistant", content, ...(extra === undefined ? {} : { extra }) });
-const call = (id: string, args: string, content = ""): Message => ({ role: "assistant", content, toolCalls: [{ id, name: "bash", arguments: JSON.stringify({ cmd: args }) }] });
+const say = (content: string, extra?: Message["extra"]): Message => ({
+  role: "assistant",
+  content,
+  ...(extra === undefined ? {} : { extra }),
+});
+const call = (id: string, args: string, content = ""): Message => ({
+  role: "assistant",
+  content,
+  toolCalls: [{ id, name: "bash", arguments: JSON.stringify({ cmd: args }) }],
+});
 const result = (id: string, body: string): Message => ({ role: "tool", content: body, toolCallId: id, name: "bash" });
 const settings = { targetTokens: 1300, preserveLast: 0, namespace: "ns", noteTokens: 120, concurrency: 2 };
 const run = () => ({ index: memoryIndex(), counter, now: NOW });
 
 describe("reuse from the agent's own references", () => {
   it("a tool output or a user message mentioning an old path does not make its unit used; the agent's text, reasoning and arguments do", () => {
-    const base = [sys, user("Fix the crash in src/pkg/old_mod.py"), call("call_aaaaaaaa1", "ls"), result("call_aaaaaaaa1", "src/pkg/old_mod.py\nsrc/pkg/other.py"), user("still src/pkg/old_mod.py?")];
+    const base = [
+      sys,
+      user("Fix the crash in src/pkg/old_mod.py"),
+      call("call_aaaaaaaa1", "ls"),
+      result("call_aaaaaaaa1", "src/pkg/old_mod.py\nsrc/pkg/other.py"),
+      user("still src/pkg/old_mod.py?"),
+    ];
     const before = buildSegments(base, { counter, now: NOW, preserveLast: 0 });
     expect(before.map((s) => s.accessCount)).toEqual([0, 0, 0, 0]);
     expect(before.map((s) => s.turn)).toEqual([0, 1, 2, 3]);
@@ -42,20 +56,38 @@ describe("reuse from the agent's own references", () => {
   });
 
   it("a tool-call id is never a term: neither a result naming its own call nor the agent quoting an id makes a unit used", () => {
-    const m = [user("start"), call("call_x1y2z3w4", "make"), result("call_x1y2z3w4", "done call_x1y2z3w4"), say("call_x1y2z3w4 finished; toolu_abcdef123 too")];
+    const m = [
+      user("start"),
+      call("call_x1y2z3w4", "make"),
+      result("call_x1y2z3w4", "done call_x1y2z3w4"),
+      say("call_x1y2z3w4 finished; toolu_abcdef123 too"),
+    ];
     expect(agentReuse(messageUnits(m))).toEqual([{ count: 0 }, { count: 0 }, { count: 0 }]);
     expect(termKeys("see call_x1y2z3w4 and toolu_abcdef123 in src/a/b_c.py", new Set())).toEqual(["b_c.py"]);
   });
 
   it("keys paths by base name, keeps identifiers and error names, one use per (message, unit)", () => {
-    expect(termKeys("open /testbed/src/app.py: KeyError in load_config", new Set())).toEqual(["app.py", "KeyError", "load_config"]);
-    const m = [user("app.py raises KeyError in load_config"), say("app.py and load_config and KeyError"), say("KeyError again")];
+    expect(termKeys("open /testbed/src/app.py: KeyError in load_config", new Set())).toEqual([
+      "app.py",
+      "KeyError",
+      "load_config",
+    ]);
+    const m = [
+      user("app.py raises KeyError in load_config"),
+      say("app.py and load_config and KeyError"),
+      say("KeyError again"),
+    ];
     expect(agentReuse(messageUnits(m))).toEqual([{ count: 2, lastTurn: 2 }, { count: 0 }, { count: 0 }]);
   });
 
   it("stays bounded: a huge tool output is sampled, and at most MAX_TRACKED_TERMS terms are tracked", () => {
     const huge = Array.from({ length: 50_000 }, (_, i) => `mod_${i}.py`).join(" ");
-    const m = [user("go"), call("c1", "ls"), result("c1", huge), say("edit mod_0.py and mod_49999.py and mod_25000.py")];
+    const m = [
+      user("go"),
+      call("c1", "ls"),
+      result("c1", huge),
+      say("edit mod_0.py and mod_49999.py and mod_25000.py"),
+    ];
     const r = agentReuse(messageUnits(m));
     // Head and tail are scanned (mod_0, mod_49999); the middle of the output is not.
     expect(r[1]).toEqual({ count: 1, lastTurn: 2 });
@@ -97,14 +129,23 @@ describe("evictUnits scores with the benchmark's settings", () => {
     const typo = await evictUnits(arrival(), { ...settings, scoring: { keepNewst: 2 } as never }, run())();
     expect(typo).toMatchObject({ left: { _tag: "InvalidOptions", subject: "eviction options" } });
     if (E.isLeft(typo)) expect(typo.left.message).toMatch(/keepNewest/);
-    for (const bad of [{ keepNewest: Number.NaN }, { recencyHalfLifeTurns: 0 }, { age: "wall" }, { now: () => 1 }, { reuseWeight: Number.POSITIVE_INFINITY }, null]) {
+    for (const bad of [
+      { keepNewest: Number.NaN },
+      { recencyHalfLifeTurns: 0 },
+      { age: "wall" },
+      { now: () => 1 },
+      { reuseWeight: Number.POSITIVE_INFINITY },
+      null,
+    ]) {
       const r = await evictUnits(arrival(), { ...settings, scoring: bad as never }, run())();
       expect(r._tag, JSON.stringify(bad)).toBe("Left");
     }
     // An undefined field leaves the default in place.
     const same = await evictUnits(arrival(), { ...settings, scoring: { keepNewest: undefined } }, run())();
     const plain = await evictUnits(arrival(), settings, run())();
-    expect(E.map((x: { evicted: readonly { id: string }[] }) => x.evicted.map((e) => e.id))(same)).toEqual(E.map((x: { evicted: readonly { id: string }[] }) => x.evicted.map((e) => e.id))(plain));
+    expect(E.map((x: { evicted: readonly { id: string }[] }) => x.evicted.map((e) => e.id))(same)).toEqual(
+      E.map((x: { evicted: readonly { id: string }[] }) => x.evicted.map((e) => e.id))(plain),
+    );
   });
 });
 
@@ -123,7 +164,11 @@ const conversation = fc
     steps.forEach((s, i) => {
       if (s.kind === "user") out.push(user(`what about mod_${s.mention}.py?`));
       else if (s.kind === "say") out.push(say(`I will edit mod_${s.mention}.py`));
-      else out.push(call(`c${i}`, `cat src/mod_${s.mention}.py`), result(`c${i}`, `line ${i} of mod_${i}.py\n`.repeat(s.lines)));
+      else
+        out.push(
+          call(`c${i}`, `cat src/mod_${s.mention}.py`),
+          result(`c${i}`, `line ${i} of mod_${i}.py\n`.repeat(s.lines)),
+        );
     });
     return out;
   });
@@ -131,23 +176,36 @@ const conversation = fc
 describe("evictUnits keeps the newest unit while older ones can go (property)", () => {
   it("the newest unpinned unit leaves only when evicting every older unpinned unit would not meet the budget", async () => {
     await fc.assert(
-      fc.asyncProperty(conversation, fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 4 }), async (m, targetTokens, preserveLast) => {
-        const r = await evictUnits(m, { ...settings, targetTokens, preserveLast }, run())();
-        if (E.isLeft(r)) throw new Error(r.left.message);
-        const gone = new Set(r.right.evicted.map((e) => e.id));
-        const open = r.right.segments.filter((s) => s.pinned !== true);
-        const newest = open[open.length - 1];
-        if (newest === undefined || !gone.has(newest.id)) return;
-        // Everything older and unpinned gone, only the pinned units and the newest left: still over.
-        const floor = r.right.segments.filter((s) => s.pinned === true || s === newest).reduce((n, s) => n + (s.tokenCost ?? 0), 0);
-        expect(floor).toBeGreaterThan(targetTokens - r.right.reservedTokens);
-      }),
+      fc.asyncProperty(
+        conversation,
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 0, max: 4 }),
+        async (m, targetTokens, preserveLast) => {
+          const r = await evictUnits(m, { ...settings, targetTokens, preserveLast }, run())();
+          if (E.isLeft(r)) throw new Error(r.left.message);
+          const gone = new Set(r.right.evicted.map((e) => e.id));
+          const open = r.right.segments.filter((s) => s.pinned !== true);
+          const newest = open[open.length - 1];
+          if (newest === undefined || !gone.has(newest.id)) return;
+          // Everything older and unpinned gone, only the pinned units and the newest left: still over.
+          const floor = r.right.segments
+            .filter((s) => s.pinned === true || s === newest)
+            .reduce((n, s) => n + (s.tokenCost ?? 0), 0);
+          expect(floor).toBeGreaterThan(targetTokens - r.right.reservedTokens);
+        },
+      ),
       { numRuns },
     );
   });
 
   it("when the newest unit must leave, an older unit evicted before it comes back if it fits (the task is not lost for nothing)", async () => {
-    const m = [sys, user("Fix src/app.py"), call("c1", "cat src/app.py"), result("c1", "def load_config():\n".repeat(400)), user("Now run the tests.")];
+    const m = [
+      sys,
+      user("Fix src/app.py"),
+      call("c1", "cat src/app.py"),
+      result("c1", "def load_config():\n".repeat(400)),
+      user("Now run the tests."),
+    ];
     const r = await evictUnits(m, { ...settings, preserveLast: 1 }, run())();
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.evicted.map((e) => e.kind)).toEqual(["tool:bash"]);

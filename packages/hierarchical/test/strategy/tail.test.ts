@@ -14,8 +14,16 @@ const NOW = 1_700_000_000_000;
 
 function cycle(i: number, lines: number): Message[] {
   return [
-    { role: "assistant", content: `step ${i}`, toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }] },
-    { role: "tool", content: `output ${i} src/m${i}.py\n${`line ${i} of output with some_identifier_${i}\n`.repeat(lines)}`, toolCallId: `c${i}` },
+    {
+      role: "assistant",
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: "bash", arguments: `{"command":"cat f${i}.py"}` }],
+    },
+    {
+      role: "tool",
+      content: `output ${i} src/m${i}.py\n${`line ${i} of output with some_identifier_${i}\n`.repeat(lines)}`,
+      toolCallId: `c${i}`,
+    },
     { role: "user", content: `continue after ${i}` },
   ];
 }
@@ -29,8 +37,15 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
   it("a tail of large tool outputs that alone exceeds the target shrinks to what fits, and the budget is met", async () => {
     // Six preserved messages hold two 700-token outputs: with the system prompt and the note they
     // exceed 1,500 tokens, while the last step alone fits.
-    const history: Message[] = [{ role: "system", content: "agent" }, ...Array.from({ length: 6 }, (_, i) => cycle(i, 60)).flat()];
-    const r = await evictUnits(history, { targetTokens: 1500, preserveLast: 6, namespace: "run", noteTokens: 300, concurrency: 2 }, { index: memoryIndex(), counter, now: NOW })();
+    const history: Message[] = [
+      { role: "system", content: "agent" },
+      ...Array.from({ length: 6 }, (_, i) => cycle(i, 60)).flat(),
+    ];
+    const r = await evictUnits(
+      history,
+      { targetTokens: 1500, preserveLast: 6, namespace: "run", noteTokens: 300, concurrency: 2 },
+      { index: memoryIndex(), counter, now: NOW },
+    )();
     if (E.isLeft(r)) throw new Error(r.left.message);
     const prompt = withNote(r.right.kept, r.right.note);
     expect(counter.countMessages(prompt)).toBeLessThanOrEqual(1500);
@@ -42,8 +57,15 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
 
   it("a history that already fits the target reports the budget met, even when the inner target (which reserves a note) is not", async () => {
     // Found by the property below: two steps of 431 tokens against 600, nothing evicted, yet budgetMet was false.
-    const history: Message[] = [{ role: "system", content: "agent" }, ...[24, 7].map((lines, i) => cycle(i, lines)).flat()];
-    const r = await evictUnits(history, { targetTokens: 600, preserveLast: 5, namespace: "run", noteTokens: 300, concurrency: 2 }, { index: memoryIndex(), counter, now: NOW })();
+    const history: Message[] = [
+      { role: "system", content: "agent" },
+      ...[24, 7].map((lines, i) => cycle(i, lines)).flat(),
+    ];
+    const r = await evictUnits(
+      history,
+      { targetTokens: 600, preserveLast: 5, namespace: "run", noteTokens: 300, concurrency: 2 },
+      { index: memoryIndex(), counter, now: NOW },
+    )();
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(counter.countMessages(withNote(r.right.kept, r.right.note))).toBeLessThanOrEqual(600);
     expect(r.right.budgetMet).toBe(true);
@@ -57,7 +79,10 @@ describe("preserveLast is the longest verbatim tail, not a pin that breaks the b
         fc.integer({ min: 0, max: 12 }),
         fc.integer({ min: 600, max: 4000 }),
         async (n, sizes, preserveLast, target) => {
-          const history: Message[] = [{ role: "system", content: "agent" }, ...Array.from({ length: n }, (_, i) => cycle(i, sizes[i % sizes.length]!)).flat()];
+          const history: Message[] = [
+            { role: "system", content: "agent" },
+            ...Array.from({ length: n }, (_, i) => cycle(i, sizes[i % sizes.length]!)).flat(),
+          ];
           const settings = { targetTokens: target, preserveLast, namespace: "run", noteTokens: 300, concurrency: 2 };
           const r = await evictUnits(history, settings, { index: memoryIndex(), counter, now: NOW })();
           if (E.isLeft(r)) throw new Error(r.left.message);

@@ -23,7 +23,13 @@ import {
 import { MAX_PROBLEMS, expectation, isRecord, objectCodec as validateObject, pathOf } from "@cc/validate";
 
 /** An object codec over @cc/validate's: `closed` rejects unknown keys (typos must not pass silently). */
-function objectCodec<A>(name: string, expected: string, required: t.Props, optional: t.Props, closed: boolean): t.Type<A, A, unknown> {
+function objectCodec<A>(
+  name: string,
+  expected: string,
+  required: t.Props,
+  optional: t.Props,
+  closed: boolean,
+): t.Type<A, A, unknown> {
   return validateObject(name, required, optional, { closed, expected }) as unknown as t.Type<A, A, unknown>;
 }
 
@@ -90,9 +96,16 @@ function isSegment(u: unknown, seen: { id: unknown } = { id: undefined }): boole
  *
  * @example SegmentsCodec.is([{ id: "a", content: "" }, { id: "a", content: "" }]) // false: duplicate id
  */
-export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unknown> = new t.Type<readonly Segment[], readonly Segment[], unknown>(
+export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unknown> = new t.Type<
+  readonly Segment[],
+  readonly Segment[],
+  unknown
+>(
   "Segments",
-  (u): u is readonly Segment[] => Array.isArray(u) && Array.from(u as readonly unknown[], (s) => isSegment(s)).every(Boolean) && duplicateAt(readIds(u as readonly unknown[])).length === 0,
+  (u): u is readonly Segment[] =>
+    Array.isArray(u) &&
+    Array.from(u as readonly unknown[], (s) => isSegment(s)).every(Boolean) &&
+    duplicateAt(readIds(u as readonly unknown[])).length === 0,
   (u, c) => {
     if (!Array.isArray(u)) return t.failure(u, c, expectation(c, "an array of segments", u));
     const errors: t.ValidationError[] = [];
@@ -119,11 +132,20 @@ export const SegmentsCodec: t.Type<readonly Segment[], readonly Segment[], unkno
         errors.push(...r.left);
       }
     }
-    if (bad > MAX_PROBLEMS) errors.push({ value: moreInvalid(bad - MAX_PROBLEMS), context: c, message: `… and ${bad - MAX_PROBLEMS} more invalid segments` });
+    if (bad > MAX_PROBLEMS)
+      errors.push({
+        value: moreInvalid(bad - MAX_PROBLEMS),
+        context: c,
+        message: `… and ${bad - MAX_PROBLEMS} more invalid segments`,
+      });
     for (const [i, first] of duplicateAt(ids).slice(0, MAX_PROBLEMS)) {
       const id = ids[i];
       const ctx = t.appendContext(t.appendContext(c, String(i), SegmentCodec, items[i]), "id", IdCodec, id);
-      errors.push({ value: id, context: ctx, message: `${pathOf(ctx)}: duplicate id ${JSON.stringify(id)} (first at [${first}])` });
+      errors.push({
+        value: id,
+        context: ctx,
+        message: `${pathOf(ctx)}: duplicate id ${JSON.stringify(id)} (first at [${first}])`,
+      });
     }
     return errors.length === 0 ? t.success(u as readonly Segment[]) : t.failures(errors);
   },
@@ -195,26 +217,27 @@ function duplicateAt(ids: readonly unknown[]): readonly (readonly [number, numbe
  *
  * @example ImportanceOptionsCodec.is({ costWeight: 0 }) // true; { costWeigth: 0 } → false
  */
-export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions, unknown> = objectCodec<ImportanceOptions>(
-  "ImportanceOptions",
-  "an options object",
-  {},
-  {
-    recencyHalfLifeMs: HalfLifeCodec,
-    recencyWeight: WeightCodec,
-    reuseWeight: WeightCodec,
-    relevanceWeight: WeightCodec,
-    costWeight: WeightCodec,
-    now: ClockCodec,
-    estimateTokens: EstimatorCodec,
-    age: AgeCodec,
-    recencyHalfLifeTurns: TurnHalfLifeCodec,
-    currentTurn: TurnCodec,
-    keepNewest: CountCodec,
-    kindWeights: t.record(t.string, WeightCodec),
-  },
-  true,
-);
+export const ImportanceOptionsCodec: t.Type<ImportanceOptions, ImportanceOptions, unknown> =
+  objectCodec<ImportanceOptions>(
+    "ImportanceOptions",
+    "an options object",
+    {},
+    {
+      recencyHalfLifeMs: HalfLifeCodec,
+      recencyWeight: WeightCodec,
+      reuseWeight: WeightCodec,
+      relevanceWeight: WeightCodec,
+      costWeight: WeightCodec,
+      now: ClockCodec,
+      estimateTokens: EstimatorCodec,
+      age: AgeCodec,
+      recencyHalfLifeTurns: TurnHalfLifeCodec,
+      currentTurn: TurnCodec,
+      keepNewest: CountCodec,
+      kindWeights: t.record(t.string, WeightCodec),
+    },
+    true,
+  );
 
 /**
  * Codec of {@link EvictionTarget}: finite `maxTokens` (≤ 0 = no budget), integer `minKeep` ≥ 0; unknown fields rejected.

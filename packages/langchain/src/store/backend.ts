@@ -40,7 +40,9 @@ export interface Io {
   readonly searchAll: (namespace: string[]) => Promise<Either<StoreError, readonly Read[]>>;
 }
 
-type RawOp = { namespace: string[]; key: string; value?: Value; index?: false } | { namespacePrefix: string[]; limit: number; offset: number };
+type RawOp =
+  | { namespace: string[]; key: string; value?: Value; index?: false }
+  | { namespacePrefix: string[]; limit: number; offset: number };
 
 /** Rejects a call that took longer than the timeout. */
 class TimeoutSignal extends Error {}
@@ -67,11 +69,13 @@ function unwrap(store: LangGraphStore): LangGraphStore {
 function rawCall(store: LangGraphStore): (ops: RawOp[]) => Promise<unknown> {
   const { batch, get, put, search } = store;
   if (batch !== undefined) return (ops) => batch.call(store, ops);
-  if (get === undefined || put === undefined || search === undefined) return () => Promise.reject(new Error("the store has neither batch nor get, put and search"));
+  if (get === undefined || put === undefined || search === undefined)
+    return () => Promise.reject(new Error("the store has neither batch nor get, put and search"));
   return (ops) =>
     Promise.all(
       ops.map((op): Promise<unknown> => {
-        if ("namespacePrefix" in op) return search.call(store, op.namespacePrefix, { limit: op.limit, offset: op.offset });
+        if ("namespacePrefix" in op)
+          return search.call(store, op.namespacePrefix, { limit: op.limit, offset: op.offset });
         if (op.value !== undefined) return put.call(store, op.namespace, op.key, op.value, false).then(() => null);
         return get.call(store, op.namespace, op.key);
       }),
@@ -105,11 +109,20 @@ export function backendIo(store: LangGraphStore, timeoutMs: number): Io {
     try {
       const results: unknown = await timed(ops);
       if (!Array.isArray(results) || results.length !== ops.length) {
-        return E.left(unavailable(`BaseStore.batch answered ${Array.isArray(results) ? `${results.length} results` : typeof results} for ${ops.length} operations`));
+        return E.left(
+          unavailable(
+            `BaseStore.batch answered ${Array.isArray(results) ? `${results.length} results` : typeof results} for ${ops.length} operations`,
+          ),
+        );
       }
       return E.right(results);
     } catch (e) {
-      if (e instanceof TimeoutSignal) return E.left({ _tag: "StoreTimeout", backend: "langgraph", message: `BaseStore.batch did not answer within ${timeoutMs} ms` });
+      if (e instanceof TimeoutSignal)
+        return E.left({
+          _tag: "StoreTimeout",
+          backend: "langgraph",
+          message: `BaseStore.batch did not answer within ${timeoutMs} ms`,
+        });
       return E.left(unavailable(`BaseStore.batch failed: ${reason(e)}`));
     }
   };
@@ -127,14 +140,18 @@ export function backendIo(store: LangGraphStore, timeoutMs: number): Io {
   return {
     owner: target,
     get: async (ops) => E.chain(values)(await run(ops.map((op) => ({ namespace: op.namespace, key: op.key })))),
-    put: async (ops) => E.map(() => undefined)(await run(ops.map((op) => ({ namespace: op.namespace, key: op.key, value: op.value, index: false as const })))),
+    put: async (ops) =>
+      E.map(() => undefined)(
+        await run(ops.map((op) => ({ namespace: op.namespace, key: op.key, value: op.value, index: false as const }))),
+      ),
     searchAll: async (namespace) => {
       const out: Read[] = [];
       for (let offset = 0; ; offset += PAGE) {
         const r = await run([{ namespacePrefix: namespace, limit: PAGE, offset }]);
         if (E.isLeft(r)) return r;
         const page = r.right[0];
-        if (!Array.isArray(page)) return E.left(unavailable(`BaseStore search answered ${typeof page}, not a list of items`));
+        if (!Array.isArray(page))
+          return E.left(unavailable(`BaseStore search answered ${typeof page}, not a list of items`));
         const read = values(page);
         if (E.isLeft(read)) return read;
         out.push(...read.right);

@@ -24,7 +24,12 @@ import { checkDraft, checkId, checkMessages, checkNow, checkStackId, watermarkPr
 import type { InvalidOptions } from "@cc/validate";
 import { backendIo, type PutOp } from "./backend.js";
 import { decide, type Proposer } from "./consensus.js";
-import { decodeStoreOptions, type BaseStoreSummaryStoreOptions, type LangGraphStore, type ResolvedStoreOptions } from "./options.js";
+import {
+  decodeStoreOptions,
+  type BaseStoreSummaryStoreOptions,
+  type LangGraphStore,
+  type ResolvedStoreOptions,
+} from "./options.js";
 import {
   batchKey,
   decidedKey,
@@ -92,7 +97,13 @@ const reason = (e: unknown): string => (e instanceof Error ? e.message : String(
 
 const unavailable = (message: string): StoreError => ({ _tag: "StoreUnavailable", backend: "langgraph", message });
 
-const corrupt = (stackId: StackId, id: number, message: string): StoreError => ({ _tag: "StoreCorruptRow", backend: "langgraph", stackId, id, message });
+const corrupt = (stackId: StackId, id: number, message: string): StoreError => ({
+  _tag: "StoreCorruptRow",
+  backend: "langgraph",
+  stackId,
+  id,
+  message,
+});
 
 /** The id after the last message of `log` (1 for an empty log). */
 const nextId = (log: readonly LogEntry[]): number => {
@@ -103,7 +114,10 @@ const nextId = (log: readonly LogEntry[]): number => {
 /** Appends to `failure`'s message that the write it stopped was decided and will be recorded by the next call. */
 const decidedButUnrecorded = (failure: StoreError, what: string): StoreError =>
   failure._tag === "StoreUnavailable" || failure._tag === "StoreTimeout"
-    ? { ...failure, message: `${failure.message} (${what} was decided and is kept: the next call on this stack records it)` }
+    ? {
+        ...failure,
+        message: `${failure.message} (${what} was decided and is kept: the next call on this stack records it)`,
+      }
     : failure;
 
 /**
@@ -132,7 +146,10 @@ const decidedButUnrecorded = (failure: StoreError, what: string): StoreError =>
  * const store = made.right;
  * await store.append("thread-1", [{ role: "user", content: "hi" }], Date.now())(); // right([{ id: 1, … }])
  */
-export function baseStoreSummaryStore(store: LangGraphStore, options?: BaseStoreSummaryStoreOptions): Either<InvalidOptions, SummaryStore> {
+export function baseStoreSummaryStore(
+  store: LangGraphStore,
+  options?: BaseStoreSummaryStoreOptions,
+): Either<InvalidOptions, SummaryStore> {
   return E.map((o: ResolvedStoreOptions) => open(store, o))(decodeStoreOptions(store, options));
 }
 
@@ -184,7 +201,10 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
   };
 
   /** Brings the process's knowledge of the stack's summaries up to date; the chain as known. */
-  const readSummaries = async (stackId: StackId, namespace: string[]): Promise<Either<StoreError, readonly StoredSummary[]>> => {
+  const readSummaries = async (
+    stackId: StackId,
+    namespace: string[],
+  ): Promise<Either<StoreError, readonly StoredSummary[]>> => {
     const known = knownOf(io.owner, namespace);
     const r = await readDecided(
       namespace,
@@ -201,18 +221,32 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
     const expected = nextId(known.log);
     const entry = decodeLogEntry(value);
     if (E.isLeft(entry)) return E.left(corrupt(stackId, expected, `log entry ${slot}: ${entry.left}`));
-    if (entry.right.firstId !== expected) return E.left(corrupt(stackId, expected, `log entry ${slot} starts at id ${entry.right.firstId}, expected ${expected}`));
+    if (entry.right.firstId !== expected)
+      return E.left(
+        corrupt(stackId, expected, `log entry ${slot} starts at id ${entry.right.firstId}, expected ${expected}`),
+      );
     if (known.log.length === slot - 1) known.log.push(entry.right);
     return E.right(entry.right);
   };
 
   /** Checks the decided value of summary slot `slot` (the next one) and adds it to what is known. */
-  const acceptSummary = (stackId: StackId, known: Known, slot: number, value: unknown): Either<StoreError, SummaryEntry> => {
+  const acceptSummary = (
+    stackId: StackId,
+    known: Known,
+    slot: number,
+    value: unknown,
+  ): Either<StoreError, SummaryEntry> => {
     const entry = decodeSummaryEntry(stackId, value);
     if (E.isLeft(entry)) return E.left(corrupt(stackId, 0, `summary ${slot}: ${entry.left}`));
     const previous = known.summaries.at(-1);
     if (entry.right.summary.id !== slot || entry.right.summary.coversUpTo <= (previous?.coversUpTo ?? 0)) {
-      return E.left(corrupt(stackId, 0, `summary ${slot}: id ${entry.right.summary.id} covering ${entry.right.summary.coversUpTo} does not follow the chain`));
+      return E.left(
+        corrupt(
+          stackId,
+          0,
+          `summary ${slot}: id ${entry.right.summary.id} covering ${entry.right.summary.coversUpTo} does not follow the chain`,
+        ),
+      );
     }
     if (known.summaries.length === slot - 1) known.summaries.push(entry.right.summary);
     return E.right(entry.right);
@@ -231,7 +265,9 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
     extra: readonly PutOp[],
     mine: (decided: Value) => boolean,
   ): Promise<Either<StoreError, Value>> => {
-    const value = await decide(io, proposer, slotNamespace(namespace, sequence, slot), own, extra, (why) => corrupt(stackId, 0, `${sequence} ${slot}: ${why}`));
+    const value = await decide(io, proposer, slotNamespace(namespace, sequence, slot), own, extra, (why) =>
+      corrupt(stackId, 0, `${sequence} ${slot}: ${why}`),
+    );
     if (E.isLeft(value)) return value;
     const record: PutOp = { namespace, key: decidedKey(sequence, slot), value: encodeDecided(slot, value.right) };
     const written = await io.put([record]);
@@ -246,7 +282,10 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
 
   /** Runs `job` with the checked arguments on the stack's queue; a closed store or a bad argument never reaches it. */
   const run =
-    <V extends { readonly stackId: StackId }, A>(checked: Either<StoreError, V>, job: (args: V, namespace: string[]) => Promise<Either<StoreError, A>>): TaskEither<StoreError, A> =>
+    <V extends { readonly stackId: StackId }, A>(
+      checked: Either<StoreError, V>,
+      job: (args: V, namespace: string[]) => Promise<Either<StoreError, A>>,
+    ): TaskEither<StoreError, A> =>
     () => {
       if (closed) return Promise.resolve(E.left(unavailable("store is closed")));
       if (E.isLeft(checked)) return Promise.resolve(checked);
@@ -269,88 +308,158 @@ function open(store: LangGraphStore, { namespace: prefix, batchSize, timeoutMs }
       return serialised(io.owner, key, guarded);
     };
 
-  const append = (stackId: StackId, messages: readonly Message[], now: number): TaskEither<StoreError, readonly StoredMessage[]> => {
-    const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("messages", checkMessages(messages)), E.apS("now", checkNow(now)));
-    return run(checked, async ({ stackId: id, messages: sent, now: at }, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
-      if (sent.length === 0) return E.right([]);
-      const log = await readLog(id, namespace);
-      if (E.isLeft(log)) return log;
-      const known = knownOf(io.owner, namespace);
-      const texts = sent.map(messageText);
-      const batch = batchKey(proposer.writer, made++);
-      let extra: readonly PutOp[] = [{ namespace, key: batch, value: encodeBatch(texts, at) }];
-      // Propose at the first undecided slot; a slot another writer's entry takes moves this one on.
-      for (;;) {
-        const slot = known.log.length + 1;
-        const firstId = nextId(known.log);
-        const value = await settle(id, namespace, "log", slot, encodeLogEntry({ batch, firstId, count: texts.length, createdAt: at }), extra, (v) => v["batch"] === batch);
-        extra = [];
-        if (E.isLeft(value)) return value;
-        const entry = acceptLog(id, known, slot, value.right);
-        if (E.isLeft(entry)) return entry;
-        if (entry.right.batch !== batch) continue;
-        const stored = decodeBatch(id, firstId, texts.length, encodeBatch(texts, at));
-        return E.mapLeft(({ id: at_, why }: { readonly id: number; readonly why: string }) => corrupt(id, at_, why))(stored);
-      }
-    });
+  const append = (
+    stackId: StackId,
+    messages: readonly Message[],
+    now: number,
+  ): TaskEither<StoreError, readonly StoredMessage[]> => {
+    const checked = pipe(
+      E.Do,
+      E.apS("stackId", checkStackId(stackId)),
+      E.apS("messages", checkMessages(messages)),
+      E.apS("now", checkNow(now)),
+    );
+    return run(
+      checked,
+      async (
+        { stackId: id, messages: sent, now: at },
+        namespace,
+      ): Promise<Either<StoreError, readonly StoredMessage[]>> => {
+        if (sent.length === 0) return E.right([]);
+        const log = await readLog(id, namespace);
+        if (E.isLeft(log)) return log;
+        const known = knownOf(io.owner, namespace);
+        const texts = sent.map(messageText);
+        const batch = batchKey(proposer.writer, made++);
+        let extra: readonly PutOp[] = [{ namespace, key: batch, value: encodeBatch(texts, at) }];
+        // Propose at the first undecided slot; a slot another writer's entry takes moves this one on.
+        for (;;) {
+          const slot = known.log.length + 1;
+          const firstId = nextId(known.log);
+          const value = await settle(
+            id,
+            namespace,
+            "log",
+            slot,
+            encodeLogEntry({ batch, firstId, count: texts.length, createdAt: at }),
+            extra,
+            (v) => v["batch"] === batch,
+          );
+          extra = [];
+          if (E.isLeft(value)) return value;
+          const entry = acceptLog(id, known, slot, value.right);
+          if (E.isLeft(entry)) return entry;
+          if (entry.right.batch !== batch) continue;
+          const stored = decodeBatch(id, firstId, texts.length, encodeBatch(texts, at));
+          return E.mapLeft(({ id: at_, why }: { readonly id: number; readonly why: string }) => corrupt(id, at_, why))(
+            stored,
+          );
+        }
+      },
+    );
   };
 
   const saveSummary = (stackId: StackId, draft: SummaryDraft, now: number): TaskEither<StoreError, StoredSummary> => {
-    const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("draft", checkDraft(draft)), E.apS("now", checkNow(now)));
-    return run(checked, async ({ stackId: id, draft: d, now: at }, namespace): Promise<Either<StoreError, StoredSummary>> => {
-      const chain = await readSummaries(id, namespace);
-      if (E.isLeft(chain)) return chain;
-      const latest = chain.right.at(-1);
-      const actual = latest?.id ?? null;
-      if (actual !== d.previousId) return E.left({ _tag: "SummaryConflict", stackId: id, expectedPreviousId: d.previousId, actualPreviousId: actual });
-      const log = await readLog(id, namespace);
-      if (E.isLeft(log)) return log;
-      const problem = watermarkProblem(d.coversUpTo, nextId(log.right) - 1, latest?.coversUpTo ?? 0);
-      if (problem !== undefined) return E.left({ _tag: "InvalidWatermark", stackId: id, coversUpTo: d.coversUpTo, message: problem });
-      const slot = (actual ?? 0) + 1;
-      const nonce = `${proposer.writer}-${made++}`;
-      const summary: StoredSummary = { stackId: id, id: slot, content: d.content, coversUpTo: d.coversUpTo, previousId: actual, createdAt: at };
-      const value = await settle(id, namespace, "summary", slot, encodeSummaryEntry({ nonce, summary }), [], (v) => v["nonce"] === nonce);
-      if (E.isLeft(value)) return value;
-      const entry = acceptSummary(id, knownOf(io.owner, namespace), slot, value.right);
-      if (E.isLeft(entry)) return entry;
-      // Another writer's summary took the slot: this one was built on a predecessor that is no longer the latest.
-      if (entry.right.nonce !== nonce) return E.left({ _tag: "SummaryConflict", stackId: id, expectedPreviousId: d.previousId, actualPreviousId: slot });
-      return E.right(entry.right.summary);
-    });
+    const checked = pipe(
+      E.Do,
+      E.apS("stackId", checkStackId(stackId)),
+      E.apS("draft", checkDraft(draft)),
+      E.apS("now", checkNow(now)),
+    );
+    return run(
+      checked,
+      async ({ stackId: id, draft: d, now: at }, namespace): Promise<Either<StoreError, StoredSummary>> => {
+        const chain = await readSummaries(id, namespace);
+        if (E.isLeft(chain)) return chain;
+        const latest = chain.right.at(-1);
+        const actual = latest?.id ?? null;
+        if (actual !== d.previousId)
+          return E.left({
+            _tag: "SummaryConflict",
+            stackId: id,
+            expectedPreviousId: d.previousId,
+            actualPreviousId: actual,
+          });
+        const log = await readLog(id, namespace);
+        if (E.isLeft(log)) return log;
+        const problem = watermarkProblem(d.coversUpTo, nextId(log.right) - 1, latest?.coversUpTo ?? 0);
+        if (problem !== undefined)
+          return E.left({ _tag: "InvalidWatermark", stackId: id, coversUpTo: d.coversUpTo, message: problem });
+        const slot = (actual ?? 0) + 1;
+        const nonce = `${proposer.writer}-${made++}`;
+        const summary: StoredSummary = {
+          stackId: id,
+          id: slot,
+          content: d.content,
+          coversUpTo: d.coversUpTo,
+          previousId: actual,
+          createdAt: at,
+        };
+        const value = await settle(
+          id,
+          namespace,
+          "summary",
+          slot,
+          encodeSummaryEntry({ nonce, summary }),
+          [],
+          (v) => v["nonce"] === nonce,
+        );
+        if (E.isLeft(value)) return value;
+        const entry = acceptSummary(id, knownOf(io.owner, namespace), slot, value.right);
+        if (E.isLeft(entry)) return entry;
+        // Another writer's summary took the slot: this one was built on a predecessor that is no longer the latest.
+        if (entry.right.nonce !== nonce)
+          return E.left({
+            _tag: "SummaryConflict",
+            stackId: id,
+            expectedPreviousId: d.previousId,
+            actualPreviousId: slot,
+          });
+        return E.right(entry.right.summary);
+      },
+    );
   };
 
   const messagesAfter = (stackId: StackId, afterId: number): TaskEither<StoreError, readonly StoredMessage[]> => {
     const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("afterId", checkId("afterId", afterId)));
-    return run(checked, async ({ stackId: id, afterId }, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
-      const log = await readLog(id, namespace);
-      if (E.isLeft(log)) return log;
-      const wanted = log.right.filter((e) => e.batch !== null && e.count > 0 && e.firstId + e.count - 1 > afterId);
-      const out: StoredMessage[] = [];
-      for (let from = 0; from < wanted.length; from += batchSize) {
-        const entries = wanted.slice(from, from + batchSize);
-        const items = await io.get(entries.map((e) => ({ namespace, key: e.batch ?? "" })));
-        if (E.isLeft(items)) return items;
-        for (const [i, e] of entries.entries()) {
-          const stored = decodeBatch(id, e.firstId, e.count, items.right[i] ?? null);
-          if (E.isLeft(stored)) return E.left(corrupt(id, stored.left.id, stored.left.why));
-          out.push(...stored.right.filter((m) => m.id > afterId));
+    return run(
+      checked,
+      async ({ stackId: id, afterId }, namespace): Promise<Either<StoreError, readonly StoredMessage[]>> => {
+        const log = await readLog(id, namespace);
+        if (E.isLeft(log)) return log;
+        const wanted = log.right.filter((e) => e.batch !== null && e.count > 0 && e.firstId + e.count - 1 > afterId);
+        const out: StoredMessage[] = [];
+        for (let from = 0; from < wanted.length; from += batchSize) {
+          const entries = wanted.slice(from, from + batchSize);
+          const items = await io.get(entries.map((e) => ({ namespace, key: e.batch ?? "" })));
+          if (E.isLeft(items)) return items;
+          for (const [i, e] of entries.entries()) {
+            const stored = decodeBatch(id, e.firstId, e.count, items.right[i] ?? null);
+            if (E.isLeft(stored)) return E.left(corrupt(id, stored.left.id, stored.left.why));
+            out.push(...stored.right.filter((m) => m.id > afterId));
+          }
         }
-      }
-      return E.right(out);
-    });
+        return E.right(out);
+      },
+    );
   };
 
-  const stackOnly = (stackId: StackId): Either<StoreError, { readonly stackId: StackId }> => E.map((id: StackId) => ({ stackId: id }))(checkStackId(stackId));
+  const stackOnly = (stackId: StackId): Either<StoreError, { readonly stackId: StackId }> =>
+    E.map((id: StackId) => ({ stackId: id }))(checkStackId(stackId));
 
   return {
     backend: "langgraph",
     append,
     saveSummary,
     latestSummary: (stackId) =>
-      run(stackOnly(stackId), async ({ stackId: id }, namespace) => E.map((chain: readonly StoredSummary[]) => O.fromNullable(chain.at(-1)))(await readSummaries(id, namespace))),
+      run(stackOnly(stackId), async ({ stackId: id }, namespace) =>
+        E.map((chain: readonly StoredSummary[]) => O.fromNullable(chain.at(-1)))(await readSummaries(id, namespace)),
+      ),
     messagesAfter,
-    lastMessageId: (stackId) => run(stackOnly(stackId), async ({ stackId: id }, namespace) => E.map((log: readonly LogEntry[]) => nextId(log) - 1)(await readLog(id, namespace))),
+    lastMessageId: (stackId) =>
+      run(stackOnly(stackId), async ({ stackId: id }, namespace) =>
+        E.map((log: readonly LogEntry[]) => nextId(log) - 1)(await readLog(id, namespace)),
+      ),
     close: () => () => {
       closed = true;
       return Promise.resolve(E.right(undefined));

@@ -38,12 +38,20 @@ export interface BallotRecord {
 }
 
 /** Orders ballots. */
-export const compareBallots = (a: Ballot, b: Ballot): number => a.round - b.round || (a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : 0);
+export const compareBallots = (a: Ballot, b: Ballot): number =>
+  a.round - b.round || (a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : 0);
 
 /** Key of a ballot record (unique to its writer). */
 export const ballotKey = (b: Ballot, phase: 1 | 2): string => `b-${b.round}-${b.writer}-${phase}`;
 
-const encodeBallot = (r: BallotRecord): Value => ({ format: FORMAT, round: r.ballot.round, writer: r.ballot.writer, phase: r.phase, value: r.value, fresh: r.fresh });
+const encodeBallot = (r: BallotRecord): Value => ({
+  format: FORMAT,
+  round: r.ballot.round,
+  writer: r.ballot.writer,
+  phase: r.phase,
+  value: r.value,
+  fresh: r.fresh,
+});
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u);
 
@@ -52,16 +60,20 @@ export function decodeBallot(u: Read): Either<string, BallotRecord> {
   if (u === null) return E.left("ballot record is empty");
   const { format, round, writer, phase, value, fresh } = u;
   if (format !== FORMAT) return E.left(`ballot record has format ${String(format)}, expected ${FORMAT}`);
-  if (typeof round !== "number" || !Number.isSafeInteger(round) || round < 1) return E.left(`ballot round is not an integer ≥ 1: ${String(round)}`);
+  if (typeof round !== "number" || !Number.isSafeInteger(round) || round < 1)
+    return E.left(`ballot round is not an integer ≥ 1: ${String(round)}`);
   if (typeof writer !== "string" || writer.length === 0) return E.left("ballot writer is not a non-empty string");
   if (phase !== 1 && phase !== 2) return E.left(`ballot phase is neither 1 nor 2: ${String(phase)}`);
-  if (phase === 2 ? !isObject(value) : value !== null) return E.left(phase === 2 ? "phase-2 ballot carries no value" : "phase-1 ballot carries a value");
+  if (phase === 2 ? !isObject(value) : value !== null)
+    return E.left(phase === 2 ? "phase-2 ballot carries no value" : "phase-1 ballot carries a value");
   if (typeof fresh !== "boolean") return E.left("ballot fresh is not a boolean");
   return E.right({ ballot: { round, writer }, phase, value: isObject(value) ? value : null, fresh });
 }
 
 /** What to do after reading a slot's records in phase 1 or 2. */
-export type Choice = { readonly kind: "abort"; readonly nextRound: number } | { readonly kind: "go"; readonly value: Value; readonly fresh: boolean };
+export type Choice =
+  | { readonly kind: "abort"; readonly nextRound: number }
+  | { readonly kind: "go"; readonly value: Value; readonly fresh: boolean };
 
 /**
  * Phase 1's decision for writer `me.writer` at ballot `me` over the slot's `records`: abort if a
@@ -71,7 +83,12 @@ export type Choice = { readonly kind: "abort"; readonly nextRound: number } | { 
  * fresh value was chosen; one at a ballot in between would be the higher accepted record), and
  * `own` is proposed.
  */
-export function choose(records: readonly BallotRecord[], me: Ballot, own: Value, abandoned: (b: Ballot) => boolean): Choice {
+export function choose(
+  records: readonly BallotRecord[],
+  me: Ballot,
+  own: Value,
+  abandoned: (b: Ballot) => boolean,
+): Choice {
   let top: Ballot | undefined;
   let accepted: BallotRecord | undefined;
   for (const r of records) {
@@ -80,7 +97,8 @@ export function choose(records: readonly BallotRecord[], me: Ballot, own: Value,
   }
   if (top !== undefined && compareBallots(top, me) > 0) return { kind: "abort", nextRound: top.round + 1 };
   if (accepted === undefined || accepted.value === null) return { kind: "go", value: own, fresh: true };
-  if (accepted.ballot.writer === me.writer && accepted.fresh && abandoned(accepted.ballot)) return { kind: "go", value: own, fresh: true };
+  if (accepted.ballot.writer === me.writer && accepted.fresh && abandoned(accepted.ballot))
+    return { kind: "go", value: own, fresh: true };
   return { kind: "go", value: accepted.value, fresh: false };
 }
 
@@ -109,7 +127,8 @@ export interface Proposer {
 /** Most ballots one agreement tries before it reports the contention. */
 export const MAX_ROUNDS = 64;
 
-const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 64)));
+const pause = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 64)));
 
 /**
  * Runs the agreement on the slot whose ballots live in `namespace`, proposing `own`; `extra`
@@ -117,7 +136,14 @@ const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTi
  * another writer proposed), or the failure that stopped it — after which this writer's ballot is
  * given up (so `own` can be taken back by its next agreement on this slot).
  */
-export async function decide(io: Io, proposer: Proposer, namespace: string[], own: Value, extra: readonly PutOp[], corrupt: (why: string) => StoreError): Promise<Either<StoreError, Value>> {
+export async function decide(
+  io: Io,
+  proposer: Proposer,
+  namespace: string[],
+  own: Value,
+  extra: readonly PutOp[],
+  corrupt: (why: string) => StoreError,
+): Promise<Either<StoreError, Value>> {
   const slot = JSON.stringify(namespace);
   const memory = proposer.slots.get(slot) ?? { lastRound: 0, abandoned: new Set<number>() };
   proposer.slots.set(slot, memory);
@@ -141,7 +167,11 @@ export async function decide(io: Io, proposer: Proposer, namespace: string[], ow
     round = Math.max(round, memory.lastRound + 1);
     memory.lastRound = round;
     const me: Ballot = { round, writer: proposer.writer };
-    const put = (phase: 1 | 2, value: Value | null, fresh: boolean): PutOp => ({ namespace, key: ballotKey(me, phase), value: encodeBallot({ ballot: me, phase, value, fresh }) });
+    const put = (phase: 1 | 2, value: Value | null, fresh: boolean): PutOp => ({
+      namespace,
+      key: ballotKey(me, phase),
+      value: encodeBallot({ ballot: me, phase, value, fresh }),
+    });
     const first = await io.put([...pending, put(1, null, false)]);
     if (E.isLeft(first)) return first;
     pending = [];
@@ -167,5 +197,9 @@ export async function decide(io: Io, proposer: Proposer, namespace: string[], ow
     proposer.slots.delete(slot);
     return E.right(choice.value);
   }
-  return E.left({ _tag: "StoreUnavailable", backend: "langgraph", message: `no agreement after ${MAX_ROUNDS} ballots: other writers keep writing to this stack; try again` });
+  return E.left({
+    _tag: "StoreUnavailable",
+    backend: "langgraph",
+    message: `no agreement after ${MAX_ROUNDS} ballots: other writers keep writing to this stack; try again`,
+  });
 }

@@ -19,7 +19,10 @@ import * as t from "io-ts";
  */
 export interface LangGraphStore {
   batch?(
-    operations: Array<{ namespace: string[]; key: string; value?: Record<string, unknown>; index?: false } | { namespacePrefix: string[]; limit?: number; offset?: number }>,
+    operations: Array<
+      | { namespace: string[]; key: string; value?: Record<string, unknown>; index?: false }
+      | { namespacePrefix: string[]; limit?: number; offset?: number }
+    >,
   ): Promise<readonly unknown[]>;
   get?(namespace: string[], key: string): Promise<unknown>;
   put?(namespace: string[], key: string, value: Record<string, unknown>, index?: false): Promise<unknown>;
@@ -67,17 +70,29 @@ export const STORE_OPTIONS = "LangGraph summary store options";
 
 const LABEL_RULE = 'non-empty strings without ".", ":" or NUL, the first one not "langgraph"';
 
-const isLabel = (u: unknown): u is string => typeof u === "string" && u.length > 0 && !u.includes(".") && !u.includes(":") && !u.includes("\u0000");
+const isLabel = (u: unknown): u is string =>
+  typeof u === "string" && u.length > 0 && !u.includes(".") && !u.includes(":") && !u.includes("\u0000");
 
 const namespaceCodec = new t.Type<readonly string[], readonly string[], unknown>(
   "Namespace",
   (u): u is readonly string[] => Array.isArray(u) && u.length > 0 && u.every(isLabel) && u[0] !== "langgraph",
   (u, c) => {
-    if (!Array.isArray(u) || u.length === 0) return t.failure(u, c, expectation(c, `a non-empty array of ${LABEL_RULE}`, u));
+    if (!Array.isArray(u) || u.length === 0)
+      return t.failure(u, c, expectation(c, `a non-empty array of ${LABEL_RULE}`, u));
     const bad = u.findIndex((label: unknown, i) => !isLabel(label) || (i === 0 && label === "langgraph"));
     if (bad === -1) return t.success(u as readonly string[]);
     const at = t.appendContext(c, String(bad), t.string, u[bad]);
-    return t.failure(u[bad], at, expectation(at, bad === 0 && u[0] === "langgraph" ? 'a label other than "langgraph" (LangGraph reserves it)' : 'a non-empty string without ".", ":" or NUL', u[bad]));
+    return t.failure(
+      u[bad],
+      at,
+      expectation(
+        at,
+        bad === 0 && u[0] === "langgraph"
+          ? 'a label other than "langgraph" (LangGraph reserves it)'
+          : 'a non-empty string without ".", ":" or NUL',
+        u[bad],
+      ),
+    );
   },
   t.identity,
 );
@@ -101,19 +116,29 @@ const isFunction = (o: object, name: string): boolean => typeof (o as Record<str
 
 /** True for an object with a `batch` method (every LangGraph `BaseStore`) or with `get`, `put` and `search`. */
 export const isLangGraphStore = (u: unknown): u is LangGraphStore =>
-  typeof u === "object" && u !== null && (isFunction(u, "batch") || (isFunction(u, "get") && isFunction(u, "put") && isFunction(u, "search")));
+  typeof u === "object" &&
+  u !== null &&
+  (isFunction(u, "batch") || (isFunction(u, "get") && isFunction(u, "put") && isFunction(u, "search")));
 
 /** Checks the store and decodes the options, filling in the defaults. */
 export function decodeStoreOptions(store: unknown, input: unknown): E.Either<InvalidOptions, ResolvedStoreOptions> {
   if (!isLangGraphStore(store)) {
     return E.left(
       invalid("InvalidOptions", STORE_OPTIONS, [
-        { path: "store", field: "store", message: `store: expected a LangGraph BaseStore (an object with a batch method, or get, put and search), got ${store === null ? "null" : typeof store}` },
+        {
+          path: "store",
+          field: "store",
+          message: `store: expected a LangGraph BaseStore (an object with a batch method, or get, put and search), got ${store === null ? "null" : typeof store}`,
+        },
       ]),
     );
   }
   const r = decode(input === undefined ? {} : input);
   if (E.isLeft(r)) return r;
   // A copy: a caller changing its array later cannot move the records.
-  return E.right({ namespace: Object.freeze([...(r.right.namespace ?? ["cc", "summaries"])]), batchSize: r.right.batchSize ?? 256, timeoutMs: r.right.timeoutMs ?? 30_000 });
+  return E.right({
+    namespace: Object.freeze([...(r.right.namespace ?? ["cc", "summaries"])]),
+    batchSize: r.right.batchSize ?? 256,
+    timeoutMs: r.right.timeoutMs ?? 30_000,
+  });
 }

@@ -47,12 +47,20 @@ export const batchKey = (writer: string, n: number): string => `batch-${writer}-
 export const stackLabel = (stackId: StackId): string => Buffer.from(stackId, "utf8").toString("base64url");
 
 /** A stack's namespace under `prefix`. */
-export const stackNamespace = (prefix: readonly string[], stackId: StackId): string[] => [...prefix, stackLabel(stackId)];
+export const stackNamespace = (prefix: readonly string[], stackId: StackId): string[] => [
+  ...prefix,
+  stackLabel(stackId),
+];
 
 /** The namespace of the ballots deciding slot `slot` of `sequence` of the stack in `namespace`. */
-export const slotNamespace = (namespace: readonly string[], sequence: Sequence, slot: number): string[] => [...namespace, sequence, String(slot)];
+export const slotNamespace = (namespace: readonly string[], sequence: Sequence, slot: number): string[] => [
+  ...namespace,
+  sequence,
+  String(slot),
+];
 
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 const isId = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1;
 const isCount = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0;
 const isClock = (u: unknown): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0;
@@ -84,7 +92,12 @@ export const encodeSummary = (s: StoredSummary): Value => ({
 });
 
 /** The value of a log entry, as proposed and decided. */
-export const encodeLogEntry = (e: LogEntry): Value => ({ batch: e.batch, firstId: e.firstId, count: e.count, createdAt: e.createdAt });
+export const encodeLogEntry = (e: LogEntry): Value => ({
+  batch: e.batch,
+  firstId: e.firstId,
+  count: e.count,
+  createdAt: e.createdAt,
+});
 
 /** The value of a summary entry, as proposed and decided. */
 export const encodeSummaryEntry = (e: SummaryEntry): Value => ({ nonce: e.nonce, summary: encodeSummary(e.summary) });
@@ -93,7 +106,11 @@ export const encodeSummaryEntry = (e: SummaryEntry): Value => ({ nonce: e.nonce,
 export const encodeDecided = (slot: number, value: Value): Value => ({ format: FORMAT, slot, value });
 
 /** The record of one append's messages (their JSON texts). */
-export const encodeBatch = (texts: readonly string[], createdAt: number): Value => ({ format: FORMAT, createdAt, messages: [...texts] });
+export const encodeBatch = (texts: readonly string[], createdAt: number): Value => ({
+  format: FORMAT,
+  createdAt,
+  messages: [...texts],
+});
 
 /** The JSON text of a message, as stored. */
 export const messageText = (message: Message): string => encodeMessage(message);
@@ -106,9 +123,17 @@ export function decodeSummary(stackId: StackId, u: unknown): Either<string, Stor
   if (typeof content !== "string") return E.left("summary content is not a string");
   if (!isId(coversUpTo)) return E.left(`summary coversUpTo is not an integer ≥ 1: ${String(coversUpTo)}`);
   const previous = id === 1 ? null : id - 1;
-  if (previousId !== previous) return E.left(`summary ${id} has previousId ${String(previousId)}, expected ${String(previous)}`);
+  if (previousId !== previous)
+    return E.left(`summary ${id} has previousId ${String(previousId)}, expected ${String(previous)}`);
   if (!isClock(createdAt)) return E.left(`summary createdAt is not a finite non-negative number: ${String(createdAt)}`);
-  return E.map((text: string): StoredSummary => ({ stackId, id, content: text, coversUpTo, previousId: previous, createdAt }))(decodeContent(content));
+  return E.map((text: string): StoredSummary => ({
+    stackId,
+    id,
+    content: text,
+    coversUpTo,
+    previousId: previous,
+    createdAt,
+  }))(decodeContent(content));
 }
 
 /** Reads the value of a log entry; `Left` is why it is not one. */
@@ -117,8 +142,10 @@ export function decodeLogEntry(u: unknown): Either<string, LogEntry> {
   const { batch, firstId, count, createdAt } = u;
   if (batch !== null && typeof batch !== "string") return E.left("log entry batch is neither null nor a key");
   if (!isId(firstId)) return E.left(`log entry firstId is not an integer ≥ 1: ${String(firstId)}`);
-  if (!isCount(count) || (batch === null && count !== 0)) return E.left(`log entry count is not a non-negative integer (0 without a batch): ${String(count)}`);
-  if (!isClock(createdAt)) return E.left(`log entry createdAt is not a finite non-negative number: ${String(createdAt)}`);
+  if (!isCount(count) || (batch === null && count !== 0))
+    return E.left(`log entry count is not a non-negative integer (0 without a batch): ${String(count)}`);
+  if (!isClock(createdAt))
+    return E.left(`log entry createdAt is not a finite non-negative number: ${String(createdAt)}`);
   return E.right({ batch, firstId, count, createdAt });
 }
 
@@ -144,11 +171,18 @@ export function decodeBatch(
   count: number,
   u: Readonly<Record<string, unknown>> | null,
 ): Either<{ readonly id: number; readonly why: string }, readonly StoredMessage[]> {
-  if (u === null) return E.left({ id: firstId, why: `the messages from id ${firstId} are missing (the log counts them)` });
+  if (u === null)
+    return E.left({ id: firstId, why: `the messages from id ${firstId} are missing (the log counts them)` });
   const { format, createdAt, messages } = u;
-  if (format !== FORMAT) return E.left({ id: firstId, why: `batch record has format ${String(format)}, expected ${FORMAT}` });
-  if (!isClock(createdAt)) return E.left({ id: firstId, why: `batch record createdAt is not a finite non-negative number: ${String(createdAt)}` });
-  if (!Array.isArray(messages) || messages.length !== count) return E.left({ id: firstId, why: `batch record does not hold ${count} messages` });
+  if (format !== FORMAT)
+    return E.left({ id: firstId, why: `batch record has format ${String(format)}, expected ${FORMAT}` });
+  if (!isClock(createdAt))
+    return E.left({
+      id: firstId,
+      why: `batch record createdAt is not a finite non-negative number: ${String(createdAt)}`,
+    });
+  if (!Array.isArray(messages) || messages.length !== count)
+    return E.left({ id: firstId, why: `batch record does not hold ${count} messages` });
   const out: StoredMessage[] = [];
   for (const [i, text] of messages.entries()) {
     if (typeof text !== "string") return E.left({ id: firstId + i, why: "message record message is not JSON text" });

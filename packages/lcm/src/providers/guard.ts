@@ -29,10 +29,15 @@ function caught<A>(run: () => TaskEither<ProviderError, A>): Promise<E.Either<Pr
   try {
     return run()().then(
       (r) => (E.isLeft(r) ? E.left(redacted(r.left)) : r),
-      (e: unknown) => E.left<ProviderError, A>(redacted({ _tag: "ProviderUnexpected", message: `provider rejected: ${messageOf(e)}` })),
+      (e: unknown) =>
+        E.left<ProviderError, A>(
+          redacted({ _tag: "ProviderUnexpected", message: `provider rejected: ${messageOf(e)}` }),
+        ),
     );
   } catch (e) {
-    return Promise.resolve(E.left<ProviderError, A>(redacted({ _tag: "ProviderUnexpected", message: `provider threw: ${messageOf(e)}` })));
+    return Promise.resolve(
+      E.left<ProviderError, A>(redacted({ _tag: "ProviderUnexpected", message: `provider threw: ${messageOf(e)}` })),
+    );
   }
 }
 
@@ -58,7 +63,9 @@ export function guardProvider(provider: Provider, timeoutMs?: number): Provider 
       });
       const guarded: Promise<E.Either<ProviderError, Completion>>[] = [
         aborted,
-        caught(() => provider.complete({ ...request, signal: controller.signal })).then((r) => (request.signal?.aborted === true ? E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }) : r)),
+        caught(() => provider.complete({ ...request, signal: controller.signal })).then((r) =>
+          request.signal?.aborted === true ? E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }) : r,
+        ),
       ];
       if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
         guarded.push(

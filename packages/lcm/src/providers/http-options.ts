@@ -98,12 +98,20 @@ export type InvalidProviderOptions = InvalidOptions;
 
 const intIn = (min: number, max: number): t.Type<number, number, unknown> => {
   const ok = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= min && u <= max;
-  return new t.Type<number, number, unknown>(`Integer(${min}..${max})`, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`)), t.identity);
+  return new t.Type<number, number, unknown>(
+    `Integer(${min}..${max})`,
+    ok,
+    (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, `expected an integer in ${min}..${max}`)),
+    t.identity,
+  );
 };
 const nonNegativeNumber = new t.Type<number, number, unknown>(
   "NonNegativeNumber",
   (u): u is number => typeof u === "number" && Number.isFinite(u) && u >= 0,
-  (u, c) => (typeof u === "number" && Number.isFinite(u) && u >= 0 ? t.success(u) : t.failure(u, c, "expected a finite number ≥ 0")),
+  (u, c) =>
+    typeof u === "number" && Number.isFinite(u) && u >= 0
+      ? t.success(u)
+      : t.failure(u, c, "expected a finite number ≥ 0"),
   t.identity,
 );
 const nonEmptyString = new t.Type<string, string, unknown>(
@@ -113,7 +121,12 @@ const nonEmptyString = new t.Type<string, string, unknown>(
   t.identity,
 );
 const headerSafe = (u: unknown): u is string => typeof u === "string" && u !== "" && !/[\r\n\0]/.test(u);
-const ApiKey = new t.Type<string, string, unknown>("ApiKey", headerSafe, (u, c) => (headerSafe(u) ? t.success(u) : t.failure(u, c, "expected a non-empty string without line breaks")), t.identity);
+const ApiKey = new t.Type<string, string, unknown>(
+  "ApiKey",
+  headerSafe,
+  (u, c) => (headerSafe(u) ? t.success(u) : t.failure(u, c, "expected a non-empty string without line breaks")),
+  t.identity,
+);
 const urlProblem = (u: unknown): string | undefined => {
   if (typeof u !== "string") return "expected an http(s) URL string";
   let url: URL;
@@ -123,7 +136,8 @@ const urlProblem = (u: unknown): string | undefined => {
     return "expected an absolute http(s) URL such as http://127.0.0.1:8080/v1";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `expected an http(s) URL, not ${url.protocol}`;
-  if (url.username !== "" || url.password !== "") return "credentials in the URL are never sent (fetch refuses them): pass the key as apiKey";
+  if (url.username !== "" || url.password !== "")
+    return "credentials in the URL are never sent (fetch refuses them): pass the key as apiKey";
   return undefined;
 };
 const BaseUrl = new t.Type<string, string, unknown>(
@@ -138,13 +152,25 @@ const BaseUrl = new t.Type<string, string, unknown>(
 const Clock = new t.Type<() => number, () => number, unknown>(
   "Clock",
   (u): u is () => number => typeof u === "function",
-  (u, c) => (typeof u === "function" ? t.success(u as () => number) : t.failure(u, c, "expected a function returning epoch ms")),
+  (u, c) =>
+    typeof u === "function" ? t.success(u as () => number) : t.failure(u, c, "expected a function returning epoch ms"),
   t.identity,
 );
-const StrengthCodec: t.Type<Strength, Strength, unknown> = t.keyof({ very_low: null, low: null, average: null, high: null, very_high: null });
+const StrengthCodec: t.Type<Strength, Strength, unknown> = t.keyof({
+  very_low: null,
+  low: null,
+  average: null,
+  high: null,
+  very_high: null,
+});
 const ModelInfoCodec: t.Type<ModelInfo, ModelInfo, unknown> = t.intersection([
   t.type({ id: t.string }),
-  t.partial({ inputCostPerMTok: nonNegativeNumber, outputCostPerMTok: nonNegativeNumber, strength: StrengthCodec, contextWindow: intIn(1, Number.MAX_SAFE_INTEGER) }),
+  t.partial({
+    inputCostPerMTok: nonNegativeNumber,
+    outputCostPerMTok: nonNegativeNumber,
+    strength: StrengthCodec,
+    contextWindow: intIn(1, Number.MAX_SAFE_INTEGER),
+  }),
 ]);
 
 /** io-ts codec of {@link HttpProviderOptions} (field by field; unknown keys are checked by {@link decodeHttpProviderOptions}). */
@@ -166,7 +192,19 @@ export const HttpProviderOptionsCodec = t.readonly(
   ]),
 );
 
-const optionKeys: readonly string[] = ["baseUrl", "apiKey", "timeoutMs", "maxRetries", "backoffMs", "maxBackoffMs", "maxTotalMs", "maxResponseBytes", "catalogue", "now", "name"];
+const optionKeys: readonly string[] = [
+  "baseUrl",
+  "apiKey",
+  "timeoutMs",
+  "maxRetries",
+  "backoffMs",
+  "maxBackoffMs",
+  "maxTotalMs",
+  "maxResponseBytes",
+  "catalogue",
+  "now",
+  "name",
+];
 
 function showValue(u: unknown, secrets: readonly (string | undefined)[]): string {
   if (typeof u === "string") return redactSecrets(JSON.stringify(u.length > 80 ? `${u.slice(0, 80)}…` : u), secrets);
@@ -185,26 +223,44 @@ function showValue(u: unknown, secrets: readonly (string | undefined)[]): string
  * //   "maxRetrys is not an option; did you mean maxRetries?", "timeoutMs: expected an integer in 1..600000, got 0"] })
  */
 export function decodeHttpProviderOptions(input: unknown): E.Either<InvalidProviderOptions, HttpProviderConfig> {
-  const fail = (problems: readonly (string | Problem)[]): E.Either<InvalidProviderOptions, HttpProviderConfig> => E.left(invalid("InvalidOptions", "provider options", problems));
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return fail([`options: expected an object such as { baseUrl: "http://127.0.0.1:8080/v1" }, got ${showValue(input, [])}`]);
+  const fail = (problems: readonly (string | Problem)[]): E.Either<InvalidProviderOptions, HttpProviderConfig> =>
+    E.left(invalid("InvalidOptions", "provider options", problems));
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return fail([
+      `options: expected an object such as { baseUrl: "http://127.0.0.1:8080/v1" }, got ${showValue(input, [])}`,
+    ]);
   const record = input as Readonly<Record<string, unknown>>;
   const baseUrl = record["baseUrl"];
-  const secrets = [typeof record["apiKey"] === "string" ? record["apiKey"] : undefined, ...(typeof baseUrl === "string" ? urlSecrets(baseUrl) : [])];
+  const secrets = [
+    typeof record["apiKey"] === "string" ? record["apiKey"] : undefined,
+    ...(typeof baseUrl === "string" ? urlSecrets(baseUrl) : []),
+  ];
   const problems: Problem[] = [];
   for (const key of Object.keys(record)) {
     if (optionKeys.includes(key)) continue;
     const near = didYouMean(key.replace(/[_-]/g, ""), optionKeys);
     const shown = redactSecrets(key, secrets);
-    problems.push({ path: shown, message: `${shown} is not an option${near === undefined ? ` (known: ${optionKeys.join(", ")})` : `; did you mean ${near}?`}` });
+    problems.push({
+      path: shown,
+      message: `${shown} is not an option${near === undefined ? ` (known: ${optionKeys.join(", ")})` : `; did you mean ${near}?`}`,
+    });
   }
   // An explicit `undefined` means "the default", as an absent key does.
-  const defined = Object.fromEntries(Object.entries(record).filter(([k, v]) => v !== undefined && optionKeys.includes(k)));
+  const defined = Object.fromEntries(
+    Object.entries(record).filter(([k, v]) => v !== undefined && optionKeys.includes(k)),
+  );
   const decoded = HttpProviderOptionsCodec.decode(defined);
   if (E.isLeft(decoded)) {
     for (const error of decoded.left) {
       const field = error.context.map((c) => c.key).filter((k) => k !== "" && !/^\d+$/.test(k))[0] ?? "options";
-      const shown = field === "baseUrl" && typeof error.value === "string" ? showValue(displayUrl(error.value), secrets) : showValue(error.value, secrets);
-      const line = field === "apiKey" ? "apiKey: expected a non-empty string without line breaks" : `${field}: ${error.message ?? "invalid value"}, got ${shown}`;
+      const shown =
+        field === "baseUrl" && typeof error.value === "string"
+          ? showValue(displayUrl(error.value), secrets)
+          : showValue(error.value, secrets);
+      const line =
+        field === "apiKey"
+          ? "apiKey: expected a non-empty string without line breaks"
+          : `${field}: ${error.message ?? "invalid value"}, got ${shown}`;
       if (!problems.some((p) => p.message === line)) problems.push({ path: field, message: line });
     }
   }

@@ -11,11 +11,30 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { TaskEither } from "fp-ts/lib/TaskEither.js";
-import { toOpenAIMessages, type Completion, type CompletionRequest, type ModelInfo, type Provider, type ProviderError } from "@cc/messages";
-import { decodeHttpProviderOptions, type HttpProviderConfig, type HttpProviderOptions, type InvalidProviderOptions } from "./http-options.js";
+import {
+  toOpenAIMessages,
+  type Completion,
+  type CompletionRequest,
+  type ModelInfo,
+  type Provider,
+  type ProviderError,
+} from "@cc/messages";
+import {
+  decodeHttpProviderOptions,
+  type HttpProviderConfig,
+  type HttpProviderOptions,
+  type InvalidProviderOptions,
+} from "./http-options.js";
 import { createRedactor, urlSecrets } from "./redact.js";
 
-export { decodeHttpProviderOptions, httpProviderDefaults, HttpProviderOptionsCodec, type HttpProviderConfig, type HttpProviderOptions, type InvalidProviderOptions } from "./http-options.js";
+export {
+  decodeHttpProviderOptions,
+  httpProviderDefaults,
+  HttpProviderOptionsCodec,
+  type HttpProviderConfig,
+  type HttpProviderOptions,
+  type InvalidProviderOptions,
+} from "./http-options.js";
 
 const ChatResponse = t.type({
   choices: t.array(t.type({ message: t.type({ content: t.union([t.string, t.null]) }) })),
@@ -25,7 +44,13 @@ const ChatResponse = t.type({
 
 const ModelsResponse = t.type({
   data: t.array(
-    t.intersection([t.type({ id: t.string }), t.partial({ pricing: t.partial({ prompt: t.union([t.string, t.number]), completion: t.union([t.string, t.number]) }), context_length: t.number })]),
+    t.intersection([
+      t.type({ id: t.string }),
+      t.partial({
+        pricing: t.partial({ prompt: t.union([t.string, t.number]), completion: t.union([t.string, t.number]) }),
+        context_length: t.number,
+      }),
+    ]),
   ),
 });
 
@@ -57,7 +82,8 @@ export function retryAfterMs(header: string | null, now: number): number | undef
 /** Classifies an HTTP status (pure): 401/403 auth; 408, 409, 425, 429, 5xx transient; other 4xx request. */
 export function classifyStatus(status: number, message: string): ProviderError {
   if (status === 401 || status === 403) return { _tag: "ProviderAuthError", status, message };
-  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return { _tag: "ProviderTransientError", status, message };
+  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500)
+    return { _tag: "ProviderTransientError", status, message };
   return { _tag: "ProviderRequestError", status, message };
 }
 
@@ -143,7 +169,12 @@ function httpProvider(config: HttpProviderConfig): Provider {
   if (config.apiKey !== undefined) headers["authorization"] = `Bearer ${config.apiKey}`;
 
   /** One HTTP attempt of at most `limitMs`: the parsed JSON body, or a classified error and the Retry-After delay. */
-  async function once(path: string, init: { method: string; body?: string }, signal: AbortSignal | undefined, limitMs: number): Promise<{ result: Attempt<unknown>; retryAfter?: number }> {
+  async function once(
+    path: string,
+    init: { method: string; body?: string },
+    signal: AbortSignal | undefined,
+    limitMs: number,
+  ): Promise<{ result: Attempt<unknown>; retryAfter?: number }> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -157,19 +188,38 @@ function httpProvider(config: HttpProviderConfig): Provider {
       if (!response.ok) {
         const body = await readBounded(response, ERROR_BODY_BYTES);
         const retryAfter = retryAfterMs(response.headers.get("retry-after"), now());
-        return { result: E.left(classifyStatus(response.status, redact(body.text).slice(0, ERROR_MESSAGE_CHARS))), ...(retryAfter === undefined ? {} : { retryAfter }) };
+        return {
+          result: E.left(classifyStatus(response.status, redact(body.text).slice(0, ERROR_MESSAGE_CHARS))),
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+        };
       }
       const body = await readBounded(response, maxResponseBytes);
-      if (body.truncated) return { result: E.left({ _tag: "ProviderInvalidResponse", message: `response body exceeds maxResponseBytes (${maxResponseBytes} bytes)` }) };
+      if (body.truncated)
+        return {
+          result: E.left({
+            _tag: "ProviderInvalidResponse",
+            message: `response body exceeds maxResponseBytes (${maxResponseBytes} bytes)`,
+          }),
+        };
       try {
         return { result: E.right(JSON.parse(body.text) as unknown) };
       } catch {
-        return { result: E.left({ _tag: "ProviderInvalidResponse", message: `response is not JSON: ${redact(body.text.slice(0, ERROR_BODY_BYTES)).slice(0, 120)}` }) };
+        return {
+          result: E.left({
+            _tag: "ProviderInvalidResponse",
+            message: `response is not JSON: ${redact(body.text.slice(0, ERROR_BODY_BYTES)).slice(0, 120)}`,
+          }),
+        };
       }
     } catch (e) {
       if (signal?.aborted === true) return { result: E.left({ _tag: "ProviderAborted" }) };
       if (timedOut) return { result: E.left({ _tag: "ProviderTimeout", timeoutMs: limitMs }) };
-      return { result: E.left({ _tag: "ProviderTransientError", message: redact(`network error: ${e instanceof Error ? e.message : String(e)}`) }) };
+      return {
+        result: E.left({
+          _tag: "ProviderTransientError",
+          message: redact(`network error: ${e instanceof Error ? e.message : String(e)}`),
+        }),
+      };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -177,7 +227,11 @@ function httpProvider(config: HttpProviderConfig): Provider {
   }
 
   /** Attempts with retries on transient errors, all within `maxTotalMs`. */
-  async function call(path: string, init: { method: string; body?: string }, signal: AbortSignal | undefined): Promise<Attempt<unknown>> {
+  async function call(
+    path: string,
+    init: { method: string; body?: string },
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt<unknown>> {
     const deadline = now() + maxTotalMs;
     let last: Attempt<unknown> | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -206,7 +260,8 @@ function httpProvider(config: HttpProviderConfig): Provider {
       const raw = await call("/chat/completions", { method: "POST", body }, request.signal);
       if (E.isLeft(raw)) return raw;
       const decoded = ChatResponse.decode(raw.right);
-      if (E.isLeft(decoded)) return E.left({ _tag: "ProviderInvalidResponse", message: "expected { choices: [{ message: { content } }] }" });
+      if (E.isLeft(decoded))
+        return E.left({ _tag: "ProviderInvalidResponse", message: "expected { choices: [{ message: { content } }] }" });
       const first = decoded.right.choices[0];
       if (first === undefined) return E.left({ _tag: "ProviderInvalidResponse", message: "choices is empty" });
       const usage = decoded.right.usage ?? {};

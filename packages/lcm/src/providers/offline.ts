@@ -82,7 +82,8 @@ export const OFFLINE_MODEL = "offline-extractive";
 /** Below this many tokens of budget no summary is attempted (the reply is empty). */
 export const OFFLINE_MIN_BUDGET = 8;
 
-const finite = (x: number | undefined, fallback: number): number => (x !== undefined && Number.isFinite(x) && x >= 0 ? x : fallback);
+const finite = (x: number | undefined, fallback: number): number =>
+  x !== undefined && Number.isFinite(x) && x >= 0 ? x : fallback;
 
 /**
  * The token budget the summariser aims at (pure): `min(maxTokens − margin, max(minTokens,
@@ -91,7 +92,12 @@ const finite = (x: number | undefined, fallback: number): number => (x !== undef
  *
  * @example summaryBudget(1000, 8000, "detailed", {}) // 980: min(1000 − 20, max(128, 0.25 × 8000))
  */
-export function summaryBudget(maxTokens: number, sourceTokens: number, style: SummaryStyle, options: OfflineProviderOptions): number {
+export function summaryBudget(
+  maxTokens: number,
+  sourceTokens: number,
+  style: SummaryStyle,
+  options: OfflineProviderOptions,
+): number {
   const max = Math.max(0, Math.floor(finite(maxTokens, 0)));
   const cap = max - Math.max(1, Math.ceil(max * 0.02));
   const share = style === "bullet" ? finite(options.bulletShare, 0.12) : finite(options.detailedShare, 0.25);
@@ -108,7 +114,12 @@ export function summaryBudget(maxTokens: number, sourceTokens: number, style: Su
  * extractiveSummary("[user]\nfix src/a.ts\n\n[assistant]\n→ call bash #1: npm test\n\n[tool result bash #1]\nError: boom", 200, counter)
  * // "Goal: fix src/a.ts\nFiles touched: …\nCommands (last outcome of each):\n- `bash npm test` → Error: boom\n…"
  */
-export function extractiveSummary(source: string, maxTokens: number, counter: TokenCounter, options: OfflineProviderOptions & { readonly style?: SummaryStyle } = {}): string {
+export function extractiveSummary(
+  source: string,
+  maxTokens: number,
+  counter: TokenCounter,
+  options: OfflineProviderOptions & { readonly style?: SummaryStyle } = {},
+): string {
   const style = options.style ?? "detailed";
   const budget = summaryBudget(maxTokens, counter.count(source), style, options);
   if (budget < OFFLINE_MIN_BUDGET) return "";
@@ -132,13 +143,19 @@ export function offlineProvider(options: OfflineProviderOptions = {}): Provider 
   decodeOrThrow(decodeOfflineOptions, options);
   const counter = options.counter ?? estimateCounter();
   const defaultMax = finite(options.defaultMaxTokens, 1024);
-  const models: readonly ModelInfo[] = [{ id: OFFLINE_MODEL, inputCostPerMTok: 0, outputCostPerMTok: 0, strength: "very_low" }];
+  const models: readonly ModelInfo[] = [
+    { id: OFFLINE_MODEL, inputCostPerMTok: 0, outputCostPerMTok: 0, strength: "very_low" },
+  ];
   return {
     name: "offline",
     complete: (request) => () => {
-      if (request.signal?.aborted === true) return Promise.resolve(E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }));
+      if (request.signal?.aborted === true)
+        return Promise.resolve(E.left<ProviderError, Completion>({ _tag: "ProviderAborted" }));
       const source = sourceOf(request.messages);
-      const max = request.maxTokens !== undefined && Number.isFinite(request.maxTokens) ? Math.max(0, Math.floor(request.maxTokens)) : defaultMax;
+      const max =
+        request.maxTokens !== undefined && Number.isFinite(request.maxTokens)
+          ? Math.max(0, Math.floor(request.maxTokens))
+          : defaultMax;
       const text = extractiveSummary(source, max, counter, { ...options, style: styleOf(request.messages) });
       const usage = { inputTokens: counter.count(source), outputTokens: counter.count(text) };
       return Promise.resolve(E.right<ProviderError, Completion>({ text, model: request.model, usage }));

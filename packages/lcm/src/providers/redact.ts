@@ -54,7 +54,10 @@ const PATH_QUERY = /((?:^|[\s"'(=:,])\/[^\s?#"'<>]*)([?#])[^\s"'<>]+/g;
  */
 const NAME = String.raw`[A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credentials?|signature|sig|auth)`;
 /** `name=value` (query strings, form bodies, prose, malformed URLs). */
-const PARAM = new RegExp(String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*=\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s&#"'<>,;()\[\]{}]+)`, "gi");
+const PARAM = new RegExp(
+  String.raw`(?<![A-Za-z0-9_.-])(${NAME})(\s*=\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s&#"'<>,;()\[\]{}]+)`,
+  "gi",
+);
 /** `"name": "value"` in JSON (or with single quotes). */
 const JSON_FIELD = new RegExp(String.raw`(["'])(${NAME})\1(\s*:\s*)(["'])(?:\\[\s\S]|(?!\4)[^\\\n])*\4`, "gi");
 /** `\"name\": \"value\"`: the same inside a JSON string (escaped once or more). */
@@ -64,7 +67,17 @@ const HEADER =
   /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|x-amz-security-token|cookie|set-cookie)(\s*:\s*)(?:(basic|bearer|token|digest|negotiate|apikey)(\s+))?[^\s,;"'<>()[\]{}]+/gi;
 
 const isSpace = (c: number): boolean =>
-  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 
 function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
@@ -214,7 +227,8 @@ function jsonDecoded(all: Uint16Array): Normalised | undefined {
 /** The string of `codes` (chunked: an argument list has a size limit). */
 function stringOf(codes: Uint16Array): string {
   const parts: string[] = [];
-  for (let p = 0; p < codes.length; p += 8192) parts.push(String.fromCharCode(...codes.subarray(p, Math.min(codes.length, p + 8192))));
+  for (let p = 0; p < codes.length; p += 8192)
+    parts.push(String.fromCharCode(...codes.subarray(p, Math.min(codes.length, p + 8192))));
   return parts.join("");
 }
 
@@ -340,7 +354,9 @@ function replaceSpans(text: string, spans: Span[]): string {
  * documentation. Secrets shorter than {@link MIN_LITERAL_SECRET_LENGTH} are ignored.
  */
 export function createRunRemover(secrets: readonly (string | undefined)[]): Redactor {
-  const configured = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= MIN_LITERAL_SECRET_LENGTH))];
+  const configured = [
+    ...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= MIN_LITERAL_SECRET_LENGTH)),
+  ];
   if (configured.length === 0) return (text) => text;
   const forms = configured.flatMap((s) => [s, ...encodings(s)]);
   const normalisedForms = forms.map((f) => stringOf(normalise(f).codes));
@@ -362,7 +378,8 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
       if (j !== undefined) {
         for (const [s, e] of findRuns(j.codes, raw)) spans.push([j.start[s]!, j.end[e - 1]!]);
         const jn = normalise(stringOf(j.codes));
-        for (const [s, e] of findRuns(jn.codes, normal)) spans.push([j.start[jn.start[s]!]!, j.end[jn.end[e - 1]! - 1]!]);
+        for (const [s, e] of findRuns(jn.codes, normal))
+          spans.push([j.start[jn.start[s]!]!, j.end[jn.end[e - 1]! - 1]!]);
       }
       if (spans.length === 0) return out;
       out = replaceSpans(out, spans);
@@ -378,7 +395,11 @@ function removePatterns(text: string): string {
     .replace(PATH_QUERY, `$1$2${REDACTED}`)
     .replace(ESCAPED_JSON_FIELD, `$1$2$1$3$1${REDACTED}$1`)
     .replace(JSON_FIELD, `$1$2$1$3$4${REDACTED}$4`)
-    .replace(HEADER, (_m: string, name: string, sep: string, scheme: string | undefined, space: string | undefined) => `${name}${sep}${scheme ?? ""}${space ?? ""}${REDACTED}`)
+    .replace(
+      HEADER,
+      (_m: string, name: string, sep: string, scheme: string | undefined, space: string | undefined) =>
+        `${name}${sep}${scheme ?? ""}${space ?? ""}${REDACTED}`,
+    )
     .replace(PARAM, `$1$2${REDACTED}`)
     .replace(BEARER, `$1$2${REDACTED}`)
     .replace(SK_KEY, (_match: string, before: string | undefined) => `${before ?? ""}sk-${REDACTED}`);

@@ -14,7 +14,8 @@ import { jsonText, NO_ORIGIN, type Converted } from "./converted.js";
 
 type Part = MastraDBMessage["content"]["parts"][number];
 
-const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 const str = (u: unknown): string => (typeof u === "string" ? u : "");
 
 /** The text a part contributes to what the model reads (text, reasoning, a file's marker). */
@@ -24,7 +25,9 @@ function partText(part: Part): string {
     case "text":
       return str(p["text"]);
     case "reasoning": {
-      const details = Array.isArray(p["details"]) ? p["details"].map((d) => (isRecord(d) ? str(d["text"]) : "")).join("") : "";
+      const details = Array.isArray(p["details"])
+        ? p["details"].map((d) => (isRecord(d) ? str(d["text"]) : "")).join("")
+        : "";
       return str(p["reasoning"]) || details;
     }
     case "file":
@@ -42,7 +45,12 @@ function derived(m: MastraDBMessage): { readonly messages: Message[]; readonly p
       .map(partText)
       .filter((s) => s !== "")
       .join("\n") || str(m.content.content);
-  const meta = { id: m.id, ...(m.createdAt instanceof Date && Number.isFinite(m.createdAt.getTime()) ? { timestamp: m.createdAt.getTime() } : {}) };
+  const meta = {
+    id: m.id,
+    ...(m.createdAt instanceof Date && Number.isFinite(m.createdAt.getTime())
+      ? { timestamp: m.createdAt.getTime() }
+      : {}),
+  };
   if (m.role === "system") return { messages: [{ role: "system", content: text, ...meta }] };
   if (m.role !== "assistant") return { messages: [{ role: "user", content: text, ...meta }] };
   // One unit per tool invocation (the call and its result): the text and other parts before an
@@ -63,11 +71,23 @@ function derived(m: MastraDBMessage): { readonly messages: Message[]; readonly p
       .join("\n");
     const id = first() ? m.id : `${m.id}#${inv.toolCallId}`;
     const unit = [...pending, k];
-    out.push({ role: "assistant", content: lead, ...meta, id, toolCalls: [{ id: inv.toolCallId, name: inv.toolName, arguments: jsonText(inv.args) }] as ToolCall[] });
+    out.push({
+      role: "assistant",
+      content: lead,
+      ...meta,
+      id,
+      toolCalls: [{ id: inv.toolCallId, name: inv.toolName, arguments: jsonText(inv.args) }] as ToolCall[],
+    });
     sources.push(unit);
     if (inv.state === "result" || inv.state === "output-error" || inv.state === "output-denied") {
       const output = inv.state === "result" ? jsonText(inv.result) : str(inv.errorText) || inv.state;
-      out.push({ role: "tool", content: output, toolCallId: inv.toolCallId, name: inv.toolName, id: `${m.id}:${inv.toolCallId}` });
+      out.push({
+        role: "tool",
+        content: output,
+        toolCallId: inv.toolCallId,
+        name: inv.toolName,
+        id: `${m.id}:${inv.toolCallId}`,
+      });
       sources.push(unit);
     }
     pending = [];
@@ -116,7 +136,10 @@ export function withParts(m: MastraDBMessage, keep: readonly number[]): MastraDB
  * @example
  * const { messages, origin } = fromMastraDBMessages(step.messages, step.systemMessages.map((s) => String(s.content)));
  */
-export function fromMastraDBMessages(messages: readonly MastraDBMessage[], systemPrompts: readonly string[] = []): Converted {
+export function fromMastraDBMessages(
+  messages: readonly MastraDBMessage[],
+  systemPrompts: readonly string[] = [],
+): Converted {
   const out: Message[] = systemPrompts.map((content) => ({ role: "system", content }));
   const origin: number[] = systemPrompts.map(() => NO_ORIGIN);
   const parts: (readonly number[] | undefined)[] = systemPrompts.map(() => undefined);

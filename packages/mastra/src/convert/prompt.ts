@@ -23,7 +23,10 @@ export type LLMPrompt = ProcessLLMRequestArgs["prompt"];
  * @example const m: LLMPromptMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "grep", output: { type: "text", value: "3 matches" } }] };
  */
 export type LLMPromptMessage = LLMPrompt[number];
-type ResultOutput = Extract<Extract<LLMPromptMessage, { role: "tool" }>["content"][number], { type: "tool-result" }>["output"];
+type ResultOutput = Extract<
+  Extract<LLMPromptMessage, { role: "tool" }>["content"][number],
+  { type: "tool-result" }
+>["output"];
 
 /** The text of a tool result output (the model reads exactly this, or its JSON). */
 export function outputText(output: ResultOutput): string {
@@ -46,10 +49,21 @@ function promptMessageToMessages(m: LLMPromptMessage): Message[] {
     case "user": {
       // A note this adapter wrote keeps its seal as its id (the manager verifies it against the text).
       const seal = sealOf(m);
-      return [{ role: "user", content: m.content.map((p) => (p.type === "text" ? p.text : `[file ${p.mediaType}]`)).join("\n"), ...(seal === undefined ? {} : { id: seal }) }];
+      return [
+        {
+          role: "user",
+          content: m.content.map((p) => (p.type === "text" ? p.text : `[file ${p.mediaType}]`)).join("\n"),
+          ...(seal === undefined ? {} : { id: seal }),
+        },
+      ];
     }
     case "tool":
-      return m.content.map((p) => ({ role: "tool", content: outputText(p.output), toolCallId: p.toolCallId, name: p.toolName }));
+      return m.content.map((p) => ({
+        role: "tool",
+        content: outputText(p.output),
+        toolCallId: p.toolCallId,
+        name: p.toolName,
+      }));
     case "assistant": {
       const text: string[] = [];
       const calls: ToolCall[] = [];
@@ -57,10 +71,18 @@ function promptMessageToMessages(m: LLMPromptMessage): Message[] {
       for (const p of m.content) {
         if (p.type === "text" || p.type === "reasoning") text.push(p.text);
         else if (p.type === "file") text.push(`[file ${p.mediaType}]`);
-        else if (p.type === "tool-call") calls.push({ id: p.toolCallId, name: p.toolName, arguments: jsonText(p.input) });
+        else if (p.type === "tool-call")
+          calls.push({ id: p.toolCallId, name: p.toolName, arguments: jsonText(p.input) });
         else results.push({ role: "tool", content: outputText(p.output), toolCallId: p.toolCallId, name: p.toolName });
       }
-      return [{ role: "assistant", content: text.filter((s) => s !== "").join("\n"), ...(calls.length > 0 ? { toolCalls: calls } : {}) }, ...results];
+      return [
+        {
+          role: "assistant",
+          content: text.filter((s) => s !== "").join("\n"),
+          ...(calls.length > 0 ? { toolCalls: calls } : {}),
+        },
+        ...results,
+      ];
     }
   }
 }
@@ -101,5 +123,9 @@ function sealOf(m: LLMPromptMessage): string | undefined {
  */
 export function promptNote(text: string, note?: Message): LLMPromptMessage {
   const seal = note?.id;
-  return { role: "user", content: [{ type: "text", text }], ...(seal === undefined ? {} : { providerOptions: { [NOTE_OPTIONS_KEY]: { note: seal } } }) };
+  return {
+    role: "user",
+    content: [{ type: "text", text }],
+    ...(seal === undefined ? {} : { providerOptions: { [NOTE_OPTIONS_KEY]: { note: seal } } }),
+  };
 }

@@ -13,7 +13,8 @@ export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
 /** What the framer yields: a complete line (without its `\n`), or the size of a line it dropped. */
-export type Frame = { readonly _tag: "Line"; readonly bytes: Buffer } | { readonly _tag: "TooLong"; readonly limit: number };
+export type Frame =
+  { readonly _tag: "Line"; readonly bytes: Buffer } | { readonly _tag: "TooLong"; readonly limit: number };
 
 const NEWLINE = 0x0a;
 
@@ -88,11 +89,19 @@ export type Checked =
   | { readonly _tag: "Blank" };
 
 /** The error response with `code`, `message` and `id`. */
-export const errorReply = (id: ReplyId, code: number, message: string): ErrorReply => ({ jsonrpc: "2.0", id, error: { code, message } });
+export const errorReply = (id: ReplyId, code: number, message: string): ErrorReply => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code, message },
+});
 
-const refused = (id: ReplyId, code: number, message: string): Checked => ({ _tag: "Refused", reply: errorReply(id, code, message) });
+const refused = (id: ReplyId, code: number, message: string): Checked => ({
+  _tag: "Refused",
+  reply: errorReply(id, code, message),
+});
 
-const isObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 
 /** A valid request id (a string or an integer, as MCP allows), or undefined. */
 function idOf(u: unknown): string | number | undefined {
@@ -130,26 +139,44 @@ export function checkLine(bytes: Buffer): Checked {
   } catch (e) {
     return refused(null, PARSE_ERROR, `Parse error: ${clip(e instanceof Error ? e.message : String(e))}`);
   }
-  if (Array.isArray(value)) return refused(null, INVALID_REQUEST, "Invalid Request: batch requests (arrays) are not supported; send one JSON-RPC object per line");
+  if (Array.isArray(value))
+    return refused(
+      null,
+      INVALID_REQUEST,
+      "Invalid Request: batch requests (arrays) are not supported; send one JSON-RPC object per line",
+    );
   if (!isObject(value)) return refused(null, INVALID_REQUEST, "Invalid Request: a JSON-RPC message is an object");
   const isCall = "method" in value;
   if (!isCall && ("result" in value || "error" in value)) {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) return { _tag: "Message", message: parsed.data };
     // A JSON-RPC error about a line this side sent, which it could not read, has id null.
-    return { _tag: "BadResponse", problem: value["id"] === null ? "an error response with id null (the peer could not read a message)" : "a malformed response" };
+    return {
+      _tag: "BadResponse",
+      problem:
+        value["id"] === null
+          ? "an error response with id null (the peer could not read a message)"
+          : "a malformed response",
+    };
   }
   const id = idOf(value["id"]);
   const replyTo: ReplyId = isCall && id !== undefined ? id : null;
-  if (value["jsonrpc"] !== "2.0") return refused(replyTo, INVALID_REQUEST, `Invalid Request: jsonrpc must be "2.0", got ${shown(value["jsonrpc"])}`);
-  if ("id" in value && id === undefined) return refused(null, INVALID_REQUEST, "Invalid Request: id must be a string or an integer");
+  if (value["jsonrpc"] !== "2.0")
+    return refused(replyTo, INVALID_REQUEST, `Invalid Request: jsonrpc must be "2.0", got ${shown(value["jsonrpc"])}`);
+  if ("id" in value && id === undefined)
+    return refused(null, INVALID_REQUEST, "Invalid Request: id must be a string or an integer");
   if (isCall) {
-    if (typeof value["method"] !== "string") return refused(replyTo, INVALID_REQUEST, "Invalid Request: method must be a string");
-    if ("params" in value && !isObject(value["params"])) return refused(replyTo, INVALID_REQUEST, "Invalid Request: params must be an object");
+    if (typeof value["method"] !== "string")
+      return refused(replyTo, INVALID_REQUEST, "Invalid Request: method must be a string");
+    if ("params" in value && !isObject(value["params"]))
+      return refused(replyTo, INVALID_REQUEST, "Invalid Request: params must be an object");
   }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (parsed.success) return { _tag: "Message", message: parsed.data };
   const issue = parsed.error.issues[0];
-  const problem = issue === undefined ? "not a JSON-RPC message" : `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`;
+  const problem =
+    issue === undefined
+      ? "not a JSON-RPC message"
+      : `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`;
   return refused(replyTo, INVALID_REQUEST, `Invalid Request: ${clip(problem)}`);
 }

@@ -7,7 +7,12 @@ const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const bin = fileURLToPath(new URL("../../../cli/bin/cc-compact.js", import.meta.url));
 
 /** One JSON-RPC message the server wrote. */
-export type Reply = { readonly jsonrpc?: unknown; readonly id?: unknown; readonly result?: unknown; readonly error?: { readonly code: number; readonly message: string } };
+export type Reply = {
+  readonly jsonrpc?: unknown;
+  readonly id?: unknown;
+  readonly result?: unknown;
+  readonly error?: { readonly code: number; readonly message: string };
+};
 
 /** A running `cc-compact mcp` with a raw line reader on its stdout. */
 export interface RawServer {
@@ -31,7 +36,9 @@ export async function startRawServer(path: string): Promise<RawServer> {
   let out = "";
   const queue: Reply[] = [];
   const waiting: { readonly wants: (r: Reply) => boolean; readonly take: (r: Reply) => void }[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
     out += d;
     for (let nl = out.indexOf("\n"); nl !== -1; nl = out.indexOf("\n")) {
@@ -85,7 +92,14 @@ export const line = (message: unknown): string => `${JSON.stringify(message)}\n`
 
 /** Sends `initialize` and `notifications/initialized`, as every MCP client does first. */
 export async function initialize(server: RawServer): Promise<void> {
-  server.write(line({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } } }));
+  server.write(
+    line({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+    }),
+  );
   const r = await server.next();
   if (r.id !== "init" || r.result === undefined) throw new Error(`initialize failed: ${JSON.stringify(r)}`);
   server.write(line({ jsonrpc: "2.0", method: "notifications/initialized" }));

@@ -13,13 +13,25 @@ export const call = (...ids: string[]): Message => ({
   content: "",
   toolCalls: ids.map((id) => ({ id, name: "bash", arguments: `{"command":"ls ${id}"}` })),
 });
-export const tool = (id: string, content = `result of ${id}`): Message => ({ role: "tool", toolCallId: id, name: "bash", content });
+export const tool = (id: string, content = `result of ${id}`): Message => ({
+  role: "tool",
+  toolCallId: id,
+  name: "bash",
+  content,
+});
 
 /** Random conversations: optional system prefix, then user/assistant turns and tool chains of 1–3 parallel calls. */
 export const conversationArb: fc.Arbitrary<readonly Message[]> = fc
   .tuple(
     fc.integer({ min: 0, max: 2 }),
-    fc.array(fc.oneof(fc.constant<"user" | "assistant">("user"), fc.constant<"user" | "assistant">("assistant"), fc.integer({ min: 1, max: 3 })), { maxLength: 40 }),
+    fc.array(
+      fc.oneof(
+        fc.constant<"user" | "assistant">("user"),
+        fc.constant<"user" | "assistant">("assistant"),
+        fc.integer({ min: 1, max: 3 }),
+      ),
+      { maxLength: 40 },
+    ),
     fc.string({ maxLength: 30 }),
   )
   .map(([systems, steps, text]) => {
@@ -39,4 +51,5 @@ export const conversationArb: fc.Arbitrary<readonly Message[]> = fc
   });
 
 /** Call ids issued by assistant messages in `messages`. */
-export const issued = (messages: readonly Message[]): Set<string> => new Set(messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
+export const issued = (messages: readonly Message[]): Set<string> =>
+  new Set(messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));

@@ -119,7 +119,13 @@ function resultText(item: ItemRecord): string {
   const output = item["output"];
   switch (item["type"]) {
     case "shell_call_output":
-      return Array.isArray(output) ? output.map((o) => (isRecord(o) ? [str(o["stdout"]) ?? "", str(o["stderr"]) ?? ""].filter((s) => s !== "").join("\n") : "")).join("\n") : "";
+      return Array.isArray(output)
+        ? output
+            .map((o) =>
+              isRecord(o) ? [str(o["stdout"]) ?? "", str(o["stderr"]) ?? ""].filter((s) => s !== "").join("\n") : "",
+            )
+            .join("\n")
+        : "";
     case "computer_call_result":
       return "[screenshot]";
     case "tool_search_output":
@@ -144,19 +150,32 @@ export function itemKind(item: AgentInputItem | ItemRecord): ItemKind {
   if ((type === undefined || type === "message") && (role === "user" || role === "assistant" || role === "system")) {
     return { kind: "message", role, text: contentText(r["content"]) };
   }
-  if (type === "reasoning") return { kind: "reasoning", text: [contentText(r["content"]), contentText(r["rawContent"])].filter((s) => s !== "").join("\n") };
+  if (type === "reasoning")
+    return {
+      kind: "reasoning",
+      text: [contentText(r["content"]), contentText(r["rawContent"])].filter((s) => s !== "").join("\n"),
+    };
   const callId = callIdOf(r);
   if (typeof type === "string" && callId !== undefined) {
     const callName = CALL_TYPES[type];
     if (callName !== undefined) {
-      const name = type === "function_call" ? [str(r["namespace"]), str(r["name"]) ?? "function"].filter((s) => s !== undefined).join(".") : callName;
+      const name =
+        type === "function_call"
+          ? [str(r["namespace"]), str(r["name"]) ?? "function"].filter((s) => s !== undefined).join(".")
+          : callName;
       return { kind: "call", callId, name, arguments: callArguments(r) };
     }
     const resultName = RESULT_TYPES[type];
-    if (resultName !== undefined) return { kind: "result", callId, name: str(r["name"]) ?? resultName, text: resultText(r) };
+    if (resultName !== undefined)
+      return { kind: "result", callId, name: str(r["name"]) ?? resultName, text: resultText(r) };
   }
   if (type === "hosted_tool_call") {
-    return { kind: "opaque", text: [`[${str(r["name"]) ?? "hosted tool"}]`, str(r["arguments"]) ?? "", str(r["output"]) ?? ""].filter((s) => s !== "").join("\n") };
+    return {
+      kind: "opaque",
+      text: [`[${str(r["name"]) ?? "hosted tool"}]`, str(r["arguments"]) ?? "", str(r["output"]) ?? ""]
+        .filter((s) => s !== "")
+        .join("\n"),
+    };
   }
   return { kind: "opaque", text: jsonText(item) };
 }

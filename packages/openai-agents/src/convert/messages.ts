@@ -108,7 +108,8 @@ export function itemsToMessages(items: readonly AgentInputItem[], instructions?:
     flushReasoning();
     const id = idOf(items[i]!);
     if (k.kind === "message") messages.push(withId({ role: k.role, content: k.text }, id));
-    else if (k.kind === "result") messages.push(withId({ role: "tool", content: k.text, toolCallId: k.callId, name: k.name }, id));
+    else if (k.kind === "result")
+      messages.push(withId({ role: "tool", content: k.text, toolCallId: k.callId, name: k.name }, id));
     else messages.push(withId({ role: "assistant", content: k.text }, id));
     sources.push([i]);
     i++;
@@ -137,7 +138,9 @@ const sameMessage = (a: Message, b: Message): boolean => JSON.stringify(a) === J
 
 /** The item that carries a message the compactor added (a summary note): a user message, or a system message. */
 export function noteItem(m: Message): AgentInputItem {
-  return m.role === "system" ? { type: "message", role: "system", content: m.content } : { type: "message", role: "user", content: m.content };
+  return m.role === "system"
+    ? { type: "message", role: "system", content: m.content }
+    : { type: "message", role: "user", content: m.content };
 }
 
 /**
@@ -149,7 +152,11 @@ export function noteItem(m: Message): AgentInputItem {
  * const back = messagesToItems(turn.messages, conversion, items);
  * // back.items: the kept originals, with the summary note as a new user item
  */
-export function messagesToItems(out: readonly Message[], conversion: ItemConversion, items: readonly AgentInputItem[]): ItemsBack {
+export function messagesToItems(
+  out: readonly Message[],
+  conversion: ItemConversion,
+  items: readonly AgentInputItem[],
+): ItemsBack {
   const position = new Map<Message, number>();
   conversion.messages.forEach((m, i) => position.set(m, i));
   const result: AgentInputItem[] = [];

@@ -9,4 +9,12 @@ export { DEFAULT_NAMESPACE, entryKey, idConflict, messageOf, validateEntries, ty
 export { MAX_QUERY_TERMS, tokenize } from "../query.js";
 export { idf, tfPart } from "../ranking/index.js";
 export { installCommand, type PgPoolClientLike } from "../optional-driver.js";
-export { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, resolvePgTimeouts, type OwnedPgPool } from "../pg-resilience.js";
+export {
+  classifyPgError,
+  ownPgPool,
+  pgErrorCode,
+  pgPoolTimeoutSettings,
+  pgTransaction,
+  resolvePgTimeouts,
+  type OwnedPgPool,
+} from "../pg-resilience.js";

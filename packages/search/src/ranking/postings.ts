@@ -194,10 +194,23 @@ export class PostingsCache<H> {
       return a.byteLength === 0 ? 0 : TYPED_ARRAY_BYTES + a.byteLength;
     };
     let n = 0;
-    for (const a of [this.docLen, this.docNs, this.docKind, this.docLive, this.docStart, this.forward, this.mark, this.slot]) n += own(a);
-    for (const list of this.lists) if (list !== undefined) n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
+    for (const a of [
+      this.docLen,
+      this.docNs,
+      this.docKind,
+      this.docLive,
+      this.docStart,
+      this.forward,
+      this.mark,
+      this.slot,
+    ])
+      n += own(a);
+    for (const list of this.lists)
+      if (list !== undefined) n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
     const f = this.flat;
-    if (f !== undefined) for (const a of [f.listStart, f.postings, f.df, f.orMask, f.minLen, f.blockStart, f.blockMask, f.blockMinLen]) n += own(a);
+    if (f !== undefined)
+      for (const a of [f.listStart, f.postings, f.df, f.orMask, f.minLen, f.blockStart, f.blockMask, f.blockMinLen])
+        n += own(a);
     n += 8 * this.lists.length + this.termIds.bytes();
     // Restored keys are one (two-byte) string, kept until the restored entries are renumbered.
     if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
@@ -366,7 +379,11 @@ export class PostingsCache<H> {
    * the arrays are taken as they are (a later write grows them by copying), keys are read from
    * the joined key string on first use, handles made by `handleOf` on first use.
    */
-  static restore<H>(image: CacheImage, handleOf: (doc: number, key: string) => H, compactAfter?: number): PostingsCache<H> {
+  static restore<H>(
+    image: CacheImage,
+    handleOf: (doc: number, key: string) => H,
+    compactAfter?: number,
+  ): PostingsCache<H> {
     const c = new PostingsCache<H>(compactAfter);
     c.termIds.restore(image.terms, image.termHashes);
     c.flat = image.lists;

@@ -33,7 +33,11 @@ export interface PostingsCacheStats {
   /** Estimated bytes held by every loaded scope together. */
   readonly bytes: number;
   /** The loaded scopes, least recently used first: a namespace (as given to search), or `undefined` for the whole index. */
-  readonly scopes: readonly { readonly namespace: string | undefined; readonly entries: number; readonly bytes: number }[];
+  readonly scopes: readonly {
+    readonly namespace: string | undefined;
+    readonly entries: number;
+    readonly bytes: number;
+  }[];
   /** Loads from the store since the index was opened (a reload after eviction counts again). */
   readonly loads: number;
   /** Entries read from the store by those loads (catch-ups by generation not included). */
@@ -64,7 +68,10 @@ export interface Sized {
  * lru.set("nrun-1", "run-1", cached); lru.get("nrun-1");
  */
 export class ScopeLru<V extends Sized> {
-  private readonly map = new Map<string, { readonly value: V; readonly namespace: string | undefined; bytes: number }>();
+  private readonly map = new Map<
+    string,
+    { readonly value: V; readonly namespace: string | undefined; bytes: number }
+  >();
   private total = 0;
   /** Loads counted by the owner (see {@link PostingsCacheStats}). */
   loads = 0;
@@ -123,7 +130,11 @@ export class ScopeLru<V extends Sized> {
     return {
       capBytes: this.capBytes,
       bytes: this.total,
-      scopes: [...this.map.values()].map((s) => ({ namespace: s.namespace, entries: s.value.entries(), bytes: s.bytes })),
+      scopes: [...this.map.values()].map((s) => ({
+        namespace: s.namespace,
+        entries: s.value.entries(),
+        bytes: s.bytes,
+      })),
       loads: this.loads,
       loadedEntries: this.loadedEntries,
       evictions: this.evictions,

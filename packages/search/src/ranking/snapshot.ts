@@ -62,7 +62,8 @@ export interface SnapshotContent extends SnapshotMeta {
 }
 
 /** Why a snapshot was not accepted. */
-export type SnapshotRejectReason = "truncated" | "magic" | "version" | "checksum" | "malformed" | "identity" | "scope" | "ahead";
+export type SnapshotRejectReason =
+  "truncated" | "magic" | "version" | "checksum" | "malformed" | "identity" | "scope" | "ahead";
 
 /** A snapshot refused by {@link decodeSnapshot} (or by the backend reading it), with a reason and a human-readable detail. */
 export interface SnapshotRejection {
@@ -158,7 +159,10 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
 const pad8 = (n: number): number => (n + 7) & ~7;
 
 /** Offsets of every section (from the body's start) and the body's length in bytes. */
-function layout(c: Counts): { readonly at: ReadonlyMap<string, { readonly kind: Kind; readonly offset: number; readonly length: number }>; readonly bytes: number } {
+function layout(c: Counts): {
+  readonly at: ReadonlyMap<string, { readonly kind: Kind; readonly offset: number; readonly length: number }>;
+  readonly bytes: number;
+} {
   const at = new Map<string, { kind: Kind; offset: number; length: number }>();
   let off = COUNTS * 8;
   for (const [name, kind, length] of sections(c)) {
@@ -300,7 +304,13 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     orMask: lists.orMask,
     blockMask: lists.blockMask,
   };
-  const strings: Readonly<Record<string, string>> = { keyText: img.keyText, termText: terms.text, nsText: ns.text, kindText: kinds.text, markText: marks.text };
+  const strings: Readonly<Record<string, string>> = {
+    keyText: img.keyText,
+    termText: terms.text,
+    nsText: ns.text,
+    kindText: kinds.text,
+    markText: marks.text,
+  };
   for (const [name, s] of body.at) {
     const at = base + s.offset;
     if (s.kind === "u16") {
@@ -309,14 +319,20 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     }
     const src = arrays[name];
     if (src === undefined || s.length === 0) continue;
-    const dst = s.kind === "i32" ? new Int32Array(out.buffer, at, s.length) : s.kind === "f64" ? new Float64Array(out.buffer, at, s.length) : new Uint8Array(out.buffer, at, s.length);
+    const dst =
+      s.kind === "i32"
+        ? new Int32Array(out.buffer, at, s.length)
+        : s.kind === "f64"
+          ? new Float64Array(out.buffer, at, s.length)
+          : new Uint8Array(out.buffer, at, s.length);
     dst.set(src.subarray(0, s.length));
   }
   out.set(snapshotDigest(out.subarray(0, total - DIGEST)), total - DIGEST);
   return out;
 }
 
-const reject = (reason: SnapshotRejectReason, detail: string): E.Either<SnapshotRejection, never> => E.left({ reason, detail });
+const reject = (reason: SnapshotRejectReason, detail: string): E.Either<SnapshotRejection, never> =>
+  E.left({ reason, detail });
 
 /** The header of a snapshot, read without checking the checksum (what a reader needs to know how long the file should be). */
 export function snapshotLength(bytes: Uint8Array): number | undefined {
@@ -331,7 +347,11 @@ export function snapshotLength(bytes: Uint8Array): number | undefined {
  * of the bytes before the trailer when the caller already computed it (while reading the file);
  * else it is computed here. Never throws: every failure is `Left(SnapshotRejection)`.
  */
-export function decodeSnapshot(input: Uint8Array, expect: SnapshotExpectation, digest?: Uint8Array): E.Either<SnapshotRejection, SnapshotContent> {
+export function decodeSnapshot(
+  input: Uint8Array,
+  expect: SnapshotExpectation,
+  digest?: Uint8Array,
+): E.Either<SnapshotRejection, SnapshotContent> {
   try {
     return decodeChecked(input, expect, digest);
   } catch (e) {
@@ -339,19 +359,33 @@ export function decodeSnapshot(input: Uint8Array, expect: SnapshotExpectation, d
   }
 }
 
-function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: Uint8Array | undefined): E.Either<SnapshotRejection, SnapshotContent> {
+function decodeChecked(
+  input: Uint8Array,
+  expect: SnapshotExpectation,
+  digest: Uint8Array | undefined,
+): E.Either<SnapshotRejection, SnapshotContent> {
   if (endianness() !== "LE") return reject("malformed", "snapshots are read on little-endian hosts only");
-  if (input.length < HEAD + DIGEST) return reject("truncated", `${input.length} bytes, shorter than a header and checksum`);
-  for (let i = 0; i < SNAPSHOT_MAGIC.length; i++) if (input[i] !== SNAPSHOT_MAGIC[i]) return reject("magic", "not a postings snapshot");
+  if (input.length < HEAD + DIGEST)
+    return reject("truncated", `${input.length} bytes, shorter than a header and checksum`);
+  for (let i = 0; i < SNAPSHOT_MAGIC.length; i++)
+    if (input[i] !== SNAPSHOT_MAGIC[i]) return reject("magic", "not a postings snapshot");
   // Typed views need aligned offsets: a misaligned input is copied once.
   const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const version = view.getUint32(8, true);
-  if (version !== SNAPSHOT_VERSION) return reject("version", `format version ${version}; this library reads ${SNAPSHOT_VERSION}`);
+  if (version !== SNAPSHOT_VERSION)
+    return reject("version", `format version ${version}; this library reads ${SNAPSHOT_VERSION}`);
   const metaBytes = view.getUint32(12, true);
   const bodyBytes = view.getFloat64(16, true);
   const generation = view.getFloat64(24, true);
-  if (metaBytes % 8 !== 0 || metaBytes < 8 || !Number.isSafeInteger(bodyBytes) || bodyBytes < COUNTS * 8 || bodyBytes % 8 !== 0) return reject("malformed", "header lengths out of range");
+  if (
+    metaBytes % 8 !== 0 ||
+    metaBytes < 8 ||
+    !Number.isSafeInteger(bodyBytes) ||
+    bodyBytes < COUNTS * 8 ||
+    bodyBytes % 8 !== 0
+  )
+    return reject("malformed", "header lengths out of range");
   const total = HEAD + metaBytes + bodyBytes + DIGEST;
   if (bytes.length < total) return reject("truncated", `${bytes.length} bytes of ${total}`);
   if (bytes.length > total) return reject("malformed", `${bytes.length} bytes, the header says ${total}`);
@@ -361,19 +395,32 @@ function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: U
   const idChars = view.getUint32(HEAD, true);
   const scopeChars = view.getUint32(HEAD + 4, true);
   if (8 + 2 * (idChars + scopeChars) > metaBytes) return reject("malformed", "meta lengths out of range");
-  const str = (byteOffset: number, chars: number): string => (chars === 0 ? "" : Buffer.from(bytes.buffer, bytes.byteOffset + byteOffset, 2 * chars).toString("utf16le"));
+  const str = (byteOffset: number, chars: number): string =>
+    chars === 0 ? "" : Buffer.from(bytes.buffer, bytes.byteOffset + byteOffset, 2 * chars).toString("utf16le");
   const identity = str(HEAD + 8, idChars);
   const scope = str(HEAD + 8 + 2 * idChars, scopeChars);
-  if (identity !== expect.identity) return reject("identity", `a snapshot of index ${JSON.stringify(identity)}, not ${JSON.stringify(expect.identity)}`);
-  if (scope !== expect.scope) return reject("scope", `a snapshot of scope ${JSON.stringify(scope)}, not ${JSON.stringify(expect.scope)}`);
+  if (identity !== expect.identity)
+    return reject(
+      "identity",
+      `a snapshot of index ${JSON.stringify(identity)}, not ${JSON.stringify(expect.identity)}`,
+    );
+  if (scope !== expect.scope)
+    return reject("scope", `a snapshot of scope ${JSON.stringify(scope)}, not ${JSON.stringify(expect.scope)}`);
   if (!Number.isSafeInteger(generation) || generation < 0) return reject("malformed", `generation ${generation}`);
-  if (generation > expect.maxGeneration) return reject("ahead", `complete up to generation ${generation}, ahead of the index's ${expect.maxGeneration} (a restored or recreated database)`);
+  if (generation > expect.maxGeneration)
+    return reject(
+      "ahead",
+      `complete up to generation ${generation}, ahead of the index's ${expect.maxGeneration} (a restored or recreated database)`,
+    );
   const base = HEAD + metaBytes;
   const countValues = new Float64Array(bytes.buffer, bytes.byteOffset + base, COUNTS);
   const c = Object.fromEntries(COUNT_NAMES.map((name, i) => [name, countValues[i]!])) as unknown as Counts;
-  for (const name of COUNT_NAMES) if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff) return reject("malformed", `count ${name} = ${c[name]}`);
+  for (const name of COUNT_NAMES)
+    if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff)
+      return reject("malformed", `count ${name} = ${c[name]}`);
   const body = layout(c);
-  if (body.bytes !== bodyBytes) return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${bodyBytes}`);
+  if (body.bytes !== bodyBytes)
+    return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${bodyBytes}`);
   const sec = (name: string): { readonly at: number; readonly length: number } => {
     const s = body.at.get(name)!;
     return { at: bytes.byteOffset + base + s.offset, length: s.length };
@@ -410,13 +457,19 @@ function decodeChecked(input: Uint8Array, expect: SnapshotExpectation, digest: U
   const namespaces = split("nsStart", "nsText");
   const kinds = split("kindStart", "kindText");
   const markNames = split("markStart", "markText");
-  if (terms === undefined || namespaces === undefined || kinds === undefined || markNames === undefined) return reject("malformed", "string bounds out of range");
+  if (terms === undefined || namespaces === undefined || kinds === undefined || markNames === undefined)
+    return reject("malformed", "string bounds out of range");
   const docStart = i32("docStart");
   const keyStart = i32("keyStart");
   const listStart = i32("listStart");
   const blockStart = i32("blockStart");
   const ends = (a: Int32Array, last: number): boolean => a[0] === 0 && a[a.length - 1] === last;
-  if (!ends(docStart, c.forwardLen) || !ends(keyStart, c.keyChars) || !ends(listStart, c.postingsLen) || !ends(blockStart, c.blocksLen))
+  if (
+    !ends(docStart, c.forwardLen) ||
+    !ends(keyStart, c.keyChars) ||
+    !ends(listStart, c.postingsLen) ||
+    !ends(blockStart, c.blocksLen)
+  )
     return reject("malformed", "array bounds disagree with the counts");
   if (c.live > c.docCount) return reject("malformed", "more live entries than entries");
   const markValue = f64("markValue");

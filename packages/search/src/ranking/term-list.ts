@@ -35,7 +35,15 @@ export const EMPTY = new Int32Array(0);
 const EMPTY_MASKS = new Uint8Array(0);
 
 export function emptyList(): TermList {
-  return { postings: EMPTY, length: 0, df: 0, orMask: 0, minLen: 0x7fffffff, blockMask: EMPTY_MASKS, blockMinLen: EMPTY };
+  return {
+    postings: EMPTY,
+    length: 0,
+    df: 0,
+    orMask: 0,
+    minLen: 0x7fffffff,
+    blockMask: EMPTY_MASKS,
+    blockMinLen: EMPTY,
+  };
 }
 
 /** The OR of masks of the block holding posting `i`. */

@@ -86,7 +86,8 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
   let essential = 0; // lists [0, essential) are non-essential
 
   /** Heap order: the root is the worst (lowest score, then highest docId). */
-  const worse = (i: number, j: number): boolean => heapScore[i]! < heapScore[j]! || (heapScore[i] === heapScore[j] && heapDoc[i]! > heapDoc[j]!);
+  const worse = (i: number, j: number): boolean =>
+    heapScore[i]! < heapScore[j]! || (heapScore[i] === heapScore[j] && heapDoc[i]! > heapDoc[j]!);
   const swap = (i: number, j: number): void => {
     const s = heapScore[i]!;
     heapScore[i] = heapScore[j]!;
@@ -198,7 +199,10 @@ export function topK<H>(cache: PostingsCache<H>, termIds: readonly number[], q: 
       }
     }
     // Score the candidate, unless it is dead or filtered out.
-    const keep = docLive[doc] === 1 && (wantNs === undefined || docNs[doc] === wantNs) && (kinds === undefined || kinds.has(docKind[doc]!));
+    const keep =
+      docLive[doc] === 1 &&
+      (wantNs === undefined || docNs[doc] === wantNs) &&
+      (kinds === undefined || kinds.has(docKind[doc]!));
     const len = docLen[doc]!;
     let partial = 0;
     for (let i = essential; i < m; i++) {

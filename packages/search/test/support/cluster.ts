@@ -21,7 +21,10 @@ function pgBin(): string {
 function pgCtl(args: readonly string[]): void {
   const ctl = join(pgBin(), "pg_ctl");
   const isRoot = process.getuid?.() === 0;
-  execFileSync(isRoot ? "runuser" : ctl, isRoot ? ["-u", "postgres", "--", ctl, ...args] : [...args], { stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+  execFileSync(isRoot ? "runuser" : ctl, isRoot ? ["-u", "postgres", "--", ctl, ...args] : [...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 60_000,
+  });
 }
 
 /** A running throwaway cluster. */
@@ -43,7 +46,11 @@ export function startCluster(): Cluster {
     const dir = mkdtempSync(join(tmpdir(), "cc-pg-stop-"));
     const port = 60_000 + Math.floor(Math.random() * 4000);
     try {
-      const url = execFileSync("bash", [script, "start", dir, String(port)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 }).trim();
+      const url = execFileSync("bash", [script, "start", dir, String(port)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 120_000,
+      }).trim();
       const data = join(dir, "data");
       let running = true;
       return {
@@ -53,7 +60,16 @@ export function startCluster(): Cluster {
           running = false;
         },
         restart: () => {
-          pgCtl(["-D", data, "-l", join(dir, "log"), "-w", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`, "start"]);
+          pgCtl([
+            "-D",
+            data,
+            "-l",
+            join(dir, "log"),
+            "-w",
+            "-o",
+            `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`,
+            "start",
+          ]);
           running = true;
         },
         destroy: () => {

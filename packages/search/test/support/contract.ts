@@ -72,11 +72,36 @@ export const NASTY_QUERIES: readonly string[] = [
 ];
 
 const corpus: readonly IndexEntry[] = [
-  entry({ id: "e1", summary: "Read src/app.py: defines main() and parse_config", content: "def parse_config(path):\n    return load(path)\n", kind: "file" }),
-  entry({ id: "e2", summary: "pytest run failed", content: "FAILED tests/test_io.py::test_roundtrip - ValueError: bad header", kind: "tool_result" }),
-  entry({ id: "e3", summary: "User asked to fix the CSV reader", content: "Please fix the csv reader so it handles quoted newlines.", kind: "message" }),
-  entry({ id: "e4", summary: "数据库连接失败 when starting the service", content: "错误: 数据库连接失败 (timeout 30s) 🔥", kind: "tool_result" }),
-  entry({ id: "e5", summary: "grep output", content: "NEAR AND OR NOT * : ( ) ' \" matched lines", kind: "tool_result" }),
+  entry({
+    id: "e1",
+    summary: "Read src/app.py: defines main() and parse_config",
+    content: "def parse_config(path):\n    return load(path)\n",
+    kind: "file",
+  }),
+  entry({
+    id: "e2",
+    summary: "pytest run failed",
+    content: "FAILED tests/test_io.py::test_roundtrip - ValueError: bad header",
+    kind: "tool_result",
+  }),
+  entry({
+    id: "e3",
+    summary: "User asked to fix the CSV reader",
+    content: "Please fix the csv reader so it handles quoted newlines.",
+    kind: "message",
+  }),
+  entry({
+    id: "e4",
+    summary: "数据库连接失败 when starting the service",
+    content: "错误: 数据库连接失败 (timeout 30s) 🔥",
+    kind: "tool_result",
+  }),
+  entry({
+    id: "e5",
+    summary: "grep output",
+    content: "NEAR AND OR NOT * : ( ) ' \" matched lines",
+    kind: "tool_result",
+  }),
 ];
 
 function termsOf(e: IndexEntry): Set<string> {
@@ -149,20 +174,34 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       right(await index.write([{ ...old, summary: "rewritten completely", evictedAt: old.evictedAt + 1 }])());
       expect(right(await index.count()())).toBe(corpus.length);
       expect(right(await index.search("completely")()).map((h) => h.id)).toEqual(["e3"]);
-      expect(right(await index.expand("e3")())).toEqual({ ...old, summary: "rewritten completely", evictedAt: old.evictedAt + 1 });
+      expect(right(await index.expand("e3")())).toEqual({
+        ...old,
+        summary: "rewritten completely",
+        evictedAt: old.evictedAt + 1,
+      });
       right(await index.close()());
     });
 
     it("refuses a write that would replace a different original under the same (namespace, id): IdConflict naming the id, nothing of the batch written", async () => {
       const index = await seeded();
       const old = right(await index.expand("e3")())!;
-      const r = await index.write([entry({ id: "fresh-1", summary: "fresh" }), entry({ id: "e3", summary: "rewritten", content: "completely new text" })])();
-      expect(left(r)).toMatchObject({ _tag: "IdConflict", namespace: "default", id: "e3", message: expect.stringContaining('"e3"') });
+      const r = await index.write([
+        entry({ id: "fresh-1", summary: "fresh" }),
+        entry({ id: "e3", summary: "rewritten", content: "completely new text" }),
+      ])();
+      expect(left(r)).toMatchObject({
+        _tag: "IdConflict",
+        namespace: "default",
+        id: "e3",
+        message: expect.stringContaining('"e3"'),
+      });
       expect(right(await index.expand("e3")())).toEqual(old);
       expect(right(await index.expand("fresh-1")())).toBeUndefined();
       expect(right(await index.count()())).toBe(corpus.length);
       // The same id in another namespace is another entry.
-      right(await index.write([entry({ id: "e3", namespace: "other", summary: "x", content: "completely new text" })])());
+      right(
+        await index.write([entry({ id: "e3", namespace: "other", summary: "x", content: "completely new text" })])(),
+      );
       // Rewriting the identical entry stays idempotent.
       right(await index.write([old])());
       right(await index.write([old])());
@@ -177,13 +216,21 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       let run = 0;
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d"), content: fc.constantFrom("one", "two", "three") }), { maxLength: 4 }), { maxLength: 5 }),
+          fc.array(
+            fc.array(
+              fc.record({ id: fc.constantFrom("a", "b", "c", "d"), content: fc.constantFrom("one", "two", "three") }),
+              { maxLength: 4 },
+            ),
+            { maxLength: 5 },
+          ),
           async (batches) => {
             const namespace = `conflict-${run++}`;
             const model = new Map<string, string>();
             for (const raw of batches) {
               const seen = new Set<string>();
-              const batch = raw.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))).map((e) => entry({ id: e.id, namespace, summary: `about ${e.id}`, content: e.content }));
+              const batch = raw
+                .filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)))
+                .map((e) => entry({ id: e.id, namespace, summary: `about ${e.id}`, content: e.content }));
               const clash = batch.some((e) => model.has(e.id) && model.get(e.id) !== e.content);
               const r = await index.write(batch)();
               if (clash) expect(left(r)._tag).toBe("IdConflict");
@@ -191,7 +238,8 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
                 right(r);
                 for (const e of batch) model.set(e.id, e.content);
               }
-              for (const [id, content] of model) expect(right(await index.expand(id, namespace)())?.content).toBe(content);
+              for (const [id, content] of model)
+                expect(right(await index.expand(id, namespace)())?.content).toBe(content);
             }
           },
         ),
@@ -202,7 +250,14 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
 
     it("filters by namespace and kinds, limits to k, and deletes one namespace only", async () => {
       const index = await makeIndex();
-      const many = Array.from({ length: 30 }, (_, i) => entry({ id: `m${i}`, namespace: i % 2 === 0 ? "alice" : "bob", kind: i % 3 === 0 ? "file" : "tool_result", summary: `shared token ${i}` }));
+      const many = Array.from({ length: 30 }, (_, i) =>
+        entry({
+          id: `m${i}`,
+          namespace: i % 2 === 0 ? "alice" : "bob",
+          kind: i % 3 === 0 ? "file" : "tool_result",
+          summary: `shared token ${i}`,
+        }),
+      );
       right(await index.write(many)());
       expect(right(await index.search("shared", { k: 5 })())).toHaveLength(5);
       const alice = right(await index.search("shared", { k: 100, namespace: "alice" })());
@@ -266,7 +321,12 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
     it("stores CJK, emoji, combining marks and 1 MB of content losslessly, and finds them", async () => {
       const index = await makeIndex();
       const big = `${"line of log output\n".repeat(55_000)}needle_at_the_end`;
-      const odd = entry({ id: "ü-🔥-键", summary: "Ünïcödé 🔥 e\u0301 שלום", content: "数据库连接失败", metadata: { nested: { list: [1, "二", null, true] } } });
+      const odd = entry({
+        id: "ü-🔥-键",
+        summary: "Ünïcödé 🔥 e\u0301 שלום",
+        content: "数据库连接失败",
+        metadata: { nested: { list: [1, "二", null, true] } },
+      });
       right(await index.write([odd, entry({ id: "big", content: big, tokenCost: 250_000 })])());
       expect(right(await index.expand("ü-🔥-键")())).toEqual(odd);
       expect(right(await index.expand("big")())?.content).toBe(big);
@@ -332,7 +392,11 @@ export function indexContract(name: string, makeIndex: () => Promise<SegmentInde
       const query = fc.oneof(
         fc.string(),
         fc.string({ unit: "binary" }),
-        fc.array(fc.constantFrom(...NASTY_QUERIES.filter((q) => q.length < 100), "main", "csv", "数据"), { maxLength: 6 }).map((xs) => xs.join(" ")),
+        fc
+          .array(fc.constantFrom(...NASTY_QUERIES.filter((q) => q.length < 100), "main", "csv", "数据"), {
+            maxLength: 6,
+          })
+          .map((xs) => xs.join(" ")),
       );
       await fc.assert(
         fc.asyncProperty(query, fc.integer({ min: 1, max: 50 }), async (q, k) => {

@@ -11,7 +11,22 @@ import { left, right, runs } from "./contract.js";
 const oddUnit = fc.oneof(
   fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
   fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
-  fc.constantFrom("\u0000", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uFFFF", "\uFFFD", "\\", '"', "'", " ", "a", "é", "数"),
+  fc.constantFrom(
+    "\u0000",
+    "\uD800",
+    "\uDBFF",
+    "\uDC00",
+    "\uDFFF",
+    "\uFFFF",
+    "\uFFFD",
+    "\\",
+    '"',
+    "'",
+    " ",
+    "a",
+    "é",
+    "数",
+  ),
 );
 
 /** Any JavaScript string: well-formed full Unicode, or arbitrary code units. */
@@ -25,7 +40,18 @@ const metadata = fc.dictionary(
 );
 
 /** Look-alike strings: equal after sanitising (or after a naive escape), different as data. */
-const LOOKALIKES: readonly string[] = ["a\uD800", "a\uDC00", "a\uFFFD", "a\u0000", "a ", "\uFFFF", '\uFFFF"a"', "\uFFFFa", '"a"', "a"];
+const LOOKALIKES: readonly string[] = [
+  "a\uD800",
+  "a\uDC00",
+  "a\uFFFD",
+  "a\u0000",
+  "a ",
+  "\uFFFF",
+  '\uFFFF"a"',
+  "\uFFFFa",
+  '"a"',
+  "a",
+];
 
 /** Registers the lossless-storage tests for one backend (called inside its contract `describe`). */
 export function losslessContract(makeIndex: () => Promise<SegmentIndex>): void {

@@ -17,18 +17,28 @@ export async function waitFor(what: string, probe: () => Promise<boolean>, limit
 
 /** Terminates every backend of `database` except the admin's own; returns how many. */
 export async function terminateBackends(admin: pg.Client, database: string, where = "true"): Promise<number> {
-  const { rows } = await admin.query<{ n: string }>(`SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`, [database]);
+  const { rows } = await admin.query<{ n: string }>(
+    `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`,
+    [database],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 /** How many backends of `database` wait for a lock. */
 export async function lockWaiters(admin: pg.Client, database: string): Promise<number> {
-  const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [database]);
+  const { rows } = await admin.query<{ n: string }>(
+    "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+    [database],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 /** A TCP server on 127.0.0.1 that accepts connections and never sends a byte. */
-export async function silentServer(): Promise<{ readonly port: number; readonly accepted: () => number; readonly close: () => Promise<void> }> {
+export async function silentServer(): Promise<{
+  readonly port: number;
+  readonly accepted: () => number;
+  readonly close: () => Promise<void>;
+}> {
   const sockets: Socket[] = [];
   const server: Server = createServer((socket) => {
     socket.on("error", () => undefined);

@@ -21,7 +21,9 @@ export interface TestDatabase {
 
 function pgliteClient(db: PGlite): SqlClient {
   const runner = (q: Pick<PGlite, "query">): SqlRunner => ({
-    query: async <R>(text: string, params: readonly unknown[] = []) => ({ rows: (await q.query<R>(text, [...params])).rows }),
+    query: async <R>(text: string, params: readonly unknown[] = []) => ({
+      rows: (await q.query<R>(text, [...params])).rows,
+    }),
   });
   return {
     ...runner(db),
@@ -76,7 +78,10 @@ export function guardedClient(connectionString: string): pg.Client {
 }
 
 /** A pg pool with an 'error' listener on the pool and on each of its clients, whose `end` waits for the sockets to close. */
-export function guardedPool(connectionString: string, max: number): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
+export function guardedPool(
+  connectionString: string,
+  max: number,
+): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString, max });
   const owned = ownPgPool(pool);
   return { pool, end: () => owned.end() };

@@ -35,7 +35,9 @@ const corpusArb = fc.oneof(
 );
 
 const queryArb = fc.oneof(
-  fc.array(fc.oneof(word, fc.constantFrom("py", "nothing", "PY", "Alpha,")), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(" ")),
+  fc
+    .array(fc.oneof(word, fc.constantFrom("py", "nothing", "PY", "Alpha,")), { minLength: 1, maxLength: 4 })
+    .map((ws) => ws.join(" ")),
   fc.constant("py"),
 );
 
@@ -47,16 +49,33 @@ export function rankingContract(makeIndex: () => Promise<SegmentIndex>): void {
     await fc.assert(
       fc.asyncProperty(
         corpusArb,
-        fc.array(fc.tuple(queryArb, fc.integer({ min: 1, max: 12 }), fc.constantFrom<"all" | "a" | "kind">("all", "a", "kind")), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.tuple(
+            queryArb,
+            fc.integer({ min: 1, max: 12 }),
+            fc.constantFrom<"all" | "a" | "kind">("all", "a", "kind"),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.boolean(),
         async (docs, queries, dropB) => {
           const tag = run++;
-          let corpus: IndexEntry[] = docs.map((d, i) => entry({ id: `r${tag}-${i}`, namespace: `${d.ns}${tag}`, kind: d.kind, summary: d.summary, content: `${d.content} file${i}.py` }));
+          let corpus: IndexEntry[] = docs.map((d, i) =>
+            entry({
+              id: `r${tag}-${i}`,
+              namespace: `${d.ns}${tag}`,
+              kind: d.kind,
+              summary: d.summary,
+              content: `${d.content} file${i}.py`,
+            }),
+          );
           const half = Math.floor(corpus.length / 2);
           right(await index.write(corpus.slice(0, half))());
           right(await index.write(corpus.slice(half))());
           // Rewrite every third entry with a new summary (same original: an upsert).
-          const rewritten = corpus.filter((_, i) => i % 3 === 0).map((e) => ({ ...e, summary: `${e.summary} rewritten beta` }));
+          const rewritten = corpus
+            .filter((_, i) => i % 3 === 0)
+            .map((e) => ({ ...e, summary: `${e.summary} rewritten beta` }));
           if (rewritten.length > 0) right(await index.write(rewritten)());
           const byKey = new Map(corpus.map((e) => [`${e.namespace}\u0000${e.id}`, e]));
           for (const e of rewritten) byKey.set(`${e.namespace}\u0000${e.id}`, e);
@@ -66,10 +85,18 @@ export function rankingContract(makeIndex: () => Promise<SegmentIndex>): void {
             corpus = corpus.filter((e) => e.namespace !== `b${tag}`);
           }
           for (const [query, k, filter] of queries) {
-            const options = filter === "a" ? { k, namespace: `a${tag}` } : filter === "kind" ? { k, kinds: ["tool"] } : { k };
+            const options =
+              filter === "a" ? { k, namespace: `a${tag}` } : filter === "kind" ? { k, kinds: ["tool"] } : { k };
             const hits = right(await index.search(query, options)());
             if (corpus.length === 0) expect(hits).toEqual([]);
-            else expectReferenceTopK(hits, corpus, query, options, `query ${JSON.stringify(query)} ${JSON.stringify(options)}`);
+            else
+              expectReferenceTopK(
+                hits,
+                corpus,
+                query,
+                options,
+                `query ${JSON.stringify(query)} ${JSON.stringify(options)}`,
+              );
           }
           for (const ns of [`a${tag}`, `b${tag}`]) right(await index.deleteNamespace(ns)());
           expect(right(await index.count()())).toBe(0);

@@ -26,12 +26,18 @@ export interface ReferenceOptions {
 }
 
 /** Every matching entry's score (not only the top k), best first; `scores` maps `namespace\u0000id`. */
-export function referenceRanking(corpus: readonly IndexEntry[], query: string, options: ReferenceOptions): { readonly top: ReferenceHit[]; readonly scores: Map<string, number> } {
+export function referenceRanking(
+  corpus: readonly IndexEntry[],
+  query: string,
+  options: ReferenceOptions,
+): { readonly top: ReferenceHit[]; readonly scores: Map<string, number> } {
   const ws = options.summaryWeight ?? 2;
   const wc = 1;
   // Statistics are per namespace: a search in a namespace ranks by that namespace's entries only.
   const docs = corpus
-    .filter((e) => options.namespace === undefined || options.statistics === "corpus" || e.namespace === options.namespace)
+    .filter(
+      (e) => options.namespace === undefined || options.statistics === "corpus" || e.namespace === options.namespace,
+    )
     .map((e) => {
       const s = indexedTerms(e.summary);
       const c = indexedTerms(e.content);
@@ -75,7 +81,13 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
  * reference score (and the backend's score equal to it), best first, and no entry outside them
  * scoring more than the k-th (ties at the k-th score may be broken either way).
  */
-export function expectReferenceTopK(hits: readonly SearchHit[], corpus: readonly IndexEntry[], query: string, options: ReferenceOptions, label: string): void {
+export function expectReferenceTopK(
+  hits: readonly SearchHit[],
+  corpus: readonly IndexEntry[],
+  query: string,
+  options: ReferenceOptions,
+  label: string,
+): void {
   const { top, scores } = referenceRanking(corpus, query, options);
   expect(hits.map((h) => h.id).length, `${label}: number of hits`).toBe(top.length);
   const seen = new Set<string>();

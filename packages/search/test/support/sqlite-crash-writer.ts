@@ -14,7 +14,9 @@ if (opened._tag === "Left") {
 const index = opened.right;
 const filler = "recorded output line ".repeat(100);
 for (let n = Number(firstText); ; n++) {
-  const batch = Array.from({ length: size }, (_, i) => entry({ id: `e${i}`, namespace: `b${n}`, summary: `batch ${n} entry ${i}`, content: `${filler} ${n}/${i}` }));
+  const batch = Array.from({ length: size }, (_, i) =>
+    entry({ id: `e${i}`, namespace: `b${n}`, summary: `batch ${n} entry ${i}`, content: `${filler} ${n}/${i}` }),
+  );
   const r = await index.write(batch)();
   if (r._tag === "Left") {
     console.error(JSON.stringify(r.left));

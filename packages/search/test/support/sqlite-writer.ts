@@ -13,7 +13,14 @@ if (opened._tag === "Left") {
 const index = opened.right;
 let failures = 0;
 for (let i = 0; i < count; i++) {
-  const r = await index.write([entry({ id: `${name}-${i}`, namespace: String(name), summary: `written by ${name} number ${i}`, content: `payload ${i}` })])();
+  const r = await index.write([
+    entry({
+      id: `${name}-${i}`,
+      namespace: String(name),
+      summary: `written by ${name} number ${i}`,
+      content: `payload ${i}`,
+    }),
+  ])();
   if (r._tag === "Left") {
     failures++;
     console.error(JSON.stringify(r.left));

@@ -6,4 +6,15 @@
  * @module @cc/session/internal
  */
 export { type StackId } from "../store/store.js";
-export { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "../store/validate.js";
+export {
+  checkDraft,
+  checkId,
+  checkMessages,
+  checkNow,
+  checkStackId,
+  decodeContent,
+  decodeMessage,
+  encodeContent,
+  encodeMessage,
+  watermarkProblem,
+} from "../store/validate.js";

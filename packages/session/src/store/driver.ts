@@ -32,7 +32,12 @@ export function driverUnavailable(backend: StoreBackend, driver: DriverPackage, 
  * @example
  * loadDriver("sqlite", SQLITE_DRIVER, () => import("better-sqlite3"), (m) => m.default);
  */
-export function loadDriver<M, A>(backend: StoreBackend, driver: DriverPackage, load: () => Promise<M>, pick: (mod: M) => A | undefined): TE.TaskEither<StoreError, A> {
+export function loadDriver<M, A>(
+  backend: StoreBackend,
+  driver: DriverPackage,
+  load: () => Promise<M>,
+  pick: (mod: M) => A | undefined,
+): TE.TaskEither<StoreError, A> {
   return pipe(
     loadOptionalDriver(driver, load, pick),
     TE.mapLeft((f) => driverUnavailable(backend, f.driver, f.reason)),

@@ -49,7 +49,9 @@ export function memoryStore(): SummaryStore {
   const open =
     <A>(run: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> =>
     () =>
-      Promise.resolve(closed ? E.left({ _tag: "StoreUnavailable", backend: "memory", message: "store is closed" }) : run());
+      Promise.resolve(
+        closed ? E.left({ _tag: "StoreUnavailable", backend: "memory", message: "store is closed" }) : run(),
+      );
 
   const stackOf = (stackId: StackId): Stack => {
     let stack = stacks.get(stackId);
@@ -61,9 +63,15 @@ export function memoryStore(): SummaryStore {
   };
 
   /** A stack id already in the map was validated when it was added: skip the checks for it. */
-  const knownOrChecked = (stackId: StackId): E.Either<StoreError, StackId> => (stacks.has(stackId) ? E.right(stackId) : checkStackId(stackId));
+  const knownOrChecked = (stackId: StackId): E.Either<StoreError, StackId> =>
+    stacks.has(stackId) ? E.right(stackId) : checkStackId(stackId);
 
-  const store = (stack: Stack, stackId: StackId, messages: readonly Message[], now: number): readonly StoredMessage[] => {
+  const store = (
+    stack: Stack,
+    stackId: StackId,
+    messages: readonly Message[],
+    now: number,
+  ): readonly StoredMessage[] => {
     const first = stack.messages.length + 1;
     const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
     for (let i = 0; i < messages.length; i++) {
@@ -98,10 +106,21 @@ export function memoryStore(): SummaryStore {
             const latest = stack.summaries[stack.summaries.length - 1];
             const actual = latest?.id ?? null;
             if (actual !== v.draft.previousId) {
-              return E.left({ _tag: "SummaryConflict", stackId: v.stackId, expectedPreviousId: v.draft.previousId, actualPreviousId: actual });
+              return E.left({
+                _tag: "SummaryConflict",
+                stackId: v.stackId,
+                expectedPreviousId: v.draft.previousId,
+                actualPreviousId: actual,
+              });
             }
             const problem = watermarkProblem(v.draft.coversUpTo, stack.messages.length, latest?.coversUpTo ?? 0);
-            if (problem !== undefined) return E.left({ _tag: "InvalidWatermark", stackId: v.stackId, coversUpTo: v.draft.coversUpTo, message: problem });
+            if (problem !== undefined)
+              return E.left({
+                _tag: "InvalidWatermark",
+                stackId: v.stackId,
+                coversUpTo: v.draft.coversUpTo,
+                message: problem,
+              });
             const summary: StoredSummary = Object.freeze({
               stackId: v.stackId,
               id: nextSummaryId++,

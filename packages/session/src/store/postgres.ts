@@ -15,11 +15,30 @@ import { pipe } from "fp-ts/lib/function.js";
 import type { PgPoolClientLike } from "@cc/search/internal";
 import type { PgPoolLike } from "@cc/search";
 import type { Message } from "@cc/messages";
-import { classifyPgError, ownPgPool, pgErrorCode, pgPoolTimeoutSettings, pgTransaction, resolvePgTimeouts, type OwnedPgPool } from "@cc/search/internal";
+import {
+  classifyPgError,
+  ownPgPool,
+  pgErrorCode,
+  pgPoolTimeoutSettings,
+  pgTransaction,
+  resolvePgTimeouts,
+  type OwnedPgPool,
+} from "@cc/search/internal";
 import { decodeWith, intIn, invalid, isRecord, leaf, objectCodec } from "@cc/validate";
 import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryDraft, SummaryStore } from "./store.js";
-import { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "./validate.js";
+import {
+  checkDraft,
+  checkId,
+  checkMessages,
+  checkNow,
+  checkStackId,
+  decodeContent,
+  decodeMessage,
+  encodeContent,
+  encodeMessage,
+  watermarkProblem,
+} from "./validate.js";
 
 /** Schema migrations of the `session` component, applied in order under an advisory lock. */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -89,15 +108,24 @@ export interface PostgresStoreOptions {
 /** The longest timeout accepted, in ms (as `resolvePgTimeouts`). */
 const MAX_TIMEOUT = 2_147_483_647;
 
-const isPgPoolLike = (u: unknown): u is PgPoolLike => isRecord(u) && ["query", "connect", "end", "on"].every((m) => typeof u[m] === "function");
+const isPgPoolLike = (u: unknown): u is PgPoolLike =>
+  isRecord(u) && ["query", "connect", "end", "on"].every((m) => typeof u[m] === "function");
 
 /** Closed codec of {@link PostgresStoreOptions}. */
 export const PostgresStoreOptionsCodec = objectCodec(
   "PostgresStoreOptions",
   {
-    connection: leaf("Connection", "a non-empty URL or a pool (query, connect, end, on)", (u): u is string | PgPoolLike => (typeof u === "string" && u !== "") || isPgPoolLike(u)),
+    connection: leaf(
+      "Connection",
+      "a non-empty URL or a pool (query, connect, end, on)",
+      (u): u is string | PgPoolLike => (typeof u === "string" && u !== "") || isPgPoolLike(u),
+    ),
   },
-  { maxConnections: intIn(1, 1000), connectTimeoutMs: intIn(0, MAX_TIMEOUT), statementTimeoutMs: intIn(0, MAX_TIMEOUT) },
+  {
+    maxConnections: intIn(1, 1000),
+    connectTimeoutMs: intIn(0, MAX_TIMEOUT),
+    statementTimeoutMs: intIn(0, MAX_TIMEOUT),
+  },
   { expected: "a store options object" },
 );
 
@@ -123,23 +151,34 @@ const unavailable = (e: unknown): StoreError => {
     case "timeout":
       return { _tag: "StoreTimeout", backend: "postgres", message };
     default:
-      return { _tag: "StoreUnavailable", backend: "postgres", message: `${message}${code === undefined ? "" : ` (${code})`}` };
+      return {
+        _tag: "StoreUnavailable",
+        backend: "postgres",
+        message: `${message}${code === undefined ? "" : ` (${code})`}`,
+      };
   }
 };
 
 const isUniqueViolation = (e: unknown): boolean => pgErrorCode(e) === "23505";
 
 /** One transaction on a guarded client; deadlocks and serialization failures are run again (see `pg-resilience`). */
-const inTransaction = <A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>): Promise<A> => pgTransaction(pool, body);
+const inTransaction = <A>(pool: PgPoolLike, body: (client: PgPoolClientLike) => Promise<A>): Promise<A> =>
+  pgTransaction(pool, body);
 
 async function migrate(pool: PgPoolLike): Promise<void> {
   await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK_KEY]);
-    await client.query("CREATE TABLE IF NOT EXISTS cc_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)");
-    const found = await client.query<{ version: number }>("SELECT version FROM cc_schema_versions WHERE component = 'session'");
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS cc_schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL)",
+    );
+    const found = await client.query<{ version: number }>(
+      "SELECT version FROM cc_schema_versions WHERE component = 'session'",
+    );
     const version = found.rows[0]?.version ?? 0;
     if (version > POSTGRES_MIGRATIONS.length) {
-      throw new Error(`database schema version ${version} is newer than this library supports (${POSTGRES_MIGRATIONS.length})`);
+      throw new Error(
+        `database schema version ${version} is newer than this library supports (${POSTGRES_MIGRATIONS.length})`,
+      );
     }
     for (const sql of POSTGRES_MIGRATIONS.slice(version)) await client.query(sql);
     await client.query(
@@ -171,7 +210,10 @@ export function openPostgresStore(options: PostgresStoreOptions): TE.TaskEither<
         invalid(
           "InvalidOptions",
           "store options",
-          misplaced.map((k) => ({ path: k, message: `${k}: applies only to the pool the store creates from a URL; set it on your own pool` })),
+          misplaced.map((k) => ({
+            path: k,
+            message: `${k}: applies only to the pool the store creates from a URL; set it on your own pool`,
+          })),
         ),
       );
     }
@@ -196,7 +238,17 @@ export function openPostgresStore(options: PostgresStoreOptions): TE.TaskEither<
     TE.chainEitherK((Pool) =>
       // Every pool and client gets an 'error' listener: a lost connection is a typed error of the
       // next call, never an unhandled event.
-      E.tryCatch(() => ownPgPool(new Pool({ connectionString: connection, max: maxConnections ?? 4, ...pgPoolTimeoutSettings(timeouts.right) })), unavailable),
+      E.tryCatch(
+        () =>
+          ownPgPool(
+            new Pool({
+              connectionString: connection,
+              max: maxConnections ?? 4,
+              ...pgPoolTimeoutSettings(timeouts.right),
+            }),
+          ),
+        unavailable,
+      ),
     ),
     TE.chain((owned) => openWithPool(owned.pool, owned)),
   );
@@ -252,7 +304,8 @@ function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<Sto
     const row = rows[i]!;
     const id = toNumber(row.id);
     const message = decodeMessage(row.body);
-    if (E.isLeft(message)) return E.left({ _tag: "StoreCorruptRow", backend: "postgres", stackId, id, message: message.left });
+    if (E.isLeft(message))
+      return E.left({ _tag: "StoreCorruptRow", backend: "postgres", stackId, id, message: message.left });
     out[i] = { stackId, id, message: message.right, createdAt: row.created_at };
   }
   return E.right(out);
@@ -273,7 +326,11 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
 
   // One statement (so one round trip, atomic on its own): bump the stack's counter row, which
   // locks it until the statement ends, and insert the batch under the ids it reserved.
-  const append = async (stackId: StackId, messages: readonly Message[], now: number): Promise<readonly StoredMessage[]> => {
+  const append = async (
+    stackId: StackId,
+    messages: readonly Message[],
+    now: number,
+  ): Promise<readonly StoredMessage[]> => {
     const inserted = await pool.query<{ id: string }>(
       `WITH bump AS (
          INSERT INTO cc_chat_stacks (stack_id, last_message_id) VALUES ($1, $2::bigint)
@@ -293,15 +350,28 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
   const save = (stackId: StackId, draft: SummaryDraft, now: number): Promise<E.Either<StoreError, StoredSummary>> =>
     inTransaction(pool, async (client): Promise<E.Either<StoreError, StoredSummary>> => {
       // Locks the stack's counter row: appends and saves of one stack are serialised.
-      const stack = await client.query<{ last_message_id: string }>("SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE", [stackId]);
+      const stack = await client.query<{ last_message_id: string }>(
+        "SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE",
+        [stackId],
+      );
       const latest = (await client.query<SummaryRow>(SELECT_LATEST, [stackId])).rows[0];
       const actual = latest === undefined ? null : toNumber(latest.id);
       if (actual !== draft.previousId) {
-        return E.left({ _tag: "SummaryConflict", stackId, expectedPreviousId: draft.previousId, actualPreviousId: actual });
+        return E.left({
+          _tag: "SummaryConflict",
+          stackId,
+          expectedPreviousId: draft.previousId,
+          actualPreviousId: actual,
+        });
       }
       const lastId = stack.rows[0] === undefined ? 0 : toNumber(stack.rows[0].last_message_id);
-      const problem = watermarkProblem(draft.coversUpTo, lastId, latest === undefined ? 0 : toNumber(latest.covers_up_to_message_id));
-      if (problem !== undefined) return E.left({ _tag: "InvalidWatermark", stackId, coversUpTo: draft.coversUpTo, message: problem });
+      const problem = watermarkProblem(
+        draft.coversUpTo,
+        lastId,
+        latest === undefined ? 0 : toNumber(latest.covers_up_to_message_id),
+      );
+      if (problem !== undefined)
+        return E.left({ _tag: "InvalidWatermark", stackId, coversUpTo: draft.coversUpTo, message: problem });
       const inserted = await client.query<SummaryRow>(
         `INSERT INTO cc_chat_summaries (stack_id, content, covers_up_to_message_id, previous_id, created_at)
          VALUES ($1, $2, $3, $4, $5) RETURNING id, content, covers_up_to_message_id, previous_id, created_at`,
@@ -323,14 +393,24 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
     backend: "postgres",
     append: (stackId, messages, now) =>
       run(async () => {
-        const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("messages", checkMessages(messages)), E.apS("now", checkNow(now)));
+        const checked = pipe(
+          E.Do,
+          E.apS("stackId", checkStackId(stackId)),
+          E.apS("messages", checkMessages(messages)),
+          E.apS("now", checkNow(now)),
+        );
         if (E.isLeft(checked)) return checked;
         const v = checked.right;
         return E.right(v.messages.length === 0 ? [] : await append(v.stackId, v.messages, v.now));
       }),
     saveSummary: (stackId, draft, now) =>
       run(async () => {
-        const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("draft", checkDraft(draft)), E.apS("now", checkNow(now)));
+        const checked = pipe(
+          E.Do,
+          E.apS("stackId", checkStackId(stackId)),
+          E.apS("draft", checkDraft(draft)),
+          E.apS("now", checkNow(now)),
+        );
         return E.isLeft(checked) ? checked : save(checked.right.stackId, checked.right.draft, checked.right.now);
       }),
     latestSummary: (stackId) =>
@@ -338,11 +418,17 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
         const checked = checkStackId(stackId);
         if (E.isLeft(checked)) return checked;
         const row = (await pool.query<SummaryRow>(SELECT_LATEST, [checked.right])).rows[0];
-        return row === undefined ? E.right(O.none) : E.map((s: StoredSummary) => O.some(s))(toSummary(checked.right, row));
+        return row === undefined
+          ? E.right(O.none)
+          : E.map((s: StoredSummary) => O.some(s))(toSummary(checked.right, row));
       }),
     messagesAfter: (stackId, afterId) =>
       run(async () => {
-        const checked = pipe(E.Do, E.apS("stackId", checkStackId(stackId)), E.apS("afterId", checkId("afterId", afterId)));
+        const checked = pipe(
+          E.Do,
+          E.apS("stackId", checkStackId(stackId)),
+          E.apS("afterId", checkId("afterId", afterId)),
+        );
         if (E.isLeft(checked)) return checked;
         const { stackId: id, afterId: after } = checked.right;
         const result = await pool.query<MessageRow>(SELECT_AFTER, [id, after]);
@@ -352,7 +438,12 @@ function postgresStore(pool: PgPoolLike, owned: OwnedPgPool | undefined): Summar
       run(async () => {
         const checked = checkStackId(stackId);
         if (E.isLeft(checked)) return checked;
-        const row = (await pool.query<{ last_message_id: string }>("SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1", [checked.right])).rows[0];
+        const row = (
+          await pool.query<{ last_message_id: string }>(
+            "SELECT last_message_id FROM cc_chat_stacks WHERE stack_id = $1",
+            [checked.right],
+          )
+        ).rows[0];
         return E.right(row === undefined ? 0 : toNumber(row.last_message_id));
       }),
     close: () =>

@@ -15,7 +15,18 @@ import { pipe } from "fp-ts/lib/function.js";
 import { decodeWith, intIn, leaf, nonNegativeInt, objectCodec } from "@cc/validate";
 import { loadDriver, SQLITE_DRIVER } from "./driver.js";
 import type { StackId, StoreError, StoredMessage, StoredSummary, SummaryStore } from "./store.js";
-import { checkDraft, checkId, checkMessages, checkNow, checkStackId, decodeContent, decodeMessage, encodeContent, encodeMessage, watermarkProblem } from "./validate.js";
+import {
+  checkDraft,
+  checkId,
+  checkMessages,
+  checkNow,
+  checkStackId,
+  decodeContent,
+  decodeMessage,
+  encodeContent,
+  encodeMessage,
+  watermarkProblem,
+} from "./validate.js";
 
 /** Schema migrations, applied in order; migration `i` brings `user_version` to `i + 1`. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
@@ -74,7 +85,13 @@ export interface SqliteStoreOptions {
  */
 export const SqliteStoreOptionsCodec = objectCodec(
   "SqliteStoreOptions",
-  { path: leaf("SqlitePath", 'a non-empty file path or ":memory:"', (u): u is string => typeof u === "string" && u !== "") },
+  {
+    path: leaf(
+      "SqlitePath",
+      'a non-empty file path or ":memory:"',
+      (u): u is string => typeof u === "string" && u !== "",
+    ),
+  },
   { busyTimeoutMs: intIn(0, 2_147_483_647), mmapSizeBytes: nonNegativeInt },
   { expected: "a store options object" },
 );
@@ -110,7 +127,9 @@ function migrate(db: Database.Database): void {
   db.transaction(() => {
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SQLITE_MIGRATIONS.length) {
-      throw new Error(`database schema version ${version} is newer than this library supports (${SQLITE_MIGRATIONS.length})`);
+      throw new Error(
+        `database schema version ${version} is newer than this library supports (${SQLITE_MIGRATIONS.length})`,
+      );
     }
     if (version === SQLITE_MIGRATIONS.length) return;
     for (const sql of SQLITE_MIGRATIONS.slice(version)) db.exec(sql);
@@ -167,7 +186,8 @@ function toMessages(stackId: StackId, rows: readonly MessageRow[]): E.Either<Sto
   for (let i = 0; i < rows.length; i++) {
     const [id, body, createdAt] = rows[i]!;
     const message = decodeMessage(body);
-    if (E.isLeft(message)) return E.left({ _tag: "StoreCorruptRow", backend: "sqlite", stackId, id, message: message.left });
+    if (E.isLeft(message))
+      return E.left({ _tag: "StoreCorruptRow", backend: "sqlite", stackId, id, message: message.left });
     out[i] = { stackId, id, message: message.right, createdAt };
   }
   return E.right(out);
@@ -194,9 +214,17 @@ function sqliteStore(db: Database.Database): SummaryStore {
      ON CONFLICT (stack_id) DO UPDATE SET last_message_id = last_message_id + excluded.last_message_id
      RETURNING last_message_id`,
   );
-  const insertMessage = db.prepare<[string, number, string, string, number]>("INSERT INTO cc_chat_history (stack_id, id, role, body, created_at) VALUES (?, ?, ?, ?, ?)");
-  const selectAfter = db.prepare<[string, number], MessageRow>("SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id").raw(true);
-  const selectLastId = db.prepare<[string], { last_message_id: number }>("SELECT last_message_id FROM cc_stacks WHERE stack_id = ?");
+  const insertMessage = db.prepare<[string, number, string, string, number]>(
+    "INSERT INTO cc_chat_history (stack_id, id, role, body, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
+  const selectAfter = db
+    .prepare<[string, number], MessageRow>(
+      "SELECT id, body, created_at FROM cc_chat_history WHERE stack_id = ? AND id > ? ORDER BY id",
+    )
+    .raw(true);
+  const selectLastId = db.prepare<[string], { last_message_id: number }>(
+    "SELECT last_message_id FROM cc_stacks WHERE stack_id = ?",
+  );
   const selectLatest = db.prepare<[string], SummaryRow>(
     `SELECT id, content, covers_up_to_message_id, previous_id, created_at
      FROM cc_chat_summaries WHERE stack_id = ? ORDER BY id DESC LIMIT 1`,
@@ -206,7 +234,8 @@ function sqliteStore(db: Database.Database): SummaryStore {
      VALUES (?, ?, ?, ?, ?) RETURNING id, content, covers_up_to_message_id, previous_id, created_at`,
   );
 
-  const run = <A>(body: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> => TE.fromEither(pipe(E.tryCatch(body, unavailable), E.flatten));
+  const run = <A>(body: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> =>
+    TE.fromEither(pipe(E.tryCatch(body, unavailable), E.flatten));
 
   const appendTx = db.transaction((stackId: string, messages: readonly StoredMessage["message"][], now: number) => {
     const last = bump.get(stackId, messages.length)!.last_message_id;
@@ -217,17 +246,27 @@ function sqliteStore(db: Database.Database): SummaryStore {
     });
   });
 
-  const saveTx = db.transaction((stackId: string, content: string, coversUpTo: number, previousId: number | null, now: number) => {
-    const latest = selectLatest.get(stackId);
-    const actual = latest?.id ?? null;
-    if (actual !== previousId) {
-      return E.left<StoreError, SummaryRow>({ _tag: "SummaryConflict", stackId, expectedPreviousId: previousId, actualPreviousId: actual });
-    }
-    const lastId = selectLastId.get(stackId)?.last_message_id ?? 0;
-    const problem = watermarkProblem(coversUpTo, lastId, latest?.covers_up_to_message_id ?? 0);
-    if (problem !== undefined) return E.left<StoreError, SummaryRow>({ _tag: "InvalidWatermark", stackId, coversUpTo, message: problem });
-    return E.right<StoreError, SummaryRow>(insertSummary.get(stackId, encodeContent(content), coversUpTo, previousId, now)!);
-  });
+  const saveTx = db.transaction(
+    (stackId: string, content: string, coversUpTo: number, previousId: number | null, now: number) => {
+      const latest = selectLatest.get(stackId);
+      const actual = latest?.id ?? null;
+      if (actual !== previousId) {
+        return E.left<StoreError, SummaryRow>({
+          _tag: "SummaryConflict",
+          stackId,
+          expectedPreviousId: previousId,
+          actualPreviousId: actual,
+        });
+      }
+      const lastId = selectLastId.get(stackId)?.last_message_id ?? 0;
+      const problem = watermarkProblem(coversUpTo, lastId, latest?.covers_up_to_message_id ?? 0);
+      if (problem !== undefined)
+        return E.left<StoreError, SummaryRow>({ _tag: "InvalidWatermark", stackId, coversUpTo, message: problem });
+      return E.right<StoreError, SummaryRow>(
+        insertSummary.get(stackId, encodeContent(content), coversUpTo, previousId, now)!,
+      );
+    },
+  );
 
   return {
     backend: "sqlite",
@@ -275,7 +314,8 @@ function sqliteStore(db: Database.Database): SummaryStore {
           E.chain((v) => toMessages(v.stackId, selectAfter.all(v.stackId, v.afterId))),
         ),
       ),
-    lastMessageId: (stackId) => run(() => E.map((id: string) => selectLastId.get(id)?.last_message_id ?? 0)(checkStackId(stackId))),
+    lastMessageId: (stackId) =>
+      run(() => E.map((id: string) => selectLastId.get(id)?.last_message_id ?? 0)(checkStackId(stackId))),
     close: () =>
       run(() => {
         if (db.open) db.close();

@@ -17,33 +17,46 @@ const roles: readonly string[] = ["system", "user", "assistant", "tool"];
 export const STORE_INPUT = "store input";
 
 /** A rejected store argument: the @cc/validate `InvalidInput`, its one problem located at `field`. */
-const invalid = (field: string, message: string): StoreError => invalidShape("InvalidInput", STORE_INPUT, [{ path: field, field: field.replace(/^.*\./, ""), message }]);
+const invalid = (field: string, message: string): StoreError =>
+  invalidShape("InvalidInput", STORE_INPUT, [{ path: field, field: field.replace(/^.*\./, ""), message }]);
 
 /** True when `s` has a UTF-16 surrogate that is not part of a pair. */
 export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 
 /** Accepts a non-empty, well-formed stack id of bounded length. */
 export function checkStackId(stackId: unknown): Either<StoreError, StackId> {
-  if (typeof stackId !== "string") return E.left(invalid("stackId", `stackId: expected a string, got ${typeof stackId}`));
+  if (typeof stackId !== "string")
+    return E.left(invalid("stackId", `stackId: expected a string, got ${typeof stackId}`));
   if (stackId.length === 0) return E.left(invalid("stackId", 'stackId: expected a non-empty string, got ""'));
   if (stackId.length > MAX_STACK_ID_LENGTH) {
-    return E.left(invalid("stackId", `stackId: expected at most ${MAX_STACK_ID_LENGTH} characters, got ${stackId.length}`));
+    return E.left(
+      invalid("stackId", `stackId: expected at most ${MAX_STACK_ID_LENGTH} characters, got ${stackId.length}`),
+    );
   }
   if (stackId.includes("\u0000")) return E.left(invalid("stackId", "stackId: expected no NUL characters, got one"));
   if (hasLoneSurrogate(stackId)) {
-    return E.left(invalid("stackId", "stackId: expected well-formed text, got a lone UTF-16 surrogate (databases would silently alter it)"));
+    return E.left(
+      invalid(
+        "stackId",
+        "stackId: expected well-formed text, got a lone UTF-16 surrogate (databases would silently alter it)",
+      ),
+    );
   }
   return E.right(stackId);
 }
 
 /** Accepts a finite, non-negative clock reading. */
 export function checkNow(now: unknown): Either<StoreError, number> {
-  return typeof now === "number" && Number.isFinite(now) && now >= 0 ? E.right(now) : E.left(invalid("now", `now: expected a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
+  return typeof now === "number" && Number.isFinite(now) && now >= 0
+    ? E.right(now)
+    : E.left(invalid("now", `now: expected a finite, non-negative epoch-milliseconds number, got ${String(now)}`));
 }
 
 /** Accepts a non-negative safe integer (an id or a watermark). */
 export function checkId(field: string, value: unknown): Either<StoreError, number> {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? E.right(value) : E.left(invalid(field, `${field}: expected a non-negative integer, got ${String(value)}`));
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+    ? E.right(value)
+    : E.left(invalid(field, `${field}: expected a non-negative integer, got ${String(value)}`));
 }
 
 const decodeMessagesInput = decodeWith(MessagesCodec, "InvalidInput", STORE_INPUT);
@@ -69,18 +82,33 @@ export function checkMessages(messages: unknown): Either<StoreError, readonly Me
 
 /** Validates a summary draft: string content (not blank), watermark ≥ 1, previous id null or ≥ 1. */
 export function checkDraft(draft: unknown): Either<StoreError, SummaryDraft> {
-  if (typeof draft !== "object" || draft === null) return E.left(invalid("draft", `draft: expected an object, got ${draft === null ? "null" : typeof draft}`));
+  if (typeof draft !== "object" || draft === null)
+    return E.left(invalid("draft", `draft: expected an object, got ${draft === null ? "null" : typeof draft}`));
   const d = draft as Record<string, unknown>;
   const content = d["content"];
-  if (typeof content !== "string") return E.left(invalid("draft.content", `draft.content: expected a string, got ${typeof content}`));
-  if (content.trim().length === 0) return E.left(invalid("draft.content", "draft.content: expected non-blank text, got a blank string (an empty summary is never saved)"));
+  if (typeof content !== "string")
+    return E.left(invalid("draft.content", `draft.content: expected a string, got ${typeof content}`));
+  if (content.trim().length === 0)
+    return E.left(
+      invalid(
+        "draft.content",
+        "draft.content: expected non-blank text, got a blank string (an empty summary is never saved)",
+      ),
+    );
   const coversUpTo = d["coversUpTo"];
   if (typeof coversUpTo !== "number" || !Number.isSafeInteger(coversUpTo) || coversUpTo < 1) {
-    return E.left(invalid("draft.coversUpTo", `draft.coversUpTo: expected a message id (integer ≥ 1), got ${String(coversUpTo)}`));
+    return E.left(
+      invalid("draft.coversUpTo", `draft.coversUpTo: expected a message id (integer ≥ 1), got ${String(coversUpTo)}`),
+    );
   }
   const previousId = d["previousId"];
   if (previousId !== null && (typeof previousId !== "number" || !Number.isSafeInteger(previousId) || previousId < 1)) {
-    return E.left(invalid("draft.previousId", `draft.previousId: expected null or a summary id (integer ≥ 1), got ${String(previousId)}`));
+    return E.left(
+      invalid(
+        "draft.previousId",
+        `draft.previousId: expected null or a summary id (integer ≥ 1), got ${String(previousId)}`,
+      ),
+    );
   }
   return E.right({ content, coversUpTo, previousId });
 }
@@ -89,7 +117,11 @@ export function checkDraft(draft: unknown): Either<StoreError, SummaryDraft> {
  * The watermark rule every backend enforces: a new summary covers at least one message more than
  * the one it supersedes, and no message that does not exist yet.
  */
-export function watermarkProblem(coversUpTo: number, lastMessageId: number, previousCoversUpTo: number): string | undefined {
+export function watermarkProblem(
+  coversUpTo: number,
+  lastMessageId: number,
+  previousCoversUpTo: number,
+): string | undefined {
   if (coversUpTo > lastMessageId) return `coversUpTo ${coversUpTo} is past the last stored message id ${lastMessageId}`;
   if (coversUpTo <= previousCoversUpTo) {
     return `coversUpTo ${coversUpTo} does not move past the previous summary's watermark ${previousCoversUpTo}`;
@@ -102,7 +134,8 @@ export const encodeMessage = (message: Message): string => JSON.stringify(messag
 
 const decodeStoredMessage = decodeWith(MessageCodec, "InvalidInput", "message");
 
-const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === "object" && u !== null && !Array.isArray(u);
+const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u);
 
 const isString = (u: unknown): u is string => typeof u === "string";
 
@@ -138,7 +171,8 @@ function isJsonObject(u: unknown): boolean {
 function isToolCall(u: unknown): boolean {
   if (!isRecord(u) || !isString(u["id"]) || !isString(u["name"]) || !isString(u["arguments"])) return false;
   for (const key in u) {
-    if (!Object.prototype.hasOwnProperty.call(u, key) || key === "id" || key === "name" || key === "arguments") continue;
+    if (!Object.prototype.hasOwnProperty.call(u, key) || key === "id" || key === "name" || key === "arguments")
+      continue;
     if ((key === "extra" || key === "functionExtra") && (u[key] === undefined || isJsonObject(u[key]))) continue;
     return false;
   }
@@ -149,7 +183,14 @@ function isToolCall(u: unknown): boolean {
 const isContentPart = (u: unknown): boolean => isRecord(u) && isString(u["type"]);
 
 /** True for a key every message may carry; `role`-specific keys are checked by {@link isMessageShape}. */
-const isMetaKey = (key: string): boolean => key === "role" || key === "content" || key === "id" || key === "timestamp" || key === "name" || key === "parts" || key === "extra";
+const isMetaKey = (key: string): boolean =>
+  key === "role" ||
+  key === "content" ||
+  key === "id" ||
+  key === "timestamp" ||
+  key === "name" ||
+  key === "parts" ||
+  key === "extra";
 
 /** True when `key` is a field of a `role` message. */
 function isFieldOf(role: string, key: string): boolean {
@@ -258,7 +299,9 @@ export function decodeMessage(text: string): Either<string, Message> {
   if (isMessageShape(parsed)) return E.right(parsed);
   if (isRecord(parsed) && !roles.includes(parsed["role"] as string)) {
     // The codec's union would only say "expected Message"; the role is what picks the shape.
-    return E.left(`message.role must be one of ${roles.join(", ")}, got ${JSON.stringify(parsed["role"]) ?? "nothing"}`);
+    return E.left(
+      `message.role must be one of ${roles.join(", ")}, got ${JSON.stringify(parsed["role"]) ?? "nothing"}`,
+    );
   }
   const legacy = isRecord(parsed) ? fromLegacyRow(parsed) : undefined;
   if (legacy !== undefined) return E.right(legacy);

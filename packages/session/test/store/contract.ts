@@ -19,7 +19,11 @@ const fresh = (): string => `stack-${randomUUID()}`;
 
 const messageArb: fc.Arbitrary<Message> = fc.oneof(
   fc.string().map((content): Message => ({ role: "user", content })),
-  fc.record({ content: fc.string(), name: fc.string(), args: fc.json() }).map(({ content, name, args }): Message => ({ role: "assistant", content, toolCalls: [{ id: "c1", name, arguments: args }] })),
+  fc.record({ content: fc.string(), name: fc.string(), args: fc.json() }).map(({ content, name, args }): Message => ({
+    role: "assistant",
+    content,
+    toolCalls: [{ id: "c1", name, arguments: args }],
+  })),
   fc.string({ unit: "binary" }).map((content): Message => ({ role: "tool", content, toolCallId: "c1" })),
 );
 
@@ -77,7 +81,11 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
       const s = fresh();
       const messages: Message[] = [
         { role: "system", content: "sys", id: "m0", timestamp: 5 },
-        { role: "assistant", content: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }] },
+        {
+          role: "assistant",
+          content: "calling",
+          toolCalls: [{ id: "c1", name: "bash", arguments: '{"command":"ls"}' }],
+        },
         { role: "tool", content: "out", toolCallId: "c1", name: "bash" },
         ...oddStrings.map(user),
         user("x".repeat(1 << 20)),
@@ -96,35 +104,76 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
 
     it("rejects bad input with the field named and stores nothing", async () => {
       const s = fresh();
-      expect(await left(store.append("", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
-      expect(await left(store.append("bad \ud800", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
-      expect(await left(store.append("a\u0000b", [user("a")], 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "stackId" }] });
+      expect(await left(store.append("", [user("a")], 1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "stackId" }],
+      });
+      expect(await left(store.append("bad \ud800", [user("a")], 1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "stackId" }],
+      });
+      expect(await left(store.append("a\u0000b", [user("a")], 1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "stackId" }],
+      });
       expect(await left(store.append("x".repeat(513), [user("a")], 1))).toMatchObject({ _tag: "InvalidInput" });
-      expect(await left(store.append(s, [user("a")], Number.NaN))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "now" }] });
-      expect(await left(store.append(s, [user("a")], -1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "now" }] });
+      expect(await left(store.append(s, [user("a")], Number.NaN))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "now" }],
+      });
+      expect(await left(store.append(s, [user("a")], -1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "now" }],
+      });
       const malformed = [user("ok"), { role: "user", content: 42 }] as unknown as Message[];
       const error = await left(store.append(s, malformed, 1));
-      expect(error).toMatchObject({ _tag: "InvalidInput", subject: "store input", problems: [{ path: "messages[1].content" }] });
+      expect(error).toMatchObject({
+        _tag: "InvalidInput",
+        subject: "store input",
+        problems: [{ path: "messages[1].content" }],
+      });
       expect(error._tag === "InvalidInput" && error.message).toContain("messages[1]");
-      expect(await left(store.append(s, [user("ok"), { role: "robot", content: "x" } as unknown as Message], 1))).toMatchObject({
+      expect(
+        await left(store.append(s, [user("ok"), { role: "robot", content: "x" } as unknown as Message], 1)),
+      ).toMatchObject({
         _tag: "InvalidInput",
         message: 'invalid store input: messages[1].role: expected one of system, user, assistant, tool, got "robot"',
       });
-      expect(await left(store.append(s, [null as unknown as Message], 1))).toMatchObject({ message: expect.stringContaining("messages[0]") });
-      expect(await left(store.append(s, [user("ok"), { role: "user", content: "x", lang: "en" } as unknown as Message], 1))).toMatchObject({
+      expect(await left(store.append(s, [null as unknown as Message], 1))).toMatchObject({
+        message: expect.stringContaining("messages[0]"),
+      });
+      expect(
+        await left(store.append(s, [user("ok"), { role: "user", content: "x", lang: "en" } as unknown as Message], 1)),
+      ).toMatchObject({
         message: expect.stringContaining("messages[1].lang: unknown field"),
       });
-      expect(await left(store.append(s, "nope" as unknown as Message[], 1))).toMatchObject({ problems: [{ path: "messages" }] });
-      expect(await left(store.messagesAfter(s, -1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "afterId" }] });
-      expect(await left(store.messagesAfter(s, 1.5))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "afterId" }] });
+      expect(await left(store.append(s, "nope" as unknown as Message[], 1))).toMatchObject({
+        problems: [{ path: "messages" }],
+      });
+      expect(await left(store.messagesAfter(s, -1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "afterId" }],
+      });
+      expect(await left(store.messagesAfter(s, 1.5))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "afterId" }],
+      });
       expect(await right(store.lastMessageId(s))).toBe(0);
     });
 
     it("saves summaries as a chain: newest is active, each supersedes the one it read", async () => {
       const s = fresh();
       await right(store.append(s, ["a", "b", "c", "d"].map(user), 1));
-      const first = await right(store.saveSummary(s, { content: "S1 中文 🧠 \ud800", coversUpTo: 2, previousId: null }, 10));
-      expect(first).toMatchObject({ stackId: s, content: "S1 中文 🧠 \ud800", coversUpTo: 2, previousId: null, createdAt: 10 });
+      const first = await right(
+        store.saveSummary(s, { content: "S1 中文 🧠 \ud800", coversUpTo: 2, previousId: null }, 10),
+      );
+      expect(first).toMatchObject({
+        stackId: s,
+        content: "S1 中文 🧠 \ud800",
+        coversUpTo: 2,
+        previousId: null,
+        createdAt: 10,
+      });
       const second = await right(store.saveSummary(s, { content: "S2", coversUpTo: 4, previousId: first.id }, 20));
       expect(second.previousId).toBe(first.id);
       expect(second.id).toBeGreaterThan(first.id);
@@ -134,7 +183,9 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("refuses a watermark past the last message or not past the previous one", async () => {
       const s = fresh();
       await right(store.append(s, ["a", "b", "c"].map(user), 1));
-      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 4, previousId: null }, 1))).toMatchObject({ _tag: "InvalidWatermark" });
+      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 4, previousId: null }, 1))).toMatchObject({
+        _tag: "InvalidWatermark",
+      });
       const first = await right(store.saveSummary(s, { content: "S", coversUpTo: 2, previousId: null }, 1));
       expect(await left(store.saveSummary(s, { content: "T", coversUpTo: 2, previousId: first.id }, 1))).toMatchObject({
         _tag: "InvalidWatermark",
@@ -160,15 +211,25 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("refuses blank or malformed drafts", async () => {
       const s = fresh();
       await right(store.append(s, [user("a")], 1));
-      expect(await left(store.saveSummary(s, { content: "  \n", coversUpTo: 1, previousId: null }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.content" }] });
-      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: Number.NaN, previousId: null }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.coversUpTo" }] });
-      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 1, previousId: -3 }, 1))).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.previousId" }] });
+      expect(await left(store.saveSummary(s, { content: "  \n", coversUpTo: 1, previousId: null }, 1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "draft.content" }],
+      });
+      expect(
+        await left(store.saveSummary(s, { content: "S", coversUpTo: Number.NaN, previousId: null }, 1)),
+      ).toMatchObject({ _tag: "InvalidInput", problems: [{ path: "draft.coversUpTo" }] });
+      expect(await left(store.saveSummary(s, { content: "S", coversUpTo: 1, previousId: -3 }, 1))).toMatchObject({
+        _tag: "InvalidInput",
+        problems: [{ path: "draft.previousId" }],
+      });
       expect(O.isNone(await right(store.latestSummary(s)))).toBe(true);
     });
 
     it("concurrent appends to one stack get unique, consecutive ids", async () => {
       const s = fresh();
-      const batches = await Promise.all(Array.from({ length: 24 }, (_, i) => right(store.append(s, [user(`${i}a`), user(`${i}b`)], i))));
+      const batches = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => right(store.append(s, [user(`${i}a`), user(`${i}b`)], i))),
+      );
       const ids = batches
         .flat()
         .map((m) => m.id)
@@ -182,31 +243,40 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
     it("of two concurrent summaries built on the same predecessor exactly one is saved", async () => {
       const s = fresh();
       await right(store.append(s, ["a", "b", "c"].map(user), 1));
-      const results = await Promise.all([store.saveSummary(s, { content: "A", coversUpTo: 2, previousId: null }, 1)(), store.saveSummary(s, { content: "B", coversUpTo: 3, previousId: null }, 1)()]);
+      const results = await Promise.all([
+        store.saveSummary(s, { content: "A", coversUpTo: 2, previousId: null }, 1)(),
+        store.saveSummary(s, { content: "B", coversUpTo: 3, previousId: null }, 1)(),
+      ]);
       expect(results.filter((r) => r._tag === "Right")).toHaveLength(1);
       expect(results.filter((r) => r._tag === "Left" && r.left._tag === "SummaryConflict")).toHaveLength(1);
     });
 
     it("property: ids are 1..n in append order and messagesAfter(k) is exactly the suffix", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(messageArb, { maxLength: 4 }), { minLength: 1, maxLength: 5 }), fc.nat(20), async (batches, k) => {
-          const s = fresh();
-          const all: Message[] = [];
-          for (const batch of batches) {
-            const stored = await right(store.append(s, batch, 1));
-            expect(stored.map((m) => m.id)).toEqual(batch.map((_, i) => all.length + i + 1));
-            all.push(...batch);
-          }
-          const after = await right(store.messagesAfter(s, k));
-          expect(after.map((m) => m.id)).toEqual(all.slice(k).map((_, i) => k + i + 1));
-          expect(after.map((m) => m.message)).toEqual(all.slice(k));
-        }),
+        fc.asyncProperty(
+          fc.array(fc.array(messageArb, { maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+          fc.nat(20),
+          async (batches, k) => {
+            const s = fresh();
+            const all: Message[] = [];
+            for (const batch of batches) {
+              const stored = await right(store.append(s, batch, 1));
+              expect(stored.map((m) => m.id)).toEqual(batch.map((_, i) => all.length + i + 1));
+              all.push(...batch);
+            }
+            const after = await right(store.messagesAfter(s, k));
+            expect(after.map((m) => m.id)).toEqual(all.slice(k).map((_, i) => k + i + 1));
+            expect(after.map((m) => m.message)).toEqual(all.slice(k));
+          },
+        ),
         { numRuns: runs(name === "memory" ? 300 : 40) },
       );
     });
 
     it("property: against a reference model, appends and summary saves succeed or fail exactly when they should", async () => {
-      type Op = { readonly kind: "append"; readonly n: number } | { readonly kind: "save"; readonly covers: number; readonly stale: boolean };
+      type Op =
+        | { readonly kind: "append"; readonly n: number }
+        | { readonly kind: "save"; readonly covers: number; readonly stale: boolean };
       const opArb: fc.Arbitrary<Op> = fc.oneof(
         fc.record({ kind: fc.constant("append" as const), n: fc.integer({ min: 0, max: 3 }) }),
         fc.record({ kind: fc.constant("save" as const), covers: fc.integer({ min: 0, max: 12 }), stale: fc.boolean() }),
@@ -230,8 +300,19 @@ export function storeContract(name: string, makeStore: () => Promise<StoreFixtur
               continue;
             }
             const previousId = op.stale ? (latest === undefined ? 999_999 : null) : (latest?.id ?? null);
-            const result = await store.saveSummary(s, { content: `c${op.covers}`, coversUpTo: op.covers, previousId }, 1)();
-            const expected = op.covers < 1 ? "InvalidInput" : op.stale ? "SummaryConflict" : op.covers > last || op.covers <= (latest?.covers ?? 0) ? "InvalidWatermark" : "ok";
+            const result = await store.saveSummary(
+              s,
+              { content: `c${op.covers}`, coversUpTo: op.covers, previousId },
+              1,
+            )();
+            const expected =
+              op.covers < 1
+                ? "InvalidInput"
+                : op.stale
+                  ? "SummaryConflict"
+                  : op.covers > last || op.covers <= (latest?.covers ?? 0)
+                    ? "InvalidWatermark"
+                    : "ok";
             expect(result._tag === "Right" ? "ok" : result.left._tag).toBe(expected);
             if (result._tag === "Right") latest = { id: result.right.id, covers: op.covers };
           }

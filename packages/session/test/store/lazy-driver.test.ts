@@ -12,7 +12,9 @@ const root = join(here, "../../../..");
 
 type Loaded = "sqlite" | "pg" | "tiktoken";
 interface Probe {
-  readonly steps: Readonly<Record<"before" | "afterImport" | "afterMemory" | "afterSqlite" | "afterPostgres", readonly Loaded[]>>;
+  readonly steps: Readonly<
+    Record<"before" | "afterImport" | "afterMemory" | "afterSqlite" | "afterPostgres", readonly Loaded[]>
+  >;
   readonly compacted: number;
   readonly appended: number;
   readonly sqlite: { readonly tag: "Right" } | { readonly tag: "Left"; readonly error: StoreError };
@@ -21,7 +23,11 @@ interface Probe {
 
 /** Runs the probe in a fresh Node process, where nothing is loaded yet. */
 async function probe(...flags: readonly string[]): Promise<Probe> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/session", ...flags], { cwd: root });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--conditions=development", join(here, "load-probe.ts"), "@cc/session", ...flags],
+    { cwd: root },
+  );
   return JSON.parse(stdout) as Probe;
 }
 
@@ -31,7 +37,8 @@ describe("database drivers are loaded when a store is opened, not on import", ()
     expect(seen.steps.before).toEqual([]);
     expect(seen.steps.afterImport).toEqual([]);
     // Exact counts are the compactor's default: the encoding's ranks may load, a driver never.
-    const drivers = (step: readonly string[] | undefined): readonly string[] => (step ?? []).filter((name) => name !== "tiktoken");
+    const drivers = (step: readonly string[] | undefined): readonly string[] =>
+      (step ?? []).filter((name) => name !== "tiktoken");
     expect(drivers(seen.steps.afterMemory)).toEqual([]);
     expect(seen.compacted).toBeGreaterThan(0);
     expect(seen.appended).toBe(12);
@@ -39,7 +46,15 @@ describe("database drivers are loaded when a store is opened, not on import", ()
     expect(drivers(seen.steps.afterSqlite)).toEqual(["sqlite"]);
     expect(seen.sqlite).toEqual({ tag: "Right" });
     expect(drivers(seen.steps.afterPostgres)).toEqual(["sqlite", "pg"]);
-    expect(seen.postgres).toMatchObject({ tag: "Left", error: { _tag: "StoreConnectionLost", backend: "postgres", code: "ECONNREFUSED", message: expect.stringContaining("ECONNREFUSED") } });
+    expect(seen.postgres).toMatchObject({
+      tag: "Left",
+      error: {
+        _tag: "StoreConnectionLost",
+        backend: "postgres",
+        code: "ECONNREFUSED",
+        message: expect.stringContaining("ECONNREFUSED"),
+      },
+    });
     expect(seen.postgres.tag === "Left" && "missingPackage" in seen.postgres.error).toBe(false);
   });
 
@@ -49,11 +64,21 @@ describe("database drivers are loaded when a store is opened, not on import", ()
     expect(seen.appended).toBe(12);
     expect(seen.sqlite).toMatchObject({
       tag: "Left",
-      error: { _tag: "StoreUnavailable", backend: "sqlite", missingPackage: "better-sqlite3", message: expect.stringContaining("npm install better-sqlite3@12.11.1") },
+      error: {
+        _tag: "StoreUnavailable",
+        backend: "sqlite",
+        missingPackage: "better-sqlite3",
+        message: expect.stringContaining("npm install better-sqlite3@12.11.1"),
+      },
     });
     expect(seen.postgres).toMatchObject({
       tag: "Left",
-      error: { _tag: "StoreUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("npm install pg@8.23.1") },
+      error: {
+        _tag: "StoreUnavailable",
+        backend: "postgres",
+        missingPackage: "pg",
+        message: expect.stringContaining("npm install pg@8.23.1"),
+      },
     });
     expect((seen.steps.afterPostgres ?? []).filter((name) => name !== "tiktoken")).toEqual([]);
   });
@@ -68,7 +93,10 @@ describe("loadDriver", () => {
       () => import(missing),
       () => "unused",
     )();
-    expect(result).toMatchObject({ _tag: "Left", left: { _tag: "StoreUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" } });
+    expect(result).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "StoreUnavailable", backend: "sqlite", missingPackage: "better-sqlite3" },
+    });
     const message = result._tag === "Left" && result.left._tag === "StoreUnavailable" ? result.left.message : "";
     expect(message).toContain("npm install better-sqlite3@12.11.1");
     expect(message).toContain(missing);
@@ -83,7 +111,12 @@ describe("loadDriver", () => {
     )();
     expect(result).toMatchObject({
       _tag: "Left",
-      left: { _tag: "StoreUnavailable", backend: "postgres", missingPackage: "pg", message: expect.stringContaining("unexpected shape") },
+      left: {
+        _tag: "StoreUnavailable",
+        backend: "postgres",
+        missingPackage: "pg",
+        message: expect.stringContaining("unexpected shape"),
+      },
     });
   });
 

@@ -20,7 +20,11 @@ const specifier = args.find((a) => !a.startsWith("--")) ?? "@cc/session";
 
 if (hide) hideDrivers();
 
-const watched = { sqlite: "/node_modules/better-sqlite3/", pg: "/node_modules/pg/", tiktoken: "/node_modules/@dqbd/tiktoken/" } as const;
+const watched = {
+  sqlite: "/node_modules/better-sqlite3/",
+  pg: "/node_modules/pg/",
+  tiktoken: "/node_modules/@dqbd/tiktoken/",
+} as const;
 type Watched = keyof typeof watched;
 const cache = createRequire(import.meta.url).cache;
 const loaded = (): readonly Watched[] => {
@@ -41,7 +45,10 @@ const session = (await import(specifier)) as typeof Session;
 steps["afterImport"] = loaded();
 
 const compactor = lcm.createLcmCompactor({ provider: lcm.offlineProvider() });
-const conversation: Message[] = Array.from({ length: 12 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `turn ${i}: ${"words ".repeat(40)}` }));
+const conversation: Message[] = Array.from({ length: 12 }, (_, i) => ({
+  role: i % 2 === 0 ? "user" : "assistant",
+  content: `turn ${i}: ${"words ".repeat(40)}`,
+}));
 const compacted = await compactor.compact(conversation, { maxTokens: 300, preserveLast: 2 })();
 const memory = session.memoryStore();
 const appended = await memory.append("probe", conversation, 1)();

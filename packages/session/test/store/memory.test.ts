@@ -9,7 +9,13 @@ storeContract("memory", () => Promise.resolve({ store: memoryStore(), cleanup: (
 describe("memory store: records are frozen once at append and shared by reads", () => {
   it("reads return the stored records themselves, deep-frozen", async () => {
     const store = memoryStore();
-    const appended = await right(store.append("s", [{ role: "assistant", content: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }] }], 1));
+    const appended = await right(
+      store.append(
+        "s",
+        [{ role: "assistant", content: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: "{}" }] }],
+        1,
+      ),
+    );
     const [first] = await right(store.messagesAfter("s", 0));
     const [again] = await right(store.messagesAfter("s", 0));
     expect(first).toBe(appended[0]);
@@ -65,13 +71,22 @@ describe("memory store: records are frozen once at append and shared by reads", 
     const stored = await right(store.append("big", batch, 1));
     expect(stored).toHaveLength(300_000);
     expect(await right(store.lastMessageId("big"))).toBe(300_000);
-    expect((await right(store.messagesAfter("big", 299_999)))[0]).toMatchObject({ id: 300_000, message: { content: "m299999" } });
+    expect((await right(store.messagesAfter("big", 299_999)))[0]).toMatchObject({
+      id: 300_000,
+      message: { content: "m299999" },
+    });
   });
 
   it("unknown and invalid stack ids are still checked on reads", async () => {
     const store = memoryStore();
-    expect(await store.latestSummary("bad \ud800")()).toMatchObject({ _tag: "Left", left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] } });
-    expect(await store.lastMessageId("")()).toMatchObject({ _tag: "Left", left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] } });
+    expect(await store.latestSummary("bad \ud800")()).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] },
+    });
+    expect(await store.lastMessageId("")()).toMatchObject({
+      _tag: "Left",
+      left: { _tag: "InvalidInput", problems: [{ path: "stackId" }] },
+    });
     expect(await right(store.lastMessageId("never-used"))).toBe(0);
     expect(await right(store.messagesAfter("never-used", 0))).toEqual([]);
   });

@@ -28,13 +28,19 @@ afterAll(async () => {
 });
 
 async function terminate(where = "true"): Promise<number> {
-  const { rows } = await admin.query<{ n: string }>(`SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`, [database()]);
+  const { rows } = await admin.query<{ n: string }>(
+    `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ${where}`,
+    [database()],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 async function waitForLockWaiter(): Promise<void> {
   for (let i = 0; i < 500; i++) {
-    const { rows } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [database()]);
+    const { rows } = await admin.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+      [database()],
+    );
     if (Number(rows[0]?.n) > 0) return;
     await sleep(20);
   }
@@ -51,30 +57,31 @@ async function rightOrFault<A>(te: TaskEither<StoreError, A>): Promise<E.Either<
 }
 
 /** Stores to test: one that owns its pool (a URL), one on a pool the caller owns (with its 'error' listener). */
-const kinds: readonly [string, () => Promise<{ readonly store: SummaryStore; readonly done: () => Promise<void> }>][] = [
+const kinds: readonly [string, () => Promise<{ readonly store: SummaryStore; readonly done: () => Promise<void> }>][] =
   [
-    "own pool",
-    async () => {
-      const store = await right(openPostgresStore({ connection: db.url }));
-      return { store, done: async () => void (await store.close()()) };
-    },
-  ],
-  [
-    "caller's pool",
-    async () => {
-      const owned = guardedPool(db.url, 4);
-      const pool: PgPoolLike = owned.pool;
-      const store = await right(openPostgresStore({ connection: pool }));
-      return {
-        store,
-        done: async () => {
-          await store.close()();
-          await owned.end();
-        },
-      };
-    },
-  ],
-];
+    [
+      "own pool",
+      async () => {
+        const store = await right(openPostgresStore({ connection: db.url }));
+        return { store, done: async () => void (await store.close()()) };
+      },
+    ],
+    [
+      "caller's pool",
+      async () => {
+        const owned = guardedPool(db.url, 4);
+        const pool: PgPoolLike = owned.pool;
+        const store = await right(openPostgresStore({ connection: pool }));
+        return {
+          store,
+          done: async () => {
+            await store.close()();
+            await owned.end();
+          },
+        };
+      },
+    ],
+  ];
 
 describe.each(kinds)("postgres store (%s): lost connections", (label, make) => {
   it("a backend terminated while idle: no crash, the next call is typed or works, the one after works, nothing acknowledged lost", async () => {
@@ -113,14 +120,22 @@ describe.each(kinds)("postgres store (%s): lost connections", (label, make) => {
     // Hold the stack's counter row so the save waits inside its transaction, then terminate it there.
     await admin.query("BEGIN");
     await admin.query("SELECT 1 FROM cc_chat_stacks WHERE stack_id = $1 FOR UPDATE", [stack]);
-    const pending = rightOrFault(store.saveSummary(stack, { content: "summary", coversUpTo: messages[0]!.id, previousId: null }, 2));
+    const pending = rightOrFault(
+      store.saveSummary(stack, { content: "summary", coversUpTo: messages[0]!.id, previousId: null }, 2),
+    );
     await waitForLockWaiter();
     expect(await terminate("wait_event_type = 'Lock'")).toBe(1);
     await sleep(100);
     await admin.query("ROLLBACK");
     const outcome = await pending;
-    expect(E.isLeft(outcome) && outcome.left).toMatchObject({ _tag: "StoreConnectionLost", backend: "postgres", code: "57P01" });
-    const saved = await right(store.saveSummary(stack, { content: "summary", coversUpTo: messages[1]!.id, previousId: null }, 3));
+    expect(E.isLeft(outcome) && outcome.left).toMatchObject({
+      _tag: "StoreConnectionLost",
+      backend: "postgres",
+      code: "57P01",
+    });
+    const saved = await right(
+      store.saveSummary(stack, { content: "summary", coversUpTo: messages[1]!.id, previousId: null }, 3),
+    );
     expect(O.toUndefined(await right(store.latestSummary(stack)))).toEqual(saved);
     expect((await right(store.messagesAfter(stack, 0))).map((m) => m.message.content)).toEqual(["one", "two"]);
     await done();
@@ -139,7 +154,9 @@ describe("postgres store: timeouts and options", () => {
     const port = typeof address === "object" && address !== null ? address.port : 0;
     try {
       const started = Date.now();
-      const error = await left(openPostgresStore({ connection: `postgres://nobody@127.0.0.1:${port}/none`, connectTimeoutMs: 300 }));
+      const error = await left(
+        openPostgresStore({ connection: `postgres://nobody@127.0.0.1:${port}/none`, connectTimeoutMs: 300 }),
+      );
       expect(error).toMatchObject({ _tag: "StoreTimeout", backend: "postgres" });
       expect(sockets.length).toBeGreaterThan(0);
       // Bounded by the timeout (generous margin for a loaded machine), not the 10 s default.
@@ -164,25 +181,43 @@ describe("postgres store: timeouts and options", () => {
   });
 
   it("refuses bad timeouts, a bad pool size and unknown options", async () => {
-    const config = (extra: Record<string, unknown>): PostgresStoreOptions => ({ connection: db.url, ...extra }) as PostgresStoreOptions;
+    const config = (extra: Record<string, unknown>): PostgresStoreOptions =>
+      ({ connection: db.url, ...extra }) as PostgresStoreOptions;
     for (const value of [Number.NaN, -1, Number.POSITIVE_INFINITY, 2.5, "100"]) {
       for (const field of ["connectTimeoutMs", "statementTimeoutMs"]) {
-        expect(await left(openPostgresStore(config({ [field]: value })))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: field }] });
+        expect(await left(openPostgresStore(config({ [field]: value })))).toMatchObject({
+          _tag: "InvalidOptions",
+          subject: "store options",
+          problems: [{ path: field }],
+        });
       }
     }
-    expect(await left(openPostgresStore(config({ maxConnections: 0 })))).toMatchObject({ _tag: "InvalidOptions", problems: [{ path: "maxConnections" }] });
+    expect(await left(openPostgresStore(config({ maxConnections: 0 })))).toMatchObject({
+      _tag: "InvalidOptions",
+      problems: [{ path: "maxConnections" }],
+    });
     for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1001, 2.5]) {
-      expect(await left(openPostgresStore(config({ maxConnections: value })))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: "maxConnections" }] });
+      expect(await left(openPostgresStore(config({ maxConnections: value })))).toMatchObject({
+        _tag: "InvalidOptions",
+        subject: "store options",
+        problems: [{ path: "maxConnections" }],
+      });
     }
     for (const connection of ["", 5, null, { query: () => undefined }]) {
-      expect(await left(openPostgresStore({ connection } as unknown as PostgresStoreOptions))).toMatchObject({ _tag: "InvalidOptions", subject: "store options", problems: [{ path: "connection" }] });
+      expect(await left(openPostgresStore({ connection } as unknown as PostgresStoreOptions))).toMatchObject({
+        _tag: "InvalidOptions",
+        subject: "store options",
+        problems: [{ path: "connection" }],
+      });
     }
     expect(await left(openPostgresStore({ conection: db.url } as unknown as PostgresStoreOptions))).toMatchObject({
       _tag: "InvalidOptions",
       message: expect.stringContaining("conection: unknown field (did you mean connection?)"),
     });
     // The former shapes are refused with a pointer to the new name, never half-read.
-    expect(await left(openPostgresStore({ connectionString: db.url } as unknown as PostgresStoreOptions))).toMatchObject({ _tag: "InvalidOptions", subject: "store options" });
+    expect(
+      await left(openPostgresStore({ connectionString: db.url } as unknown as PostgresStoreOptions)),
+    ).toMatchObject({ _tag: "InvalidOptions", subject: "store options" });
     expect(await left(openPostgresStore(config({ statementTimeout: 5 })))).toMatchObject({
       _tag: "InvalidOptions",
       problems: [{ path: "statementTimeout" }],

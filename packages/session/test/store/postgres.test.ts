@@ -25,10 +25,18 @@ describe("PostgreSQL store specifics", () => {
   });
 
   it("many processes creating the schema at once all succeed, and share one store", async () => {
-    const stores: SummaryStore[] = await Promise.all(Array.from({ length: 6 }, () => right(openPostgresStore({ connection: db.url, maxConnections: 2 }))));
+    const stores: SummaryStore[] = await Promise.all(
+      Array.from({ length: 6 }, () => right(openPostgresStore({ connection: db.url, maxConnections: 2 }))),
+    );
     try {
       // Six "hosts" append to one stack concurrently: ids stay unique and consecutive.
-      const results = await Promise.all(stores.flatMap((store, host) => Array.from({ length: 5 }, (_, i) => right(store.append("shared", [{ role: "user", content: `h${host}-${i}` }], i)))));
+      const results = await Promise.all(
+        stores.flatMap((store, host) =>
+          Array.from({ length: 5 }, (_, i) =>
+            right(store.append("shared", [{ role: "user", content: `h${host}-${i}` }], i)),
+          ),
+        ),
+      );
       const ids = results
         .flat()
         .map((m) => m.id)
@@ -46,7 +54,9 @@ describe("PostgreSQL store specifics", () => {
     const summary = await right(first.saveSummary("restart", { content: "S", coversUpTo: 1, previousId: null }, 2));
     await right(first.close());
     const second = await right(openPostgresStore({ connection: db.url }));
-    expect((await right(second.messagesAfter("restart", 0))).map((m) => m.message.content)).toEqual(["before restart 中文"]);
+    expect((await right(second.messagesAfter("restart", 0))).map((m) => m.message.content)).toEqual([
+      "before restart 中文",
+    ]);
     expect(await right(second.latestSummary("restart"))).toMatchObject({ value: { id: summary.id, content: "S" } });
     await right(second.close());
   });
@@ -59,11 +69,18 @@ describe("PostgreSQL store specifics", () => {
       await right(store.append("fault", [{ role: "user", content: "before" }], 1));
       await admin.query(`CREATE FUNCTION cc_test_boom() RETURNS trigger AS $$
         BEGIN IF NEW.body LIKE '%boom%' THEN RAISE EXCEPTION 'disk on fire'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
-      await admin.query("CREATE TRIGGER cc_test_boom BEFORE INSERT ON cc_chat_history FOR EACH ROW EXECUTE FUNCTION cc_test_boom()");
+      await admin.query(
+        "CREATE TRIGGER cc_test_boom BEFORE INSERT ON cc_chat_history FOR EACH ROW EXECUTE FUNCTION cc_test_boom()",
+      );
       const batch = ["a", "boom", "c"].map((content) => ({ role: "user" as const, content }));
-      expect(await left(store.append("fault", batch, 2))).toMatchObject({ _tag: "StoreUnavailable", message: expect.stringContaining("disk on fire") });
+      expect(await left(store.append("fault", batch, 2))).toMatchObject({
+        _tag: "StoreUnavailable",
+        message: expect.stringContaining("disk on fire"),
+      });
       expect(await right(store.lastMessageId("fault"))).toBe(1);
-      expect((await right(store.append("fault", [{ role: "user", content: "after" }], 3))).map((m) => m.id)).toEqual([2]);
+      expect((await right(store.append("fault", [{ role: "user", content: "after" }], 3))).map((m) => m.id)).toEqual([
+        2,
+      ]);
     } finally {
       await admin.query("DROP TRIGGER IF EXISTS cc_test_boom ON cc_chat_history");
       await admin.end();
@@ -78,8 +95,14 @@ describe("PostgreSQL store specifics", () => {
     try {
       await right(store.append("corrupt", [{ role: "user", content: "x" }], 1));
       await admin.query("UPDATE cc_chat_history SET body = '[1,2]' WHERE stack_id = 'corrupt'");
-      expect(await left(store.messagesAfter("corrupt", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "postgres", id: 1 });
-      await admin.query(`UPDATE cc_chat_history SET body = '{"role":"tool","content":"x","timestamp":1e999}' WHERE stack_id = 'corrupt'`);
+      expect(await left(store.messagesAfter("corrupt", 0))).toMatchObject({
+        _tag: "StoreCorruptRow",
+        backend: "postgres",
+        id: 1,
+      });
+      await admin.query(
+        `UPDATE cc_chat_history SET body = '{"role":"tool","content":"x","timestamp":1e999}' WHERE stack_id = 'corrupt'`,
+      );
       expect(await left(store.messagesAfter("corrupt", 0))).toMatchObject({
         _tag: "StoreCorruptRow",
         backend: "postgres",
@@ -96,10 +119,17 @@ describe("PostgreSQL store specifics", () => {
     const { pool, end } = guardedPool(db.url, 2);
     try {
       const store = await right(openPostgresStore({ connection: pool }));
-      expect((await right(store.append("owned-pool", [{ role: "user", content: "hi" }], 1))).map((m) => m.id)).toEqual([1]);
+      expect((await right(store.append("owned-pool", [{ role: "user", content: "hi" }], 1))).map((m) => m.id)).toEqual([
+        1,
+      ]);
       await right(store.close());
-      expect(await left(store.lastMessageId("owned-pool"))).toMatchObject({ _tag: "StoreUnavailable", message: "store is closed" });
-      const rows = await pool.query<{ n: string }>("SELECT count(*) AS n FROM cc_chat_history WHERE stack_id = 'owned-pool'");
+      expect(await left(store.lastMessageId("owned-pool"))).toMatchObject({
+        _tag: "StoreUnavailable",
+        message: "store is closed",
+      });
+      const rows = await pool.query<{ n: string }>(
+        "SELECT count(*) AS n FROM cc_chat_history WHERE stack_id = 'owned-pool'",
+      );
       expect(rows.rows[0]?.n).toBe("1");
     } finally {
       await end();

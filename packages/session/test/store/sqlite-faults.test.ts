@@ -36,7 +36,10 @@ describe("SQLite store: a writer killed mid-batch", () => {
         const [, batch, i] = /^b(\d+)-(\d+) /.exec(m.message.content) ?? [];
         byBatch.set(Number(batch), [...(byBatch.get(Number(batch)) ?? []), i ?? ""]);
       }
-      for (const [batch, items] of byBatch) expect(items, `batch ${batch} is whole and in order`).toEqual(Array.from({ length: size }, (_, i) => String(i)));
+      for (const [batch, items] of byBatch)
+        expect(items, `batch ${batch} is whole and in order`).toEqual(
+          Array.from({ length: size }, (_, i) => String(i)),
+        );
       for (const a of acknowledged) expect(byBatch.has(a), `acknowledged batch ${a}`).toBe(true);
       expect(await right(store.lastMessageId("crash"))).toBe(stored.length);
       await right(store.close());
@@ -58,7 +61,11 @@ describe("SQLite store: a full disk", () => {
         if (E.isLeft(r)) failure = r.left;
         else acknowledged.push(...batch.map((m) => m.content));
       }
-      expect(failure).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite", message: expect.stringMatching(/full/i) });
+      expect(failure).toMatchObject({
+        _tag: "StoreUnavailable",
+        backend: "sqlite",
+        message: expect.stringMatching(/full/i),
+      });
       expect(acknowledged.length).toBeGreaterThan(0);
       expect((await right(store.messagesAfter("full", 0))).map((m) => m.message.content)).toEqual(acknowledged);
       fs.free();

@@ -4,7 +4,8 @@
 import { openSqliteStore } from "@cc/session";
 
 const [path, name, batches, startAt] = process.argv.slice(2);
-if (path === undefined || name === undefined || batches === undefined) throw new Error("usage: sqlite-writer <path> <name> <batches>");
+if (path === undefined || name === undefined || batches === undefined)
+  throw new Error("usage: sqlite-writer <path> <name> <batches>");
 const opened = await openSqliteStore({ path })();
 if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
 const store = opened.right;

@@ -73,7 +73,10 @@ describe("SQLite store specifics", () => {
                 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
       raw.close();
       const batch = ["a", "b", "boom", "c"].map((content) => ({ role: "user" as const, content }));
-      expect(await left(store.append("s", batch, 2))).toMatchObject({ _tag: "StoreUnavailable", message: expect.stringContaining("disk on fire") });
+      expect(await left(store.append("s", batch, 2))).toMatchObject({
+        _tag: "StoreUnavailable",
+        message: expect.stringContaining("disk on fire"),
+      });
       expect((await right(store.messagesAfter("s", 0))).map((m) => m.message.content)).toEqual(["before"]);
       expect(await right(store.lastMessageId("s"))).toBe(1);
       expect((await right(store.append("s", [{ role: "user", content: "after" }], 3))).map((m) => m.id)).toEqual([2]);
@@ -101,7 +104,12 @@ describe("SQLite store specifics", () => {
       const raw = new Database(path);
       raw.prepare("UPDATE cc_chat_history SET body = '{not json' WHERE id = 2").run();
       raw.close();
-      expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "sqlite", stackId: "s", id: 2 });
+      expect(await left(store.messagesAfter("s", 0))).toMatchObject({
+        _tag: "StoreCorruptRow",
+        backend: "sqlite",
+        stackId: "s",
+        id: 2,
+      });
       expect((await right(store.messagesAfter("s", 2))).length).toBe(0);
       await right(store.close());
     } finally {
@@ -135,7 +143,13 @@ describe("SQLite store specifics", () => {
       ];
       for (const [body, reason] of cases) {
         set.run(body);
-        expect(await left(store.messagesAfter("s", 0))).toMatchObject({ _tag: "StoreCorruptRow", backend: "sqlite", stackId: "s", id: 2, message: expect.stringMatching(reason) });
+        expect(await left(store.messagesAfter("s", 0))).toMatchObject({
+          _tag: "StoreCorruptRow",
+          backend: "sqlite",
+          stackId: "s",
+          id: 2,
+          message: expect.stringMatching(reason),
+        });
         expect((await right(store.messagesAfter("s", 2))).map((m) => m.message.content)).toEqual(["tail"]);
       }
       raw.close();
@@ -149,7 +163,10 @@ describe("SQLite store specifics", () => {
     const dir = tempDir();
     const path = join(dir, "mmap.db");
     try {
-      const messages = Array.from({ length: 50 }, (_, i) => ({ role: "user" as const, content: `message ${i} 中文 🙂 ${"x".repeat(i * 100)}` }));
+      const messages = Array.from({ length: 50 }, (_, i) => ({
+        role: "user" as const,
+        content: `message ${i} 中文 🙂 ${"x".repeat(i * 100)}`,
+      }));
       const writer = await right(openSqliteStore({ path, mmapSizeBytes: 0 }));
       await right(writer.append("s", messages, 1));
       await right(writer.close());
@@ -173,10 +190,18 @@ describe("SQLite store specifics", () => {
         [{ path, busyTimeout: 5 }, "busyTimeout", /^busyTimeout: unknown field \(did you mean busyTimeoutMs\?\)$/],
         [{ path: "" }, "path", /^path: expected a non-empty file path or ":memory:", got ""$/],
         [{ path: 7 }, "path", /^path: expected a non-empty file path/],
-        [{ path, busyTimeoutMs: -1 }, "busyTimeoutMs", /^busyTimeoutMs: expected an integer in \[0, 2147483647\], got -1$/],
+        [
+          { path, busyTimeoutMs: -1 },
+          "busyTimeoutMs",
+          /^busyTimeoutMs: expected an integer in \[0, 2147483647\], got -1$/,
+        ],
         [{ path, busyTimeoutMs: Number.NaN }, "busyTimeoutMs", /got NaN$/],
         [{ path, busyTimeoutMs: Number.POSITIVE_INFINITY }, "busyTimeoutMs", /got Infinity$/],
-        [{ path, mmapSizeBytes: Number.NaN }, "mmapSizeBytes", /^mmapSizeBytes: expected a non-negative integer, got NaN$/],
+        [
+          { path, mmapSizeBytes: Number.NaN },
+          "mmapSizeBytes",
+          /^mmapSizeBytes: expected a non-negative integer, got NaN$/,
+        ],
         [{ path, mmapSizeBytes: Number.NEGATIVE_INFINITY }, "mmapSizeBytes", /got -Infinity$/],
         [{ path, mmapSizeBytes: -1 }, "mmapSizeBytes", /got -1$/],
         [{ path, mmapSizeBytes: 1.5 }, "mmapSizeBytes", /got 1.5$/],
@@ -186,10 +211,15 @@ describe("SQLite store specifics", () => {
         expect(error).toMatchObject({
           _tag: "InvalidOptions",
           subject: "sqlite store options",
-          problems: expect.arrayContaining([expect.objectContaining({ path: field, message: expect.stringMatching(message) })]),
+          problems: expect.arrayContaining([
+            expect.objectContaining({ path: field, message: expect.stringMatching(message) }),
+          ]),
         });
       }
-      expect(await left(openSqliteStore(undefined as never))).toMatchObject({ _tag: "InvalidOptions", subject: "sqlite store options" });
+      expect(await left(openSqliteStore(undefined as never))).toMatchObject({
+        _tag: "InvalidOptions",
+        subject: "sqlite store options",
+      });
       expect(existsSync(path)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -197,7 +227,10 @@ describe("SQLite store specifics", () => {
   });
 
   it("an unopenable path is a typed error", async () => {
-    expect(await left(openSqliteStore({ path: "/nonexistent-dir/x/y.db" }))).toMatchObject({ _tag: "StoreUnavailable", backend: "sqlite" });
+    expect(await left(openSqliteStore({ path: "/nonexistent-dir/x/y.db" }))).toMatchObject({
+      _tag: "StoreUnavailable",
+      backend: "sqlite",
+    });
   });
 
   it("several OS processes creating and appending to one file get unique, consecutive ids (WAL + BEGIN IMMEDIATE)", async () => {
@@ -209,7 +242,13 @@ describe("SQLite store specifics", () => {
       const root = fileURLToPath(new URL("../../../../", import.meta.url));
       const run = promisify(execFile);
       const startAt = String(Date.now() + 5000);
-      const outputs = await Promise.all(["p1", "p2", "p3"].map((name) => run(process.execPath, ["--conditions=development", "--import", "tsx", writer, path, name, "40", startAt], { cwd: root })));
+      const outputs = await Promise.all(
+        ["p1", "p2", "p3"].map((name) =>
+          run(process.execPath, ["--conditions=development", "--import", "tsx", writer, path, name, "40", startAt], {
+            cwd: root,
+          }),
+        ),
+      );
       const batches = outputs.flatMap((o) => JSON.parse(o.stdout) as number[][]);
       for (const batch of batches) expect(batch[1]).toBe(batch[0]! + 1);
       expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));

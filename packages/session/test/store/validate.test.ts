@@ -6,9 +6,24 @@ import { decodeMessage, encodeMessage, isMessageShape } from "../../src/store/va
 import { oddStrings, runs } from "../support.js";
 
 /** Message-like values: mostly near-valid shapes with one field off, plus arbitrary JSON. */
-const field = fc.oneof(fc.string(), fc.constantFrom(...oddStrings), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue());
+const field = fc.oneof(
+  fc.string(),
+  fc.constantFrom(...oddStrings),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.jsonValue(),
+);
 const toolCall = fc.record(
-  { id: fc.oneof(fc.string(), field), name: fc.oneof(fc.string(), field), arguments: fc.oneof(fc.string(), field), extra: field, functionExtra: field, index: field },
+  {
+    id: fc.oneof(fc.string(), field),
+    name: fc.oneof(fc.string(), field),
+    arguments: fc.oneof(fc.string(), field),
+    extra: field,
+    functionExtra: field,
+    index: field,
+  },
   { requiredKeys: [] },
 );
 const messageLike = fc.record(
@@ -35,20 +50,38 @@ const meta = {
   extra: fc.dictionary(fc.string(), json, { maxKeys: 3 }),
 };
 const validMessage = fc.oneof(
-  fc.record({ role: fc.constant("system"), content: text, developer: fc.constant(true), ...meta }, { requiredKeys: ["role", "content"] }),
+  fc.record(
+    { role: fc.constant("system"), content: text, developer: fc.constant(true), ...meta },
+    { requiredKeys: ["role", "content"] },
+  ),
   fc.record({ role: fc.constant("user"), content: text, ...meta }, { requiredKeys: ["role", "content"] }),
   fc.record(
     {
       role: fc.constant("assistant"),
       content: text,
-      toolCalls: fc.array(fc.record({ id: text, name: text, arguments: text, extra: meta.extra, functionExtra: meta.extra }, { requiredKeys: ["id", "name", "arguments"] }), { maxLength: 3 }),
+      toolCalls: fc.array(
+        fc.record(
+          { id: text, name: text, arguments: text, extra: meta.extra, functionExtra: meta.extra },
+          { requiredKeys: ["id", "name", "arguments"] },
+        ),
+        { maxLength: 3 },
+      ),
       ...meta,
     },
     { requiredKeys: ["role", "content"] },
   ),
-  fc.record({ role: fc.constant("tool"), content: text, toolCallId: text, ...meta }, { requiredKeys: ["role", "content", "toolCallId"] }),
+  fc.record(
+    { role: fc.constant("tool"), content: text, toolCallId: text, ...meta },
+    { requiredKeys: ["role", "content", "toolCallId"] },
+  ),
 );
-const anyValue = fc.oneof(messageLike, validMessage, fc.jsonValue(), fc.array(messageLike, { maxLength: 2 }), fc.constant(undefined));
+const anyValue = fc.oneof(
+  messageLike,
+  validMessage,
+  fc.jsonValue(),
+  fc.array(messageLike, { maxLength: 2 }),
+  fc.constant(undefined),
+);
 
 describe("stored-message shape check", () => {
   it("accepts exactly what the message codec accepts (on near-valid messages and arbitrary JSON)", () => {
@@ -82,20 +115,28 @@ describe("stored-message shape check", () => {
     expect(reason("null")).toMatch(/message/);
     expect(reason("[1,2]")).toMatch(/message/);
     expect(reason('{"role":"user"}')).toMatch(/content/);
-    expect(reason('{"role":"robot","content":"x"}')).toBe('message.role must be one of system, user, assistant, tool, got "robot"');
+    expect(reason('{"role":"robot","content":"x"}')).toBe(
+      'message.role must be one of system, user, assistant, tool, got "robot"',
+    );
     expect(reason('{"content":"x"}')).toMatch(/message.role .* got nothing/);
     expect(reason('{"role":"user","content":"x","timestamp":1e999}')).toMatch(/timestamp/);
     expect(reason('{"role":"user","content":"x","id":7}')).toMatch(/id/);
     expect(reason('{"role":"tool","content":"x"}')).toMatch(/toolCallId/);
     expect(reason('{"role":"tool","content":"x","toolCallId":"c","name":null}')).toMatch(/name/);
     expect(reason('{"role":"assistant","content":"","toolCalls":{}}')).toMatch(/toolCalls/);
-    expect(reason('{"role":"assistant","content":"","toolCalls":[{"id":"c","name":"bash"}]}')).toMatch(/toolCalls\[0\]/);
+    expect(reason('{"role":"assistant","content":"","toolCalls":[{"id":"c","name":"bash"}]}')).toMatch(
+      /toolCalls\[0\]/,
+    );
   });
 
   it("reads a row written before the model was closed: keys the model does not know move under extra, nothing is lost", () => {
     expect(isMessageShape({ role: "user", content: "hi", lang: "en" })).toBe(false);
-    expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(E.right({ role: "user", content: "hi", extra: { lang: "中文 🙂" } }));
-    expect(decodeMessage('{"role":"assistant","content":"","refusal":null,"extra":{"a":1}}')).toEqual(E.right({ role: "assistant", content: "", extra: { a: 1, refusal: null } }));
+    expect(decodeMessage('{"role":"user","content":"hi","lang":"中文 🙂"}')).toEqual(
+      E.right({ role: "user", content: "hi", extra: { lang: "中文 🙂" } }),
+    );
+    expect(decodeMessage('{"role":"assistant","content":"","refusal":null,"extra":{"a":1}}')).toEqual(
+      E.right({ role: "assistant", content: "", extra: { a: 1, refusal: null } }),
+    );
     // A row that stays invalid after the move is still refused, naming the field at fault.
     const bad = decodeMessage('{"role":"tool","content":"x","lang":"en"}');
     expect(E.isLeft(bad) && bad.left).toMatch(/toolCallId/);
@@ -120,7 +161,11 @@ describe("stored-message shape check", () => {
     expect(ok({ role: "user", content: "hi", parts: [{ text: "hi" }] })).toBe(false);
     expect(ok({ role: "assistant", content: "", extra: { reasoning_content: "…", n: [1, { a: null }] } })).toBe(true);
     expect(ok({ role: "tool", content: "r", toolCallId: "c", name: "bash" })).toBe(true);
-    expect(decodeMessage('{"role":"user","content":"x","parts":{}}')).toMatchObject(E.left(expect.stringMatching(/parts/)));
-    expect(decodeMessage('{"role":"user","content":"x","extra":[]}')).toMatchObject(E.left(expect.stringMatching(/extra/)));
+    expect(decodeMessage('{"role":"user","content":"x","parts":{}}')).toMatchObject(
+      E.left(expect.stringMatching(/parts/)),
+    );
+    expect(decodeMessage('{"role":"user","content":"x","extra":[]}')).toMatchObject(
+      E.left(expect.stringMatching(/extra/)),
+    );
   });
 });

@@ -71,6 +71,9 @@ export function parseRanks(bpeRanks: string, pattern: string): RankTable {
 
 /** Reads the rank table of `encoding` from @dqbd/tiktoken's encoder JSON (2–4 MB, 0.2–0.4 s). */
 export function loadRanks(encoding: Encoding): RankTable {
-  const json = encoding === "cl100k_base" ? (require("@dqbd/tiktoken/encoders/cl100k_base.json") as EncoderJson) : (require("@dqbd/tiktoken/encoders/o200k_base.json") as EncoderJson);
+  const json =
+    encoding === "cl100k_base"
+      ? (require("@dqbd/tiktoken/encoders/cl100k_base.json") as EncoderJson)
+      : (require("@dqbd/tiktoken/encoders/o200k_base.json") as EncoderJson);
   return parseRanks(json.bpe_ranks, json.pat_str);
 }

@@ -78,10 +78,17 @@ export function bmpClasses(): Uint8Array {
  */
 export function isSafeCut(left: CodeClass, right: CodeClass): boolean {
   if (left === CodeClass.Letter) {
-    return right === CodeClass.Digit || right === CodeClass.Space || right === CodeClass.Newline || right === CodeClass.Punct;
+    return (
+      right === CodeClass.Digit || right === CodeClass.Space || right === CodeClass.Newline || right === CodeClass.Punct
+    );
   }
   if (left === CodeClass.Digit) {
-    return right === CodeClass.Letter || right === CodeClass.Space || right === CodeClass.Newline || right === CodeClass.Punct;
+    return (
+      right === CodeClass.Letter ||
+      right === CodeClass.Space ||
+      right === CodeClass.Newline ||
+      right === CodeClass.Punct
+    );
   }
   if (left === CodeClass.Newline) return right === CodeClass.Letter || right === CodeClass.Digit;
   return false;
@@ -90,6 +97,7 @@ export function isSafeCut(left: CodeClass, right: CodeClass): boolean {
 /** {@link isSafeCut} as a flat 8×8 table indexed by `left * 8 + right`, for the planner's hot loop. */
 export const safeCutTable: Uint8Array = (() => {
   const table = new Uint8Array(64);
-  for (let l = 0; l < 8; l++) for (let r = 0; r < 8; r++) table[l * 8 + r] = isSafeCut(l as CodeClass, r as CodeClass) ? 1 : 0;
+  for (let l = 0; l < 8; l++)
+    for (let r = 0; r < 8; r++) table[l * 8 + r] = isSafeCut(l as CodeClass, r as CodeClass) ? 1 : 0;
   return table;
 })();

@@ -51,7 +51,9 @@ const pieces = [
 ];
 
 /** Strings built from tokenizer-relevant pieces: contractions, marks, ZWJ, lone surrogates, special tokens. */
-export const trickyString: fc.Arbitrary<string> = fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((a) => a.join(""));
+export const trickyString: fc.Arbitrary<string> = fc
+  .array(fc.constantFrom(...pieces), { maxLength: 60 })
+  .map((a) => a.join(""));
 
 /** Any of: full Unicode, UTF-16 with lone surrogates, tricky pieces, long single-class runs. */
 export const anyText: fc.Arbitrary<string> = fc.oneof(
@@ -59,5 +61,7 @@ export const anyText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 80 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 80 }),
   trickyString,
-  fc.tuple(fc.constantFrom("a", " ", ".", "中", "1", "😀", "\n"), fc.integer({ min: 1, max: 700 })).map(([c, n]) => c.repeat(n)),
+  fc
+    .tuple(fc.constantFrom("a", " ", ".", "中", "1", "😀", "\n"), fc.integer({ min: 1, max: 700 }))
+    .map(([c, n]) => c.repeat(n)),
 );

@@ -12,10 +12,25 @@ import type { Encoding } from "../../src/counter.js";
 import { calibrationCorpora, encodedCorpora } from "./corpora.js";
 import { encodedKinds } from "./generate.js";
 
-const keys = ["letters", "digits", "punct", "space", "cjk", "otherBmp", "astral", "mixes", "caseChanges", "spaceDigits"] as const;
+const keys = [
+  "letters",
+  "digits",
+  "punct",
+  "space",
+  "cjk",
+  "otherBmp",
+  "astral",
+  "mixes",
+  "caseChanges",
+  "spaceDigits",
+] as const;
 const seams = ["mixes", "caseChanges", "spaceDigits"] as const;
 
-function fit(samples: readonly { readonly c: ClassCounts; readonly t: number }[], free: readonly (typeof keys)[number][], fixed: Partial<ClassWeights> = {}): ClassWeights {
+function fit(
+  samples: readonly { readonly c: ClassCounts; readonly t: number }[],
+  free: readonly (typeof keys)[number][],
+  fixed: Partial<ClassWeights> = {},
+): ClassWeights {
   // Non-negative least squares on relative error, by projected coordinate descent over the `free` weights.
   const w = new Map<string, number>(keys.map((k) => [k, free.includes(k) ? 0.3 : (fixed[k] ?? 0)]));
   for (let iter = 0; iter < 2000; iter++) {
@@ -29,7 +44,11 @@ function fit(samples: readonly { readonly c: ClassCounts; readonly t: number }[]
         den += c[k] * c[k] * scale;
       }
       // Seam weights stay ≤ 1, so joining two texts (one new seam at most) adds at most one token.
-      if (den > 0) w.set(k, Math.min(Math.max(0, num / den), (seams as readonly string[]).includes(k) ? 1 : Number.POSITIVE_INFINITY));
+      if (den > 0)
+        w.set(
+          k,
+          Math.min(Math.max(0, num / den), (seams as readonly string[]).includes(k) ? 1 : Number.POSITIVE_INFINITY),
+        );
     }
   }
   return Object.fromEntries(keys.map((k) => [k, Number(w.get(k)!.toFixed(3))])) as unknown as ClassWeights;
@@ -41,7 +60,8 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
   const raw = rawTiktoken(encoding);
   const corpora = new Map([...calibrationCorpora(), ...encodedCorpora()]);
   const all: { c: ClassCounts; t: number; corpus: string }[] = [];
-  for (const [corpus, texts] of corpora) for (const text of texts) all.push({ c: classCounts(text), t: raw.count(text), corpus });
+  for (const [corpus, texts] of corpora)
+    for (const text of texts) all.push({ c: classCounts(text), t: raw.count(text), corpus });
   // Stage 1: the code point classes, fitted on ordinary text (mixes held at 0).
   const ordinary = all.filter((x) => !encoded.has(x.corpus));
   const base = fit(
@@ -57,7 +77,9 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
     const est = s.reduce((a, x) => a + weighTokens(x.c, base), 0);
     factor = Math.max(factor, exact / est);
   }
-  const scaledBase = Object.fromEntries(keys.map((k) => [k, Number((base[k] * factor).toFixed(3))])) as unknown as Record<(typeof keys)[number], number>;
+  const scaledBase = Object.fromEntries(
+    keys.map((k) => [k, Number((base[k] * factor).toFixed(3))]),
+  ) as unknown as Record<(typeof keys)[number], number>;
   // Stage 2: the seam weights, fitted on encoded data with the classes fixed.
   const seamFit = fit(
     all.filter((x) => encoded.has(x.corpus)),
@@ -68,13 +90,20 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
   // Greedy raise: while some encoded text of 20 tokens or more is over 9 % low, raise by 1 % the
   // seam (capped at 1) or digit weight that removes the most shortfall per token it adds to the
   // ordinary corpora.
-  const shortfall = (w: ClassWeights): number => all.reduce((a, x) => (encoded.has(x.corpus) && x.t >= 20 ? a + Math.max(0, x.t * 0.91 - weighTokens(x.c, w)) : a), 0);
+  const shortfall = (w: ClassWeights): number =>
+    all.reduce(
+      (a, x) => (encoded.has(x.corpus) && x.t >= 20 ? a + Math.max(0, x.t * 0.91 - weighTokens(x.c, w)) : a),
+      0,
+    );
   const ordinaryCost = (w: ClassWeights): number => ordinary.reduce((a, x) => a + weighTokens(x.c, w), 0);
   for (let step = 0; step < 2000 && shortfall(scaledBase) > 0; step++) {
     let best: (typeof keys)[number] | undefined;
     let bestScore = 0;
     for (const k of [...seams, "digits", "punct"] as const) {
-      const next = { ...scaledBase, [k]: Math.min(k === "digits" || k === "punct" ? 3 : 1, Math.max(scaledBase[k], 0.05) * 1.01) };
+      const next = {
+        ...scaledBase,
+        [k]: Math.min(k === "digits" || k === "punct" ? 3 : 1, Math.max(scaledBase[k], 0.05) * 1.01),
+      };
       const gain = shortfall(scaledBase) - shortfall(next);
       const cost = Math.max(1e-9, ordinaryCost(next) - ordinaryCost(scaledBase));
       if (gain > 0 && gain / cost > bestScore) {

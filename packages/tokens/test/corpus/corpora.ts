@@ -32,5 +32,7 @@ export function calibrationCorpora(): ReadonlyMap<string, readonly string[]> {
 
 /** Encoded-data class → sample texts of about 150 units (two lines) (base64, hex dumps, digests, binary digits, leetspeak). */
 export function encodedCorpora(): ReadonlyMap<string, readonly string[]> {
-  return new Map(encodedKinds.map((kind, k): [string, readonly string[]] => [kind, samples(encodedText(kind, 10 + k, 60_000), 150)]));
+  return new Map(
+    encodedKinds.map((kind, k): [string, readonly string[]] => [kind, samples(encodedText(kind, 10 + k, 60_000), 150)]),
+  );
 }

@@ -7,7 +7,9 @@ import { rng, type Rng } from "./random.js";
 const hanzi = Array.from(
   "的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后能对着事其里所去行过家十用发天如然作方成者多日都三小军二无同么经法当起与好看学进种将还分此心前面又定见只主没公从知",
 );
-const kana = Array.from("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオカキクケコサシスセソタチツテト");
+const kana = Array.from(
+  "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオカキクケコサシスセソタチツテト",
+);
 const hangul = Array.from("가나다라마바사아자차카타파하는을를이가에서의고한다요습니다그리고하지만");
 const cjkPunct = Array.from("，。、！？：；「」（）");
 
@@ -28,8 +30,46 @@ export function cjkText(seed: number, chars: number): string {
   return out.join("");
 }
 
-const emoji = ["😀", "😂", "🥲", "👍", "👍🏽", "🎉", "🔥", "🚀", "❤️", "✅", "🤖", "🙏", "🇫🇷", "🇯🇵", "👨‍👩‍👧‍👦", "🧑‍💻", "🏳️‍🌈", "⭐", "💡", "📦"];
-const words = ["ship", "it", "the", "build", "is", "green", "again", "nice", "work", "deploy", "done", "wow", "yes", "team", "merge", "now"];
+const emoji = [
+  "😀",
+  "😂",
+  "🥲",
+  "👍",
+  "👍🏽",
+  "🎉",
+  "🔥",
+  "🚀",
+  "❤️",
+  "✅",
+  "🤖",
+  "🙏",
+  "🇫🇷",
+  "🇯🇵",
+  "👨‍👩‍👧‍👦",
+  "🧑‍💻",
+  "🏳️‍🌈",
+  "⭐",
+  "💡",
+  "📦",
+];
+const words = [
+  "ship",
+  "it",
+  "the",
+  "build",
+  "is",
+  "green",
+  "again",
+  "nice",
+  "work",
+  "deploy",
+  "done",
+  "wow",
+  "yes",
+  "team",
+  "merge",
+  "now",
+];
 
 /** Chat-style text of about `chars` UTF-16 units where roughly half the tokens are emoji. */
 export function emojiText(seed: number, chars: number): string {
@@ -45,7 +85,25 @@ export function emojiText(seed: number, chars: number): string {
   return out.join("");
 }
 
-const idents = ["value", "result", "index", "count", "buffer", "options", "handler", "tokens", "segment", "message", "budget", "summary", "node", "key", "i", "j", "x"];
+const idents = [
+  "value",
+  "result",
+  "index",
+  "count",
+  "buffer",
+  "options",
+  "handler",
+  "tokens",
+  "segment",
+  "message",
+  "budget",
+  "summary",
+  "node",
+  "key",
+  "i",
+  "j",
+  "x",
+];
 const types = ["number", "string", "boolean", "readonly string[]", "Map<string, number>", "Promise<void>"];
 
 function ident(r: Rng): string {
@@ -106,7 +164,9 @@ export function pathological(seed: number, size: number): ReadonlyMap<string, st
     minified.push(s);
     n += s.length;
   }
-  const noSpace = Array.from({ length: size }, () => (r.int(8) === 0 ? r.pick([".", "_", "-", "/"]) : String.fromCharCode(97 + r.int(26)))).join("");
+  const noSpace = Array.from({ length: size }, () =>
+    r.int(8) === 0 ? r.pick([".", "_", "-", "/"]) : String.fromCharCode(97 + r.int(26)),
+  ).join("");
   return new Map([
     ["repeated 'a'", "a".repeat(size)],
     ["repeated '中'", "中".repeat(size)],
@@ -118,8 +178,37 @@ export function pathological(seed: number, size: number): ReadonlyMap<string, st
   ]);
 }
 
-const leetMap: Readonly<Record<string, string>> = { a: "4", e: "3", o: "0", i: "1", s: "5", t: "7", l: "1", g: "9", b: "8" };
-const leetWords = ["hacker", "elite", "speak", "noob", "owned", "leet", "password", "admin", "root", "secret", "gamer", "pro", "skills", "totally", "epic", "fail", "the", "best"];
+const leetMap: Readonly<Record<string, string>> = {
+  a: "4",
+  e: "3",
+  o: "0",
+  i: "1",
+  s: "5",
+  t: "7",
+  l: "1",
+  g: "9",
+  b: "8",
+};
+const leetWords = [
+  "hacker",
+  "elite",
+  "speak",
+  "noob",
+  "owned",
+  "leet",
+  "password",
+  "admin",
+  "root",
+  "secret",
+  "gamer",
+  "pro",
+  "skills",
+  "totally",
+  "epic",
+  "fail",
+  "the",
+  "best",
+];
 
 /** Encoded-data classes the estimate must not under-count, by name. */
 export const encodedKinds = ["base64", "hex dump", "hex digests", "binary digits", "leetspeak"] as const;
@@ -149,11 +238,15 @@ export function encodedText(kind: (typeof encodedKinds)[number], seed: number, c
         line = `${Array.from({ length: 64 }, () => hexDigits[r.int(16)]).join("")}  ${r.pick(["src/index.ts", "README.md", "package.json", "dist/app.js"])}`;
         break;
       case "binary digits":
-        line = Array.from({ length: 1 + r.int(8) }, () => Array.from({ length: 8 }, () => String(r.int(2))).join("")).join(" ");
+        line = Array.from({ length: 1 + r.int(8) }, () =>
+          Array.from({ length: 8 }, () => String(r.int(2))).join(""),
+        ).join(" ");
         break;
       default:
         line = Array.from({ length: 3 + r.int(8) }, () =>
-          Array.from(r.pick(leetWords), (c) => (r.int(3) > 0 && leetMap[c] !== undefined ? leetMap[c] : r.int(5) === 0 ? c.toUpperCase() : c)).join(""),
+          Array.from(r.pick(leetWords), (c) =>
+            r.int(3) > 0 && leetMap[c] !== undefined ? leetMap[c] : r.int(5) === 0 ? c.toUpperCase() : c,
+          ).join(""),
         ).join(" ");
     }
     out.push(line);

@@ -11,7 +11,8 @@ import { dataDir } from "../../../../.ci/data.js";
 import { estimateCounter, type Encoding } from "../../src/index.js";
 import { rawTiktoken } from "../../src/tiktoken.js";
 
-const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
 
 /** Every message text (string content, text parts, SWE-agent thoughts) of every transcript under `root`. */
 export function corpusTexts(root: string): string[] {
@@ -19,7 +20,9 @@ export function corpusTexts(root: string): string[] {
   const push = (content: unknown): void => {
     if (typeof content === "string") out.push(content);
     else if (Array.isArray(content))
-      for (const p of content as unknown[]) if (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string") out.push((p as { text: string }).text);
+      for (const p of content as unknown[])
+        if (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string")
+          out.push((p as { text: string }).text);
   };
   for (const file of walk(root)
     .filter((f) => f.endsWith(".traj") || f.endsWith(".traj.json"))
@@ -45,7 +48,10 @@ for (const encoding of ["o200k_base", "cl100k_base"] as const satisfies readonly
   }
   rows.sort((a, b) => a.ratio - b.ratio);
   const low = rows.filter((r) => r.ratio < 0.9).length;
-  console.log(`${encoding}: ${rows.length} texts of ≥ 20 tokens, ${low} (${((100 * low) / rows.length).toFixed(1)} %) more than 10 % low, lowest ratio ${rows[0]?.ratio.toFixed(3)}`);
-  for (const r of rows.slice(0, 5)) console.log(`  ${r.ratio.toFixed(3)}  ${r.exact} tokens  ${JSON.stringify(r.text.slice(0, 100))}`);
+  console.log(
+    `${encoding}: ${rows.length} texts of ≥ 20 tokens, ${low} (${((100 * low) / rows.length).toFixed(1)} %) more than 10 % low, lowest ratio ${rows[0]?.ratio.toFixed(3)}`,
+  );
+  for (const r of rows.slice(0, 5))
+    console.log(`  ${r.ratio.toFixed(3)}  ${r.exact} tokens  ${JSON.stringify(r.text.slice(0, 100))}`);
   raw.dispose();
 }

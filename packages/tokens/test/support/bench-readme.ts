@@ -5,7 +5,8 @@
  */
 
 /** Markers around the generated section of the README. */
-export const sectionStart = "<!-- tokens-bench:start (generated from bench/results/tokens.json by bench/tokens.bench.ts) -->";
+export const sectionStart =
+  "<!-- tokens-bench:start (generated from bench/results/tokens.json by bench/tokens.bench.ts) -->";
 export const sectionEnd = "<!-- tokens-bench:end -->";
 
 /** One backend's figures on one input. */
@@ -29,7 +30,11 @@ export interface LoadComparison {
   readonly rounds: number;
   /** One-minute load average before and after the comparison. */
   readonly loadAverage: readonly number[];
-  readonly rows: readonly { readonly input: string; readonly alone: RoundInterval; readonly underLoad: RoundInterval }[];
+  readonly rows: readonly {
+    readonly input: string;
+    readonly alone: RoundInterval;
+    readonly underLoad: RoundInterval;
+  }[];
 }
 
 /** The part of the results document the section is rendered from. */
@@ -47,7 +52,14 @@ export interface TokensBenchData {
     readonly oursVsProsePerByte: number;
     readonly oursVsWarmProsePerByte?: number;
   }[];
-  readonly pathological: readonly { readonly name: string; readonly chars: number; readonly ms: number; readonly mbPerS: number; readonly slowdownVsProsePerByte: number; readonly tokens: number }[];
+  readonly pathological: readonly {
+    readonly name: string;
+    readonly chars: number;
+    readonly ms: number;
+    readonly mbPerS: number;
+    readonly slowdownVsProsePerByte: number;
+    readonly tokens: number;
+  }[];
   /** Recorded by `CC_BENCH_TOKENS=load` (or any later run): when, and whether in quick mode. */
   readonly underLoad?: LoadComparison & { readonly quick: boolean; readonly date: string };
 }
@@ -72,11 +84,15 @@ export function renderBenchSection(data: TokensBenchData, date: string, quick: b
   const names = data.corpus.results.map((r) => r.name);
   const ours = "@cc/tokens exact";
   const bold = (name: string, cell: string): string => (name === ours ? `**${cell}**` : cell);
-  const ratios = (results: readonly BackendResult[]): string[] => results.map((r) => bold(r.name, fmt(r.vsFastestPeer)));
+  const ratios = (results: readonly BackendResult[]): string[] =>
+    results.map((r) => bold(r.name, fmt(r.vsFastestPeer)));
   const speed = table(
     ["input", ...names.map((n) => bold(n, n))],
     [
-      [`transcripts, ${fmt(data.corpus.mb)} MB in ${data.corpus.messages.toLocaleString("en-US")} messages`, ...ratios(data.corpus.results)],
+      [
+        `transcripts, ${fmt(data.corpus.mb)} MB in ${data.corpus.messages.toLocaleString("en-US")} messages`,
+        ...ratios(data.corpus.results),
+      ],
       [`transcripts, message by message (${data.perMessage.messages})`, ...ratios(data.perMessage.results)],
       ...data.perClass.map((c) => [c.input, ...ratios(c.results)]),
     ],
@@ -93,10 +109,18 @@ export function renderBenchSection(data: TokensBenchData, date: string, quick: b
         const warm = c.oursVsWarmProsePerByte === undefined ? "–" : fmt(c.oursVsWarmProsePerByte);
         return [`${c.input} (lines)`, mine === undefined ? "–" : fmt(mine.mbPerS), fmt(c.oursVsProsePerByte), warm];
       }),
-      ...data.pathological.map((p) => [`${p.name} (one piece of ${p.chars.toLocaleString("en-US")} units)`, fmt(p.mbPerS), fmt(p.slowdownVsProsePerByte), "–"]),
+      ...data.pathological.map((p) => [
+        `${p.name} (one piece of ${p.chars.toLocaleString("en-US")} units)`,
+        fmt(p.mbPerS),
+        fmt(p.slowdownVsProsePerByte),
+        "–",
+      ]),
     ],
   );
-  const load = data.load === undefined ? "" : ` Load average during the run: ${data.load.map((l) => l.toFixed(1)).join(", ")} (2 cores).`;
+  const load =
+    data.load === undefined
+      ? ""
+      : ` Load average during the run: ${data.load.map((l) => l.toFixed(1)).join(", ")} (2 cores).`;
   return [
     `Recorded ${date.slice(0, 10)}${quick ? " (quick mode)" : ""}, ${data.encoding}, median of ${data.rounds} interleaved rounds.${load}`,
     "",

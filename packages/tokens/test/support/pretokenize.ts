@@ -26,7 +26,8 @@ export { unicodeVersion } from "../../src/bpe/unicode.js";
 /** The body of a character class (`\u{…}-\u{…}…`, flag `u` or `v`) holding the ranges of `lists`. */
 function classBody(...lists: readonly (readonly number[])[]): string {
   let s = "";
-  for (const list of lists) for (let k = 0; k < list.length; k += 2) s += `\\u{${list[k]!.toString(16)}}-\\u{${list[k + 1]!.toString(16)}}`;
+  for (const list of lists)
+    for (let k = 0; k < list.length; k += 2) s += `\\u{${list[k]!.toString(16)}}-\\u{${list[k + 1]!.toString(16)}}`;
   return s;
 }
 
@@ -48,7 +49,15 @@ export function patternSource(encoding: Encoding): string {
   const notLetterNumber = `[^\\r\\n${letter}${number}]`;
   const punct = `[^${whiteSpace}${letter}${number}]`;
   if (encoding === "cl100k_base") {
-    return [`(?:${contractions})`, `${notLetterNumber}?${L}+`, `${N}{1,3}`, ` ?${punct}+[\\r\\n]*`, `${ws}*[\\r\\n]+`, `${ws}+(?!${nonWs})`, `${ws}+`].join("|");
+    return [
+      `(?:${contractions})`,
+      `${notLetterNumber}?${L}+`,
+      `${N}{1,3}`,
+      ` ?${punct}+[\\r\\n]*`,
+      `${ws}*[\\r\\n]+`,
+      `${ws}+(?!${nonWs})`,
+      `${ws}+`,
+    ].join("|");
   }
   const upper = `[${upperOrMark}]`;
   const lower = `[${lowerOrMark}]`;

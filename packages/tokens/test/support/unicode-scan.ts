@@ -15,7 +15,8 @@ import { tiktokenCounter, type Encoding } from "@cc/tokens";
  * before a letter (`cca`: white space gives its last one to the word), an apostrophe before it
  * (`'c`: case-fold partners of a contraction letter), and a newline before it.
  */
-export const contexts = (c: string): string => `${c}'s x${c}'t A${c} a${c}b ${c}Ab ..${c} ${c}1 1${c}2 ${c}${c}a '${c}\n${c}`;
+export const contexts = (c: string): string =>
+  `${c}'s x${c}'t A${c} a${c}b ${c}Ab ..${c} ${c}1 1${c}2 ${c}${c}a '${c}\n${c}`;
 
 /**
  * The contexts of a code point the runtime knows as unassigned, private-use or a surrogate
@@ -45,28 +46,38 @@ export function describeCodePointScan(encoding: Encoding): void {
 
     it("letters new in Unicode 17 (U+088F, U+1ACF, U+A7CE, U+323B0) are not letters to tiktoken, nor to the counter", () => {
       for (const c of ["\u088f", "\u1acf", "\ua7ce", "\u{323b0}", "\u{33479}"]) {
-        for (const text of [`${c}'s`, `x${c}'t`, `A${c}`, ` ${c}`, `a${c}b`]) expect([text, counter.count(text)]).toEqual([text, raw.count(text)]);
+        for (const text of [`${c}'s`, `x${c}'t`, `A${c}`, ` ${c}`, `a${c}b`])
+          expect([text, counter.count(text)]).toEqual([text, raw.count(text)]);
       }
       expect(counter.count("\u{323B0}'s")).toBe(raw.count("\u{323B0}'s"));
     });
 
-    it.each(planes)("plane %i: every code point counted as encode_ordinary counts it, in 11 contexts (2 when unassigned)", (plane) => {
-      const wrong: string[] = [];
-      const end = plane * 0x10000 + 0xffff;
-      for (let first = plane * 0x10000; first <= end; first += batch) {
-        const last = Math.min(end, first + batch - 1);
-        const parts: string[] = [];
-        for (let cp = first; cp <= last; cp++) {
-          const c = String.fromCodePoint(cp);
-          parts.push(unassigned.test(c) ? fewContexts(c) : contexts(c));
+    it.each(planes)(
+      "plane %i: every code point counted as encode_ordinary counts it, in 11 contexts (2 when unassigned)",
+      (plane) => {
+        const wrong: string[] = [];
+        const end = plane * 0x10000 + 0xffff;
+        for (let first = plane * 0x10000; first <= end; first += batch) {
+          const last = Math.min(end, first + batch - 1);
+          const parts: string[] = [];
+          for (let cp = first; cp <= last; cp++) {
+            const c = String.fromCodePoint(cp);
+            parts.push(unassigned.test(c) ? fewContexts(c) : contexts(c));
+          }
+          const text = parts.join("\n");
+          if (counter.count(text) === raw.count(text)) continue;
+          // Name the code points that differ on their own (the batch differing is reported too).
+          const alone = parts.flatMap((p, k) =>
+            counter.count(p) === raw.count(p) ? [] : [`U+${(first + k).toString(16).toUpperCase().padStart(4, "0")}`],
+          );
+          wrong.push(
+            ...(alone.length > 0
+              ? alone
+              : [`U+${first.toString(16).toUpperCase()}…U+${last.toString(16).toUpperCase()} (together only)`]),
+          );
         }
-        const text = parts.join("\n");
-        if (counter.count(text) === raw.count(text)) continue;
-        // Name the code points that differ on their own (the batch differing is reported too).
-        const alone = parts.flatMap((p, k) => (counter.count(p) === raw.count(p) ? [] : [`U+${(first + k).toString(16).toUpperCase().padStart(4, "0")}`]));
-        wrong.push(...(alone.length > 0 ? alone : [`U+${first.toString(16).toUpperCase()}…U+${last.toString(16).toUpperCase()} (together only)`]));
-      }
-      expect(wrong.length === 0 ? "none" : `${wrong.length}: ${wrong.slice(0, 40).join(" ")}`).toBe("none");
-    });
+        expect(wrong.length === 0 ? "none" : `${wrong.length}: ${wrong.slice(0, 40).join(" ")}`).toBe("none");
+      },
+    );
   });
 }

@@ -43,14 +43,20 @@ export interface Facts {
 }
 
 /** Error lines: exception names, "error", "failed", tracebacks, "not found", … */
-export const ERROR_LINE = /\b\w*(?:error|exception)s?\b|\btraceback\b|\bfail(?:s|ed|ure|ures)?\b|\bfatal\b|\bpanic(?:ked)?\b|\bcannot\b|\bdenied\b|\bnot found\b|\bno such file\b/i;
+export const ERROR_LINE =
+  /\b\w*(?:error|exception)s?\b|\btraceback\b|\bfail(?:s|ed|ure|ures)?\b|\bfatal\b|\bpanic(?:ked)?\b|\bcannot\b|\bdenied\b|\bnot found\b|\bno such file\b/i;
 /** A numbered source listing line (`12:    code`), shown by file viewers: never an error line. */
 const LISTING = /^\d+[:|]/;
 const EXTENSIONS =
   "ts|tsx|js|jsx|mjs|cjs|py|pyi|go|rs|java|kt|rb|c|h|cc|cpp|hpp|cs|php|swift|scala|md|rst|txt|json|jsonl|ya?ml|toml|ini|cfg|conf|sh|bash|sql|html|css|scss|xml|lock|proto|gradle|ipynb|csv";
-const PATH = new RegExp(`(?<![\\w/.:-])(?:\\.{0,2}/)?(?:[\\w.-]+/)*[\\w-][\\w.-]*\\.(?:${EXTENSIONS})(?![\\w/])|\\b(?:Makefile|Dockerfile)\\b`, "g");
-const IDENTIFIER = /`([^`\s]{2,60})`|\b([a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w*[A-Za-z0-9]|[A-Z][a-z]+[A-Z]\w*|\w+\(\))/g;
-const DECISION = /\b(?:decid\w*|instead|because|root cause|the (?:issue|problem|bug|cause|fix) (?:is|was|seems|appears)|should|need to|must|seems|appears|looks like|confirm\w*|succeed\w*|works?)\b/i;
+const PATH = new RegExp(
+  `(?<![\\w/.:-])(?:\\.{0,2}/)?(?:[\\w.-]+/)*[\\w-][\\w.-]*\\.(?:${EXTENSIONS})(?![\\w/])|\\b(?:Makefile|Dockerfile)\\b`,
+  "g",
+);
+const IDENTIFIER =
+  /`([^`\s]{2,60})`|\b([a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w*[A-Za-z0-9]|[A-Z][a-z]+[A-Z]\w*|\w+\(\))/g;
+const DECISION =
+  /\b(?:decid\w*|instead|because|root cause|the (?:issue|problem|bug|cause|fix) (?:is|was|seems|appears)|should|need to|must|seems|appears|looks like|confirm\w*|succeed\w*|works?)\b/i;
 const SENTENCE_END = /(?<=[.!?])\s+/;
 const TOOL_CALL = /^→ call (\S+) #(\S+?): ?(.*)$/;
 const FENCE = /^```/;
@@ -68,7 +74,10 @@ export function clipLine(text: string, max: number): string {
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
 
 /** An assistant block's commands: its tool calls, else the first line of its last fenced or `<command>` block. */
-function actionsOf(lines: readonly string[]): { readonly calls: readonly { id: string; text: string }[]; readonly prose: readonly string[] } {
+function actionsOf(lines: readonly string[]): {
+  readonly calls: readonly { id: string; text: string }[];
+  readonly prose: readonly string[];
+} {
   const calls: { id: string; text: string }[] = [];
   const prose: string[] = [];
   let fenced: string | undefined;
@@ -138,7 +147,10 @@ export function extractFacts(blocks: readonly Block[], maxChars: number): Facts 
   const goalBlock = firstUser >= 0 ? blocks[firstUser]! : undefined;
   // A summary carried over from an earlier compaction (possibly quoted inside a note) keeps its goal.
   const priorGoal = goalBlock?.lines.find((l) => l.includes("Goal: "));
-  const goal = priorGoal !== undefined ? clipLine(priorGoal.slice(priorGoal.indexOf("Goal: ") + 6), maxChars * 4) : clipLine(collapse((goalBlock?.lines ?? []).slice(0, 40).join(" ")), maxChars * 4);
+  const goal =
+    priorGoal !== undefined
+      ? clipLine(priorGoal.slice(priorGoal.indexOf("Goal: ") + 6), maxChars * 4)
+      : clipLine(collapse((goalBlock?.lines ?? []).slice(0, 40).join(" ")), maxChars * 4);
   const touched = new Map<string, Fact>();
   const seen = new Map<string, Fact>();
   const idCount = new Map<string, number>();
@@ -151,7 +163,8 @@ export function extractFacts(blocks: readonly Block[], maxChars: number): Facts 
   const noteIdentifiers = (line: string): void => {
     for (const m of line.slice(0, 2000).matchAll(IDENTIFIER)) {
       const id = m[1] ?? m[2];
-      if (id !== undefined && !/^\d/.test(id) && !id.includes("/") && (m[2] !== undefined || /[_.():A-Z]/.test(id))) idCount.set(id, (idCount.get(id) ?? 0) + 1);
+      if (id !== undefined && !/^\d/.test(id) && !id.includes("/") && (m[2] !== undefined || /[_.():A-Z]/.test(id)))
+        idCount.set(id, (idCount.get(id) ?? 0) + 1);
     }
   };
   const notePaths = (line: string, order: number, into: Map<string, Fact>): void => {
@@ -162,7 +175,8 @@ export function extractFacts(blocks: readonly Block[], maxChars: number): Facts 
       if (!into.has(p)) into.set(p, { order, text: p });
     }
   };
-  const record = (step: { key: string; action: string; order: number }, outcome: string): void => steps.add(step.key, { order: step.order, action: step.action, outcome });
+  const record = (step: { key: string; action: string; order: number }, outcome: string): void =>
+    steps.add(step.key, { order: step.order, action: step.action, outcome });
 
   blocks.forEach((block, order) => {
     if (block.role === "system") return;
@@ -198,7 +212,8 @@ export function extractFacts(blocks: readonly Block[], maxChars: number): Facts 
           noteIdentifiers(line);
         }
       }
-      const step = block.callId !== undefined ? pending.get(block.callId) : block.role === "user" ? lastFenced : undefined;
+      const step =
+        block.callId !== undefined ? pending.get(block.callId) : block.role === "user" ? lastFenced : undefined;
       if (step !== undefined) {
         record(step, outcomeOf(block.lines, maxChars));
         if (block.callId !== undefined) pending.delete(block.callId);

@@ -73,7 +73,12 @@ export function parseTranscript(source: string): readonly Block[] {
       flush();
       labelled = true;
       const role: BlockRole = label[1] === "tool result" ? "tool" : (label[1] as BlockRole);
-      current = { role, lines: [], ...(label[2] === undefined ? {} : { name: label[2] }), ...(label[3] === undefined ? {} : { callId: label[3] }) };
+      current = {
+        role,
+        lines: [],
+        ...(label[2] === undefined ? {} : { name: label[2] }),
+        ...(label[3] === undefined ? {} : { callId: label[3] }),
+      };
       continue;
     }
     current.lines.push(line);

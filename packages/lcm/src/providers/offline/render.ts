@@ -23,10 +23,22 @@ const SECTIONS: readonly Section[] = [
   { id: "goal", detailed: { label: "Goal:", inline: true }, bullet: { label: "- Goal:", inline: true } },
   { id: "files", detailed: { label: "Files touched:", inline: true }, bullet: { label: "- Files:", inline: true } },
   { id: "seen", detailed: { label: "Other paths seen:", inline: true }, bullet: undefined },
-  { id: "identifiers", detailed: { label: "Identifiers:", inline: true }, bullet: { label: "- Identifiers:", inline: true } },
-  { id: "steps", detailed: { label: "Commands (last outcome of each):", inline: false }, bullet: { label: "", inline: false } },
+  {
+    id: "identifiers",
+    detailed: { label: "Identifiers:", inline: true },
+    bullet: { label: "- Identifiers:", inline: true },
+  },
+  {
+    id: "steps",
+    detailed: { label: "Commands (last outcome of each):", inline: false },
+    bullet: { label: "", inline: false },
+  },
   { id: "errors", detailed: { label: "Errors seen:", inline: false }, bullet: { label: "", inline: false } },
-  { id: "decisions", detailed: { label: "Decisions and findings:", inline: false }, bullet: { label: "", inline: false } },
+  {
+    id: "decisions",
+    detailed: { label: "Decisions and findings:", inline: false },
+    bullet: { label: "", inline: false },
+  },
   { id: "latest", detailed: { label: "Latest:", inline: true }, bullet: { label: "- Now:", inline: true } },
 ];
 
@@ -39,7 +51,14 @@ interface Item {
 
 /** How many facts of each kind a style may show at most. */
 const LIMITS: {
-  readonly [S in SummaryStyle]: { readonly goalChars: number; readonly steps: number; readonly errors: number; readonly decisions: number; readonly identifiers: number; readonly seen: number };
+  readonly [S in SummaryStyle]: {
+    readonly goalChars: number;
+    readonly steps: number;
+    readonly errors: number;
+    readonly decisions: number;
+    readonly identifiers: number;
+    readonly seen: number;
+  };
 } = {
   detailed: { goalChars: 480, steps: 40, errors: 12, decisions: 12, identifiers: 24, seen: 12 },
   bullet: { goalChars: 240, steps: 8, errors: 3, decisions: 0, identifiers: 10, seen: 0 },
@@ -53,15 +72,26 @@ function itemsOf(facts: Facts, style: SummaryStyle): readonly Item[] {
   if (facts.goal !== "") items.push({ section: "goal", tier: 9, text: clipLine(facts.goal, lim.goalChars) });
   for (const p of facts.touchedPaths) items.push({ section: "files", tier: 7, text: p.text });
   for (const p of lastOf(facts.seenPaths, lim.seen)) items.push({ section: "seen", tier: 1, text: p.text });
-  for (const id of facts.identifiers.slice(0, lim.identifiers)) items.push({ section: "identifiers", tier: 3, text: id });
+  for (const id of facts.identifiers.slice(0, lim.identifiers))
+    items.push({ section: "identifiers", tier: 3, text: id });
   const steps = lastOf(facts.steps, lim.steps);
   steps.forEach((s, i) => {
-    const text = style === "bullet" ? `- ran \`${s.action}\`${s.outcome === "" ? "" : ` → ${s.outcome}`}` : `- \`${s.action}\`${s.outcome === "" ? "" : ` → ${s.outcome}`}`;
+    const text =
+      style === "bullet"
+        ? `- ran \`${s.action}\`${s.outcome === "" ? "" : ` → ${s.outcome}`}`
+        : `- \`${s.action}\`${s.outcome === "" ? "" : ` → ${s.outcome}`}`;
     items.push({ section: "steps", tier: i === steps.length - 1 ? 8 : 5, text });
   });
   const errors = lastOf(facts.errors, lim.errors);
-  errors.forEach((e, i) => items.push({ section: "errors", tier: i === errors.length - 1 ? 8 : 4, text: style === "bullet" ? `- error: ${e.text}` : `- ${e.text}` }));
-  for (const d of lastOf(facts.decisions, lim.decisions)) items.push({ section: "decisions", tier: 2, text: `- ${d.text}` });
+  errors.forEach((e, i) =>
+    items.push({
+      section: "errors",
+      tier: i === errors.length - 1 ? 8 : 4,
+      text: style === "bullet" ? `- error: ${e.text}` : `- ${e.text}`,
+    }),
+  );
+  for (const d of lastOf(facts.decisions, lim.decisions))
+    items.push({ section: "decisions", tier: 2, text: `- ${d.text}` });
   if (facts.latest !== "") items.push({ section: "latest", tier: 6, text: facts.latest });
   return items;
 }
