@@ -31,7 +31,8 @@ import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.
 import { pgPostingsCache, type PgPostingsCache, type PgSnapshotHooks, type StagedEntry } from "./postgres-cache.js";
 import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { decodeText } from "./lossless.js";
-import { snapshots as openSnapshots, SnapshotOptionsCodec, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { preparePostgresSnapshotTables, postgresSnapshotStore } from "./database-snapshots.js";
 
 /**
  * Options of {@link openPostgresIndex} (the style of `openPostgresStore` of @cc/session), decoded
@@ -84,12 +85,15 @@ export interface PostgresIndexOptions {
    */
   readonly postingsCacheBytes?: number;
   /**
-   * Persisted snapshots of the loaded scopes' postings (see `SnapshotOptions`), kept on this
-   * process's host: a fresh process restores a scope from its snapshot and catches up by
-   * generation (rows written since, namespace deletions since) instead of reading every row's
-   * `tsv`; a torn, stale or foreign snapshot is refused and rebuilt. Written in the background
-   * after a load, and again after `rewriteAfter` changes.
-   * @default off (no snapshot is read or written: only the caller knows a directory it may use)
+   * Persisted snapshots of the loaded scopes' postings (see `SnapshotOptions`): a fresh process
+   * restores a scope from its snapshot and catches up by generation (rows written since,
+   * namespace deletions since) instead of reading every row's `tsv`; a torn, stale or foreign
+   * snapshot is refused and rebuilt. Written in the background after a load, and again after
+   * `rewriteAfter` changes. `store: "database"` keeps them in this database (tables
+   * `<table>_snapshots` and `<table>_snapshot_parts`), shared by every worker on every host;
+   * `dir` keeps them on this process's host. A directory store's `preload` reads are started
+   * before the driver loads and connects.
+   * @default off (no snapshot is read or written)
    */
   readonly snapshots?: SnapshotOptions;
 }
@@ -178,7 +182,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     }
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: "snapshots: give dir or store (one of them)" }]));
+      return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: 'snapshots: give dir or store ("database", or a store of your own), one of them' }]));
     }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
     if (E.isLeft(timeouts))
@@ -190,15 +194,33 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
         ),
       );
     const owned = typeof options.connection === "string";
+    // A store of this host (a directory, or the caller's own) is read while the driver loads and
+    // connects: the preloaded snapshots are checked against the identity and generation on use.
+    const local = snap === undefined ? undefined : ownStore(snap);
+    let preloaded: Preloaded | undefined = snap !== undefined && local !== undefined ? preloadSnapshots(local, table, snap.preload) : undefined;
     const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;
     let client: SqlClient | undefined;
     try {
       client = connect.right();
       const c = client;
-      await withRetries(() => c.transaction((tx) => prepareSchema(tx, table)), true);
+      const inDatabase = snap !== undefined && local === undefined;
+      await withRetries(
+        () =>
+          c.transaction(async (tx) => {
+            await prepareSchema(tx, table);
+            if (inDatabase) await preparePostgresSnapshotTables(tx, table);
+          }),
+        true,
+      );
       const identity = snap === undefined ? "" : String((await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]?.id ?? "");
-      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, snap === undefined ? undefined : openSnapshots(snap, table, identity), identity));
+      let s: Snapshots | undefined;
+      if (snap !== undefined) {
+        const store = local ?? postgresSnapshotStore(c, table);
+        preloaded ??= preloadSnapshots(store, table, snap.preload);
+        s = openSnapshots(snap, table, identity, store, preloaded);
+      }
+      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
