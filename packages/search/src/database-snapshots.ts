@@ -30,8 +30,6 @@ import type { SqlClient, SqlRunner } from "./sql.js";
 
 /** Bytes per stored part. */
 export const PART_BYTES = 1 << 20;
-/** Parts read per statement. */
-const READ_PARTS = 8;
 /** Parts written per statement (PostgreSQL) or transaction (SQLite). */
 const WRITE_PARTS = 4;
 /** Parts of a writer that never switched the head are a dead writer's after this long (seconds). */
@@ -47,40 +45,83 @@ const checkName = (name: string): void => {
   if (!NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
 };
 
-/** A part as a driver returns it: bytes (node-postgres: a Buffer; PGlite: a Uint8Array), or bytea's hex text. */
-function bytesOfPart(u: unknown): Uint8Array {
-  if (u instanceof Uint8Array) return u;
-  if (typeof u === "string" && u.startsWith("\\x")) return Buffer.from(u.slice(2), "hex");
-  throw new Error(`a snapshot part is ${typeof u}, not bytes`);
-}
-
-/** Copies parts into one buffer of the head's length, telling `onChunk` of each; stops at a gap. */
+/**
+ * Puts the pieces of a blob (parts in order, each read in one or more pieces) together, telling
+ * `onChunk` of each; stops at a gap. A blob read in one piece is kept as it came (no copy).
+ */
 class Assembly {
-  readonly buf: Buffer;
+  private buf: Buffer | undefined;
+  private single: Uint8Array | undefined;
   off = 0;
-  next = 0;
+  /** The part expected next, and the offset expected next within it. */
+  private part = 0;
+  private within = 0;
   ok = true;
   constructor(
     readonly total: number,
     readonly onChunk: ChunkObserver | undefined,
-  ) {
-    this.buf = Buffer.allocUnsafeSlow(total);
-  }
-  add(part: number, bytes: Uint8Array): void {
-    if (!this.ok || part !== this.next || this.off + bytes.length > this.total) {
+  ) {}
+  /** Adds the piece of part `part` at `at` in it; false (and the blob cut here) when it does not follow. */
+  add(part: number, at: number, bytes: Uint8Array): boolean {
+    if (!this.ok || part !== this.part || at !== this.within || this.off + bytes.length > this.total) {
       this.ok = false;
-      return;
+      return false;
     }
-    this.next++;
-    this.buf.set(bytes, this.off);
+    this.within += bytes.length;
     const start = this.off;
     this.off += bytes.length;
+    let view: Uint8Array;
+    if (start === 0 && bytes.length === this.total) view = this.single = bytes;
+    else {
+      this.buf ??= Buffer.allocUnsafeSlow(this.total);
+      this.buf.set(bytes, start);
+      view = this.buf.subarray(start, this.off);
+    }
+    this.onChunk?.(view, start, this.total);
+    return true;
+  }
+  /**
+   * Adds a piece that arrived as base64 text (decoded straight into the blob's buffer: no
+   * intermediate bytes); `size` is the piece's length in bytes.
+   */
+  addBase64(part: number, at: number, text: string, size: number): boolean {
+    if (!this.ok || part !== this.part || at !== this.within || this.off + size > this.total) {
+      this.ok = false;
+      return false;
+    }
+    this.buf ??= Buffer.allocUnsafeSlow(this.total);
+    const start = this.off;
+    if (this.buf.write(text, start, size, "base64") !== size) {
+      this.ok = false;
+      return false;
+    }
+    this.within += size;
+    this.off += size;
     this.onChunk?.(this.buf.subarray(start, this.off), start, this.total);
+    return true;
   }
-  /** What was read: the whole blob, or its prefix up to the first missing or wrong part (refused as truncated). */
+  /** The current part is complete: the next piece starts the next part. */
+  endPart(): void {
+    this.part++;
+    this.within = 0;
+  }
+  /** What was read: the whole blob, or its prefix up to the first missing or wrong piece (refused as truncated). */
   result(): Uint8Array {
-    return this.off === this.total ? this.buf : this.buf.subarray(0, this.off);
+    if (this.single !== undefined) return this.single;
+    const buf = this.buf ?? Buffer.alloc(0);
+    return this.off === this.total ? buf : buf.subarray(0, this.off);
   }
+}
+
+/**
+ * Bytes fetched per statement when reading a blob of `total` bytes: a sixteenth of it, within
+ * [32 KiB, 8 MiB]. A piece arrives as base64 text (a third more than its bytes) and is decoded
+ * straight into the blob's buffer, so what one statement leaves behind (the protocol message and
+ * the text) is small beside the blob itself — for a namespace's snapshot, small enough for V8's
+ * young generation — while a large blob is still read in few round trips.
+ */
+export function readPieceBytes(total: number): number {
+  return Math.min(8 << 20, Math.max(32 << 10, Math.ceil(total / 16)));
 }
 
 /**
@@ -119,16 +160,24 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
           await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
           const head = (await tx.query<{ writer: string; total: string | number; parts: number }>(`SELECT writer, total, parts FROM ${heads} WHERE name = $1`, [name])).rows[0];
           if (head === undefined) return undefined;
-          const got = new Assembly(Number(head.total), onChunk);
-          for (let p = 0; p < head.parts && got.ok; p += READ_PARTS) {
-            const { rows } = await tx.query<{ part: number; bytes: unknown }>(`SELECT part, bytes FROM ${parts} WHERE name = $1 AND writer = $2 AND part >= $3 AND part < $4 ORDER BY part`, [
-              name,
-              head.writer,
-              p,
-              p + READ_PARTS,
-            ]);
-            for (const r of rows) got.add(Number(r.part), bytesOfPart(r.bytes));
-            if (rows.length < Math.min(READ_PARTS, head.parts - p)) break;
+          const total = Number(head.total);
+          const got = new Assembly(total, onChunk);
+          const piece = readPieceBytes(total);
+          for (let p = 0; p < head.parts && got.ok; p++) {
+            for (let at = 0; ; at += piece) {
+              // base64 without line breaks: a third more than the bytes (bytea's hex text is twice).
+              const row = (
+                await tx.query<{ b64: string; len: number }>(
+                  `SELECT translate(encode(substring(bytes FROM $4 FOR $5), 'base64'), E'\\n', '') AS b64, octet_length(bytes) AS len FROM ${parts} WHERE name = $1 AND writer = $2 AND part = $3`,
+                  [name, head.writer, p, at + 1, piece],
+                )
+              ).rows[0];
+              if (row === undefined || !got.addBase64(p, at, row.b64, Math.max(0, Math.min(piece, Number(row.len) - at)))) break;
+              if (at + piece >= Number(row.len)) {
+                got.endPart();
+                break;
+              }
+            }
           }
           return got.result();
         };
@@ -229,8 +278,8 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
     if (head === undefined) return undefined;
     const got = new Assembly(head.total, onChunk);
     for (const r of partsOf.iterate(name, head.writer, 0)) {
-      got.add(r.part, r.bytes);
-      if (!got.ok) break;
+      if (!got.add(r.part, 0, r.bytes)) break;
+      got.endPart();
     }
     return got.result();
   });

@@ -35,14 +35,14 @@ interface Made {
   /** Deletes part `part` of the current version of `name` (database stores). */
   readonly dropPart?: (name: string, part: number) => Promise<void>;
 }
-const stores: readonly (readonly [string, () => Promise<Made>])[] = [
+const stores: readonly (readonly [string, (part?: number) => Promise<Made>])[] = [
   ["directory", async () => ({ store: directorySnapshotStore(join(dir, `d${n++}`)) })],
   [
     "sqlite database",
-    async () => {
+    async (part = PART) => {
       const file = new Database(join(dir, `s${n}.db`));
       const table = `t${n++}`;
-      const store = sqliteSnapshotStore(file, table, PART);
+      const store = sqliteSnapshotStore(file, table, part);
       return {
         store,
         parts: async (name) => file.prepare<[string], { writer: string; n: number }>(`SELECT writer, count(*) AS n FROM "${table}_snapshot_parts" WHERE name = ? GROUP BY writer`).all(name),
@@ -53,12 +53,12 @@ const stores: readonly (readonly [string, () => Promise<Made>])[] = [
   ],
   [
     "postgres database",
-    async () => {
+    async (part = PART) => {
       const client = db.client();
       const table = `t${n++}`;
       await client.transaction((tx) => preparePostgresSnapshotTables(tx, table));
       return {
-        store: postgresSnapshotStore(client, table, PART),
+        store: postgresSnapshotStore(client, table, part),
         parts: async (name) =>
           (await client.query<{ writer: string; n: string }>(`SELECT writer, count(*) AS n FROM ${table}_snapshot_parts WHERE name = $1 GROUP BY writer`, [name])).rows.map((r) => ({
             writer: r.writer,
@@ -136,6 +136,14 @@ for (const [name, make] of stores) {
         expect((await store.write(bad, new Uint8Array([1])))._tag).toBe("Left");
         expect((await store.remove(bad))._tag).toBe("Left");
       }
+    });
+
+    it("a large blob, in large parts read piece by piece, comes back whole", async () => {
+      const { store } = await make(200_000);
+      const blob = Uint8Array.from({ length: 1_234_567 }, (_, i) => (i * 7919) & 255);
+      expect((await store.write("big.ccsnap", blob))._tag).toBe("Right");
+      const got = await readChecked(store, "big.ccsnap");
+      expect(got !== undefined && Buffer.from(got).equals(Buffer.from(blob))).toBe(true);
     });
 
     if (name !== "directory")
