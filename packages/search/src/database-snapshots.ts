@@ -256,7 +256,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * write transaction each, the event loop served between them), then switches the head.
  *
  * @example
- * const store = sqliteSnapshotStore(db, "cc_segments");
+ * import Database from "better-sqlite3";
+ * const store = sqliteSnapshotStore(new Database("agent-journal.db"), "cc_segments");
  */
 export function sqliteSnapshotStore(db: Database.Database, table: string, partBytes = PART_BYTES): SnapshotStore {
   for (const s of sqliteSnapshotStatements(table)) db.exec(s);

@@ -31,7 +31,7 @@ import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.
 import { pgPostingsCache, type PgPostingsCache, type PgSnapshotHooks, type StagedEntry } from "./postgres-cache.js";
 import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { decodeText } from "./lossless.js";
-import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type SnapshotPreload, type Snapshots } from "./snapshots.js";
 import { preparePostgresSnapshotTables, postgresSnapshotStore } from "./database-snapshots.js";
 
 /**
@@ -220,7 +220,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
         preloaded ??= preloadSnapshots(store, table, snap.preload);
         s = openSnapshots(snap, table, identity, store, preloaded);
       }
-      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity));
+      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity, snap?.preload));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
@@ -244,7 +244,7 @@ function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
 }
 
-function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number, snap: Snapshots | undefined, identity: string): SegmentIndex {
+function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number, snap: Snapshots | undefined, identity: string, preload: SnapshotPreload | undefined): SegmentIndex {
   let closed = false;
   const run =
     <A>(operation: string, fn: () => Promise<E.Either<IndexError, A>>, idempotent = true): TE.TaskEither<IndexError, A> =>
@@ -273,6 +273,8 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
   // (it is no longer kept in step by this process's writes, so the generation check catches it up).
   interface Scoped extends Sized {
     readonly cache: PgPostingsCache;
+    /** Its first load is counted in the stats (once, however many searches waited for it). */
+    counted: boolean;
   }
   const lru = new ScopeLru<Scoped>(cacheBytes);
   const scopeOf = (stored: string | undefined, namespace: string | undefined): Scoped => {
@@ -281,7 +283,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
     if (held !== undefined) return held;
     const hooks = snap === undefined ? undefined : snapshotHooks(snap, key, stored === undefined ? undefined : decodeText(stored), () => cache);
     const cache = pgPostingsCache(client, table, stored, hooks);
-    const scoped: Scoped = { cache, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
+    const scoped: Scoped = { cache, counted: false, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
     lru.set(key, namespace, scoped);
     return scoped;
   };
@@ -304,9 +306,9 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
   };
   /** Catches a scope up (loading it the first time), then re-reads its size for the cap. */
   const syncScope = async (stored: string | undefined, scoped: Scoped): Promise<void> => {
-    const first = !scoped.cache.isLoaded();
     await scoped.cache.sync();
-    if (first && scoped.cache.isLoaded()) {
+    if (!scoped.counted && scoped.cache.isLoaded()) {
+      scoped.counted = true;
       lru.loads++;
       lru.loadedEntries += scoped.cache.loadedRows();
     }
@@ -464,5 +466,12 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
       ),
   };
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
+  // Preloaded scopes load now, in the background (their snapshots are being read already): a
+  // first search waits for the load in progress; a failure here is the first search's to report
+  // (it loads again).
+  for (const ns of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) {
+    const stored = ns === undefined ? undefined : encodeText(ns);
+    void syncScope(stored, scopeOf(stored, ns)).catch(() => undefined);
+  }
   return index;
 }

@@ -45,13 +45,21 @@ export interface SnapshotOptions {
    */
   readonly store?: SnapshotStore | "database";
   /**
-   * Scopes whose snapshots are read as the index opens, while the driver loads and connects (a
-   * worker that knows what it will search: its namespaces, or `allNamespaces` for searches
-   * without a namespace). Checked on the scope's first search exactly as a snapshot read then
-   * (identity, scope, generation, checksum); held until that search or `close`.
-   * @default none (a scope's snapshot is read on its first search)
+   * Scopes to load as the index opens (a worker that knows what it will search: its namespaces,
+   * or `allNamespaces` for searches without a namespace). Their snapshots are read at once — from
+   * a directory (or a store of your own) while the driver loads and connects — and each scope is
+   * loaded in the background as soon as the index is open; its first search waits for that load.
+   * A preloaded snapshot is checked exactly as one read on a first search (checksum, identity,
+   * scope, a generation not ahead of the counter, the entry count) and refused and rebuilt the
+   * same way.
+   * @default none (a scope is loaded on its first search)
    */
-  readonly preload?: SnapshotPreload;
+  readonly preload?: {
+    /** Namespaces a search will name. */
+    readonly namespaces?: readonly string[];
+    /** The scope of searches across every namespace (no `namespace`). */
+    readonly allNamespaces?: boolean;
+  };
   /**
    * Changes (entries written or removed) applied to a loaded scope after its snapshot before the
    * snapshot is written again: an integer in [1, 2³¹ − 1]. A snapshot that lags is still correct
@@ -64,12 +72,7 @@ export interface SnapshotOptions {
 }
 
 /** The scopes of {@link SnapshotOptions.preload}. */
-export interface SnapshotPreload {
-  /** Namespaces a search will name. */
-  readonly namespaces?: readonly string[];
-  /** The scope of searches across every namespace (no `namespace`). */
-  readonly allNamespaces?: boolean;
-}
+export type SnapshotPreload = NonNullable<SnapshotOptions["preload"]>;
 
 const SnapshotPreloadCodec = objectCodec("SnapshotPreload", {}, { namespaces: t.readonlyArray(t.string), allNamespaces: t.boolean }, { expected: "an object with namespaces or allNamespaces" });
 

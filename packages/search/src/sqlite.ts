@@ -585,5 +585,9 @@ function open(
     },
   };
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
+  // Preloaded scopes load now, in the background (their snapshots are being read already): a
+  // first search waits for the same load; a failure is the first search's to report (it loads again).
+  const preload = snapOptions?.preload;
+  for (const ns of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) void ensureLoaded(ns === undefined ? undefined : encodeText(ns), ns);
   return index;
 }
