@@ -14,7 +14,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
@@ -162,6 +162,8 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
   );
 }
 
+// The machine's load average (1, 5, 15 min) at the start and end: fresh-process times are wall-clock.
+const loadStart = loadavg();
 const dir = mkdtempSync(join(tmpdir(), "cc-snapshot-"));
 const server = pgServer("snapshot", 60300);
 cleanupOnSignal(() => {
@@ -235,4 +237,4 @@ printTable(
   ]),
 );
 for (const s of skipped) console.log(`skipped ${s}`);
-console.log(`results: ${writeResults("snapshot", { rounds, rows, skipped })}`);
+console.log(`results: ${writeResults("snapshot", { rounds, loadAverage: { start: loadStart, end: loadavg() }, rows, skipped })}`);
