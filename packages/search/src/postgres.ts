@@ -29,7 +29,7 @@ import type { SqlClient } from "./sql.js";
 export type { SqlClient, SqlRunner } from "./sql.js";
 import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.js";
 import { pgPostingsCache, type PgPostingsCache, type PgSnapshotHooks, type StagedEntry } from "./postgres-cache.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { decodeText } from "./lossless.js";
 import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type SnapshotPreload, type Snapshots } from "./snapshots.js";
 import { preparePostgresSnapshotTables, postgresSnapshotStore } from "./database-snapshots.js";
@@ -197,7 +197,14 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     // A store of this host (a directory, or the caller's own) is read while the driver loads and
     // connects: the preloaded snapshots are checked against the identity and generation on use.
     const local = snap === undefined ? undefined : ownStore(snap);
-    let preloaded: Preloaded | undefined = snap !== undefined && local !== undefined ? preloadSnapshots(local, table, snap.preload) : undefined;
+    let preloaded: Preloaded | undefined =
+      snap !== undefined && local !== undefined
+        ? preloadSnapshots(
+            local,
+            table,
+            preloadScopes(snap.preload).map((p) => p.key),
+          )
+        : undefined;
     const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;
     let client: SqlClient | undefined;
@@ -217,7 +224,11 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
       let s: Snapshots | undefined;
       if (snap !== undefined) {
         const store = local ?? postgresSnapshotStore(c, table);
-        preloaded ??= preloadSnapshots(store, table, snap.preload);
+        preloaded ??= preloadSnapshots(
+          store,
+          table,
+          preloadScopes(snap.preload).map((p) => p.key),
+        );
         s = openSnapshots(snap, table, identity, store, preloaded);
       }
       return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity, snap?.preload));
@@ -469,9 +480,6 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
   // Preloaded scopes load now, in the background (their snapshots are being read already): a
   // first search waits for the load in progress; a failure here is the first search's to report
   // (it loads again).
-  for (const ns of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) {
-    const stored = ns === undefined ? undefined : encodeText(ns);
-    void syncScope(stored, scopeOf(stored, ns)).catch(() => undefined);
-  }
+  for (const p of preloadScopes(preload)) void syncScope(p.stored, scopeOf(p.stored, p.namespace)).catch(() => undefined);
   return index;
 }

@@ -16,8 +16,6 @@ import * as t from "io-ts";
 import { callback, intIn, leaf, nonEmptyString, objectCodec } from "@cc/validate";
 import { crc32, decodeSnapshot, DIGEST, encodeSnapshot, snapshotTrailer, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
-import { scopeKey } from "./ranking/scopes.js";
-import { encodeText } from "./lossless.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
 export type SnapshotEvent =
@@ -185,10 +183,9 @@ interface Early {
 /** Snapshot reads started early, by scope key; each is taken once. */
 export type Preloaded = Map<string, Early>;
 
-/** Starts reading the snapshots of the scopes `preload` names (before the index's identity is known: they are checked when taken). */
-export function preloadSnapshots(store: SnapshotStore, table: string, preload: DecodedSnapshotOptions["preload"]): Preloaded {
+/** Starts reading the snapshots of the scopes with these keys (before the index's identity is known: they are checked when taken). */
+export function preloadSnapshots(store: SnapshotStore, table: string, keys: readonly string[]): Preloaded {
   const out: Preloaded = new Map();
-  const keys = [...(preload?.allNamespaces === true ? [scopeKey(undefined)] : []), ...(preload?.namespaces ?? []).map((ns) => scopeKey(encodeText(ns)))];
   for (const key of keys) {
     if (out.has(key)) continue;
     let seen = false;

@@ -28,7 +28,7 @@ import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable }
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
 import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type DecodedSnapshotOptions, type Preloaded, type SnapshotOptions, type Snapshots } from "./snapshots.js";
@@ -158,7 +158,14 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     const cacheBytes = decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES;
     // A directory store (or the caller's own) is read while the driver loads (see `preload`).
     const local = snap === undefined ? undefined : ownStore(snap);
-    const preloaded = snap !== undefined && local !== undefined ? preloadSnapshots(local, table, snap.preload) : undefined;
+    const preloaded =
+      snap !== undefined && local !== undefined
+        ? preloadSnapshots(
+            local,
+            table,
+            preloadScopes(snap.preload).map((p) => p.key),
+          )
+        : undefined;
     const driver = await loadDriver(
       "sqlite",
       SQLITE_DRIVER,
@@ -235,7 +242,18 @@ function open(
         throw e;
       }
     }
-    snap = openSnapshots(snapOptions, table, identity, store, preloaded ?? preloadSnapshots(store, table, snapOptions.preload));
+    snap = openSnapshots(
+      snapOptions,
+      table,
+      identity,
+      store,
+      preloaded ??
+        preloadSnapshots(
+          store,
+          table,
+          preloadScopes(snapOptions.preload).map((p) => p.key),
+        ),
+    );
   }
 
   // The postings caches, one per scope (a namespace, or the whole index for a search across
@@ -587,7 +605,6 @@ function open(
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
   // Preloaded scopes load now, in the background (their snapshots are being read already): a
   // first search waits for the same load; a failure is the first search's to report (it loads again).
-  const preload = snapOptions?.preload;
-  for (const ns of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) void ensureLoaded(ns === undefined ? undefined : encodeText(ns), ns);
+  for (const p of preloadScopes(snapOptions?.preload)) void ensureLoaded(p.stored, p.namespace);
   return index;
 }
