@@ -43,6 +43,13 @@ export function readResults(name: string, root: string = ROOT): ResultsDoc | und
 const source = (name: string, doc: ResultsDoc | undefined): string =>
   doc === undefined ? `\`bench/results/${name}.json\` missing` : `\`bench/results/${name}.json\`, ${doc.quick ? "quick run" : "full run"} ${doc.date.slice(0, 10)}`;
 
+/** ", load average A–B" (the 1-minute figure at the start and end of the run) when the results record it: wall-clock times depend on it. */
+function loadNote(doc: ResultsDoc): string {
+  const load = obj(doc.data["loadAverage"]);
+  const at = [arr(load["start"])[0], arr(load["end"])[0]].map(num).filter(Number.isFinite);
+  return at.length === 2 ? `, machine load average ${fixed(Math.min(...at), 1)}–${fixed(Math.max(...at), 1)}` : "";
+}
+
 function tokensRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| exact token counting | ${source("tokens", doc)} |`];
   const d = doc.data;
@@ -264,7 +271,7 @@ function namespacesRows(doc: ResultsDoc | undefined): string[] {
   return sizes.map((n, i) => {
     const at = rows.filter((r) => num(r["n"]) === n);
     const rounds = num(at[0]?.["rounds"] ?? doc.data["rounds"]);
-    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process from rows, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}` : ""} |`;
+    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process from rows, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}${loadNote(doc)}` : ""} |`;
   });
 }
 
@@ -299,7 +306,7 @@ function snapshotRows(doc: ResultsDoc | undefined): string[] {
   );
   const skipped = arr(doc.data["skipped"]).map(str);
   return [
-    `| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)} |`,
+    `| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)}${loadNote(doc)} |`,
   ];
 }
 

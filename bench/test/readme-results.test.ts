@@ -149,6 +149,7 @@ describe("README results block", () => {
         date: "2026-01-02T00:00:00Z",
         data: {
           perNamespace: 1000,
+          loadAverage: { start: [7.24, 6, 5], end: [3.1, 5, 5] },
           rows: [
             {
               backend: "sqlite",
@@ -172,7 +173,7 @@ describe("README results block", () => {
       }),
     );
     expect(renderResults(root)).toContain(
-      "| SQLite: 42 ms; on a host with no snapshot, from the snapshot kept in the database 9 ms [8, 12], RSS growth 1.0 MiB [0.5, 1.5] = 1.0× its 1.0 MiB; from rows in a node run with `--max-semi-space-size=1` 50 ms, RSS growth 4.0 MiB = 2.0× its 2.0 MiB; whole-index first search 12.0 s — ",
+      "| SQLite: 42 ms; on a host with no snapshot, from the snapshot kept in the database 9 ms [8, 12], RSS growth 1.0 MiB [0.5, 1.5] = 1.0× its 1.0 MiB; from rows in a node run with `--max-semi-space-size=1` 50 ms, RSS growth 4.0 MiB = 2.0× its 2.0 MiB; whole-index first search 12.0 s — `bench/results/namespaces.json`, full run 2026-01-02, machine load average 3.1–7.2 |",
     );
     writeFileSync(
       join(root, "bench", "results", "namespaces.json"),
