@@ -6,9 +6,14 @@
  * search (RSS just after it minus RSS just before it, same process) against what the namespace's
  * postings need (the cache's own byte estimate). Baseline, measured in the same run and the same
  * kind of process: the first search across every namespace (which loads the whole index).
- * Two more views of the same rounds: a fresh worker whose host already holds the namespace's
- * snapshot (written first by one process, as the first worker on a host writes it), and a warm
- * worker's next namespace (its first search in another namespace, loaded from rows, in the same
+ * Three more views of the same rounds: a fresh worker whose host already holds the namespace's
+ * snapshot (written first by one process, as the first worker on a host writes it), a fresh
+ * worker on a host that holds no snapshot, restoring the namespace from the snapshot kept in the
+ * index's own database (`snapshots: { store: "database" }`, written first by one process, as the
+ * first worker of a fleet writes it), a fresh worker loading from rows whose node runs with V8's
+ * young generation capped (`--max-semi-space-size=1`, an option of the worker's process, not of
+ * the library: the load's long-lived objects otherwise make V8 grow the young generation by about
+ * 8 MiB), and a warm worker's next namespace (its first search in another namespace, loaded from rows, in the same
  * process): RSS growth over the cache bytes it adds, without a fresh process's one-time costs
  * (compiled code, the driver's page cache, the young generation).
  *
@@ -43,13 +48,12 @@ const rounds = quick ? 3 : 20;
 const wholeRounds = quick ? 1 : 3;
 const probe = join(dirname(fileURLToPath(import.meta.url)), "namespaces", "probe.ts");
 
-/** Runs the probe in a fresh node process and parses its JSON line. */
-function run(args: readonly string[]): Record<string, number> {
-  const out = execFileSync(
-    process.execPath,
-    ["--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args],
-    { encoding: "utf8", maxBuffer: 1 << 20 },
-  );
+/** Node's option for the worker processes of the "small young generation" view (V8's semi-space capped at 1 MiB). */
+const SMALL_YOUNG = "--max-semi-space-size=1";
+
+/** Runs the probe in a fresh node process (with `nodeFlags`) and parses its JSON line. */
+function run(args: readonly string[], nodeFlags: readonly string[] = []): Record<string, number> {
+  const out = execFileSync(process.execPath, [...nodeFlags, "--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
@@ -117,6 +121,20 @@ interface Row {
   readonly snapshotCacheBytes: number;
   readonly snapshotRssGrowth: MedianInterval;
   readonly snapshotRssRatio: number;
+  /** A fresh worker on a host with no snapshot, restoring from the snapshot kept in the database: first search, ms, and its interval. */
+  readonly dbSnapshotFirst: MedianInterval;
+  readonly dbSnapshotFirstMs: number;
+  readonly dbSnapshotFirstCpuMs: number;
+  /** Scopes restored in those processes (median; 1 when every one restored its namespace). */
+  readonly dbSnapshotRestored: number;
+  readonly dbSnapshotCacheBytes: number;
+  readonly dbSnapshotRssGrowth: MedianInterval;
+  readonly dbSnapshotRssRatio: number;
+  /** A fresh worker from rows, its node run with `--max-semi-space-size=1`: first search, ms, RSS growth and its ratio to the cache bytes. */
+  readonly smallYoungFirst: MedianInterval;
+  readonly smallYoungRssGrowth: MedianInterval;
+  readonly smallYoungCacheBytes: number;
+  readonly smallYoungRssRatio: number;
   /** A warm worker's next namespace (its first search in the same process, from rows): ms, RSS growth, and RSS growth over the cache bytes it added. */
   readonly nextFirst: MedianInterval;
   readonly nextRssGrowth: MedianInterval;
@@ -141,20 +159,21 @@ function measure(
   const ns: Record<string, number>[] = [];
   const whole: Record<string, number>[] = [];
   const snap: Record<string, number>[] = [];
+  const dbSnap: Record<string, number>[] = [];
+  const smallYoung: Record<string, number>[] = [];
   const nsOf = (r: number): string => `t${(r * 37 + 11) % namespaces}`;
   // The next namespace of round r: one no other round uses (so it is loaded from rows).
   const nextOf = (r: number): string => `t${(r * 37 + 11 + Math.floor(namespaces / 2)) % namespaces}`;
-  run([
-    backend,
-    ...target,
-    "prepare",
-    Array.from({ length: rounds }, (_, r) => nsOf(r)).join(","),
-    `snapshots=${snapshotDir}`,
-  ]);
+  const prepared = Array.from({ length: rounds }, (_, r) => nsOf(r)).join(",");
+  run([backend, ...target, "prepare", prepared, `snapshots=${snapshotDir}`]);
+  run([backend, ...target, "prepare", prepared, "snapshots=database"]);
   for (let r = 0; r < rounds; r++) {
     if (r < wholeRounds) whole.push(run([backend, ...target, "whole"]));
     ns.push(run([backend, ...target, "namespace", nsOf(r), `next=${nextOf(r)}`]));
     snap.push(run([backend, ...target, "namespace", nsOf(r), `snapshots=${snapshotDir}`]));
+    dbSnap.push(run([backend, ...target, "namespace", nsOf(r), "snapshots=database"]));
+    smallYoung.push(run([backend, ...target, "namespace", nsOf(r)], [SMALL_YOUNG]));
+    for (const x of [snap.at(-1)!, dbSnap.at(-1)!]) if (x["restored"] !== 1 || x["loaded"] !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
   }
   const col = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[k]!);
   const growth = (xs: readonly Record<string, number>[], k: string): number[] =>
@@ -166,6 +185,11 @@ function measure(
   const snapshotFirst = medianInterval(col(snap, "firstMs"));
   const snapshotRssGrowth = medianInterval(growth(snap, "rss"));
   const snapshotCacheBytes = medianInterval(col(snap, "cacheBytes")).median;
+  const dbSnapshotFirst = medianInterval(col(dbSnap, "firstMs"));
+  const dbSnapshotRssGrowth = medianInterval(growth(dbSnap, "rss"));
+  const dbSnapshotCacheBytes = medianInterval(col(dbSnap, "cacheBytes")).median;
+  const smallYoungRssGrowth = medianInterval(growth(smallYoung, "rss"));
+  const smallYoungCacheBytes = medianInterval(col(smallYoung, "cacheBytes")).median;
   const nextRssGrowth = medianInterval(col(ns, "nextRss"));
   const nextCacheBytes = medianInterval(col(ns, "nextCacheBytes")).median;
   return {
@@ -205,6 +229,17 @@ function measure(
     snapshotCacheBytes,
     snapshotRssGrowth,
     snapshotRssRatio: snapshotRssGrowth.median / snapshotCacheBytes,
+    dbSnapshotFirst,
+    dbSnapshotFirstMs: dbSnapshotFirst.median,
+    dbSnapshotFirstCpuMs: medianInterval(col(dbSnap, "firstCpuMs")).median,
+    dbSnapshotRestored: medianInterval(col(dbSnap, "restored")).median,
+    dbSnapshotCacheBytes,
+    dbSnapshotRssGrowth,
+    dbSnapshotRssRatio: dbSnapshotRssGrowth.median / dbSnapshotCacheBytes,
+    smallYoungFirst: medianInterval(col(smallYoung, "firstMs")),
+    smallYoungRssGrowth,
+    smallYoungCacheBytes,
+    smallYoungRssRatio: smallYoungRssGrowth.median / smallYoungCacheBytes,
     nextFirst: medianInterval(col(ns, "nextMs")),
     nextRssGrowth,
     nextCacheBytes,
@@ -250,7 +285,7 @@ try {
       }
       const row = rows.at(-1)!;
       console.log(
-        `${backend} n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms [${row.namespaceFirst.lo.toFixed(1)}, ${row.namespaceFirst.hi.toFixed(1)}], RSS growth ${(row.rssGrowthBytes / 2 ** 20).toFixed(2)} MiB for ${(row.cacheBytes / 2 ** 20).toFixed(2)} MiB of postings; with the namespace's snapshot ${row.snapshotFirstMs.toFixed(1)} ms, RSS growth ${row.snapshotRssRatio.toFixed(2)}×; a warm worker's next namespace ${row.nextFirst.median.toFixed(1)} ms, RSS growth ${row.nextRssRatio.toFixed(2)}×; across every namespace ${row.wholeFirstMs.toFixed(0)} ms`,
+        `${backend} n=${n}: first search in a namespace of ${perNamespace} ${row.namespaceFirstMs.toFixed(1)} ms [${row.namespaceFirst.lo.toFixed(1)}, ${row.namespaceFirst.hi.toFixed(1)}], RSS growth ${(row.rssGrowthBytes / 2 ** 20).toFixed(2)} MiB for ${(row.cacheBytes / 2 ** 20).toFixed(2)} MiB of postings; with the namespace's snapshot on the host ${row.snapshotFirstMs.toFixed(1)} ms, RSS growth ${row.snapshotRssRatio.toFixed(2)}×; from the database's snapshot ${row.dbSnapshotFirstMs.toFixed(1)} ms, RSS growth ${row.dbSnapshotRssRatio.toFixed(2)}×; from rows with ${SMALL_YOUNG} ${row.smallYoungFirst.median.toFixed(1)} ms, RSS growth ${row.smallYoungRssRatio.toFixed(2)}×; a warm worker's next namespace ${row.nextFirst.median.toFixed(1)} ms, RSS growth ${row.nextRssRatio.toFixed(2)}×; across every namespace ${row.wholeFirstMs.toFixed(0)} ms`,
       );
     }
   }
@@ -279,6 +314,11 @@ printTable(
     "snapshot first ms",
     "interval",
     "RSS × postings",
+    "db snapshot first ms",
+    "interval",
+    "RSS × postings",
+    "small young gen ms",
+    "RSS × postings",
     "next ns ms",
     "RSS × postings",
     "whole first ms",
@@ -305,6 +345,11 @@ printTable(
     r.snapshotFirstMs,
     `${r.snapshotFirst.lo.toFixed(1)}–${r.snapshotFirst.hi.toFixed(1)}`,
     r.snapshotRssRatio,
+    r.dbSnapshotFirstMs,
+    `${r.dbSnapshotFirst.lo.toFixed(1)}–${r.dbSnapshotFirst.hi.toFixed(1)}`,
+    r.dbSnapshotRssRatio,
+    r.smallYoungFirst.median,
+    r.smallYoungRssRatio,
     r.nextFirst.median,
     r.nextRssRatio,
     r.wholeFirstMs,

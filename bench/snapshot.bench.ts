@@ -1,11 +1,12 @@
 /**
  * Whole-index cold start with a persisted postings snapshot, in fresh processes: opening the
  * index and its first search across every namespace, with the snapshot (restored, then caught up
- * by generation) and without (the postings rebuilt from every stored row), on SQLite and
- * PostgreSQL. Baseline, measured in the same run and the same kind of process: reading the
- * snapshot file into memory with `fs.readFile`, side by side with the cold start in each round
- * (alternating which runs first), so the ratio is also given per round (its median and range);
- * the rebuilds from rows run after those rounds. Medians.
+ * by generation), with the snapshot preloaded (`snapshots.preload: { allNamespaces: true }`: its
+ * file read while the driver loads and connects) and without (the postings rebuilt from every
+ * stored row), on SQLite and PostgreSQL. Baseline, measured in the same run and the same kind of
+ * process: reading the snapshot file into memory with `fs.readFile`, side by side with both cold
+ * starts in each round (their order rotating), so the ratios are also given per round (median and
+ * range); the rebuilds from rows run after those rounds. Medians.
  *
  * `node --import tsx --conditions=development bench/snapshot.bench.ts` — 1e6 entries (CC_BENCH_SIZES
  * overrides, e.g. "100000"); quick mode (CC_BENCH_QUICK=1): 1e4. PostgreSQL: CC_PG_URL, else a
@@ -13,7 +14,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
@@ -78,6 +79,14 @@ interface Row {
   readonly pairedTimesReadFile: number;
   readonly pairedMin: number;
   readonly pairedMax: number;
+  /** The cold start with the snapshot preloaded (read while the driver loads and connects): median ms, its first search, × reading the file. */
+  readonly preloadMs: number;
+  readonly preloadFirstSearchMs: number;
+  readonly preloadTimesReadFile: number;
+  /** Median over rounds of (cold start preloaded / reading the file) in the same round, and its range. */
+  readonly preloadPairedTimesReadFile: number;
+  readonly preloadPairedMin: number;
+  readonly preloadPairedMax: number;
   readonly rounds: number;
   readonly withoutRounds: number;
 }
@@ -98,23 +107,29 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
   const withFirst: number[] = [];
   const withoutFirst: number[] = [];
   const paired: number[] = [];
+  const preMs: number[] = [];
+  const preFirst: number[] = [];
+  const prePaired: number[] = [];
   const hits = new Set<string>();
-  // Reading the file and the cold start with it, side by side in each round, in alternating
-  // order (neither always runs first); the rebuilds from rows (a gigabyte of heap each) come after
-  // all of them, so their aftermath (freed memory, a cooled page cache) falls on neither.
+  // Reading the file and the two cold starts with it, side by side in each round, their order
+  // rotating (none always runs first); the rebuilds from rows (a gigabyte of heap each) come after
+  // all of them, so their aftermath (freed memory, a cooled page cache) falls on none.
   for (let r = 0; r < rounds; r++) {
-    const readFirst = r % 2 === 0;
     let read = Number.NaN;
-    if (readFirst) read = num(run(["read", path]), "ms");
-    const w = run([backend, ...target, snapDir, "with"]);
-    if (!readFirst) read = num(run(["read", path]), "ms");
-    if (num(w, "restored") !== 1 || num(w, "loaded") !== 0)
-      throw new Error(`the snapshot was not used: ${JSON.stringify(w)}`);
+    let w: Record<string, number | string> = {};
+    let p: Record<string, number | string> = {};
+    const steps = [() => (read = num(run(["read", path]), "ms")), () => (w = run([backend, ...target, snapDir, "with"])), () => (p = run([backend, ...target, snapDir, "preload"]))];
+    for (let i = 0; i < steps.length; i++) steps[(r + i) % steps.length]!();
+    for (const x of [w, p]) if (num(x, "restored") !== 1 || num(x, "loaded") !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
     readMs.push(read);
     withMs.push(num(w, "coldMs"));
     withFirst.push(num(w, "firstMs"));
     paired.push(num(w, "coldMs") / read);
+    preMs.push(num(p, "coldMs"));
+    preFirst.push(num(p, "firstMs"));
+    prePaired.push(num(p, "coldMs") / read);
     hits.add(String(w["hits"]));
+    hits.add(String(p["hits"]));
   }
   for (let r = 0; r < withoutRounds; r++) {
     const o = run([backend, ...target, snapDir, "without"]);
@@ -139,15 +154,23 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
     pairedTimesReadFile: median(paired),
     pairedMin: Math.min(...paired),
     pairedMax: Math.max(...paired),
+    preloadMs: median(preMs),
+    preloadFirstSearchMs: median(preFirst),
+    preloadTimesReadFile: median(preMs) / median(readMs),
+    preloadPairedTimesReadFile: median(prePaired),
+    preloadPairedMin: Math.min(...prePaired),
+    preloadPairedMax: Math.max(...prePaired),
     rounds,
     withoutRounds,
   };
   rows.push(row);
   console.log(
-    `${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`,
+    `${backend} n=${n}: with a snapshot ${row.withSnapshotMs.toFixed(0)} ms, preloaded ${row.preloadMs.toFixed(0)} ms, without ${row.withoutSnapshotMs.toFixed(0)} ms, reading the file ${row.readFileMs.toFixed(0)} ms`,
   );
 }
 
+// The machine's load average (1, 5, 15 min) at the start and end: fresh-process times are wall-clock.
+const loadStart = loadavg();
 const dir = mkdtempSync(join(tmpdir(), "cc-snapshot-"));
 const server = pgServer("snapshot", 60300);
 cleanupOnSignal(() => {
@@ -193,6 +216,10 @@ printTable(
     "× readFile, paired median",
     "range",
     "× readFile (first search)",
+    "preloaded ms",
+    "× readFile",
+    "paired median",
+    "range",
     "speed-up",
     "same hits",
   ],
@@ -208,9 +235,13 @@ printTable(
     r.pairedTimesReadFile,
     `${r.pairedMin.toFixed(2)}–${r.pairedMax.toFixed(2)}`,
     r.firstSearchTimesReadFile,
+    r.preloadMs,
+    r.preloadTimesReadFile,
+    r.preloadPairedTimesReadFile,
+    `${r.preloadPairedMin.toFixed(2)}–${r.preloadPairedMax.toFixed(2)}`,
     r.speedup,
     r.sameHits ? "yes" : "NO",
   ]),
 );
 for (const s of skipped) console.log(`skipped ${s}`);
-console.log(`results: ${writeResults("snapshot", { rounds, rows, skipped })}`);
+console.log(`results: ${writeResults("snapshot", { rounds, loadAverage: { start: loadStart, end: loadavg() }, rows, skipped })}`);

@@ -9,7 +9,8 @@
  * after the second one, again to read what the search retained (`retained*`: heap used plus
  * external memory, after a collection, minus the same before).
  * With `snapshots=DIR` the index is opened with snapshots in DIR (a worker whose host already
- * holds the namespace's snapshot); with `next=NS`, a first search in another namespace follows in
+ * holds the namespace's snapshot), with `snapshots=database` with the snapshots kept in the
+ * index's own database (a worker on a host that holds none restores from there); with `next=NS`, a first search in another namespace follows in
  * the same, now warm, process (`next*`: its time, the cache bytes it added, RSS growth and what
  * it retained). Mode `prepare NS,NS…` loads each namespace with snapshots on and closes, so their
  * snapshots are written.
@@ -46,7 +47,8 @@ if (
   process.exit(2);
 }
 const dir = flags.get("snapshots");
-const snapshots = dir === undefined ? {} : { snapshots: { dir } };
+// `snapshots=database`: the snapshots kept in the index's own database (what a worker on any host restores from).
+const snapshots = dir === undefined ? {} : { snapshots: dir === "database" ? ({ store: "database" } as const) : { dir } };
 const opened: E.Either<IndexError, SegmentIndex> =
   backend === "sqlite"
     ? await openSqliteIndex({ path: args[1]!, ...snapshots })()

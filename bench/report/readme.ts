@@ -45,6 +45,13 @@ const source = (name: string, doc: ResultsDoc | undefined): string =>
     ? `\`bench/results/${name}.json\` missing`
     : `\`bench/results/${name}.json\`, ${doc.quick ? "quick run" : "full run"} ${doc.date.slice(0, 10)}`;
 
+/** ", load average A–B" (the 1-minute figure at the start and end of the run) when the results record it: wall-clock times depend on it. */
+function loadNote(doc: ResultsDoc): string {
+  const load = obj(doc.data["loadAverage"]);
+  const at = [arr(load["start"])[0], arr(load["end"])[0]].map(num).filter(Number.isFinite);
+  return at.length === 2 ? `, machine load average ${fixed(Math.min(...at), 1)}–${fixed(Math.max(...at), 1)}` : "";
+}
+
 function tokensRows(doc: ResultsDoc | undefined): string[] {
   if (doc === undefined) return [`| exact token counting | ${source("tokens", doc)} |`];
   const d = doc.data;
@@ -261,18 +268,29 @@ function namespacesRows(doc: ResultsDoc | undefined): string[] {
     const withSnapshot = Number.isFinite(num(r["snapshotFirstMs"]))
       ? `; with the namespace's snapshot on the host ${fixed(num(r["snapshotFirstMs"]), 0)} ms [${fixed(num(snap["lo"]), 0)}, ${fixed(num(snap["hi"]), 0)}], RSS growth ${mib(num(snapRss["median"]))} MiB = ${fixed(num(r["snapshotRssRatio"]), 1)}× its ${mib(num(r["snapshotCacheBytes"]))} MiB`
       : "";
+    const dbSnap = obj(r["dbSnapshotFirst"]);
+    const dbSnapRss = obj(r["dbSnapshotRssGrowth"]);
+    // Rows written before the database store and the small-young-generation view carry neither.
+    const fromDatabase = Number.isFinite(num(r["dbSnapshotFirstMs"]))
+      ? `; on a host with no snapshot, from the snapshot kept in the database ${fixed(num(r["dbSnapshotFirstMs"]), 0)} ms [${fixed(num(dbSnap["lo"]), 0)}, ${fixed(num(dbSnap["hi"]), 0)}], RSS growth ${mib(num(dbSnapRss["median"]))} MiB [${mib(num(dbSnapRss["lo"]))}, ${mib(num(dbSnapRss["hi"]))}] = ${fixed(num(r["dbSnapshotRssRatio"]), 1)}× its ${mib(num(r["dbSnapshotCacheBytes"]))} MiB`
+      : "";
+    const young = obj(r["smallYoungFirst"]);
+    const youngRss = obj(r["smallYoungRssGrowth"]);
+    const smallYoung = Number.isFinite(num(r["smallYoungRssRatio"]))
+      ? `; from rows in a node run with \`--max-semi-space-size=1\` ${fixed(num(young["median"]), 0)} ms, RSS growth ${mib(num(youngRss["median"]))} MiB = ${fixed(num(r["smallYoungRssRatio"]), 1)}× its ${mib(num(r["smallYoungCacheBytes"]))} MiB`
+      : "";
     const next = obj(r["nextFirst"]);
     const nextRss = obj(r["nextRssGrowth"]);
     const warm = Number.isFinite(num(r["nextRssRatio"]))
       ? `; a warm worker's next namespace ${fixed(num(next["median"]), 0)} ms, RSS growth ${mib(num(nextRss["median"]))} MiB = ${fixed(num(r["nextRssRatio"]), 1)}× its ${mib(num(r["nextCacheBytes"]))} MiB`
       : "";
-    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}${withSnapshot}${warm}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
+    return `${backendName(str(r["backend"]) || "sqlite")}: ${fixed(num(r["namespaceFirstMs"]), 0)} ms${interval}${cpu}${memory}${withSnapshot}${fromDatabase}${smallYoung}${warm}; whole-index first search ${seconds(num(r["wholeFirstMs"]))}`;
   };
   const sizes = [...new Set(rows.map((r) => num(r["n"])))];
   return sizes.map((n, i) => {
     const at = rows.filter((r) => num(r["n"]) === n);
     const rounds = num(at[0]?.["rounds"] ?? doc.data["rounds"]);
-    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process from rows, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}` : ""} |`;
+    return `| first search in one namespace of ${num(doc.data["perNamespace"]).toLocaleString("en-US")} entries of a shared ${n.toLocaleString("en-US")}-entry index (${num(at[0]?.["namespaces"]).toLocaleString("en-US")} namespaces), fresh process from rows, median of ${rounds} processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | ${at.map(cell).join("; ")}${i === 0 ? ` — ${source("namespaces", doc)}${loadNote(doc)}` : ""} |`;
   });
 }
 
@@ -297,12 +315,17 @@ function snapshotRows(doc: ResultsDoc | undefined): string[] {
           Number.isFinite(num(r["pairedTimesReadFile"]))
             ? `; per round ${fixed(num(r["pairedTimesReadFile"]), 2)}× [${fixed(num(r["pairedMin"]), 2)}, ${fixed(num(r["pairedMax"]), 2)}] over ${num(r["rounds"])} rounds`
             : ""
-        }; first search ${ms(num(r["withSnapshotFirstSearchMs"]))}) against ${ms(num(r["withoutSnapshotMs"]))} without`
+        }; first search ${ms(num(r["withSnapshotFirstSearchMs"]))})${
+          // Rows written before the preloaded view carry none.
+          Number.isFinite(num(r["preloadMs"]))
+            ? `; with the snapshot preloaded (read while the driver loads and connects) ${ms(num(r["preloadMs"]))} (${fixed(num(r["preloadTimesReadFile"]), 2)}× reading the file; per round ${fixed(num(r["preloadPairedTimesReadFile"]), 2)}× [${fixed(num(r["preloadPairedMin"]), 2)}, ${fixed(num(r["preloadPairedMax"]), 2)}])`
+            : ""
+        } against ${ms(num(r["withoutSnapshotMs"]))} without`
       : `${str(r["backend"])} ${num(r["n"]).toLocaleString("en-US")} entries: ${ms(num(r["withSnapshotMs"]))} (first search ${ms(num(r["withSnapshotFirstSearchMs"]))}; ${fixed(num(r["firstSearchTimesReadFile"]), 1)}× reading the ${fixed(num(r["snapshotBytes"]) / 1e6, 0)} MB file) against ${ms(num(r["withoutSnapshotMs"]))} without`,
   );
   const skipped = arr(doc.data["skipped"]).map(str);
   return [
-    `| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)} |`,
+    `| whole-index cold start (open + first search) in a fresh process, with a postings snapshot (goal ≤ 1 s at 1e6, ≤ 1.5× reading the file) | ${cells.join("; ")}${skipped.length > 0 ? `; skipped: ${skipped.join("; ")}` : ""} — ${source("snapshot", doc)}${loadNote(doc)} |`,
   ];
 }
 

@@ -1,9 +1,11 @@
 /**
  * One fresh process of the snapshot benchmark. Prints one JSON line:
  * - `read FILE`: the time to read the file into memory with `fs.readFile` (the baseline);
- * - `sqlite PATH DIR with|without` / `postgres URL TABLE DIR with|without`: the cold start of the
- *   whole index — opening it and its first search across every namespace — with the snapshots in
- *   DIR or without snapshots, and what the load did (entries read from rows, scopes restored).
+ * - `sqlite PATH DIR with|preload|without` / `postgres URL TABLE DIR with|preload|without`: the
+ *   cold start of the whole index — opening it and its first search across every namespace — with
+ *   the snapshots in DIR (`preload`: the same, the whole-index snapshot named in
+ *   `snapshots.preload`, so it is read while the driver loads and connects) or without snapshots,
+ *   and what the load did (entries read from rows, scopes restored).
  */
 import { readFile } from "node:fs/promises";
 import { openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
@@ -18,8 +20,8 @@ if (mode === "read") {
 } else if (mode === "sqlite" || mode === "postgres") {
   const [target, third, fourth, fifth] = args.slice(1);
   const dir = mode === "sqlite" ? third! : fourth!;
-  const use = (mode === "sqlite" ? fourth : fifth) === "with";
-  const snapshots = use ? { snapshots: { dir } } : {};
+  const how = mode === "sqlite" ? fourth : fifth;
+  const snapshots = how === "with" ? { snapshots: { dir } } : how === "preload" ? { snapshots: { dir, preload: { allNamespaces: true } } } : {};
   const t0 = performance.now();
   const opened =
     mode === "sqlite"
@@ -51,6 +53,6 @@ if (mode === "read") {
     }),
   );
 } else {
-  console.error("usage: probe.ts read FILE | sqlite PATH DIR with|without | postgres URL TABLE DIR with|without");
+  console.error("usage: probe.ts read FILE | sqlite PATH DIR with|preload|without | postgres URL TABLE DIR with|preload|without");
   process.exit(2);
 }

@@ -195,6 +195,41 @@ describe("README results block", () => {
     expect(renderResults(root)).toContain(
       "| first search in one namespace of 1,000 entries of a shared 1,000,000-entry index (1,000 namespaces), fresh process from rows, median of 20 processes [95% interval] (goal ≤ 100 ms, RSS growth ≤ 2×) | PostgreSQL: 42 ms [40, 50], RSS growth 3.0 MiB [2.0, 4.0] = 3.0× the 1.0 MiB its postings need by the cache's estimate (1.5× retained after a collection); whole-index first search 12.0 s — `bench/results/namespaces.json`, full run 2026-01-02 |",
     );
+    // A row with the database store's view and the small-young-generation view.
+    writeFileSync(
+      join(root, "bench", "results", "namespaces.json"),
+      JSON.stringify({
+        name: "namespaces",
+        quick: false,
+        date: "2026-01-02T00:00:00Z",
+        data: {
+          perNamespace: 1000,
+          loadAverage: { start: [7.24, 6, 5], end: [3.1, 5, 5] },
+          rows: [
+            {
+              backend: "sqlite",
+              n: 1_000_000,
+              namespaces: 1000,
+              rounds: 20,
+              namespaceFirstMs: 42,
+              wholeFirstMs: 12_000,
+              dbSnapshotFirstMs: 9,
+              dbSnapshotFirst: { median: 9, lo: 8, hi: 12 },
+              dbSnapshotRssGrowth: { median: 2 ** 20, lo: 0.5 * 2 ** 20, hi: 1.5 * 2 ** 20 },
+              dbSnapshotCacheBytes: 2 ** 20,
+              dbSnapshotRssRatio: 1,
+              smallYoungFirst: { median: 50 },
+              smallYoungRssGrowth: { median: 4 * 2 ** 20 },
+              smallYoungCacheBytes: 2 * 2 ** 20,
+              smallYoungRssRatio: 2,
+            },
+          ],
+        },
+      }),
+    );
+    expect(renderResults(root)).toContain(
+      "| SQLite: 42 ms; on a host with no snapshot, from the snapshot kept in the database 9 ms [8, 12], RSS growth 1.0 MiB [0.5, 1.5] = 1.0× its 1.0 MiB; from rows in a node run with `--max-semi-space-size=1` 50 ms, RSS growth 4.0 MiB = 2.0× its 2.0 MiB; whole-index first search 12.0 s — `bench/results/namespaces.json`, full run 2026-01-02, machine load average 3.1–7.2 |",
+    );
     writeFileSync(
       join(root, "bench", "results", "namespaces.json"),
       JSON.stringify({
@@ -300,6 +335,41 @@ describe("README results block", () => {
     );
     expect(renderResults(root)).toContain(
       "| sqlite 1,000,000 entries: 300 ms (1.50× reading the 250 MB file; per round 1.45× [1.20, 1.70] over 5 rounds; first search 290 ms) against 19.0 s without — ",
+    );
+    // A row with the preloaded view.
+    writeFileSync(
+      join(root, "bench", "results", "snapshot.json"),
+      JSON.stringify({
+        name: "snapshot",
+        quick: false,
+        date: "2026-01-02T00:00:00Z",
+        data: {
+          rows: [
+            {
+              backend: "postgres",
+              n: 1000000,
+              snapshotBytes: 250e6,
+              withSnapshotMs: 400,
+              withSnapshotFirstSearchMs: 330,
+              withoutSnapshotMs: 28000,
+              timesReadFile: 1.6,
+              pairedTimesReadFile: 1.7,
+              pairedMin: 1.2,
+              pairedMax: 2.1,
+              rounds: 5,
+              preloadMs: 320,
+              preloadTimesReadFile: 1.28,
+              preloadPairedTimesReadFile: 1.3,
+              preloadPairedMin: 1.1,
+              preloadPairedMax: 1.45,
+            },
+          ],
+          skipped: [],
+        },
+      }),
+    );
+    expect(renderResults(root)).toContain(
+      "| postgres 1,000,000 entries: 400 ms (1.60× reading the 250 MB file; per round 1.70× [1.20, 2.10] over 5 rounds; first search 330 ms); with the snapshot preloaded (read while the driver loads and connects) 320 ms (1.28× reading the file; per round 1.30× [1.10, 1.45]) against 28.0 s without — ",
     );
     expect(withResults(`a\n${START}\nold\n${END}\nz`, "new")).toBe(`a\n${START}\nnew\n${END}\nz`);
     expect(withResults("no markers", "new")).toBe("no markers");

@@ -29,9 +29,10 @@ import type { SqlClient } from "./sql.js";
 export type { SqlClient, SqlRunner } from "./sql.js";
 import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.js";
 import { pgPostingsCache, type PgPostingsCache, type PgSnapshotHooks, type StagedEntry } from "./postgres-cache.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { decodeText } from "./lossless.js";
-import { snapshots as openSnapshots, SnapshotOptionsCodec, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type SnapshotPreload, type Snapshots } from "./snapshots.js";
+import { preparePostgresSnapshotTables, postgresSnapshotStore } from "./database-snapshots.js";
 
 /**
  * Options of {@link openPostgresIndex} (the style of `openPostgresStore` of @cc/session), decoded
@@ -84,12 +85,15 @@ export interface PostgresIndexOptions {
    */
   readonly postingsCacheBytes?: number;
   /**
-   * Persisted snapshots of the loaded scopes' postings (see `SnapshotOptions`), kept on this
-   * process's host: a fresh process restores a scope from its snapshot and catches up by
-   * generation (rows written since, namespace deletions since) instead of reading every row's
-   * `tsv`; a torn, stale or foreign snapshot is refused and rebuilt. Written in the background
-   * after a load, and again after `rewriteAfter` changes.
-   * @default off (no snapshot is read or written: only the caller knows a directory it may use)
+   * Persisted snapshots of the loaded scopes' postings (see `SnapshotOptions`): a fresh process
+   * restores a scope from its snapshot and catches up by generation (rows written since,
+   * namespace deletions since) instead of reading every row's `tsv`; a torn, stale or foreign
+   * snapshot is refused and rebuilt. Written in the background after a load, and again after
+   * `rewriteAfter` changes. `store: "database"` keeps them in this database (tables
+   * `<table>_snapshots` and `<table>_snapshot_parts`), shared by every worker on every host;
+   * `dir` keeps them on this process's host. A directory store's `preload` reads are started
+   * before the driver loads and connects.
+   * @default off (no snapshot is read or written)
    */
   readonly snapshots?: SnapshotOptions;
 }
@@ -188,11 +192,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     }
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(
-        invalid("InvalidOptions", "postgres index options", [
-          { path: "snapshots", message: "snapshots: give dir or store (one of them)" },
-        ]),
-      );
+      return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: 'snapshots: give dir or store ("database", or a store of your own), one of them' }]));
     }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
     if (E.isLeft(timeouts))
@@ -204,31 +204,44 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
         ),
       );
     const owned = typeof options.connection === "string";
+    // A store of this host (a directory, or the caller's own) is read while the driver loads and
+    // connects: the preloaded snapshots are checked against the identity and generation on use.
+    const local = snap === undefined ? undefined : ownStore(snap);
+    let preloaded: Preloaded | undefined =
+      snap !== undefined && local !== undefined
+        ? preloadSnapshots(
+            local,
+            table,
+            preloadScopes(snap.preload).map((p) => p.key),
+          )
+        : undefined;
     const connect = await clientFactory(options.connection, timeouts.right)();
     if (E.isLeft(connect)) return connect;
     let client: SqlClient | undefined;
     try {
       client = connect.right();
       const c = client;
-      await withRetries(() => c.transaction((tx) => prepareSchema(tx, table)), true);
-      const identity =
-        snap === undefined
-          ? ""
-          : String(
-              (await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]
-                ?.id ?? "",
-            );
-      return E.right(
-        make(
-          c,
-          table,
-          chunk,
-          owned,
-          decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES,
-          snap === undefined ? undefined : openSnapshots(snap, table, identity),
-          identity,
-        ),
+      const inDatabase = snap !== undefined && local === undefined;
+      await withRetries(
+        () =>
+          c.transaction(async (tx) => {
+            await prepareSchema(tx, table);
+            if (inDatabase) await preparePostgresSnapshotTables(tx, table);
+          }),
+        true,
       );
+      const identity = snap === undefined ? "" : String((await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]?.id ?? "");
+      let s: Snapshots | undefined;
+      if (snap !== undefined) {
+        const store = local ?? postgresSnapshotStore(c, table);
+        preloaded ??= preloadSnapshots(
+          store,
+          table,
+          preloadScopes(snap.preload).map((p) => p.key),
+        );
+        s = openSnapshots(snap, table, identity, store, preloaded);
+      }
+      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity, snap?.preload));
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
@@ -252,15 +265,7 @@ function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
 }
 
-function make(
-  client: SqlClient,
-  table: string,
-  chunk: number,
-  owned: boolean,
-  cacheBytes: number,
-  snap: Snapshots | undefined,
-  identity: string,
-): SegmentIndex {
+function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number, snap: Snapshots | undefined, identity: string, preload: SnapshotPreload | undefined): SegmentIndex {
   let closed = false;
   const run =
     <A>(
@@ -293,6 +298,8 @@ function make(
   // (it is no longer kept in step by this process's writes, so the generation check catches it up).
   interface Scoped extends Sized {
     readonly cache: PgPostingsCache;
+    /** Its first load is counted in the stats (once, however many searches waited for it). */
+    counted: boolean;
   }
   const lru = new ScopeLru<Scoped>(cacheBytes);
   const scopeOf = (stored: string | undefined, namespace: string | undefined): Scoped => {
@@ -304,7 +311,7 @@ function make(
         ? undefined
         : snapshotHooks(snap, key, stored === undefined ? undefined : decodeText(stored), () => cache);
     const cache = pgPostingsCache(client, table, stored, hooks);
-    const scoped: Scoped = { cache, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
+    const scoped: Scoped = { cache, counted: false, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
     lru.set(key, namespace, scoped);
     return scoped;
   };
@@ -332,9 +339,9 @@ function make(
   };
   /** Catches a scope up (loading it the first time), then re-reads its size for the cap. */
   const syncScope = async (stored: string | undefined, scoped: Scoped): Promise<void> => {
-    const first = !scoped.cache.isLoaded();
     await scoped.cache.sync();
-    if (first && scoped.cache.isLoaded()) {
+    if (!scoped.counted && scoped.cache.isLoaded()) {
+      scoped.counted = true;
       lru.loads++;
       lru.loadedEntries += scoped.cache.loadedRows();
     }
@@ -503,5 +510,9 @@ function make(
       ),
   };
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
+  // Preloaded scopes load now, in the background (their snapshots are being read already): a
+  // first search waits for the load in progress; a failure here is the first search's to report
+  // (it loads again).
+  for (const p of preloadScopes(preload)) void syncScope(p.stored, scopeOf(p.stored, p.namespace)).catch(() => undefined);
   return index;
 }

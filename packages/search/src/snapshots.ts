@@ -12,17 +12,9 @@
  */
 import { createHash } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
-import type * as t from "io-ts";
-import { callback, intIn, nonEmptyString, objectCodec, withMethods } from "@cc/validate";
-import {
-  crc32,
-  decodeSnapshot,
-  DIGEST,
-  encodeSnapshot,
-  snapshotTrailer,
-  type SnapshotContent,
-  type SnapshotRejectReason,
-} from "./ranking/snapshot.js";
+import * as t from "io-ts";
+import { callback, intIn, leaf, nonEmptyString, objectCodec } from "@cc/validate";
+import { crc32, decodeSnapshot, DIGEST, encodeSnapshot, snapshotTrailer, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
@@ -52,13 +44,36 @@ export type SnapshotEvent =
 /**
  * The `snapshots` option of `openSqliteIndex` and `openPostgresIndex`: keep each loaded scope's
  * postings in a snapshot, so a fresh process restores them instead of rebuilding them from every
- * stored row. Give `dir` (a directory, created when missing) or a `store` of your own.
+ * stored row. Give `dir` (a directory on this host, created when missing), `store: "database"`
+ * (the index's own database: every worker on every host that opens the index shares them), or a
+ * `store` of your own.
  */
 export interface SnapshotOptions {
-  /** Directory of the snapshot files, one per table and scope (`<table>.<hash of the scope>.ccsnap`). */
+  /** Directory of the snapshot files, one per table and scope (`<table>.<hash of the scope>.ccsnap`): what this host's processes share. */
   readonly dir?: string;
-  /** A store of your own instead of `dir`. */
-  readonly store?: SnapshotStore;
+  /**
+   * `"database"`: the snapshots are kept in the index's own database (PostgreSQL: tables
+   * `<table>_snapshots` and `<table>_snapshot_parts`, created when missing; SQLite: the same two
+   * tables in the index's file), so a fresh worker on any host restores its scope from the
+   * snapshot any other worker wrote. Or a store of your own instead of `dir`.
+   */
+  readonly store?: SnapshotStore | "database";
+  /**
+   * Scopes to load as the index opens (a worker that knows what it will search: its namespaces,
+   * or `allNamespaces` for searches without a namespace). Their snapshots are read at once — from
+   * a directory (or a store of your own) while the driver loads and connects — and each scope is
+   * loaded in the background as soon as the index is open; its first search waits for that load.
+   * A preloaded snapshot is checked exactly as one read on a first search (checksum, identity,
+   * scope, a generation not ahead of the counter, the entry count) and refused and rebuilt the
+   * same way.
+   * @default none (a scope is loaded on its first search)
+   */
+  readonly preload?: {
+    /** Namespaces a search will name. */
+    readonly namespaces?: readonly string[];
+    /** The scope of searches across every namespace (no `namespace`). */
+    readonly allNamespaces?: boolean;
+  };
   /**
    * Changes (entries written or removed) applied to a loaded scope after its snapshot before the
    * snapshot is written again: an integer in [1, 2³¹ − 1]. A snapshot that lags is still correct
@@ -70,13 +85,21 @@ export interface SnapshotOptions {
   readonly onEvent?: (event: SnapshotEvent) => void;
 }
 
+/** The scopes of {@link SnapshotOptions.preload}. */
+export type SnapshotPreload = NonNullable<SnapshotOptions["preload"]>;
+
+const SnapshotPreloadCodec = objectCodec("SnapshotPreload", {}, { namespaces: t.readonlyArray(t.string), allNamespaces: t.boolean }, { expected: "an object with namespaces or allNamespaces" });
+
+const hasMethods = (u: unknown): u is SnapshotStore => typeof u === "object" && u !== null && ["read", "write", "remove"].every((m) => typeof (u as Record<string, unknown>)[m] === "function");
+
 /** Closed codec of {@link SnapshotOptions}. */
 export const SnapshotOptionsCodec = objectCodec(
   "SnapshotOptions",
   {},
   {
     dir: nonEmptyString,
-    store: withMethods<SnapshotStore>("SnapshotStore", ["read", "write", "remove"]),
+    store: leaf("SnapshotStore", '"database" or an object with read, write, remove', (u): u is SnapshotStore | "database" => u === "database" || hasMethods(u)),
+    preload: SnapshotPreloadCodec,
     rewriteAfter: intIn(1, 2_147_483_647),
     onEvent: callback<(event: SnapshotEvent) => void>(),
   },
@@ -138,9 +161,67 @@ export function snapshotName(table: string, scope: string): string {
   return `${table}.${createHash("sha256").update(scope).digest("hex").slice(0, 32)}.ccsnap`;
 }
 
-/** The snapshots of an index on `table` whose identity is `identity`. */
-export function snapshots(options: DecodedSnapshotOptions, table: string, identity: string): Snapshots {
-  const store = options.store ?? directorySnapshotStore(options.dir ?? ".");
+/** The store of `dir` or the caller's own; undefined for `store: "database"` (the backend makes that one). */
+export function ownStore(options: DecodedSnapshotOptions): SnapshotStore | undefined {
+  if (options.store === "database") return undefined;
+  return options.store ?? directorySnapshotStore(options.dir ?? ".");
+}
+
+/** A blob read, with the checksum of its bytes computed as they arrived (undefined when the store did not report them all). */
+interface BlobRead {
+  readonly got: E.Either<SnapshotStoreError, Uint8Array | undefined>;
+  readonly digest: Uint8Array | undefined;
+}
+
+/** Reads a blob, computing its checksum part by part as the store reports them; `found` is called on its first bytes. */
+async function readBlob(store: SnapshotStore, name: string, found: () => void): Promise<BlobRead> {
+  let crc = 0;
+  let hashed = 0;
+  let got: E.Either<SnapshotStoreError, Uint8Array | undefined>;
+  try {
+    got = await store.read(name, (chunk, offset, total) => {
+      if (offset === 0) found();
+      if (offset !== hashed) return;
+      const end = Math.min(offset + chunk.length, total - DIGEST);
+      if (end > offset) crc = crc32(chunk.subarray(0, end - offset), crc);
+      hashed = Math.max(hashed, end);
+    });
+  } catch (e) {
+    got = E.left({ operation: "read", name, message: e instanceof Error ? e.message : String(e) });
+  }
+  if (E.isLeft(got) || got.right === undefined) return { got, digest: undefined };
+  // A blob the store did not report in full is hashed by the decoder.
+  return { got, digest: got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined };
+}
+
+/** A read started before it is asked for (see {@link SnapshotOptions.preload}). */
+interface Early {
+  readonly result: Promise<BlobRead>;
+  /** Calls `f` once the blob's first bytes have arrived (now, if they have). */
+  readonly onFound: (f: () => void) => void;
+}
+
+/** Snapshot reads started early, by scope key; each is taken once. */
+export type Preloaded = Map<string, Early>;
+
+/** Starts reading the snapshots of the scopes with these keys (before the index's identity is known: they are checked when taken). */
+export function preloadSnapshots(store: SnapshotStore, table: string, keys: readonly string[]): Preloaded {
+  const out: Preloaded = new Map();
+  for (const key of keys) {
+    if (out.has(key)) continue;
+    let seen = false;
+    const waiting: (() => void)[] = [];
+    const result = readBlob(store, snapshotName(table, key), () => {
+      seen = true;
+      for (const f of waiting.splice(0)) f();
+    });
+    out.set(key, { result, onFound: (f) => (seen ? f() : void waiting.push(f)) });
+  }
+  return out;
+}
+
+/** The snapshots of an index on `table` whose identity is `identity`, kept in `store` (`preloaded`: reads started at open). */
+export function snapshots(options: DecodedSnapshotOptions, table: string, identity: string, store: SnapshotStore, preloaded: Preloaded = new Map()): Snapshots {
   const rewriteAfter = options.rewriteAfter ?? 10_000;
   const emit = (event: SnapshotEvent): void => {
     try {
@@ -235,16 +316,10 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
   return {
     read: async (scope, namespace, currentGen, found) => {
       const name = snapshotName(table, scope);
-      // The checksum is computed while the blob is read (part by part, as the store reports them).
-      let crc = 0;
-      let hashed = 0;
-      const got = await store.read(name, (chunk, offset, total) => {
-        if (offset === 0) found?.();
-        if (offset !== hashed) return;
-        const end = Math.min(offset + chunk.length, total - DIGEST);
-        if (end > offset) crc = crc32(chunk.subarray(0, end - offset), crc);
-        hashed = Math.max(hashed, end);
-      });
+      const early = preloaded.get(scope);
+      preloaded.delete(scope);
+      if (early !== undefined && found !== undefined) early.onFound(found);
+      const { got, digest } = await (early?.result ?? readBlob(store, name, () => found?.()));
       if (E.isLeft(got)) {
         fail(namespace, got.left);
         return undefined;
@@ -254,9 +329,6 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
         emit({ type: "missing", namespace });
         return undefined;
       }
-      // A blob the store did not report in full is hashed by the decoder.
-      const digest =
-        got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined;
       const decoded = decodeSnapshot(got.right, { identity, scope, maxGeneration: currentGen }, digest);
       if (E.isLeft(decoded)) {
         reject(namespace, decoded.left.reason, decoded.left.detail);
@@ -291,6 +363,7 @@ export function snapshots(options: DecodedSnapshotOptions, table: string, identi
       if (s.running === undefined) slots.delete(scope);
     },
     flush: async () => {
+      preloaded.clear();
       for (const [scope, s] of slots)
         if (s.timer !== undefined) {
           clearImmediate(s.timer);

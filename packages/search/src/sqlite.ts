@@ -35,16 +35,11 @@ import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable }
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
-import {
-  snapshots as openSnapshots,
-  SnapshotOptionsCodec,
-  type DecodedSnapshotOptions,
-  type SnapshotOptions,
-  type Snapshots,
-} from "./snapshots.js";
+import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type DecodedSnapshotOptions, type Preloaded, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import { sqliteSnapshotStore } from "./database-snapshots.js";
 import { decodeWith, intIn, invalid, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
 
@@ -78,8 +73,10 @@ export interface SqliteIndexOptions {
    * restores a scope from its snapshot and catches up by generation instead of rebuilding it
    * from every stored row; a torn, stale or foreign snapshot is refused and rebuilt. Snapshots
    * are written in the background after a load, and again after `rewriteAfter` changes.
-   * @default off (no snapshot is read or written: a file needs a directory to put them in, which
-   * only the caller can choose — e.g. next to the database file)
+   * `store: "database"` keeps them in the index's own file (tables `<table>_snapshots` and
+   * `<table>_snapshot_parts`), `dir` in a directory; a directory store's `preload` reads start
+   * before the driver loads.
+   * @default off (no snapshot is read or written)
    */
   readonly snapshots?: SnapshotOptions;
 }
@@ -170,16 +167,22 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     if (E.isLeft(decoded)) return decoded;
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(
-        invalid("InvalidOptions", "sqlite index options", [
-          { path: "snapshots", message: "snapshots: give dir or store (one of them)" },
-        ]),
-      );
+      return E.left(invalid("InvalidOptions", "sqlite index options", [{ path: "snapshots", message: 'snapshots: give dir or store ("database", or a store of your own), one of them' }]));
     }
     const table = decoded.right.table ?? "cc_segments";
     const busy = decoded.right.busyTimeoutMs ?? 10_000;
     const weight = decoded.right.summaryWeight ?? 2;
     const cacheBytes = decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES;
+    // A directory store (or the caller's own) is read while the driver loads (see `preload`).
+    const local = snap === undefined ? undefined : ownStore(snap);
+    const preloaded =
+      snap !== undefined && local !== undefined
+        ? preloadSnapshots(
+            local,
+            table,
+            preloadScopes(snap.preload).map((p) => p.key),
+          )
+        : undefined;
     const driver = await loadDriver(
       "sqlite",
       SQLITE_DRIVER,
@@ -188,7 +191,7 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     )();
     if (E.isLeft(driver)) return driver;
     try {
-      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight, cacheBytes, snap));
+      return E.right(open(driver.right, options.path ?? ":memory:", table, busy, weight, cacheBytes, snap, preloaded));
     } catch (e) {
       return E.left(storageError("open", e));
     }
@@ -203,6 +206,7 @@ function open(
   weight: number,
   cacheBytes: number,
   snapOptions: DecodedSnapshotOptions | undefined,
+  preloaded: Preloaded | undefined,
 ): SegmentIndex {
   const db = new Driver(path);
   try {
@@ -254,8 +258,30 @@ function open(
       .prepare<[], string>(`SELECT id FROM "${`${table}_identity`}"`)
       .pluck()
       .get() ?? "";
-  const snap: Snapshots | undefined =
-    snapOptions === undefined ? undefined : openSnapshots(snapOptions, table, identity);
+  let snap: Snapshots | undefined;
+  if (snapOptions !== undefined) {
+    let store = ownStore(snapOptions);
+    if (store === undefined) {
+      try {
+        store = sqliteSnapshotStore(db, table);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+    }
+    snap = openSnapshots(
+      snapOptions,
+      table,
+      identity,
+      store,
+      preloaded ??
+        preloadSnapshots(
+          store,
+          table,
+          preloadScopes(snapOptions.preload).map((p) => p.key),
+        ),
+    );
+  }
 
   // The postings caches, one per scope (a namespace, or the whole index for a search across
   // namespaces), under an LRU with a byte cap: keys are entryKey(stored namespace, stored id),
@@ -655,5 +681,8 @@ function open(
     },
   };
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
+  // Preloaded scopes load now, in the background (their snapshots are being read already): a
+  // first search waits for the same load; a failure is the first search's to report (it loads again).
+  for (const p of preloadScopes(snapOptions?.preload)) void ensureLoaded(p.stored, p.namespace);
   return index;
 }

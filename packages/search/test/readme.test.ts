@@ -31,18 +31,14 @@ describe("README example", () => {
     spy.mockRestore();
   });
 
-  it("a restarted worker restores its namespace from the snapshot", async () => {
+  it("a fresh worker restores its namespace from the snapshot kept in the database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cc-readme-snap-"));
     const file = join(dir, "index.db");
-    const snapshotDir = join(dir, "snapshots");
     const spy = vi.spyOn(console, "log").mockImplementation(() => undefined);
     try {
       // README-SNAPSHOT-START
       const seen: string[] = [];
-      const options = {
-        path: file,
-        snapshots: { dir: snapshotDir, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) },
-      };
+      const options = { path: file, snapshots: { store: "database" as const, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) } };
       const first = await openSqliteIndex(options)();
       if (first._tag === "Right") {
         await first.right.write([
@@ -51,9 +47,9 @@ describe("README example", () => {
         await first.right.search("KeyError", { namespace: "run-1" })(); // loads run-1 from its rows, then writes its snapshot
         await first.right.close()(); // waits for the snapshot write
       }
-      const restarted = await openSqliteIndex(options)();
+      const restarted = await openSqliteIndex(options)(); // another worker: no snapshot directory anywhere
       if (restarted._tag === "Right") {
-        const hits = await restarted.right.search("KeyError", { namespace: "run-1" })(); // restores run-1 from the snapshot
+        const hits = await restarted.right.search("KeyError", { namespace: "run-1" })(); // restores run-1 from the snapshot in the database
         if (hits._tag === "Right") seen.push(hits.right.map((h) => h.id).join(","));
         await restarted.right.close()();
       }

@@ -1,11 +1,12 @@
-// Persisted postings snapshots on SQLite and PostgreSQL: results are the same with and without
-// them (a property over writes, deletions and other writers), and every fault — a torn file, a
-// flipped byte, another format version, another index's snapshot, a snapshot ahead of a restored
-// database, a namespace deleted and rewritten or another process's writes after the snapshot, an
-// unwritable directory, a killed writer's temporary file — gives correct searches, and the bad
-// snapshot is replaced.
+// Persisted postings snapshots on SQLite and PostgreSQL, kept in a directory and in the index's own
+// database (`store: "database"`): results are the same with and without them (a property over
+// writes, deletions and other writers), and every fault — a torn snapshot, a flipped byte,
+// another format version, another index's snapshot, a snapshot ahead of a restored database, a
+// namespace deleted and rewritten or another process's writes after the snapshot, a store that
+// cannot be written, a killed writer's leftovers — gives correct searches, and the bad snapshot
+// is replaced.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -16,6 +17,8 @@ import { entry } from "../src/contract.js";
 import { openPostgresIndex } from "../src/postgres.js";
 import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { snapshotName, type SnapshotEvent, type SnapshotOptions } from "../src/snapshots.js";
+import { postgresSnapshotStore, sqliteSnapshotStore } from "../src/database-snapshots.js";
+import type { SnapshotStore } from "../src/snapshot-store.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { right } from "./support/contract.js";
 import { testDatabase, type TestDatabase } from "./support/postgres.js";
@@ -33,49 +36,76 @@ afterAll(async () => {
 });
 
 let n = 0;
-/** One store (a SQLite file or a PostgreSQL table) and its snapshot directory. */
+/** Where the snapshots are kept: a directory of this host, or the index's own database. */
+type Kind = "dir" | "database";
+/** One store (a SQLite file or a PostgreSQL table) and where its snapshots are kept. */
 interface Store {
   readonly table: string;
   readonly snapDir: string;
+  /** The snapshot options of this store's kind. */
+  readonly snap: SnapshotOptions;
   readonly open: (snapshots?: SnapshotOptions) => Promise<SegmentIndex>;
   /** Sets the store's generation counter back (as a restored backup would). */
   readonly rewind: () => Promise<void>;
   /** Deletes one entry of namespace "a" with SQL, behind the index's back (the counter untouched). */
   readonly tamper: () => Promise<void>;
+  /** The stored snapshot of a scope (undefined when there is none), and a way to overwrite it behind the index's back. */
+  readonly getBlob: (scope: string) => Promise<Uint8Array | undefined>;
+  readonly setBlob: (scope: string, bytes: Uint8Array) => Promise<void>;
+  /** Runs SQL on the store's database, behind the index's back. */
+  readonly sql: (text: string) => Promise<void>;
+  /** The `n` of a one-row query's result. */
+  readonly count: (text: string) => Promise<number>;
 }
-const sqliteStore = (): Store => {
+/** Blob access through a store (the directory's files are read and written as files). */
+const blobs = (kind: Kind, table: string, snapDir: string, dbStore: () => SnapshotStore) => ({
+  getBlob: async (scope: string): Promise<Uint8Array | undefined> => {
+    const name = snapshotName(table, scope);
+    if (kind === "dir") return existsSync(join(snapDir, name)) ? readFileSync(join(snapDir, name)) : undefined;
+    const got = await dbStore().read(name);
+    if (got._tag === "Left") throw new Error(got.left.message);
+    return got.right;
+  },
+  setBlob: async (scope: string, bytes: Uint8Array): Promise<void> => {
+    const name = snapshotName(table, scope);
+    if (kind === "dir") return writeFileSync(join(snapDir, name), bytes);
+    const put = await dbStore().write(name, bytes);
+    if (put._tag === "Left") throw new Error(put.left.message);
+  },
+});
+const sqliteStore = (kind: Kind) => (): Store => {
   const path = join(dir, `s-${n}.db`);
   const table = `snap_${n++}`;
+  const snapDir = join(dir, `${table}-snaps`);
+  const onFile = <A>(f: (file: Database.Database) => A): A => {
+    const file = new Database(path);
+    try {
+      return f(file);
+    } finally {
+      file.close();
+    }
+  };
+  let side: Database.Database | undefined;
   return {
     table,
-    snapDir: join(dir, `${table}-snaps`),
-    open: async (snapshots) =>
-      right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
-    rewind: async () => {
-      const file = new Database(path);
-      file.prepare(`UPDATE ${table}_gen SET gen = 0`).run();
-      file.close();
-    },
-    tamper: async () => {
-      const file = new Database(path);
-      file.prepare(`DELETE FROM ${table} WHERE rid = (SELECT rid FROM ${table} WHERE namespace = 'a' LIMIT 1)`).run();
-      file.close();
-    },
+    snapDir,
+    snap: kind === "dir" ? { dir: snapDir } : { store: "database" },
+    open: async (snapshots) => right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
+    rewind: async () => onFile((file) => void file.prepare(`UPDATE ${table}_gen SET gen = 0`).run()),
+    tamper: async () => onFile((file) => void file.prepare(`DELETE FROM ${table} WHERE rid = (SELECT rid FROM ${table} WHERE namespace = 'a' LIMIT 1)`).run()),
+    ...blobs(kind, table, snapDir, () => sqliteSnapshotStore((side ??= new Database(path)), table)),
+    sql: async (text) => onFile((file) => void file.exec(text)),
+    count: async (text) => onFile((file) => Number(file.prepare<[], { n: number }>(text).get()?.n)),
   };
 };
-const pgStore = (): Store => {
+const pgStore = (kind: Kind) => (): Store => {
   const table = `snap_${n++}`;
+  const snapDir = join(dir, `${table}-snaps`);
   return {
     table,
-    snapDir: join(dir, `${table}-snaps`),
-    open: async (snapshots) =>
-      right(
-        await openPostgresIndex({
-          connection: db.client(),
-          table,
-          ...(snapshots === undefined ? {} : { snapshots }),
-        })(),
-      ),
+    snapDir,
+    snap: kind === "dir" ? { dir: snapDir } : { store: "database" },
+    open: async (snapshots) => right(await openPostgresIndex({ connection: db.client(), table, ...(snapshots === undefined ? {} : { snapshots }) })()),
     rewind: async () => {
       const c = db.client();
       await c.query(`UPDATE ${table}_gen SET gen = 0`);
@@ -85,6 +115,9 @@ const pgStore = (): Store => {
         .client()
         .query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
     },
+    ...blobs(kind, table, snapDir, () => postgresSnapshotStore(db.client(), table)),
+    sql: async (text) => void (await db.client().query(text)),
+    count: async (text) => Number((await db.client().query<{ n: string }>(text)).rows[0]?.n),
   };
 };
 
@@ -118,7 +151,7 @@ async function answers(index: SegmentIndex): Promise<readonly (readonly string[]
 /** Searches with snapshots in a fresh instance, checks them against a fresh instance without, closes; returns the events. */
 async function checked(store: Store, extra: Partial<SnapshotOptions> = {}): Promise<SnapshotEvent[]> {
   const events: SnapshotEvent[] = [];
-  const withSnap = await store.open({ dir: store.snapDir, onEvent: (e) => events.push(e), ...extra });
+  const withSnap = await store.open({ ...store.snap, onEvent: (e) => events.push(e), ...extra });
   const plain = await store.open();
   expect(await answers(withSnap)).toEqual(await answers(plain));
   right(await withSnap.close()());
@@ -139,12 +172,20 @@ async function seeded(make: () => Store): Promise<Store> {
   return store;
 }
 const fileOf = (store: Store, scope: string): string => join(store.snapDir, snapshotName(store.table, scope));
+/** The stored snapshot of a scope (it must exist). */
+const blobOf = async (store: Store, scope: string): Promise<Buffer> => {
+  const b = await store.getBlob(scope);
+  if (b === undefined) throw new Error(`no snapshot of ${scope}`);
+  return Buffer.from(b);
+};
 
-for (const [name, make] of [
-  ["sqlite", sqliteStore],
-  ["postgres", pgStore],
+for (const [name, kind, make] of [
+  ["sqlite", "dir", sqliteStore("dir")],
+  ["postgres", "dir", pgStore("dir")],
+  ["sqlite", "database", sqliteStore("database")],
+  ["postgres", "database", pgStore("database")],
 ] as const) {
-  describe(`postings snapshots: ${name}`, () => {
+  describe(`postings snapshots: ${name}, ${kind === "dir" ? "in a directory" : "in the database"}`, () => {
     it("property: searches are the same with and without snapshots, across reopenings, other writers and deletions", async () => {
       const step = fc.oneof(
         fc.record({
@@ -175,7 +216,7 @@ for (const [name, make] of [
 
     it("restores a scope from its snapshot without reading the rows", async () => {
       const store = await seeded(make);
-      const index = await store.open({ dir: store.snapDir });
+      const index = await store.open(store.snap);
       right(await index.search("alpha", { namespace: "a" })());
       const stats = postingsCacheStats(index);
       expect(stats?.loadedEntries).toBe(0);
@@ -184,27 +225,23 @@ for (const [name, make] of [
     });
 
     const faults: readonly [string, string, (store: Store) => Promise<void>][] = [
-      [
-        "a torn (truncated) file",
-        "rejected:truncated",
-        async (s) => writeFileSync(fileOf(s, "na"), readFileSync(fileOf(s, "na")).subarray(0, 100)),
-      ],
+      ["a torn (truncated) snapshot", "rejected:truncated", async (s) => s.setBlob("na", (await blobOf(s, "na")).subarray(0, 100))],
       [
         "a flipped byte",
         "rejected:checksum",
         async (s) => {
-          const b = readFileSync(fileOf(s, "na"));
+          const b = await blobOf(s, "na");
           b[Math.floor(b.length / 2)]! ^= 0x10;
-          writeFileSync(fileOf(s, "na"), b);
+          await s.setBlob("na", b);
         },
       ],
       [
         "another format version",
         "rejected:version",
         async (s) => {
-          const b = readFileSync(fileOf(s, "na"));
+          const b = await blobOf(s, "na");
           b.writeUInt32LE(99, 8);
-          writeFileSync(fileOf(s, "na"), b);
+          await s.setBlob("na", b);
         },
       ],
       [
@@ -212,7 +249,7 @@ for (const [name, make] of [
         "rejected:identity",
         async (s) => {
           const other = await seeded(make);
-          copyFileSync(join(other.snapDir, snapshotName(other.table, "na")), fileOf(s, "na"));
+          await s.setBlob("na", await blobOf(other, "na"));
         },
       ],
       ["a snapshot ahead of the counter (the database was restored)", "rejected:ahead", async (s) => s.rewind()],
@@ -244,34 +281,96 @@ for (const [name, make] of [
       for (const ns of SCOPES) expect(types(events, ns)).toEqual(["restored"]);
     });
 
-    it("an unwritable snapshot directory: searches correct, the failure reported, never thrown", async () => {
-      const store = await seeded(make);
-      const blocker = join(dir, `blocker-${n++}`);
-      writeFileSync(blocker, "a file where the directory should be");
-      const events: SnapshotEvent[] = [];
-      const index = await store.open({ dir: join(blocker, "snaps"), onEvent: (e) => events.push(e) });
-      const plain = await store.open();
-      expect(await answers(index)).toEqual(await answers(plain));
-      right(await index.close()());
-      right(await plain.close()());
-      expect(types(events, "a")).toEqual(["failed", "failed"]);
-      const failed = events.find((e) => e.type === "failed");
-      expect(failed?.type === "failed" && failed.error.code).toBe("ENOTDIR");
-    });
+    if (kind === "dir")
+      it("an unwritable snapshot directory: searches correct, the failure reported, never thrown", async () => {
+        const store = await seeded(make);
+        const blocker = join(dir, `blocker-${n++}`);
+        writeFileSync(blocker, "a file where the directory should be");
+        const events: SnapshotEvent[] = [];
+        const index = await store.open({ dir: join(blocker, "snaps"), onEvent: (e) => events.push(e) });
+        const plain = await store.open();
+        expect(await answers(index)).toEqual(await answers(plain));
+        right(await index.close()());
+        right(await plain.close()());
+        expect(types(events, "a")).toEqual(["failed", "failed"]);
+        const failed = events.find((e) => e.type === "failed");
+        expect(failed?.type === "failed" && failed.error.code).toBe("ENOTDIR");
+      });
 
-    it("a killed writer's temporary file: ignored, then cleaned by the next write", async () => {
-      const store = await seeded(make);
-      const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
-      const temp = `${fileOf(store, "na")}.${hostname().replace(/[^A-Za-z0-9_-]/g, "_")}.${dead}.0123456789ab.tmp`;
-      writeFileSync(temp, "half a snapshot");
-      // Ignored by the reader.
-      expect(types(await checked(store), "a")).toEqual(["restored"]);
-      // A rewrite (after a torn file here) removes it.
-      writeFileSync(fileOf(store, "na"), "torn");
-      expect(types(await checked(store), "a")).toEqual(["rejected:truncated", "written"]);
-      expect(existsSync(temp)).toBe(false);
-      expect(readdirSync(store.snapDir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
-    });
+    if (kind === "dir")
+      it("a killed writer's temporary file: ignored, then cleaned by the next write", async () => {
+        const store = await seeded(make);
+        const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
+        const temp = `${fileOf(store, "na")}.${hostname().replace(/[^A-Za-z0-9_-]/g, "_")}.${dead}.0123456789ab.tmp`;
+        writeFileSync(temp, "half a snapshot");
+        // Ignored by the reader.
+        expect(types(await checked(store), "a")).toEqual(["restored"]);
+        // A rewrite (after a torn file here) removes it.
+        writeFileSync(fileOf(store, "na"), "torn");
+        expect(types(await checked(store), "a")).toEqual(["rejected:truncated", "written"]);
+        expect(existsSync(temp)).toBe(false);
+        expect(readdirSync(store.snapDir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+      });
+
+    if (kind === "database")
+      it("a database that refuses the snapshot's parts: searches correct, the failure reported, never thrown", async () => {
+        const store = await seeded(make);
+        const parts = `${store.table}_snapshot_parts`;
+        // A torn snapshot is refused, and its rewrite fails: reported, the searches unharmed.
+        await store.setBlob("na", Buffer.from("torn"));
+        await store.sql(
+          name === "postgres" ? `ALTER TABLE ${parts} ADD CONSTRAINT refuse CHECK (part < 0) NOT VALID` : `CREATE TRIGGER refuse BEFORE INSERT ON "${parts}" BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+        );
+        const events = await checked(store);
+        expect(types(events, "a")).toEqual(["rejected:truncated", "failed"]);
+        const failed = events.find((e) => e.type === "failed");
+        expect(failed?.type === "failed" && failed.error.operation).toBe("write");
+        expect(failed?.type === "failed" && failed.error.code).toBe(name === "postgres" ? "23514" : "SQLITE_CONSTRAINT_TRIGGER");
+        // The refused write left no parts behind.
+        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${snapshotName(store.table, "na")}'`)).toBe(1);
+      });
+
+    if (kind === "database")
+      it("a killed writer's parts: never read, cleaned by the next write once stale (a recent writer's kept)", async () => {
+        const store = await seeded(make);
+        const parts = `${store.table}_snapshot_parts`;
+        const na = snapshotName(store.table, "na");
+        const at = (ageMs: number): string => (name === "postgres" ? `now() - make_interval(secs => ${ageMs / 1000})` : String(Date.now() - ageMs));
+        const junk = name === "postgres" ? `'\\x00ff'::bytea` : `X'00ff'`;
+        await store.sql(`INSERT INTO "${parts}" (name, writer, part, bytes, written_at) VALUES ('${na}', 'dead', 0, ${junk}, ${at(3_600_000)}), ('${na}', 'busy', 0, ${junk}, ${at(1000)})`);
+        // Never read (no head names them).
+        expect(types(await checked(store), "a")).toEqual(["restored"]);
+        // A rewrite (after a torn snapshot here) removes the dead writer's, keeps the live one's.
+        await store.setBlob("na", Buffer.from("torn"));
+        expect(types(await checked(store), "a")).toEqual(["rejected:truncated", "written"]);
+        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'dead'`)).toBe(0);
+        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'busy'`)).toBe(1);
+        expect(types(await checked(store), "a")).toEqual(["restored"]);
+      });
+
+    if (kind === "database")
+      it("a fresh worker with no snapshot directory restores from the database, and preloads what it names", async () => {
+        const store = await seeded(make);
+        const events: SnapshotEvent[] = [];
+        const index = await store.open({ store: "database", preload: { namespaces: ["a"], allNamespaces: true }, onEvent: (e) => events.push(e) });
+        const plain = await store.open();
+        expect(await answers(index)).toEqual(await answers(plain));
+        expect(postingsCacheStats(index)?.loadedEntries).toBe(0);
+        right(await index.close()());
+        right(await plain.close()());
+        for (const ns of SCOPES) expect(types(events, ns)).toEqual(["restored"]);
+      });
+
+    if (kind === "dir")
+      it("preloaded snapshots (read as the index opens) are checked as any: a foreign one is refused and rebuilt", async () => {
+        const store = await seeded(make);
+        const other = await seeded(make);
+        await store.setBlob("na", await blobOf(other, "na"));
+        const events = await checked(store, { preload: { namespaces: ["a", "never-searched"], allNamespaces: true } });
+        expect(types(events, "a")).toEqual(["rejected:identity", "written"]);
+        expect(types(events, undefined)).toEqual(["restored"]);
+        expect(types(await checked(store, { preload: { namespaces: ["a"] } }), "a")).toEqual(["restored"]);
+      });
 
     it("refuses bad snapshot options, naming the field", async () => {
       const store = make();
@@ -281,6 +380,10 @@ for (const [name, make] of [
         { dir: "x", extra: 1 },
         {},
         { dir: "x", store: { read: () => 0, write: () => 0, remove: () => 0 } },
+        { dir: "x", store: "database" },
+        { store: "databse" },
+        { store: "database", preload: { namespaces: [1] } },
+        { store: "database", preload: { namespace: ["a"] } },
       ];
       for (const snapshots of bad) {
         const r =

@@ -8,6 +8,7 @@
  * @module search/ranking/scopes
  */
 import type { SnapshotStats } from "../snapshots.js";
+import { encodeText } from "../lossless.js";
 
 /**
  * Default byte cap of the postings caches of one index instance: 1 GiB. Sized for a worker of
@@ -24,6 +25,24 @@ export type Scope = { readonly namespace: string } | { readonly namespace: undef
 /** The LRU key of a scope (injective: a namespace key starts with "n", the whole index is "*"). */
 export function scopeKey(namespace: string | undefined): string {
   return namespace === undefined ? "*" : `n${namespace}`;
+}
+
+/** A scope named by `snapshots.preload`: its namespace as given and stored (undefined for every namespace), and its key. */
+export interface PreloadScope {
+  readonly namespace: string | undefined;
+  readonly stored: string | undefined;
+  readonly key: string;
+}
+
+/** The scopes `snapshots.preload` names, each once (the whole index first). */
+export function preloadScopes(preload: { readonly namespaces?: readonly string[]; readonly allNamespaces?: boolean } | undefined): readonly PreloadScope[] {
+  const out = new Map<string, PreloadScope>();
+  for (const namespace of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) {
+    const stored = namespace === undefined ? undefined : encodeText(namespace);
+    const key = scopeKey(stored);
+    if (!out.has(key)) out.set(key, { namespace, stored, key });
+  }
+  return [...out.values()];
 }
 
 /** What the caches of one index instance hold, for diagnostics (see {@link postingsCacheStats}). */

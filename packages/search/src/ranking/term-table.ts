@@ -15,6 +15,9 @@ function hashOf(text: string, from: number, to: number): number {
   return h | 0;
 }
 
+/** Bytes of a V8 string of `length` characters, counted as two-byte (16 + 2n, rounded up to 8). */
+const termBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
+
 /**
  * Terms and their ids (0, 1, 2… in order of first sight).
  *
@@ -30,6 +33,8 @@ export class TermTable {
   /** Per id: the term and its hash. */
   private readonly terms: string[] = [];
   private hashes = new Int32Array(512);
+  /** The estimated bytes of the terms' strings (see {@link bytes}), kept as terms are added: reading the estimate is O(1). */
+  private stringBytes = 0;
 
   /** How many terms the table holds. */
   get size(): number {
@@ -53,6 +58,7 @@ export class TermTable {
     if (found >= 0) return found;
     const id = this.terms.length;
     this.terms.push(from === 0 && to === text.length ? text : text.slice(from, to));
+    this.stringBytes += termBytes(to - from);
     if (id >= this.hashes.length) {
       const grown = new Int32Array(this.hashes.length * 2);
       grown.set(this.hashes);
@@ -70,9 +76,7 @@ export class TermTable {
    * up to 8 when two-byte, as terms decoded from a snapshot are; a one-byte one takes less).
    */
   bytes(): number {
-    let n = this.slots.byteLength + this.hashes.byteLength + 8 * this.terms.length;
-    for (const t of this.terms) n += 16 + ((2 * t.length + 7) & ~7);
-    return n;
+    return this.slots.byteLength + this.hashes.byteLength + 8 * this.terms.length + this.stringBytes;
   }
 
   /** The hash of every term, in id order (a view). */
@@ -83,7 +87,12 @@ export class TermTable {
   /** Replaces the table's content with `terms` (ids in order) and their hashes (as {@link hashArray} gave them). */
   restore(terms: readonly string[], hashes: Int32Array): void {
     this.terms.length = 0;
-    for (const t of terms) this.terms.push(t);
+    let bytes = 0;
+    for (const t of terms) {
+      this.terms.push(t);
+      bytes += termBytes(t.length);
+    }
+    this.stringBytes = bytes;
     this.hashes = new Int32Array(Math.max(512, terms.length));
     this.hashes.set(hashes.subarray(0, terms.length));
     let size = 1024;
@@ -94,6 +103,7 @@ export class TermTable {
   /** Empties the table. */
   clear(): void {
     this.terms.length = 0;
+    this.stringBytes = 0;
     this.slots = new Int32Array(1024);
     this.mask = 1023;
   }
