@@ -53,7 +53,11 @@ const SMALL_YOUNG = "--max-semi-space-size=1";
 
 /** Runs the probe in a fresh node process (with `nodeFlags`) and parses its JSON line. */
 function run(args: readonly string[], nodeFlags: readonly string[] = []): Record<string, number> {
-  const out = execFileSync(process.execPath, [...nodeFlags, "--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const out = execFileSync(
+    process.execPath,
+    [...nodeFlags, "--expose-gc", "--import", "tsx", "--conditions=development", probe, ...args],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number>;
 }
 
@@ -173,7 +177,8 @@ function measure(
     snap.push(run([backend, ...target, "namespace", nsOf(r), `snapshots=${snapshotDir}`]));
     dbSnap.push(run([backend, ...target, "namespace", nsOf(r), "snapshots=database"]));
     smallYoung.push(run([backend, ...target, "namespace", nsOf(r)], [SMALL_YOUNG]));
-    for (const x of [snap.at(-1)!, dbSnap.at(-1)!]) if (x["restored"] !== 1 || x["loaded"] !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
+    for (const x of [snap.at(-1)!, dbSnap.at(-1)!])
+      if (x["restored"] !== 1 || x["loaded"] !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
   }
   const col = (xs: readonly Record<string, number>[], k: string): number[] => xs.map((x) => x[k]!);
   const growth = (xs: readonly Record<string, number>[], k: string): number[] =>

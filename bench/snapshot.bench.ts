@@ -118,9 +118,15 @@ function measure(backend: string, n: number, target: readonly string[], snapDir:
     let read = Number.NaN;
     let w: Record<string, number | string> = {};
     let p: Record<string, number | string> = {};
-    const steps = [() => (read = num(run(["read", path]), "ms")), () => (w = run([backend, ...target, snapDir, "with"])), () => (p = run([backend, ...target, snapDir, "preload"]))];
+    const steps = [
+      () => (read = num(run(["read", path]), "ms")),
+      () => (w = run([backend, ...target, snapDir, "with"])),
+      () => (p = run([backend, ...target, snapDir, "preload"])),
+    ];
     for (let i = 0; i < steps.length; i++) steps[(r + i) % steps.length]!();
-    for (const x of [w, p]) if (num(x, "restored") !== 1 || num(x, "loaded") !== 0) throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
+    for (const x of [w, p])
+      if (num(x, "restored") !== 1 || num(x, "loaded") !== 0)
+        throw new Error(`the snapshot was not used: ${JSON.stringify(x)}`);
     readMs.push(read);
     withMs.push(num(w, "coldMs"));
     withFirst.push(num(w, "firstMs"));
@@ -244,4 +250,6 @@ printTable(
   ]),
 );
 for (const s of skipped) console.log(`skipped ${s}`);
-console.log(`results: ${writeResults("snapshot", { rounds, loadAverage: { start: loadStart, end: loadavg() }, rows, skipped })}`);
+console.log(
+  `results: ${writeResults("snapshot", { rounds, loadAverage: { start: loadStart, end: loadavg() }, rows, skipped })}`,
+);

@@ -48,7 +48,8 @@ if (
 }
 const dir = flags.get("snapshots");
 // `snapshots=database`: the snapshots kept in the index's own database (what a worker on any host restores from).
-const snapshots = dir === undefined ? {} : { snapshots: dir === "database" ? ({ store: "database" } as const) : { dir } };
+const snapshots =
+  dir === undefined ? {} : { snapshots: dir === "database" ? ({ store: "database" } as const) : { dir } };
 const opened: E.Either<IndexError, SegmentIndex> =
   backend === "sqlite"
     ? await openSqliteIndex({ path: args[1]!, ...snapshots })()

@@ -21,7 +21,12 @@ if (mode === "read") {
   const [target, third, fourth, fifth] = args.slice(1);
   const dir = mode === "sqlite" ? third! : fourth!;
   const how = mode === "sqlite" ? fourth : fifth;
-  const snapshots = how === "with" ? { snapshots: { dir } } : how === "preload" ? { snapshots: { dir, preload: { allNamespaces: true } } } : {};
+  const snapshots =
+    how === "with"
+      ? { snapshots: { dir } }
+      : how === "preload"
+        ? { snapshots: { dir, preload: { allNamespaces: true } } }
+        : {};
   const t0 = performance.now();
   const opened =
     mode === "sqlite"
@@ -53,6 +58,8 @@ if (mode === "read") {
     }),
   );
 } else {
-  console.error("usage: probe.ts read FILE | sqlite PATH DIR with|preload|without | postgres URL TABLE DIR with|preload|without");
+  console.error(
+    "usage: probe.ts read FILE | sqlite PATH DIR with|preload|without | postgres URL TABLE DIR with|preload|without",
+  );
   process.exit(2);
 }

@@ -36,10 +36,16 @@ const WRITE_PARTS = 4;
 const STALE_PARTS_S = 600;
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
 
-const codeOf = (e: unknown): string | undefined => (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined);
+const codeOf = (e: unknown): string | undefined =>
+  typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
 const failure = (operation: SnapshotStoreError["operation"], name: string, e: unknown): SnapshotStoreError => {
   const code = codeOf(e);
-  return { operation, name, message: e instanceof Error ? e.message : String(e), ...(code === undefined ? {} : { code }) };
+  return {
+    operation,
+    name,
+    message: e instanceof Error ? e.message : String(e),
+    ...(code === undefined ? {} : { code }),
+  };
 };
 const checkName = (name: string): void => {
   if (!NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
@@ -130,7 +136,10 @@ export function readPieceBytes(total: number): number {
  * lookup (no DDL, so no lock on a table another process is reading).
  */
 export async function preparePostgresSnapshotTables(tx: SqlRunner, table: string): Promise<void> {
-  const { rows } = await tx.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`, [`${table}_snapshots`, `${table}_snapshot_parts`]);
+  const { rows } = await tx.query<{ present: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS present`,
+    [`${table}_snapshots`, `${table}_snapshot_parts`],
+  );
   if (rows[0]?.present === true) return;
   await tx.query(`CREATE TABLE IF NOT EXISTS ${table}_snapshots (name text PRIMARY KEY, writer text NOT NULL, total bigint NOT NULL, parts int NOT NULL,
       written_at timestamptz NOT NULL DEFAULT now())`);
@@ -158,7 +167,12 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
         checkName(name);
         const read = async (tx: SqlRunner): Promise<Uint8Array | undefined> => {
           await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
-          const head = (await tx.query<{ writer: string; total: string | number; parts: number }>(`SELECT writer, total, parts FROM ${heads} WHERE name = $1`, [name])).rows[0];
+          const head = (
+            await tx.query<{ writer: string; total: string | number; parts: number }>(
+              `SELECT writer, total, parts FROM ${heads} WHERE name = $1`,
+              [name],
+            )
+          ).rows[0];
           if (head === undefined) return undefined;
           const total = Number(head.total);
           const got = new Assembly(total, onChunk);
@@ -172,7 +186,11 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
                   [name, head.writer, p, at + 1, piece],
                 )
               ).rows[0];
-              if (row === undefined || !got.addBase64(p, at, row.b64, Math.max(0, Math.min(piece, Number(row.len) - at)))) break;
+              if (
+                row === undefined ||
+                !got.addBase64(p, at, row.b64, Math.max(0, Math.min(piece, Number(row.len) - at)))
+              )
+                break;
               if (at + piece >= Number(row.len)) {
                 got.endPart();
                 break;
@@ -192,30 +210,47 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
       try {
         checkName(name);
         const count = Math.ceil(bytes.length / partBytes);
-        const part = (i: number): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset + i * partBytes, Math.min(partBytes, bytes.length - i * partBytes));
+        const part = (i: number): Buffer =>
+          Buffer.from(
+            bytes.buffer,
+            bytes.byteOffset + i * partBytes,
+            Math.min(partBytes, bytes.length - i * partBytes),
+          );
         for (let i = 0; i < count; i += WRITE_PARTS) {
           const ids = Array.from({ length: Math.min(WRITE_PARTS, count - i) }, (_, j) => i + j);
           const values = ids.map((_, j) => `($1, $2, $${j * 2 + 3}, $${j * 2 + 4})`).join(", ");
           wrote = true;
-          await client.query(`INSERT INTO ${parts} (name, writer, part, bytes) VALUES ${values}`, [name, writer, ...ids.flatMap((id) => [id, part(id)])]);
+          await client.query(`INSERT INTO ${parts} (name, writer, part, bytes) VALUES ${values}`, [
+            name,
+            writer,
+            ...ids.flatMap((id) => [id, part(id)]),
+          ]);
         }
         // The switch: the head names this version; the previous version's parts and a dead writer's go.
         await withRetries(
           () =>
             client.transaction(async (tx) => {
-              const old = (await tx.query<{ writer: string }>(`SELECT writer FROM ${heads} WHERE name = $1 FOR UPDATE`, [name])).rows[0]?.writer ?? null;
+              const old =
+                (await tx.query<{ writer: string }>(`SELECT writer FROM ${heads} WHERE name = $1 FOR UPDATE`, [name]))
+                  .rows[0]?.writer ?? null;
               await tx.query(
                 `INSERT INTO ${heads} (name, writer, total, parts) VALUES ($1, $2, $3, $4)
                  ON CONFLICT (name) DO UPDATE SET writer = EXCLUDED.writer, total = EXCLUDED.total, parts = EXCLUDED.parts, written_at = now()`,
                 [name, writer, bytes.length, count],
               );
-              await tx.query(`DELETE FROM ${parts} WHERE name = $1 AND writer <> $2 AND (writer = $3 OR written_at < now() - make_interval(secs => $4))`, [name, writer, old, STALE_PARTS_S]);
+              await tx.query(
+                `DELETE FROM ${parts} WHERE name = $1 AND writer <> $2 AND (writer = $3 OR written_at < now() - make_interval(secs => $4))`,
+                [name, writer, old, STALE_PARTS_S],
+              );
             }),
           true,
         );
         return E.right(undefined);
       } catch (e) {
-        if (wrote) await client.query(`DELETE FROM ${parts} WHERE name = $1 AND writer = $2`, [name, writer]).catch(() => undefined);
+        if (wrote)
+          await client
+            .query(`DELETE FROM ${parts} WHERE name = $1 AND writer = $2`, [name, writer])
+            .catch(() => undefined);
         return E.left(failure("write", name, e));
       }
     },
@@ -263,14 +298,20 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
   for (const s of sqliteSnapshotStatements(table)) db.exec(s);
   const heads = `"${table}_snapshots"`;
   const parts = `"${table}_snapshot_parts"`;
-  const headOf = db.prepare<[string], { writer: string; total: number; parts: number }>(`SELECT writer, total, parts FROM ${heads} WHERE name = ?`);
-  const partsOf = db.prepare<[string, string, number], { part: number; bytes: Uint8Array }>(`SELECT part, bytes FROM ${parts} WHERE name = ? AND writer = ? AND part >= ? ORDER BY part`);
+  const headOf = db.prepare<[string], { writer: string; total: number; parts: number }>(
+    `SELECT writer, total, parts FROM ${heads} WHERE name = ?`,
+  );
+  const partsOf = db.prepare<[string, string, number], { part: number; bytes: Uint8Array }>(
+    `SELECT part, bytes FROM ${parts} WHERE name = ? AND writer = ? AND part >= ? ORDER BY part`,
+  );
   const addPart = db.prepare(`INSERT INTO ${parts} (name, writer, part, bytes, written_at) VALUES (?, ?, ?, ?, ?)`);
   const setHead = db.prepare(
     `INSERT INTO ${heads} (name, writer, total, parts, written_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET writer = excluded.writer, total = excluded.total, parts = excluded.parts, written_at = excluded.written_at`,
   );
-  const dropParts = db.prepare(`DELETE FROM ${parts} WHERE name = ? AND writer <> ? AND (writer = ? OR written_at < ?)`);
+  const dropParts = db.prepare(
+    `DELETE FROM ${parts} WHERE name = ? AND writer <> ? AND (writer = ? OR written_at < ?)`,
+  );
   const dropOwn = db.prepare(`DELETE FROM ${parts} WHERE name = ? AND writer = ?`);
   const dropHead = db.prepare(`DELETE FROM ${heads} WHERE name = ?`);
   const dropAll = db.prepare(`DELETE FROM ${parts} WHERE name = ?`);
@@ -284,9 +325,11 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
     }
     return got.result();
   });
-  const addParts = db.transaction((name: string, writer: string, list: readonly (readonly [number, Uint8Array])[], at: number) => {
-    for (const [i, bytes] of list) addPart.run(name, writer, i, bytes, at);
-  });
+  const addParts = db.transaction(
+    (name: string, writer: string, list: readonly (readonly [number, Uint8Array])[], at: number) => {
+      for (const [i, bytes] of list) addPart.run(name, writer, i, bytes, at);
+    },
+  );
   const switchHead = db.transaction((name: string, writer: string, total: number, count: number, now: number) => {
     const old = headOf.get(name)?.writer ?? null;
     setHead.run(name, writer, total, count, now);

@@ -29,9 +29,25 @@ import type { SqlClient } from "./sql.js";
 export type { SqlClient, SqlRunner } from "./sql.js";
 import { bestSnippet, indexedTerms, queryTerms, tsvectorLiteral } from "./query.js";
 import { pgPostingsCache, type PgPostingsCache, type PgSnapshotHooks, type StagedEntry } from "./postgres-cache.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import {
+  DEFAULT_POSTINGS_CACHE_BYTES,
+  preloadScopes,
+  registerCacheStats,
+  ScopeLru,
+  scopeKey,
+  type Sized,
+} from "./ranking/scopes.js";
 import { decodeText } from "./lossless.js";
-import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type Preloaded, type SnapshotOptions, type SnapshotPreload, type Snapshots } from "./snapshots.js";
+import {
+  ownStore,
+  preloadSnapshots,
+  snapshots as openSnapshots,
+  SnapshotOptionsCodec,
+  type Preloaded,
+  type SnapshotOptions,
+  type SnapshotPreload,
+  type Snapshots,
+} from "./snapshots.js";
 import { preparePostgresSnapshotTables, postgresSnapshotStore } from "./database-snapshots.js";
 
 /**
@@ -192,7 +208,14 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
     }
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(invalid("InvalidOptions", "postgres index options", [{ path: "snapshots", message: 'snapshots: give dir or store ("database", or a store of your own), one of them' }]));
+      return E.left(
+        invalid("InvalidOptions", "postgres index options", [
+          {
+            path: "snapshots",
+            message: 'snapshots: give dir or store ("database", or a store of your own), one of them',
+          },
+        ]),
+      );
     }
     const timeouts = resolvePgTimeouts(decoded.right, typeof options.connection === "string" ? options.connection : "");
     if (E.isLeft(timeouts))
@@ -230,7 +253,13 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
           }),
         true,
       );
-      const identity = snap === undefined ? "" : String((await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]?.id ?? "");
+      const identity =
+        snap === undefined
+          ? ""
+          : String(
+              (await withRetries(() => c.query<{ id: string }>(`SELECT id FROM ${table}_identity`), true)).rows[0]
+                ?.id ?? "",
+            );
       let s: Snapshots | undefined;
       if (snap !== undefined) {
         const store = local ?? postgresSnapshotStore(c, table);
@@ -241,7 +270,18 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
         );
         s = openSnapshots(snap, table, identity, store, preloaded);
       }
-      return E.right(make(c, table, chunk, owned, decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES, s, identity, snap?.preload));
+      return E.right(
+        make(
+          c,
+          table,
+          chunk,
+          owned,
+          decoded.right.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES,
+          s,
+          identity,
+          snap?.preload,
+        ),
+      );
     } catch (e) {
       if (owned && client !== undefined) await client.end().catch(() => undefined);
       return E.left(storageError("open", e));
@@ -265,7 +305,16 @@ function lockOrder(entries: readonly IndexEntry[]): readonly IndexEntry[] {
   return [...entries].sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.id, b.id));
 }
 
-function make(client: SqlClient, table: string, chunk: number, owned: boolean, cacheBytes: number, snap: Snapshots | undefined, identity: string, preload: SnapshotPreload | undefined): SegmentIndex {
+function make(
+  client: SqlClient,
+  table: string,
+  chunk: number,
+  owned: boolean,
+  cacheBytes: number,
+  snap: Snapshots | undefined,
+  identity: string,
+  preload: SnapshotPreload | undefined,
+): SegmentIndex {
   let closed = false;
   const run =
     <A>(
@@ -311,7 +360,13 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
         ? undefined
         : snapshotHooks(snap, key, stored === undefined ? undefined : decodeText(stored), () => cache);
     const cache = pgPostingsCache(client, table, stored, hooks);
-    const scoped: Scoped = { cache, counted: false, bytes: cache.bytes, entries: cache.entries, release: () => snap?.forget(key) };
+    const scoped: Scoped = {
+      cache,
+      counted: false,
+      bytes: cache.bytes,
+      entries: cache.entries,
+      release: () => snap?.forget(key),
+    };
     lru.set(key, namespace, scoped);
     return scoped;
   };
@@ -513,6 +568,7 @@ function make(client: SqlClient, table: string, chunk: number, owned: boolean, c
   // Preloaded scopes load now, in the background (their snapshots are being read already): a
   // first search waits for the load in progress; a failure here is the first search's to report
   // (it loads again).
-  for (const p of preloadScopes(preload)) void syncScope(p.stored, scopeOf(p.stored, p.namespace)).catch(() => undefined);
+  for (const p of preloadScopes(preload))
+    void syncScope(p.stored, scopeOf(p.stored, p.namespace)).catch(() => undefined);
   return index;
 }

@@ -14,7 +14,15 @@ import { createHash } from "node:crypto";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { callback, intIn, leaf, nonEmptyString, objectCodec } from "@cc/validate";
-import { crc32, decodeSnapshot, DIGEST, encodeSnapshot, snapshotTrailer, type SnapshotContent, type SnapshotRejectReason } from "./ranking/snapshot.js";
+import {
+  crc32,
+  decodeSnapshot,
+  DIGEST,
+  encodeSnapshot,
+  snapshotTrailer,
+  type SnapshotContent,
+  type SnapshotRejectReason,
+} from "./ranking/snapshot.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
@@ -88,9 +96,17 @@ export interface SnapshotOptions {
 /** The scopes of {@link SnapshotOptions.preload}. */
 export type SnapshotPreload = NonNullable<SnapshotOptions["preload"]>;
 
-const SnapshotPreloadCodec = objectCodec("SnapshotPreload", {}, { namespaces: t.readonlyArray(t.string), allNamespaces: t.boolean }, { expected: "an object with namespaces or allNamespaces" });
+const SnapshotPreloadCodec = objectCodec(
+  "SnapshotPreload",
+  {},
+  { namespaces: t.readonlyArray(t.string), allNamespaces: t.boolean },
+  { expected: "an object with namespaces or allNamespaces" },
+);
 
-const hasMethods = (u: unknown): u is SnapshotStore => typeof u === "object" && u !== null && ["read", "write", "remove"].every((m) => typeof (u as Record<string, unknown>)[m] === "function");
+const hasMethods = (u: unknown): u is SnapshotStore =>
+  typeof u === "object" &&
+  u !== null &&
+  ["read", "write", "remove"].every((m) => typeof (u as Record<string, unknown>)[m] === "function");
 
 /** Closed codec of {@link SnapshotOptions}. */
 export const SnapshotOptionsCodec = objectCodec(
@@ -98,7 +114,11 @@ export const SnapshotOptionsCodec = objectCodec(
   {},
   {
     dir: nonEmptyString,
-    store: leaf("SnapshotStore", '"database" or an object with read, write, remove', (u): u is SnapshotStore | "database" => u === "database" || hasMethods(u)),
+    store: leaf(
+      "SnapshotStore",
+      '"database" or an object with read, write, remove',
+      (u): u is SnapshotStore | "database" => u === "database" || hasMethods(u),
+    ),
     preload: SnapshotPreloadCodec,
     rewriteAfter: intIn(1, 2_147_483_647),
     onEvent: callback<(event: SnapshotEvent) => void>(),
@@ -191,7 +211,10 @@ async function readBlob(store: SnapshotStore, name: string, found: () => void): 
   }
   if (E.isLeft(got) || got.right === undefined) return { got, digest: undefined };
   // A blob the store did not report in full is hashed by the decoder.
-  return { got, digest: got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined };
+  return {
+    got,
+    digest: got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined,
+  };
 }
 
 /** A read started before it is asked for (see {@link SnapshotOptions.preload}). */
@@ -221,7 +244,13 @@ export function preloadSnapshots(store: SnapshotStore, table: string, keys: read
 }
 
 /** The snapshots of an index on `table` whose identity is `identity`, kept in `store` (`preloaded`: reads started at open). */
-export function snapshots(options: DecodedSnapshotOptions, table: string, identity: string, store: SnapshotStore, preloaded: Preloaded = new Map()): Snapshots {
+export function snapshots(
+  options: DecodedSnapshotOptions,
+  table: string,
+  identity: string,
+  store: SnapshotStore,
+  preloaded: Preloaded = new Map(),
+): Snapshots {
   const rewriteAfter = options.rewriteAfter ?? 10_000;
   const emit = (event: SnapshotEvent): void => {
     try {

@@ -35,10 +35,26 @@ import { decodeText, encodeText, entryFromRow, type StoredEntryRow, searchable }
 import { bestSnippet, indexedTerms, queryTerms } from "./query.js";
 import { PostingsCache } from "./ranking/postings.js";
 import { rank } from "./ranking/topk.js";
-import { DEFAULT_POSTINGS_CACHE_BYTES, preloadScopes, registerCacheStats, ScopeLru, scopeKey, type Sized } from "./ranking/scopes.js";
+import {
+  DEFAULT_POSTINGS_CACHE_BYTES,
+  preloadScopes,
+  registerCacheStats,
+  ScopeLru,
+  scopeKey,
+  type Sized,
+} from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
-import { ownStore, preloadSnapshots, snapshots as openSnapshots, SnapshotOptionsCodec, type DecodedSnapshotOptions, type Preloaded, type SnapshotOptions, type Snapshots } from "./snapshots.js";
+import {
+  ownStore,
+  preloadSnapshots,
+  snapshots as openSnapshots,
+  SnapshotOptionsCodec,
+  type DecodedSnapshotOptions,
+  type Preloaded,
+  type SnapshotOptions,
+  type Snapshots,
+} from "./snapshots.js";
 import { sqliteSnapshotStore } from "./database-snapshots.js";
 import { decodeWith, intIn, invalid, leaf, numberIn, objectCodec } from "@cc/validate";
 import * as t from "io-ts";
@@ -167,7 +183,14 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
     if (E.isLeft(decoded)) return decoded;
     const snap = decoded.right.snapshots;
     if (snap !== undefined && (snap.dir === undefined) === (snap.store === undefined)) {
-      return E.left(invalid("InvalidOptions", "sqlite index options", [{ path: "snapshots", message: 'snapshots: give dir or store ("database", or a store of your own), one of them' }]));
+      return E.left(
+        invalid("InvalidOptions", "sqlite index options", [
+          {
+            path: "snapshots",
+            message: 'snapshots: give dir or store ("database", or a store of your own), one of them',
+          },
+        ]),
+      );
     }
     const table = decoded.right.table ?? "cc_segments";
     const busy = decoded.right.busyTimeoutMs ?? 10_000;

@@ -38,7 +38,10 @@ describe("README example", () => {
     try {
       // README-SNAPSHOT-START
       const seen: string[] = [];
-      const options = { path: file, snapshots: { store: "database" as const, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) } };
+      const options = {
+        path: file,
+        snapshots: { store: "database" as const, onEvent: (e: SnapshotEvent) => seen.push(`${e.type} ${e.namespace}`) },
+      };
       const first = await openSqliteIndex(options)();
       if (first._tag === "Right") {
         await first.right.write([

@@ -9,7 +9,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postgresSnapshotStore, preparePostgresSnapshotTables, sqliteSnapshotStore } from "../src/database-snapshots.js";
+import {
+  postgresSnapshotStore,
+  preparePostgresSnapshotTables,
+  sqliteSnapshotStore,
+} from "../src/database-snapshots.js";
 import { directorySnapshotStore, type SnapshotStore } from "../src/snapshot-store.js";
 import { testDatabase, type TestDatabase } from "./support/postgres.js";
 import { runsFor } from "../../../.ci/support/runs.js";
@@ -45,9 +49,18 @@ const stores: readonly (readonly [string, (part?: number) => Promise<Made>])[] =
       const store = sqliteSnapshotStore(file, table, part);
       return {
         store,
-        parts: async (name) => file.prepare<[string], { writer: string; n: number }>(`SELECT writer, count(*) AS n FROM "${table}_snapshot_parts" WHERE name = ? GROUP BY writer`).all(name),
+        parts: async (name) =>
+          file
+            .prepare<[string], { writer: string; n: number }>(
+              `SELECT writer, count(*) AS n FROM "${table}_snapshot_parts" WHERE name = ? GROUP BY writer`,
+            )
+            .all(name),
         dropPart: async (name, part) =>
-          void file.prepare(`DELETE FROM "${table}_snapshot_parts" WHERE name = ? AND part = ? AND writer = (SELECT writer FROM "${table}_snapshots" WHERE name = ?)`).run(name, part, name),
+          void file
+            .prepare(
+              `DELETE FROM "${table}_snapshot_parts" WHERE name = ? AND part = ? AND writer = (SELECT writer FROM "${table}_snapshots" WHERE name = ?)`,
+            )
+            .run(name, part, name),
       };
     },
   ],
@@ -60,12 +73,20 @@ const stores: readonly (readonly [string, (part?: number) => Promise<Made>])[] =
       return {
         store: postgresSnapshotStore(client, table, part),
         parts: async (name) =>
-          (await client.query<{ writer: string; n: string }>(`SELECT writer, count(*) AS n FROM ${table}_snapshot_parts WHERE name = $1 GROUP BY writer`, [name])).rows.map((r) => ({
+          (
+            await client.query<{ writer: string; n: string }>(
+              `SELECT writer, count(*) AS n FROM ${table}_snapshot_parts WHERE name = $1 GROUP BY writer`,
+              [name],
+            )
+          ).rows.map((r) => ({
             writer: r.writer,
             n: Number(r.n),
           })),
         dropPart: async (name, part) =>
-          void (await client.query(`DELETE FROM ${table}_snapshot_parts WHERE name = $1 AND part = $2 AND writer = (SELECT writer FROM ${table}_snapshots WHERE name = $1)`, [name, part])),
+          void (await client.query(
+            `DELETE FROM ${table}_snapshot_parts WHERE name = $1 AND part = $2 AND writer = (SELECT writer FROM ${table}_snapshots WHERE name = $1)`,
+            [name, part],
+          )),
       };
     },
   ],
@@ -90,7 +111,10 @@ for (const [name, make] of stores) {
   describe(`snapshot store: ${name}`, () => {
     it("property: a read gives the last blob written, none after a removal", async () => {
       const op = fc.oneof(
-        fc.record({ write: fc.constantFrom("a.ccsnap", "b.ccsnap"), bytes: fc.uint8Array({ minLength: 1, maxLength: 5 * PART + 3 }) }),
+        fc.record({
+          write: fc.constantFrom("a.ccsnap", "b.ccsnap"),
+          bytes: fc.uint8Array({ minLength: 1, maxLength: 5 * PART + 3 }),
+        }),
         fc.record({ remove: fc.constantFrom("a.ccsnap", "b.ccsnap") }),
       );
       await fc.assert(
@@ -107,7 +131,9 @@ for (const [name, make] of stores) {
             }
             for (const k of ["a.ccsnap", "b.ccsnap"]) {
               const got = await readChecked(store, k);
-              expect(got === undefined ? undefined : Buffer.from(got)).toEqual(model.has(k) ? Buffer.from(model.get(k)!) : undefined);
+              expect(got === undefined ? undefined : Buffer.from(got)).toEqual(
+                model.has(k) ? Buffer.from(model.get(k)!) : undefined,
+              );
               // Only the current version's parts are kept.
               if (parts !== undefined) expect((await parts(k)).length).toBe(model.has(k) ? 1 : 0);
             }

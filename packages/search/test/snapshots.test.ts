@@ -90,9 +90,16 @@ const sqliteStore = (kind: Kind) => (): Store => {
     table,
     snapDir,
     snap: kind === "dir" ? { dir: snapDir } : { store: "database" },
-    open: async (snapshots) => right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
+    open: async (snapshots) =>
+      right(await openSqliteIndex({ path, table, ...(snapshots === undefined ? {} : { snapshots }) })()),
     rewind: async () => onFile((file) => void file.prepare(`UPDATE ${table}_gen SET gen = 0`).run()),
-    tamper: async () => onFile((file) => void file.prepare(`DELETE FROM ${table} WHERE rid = (SELECT rid FROM ${table} WHERE namespace = 'a' LIMIT 1)`).run()),
+    tamper: async () =>
+      onFile(
+        (file) =>
+          void file
+            .prepare(`DELETE FROM ${table} WHERE rid = (SELECT rid FROM ${table} WHERE namespace = 'a' LIMIT 1)`)
+            .run(),
+      ),
     ...blobs(kind, table, snapDir, () => sqliteSnapshotStore((side ??= new Database(path)), table)),
     sql: async (text) => onFile((file) => void file.exec(text)),
     count: async (text) => onFile((file) => Number(file.prepare<[], { n: number }>(text).get()?.n)),
@@ -105,7 +112,14 @@ const pgStore = (kind: Kind) => (): Store => {
     table,
     snapDir,
     snap: kind === "dir" ? { dir: snapDir } : { store: "database" },
-    open: async (snapshots) => right(await openPostgresIndex({ connection: db.client(), table, ...(snapshots === undefined ? {} : { snapshots }) })()),
+    open: async (snapshots) =>
+      right(
+        await openPostgresIndex({
+          connection: db.client(),
+          table,
+          ...(snapshots === undefined ? {} : { snapshots }),
+        })(),
+      ),
     rewind: async () => {
       const c = db.client();
       await c.query(`UPDATE ${table}_gen SET gen = 0`);
@@ -225,7 +239,11 @@ for (const [name, kind, make] of [
     });
 
     const faults: readonly [string, string, (store: Store) => Promise<void>][] = [
-      ["a torn (truncated) snapshot", "rejected:truncated", async (s) => s.setBlob("na", (await blobOf(s, "na")).subarray(0, 100))],
+      [
+        "a torn (truncated) snapshot",
+        "rejected:truncated",
+        async (s) => s.setBlob("na", (await blobOf(s, "na")).subarray(0, 100)),
+      ],
       [
         "a flipped byte",
         "rejected:checksum",
@@ -319,15 +337,21 @@ for (const [name, kind, make] of [
         // A torn snapshot is refused, and its rewrite fails: reported, the searches unharmed.
         await store.setBlob("na", Buffer.from("torn"));
         await store.sql(
-          name === "postgres" ? `ALTER TABLE ${parts} ADD CONSTRAINT refuse CHECK (part < 0) NOT VALID` : `CREATE TRIGGER refuse BEFORE INSERT ON "${parts}" BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+          name === "postgres"
+            ? `ALTER TABLE ${parts} ADD CONSTRAINT refuse CHECK (part < 0) NOT VALID`
+            : `CREATE TRIGGER refuse BEFORE INSERT ON "${parts}" BEGIN SELECT RAISE(ABORT, 'refused'); END`,
         );
         const events = await checked(store);
         expect(types(events, "a")).toEqual(["rejected:truncated", "failed"]);
         const failed = events.find((e) => e.type === "failed");
         expect(failed?.type === "failed" && failed.error.operation).toBe("write");
-        expect(failed?.type === "failed" && failed.error.code).toBe(name === "postgres" ? "23514" : "SQLITE_CONSTRAINT_TRIGGER");
+        expect(failed?.type === "failed" && failed.error.code).toBe(
+          name === "postgres" ? "23514" : "SQLITE_CONSTRAINT_TRIGGER",
+        );
         // The refused write left no parts behind.
-        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${snapshotName(store.table, "na")}'`)).toBe(1);
+        expect(
+          await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${snapshotName(store.table, "na")}'`),
+        ).toBe(1);
       });
 
     if (kind === "database")
@@ -335,16 +359,23 @@ for (const [name, kind, make] of [
         const store = await seeded(make);
         const parts = `${store.table}_snapshot_parts`;
         const na = snapshotName(store.table, "na");
-        const at = (ageMs: number): string => (name === "postgres" ? `now() - make_interval(secs => ${ageMs / 1000})` : String(Date.now() - ageMs));
+        const at = (ageMs: number): string =>
+          name === "postgres" ? `now() - make_interval(secs => ${ageMs / 1000})` : String(Date.now() - ageMs);
         const junk = name === "postgres" ? `'\\x00ff'::bytea` : `X'00ff'`;
-        await store.sql(`INSERT INTO "${parts}" (name, writer, part, bytes, written_at) VALUES ('${na}', 'dead', 0, ${junk}, ${at(3_600_000)}), ('${na}', 'busy', 0, ${junk}, ${at(1000)})`);
+        await store.sql(
+          `INSERT INTO "${parts}" (name, writer, part, bytes, written_at) VALUES ('${na}', 'dead', 0, ${junk}, ${at(3_600_000)}), ('${na}', 'busy', 0, ${junk}, ${at(1000)})`,
+        );
         // Never read (no head names them).
         expect(types(await checked(store), "a")).toEqual(["restored"]);
         // A rewrite (after a torn snapshot here) removes the dead writer's, keeps the live one's.
         await store.setBlob("na", Buffer.from("torn"));
         expect(types(await checked(store), "a")).toEqual(["rejected:truncated", "written"]);
-        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'dead'`)).toBe(0);
-        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'busy'`)).toBe(1);
+        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'dead'`)).toBe(
+          0,
+        );
+        expect(await store.count(`SELECT count(*) AS n FROM "${parts}" WHERE name = '${na}' AND writer = 'busy'`)).toBe(
+          1,
+        );
         expect(types(await checked(store), "a")).toEqual(["restored"]);
       });
 
@@ -352,7 +383,11 @@ for (const [name, kind, make] of [
       it("a fresh worker with no snapshot directory restores from the database, and preloads what it names", async () => {
         const store = await seeded(make);
         const events: SnapshotEvent[] = [];
-        const index = await store.open({ store: "database", preload: { namespaces: ["a"], allNamespaces: true }, onEvent: (e) => events.push(e) });
+        const index = await store.open({
+          store: "database",
+          preload: { namespaces: ["a"], allNamespaces: true },
+          onEvent: (e) => events.push(e),
+        });
         const plain = await store.open();
         expect(await answers(index)).toEqual(await answers(plain));
         expect(postingsCacheStats(index)?.loadedEntries).toBe(0);

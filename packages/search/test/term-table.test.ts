@@ -53,27 +53,31 @@ describe("TermTable", () => {
       return n + t.hashArray().buffer.byteLength;
     };
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constant("")), { maxLength: 400 }), fc.nat({ max: 2 }), (terms, then) => {
-        const table = new TermTable();
-        for (const t of terms) table.internRange(`<${t}>`, 1, t.length + 1);
-        const slots = table.bytes() - expected(table);
-        // The slots array (a power of two of Int32) is the only other part: its size is what is left.
-        expect(slots > 0 && (slots & (slots - 1)) === 0).toBe(true);
-        if (then === 1) {
-          const copy = new TermTable();
-          copy.restore(
-            Array.from({ length: table.size }, (_, id) => table.termOf(id)),
-            table.hashArray(),
-          );
-          const left = copy.bytes() - expected(copy);
-          expect(left > 0 && (left & (left - 1)) === 0).toBe(true);
-        }
-        if (then === 2) {
-          table.clear();
-          table.internRange("abc", 0, 3);
-          expect(table.bytes() - expected(table)).toBe(1024 * 4);
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constant("")), { maxLength: 400 }),
+        fc.nat({ max: 2 }),
+        (terms, then) => {
+          const table = new TermTable();
+          for (const t of terms) table.internRange(`<${t}>`, 1, t.length + 1);
+          const slots = table.bytes() - expected(table);
+          // The slots array (a power of two of Int32) is the only other part: its size is what is left.
+          expect(slots > 0 && (slots & (slots - 1)) === 0).toBe(true);
+          if (then === 1) {
+            const copy = new TermTable();
+            copy.restore(
+              Array.from({ length: table.size }, (_, id) => table.termOf(id)),
+              table.hashArray(),
+            );
+            const left = copy.bytes() - expected(copy);
+            expect(left > 0 && (left & (left - 1)) === 0).toBe(true);
+          }
+          if (then === 2) {
+            table.clear();
+            table.internRange("abc", 0, 3);
+            expect(table.bytes() - expected(table)).toBe(1024 * 4);
+          }
+        },
+      ),
       { numRuns: runs(50) },
     );
   });

@@ -35,7 +35,9 @@ export interface PreloadScope {
 }
 
 /** The scopes `snapshots.preload` names, each once (the whole index first). */
-export function preloadScopes(preload: { readonly namespaces?: readonly string[]; readonly allNamespaces?: boolean } | undefined): readonly PreloadScope[] {
+export function preloadScopes(
+  preload: { readonly namespaces?: readonly string[]; readonly allNamespaces?: boolean } | undefined,
+): readonly PreloadScope[] {
   const out = new Map<string, PreloadScope>();
   for (const namespace of [...(preload?.allNamespaces === true ? [undefined] : []), ...(preload?.namespaces ?? [])]) {
     const stored = namespace === undefined ? undefined : encodeText(namespace);
