@@ -136,6 +136,14 @@ export interface ContextManagerOptions {
    * @default {}
    */
   readonly scoring?: NonNullable<EvictionOptions["scoring"]>;
+  /**
+   * A fact line in the eviction note (`hierarchical`): the literals — paths, identifiers, line
+   * numbers, hex — of what left the prompt, newest first, that the kept messages do not hold,
+   * in the note's tokens (its entry lines take at most a quarter). Each fact finds its unit with
+   * `search`. See `noteFacts` of `EvictionOptions` in `@cc/hierarchical`.
+   * @default false
+   */
+  readonly noteFacts?: boolean;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -168,6 +176,7 @@ export const ContextManagerOptionsCodec = objectCodec(
     pinTask: t.boolean,
     mask: t.union([t.literal(false), MaskOptionsCodec]),
     scoring: EvictionScoringCodec,
+    noteFacts: t.boolean,
     recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
   },
   { expected: "an options object" },
