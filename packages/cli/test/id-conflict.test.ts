@@ -36,7 +36,8 @@ describe("cc-compact with a shared --index holding another original under an evi
     const scratch = await runCli(args(join(dir, "scratch.db")));
     expect(scratch.code).toBe(ExitCode.ok);
     const ids = noteIds(scratch.stdout);
-    expect(ids.length).toBeGreaterThan(2);
+    // The note lists the newest entries in a quarter of its tokens (its fact line takes the rest).
+    expect(ids.length).toBeGreaterThan(0);
     const taken = ids[0]!;
 
     const shared = join(dir, "shared.db");

@@ -139,9 +139,10 @@ export interface ContextManagerOptions {
   /**
    * A fact line in the eviction note (`hierarchical`): the literals — paths, identifiers, line
    * numbers, hex — of what left the prompt, newest first, that the kept messages do not hold,
-   * in the note's tokens (its entry lines take at most a quarter). Each fact finds its unit with
-   * `search`. See `noteFacts` of `EvictionOptions` in `@cc/hierarchical`.
-   * @default false
+   * in the note's tokens (its entry lines take at most a quarter). The originals stay in the index
+   * (`search`, `expand`). See `noteFacts` of `EvictionOptions` in `@cc/hierarchical`. On by default since it
+   * won on the retention benchmark's development split (bench/README.md, "Retention: findings").
+   * @default true
    */
   readonly noteFacts?: boolean;
 }

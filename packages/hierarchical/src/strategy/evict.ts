@@ -114,8 +114,8 @@ export type InvalidEviction = InvalidOptions | InvalidInput;
 /**
  * The share of a note's tokens its entry lines may take when it has a fact line (the rest goes
  * to the facts): an entry costs its 33-character id and a summary, while the fact line lists the
- * literals of every unit that left; the newest entries still name ids to expand, and any listed
- * fact finds its unit with `search`.
+ * literals of every unit that left (a quarter is a choice made before measuring, not tuned); the
+ * newest entries still name ids to expand, and every original stays in the index for `search`.
  */
 export const NOTE_ENTRY_SHARE = 0.25;
 
@@ -440,7 +440,11 @@ export function evictUnits(messages: readonly Message[], settings: EvictionOptio
     // messages do not already hold, within the entries' leftover of the note's tokens.
     const noteOf = async (listed: readonly EvictedEntry[], unlisted: number, earlierFacts: readonly string[]): Promise<string> => {
       if (settings.noteFacts !== true) return evictionNote(listed, noteTokens, deps.counter, unlisted);
-      const entriesNote = evictionNote(listed, Math.floor(noteTokens * NOTE_ENTRY_SHARE), deps.counter, unlisted);
+      // The entries' share, but never less than one entry line when one fits the whole note: the
+      // note always names an id to expand when it can.
+      const shared = evictionNote(listed, Math.floor(noteTokens * NOTE_ENTRY_SHARE), deps.counter, unlisted);
+      const one = listed.length === 0 ? shared : evictionNote(listed.slice(0, 1), noteTokens, deps.counter, unlisted + listed.length - 1);
+      const entriesNote = shared.includes("\n- ") || !one.includes("\n- ") || deps.counter.count(one) > noteTokens ? shared : one;
       const left = [...res.written].sort((a, b) => (b.segment.turn ?? 0) - (a.segment.turn ?? 0));
       const fresh: string[] = [];
       for (const w of left) fresh.push(...journalFacts((await restore(w.segment)).content));

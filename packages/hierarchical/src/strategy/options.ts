@@ -85,7 +85,8 @@ export interface EvictionOptions {
    * Give the note a fact line: the literals (paths, identifiers, numbers, hex) of what left the
    * prompt — the units evicted now, newest first, then the outputs masked, then the fact lines of
    * earlier notes — that the kept messages do not hold, in the tokens the entry lines leave
-   * (entries take at most a quarter of the note). Each listed fact finds its unit with `search`.
+   * (entries take at most a quarter of the note); the originals stay in the index. The context
+   * manager turns it on by default.
    * @default false
    */
   readonly noteFacts?: boolean;

@@ -131,6 +131,21 @@ describe("evictUnits with noteFacts", () => {
     expect(facts.findIndex((f) => f.startsWith(`handler_${newest}_`))).toBeLessThan(facts.findIndex((f) => f.startsWith(`handler_${oldest}_`)) + (newest === oldest ? 1 : 0));
     expect(facts.some((f) => /^\d{3,}$/.test(f))).toBe(true);
     expect(r.right.budgetMet).toBe(true);
+    // The entry lines keep at least the first entry when it fits the note, so an id is named.
+    expect(r.right.note).toMatch(/\n- u[0-9a-f]{32} \(/);
+  });
+
+  it("names at least one id even when a quarter of the note holds no entry line", async () => {
+    const history: Message[] = [{ role: "system", content: "agent" }, { role: "user", content: "fix the handler" }, ...Array.from({ length: 8 }, (_, i) => cycle(i, 12)).flat()];
+    const r = await evictUnits(
+      history,
+      { targetTokens: 900, preserveLast: 2, namespace: "n", noteTokens: 240, concurrency: 2, noteFacts: true },
+      { index: memoryIndex(), counter, now: NOW, noteKey: KEY },
+    )();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(evictionNote(r.right.evicted, 60, counter)).not.toMatch(/\n- /);
+    expect(r.right.note).toMatch(/\n- u[0-9a-f]{32} \(/);
+    expect(count(r.right.note)).toBeLessThanOrEqual(240);
   });
 
   it("property: over passes, the prompt meets the target when it did without facts, holds one note, and every fact came from the conversation", async () => {
