@@ -159,7 +159,7 @@ export const NOTE_FACTS_PREFIX = "Facts in the journal (newest first):";
  * `known`, within what `maxTokens` leaves after the note (pure apart from the counter). The result
  * never exceeds `maxTokens` when `note` alone does not; `note` unchanged when no fact fits.
  *
- * @example withFactLine(evictionNote(evicted, 100, counter), ["1262", "_rstrip_inplace"], [], new Set(), 200, counter)
+ * @example withFactLine(evictionNote([{ id: "u3", kind: "tool:bash", tokens: 812, summary: "grep -n" }], 100, counter), ["1262", "_rstrip_inplace"], [], new Set(), 200, counter)
  * // "Evicted to the journal (…):\nFacts in the journal (newest first): 1262 _rstrip_inplace\n- u3 …"
  */
 export function withFactLine(note: string, fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, maxTokens: number, counter: Pick<StrategyCounter, "count">): string {

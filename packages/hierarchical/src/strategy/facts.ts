@@ -137,7 +137,7 @@ export function journalFacts(text: string): readonly string[] {
  * so that the line — the facts joined by single spaces — takes at most `allowance` tokens by
  * `count`. A fact that does not fit is skipped and later, shorter ones are still tried.
  *
- * @example factLine(["1262", "_rstrip_inplace"], ["fitsrec.py"], new Set(["fitsrec.py"]), 10, count) // ["1262", "_rstrip_inplace"]
+ * @example factLine(["1262", "_rstrip_inplace"], ["fitsrec.py"], new Set(["fitsrec.py"]), 10, (t) => counter.count(t)) // ["1262", "_rstrip_inplace"]
  */
 export function factLine(fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, allowance: number, count: (text: string) => number): readonly string[] {
   if (allowance <= 0) return [];
