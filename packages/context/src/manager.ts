@@ -185,6 +185,7 @@ function resolve(o: ContextManagerOptions, policy: PolicySettings | undefined): 
     mask: o.mask ?? false,
     recall: o.recall ?? false,
     scoring: o.scoring ?? {},
+    noteFacts: o.noteFacts ?? true,
     ...(o.alertSink === undefined ? {} : { alertSink: o.alertSink }),
     ...(policy === undefined ? {} : { policy }),
     ...(o.policy === undefined ? {} : { policyOptions: o.policy }),

@@ -146,6 +146,15 @@ export interface ContextManagerOptions {
    * @default {}
    */
   readonly scoring?: NonNullable<EvictionOptions["scoring"]>;
+  /**
+   * A fact line in the eviction note (`hierarchical`): the literals — paths, identifiers, line
+   * numbers, hex — of what left the prompt, newest first, that the kept messages do not hold,
+   * in the note's tokens (its entry lines take at most a quarter). The originals stay in the index
+   * (`search`, `expand`). See `noteFacts` of `EvictionOptions` in `@cc/hierarchical`. On by default since it
+   * won on the retention benchmark's development split (bench/README.md, "Retention: findings").
+   * @default true
+   */
+  readonly noteFacts?: boolean;
 }
 
 const strategyCodec = t.keyof(Object.fromEntries(STRATEGY_NAMES.map((n) => [n, null])) as Record<StrategyName, null>);
@@ -182,15 +191,8 @@ export const ContextManagerOptionsCodec = objectCodec(
     pinTask: t.boolean,
     mask: t.union([t.literal(false), MaskOptionsCodec]),
     scoring: EvictionScoringCodec,
-    recall: t.union([
-      t.literal(false),
-      objectCodec(
-        "RecallOptions",
-        {},
-        { share, k: intIn(1, 50), minScore: nonNegativeFinite },
-        { expected: "a recall options object (or false)" },
-      ),
-    ]),
+    noteFacts: t.boolean,
+    recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
   },
   { expected: "an options object" },
 );

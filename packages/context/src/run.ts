@@ -129,6 +129,7 @@ export async function runHierarchical(
       rewrite: o.rewrite ?? true,
       mask: o.mask,
       scoring: o.scoring,
+      noteFacts: o.noteFacts,
     },
     { index: staged, counter: o.counter, now: o.now(), noteKey: o.noteKey },
     signal,

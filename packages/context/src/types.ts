@@ -199,5 +199,7 @@ export interface Resolved {
   readonly recall: RecallOptions | false;
   /** Overrides of the eviction scoring (`hierarchical`). */
   readonly scoring: NonNullable<EvictionOptions["scoring"]>;
+  /** A fact line in the eviction note (`hierarchical`, see `ContextManagerOptions.noteFacts`). */
+  readonly noteFacts: boolean;
   readonly alertSink?: AlertSink;
 }

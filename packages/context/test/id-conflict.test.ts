@@ -190,7 +190,8 @@ describe("conflicting entries, any subset of a turn", () => {
 describe("ids written by the previous version (u + 16 hex digits)", () => {
   it("an index and a snapshot holding them: the resumed manager compacts on, the old ids still expand, new ids carry 128 bits", async () => {
     const path = join(dir, "previous.db");
-    const opts = { ...options, maxTokens: 2500, policy: { kind: "threshold" as const } };
+    // Without a fact line the note's entries have the whole note: this checks how they fold.
+    const opts = { ...options, maxTokens: 2500, policy: { kind: "threshold" as const }, noteFacts: false };
     // What the previous version left: entries under 64-bit ids, and a snapshot whose prompt's note names them.
     const scratch = memoryIndex();
     const a = createContextManager({ ...opts, index: scratch });

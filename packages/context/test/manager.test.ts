@@ -67,8 +67,13 @@ describe("createContextManager", () => {
     expect(r.tokensAfter).toBe(exact.countMessages(r.messages));
     expect(paired(r.messages)).toBe(true);
     expect(r.evicted.length).toBeGreaterThan(0);
+    // Every evicted id is named by the note: listed, or counted in "… N more" once the entry
+    // lines have used their share (the rest of the note is its fact line).
+    const more = Number(/… (\d+) more in the journal$/.exec(r.summary)?.[1] ?? 0);
+    const listed = r.evicted.filter((e) => r.summary.includes(`- ${e.id} (`));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length + more).toBe(r.evicted.length);
     for (const e of r.evicted) {
-      expect(r.summary).toContain(e.id);
       const original = await manager.expand(e.id);
       expect(original).toBeDefined();
     }

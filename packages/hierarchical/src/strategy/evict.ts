@@ -23,6 +23,7 @@ import type { TaskEither } from "fp-ts/lib/TaskEither.js";
 import { hierarchicalCompact, type SegmentFailure } from "../compact.js";
 import { extractiveSummarizer } from "../summarize.js";
 import { indexWriter } from "../writer.js";
+import { factLine, journalFacts } from "./facts.js";
 import { clipOutputs, maskOutputs, restoringOriginals, type MaskedEntry } from "./mask.js";
 import { excerptTask } from "./task-excerpt.js";
 import { DEFAULT_RELEVANCE_WINDOW } from "./relevance.js";
@@ -132,6 +133,14 @@ export interface Eviction {
  */
 export type InvalidEviction = InvalidOptions | InvalidInput;
 
+/**
+ * The share of a note's tokens its entry lines may take when it has a fact line (the rest goes
+ * to the facts): an entry costs its 33-character id and a summary, while the fact line lists the
+ * literals of every unit that left (a quarter is a choice made before measuring, not tuned); the
+ * newest entries still name ids to expand, and every original stays in the index for `search`.
+ */
+export const NOTE_ENTRY_SHARE = 0.25;
+
 /** Prefix of the note that lists evicted entries. */
 export const EVICTION_NOTE_PREFIX = "Evicted to the journal (search or expand by id to bring one back):";
 
@@ -165,6 +174,32 @@ export function evictionNote(
 export interface ParsedNote {
   readonly entries: readonly EvictedEntry[];
   readonly unlisted: number;
+  /** The note's fact line (see `noteFacts`), newest first; absent when it has none. */
+  readonly facts?: readonly string[];
+}
+
+/** How the fact line of a note begins (the line right after {@link EVICTION_NOTE_PREFIX}). */
+export const NOTE_FACTS_PREFIX = "Facts in the journal (newest first):";
+
+/**
+ * `note` (an {@link evictionNote}) with a fact line right after its first line: the literals of
+ * what left the prompt, newest first — `fresh`, then `earlier` (an earlier note's line) — none of
+ * `known`, within what `maxTokens` leaves after the note (pure apart from the counter). The result
+ * never exceeds `maxTokens` when `note` alone does not; `note` unchanged when no fact fits.
+ *
+ * @example withFactLine(evictionNote([{ id: "u3", kind: "tool:bash", tokens: 812, summary: "grep -n" }], 100, counter), ["1262", "_rstrip_inplace"], [], new Set(), 200, counter)
+ * // "Evicted to the journal (…):\nFacts in the journal (newest first): 1262 _rstrip_inplace\n- u3 …"
+ */
+export function withFactLine(note: string, fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, maxTokens: number, counter: Pick<StrategyCounter, "count">): string {
+  const cut = note.indexOf("\n");
+  const head = cut < 0 ? note : note.slice(0, cut);
+  const rest = cut < 0 ? "" : note.slice(cut);
+  const room = maxTokens - counter.count(note) - counter.count(`\n${NOTE_FACTS_PREFIX}`) - 1;
+  let facts = [...factLine(fresh, earlier, known, room, counter.count)];
+  const build = (): string => `${head}\n${NOTE_FACTS_PREFIX} ${facts.join(" ")}${rest}`;
+  // Counts of joined texts are not sums of their parts: drop facts until the whole really fits.
+  while (facts.length > 0 && counter.count(build()) > maxTokens) facts = facts.slice(0, -Math.max(1, Math.ceil(facts.length / 16)));
+  return facts.length === 0 ? note : build();
 }
 
 const ENTRY_LINE = /^- (\S+) \((.*?), (\d+) tokens\): ?(.*)$/;
@@ -225,7 +260,15 @@ export function parseEvictionNote(message: Message, key: string | undefined): Pa
   const lines = message.content.slice(SUMMARY_PREFIX.length + EVICTION_NOTE_PREFIX.length).split("\n");
   const entries: EvictedEntry[] = [];
   let unlisted = 0;
+  let facts: string[] | undefined;
   for (const line of lines) {
+    if (entries.length === 0 && facts === undefined && line.startsWith(`${NOTE_FACTS_PREFIX} `)) {
+      facts = line
+        .slice(NOTE_FACTS_PREFIX.length + 1)
+        .split(" ")
+        .filter((f) => f !== "");
+      continue;
+    }
     const entry = ENTRY_LINE.exec(line);
     const more = MORE_LINE.exec(line);
     if (entry !== null) entries.push({ id: entry[1]!, kind: entry[2]!, tokens: Number(entry[3]), summary: entry[4]! });
@@ -235,7 +278,7 @@ export function parseEvictionNote(message: Message, key: string | undefined): Pa
       entries[entries.length - 1] = { ...last, summary: `${last.summary}\n${line}` };
     }
   }
-  return { entries, unlisted };
+  return facts === undefined ? { entries, unlisted } : { entries, unlisted, facts };
 }
 
 /**
@@ -338,6 +381,7 @@ export function evictUnits(
     const earlier = messages.map((m) => parseEvictionNote(m, deps.noteKey));
     const folded = earlier.flatMap((n) => n?.entries ?? []);
     const foldedUnlisted = earlier.reduce((sum, n) => sum + (n?.unlisted ?? 0), 0);
+    const foldedFacts = earlier.flatMap((n) => n?.facts ?? []);
     const hadNotes = earlier.some((n) => n !== undefined);
     let source = hadNotes ? messages.filter((_, i) => earlier[i] === undefined) : messages;
     // preserveLast is the longest verbatim tail: when the system prefix, that tail and the note
@@ -494,21 +538,29 @@ export function evictUnits(
     if (E.isLeft(r)) return r;
     const res = r.right;
     const gone = new Set([...res.written, ...res.skipped].map((o) => o.segment.id));
-    const evicted = res.written.map((w): EvictedEntry => ({
-      id: w.id,
-      kind: w.segment.kind ?? "segment",
-      tokens: w.segment.tokenCost ?? 0,
-      summary: w.summary,
-    }));
+    // The note: its entries, and with `noteFacts` a fact line — the literals of the units that
+    // left (newest first), then of masked outputs, then of earlier notes' lines — that the kept
+    // messages do not already hold, within the entries' leftover of the note's tokens.
+    const noteOf = async (listed: readonly EvictedEntry[], unlisted: number, earlierFacts: readonly string[]): Promise<string> => {
+      if (settings.noteFacts !== true) return evictionNote(listed, noteTokens, deps.counter, unlisted);
+      // The entries' share, but never less than one entry line when one fits the whole note: the
+      // note always names an id to expand when it can.
+      const shared = evictionNote(listed, Math.floor(noteTokens * NOTE_ENTRY_SHARE), deps.counter, unlisted);
+      const one = listed.length === 0 ? shared : evictionNote(listed.slice(0, 1), noteTokens, deps.counter, unlisted + listed.length - 1);
+      const entriesNote = shared.includes("\n- ") || !one.includes("\n- ") || deps.counter.count(one) > noteTokens ? shared : one;
+      const left = [...res.written].sort((a, b) => (b.segment.turn ?? 0) - (a.segment.turn ?? 0));
+      const fresh: string[] = [];
+      for (const w of left) fresh.push(...journalFacts((await restore(w.segment)).content));
+      for (const m of masking.masked) fresh.push(...journalFacts(source[m.position]!.content));
+      const known = new Set(units.filter((s) => !gone.has(s.id)).flatMap((s) => journalFacts(s.content)));
+      return withFactLine(entriesNote, fresh, earlierFacts, known, noteTokens, deps.counter);
+    };
+    const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
     const unclipped = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
-    const listed = [
-      ...evicted,
-      ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i),
-    ];
-    const note =
-      listed.length === 0 && foldedUnlisted === 0 ? "" : evictionNote(listed, noteTokens, deps.counter, foldedUnlisted);
+    const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
+    const note = listed.length === 0 && foldedUnlisted === 0 ? "" : await noteOf(listed, foldedUnlisted, foldedFacts);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).
     const noteAt = noteAfterTask(unclipped, source, task);

@@ -102,3 +102,65 @@ export function fitFacts(
   while (kept.length > 0 && count(kept.join(" · ")) > allowance) kept.pop();
   return kept;
 }
+
+const WORD_PATH = /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]*\w|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b/g;
+const FACT_NUMBER = /(?<![\w.])\d{2,}(?![\d.])/g;
+
+/**
+ * The literals of `text` a journal's fact line lists (pure): paths, code identifiers (and error
+ * names), hex strings and numbers of two or more digits (line numbers), each once, most frequent
+ * first, ties by first appearance; none longer than 80 characters, none containing a space.
+ * Unlike {@link keyFacts} it keeps no error lines and no short numbers are dropped: it is the
+ * vocabulary an agent acts on (`sed -n 120,140p`, a name to grep), not a stub's headline.
+ *
+ * @example journalFacts("1262:  output_field.replace(...)\n  File \"src/io.py\", line 42, in load_cfg")
+ * // ["1262", "output_field.replace", "src/io.py", "42", "load_cfg"]
+ */
+export function journalFacts(text: string): readonly string[] {
+  const s = sample(text);
+  const seen = new Map<string, { n: number; first: number }>();
+  const found: { w: string; at: number }[] = [];
+  for (const pattern of [WORD_PATH, IDENT, HEX, FACT_NUMBER]) {
+    for (const m of s.matchAll(pattern)) {
+      const w = m[0].replace(/^\.\//, "");
+      if (w.length < 2 || w.length > 80 || !/[\p{L}\p{N}]/u.test(w)) continue;
+      if (pattern === WORD_PATH && !/[A-Za-z]/.test(w)) continue;
+      if (pattern === HEX && !/\d/.test(w)) continue;
+      found.push({ w, at: m.index });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  let order = 0;
+  for (const { w } of found) {
+    const v = seen.get(w);
+    if (v === undefined) seen.set(w, { n: 1, first: order++ });
+    else v.n++;
+  }
+  return [...seen.entries()].sort((a, b) => b[1].n - a[1].n || a[1].first - b[1].first).map(([w]) => w);
+}
+
+/**
+ * The facts of a journal's fact line (pure): `fresh` (newest first) then `earlier` (a fact line
+ * carried from an earlier note), each once, none in `known` (what the prompt already holds), cut
+ * so that the line — the facts joined by single spaces — takes at most `allowance` tokens by
+ * `count`. A fact that does not fit is skipped and later, shorter ones are still tried.
+ *
+ * @example factLine(["1262", "_rstrip_inplace"], ["fitsrec.py"], new Set(["fitsrec.py"]), 10, (t) => counter.count(t)) // ["1262", "_rstrip_inplace"]
+ */
+export function factLine(fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, allowance: number, count: (text: string) => number): readonly string[] {
+  if (allowance <= 0) return [];
+  const kept: string[] = [];
+  const taken = new Set<string>();
+  let used = 0;
+  for (const f of [...fresh, ...earlier]) {
+    if (allowance - used < 1) break;
+    if (f === "" || /\s/.test(f) || taken.has(f) || known.has(f)) continue;
+    taken.add(f);
+    const cost = count(` ${f}`);
+    if (used + cost > allowance) continue;
+    kept.push(f);
+    used += cost;
+  }
+  while (kept.length > 0 && count(kept.join(" ")) > allowance) kept.pop();
+  return kept;
+}

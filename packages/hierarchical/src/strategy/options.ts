@@ -81,6 +81,15 @@ export interface EvictionOptions {
    * @default 6
    */
   readonly relevanceWindow?: number;
+  /**
+   * Give the note a fact line: the literals (paths, identifiers, numbers, hex) of what left the
+   * prompt — the units evicted now, newest first, then the outputs masked, then the fact lines of
+   * earlier notes — that the kept messages do not hold, in the tokens the entry lines leave
+   * (entries take at most a quarter of the note); the originals stay in the index. The context
+   * manager turns it on by default.
+   * @default false
+   */
+  readonly noteFacts?: boolean;
 }
 
 /**
@@ -178,6 +187,7 @@ export const EvictionOptionsCodec = objectCodec(
     rewrite: t.boolean,
     mask: t.union([t.literal(false), MaskOptionsCodec]),
     relevanceWindow: intIn(1, 1000),
+    noteFacts: t.boolean,
   },
   { expected: "an eviction options object" },
 );
