@@ -19,12 +19,24 @@ import { printTable } from "./harness.js";
 import { dedupe, prepare, readCorpus, type RawSession } from "./retention/corpora.js";
 import { contextText } from "./retention/evaluate.js";
 import { factLiterals, heldText } from "./retention/needed.js";
-import { budgetOf, fitted, managerContender, ruleContender, type ContenderSpec, type PreparedSession, type Shown, type Tokens } from "./retention/replay.js";
+import {
+  budgetOf,
+  fitted,
+  managerContender,
+  ruleContender,
+  type ContenderSpec,
+  type PreparedSession,
+  type Shown,
+  type Tokens,
+} from "./retention/replay.js";
 import { largestFirstRule, lruRule } from "./retention/rules.js";
 
 const T0 = 1_700_000_000_000;
 const STEP_MS = 30_000;
-const options = JSON.parse(process.env["CC_DIAG_OPTIONS"] ?? '{"threshold":1}') as Omit<ContextManagerOptions, "maxTokens" | "counter" | "now">;
+const options = JSON.parse(process.env["CC_DIAG_OPTIONS"] ?? '{"threshold":1}') as Omit<
+  ContextManagerOptions,
+  "maxTokens" | "counter" | "now"
+>;
 const shares = (process.env["CC_DIAG_SHARES"] ?? "0.1,0.2,0.3").split(",").map(Number);
 const onlyCorpus = process.env["CC_DIAG_CORPUS"];
 
@@ -56,7 +68,8 @@ interface Tally {
 }
 const sizeBucket = (t: number): string => (t < 100 ? "<100" : t < 400 ? "100-399" : t < 1500 ? "400-1499" : "1500+");
 
-const typeOf = (l: string): string => (/^\d+$/.test(l) ? "number" : /^(0x)?[0-9a-f]{7,}$/.test(l) ? "hex" : /[./]/.test(l) ? "path" : "identifier");
+const typeOf = (l: string): string =>
+  /^\d+$/.test(l) ? "number" : /^(0x)?[0-9a-f]{7,}$/.test(l) ? "hex" : /[./]/.test(l) ? "path" : "identifier";
 
 /** How the holders of a literal sit in the context: the best fate among them. */
 function fate(s: PreparedSession, literal: string, j: number, seen: readonly Shown[]): { fate: Fate; holder: number } {
@@ -75,12 +88,27 @@ function fate(s: PreparedSession, literal: string, j: number, seen: readonly Sho
   if (
     s.kinds[holder] === "task" &&
     seen.some(
-      (x) => x.message.role === "user" && x.message.content.includes("task") && x.message !== m && x.message.content.length < m.content.length && m.content.startsWith(x.message.content.slice(0, 40)),
+      (x) =>
+        x.message.role === "user" &&
+        x.message.content.includes("task") &&
+        x.message !== m &&
+        x.message.content.length < m.content.length &&
+        m.content.startsWith(x.message.content.slice(0, 40)),
     )
   )
     return { fate: "excerpt", holder };
-  if (m.role === "tool" && seen.some((x) => x.message.role === "tool" && x.message.toolCallId === m.toolCallId)) return { fate: "stubbed", holder };
-  if (m.role === "user" && seen.some((x) => x.message.role === "user" && x.message !== m && x.message.content.length < m.content.length && x.message.content.slice(0, 60) === m.content.slice(0, 60)))
+  if (m.role === "tool" && seen.some((x) => x.message.role === "tool" && x.message.toolCallId === m.toolCallId))
+    return { fate: "stubbed", holder };
+  if (
+    m.role === "user" &&
+    seen.some(
+      (x) =>
+        x.message.role === "user" &&
+        x.message !== m &&
+        x.message.content.length < m.content.length &&
+        x.message.content.slice(0, 60) === m.content.slice(0, 60),
+    )
+  )
     return { fate: "stubbed", holder };
   return { fate: "evicted", holder };
 }
@@ -102,7 +130,10 @@ function spend(s: PreparedSession, seen: readonly Shown[], j: number): Record<st
     else if (m.role === "assistant") add("action", t);
     else add("observation", t);
   }
-  add("framing", counter.countMessages(seen.map((x) => x.message)) - seen.reduce((a, x) => a + tokens.count(x.message), 0));
+  add(
+    "framing",
+    counter.countMessages(seen.map((x) => x.message)) - seen.reduce((a, x) => a + tokens.count(x.message), 0),
+  );
   return out;
 }
 
@@ -125,7 +156,9 @@ async function diagnose(spec: ContenderSpec, share: number): Promise<{ all: Tall
         // What a fact sheet in the note's tokens would hold: literals of the task and observations
         // no context message holds, newest holder first, then more holders first.
         const noteMsg = seen.find((x) => x.message.content.includes("Evicted to the journal"));
-        const sheetBudget = Number(process.env["CC_DIAG_SHEET"] ?? 0) * budget + (noteMsg === undefined ? 0 : tokens.count(noteMsg.message));
+        const sheetBudget =
+          Number(process.env["CC_DIAG_SHEET"] ?? 0) * budget +
+          (noteMsg === undefined ? 0 : tokens.count(noteMsg.message));
         const sheet = new Set<string>();
         if (sheetBudget > 0 && facts.length > 0) {
           const inContext = new Set(seen.flatMap((x) => [...factLiterals(heldText(x.message))]));
@@ -138,7 +171,9 @@ async function diagnose(spec: ContenderSpec, share: number): Promise<{ all: Tall
               info.set(l, { newest: i, n: (v?.n ?? 0) + 1 });
             }
           }
-          const ranked = [...info.entries()].sort((a, b) => b[1].newest - a[1].newest || b[1].n - a[1].n).map(([l]) => l);
+          const ranked = [...info.entries()]
+            .sort((a, b) => b[1].newest - a[1].newest || b[1].n - a[1].n)
+            .map(([l]) => l);
           let used = 0;
           for (const l of ranked) {
             const c = counter.count(" " + l);
@@ -170,7 +205,8 @@ async function diagnose(spec: ContenderSpec, share: number): Promise<{ all: Tall
             t.n++;
             t.byFate[r.fate] = (t.byFate[r.fate] ?? 0) + 1;
             if (r.fate !== "kept") t.byType[typeOf(f.literal)] = (t.byType[typeOf(f.literal)] ?? 0) + 1;
-            if (r.fate !== "kept" && r.holder >= 0) t.bySize[sizeBucket(s.tokens[r.holder]!)] = (t.bySize[sizeBucket(s.tokens[r.holder]!)] ?? 0) + 1;
+            if (r.fate !== "kept" && r.holder >= 0)
+              t.bySize[sizeBucket(s.tokens[r.holder]!)] = (t.bySize[sizeBucket(s.tokens[r.holder]!)] ?? 0) + 1;
           }
         }
       }
@@ -185,7 +221,11 @@ async function diagnose(spec: ContenderSpec, share: number): Promise<{ all: Tall
   return { all, distant };
 }
 
-const specs = [managerContender(`manager ${JSON.stringify(options)}`, options), ruleContender(largestFirstRule), ruleContender(lruRule)];
+const specs = [
+  managerContender(`manager ${JSON.stringify(options)}`, options),
+  ruleContender(largestFirstRule),
+  ruleContender(lruRule),
+];
 console.log(`development split: ${dev.length} sessions, ${dev.reduce((a, s) => a + s.needed.length, 0)} needed facts`);
 for (const share of shares) {
   const rows: (string | number)[][] = [];
@@ -197,13 +237,40 @@ for (const share of shares) {
       ["all", all],
       ["distant", distant],
     ] as const) {
-      rows.push([spec.label, name, t.n, pc(t, "kept"), pc(t, "evicted"), pc(t, "stubbed"), pc(t, "excerpt"), pc(t, "sheet"), JSON.stringify(t.bySize), JSON.stringify(t.byType)]);
+      rows.push([
+        spec.label,
+        name,
+        t.n,
+        pc(t, "kept"),
+        pc(t, "evicted"),
+        pc(t, "stubbed"),
+        pc(t, "excerpt"),
+        pc(t, "sheet"),
+        JSON.stringify(t.bySize),
+        JSON.stringify(t.byType),
+      ]);
     }
-    budgetRows.push([spec.label, ...["system", "note", "framing", "rewritten", "recalled", "action", "observation"].map((k) => ((100 * (all.budget[k] ?? 0)) / Math.max(1, all.steps)).toFixed(1))]);
+    budgetRows.push([
+      spec.label,
+      ...["system", "note", "framing", "rewritten", "recalled", "action", "observation"].map((k) =>
+        ((100 * (all.budget[k] ?? 0)) / Math.max(1, all.steps)).toFixed(1),
+      ),
+    ]);
   }
   printTable(
     `needed facts at ${share * 100}% (development split): fate of the newest holder, %`,
-    ["contender", "facts", "n", "kept", "evicted", "stubbed", "excerpt", "sheet would hold", "lost by holder size", "lost by type"],
+    [
+      "contender",
+      "facts",
+      "n",
+      "kept",
+      "evicted",
+      "stubbed",
+      "excerpt",
+      "sheet would hold",
+      "lost by holder size",
+      "lost by type",
+    ],
     rows,
   );
   printTable(

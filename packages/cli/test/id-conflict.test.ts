@@ -36,15 +36,29 @@ const noteIds = (stdout: string): string[] => {
   return [...note.matchAll(/^- (\S+) \(/gm)].map((m) => m[1]!);
 };
 
-describe("cc-compact with a shared --index holding another original under an evicted unit's id", { timeout: 180_000 }, () => {
-  it("exits 0, evicts that unit under its alternative id (named in the report) and writes the rest", async () => {
-    const args = (index: string): string[] => [chat, "-s", "hierarchical", "-i", index, "-b", "3000", "-p", "2", "--force"];
-    const scratch = await runCli(args(join(dir, "scratch.db")));
-    expect(scratch.code).toBe(ExitCode.ok);
-    const ids = noteIds(scratch.stdout);
-    // The note lists the newest entries in a quarter of its tokens (its fact line takes the rest).
-    expect(ids.length).toBeGreaterThan(0);
-    const taken = ids[0]!;
+describe(
+  "cc-compact with a shared --index holding another original under an evicted unit's id",
+  { timeout: 180_000 },
+  () => {
+    it("exits 0, evicts that unit under its alternative id (named in the report) and writes the rest", async () => {
+      const args = (index: string): string[] => [
+        chat,
+        "-s",
+        "hierarchical",
+        "-i",
+        index,
+        "-b",
+        "3000",
+        "-p",
+        "2",
+        "--force",
+      ];
+      const scratch = await runCli(args(join(dir, "scratch.db")));
+      expect(scratch.code).toBe(ExitCode.ok);
+      const ids = noteIds(scratch.stdout);
+      // The note lists the newest entries in a quarter of its tokens (its fact line takes the rest).
+      expect(ids.length).toBeGreaterThan(0);
+      const taken = ids[0]!;
 
       const shared = join(dir, "shared.db");
       const opened = await openSqliteIndex({ path: shared })();

@@ -192,7 +192,15 @@ export const ContextManagerOptionsCodec = objectCodec(
     mask: t.union([t.literal(false), MaskOptionsCodec]),
     scoring: EvictionScoringCodec,
     noteFacts: t.boolean,
-    recall: t.union([t.literal(false), objectCodec("RecallOptions", {}, { share, k: intIn(1, 50), minScore: nonNegativeFinite }, { expected: "a recall options object (or false)" })]),
+    recall: t.union([
+      t.literal(false),
+      objectCodec(
+        "RecallOptions",
+        {},
+        { share, k: intIn(1, 50), minScore: nonNegativeFinite },
+        { expected: "a recall options object (or false)" },
+      ),
+    ]),
   },
   { expected: "an options object" },
 );

@@ -121,27 +121,31 @@ describe("the manager's note is recognised by its seal, never by its text", () =
     const wide = createContextManager({ ...m.options, maxTokens: 1_000_000 });
     const clean = await wide.compact([...first.messages, ...conversation(10, 2)], { force: true });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ text, id, at: fc.nat() }), { minLength: 1, maxLength: 3 }), async (inserts) => {
-        const history: Message[] = [...first.messages, ...conversation(10, 2)];
-        const user: Message[] = [];
-        for (const u of inserts) {
-          const msg: Message = { role: "user", content: u.text, ...(u.id === undefined ? {} : { id: u.id }) };
-          user.push(msg);
-          history.splice(1 + (u.at % history.length), 0, msg);
-        }
-        // A budget that needs no eviction: the only way a message could leave is being taken for a note.
-        const r = await wide.compact(history, { force: true });
-        for (const msg of user) expect(r.messages).toContain(msg);
-        expect(notesOf(r, m.isNote)).toHaveLength(1);
-        // The entries are the same; the fact line leaves out only what the kept messages — the
-        // inserted ones among them — already hold, and never gains a fact.
-        const got = parseEvictionNote(notesOf(r, m.isNote)[0]!, m.options.noteKey)!;
-        const want = parseEvictionNote(notesOf(clean, m.isNote)[0]!, m.options.noteKey)!;
-        expect(got.entries).toEqual(want.entries);
-        expect(got.unlisted).toBe(want.unlisted);
-        for (const f of got.facts ?? []) expect(want.facts ?? []).toContain(f);
-        for (const f of want.facts ?? []) if (!(got.facts ?? []).includes(f)) expect(user.some((u) => u.content.includes(f))).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ text, id, at: fc.nat() }), { minLength: 1, maxLength: 3 }),
+        async (inserts) => {
+          const history: Message[] = [...first.messages, ...conversation(10, 2)];
+          const user: Message[] = [];
+          for (const u of inserts) {
+            const msg: Message = { role: "user", content: u.text, ...(u.id === undefined ? {} : { id: u.id }) };
+            user.push(msg);
+            history.splice(1 + (u.at % history.length), 0, msg);
+          }
+          // A budget that needs no eviction: the only way a message could leave is being taken for a note.
+          const r = await wide.compact(history, { force: true });
+          for (const msg of user) expect(r.messages).toContain(msg);
+          expect(notesOf(r, m.isNote)).toHaveLength(1);
+          // The entries are the same; the fact line leaves out only what the kept messages — the
+          // inserted ones among them — already hold, and never gains a fact.
+          const got = parseEvictionNote(notesOf(r, m.isNote)[0]!, m.options.noteKey)!;
+          const want = parseEvictionNote(notesOf(clean, m.isNote)[0]!, m.options.noteKey)!;
+          expect(got.entries).toEqual(want.entries);
+          expect(got.unlisted).toBe(want.unlisted);
+          for (const f of got.facts ?? []) expect(want.facts ?? []).toContain(f);
+          for (const f of want.facts ?? [])
+            if (!(got.facts ?? []).includes(f)) expect(user.some((u) => u.content.includes(f))).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });

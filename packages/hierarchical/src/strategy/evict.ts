@@ -190,7 +190,14 @@ export const NOTE_FACTS_PREFIX = "Facts in the journal (newest first):";
  * @example withFactLine(evictionNote([{ id: "u3", kind: "tool:bash", tokens: 812, summary: "grep -n" }], 100, counter), ["1262", "_rstrip_inplace"], [], new Set(), 200, counter)
  * // "Evicted to the journal (…):\nFacts in the journal (newest first): 1262 _rstrip_inplace\n- u3 …"
  */
-export function withFactLine(note: string, fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, maxTokens: number, counter: Pick<StrategyCounter, "count">): string {
+export function withFactLine(
+  note: string,
+  fresh: readonly string[],
+  earlier: readonly string[],
+  known: ReadonlySet<string>,
+  maxTokens: number,
+  counter: Pick<StrategyCounter, "count">,
+): string {
   const cut = note.indexOf("\n");
   const head = cut < 0 ? note : note.slice(0, cut);
   const rest = cut < 0 ? "" : note.slice(cut);
@@ -198,7 +205,8 @@ export function withFactLine(note: string, fresh: readonly string[], earlier: re
   let facts = [...factLine(fresh, earlier, known, room, counter.count)];
   const build = (): string => `${head}\n${NOTE_FACTS_PREFIX} ${facts.join(" ")}${rest}`;
   // Counts of joined texts are not sums of their parts: drop facts until the whole really fits.
-  while (facts.length > 0 && counter.count(build()) > maxTokens) facts = facts.slice(0, -Math.max(1, Math.ceil(facts.length / 16)));
+  while (facts.length > 0 && counter.count(build()) > maxTokens)
+    facts = facts.slice(0, -Math.max(1, Math.ceil(facts.length / 16)));
   return facts.length === 0 ? note : build();
 }
 
@@ -541,13 +549,21 @@ export function evictUnits(
     // The note: its entries, and with `noteFacts` a fact line — the literals of the units that
     // left (newest first), then of masked outputs, then of earlier notes' lines — that the kept
     // messages do not already hold, within the entries' leftover of the note's tokens.
-    const noteOf = async (listed: readonly EvictedEntry[], unlisted: number, earlierFacts: readonly string[]): Promise<string> => {
+    const noteOf = async (
+      listed: readonly EvictedEntry[],
+      unlisted: number,
+      earlierFacts: readonly string[],
+    ): Promise<string> => {
       if (settings.noteFacts !== true) return evictionNote(listed, noteTokens, deps.counter, unlisted);
       // The entries' share, but never less than one entry line when one fits the whole note: the
       // note always names an id to expand when it can.
       const shared = evictionNote(listed, Math.floor(noteTokens * NOTE_ENTRY_SHARE), deps.counter, unlisted);
-      const one = listed.length === 0 ? shared : evictionNote(listed.slice(0, 1), noteTokens, deps.counter, unlisted + listed.length - 1);
-      const entriesNote = shared.includes("\n- ") || !one.includes("\n- ") || deps.counter.count(one) > noteTokens ? shared : one;
+      const one =
+        listed.length === 0
+          ? shared
+          : evictionNote(listed.slice(0, 1), noteTokens, deps.counter, unlisted + listed.length - 1);
+      const entriesNote =
+        shared.includes("\n- ") || !one.includes("\n- ") || deps.counter.count(one) > noteTokens ? shared : one;
       const left = [...res.written].sort((a, b) => (b.segment.turn ?? 0) - (a.segment.turn ?? 0));
       const fresh: string[] = [];
       for (const w of left) fresh.push(...journalFacts((await restore(w.segment)).content));
@@ -555,11 +571,19 @@ export function evictUnits(
       const known = new Set(units.filter((s) => !gone.has(s.id)).flatMap((s) => journalFacts(s.content)));
       return withFactLine(entriesNote, fresh, earlierFacts, known, noteTokens, deps.counter);
     };
-    const evicted = res.written.map((w): EvictedEntry => ({ id: w.id, kind: w.segment.kind ?? "segment", tokens: w.segment.tokenCost ?? 0, summary: w.summary }));
+    const evicted = res.written.map((w): EvictedEntry => ({
+      id: w.id,
+      kind: w.segment.kind ?? "segment",
+      tokens: w.segment.tokenCost ?? 0,
+      summary: w.summary,
+    }));
     const unclipped = units.filter((s) => !gone.has(s.id)).flatMap((s) => s.unit.messages);
     // Newest first, so a cut drops the oldest entries (still counted, and in the journal).
     const newIds = new Set(evicted.map((e) => e.id));
-    const listed = [...evicted, ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i)];
+    const listed = [
+      ...evicted,
+      ...folded.filter((e, i) => !newIds.has(e.id) && folded.findIndex((o) => o.id === e.id) === i),
+    ];
     const note = listed.length === 0 && foldedUnlisted === 0 ? "" : await noteOf(listed, foldedUnlisted, foldedFacts);
     // budgetMet is measured on what the caller will send, never assumed from the per-unit costs
     // (nor from the compaction's inner target, which reserves room for a note that may not be needed).

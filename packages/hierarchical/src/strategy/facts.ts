@@ -147,7 +147,13 @@ export function journalFacts(text: string): readonly string[] {
  *
  * @example factLine(["1262", "_rstrip_inplace"], ["fitsrec.py"], new Set(["fitsrec.py"]), 10, (t) => counter.count(t)) // ["1262", "_rstrip_inplace"]
  */
-export function factLine(fresh: readonly string[], earlier: readonly string[], known: ReadonlySet<string>, allowance: number, count: (text: string) => number): readonly string[] {
+export function factLine(
+  fresh: readonly string[],
+  earlier: readonly string[],
+  known: ReadonlySet<string>,
+  allowance: number,
+  count: (text: string) => number,
+): readonly string[] {
   if (allowance <= 0) return [];
   const kept: string[] = [];
   const taken = new Set<string>();
