@@ -107,6 +107,9 @@ const sqliteStore = (kind: Kind) => (): Store => {
 };
 const pgStore = (kind: Kind) => (): Store => {
   const table = `snap_${n++}`;
+  // One pool per store, shared by every index and query on it (a pool per call would hold up to
+  // four connections each until the file ends).
+  const client = db.client();
   const snapDir = join(dir, `${table}-snaps`);
   return {
     table,
@@ -115,23 +118,20 @@ const pgStore = (kind: Kind) => (): Store => {
     open: async (snapshots) =>
       right(
         await openPostgresIndex({
-          connection: db.client(),
+          connection: client,
           table,
           ...(snapshots === undefined ? {} : { snapshots }),
         })(),
       ),
     rewind: async () => {
-      const c = db.client();
-      await c.query(`UPDATE ${table}_gen SET gen = 0`);
+      await client.query(`UPDATE ${table}_gen SET gen = 0`);
     },
     tamper: async () => {
-      await db
-        .client()
-        .query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
+      await client.query(`DELETE FROM ${table} WHERE ctid = (SELECT ctid FROM ${table} WHERE namespace = 'a' LIMIT 1)`);
     },
-    ...blobs(kind, table, snapDir, () => postgresSnapshotStore(db.client(), table)),
-    sql: async (text) => void (await db.client().query(text)),
-    count: async (text) => Number((await db.client().query<{ n: string }>(text)).rows[0]?.n),
+    ...blobs(kind, table, snapDir, () => postgresSnapshotStore(client, table)),
+    sql: async (text) => void (await client.query(text)),
+    count: async (text) => Number((await client.query<{ n: string }>(text)).rows[0]?.n),
   };
 };
 

@@ -53,7 +53,9 @@ export async function testDatabase(): Promise<TestDatabase> {
     kind: "server",
     url: url.toString(),
     client: () => {
-      const owned = guardedPool(url.toString(), 4);
+      // Idle connections close after a second: a test that opens many indexes must not hold a
+      // pool's connections until the file ends (the server's max_connections is shared by every file).
+      const owned = guardedPool(url.toString(), 4, 1000);
       pools.push(owned);
       const c = pgClient(owned.pool);
       return { ...c, end: async () => undefined };
@@ -81,8 +83,13 @@ export function guardedClient(connectionString: string): pg.Client {
 export function guardedPool(
   connectionString: string,
   max: number,
+  idleTimeoutMillis?: number,
 ): { readonly pool: pg.Pool; readonly end: () => Promise<void> } {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    ...(idleTimeoutMillis === undefined ? {} : { idleTimeoutMillis }),
+  });
   const owned = ownPgPool(pool);
   return { pool, end: () => owned.end() };
 }
