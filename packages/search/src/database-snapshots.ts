@@ -25,7 +25,8 @@ import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import { withRetries } from "./postgres-client.js";
-import type { ChunkObserver, SnapshotStore, SnapshotStoreError } from "./snapshot-store.js";
+import { SNAPSHOT_NAME, snapshotFailure } from "./snapshot-store.js";
+import type { ChunkObserver, SnapshotStore } from "./snapshot-store.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
 
 /** Bytes per stored part. */
@@ -34,21 +35,8 @@ export const PART_BYTES = 1 << 20;
 const WRITE_PARTS = 4;
 /** Parts of a writer that never switched the head are a dead writer's after this long (seconds). */
 const STALE_PARTS_S = 600;
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
-
-const codeOf = (e: unknown): string | undefined =>
-  typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
-const failure = (operation: SnapshotStoreError["operation"], name: string, e: unknown): SnapshotStoreError => {
-  const code = codeOf(e);
-  return {
-    operation,
-    name,
-    message: e instanceof Error ? e.message : String(e),
-    ...(code === undefined ? {} : { code }),
-  };
-};
 const checkName = (name: string): void => {
-  if (!NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
+  if (!SNAPSHOT_NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
 };
 
 /**
@@ -201,7 +189,7 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
         };
         return E.right(await withRetries(() => client.transaction(read), true));
       } catch (e) {
-        return E.left(failure("read", name, e));
+        return E.left(snapshotFailure("read", name, e));
       }
     },
     write: async (name, bytes) => {
@@ -251,7 +239,7 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
           await client
             .query(`DELETE FROM ${parts} WHERE name = $1 AND writer = $2`, [name, writer])
             .catch(() => undefined);
-        return E.left(failure("write", name, e));
+        return E.left(snapshotFailure("write", name, e));
       }
     },
     remove: async (name) => {
@@ -267,7 +255,7 @@ export function postgresSnapshotStore(client: SqlClient, table: string, partByte
         );
         return E.right(undefined);
       } catch (e) {
-        return E.left(failure("remove", name, e));
+        return E.left(snapshotFailure("remove", name, e));
       }
     },
   };
@@ -345,7 +333,7 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
         checkName(name);
         return E.right(readAll(name, onChunk));
       } catch (e) {
-        return E.left(failure("read", name, e));
+        return E.left(snapshotFailure("read", name, e));
       }
     },
     write: async (name, bytes) => {
@@ -372,7 +360,7 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
           } catch {
             // a dead writer's parts: removed by a later write
           }
-        return E.left(failure("write", name, e));
+        return E.left(snapshotFailure("write", name, e));
       }
     },
     remove: async (name) => {
@@ -381,7 +369,7 @@ export function sqliteSnapshotStore(db: Database.Database, table: string, partBy
         removeAll.immediate(name);
         return E.right(undefined);
       } catch (e) {
-        return E.left(failure("remove", name, e));
+        return E.left(snapshotFailure("remove", name, e));
       }
     },
   };

@@ -42,11 +42,17 @@ export interface SnapshotStore {
 const CHUNK = 8 << 20;
 /** A temporary file older than this is a dead writer's, whatever host wrote it (ms). */
 const STALE_TEMP_MS = 10 * 60_000;
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+/** The names a snapshot store accepts (every store checks names the same way). */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
 
 const codeOf = (e: unknown): string | undefined =>
   typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
-const failure = (operation: SnapshotStoreError["operation"], name: string, e: unknown): SnapshotStoreError => {
+/** A store's failure as its error value: the operation, the snapshot's name, the cause's message and code. */
+export const snapshotFailure = (
+  operation: SnapshotStoreError["operation"],
+  name: string,
+  e: unknown,
+): SnapshotStoreError => {
   const code = codeOf(e);
   return {
     operation,
@@ -78,7 +84,8 @@ function alive(pid: number): boolean {
 export function directorySnapshotStore(dir: string): SnapshotStore {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, "_");
   const check = (name: string): void => {
-    if (!NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
+    if (!SNAPSHOT_NAME.test(name))
+      throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
   };
   const cleanTemps = async (name: string): Promise<void> => {
     let names: string[];
@@ -124,7 +131,7 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         }
         return E.right(off === size ? buf : buf.subarray(0, off));
       } catch (e) {
-        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(failure("read", name, e));
+        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(snapshotFailure("read", name, e));
       } finally {
         await fh?.close().catch(() => undefined);
       }
@@ -155,7 +162,7 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         return E.right(undefined);
       } catch (e) {
         if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
-        return E.left(failure("write", name, e));
+        return E.left(snapshotFailure("write", name, e));
       }
     },
     remove: async (name) => {
@@ -164,7 +171,7 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
         await fs.unlink(join(dir, name));
         return E.right(undefined);
       } catch (e) {
-        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(failure("remove", name, e));
+        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(snapshotFailure("remove", name, e));
       }
     },
   };
