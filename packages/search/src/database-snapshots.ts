@@ -274,6 +274,16 @@ export function sqliteSnapshotStatements(table: string): readonly string[] {
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
+ * A better-sqlite3 `Database`, named structurally so that the package's declarations import no
+ * driver type (the driver is an optional peer).
+ */
+export interface SqliteConnection {
+  readonly exec: (source: string) => unknown;
+  readonly prepare: (source: string) => unknown;
+  readonly transaction: (fn: never) => unknown;
+}
+
+/**
  * The snapshot store in the SQLite database file of the index on `table` (creates its tables when
  * missing). Reads run in one read transaction; a write adds its parts a few at a time (a short
  * write transaction each, the event loop served between them), then switches the head.
@@ -282,7 +292,14 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * import Database from "better-sqlite3";
  * const store = sqliteSnapshotStore(new Database("agent-journal.db"), "cc_segments");
  */
-export function sqliteSnapshotStore(db: Database.Database, table: string, partBytes = PART_BYTES): SnapshotStore {
+export function sqliteSnapshotStore(
+  connection: SqliteConnection,
+  table: string,
+  partBytes = PART_BYTES,
+): SnapshotStore {
+  // The declaration names no driver type (better-sqlite3 is an optional peer of the package); the
+  // connection is a better-sqlite3 Database, which is all this module is ever given.
+  const db = connection as unknown as Database.Database;
   for (const s of sqliteSnapshotStatements(table)) db.exec(s);
   const heads = `"${table}_snapshots"`;
   const parts = `"${table}_snapshot_parts"`;
