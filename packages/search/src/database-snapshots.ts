@@ -25,7 +25,7 @@ import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import * as E from "fp-ts/lib/Either.js";
 import { withRetries } from "./postgres-client.js";
-import { SNAPSHOT_NAME, snapshotFailure } from "./snapshot-store.js";
+import { checkSnapshotName, snapshotFailure } from "./snapshot-store.js";
 import type { ChunkObserver, SnapshotStore } from "./snapshot-store.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
 
@@ -35,9 +35,7 @@ export const PART_BYTES = 1 << 20;
 const WRITE_PARTS = 4;
 /** Parts of a writer that never switched the head are a dead writer's after this long (seconds). */
 const STALE_PARTS_S = 600;
-const checkName = (name: string): void => {
-  if (!SNAPSHOT_NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
-};
+const checkName = checkSnapshotName;
 
 /**
  * Puts the pieces of a blob (parts in order, each read in one or more pieces) together, telling

@@ -42,8 +42,11 @@ export interface SnapshotStore {
 const CHUNK = 8 << 20;
 /** A temporary file older than this is a dead writer's, whatever host wrote it (ms). */
 const STALE_TEMP_MS = 10 * 60_000;
-/** The names a snapshot store accepts (every store checks names the same way). */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+const SNAPSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+/** Throws unless `name` is one a snapshot store accepts (every store checks names this way). */
+export const checkSnapshotName = (name: string): void => {
+  if (!SNAPSHOT_NAME.test(name)) throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
+};
 
 const codeOf = (e: unknown): string | undefined =>
   typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined;
@@ -83,10 +86,7 @@ function alive(pid: number): boolean {
  */
 export function directorySnapshotStore(dir: string): SnapshotStore {
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, "_");
-  const check = (name: string): void => {
-    if (!SNAPSHOT_NAME.test(name))
-      throw new Error(`snapshot name ${JSON.stringify(name)}: letters, digits, _ . - only`);
-  };
+  const check = checkSnapshotName;
   const cleanTemps = async (name: string): Promise<void> => {
     let names: string[];
     try {
