@@ -11,6 +11,7 @@
  *
  * @module search/ranking/postings
  */
+import { packedSize, packInto, unpackInto } from "./packed.js";
 import { appendPosting, BLOCK, emptyList, grownInt32, type TermList } from "./term-list.js";
 import { TermTable } from "./term-table.js";
 
@@ -77,13 +78,15 @@ export interface CacheImage {
 }
 
 /**
- * Every term's postings list, flat: list `t` is `postings[listStart[t]..listStart[t + 1])`, its
- * block bounds `blockMask`/`blockMinLen[blockStart[t]..blockStart[t + 1])` (none for a list of
- * one block), its df, OR of masks and shortest entry at index `t`.
+ * Every term's postings list, flat: list `t` holds `listStart[t + 1] - listStart[t]` postings,
+ * packed (see `search/ranking/packed`) in `packed[packedStart[t]..packedStart[t + 1])` and
+ * unpacked on the list's first use; its block bounds `blockMask`/`blockMinLen[blockStart[t]..blockStart[t + 1])`
+ * (none for a list of one block), its df, OR of masks and shortest entry at index `t`.
  */
 export interface FlatLists {
   readonly listStart: Int32Array;
-  readonly postings: Int32Array;
+  readonly packed: Uint8Array;
+  readonly packedStart: Int32Array;
   readonly df: Int32Array;
   readonly orMask: Uint8Array;
   readonly minLen: Int32Array;
@@ -209,7 +212,17 @@ export class PostingsCache<H> {
       if (list !== undefined) n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
     const f = this.flat;
     if (f !== undefined)
-      for (const a of [f.listStart, f.postings, f.df, f.orMask, f.minLen, f.blockStart, f.blockMask, f.blockMinLen])
+      for (const a of [
+        f.listStart,
+        f.packed,
+        f.packedStart,
+        f.df,
+        f.orMask,
+        f.minLen,
+        f.blockStart,
+        f.blockMask,
+        f.blockMinLen,
+      ])
         n += own(a);
     n += 8 * this.lists.length + this.termIds.bytes();
     // Restored keys are one (two-byte) string, kept until the restored entries are renumbered.
@@ -230,8 +243,10 @@ export class PostingsCache<H> {
     const b = f.listStart[id + 1]!;
     const ba = f.blockStart[id]!;
     const bb = f.blockStart[id + 1]!;
+    const postings = new Int32Array(Math.max(b - a, 0));
+    unpackInto(f.packed, f.packedStart[id]!, f.packedStart[id + 1]!, postings.length, postings);
     const made: TermList = {
-      postings: f.postings.subarray(a, b),
+      postings,
       length: b - a,
       df: f.df[id]!,
       orMask: f.orMask[id]!,
@@ -323,16 +338,32 @@ export class PostingsCache<H> {
     const terms: string[] = [];
     const nt = this.termIds.size;
     for (let id = 0; id < nt; id++) terms.push(this.termIds.termOf(id));
+    // A restored list never used is still packed in `f`: its bytes are copied as they are
+    // (unpacking every list to write a snapshot would cost an array each).
+    const f = this.flat;
+    const packedOnly = (id: number): boolean => this.lists[id] === undefined && f !== undefined && id < f.df.length;
     const listStart = new Int32Array(nt + 1);
     const blockStart = new Int32Array(nt + 1);
+    const packedStart = new Int32Array(nt + 1);
     for (let id = 0; id < nt; id++) {
-      const l = this.list(id)!;
-      listStart[id + 1] = listStart[id]! + l.length;
-      blockStart[id + 1] = blockStart[id]! + (l.length > BLOCK ? Math.ceil(l.length / BLOCK) : 0);
+      let length: number;
+      let packedBytes: number;
+      if (packedOnly(id)) {
+        length = f!.listStart[id + 1]! - f!.listStart[id]!;
+        packedBytes = f!.packedStart[id + 1]! - f!.packedStart[id]!;
+      } else {
+        const l = this.list(id)!;
+        length = l.length;
+        packedBytes = packedSize(l.postings, 0, l.length);
+      }
+      listStart[id + 1] = listStart[id]! + length;
+      packedStart[id + 1] = packedStart[id]! + packedBytes;
+      blockStart[id + 1] = blockStart[id]! + (length > BLOCK ? Math.ceil(length / BLOCK) : 0);
     }
     const flat: FlatLists = {
       listStart,
-      postings: new Int32Array(listStart[nt]!),
+      packed: new Uint8Array(packedStart[nt]!),
+      packedStart,
       df: new Int32Array(nt),
       orMask: new Uint8Array(nt),
       minLen: new Int32Array(nt),
@@ -341,12 +372,24 @@ export class PostingsCache<H> {
       blockMinLen: new Int32Array(blockStart[nt]!),
     };
     for (let id = 0; id < nt; id++) {
+      const nb = blockStart[id + 1]! - blockStart[id]!;
+      if (packedOnly(id)) {
+        flat.packed.set(f!.packed.subarray(f!.packedStart[id]!, f!.packedStart[id + 1]!), packedStart[id]!);
+        flat.df[id] = f!.df[id]!;
+        flat.orMask[id] = f!.orMask[id]!;
+        flat.minLen[id] = f!.minLen[id]!;
+        if (nb > 0) {
+          const fb = f!.blockStart[id]!;
+          flat.blockMask.set(f!.blockMask.subarray(fb, fb + nb), blockStart[id]!);
+          flat.blockMinLen.set(f!.blockMinLen.subarray(fb, fb + nb), blockStart[id]!);
+        }
+        continue;
+      }
       const l = this.list(id)!;
-      flat.postings.set(l.postings.subarray(0, l.length), listStart[id]!);
+      packInto(l.postings, 0, l.length, flat.packed, packedStart[id]!);
       flat.df[id] = l.df;
       flat.orMask[id] = l.orMask;
       flat.minLen[id] = l.minLen;
-      const nb = blockStart[id + 1]! - blockStart[id]!;
       if (nb > 0) {
         flat.blockMask.set(l.blockMask.subarray(0, nb), blockStart[id]!);
         flat.blockMinLen.set(l.blockMinLen.subarray(0, nb), blockStart[id]!);
@@ -387,7 +430,7 @@ export class PostingsCache<H> {
     const c = new PostingsCache<H>(compactAfter);
     c.termIds.restore(image.terms, image.termHashes);
     c.flat = image.lists;
-    c.restoredBuffer = image.lists.postings.buffer;
+    c.restoredBuffer = image.lists.packed.buffer;
     c.lists.length = image.terms.length;
     c.lists.fill(undefined);
     image.namespaces.forEach((ns, i) => c.nsIds.set(ns, i));
@@ -474,13 +517,23 @@ export class PostingsCache<H> {
     const fill = docStart.slice(0, docCount + 1);
     const nt = this.termIds.size;
     const f = this.flat;
+    // A list not made yet is unpacked into one scratch array (making every list would cost an object and an array each).
+    let scratch = new Int32Array(0);
     for (let t = 0; t < nt; t++) {
-      // A list not made yet is read in the flat arrays (making every list would cost an object each).
       const made = this.lists[t];
       if (made === undefined && (f === undefined || t >= f.df.length)) continue;
-      const postings = made !== undefined ? made.postings : f!.postings;
-      const end = made !== undefined ? made.length : f!.listStart[t + 1]!;
-      for (let i = made !== undefined ? 0 : f!.listStart[t]!; i < end; i++) {
+      let postings: Int32Array;
+      let end: number;
+      if (made !== undefined) {
+        postings = made.postings;
+        end = made.length;
+      } else {
+        end = f!.listStart[t + 1]! - f!.listStart[t]!;
+        if (scratch.length < end) scratch = new Int32Array(Math.max(end, 2 * scratch.length));
+        unpackInto(f!.packed, f!.packedStart[t]!, f!.packedStart[t + 1]!, end, scratch);
+        postings = scratch;
+      }
+      for (let i = 0; i < end; i++) {
         const doc = postings[i]! >>> 2;
         if (doc >= docCount) continue;
         const at = fill[doc]!;

@@ -17,7 +17,11 @@
  *
  * The entries' forward lists (each entry's term ids) are not stored: they double the file and
  * only a write or a removal needs them, so a restored cache rebuilds them from the postings on its
- * first one (version 1 stored them; a version 1 file is refused and rebuilt from the rows).
+ * first one (version 1 stored them). The postings are stored packed (`search/ranking/packed`:
+ * differences as varints, about a third of their 4 bytes each) and stay packed in the restored
+ * cache until a list's first use, so a restore reads a smaller file and unpacks only what a
+ * search touches (version 2 stored them as int32). A file of another version is refused and
+ * rebuilt from the rows.
  *
  * Strings are stored as UTF-16 code units, so any JavaScript string (a lone surrogate included)
  * round-trips. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
@@ -34,7 +38,7 @@ import type { CacheImage, FlatLists } from "./postings.js";
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = Uint8Array.from([0x89, 0x43, 0x43, 0x53, 0x4e, 0x41, 0x50, 0x0a]); // "\x89CCSNAP\n"
 /** Format version this library writes and reads. */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 /** Bytes of the fixed header, and of the trailing checksum. */
 const HEAD = 32;
 /** Bytes of the trailer (see {@link snapshotDigest}). */
@@ -102,6 +106,7 @@ interface Counts {
   readonly hasExtra: number;
   readonly markCount: number;
   readonly markChars: number;
+  readonly packedLen: number;
 }
 const COUNT_NAMES: readonly (keyof Counts)[] = [
   "docCount",
@@ -122,6 +127,7 @@ const COUNT_NAMES: readonly (keyof Counts)[] = [
   "hasExtra",
   "markCount",
   "markChars",
+  "packedLen",
 ];
 
 /** The body's sections after the counts, in order: name, element kind, element count. */
@@ -137,7 +143,7 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
     ["listStart", "i32", c.termCount + 1],
     ["df", "i32", c.termCount],
     ["minLen", "i32", c.termCount],
-    ["postings", "i32", c.postingsLen],
+    ["packedStart", "i32", c.termCount + 1],
     ["blockStart", "i32", c.termCount + 1],
     ["blockMinLen", "i32", c.blocksLen],
     ["nsStart", "i32", c.nsCount + 1],
@@ -148,6 +154,7 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
     ["docLive", "u8", c.docCount],
     ["orMask", "u8", c.termCount],
     ["blockMask", "u8", c.blocksLen],
+    ["packed", "u8", c.packedLen],
     ["keyText", "u16", c.keyChars],
     ["termText", "u16", c.termChars],
     ["nsText", "u16", c.nsChars],
@@ -250,7 +257,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     // The forward lists are not stored (the cache rebuilds them from the postings on its first
     // write); their length is, as the end of docStart.
     forwardLen: img.docStart[img.docCount] ?? 0,
-    postingsLen: img.lists.postings.length,
+    postingsLen: img.lists.listStart[img.terms.length] ?? 0,
     blocksLen: img.lists.blockMask.length,
     keyChars: img.keyText.length,
     termChars: terms.text.length,
@@ -259,6 +266,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     hasExtra: content.docExtra === undefined ? 0 : 1,
     markCount: content.marks.length,
     markChars: marks.text.length,
+    packedLen: img.lists.packed.length,
   };
   const metaBytes = pad8(8 + 2 * (content.identity.length + content.scope.length));
   const body = layout(counts);
@@ -292,7 +300,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     listStart: lists.listStart,
     df: lists.df,
     minLen: lists.minLen,
-    postings: lists.postings,
+    packedStart: lists.packedStart,
     blockStart: lists.blockStart,
     blockMinLen: lists.blockMinLen,
     nsStart: ns.start,
@@ -303,6 +311,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     docLive: img.docLive,
     orMask: lists.orMask,
     blockMask: lists.blockMask,
+    packed: lists.packed,
   };
   const strings: Readonly<Record<string, string>> = {
     keyText: img.keyText,
@@ -463,19 +472,26 @@ function decodeChecked(
   const keyStart = i32("keyStart");
   const listStart = i32("listStart");
   const blockStart = i32("blockStart");
+  const packedStart = i32("packedStart");
   const ends = (a: Int32Array, last: number): boolean => a[0] === 0 && a[a.length - 1] === last;
   if (
     !ends(docStart, c.forwardLen) ||
     !ends(keyStart, c.keyChars) ||
     !ends(listStart, c.postingsLen) ||
-    !ends(blockStart, c.blocksLen)
+    !ends(blockStart, c.blocksLen) ||
+    !ends(packedStart, c.packedLen)
   )
     return reject("malformed", "array bounds disagree with the counts");
+  // The lists' bounds are read without further checks when a list is first used: they must ascend.
+  for (const bounds of [listStart, packedStart, blockStart])
+    for (let i = 1; i < bounds.length; i++)
+      if (bounds[i]! < bounds[i - 1]!) return reject("malformed", "list bounds out of order");
   if (c.live > c.docCount) return reject("malformed", "more live entries than entries");
   const markValue = f64("markValue");
   const lists: FlatLists = {
     listStart,
-    postings: i32("postings"),
+    packed: u8("packed"),
+    packedStart,
     df: i32("df"),
     orMask: u8("orMask"),
     minLen: i32("minLen"),

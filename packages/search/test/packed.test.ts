@@ -1,0 +1,128 @@
+// Packed postings (differences as varints): every int32 sequence round-trips, unpacking a range
+// is total (short, long or garbage bytes never read outside it and never throw), a snapshot
+// stores its postings packed and a restored cache unpacks a list only when it is used.
+import * as fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { packedSize, packInto, unpackInto } from "../src/ranking/packed.js";
+import { PostingsCache } from "../src/ranking/postings.js";
+import { decodeSnapshot, encodeSnapshot } from "../src/ranking/snapshot.js";
+import { rank } from "../src/ranking/topk.js";
+import { runsFor } from "../../../.ci/support/runs.js";
+
+const pack = (values: Int32Array): Uint8Array => {
+  const out = new Uint8Array(packedSize(values, 0, values.length));
+  expect(packInto(values, 0, values.length, out, 0)).toBe(out.length);
+  return out;
+};
+
+describe("packed postings", () => {
+  it("property: any int32 sequence (ascending or not) round-trips, in exactly packedSize bytes", () => {
+    const sequences = fc.oneof(
+      fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })),
+      fc.array(fc.nat({ max: 5000 })).map((xs) => {
+        let at = 0;
+        return xs.map((x) => (at += x));
+      }),
+    );
+    fc.assert(
+      fc.property(sequences, (xs) => {
+        const values = Int32Array.from(xs);
+        const bytes = pack(values);
+        const out = new Int32Array(values.length);
+        expect(unpackInto(bytes, 0, bytes.length, values.length, out)).toBe(values.length);
+        expect([...out]).toEqual([...values]);
+      }),
+      { numRuns: runsFor(300, 1000) },
+    );
+  });
+
+  it("property: unpacking any bytes over any range is total: exactly count values, nothing read outside the range", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 64 }),
+        fc.integer({ min: -4, max: 70 }),
+        fc.integer({ min: -4, max: 70 }),
+        fc.nat({ max: 40 }),
+        (bytes, from, to, count) => {
+          const out = new Int32Array(count).fill(7);
+          const held = unpackInto(bytes, from, to, count, out);
+          expect(held).toBeGreaterThanOrEqual(0);
+          expect(held).toBeLessThanOrEqual(count);
+          for (let i = held; i < count; i++) expect(out[i]).toBe(0);
+          // The bytes outside the range do not change what is read.
+          const a = Math.max(0, from);
+          const b = Math.min(to, bytes.length);
+          if (a < b) {
+            const fenced = new Uint8Array(bytes.length).fill(0xff);
+            fenced.set(bytes.subarray(a, b), a);
+            const again = new Int32Array(count);
+            expect(unpackInto(fenced, from, to, count, again)).toBe(held);
+            expect([...again]).toEqual([...out]);
+          }
+        },
+      ),
+      { numRuns: runsFor(300, 1000) },
+    );
+  });
+
+  it("an ascending list takes one byte a posting when neighbours are close, five for a step down", () => {
+    expect(
+      packedSize(
+        Int32Array.from({ length: 100 }, (_, i) => 4 * i + 1),
+        0,
+        100,
+      ),
+    ).toBe(100);
+    expect(packedSize(Int32Array.of(300, 299), 0, 2)).toBe(2 + 5);
+    expect(packedSize(Int32Array.of(-1), 0, 1)).toBe(5);
+  });
+
+  it("a snapshot stores the postings packed; a restored cache unpacks only the lists a search touches, and ranks as the original", () => {
+    const cache = new PostingsCache<number>();
+    const words = Array.from({ length: 50 }, (_, i) => `w${i}`);
+    for (let d = 0; d < 2000; d++)
+      cache.put(
+        `k${d}`,
+        d,
+        { summary: [words[d % 7]!], content: words.filter((_, i) => (d * 31 + i * 17) % 5 === 0) },
+        "ns",
+        "file",
+      );
+    const image = cache.image();
+    const postings = image.lists.listStart[image.terms.length]!;
+    expect(image.lists.packed.length).toBeLessThan(1.5 * postings); // int32 would be 4 × postings
+    const bytes = encodeSnapshot({ identity: "i", scope: "*", generation: 1, image, docExtra: undefined, marks: [] });
+    const decoded = decodeSnapshot(bytes, { identity: "i", scope: "*", maxGeneration: 1 });
+    if (E.isLeft(decoded)) throw new Error(decoded.left.detail);
+    const copy = PostingsCache.restore(decoded.right.image, (d) => d);
+    const before = copy.bytes();
+    const query = ["w3", "w7"];
+    const opts = { k: 10, summaryWeight: 2, namespace: undefined, kinds: undefined };
+    expect(rank(copy, query, opts)).toEqual(rank(cache, query, opts));
+    // Two lists were unpacked (an array each), not fifty.
+    const grown = copy.bytes() - before;
+    expect(grown).toBeGreaterThan(0);
+    expect(grown).toBeLessThan(cache.bytes() / 4);
+  });
+
+  it("a snapshot whose list bounds do not ascend is refused as malformed", () => {
+    const cache = new PostingsCache<number>();
+    for (let d = 0; d < 20; d++) cache.put(`k${d}`, d, { summary: ["a", `t${d % 3}`], content: ["b"] }, "ns", "file");
+    const image = cache.image();
+    const packedStart = image.lists.packedStart.slice();
+    [packedStart[1], packedStart[2]] = [packedStart[2]!, packedStart[1]!];
+    expect(packedStart[1]!).toBeGreaterThan(packedStart[2]!);
+    const bad = { ...image, lists: { ...image.lists, packedStart } };
+    const bytes = encodeSnapshot({
+      identity: "i",
+      scope: "*",
+      generation: 1,
+      image: bad,
+      docExtra: undefined,
+      marks: [],
+    });
+    const r = decodeSnapshot(bytes, { identity: "i", scope: "*", maxGeneration: 1 });
+    expect(E.isLeft(r) && r.left.reason).toBe("malformed");
+  });
+});
