@@ -125,4 +125,26 @@ describe("packed postings", () => {
     const r = decodeSnapshot(bytes, { identity: "i", scope: "*", maxGeneration: 1 });
     expect(E.isLeft(r) && r.left.reason).toBe("malformed");
   });
+
+  it("texts below U+0100 are stored one byte a character and others as UTF-16; keys and terms round-trip either way", () => {
+    const sizes: number[] = [];
+    for (const mark of ["é", "€", "\ud800"]) {
+      const cache = new PostingsCache<number>();
+      for (let d = 0; d < 50; d++)
+        cache.put(`key-${mark}-${d}`, d, { summary: [`t${d % 4}`], content: ["x"] }, `ns${mark}`, "file");
+      const image = cache.image();
+      const bytes = encodeSnapshot({ identity: "i", scope: "*", generation: 1, image, docExtra: undefined, marks: [] });
+      sizes.push(bytes.length);
+      const r = decodeSnapshot(bytes, { identity: "i", scope: "*", maxGeneration: 1 });
+      if (E.isLeft(r)) throw new Error(r.left.detail);
+      const copy = PostingsCache.restore(r.right.image, (d) => d);
+      for (let d = 0; d < 50; d++) expect(copy.keyOf(d)).toBe(`key-${mark}-${d}`);
+      expect(r.right.image.namespaces).toEqual([`ns${mark}`]);
+      const opts = { k: 5, summaryWeight: 2, namespace: `ns${mark}`, kinds: undefined };
+      expect(rank(copy, ["t1"], opts)).toEqual(rank(cache, ["t1"], opts));
+    }
+    // The keys of the first (é, Latin-1) take one byte a character, the others two.
+    expect(sizes[1]! - sizes[0]!).toBeGreaterThanOrEqual(50 * "key-é-0".length - 8);
+    expect(sizes[2]).toBe(sizes[1]);
+  });
 });

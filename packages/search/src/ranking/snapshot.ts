@@ -24,7 +24,9 @@
  * rebuilt from the rows.
  *
  * Strings are stored as UTF-16 code units, so any JavaScript string (a lone surrogate included)
- * round-trips. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
+ * round-trips; a joined text (keys, terms, namespaces, kinds, marks) whose characters are all below
+ * U+0100 is stored one byte a character (Latin-1, the `narrowTexts` count says which), half the
+ * bytes to read and a one-byte string to decode. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
  * another magic or version, a checksum mismatch, another index or scope, a generation ahead of the
  * caller's counter, or counts that disagree are each a {@link SnapshotRejection}.
  *
@@ -83,8 +85,16 @@ export interface SnapshotExpectation {
   readonly maxGeneration: number;
 }
 
-type Kind = "i32" | "u8" | "u16" | "f64";
-const WIDTH: Readonly<Record<Kind, number>> = { i32: 4, u8: 1, u16: 2, f64: 8 };
+/** Element kinds; `l8` is text whose every character is below U+0100, one byte each (Latin-1), `u16` any text (UTF-16 code units). */
+type Kind = "i32" | "u8" | "u16" | "l8" | "f64";
+const WIDTH: Readonly<Record<Kind, number>> = { i32: 4, u8: 1, u16: 2, l8: 1, f64: 8 };
+/** The joined texts, in the bit order of the `narrowTexts` count (bit set: stored one byte a character). */
+const TEXTS = ["keyText", "termText", "nsText", "kindText", "markText"] as const;
+/** True when every character of `s` is below U+0100 (so Latin-1 holds it byte for byte). */
+function narrow(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
 
 /** The counts, in their body order. */
 interface Counts {
@@ -107,6 +117,8 @@ interface Counts {
   readonly markCount: number;
   readonly markChars: number;
   readonly packedLen: number;
+  /** Bit i set: text {@link TEXTS}[i] is stored one byte a character. */
+  readonly narrowTexts: number;
 }
 const COUNT_NAMES: readonly (keyof Counts)[] = [
   "docCount",
@@ -128,10 +140,12 @@ const COUNT_NAMES: readonly (keyof Counts)[] = [
   "markCount",
   "markChars",
   "packedLen",
+  "narrowTexts",
 ];
 
 /** The body's sections after the counts, in order: name, element kind, element count. */
 function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
+  const textKind = (name: (typeof TEXTS)[number]): Kind => ((c.narrowTexts >> TEXTS.indexOf(name)) & 1 ? "l8" : "u16");
   return [
     ["docLen", "i32", c.docCount],
     ["docNs", "i32", c.docCount],
@@ -155,11 +169,11 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
     ["orMask", "u8", c.termCount],
     ["blockMask", "u8", c.blocksLen],
     ["packed", "u8", c.packedLen],
-    ["keyText", "u16", c.keyChars],
-    ["termText", "u16", c.termChars],
-    ["nsText", "u16", c.nsChars],
-    ["kindText", "u16", c.kindChars],
-    ["markText", "u16", c.markChars],
+    ["keyText", textKind("keyText"), c.keyChars],
+    ["termText", textKind("termText"), c.termChars],
+    ["nsText", textKind("nsText"), c.nsChars],
+    ["kindText", textKind("kindText"), c.kindChars],
+    ["markText", textKind("markText"), c.markChars],
   ];
 }
 
@@ -245,6 +259,14 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   const ns = joined(img.namespaces);
   const kinds = joined(img.kinds);
   const marks = joined(content.marks.map((m) => m[0]));
+  const strings: Readonly<Record<string, string>> = {
+    keyText: img.keyText,
+    termText: terms.text,
+    nsText: ns.text,
+    kindText: kinds.text,
+    markText: marks.text,
+  };
+  const narrowTexts = TEXTS.reduce((bits, name, i) => (narrow(strings[name]!) ? bits | (1 << i) : bits), 0);
   const counts: Counts = {
     docCount: img.docCount,
     termCount: img.terms.length,
@@ -267,6 +289,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     markCount: content.marks.length,
     markChars: marks.text.length,
     packedLen: img.lists.packed.length,
+    narrowTexts,
   };
   const metaBytes = pad8(8 + 2 * (content.identity.length + content.scope.length));
   const body = layout(counts);
@@ -313,17 +336,14 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     blockMask: lists.blockMask,
     packed: lists.packed,
   };
-  const strings: Readonly<Record<string, string>> = {
-    keyText: img.keyText,
-    termText: terms.text,
-    nsText: ns.text,
-    kindText: kinds.text,
-    markText: marks.text,
-  };
   for (const [name, s] of body.at) {
     const at = base + s.offset;
     if (s.kind === "u16") {
       text(strings[name] ?? "", at);
+      continue;
+    }
+    if (s.kind === "l8") {
+      if (s.length > 0) Buffer.from(out.buffer, at, s.length).write(strings[name]!, 0, "latin1");
       continue;
     }
     const src = arrays[name];
@@ -427,12 +447,13 @@ function decodeChecked(
   for (const name of COUNT_NAMES)
     if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff)
       return reject("malformed", `count ${name} = ${c[name]}`);
+  if (c.narrowTexts >= 1 << TEXTS.length) return reject("malformed", `text widths ${c.narrowTexts}`);
   const body = layout(c);
   if (body.bytes !== bodyBytes)
     return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${bodyBytes}`);
-  const sec = (name: string): { readonly at: number; readonly length: number } => {
+  const sec = (name: string): { readonly at: number; readonly length: number; readonly kind: Kind } => {
     const s = body.at.get(name)!;
-    return { at: bytes.byteOffset + base + s.offset, length: s.length };
+    return { at: bytes.byteOffset + base + s.offset, length: s.length, kind: s.kind };
   };
   const i32 = (name: string): Int32Array => {
     const s = sec(name);
@@ -448,7 +469,10 @@ function decodeChecked(
   };
   const text = (name: string): string => {
     const s = sec(name);
-    return s.length === 0 ? "" : Buffer.from(bytes.buffer, s.at, 2 * s.length).toString("utf16le");
+    if (s.length === 0) return "";
+    return s.kind === "l8"
+      ? Buffer.from(bytes.buffer, s.at, s.length).toString("latin1")
+      : Buffer.from(bytes.buffer, s.at, 2 * s.length).toString("utf16le");
   };
   /** Strings from a joined text and its bounds (bounds checked: ascending from 0 to the text's length). */
   const split = (startName: string, textName: string): string[] | undefined => {
