@@ -38,8 +38,13 @@ export interface SnapshotStore {
   readonly remove: (name: string) => Promise<E.Either<SnapshotStoreError, void>>;
 }
 
-/** Bytes read per call: a checksum of one part runs while the next is read. */
+/** Bytes read per call: a checksum of one part runs while the next ones are read. */
 const CHUNK = 8 << 20;
+/**
+ * Reads in flight at once: the reader's own work on the main thread (the checksum, the index's
+ * entry count started on the first bytes) overlaps with the file's next parts, not just one.
+ */
+const READ_AHEAD = 4;
 /** A temporary file older than this is a dead writer's, whatever host wrote it (ms). */
 const STALE_TEMP_MS = 10 * 60_000;
 const SNAPSHOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
@@ -111,28 +116,44 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
   return {
     read: async (name, onChunk) => {
       let fh: fs.FileHandle | undefined;
+      // Parts requested and not yet taken, in file order (each settled before the file is closed).
+      const inFlight: {
+        readonly at: number;
+        readonly length: number;
+        readonly done: Promise<{ bytesRead: number }>;
+      }[] = [];
       try {
         check(name);
         fh = await fs.open(join(dir, name), "r");
         const { size } = await fh.stat();
         const buf = Buffer.allocUnsafeSlow(size);
-        let off = 0;
         const h = fh;
-        const next = (at: number): Promise<{ bytesRead: number }> | undefined =>
-          at < size ? h.read(buf, at, Math.min(CHUNK, size - at), at) : undefined;
-        let pending = next(0);
-        while (pending !== undefined) {
-          const { bytesRead } = await pending;
-          if (bytesRead === 0) break;
-          const start = off;
-          off += bytesRead;
-          pending = next(off);
-          onChunk?.(buf.subarray(start, off), start, size);
+        let requested = 0;
+        const request = (): void => {
+          while (inFlight.length < READ_AHEAD && requested < size) {
+            const length = Math.min(CHUNK, size - requested);
+            inFlight.push({ at: requested, length, done: h.read(buf, requested, length, requested) });
+            requested += length;
+          }
+        };
+        request();
+        let off = 0;
+        for (let part = inFlight.shift(); part !== undefined; part = inFlight.shift()) {
+          const { bytesRead } = await part.done;
+          off = part.at + bytesRead;
+          // A part read short: the file is shorter than it was (the decoder refuses what was read as truncated).
+          if (bytesRead < part.length) {
+            if (bytesRead > 0) onChunk?.(buf.subarray(part.at, off), part.at, size);
+            break;
+          }
+          request();
+          onChunk?.(buf.subarray(part.at, off), part.at, size);
         }
         return E.right(off === size ? buf : buf.subarray(0, off));
       } catch (e) {
         return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(snapshotFailure("read", name, e));
       } finally {
+        await Promise.allSettled(inFlight.map((p) => p.done));
         await fh?.close().catch(() => undefined);
       }
     },

@@ -409,7 +409,18 @@ function open(
   const restore = async (scope: ScopeCache, s: Snapshots): Promise<boolean> => {
     const key = scopeKey(scope.stored);
     const namespace = scope.stored === undefined ? undefined : decodeText(scope.stored);
-    const content = await s.read(key, namespace, generation.get()!);
+    // The scope's entry count and the counter, in one read transaction, counted as the snapshot's
+    // first bytes arrive (while the file's next parts are read): the check below then costs no
+    // count when nothing was written meanwhile. A failure means the exact check below.
+    let early: { readonly gen: number; readonly n: number } | undefined;
+    const startCount = (): void => {
+      try {
+        if (!closed) early = db.transaction(() => ({ gen: generation.get()!, n: countScope(scope) }))();
+      } catch {
+        early = undefined;
+      }
+    };
+    const content = await s.read(key, namespace, generation.get()!, startCount);
     if (content === undefined || closed) return false;
     const rids = content.docExtra;
     if (rids === undefined || rids.length !== content.image.docCount) {
@@ -421,9 +432,11 @@ function open(
     scope.loaded = true;
     scope.cachedGen = content.generation;
     scope.seenVersion = -1;
+    // Caught up; when the early count saw the generation the cache is now at, it is this state's
+    // count. Otherwise (written meanwhile, or no early count) the catch-up and the count in one transaction.
     const counted = db.transaction(() => {
       sync(scope);
-      return countScope(scope);
+      return early !== undefined && early.gen === scope.cachedGen ? early.n : countScope(scope);
     })();
     if (counted !== scope.cache.live) {
       s.contradicted(namespace, `${scope.cache.live} entries after catching up, the table has ${counted}`);
