@@ -18,7 +18,7 @@ import { openPostgresIndex } from "../src/postgres.js";
 import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { snapshotName, type SnapshotEvent, type SnapshotOptions } from "../src/snapshots.js";
 import { postgresSnapshotStore, sqliteSnapshotStore } from "../src/database-snapshots.js";
-import type { SnapshotStore } from "../src/snapshot-store.js";
+import { directorySnapshotStore, type SnapshotStore } from "../src/snapshot-store.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { right } from "./support/contract.js";
 import { testDatabase, type TestDatabase } from "./support/postgres.js";
@@ -287,6 +287,37 @@ for (const [name, kind, make] of [
         expect(types(await checked(store), "a")).toEqual(["restored"]);
       });
     }
+
+    if (kind === "dir")
+      it("another writer's write while the snapshot is read (after the count started on its first bytes): restored, caught up, no count refusal", async () => {
+        const store = await seeded(make);
+        const other = await store.open();
+        const inner = directorySnapshotStore(store.snapDir);
+        let wrote = 0;
+        // Reports the first part, writes through another instance, then reports the rest.
+        const slow: SnapshotStore = {
+          ...inner,
+          read: async (name, onChunk) => {
+            const got = await inner.read(name);
+            if (got._tag === "Right" && got.right !== undefined && got.right.length > 64) {
+              const bytes = got.right;
+              onChunk?.(bytes.subarray(0, 64), 0, bytes.length);
+              right(await other.write(batch(200 + wrote, 3, "a"))());
+              wrote += 3;
+              onChunk?.(bytes.subarray(64), 64, bytes.length);
+            }
+            return got;
+          },
+        };
+        const events: SnapshotEvent[] = [];
+        const index = await store.open({ store: slow, onEvent: (e) => events.push(e) });
+        const hits = right(await index.search("f200.py", { namespace: "a", k: 5 })());
+        expect(hits[0]?.id).toBe("e200");
+        expect(types(events, "a")).toEqual(["restored"]);
+        expect(wrote).toBe(3);
+        right(await index.close()());
+        right(await other.close()());
+      });
 
     it("a namespace deleted and rewritten after the snapshot, and another process's writes: restored and caught up", async () => {
       const store = await seeded(make);
