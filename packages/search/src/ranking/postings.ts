@@ -104,6 +104,23 @@ export interface CacheItem<H> {
   readonly kind: string;
 }
 
+/** List `id` of `f` with the given postings (its block bounds are views into `f`). */
+function flatList(f: FlatLists, id: number, postings: Int32Array): TermList {
+  const ba = f.blockStart[id]!;
+  const bb = f.blockStart[id + 1]!;
+  return {
+    postings,
+    length: f.listStart[id + 1]! - f.listStart[id]!,
+    df: f.df[id]!,
+    orMask: f.orMask[id]!,
+    minLen: f.minLen[id]!,
+    blockMask: f.blockMask.subarray(ba, bb),
+    blockMinLen: f.blockMinLen.subarray(ba, bb),
+  };
+}
+/** The postings of a list read for its bounds only. */
+const NO_POSTINGS = new Int32Array(0);
+
 /** Bytes of a V8 string of `length` characters, counted as two-byte (a one-byte one takes less). */
 export const stringBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
 /** Bytes a typed array with its own buffer takes besides its elements (wrapper, buffer object, backing store), measured on Node 20. */
@@ -225,7 +242,8 @@ export class PostingsCache<H> {
       ])
         n += own(a);
     n += 8 * this.lists.length + this.termIds.bytes();
-    // Restored keys are one (two-byte) string, kept until the restored entries are renumbered.
+    // Restored keys are one string, kept until the restored entries are renumbered; counted as
+    // two-byte (an upper bound: keys below U+0100 are restored as a one-byte string).
     if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
     if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live;
     else for (const key of this.keyMap.keys()) n += KEY_ENTRY_BYTES + stringBytes(key.length);
@@ -239,21 +257,9 @@ export class PostingsCache<H> {
     if (l !== undefined) return l;
     const f = this.flat;
     if (f === undefined || id < 0 || id >= f.df.length) return undefined;
-    const a = f.listStart[id]!;
-    const b = f.listStart[id + 1]!;
-    const ba = f.blockStart[id]!;
-    const bb = f.blockStart[id + 1]!;
-    const postings = new Int32Array(Math.max(b - a, 0));
+    const postings = new Int32Array(Math.max(f.listStart[id + 1]! - f.listStart[id]!, 0));
     unpackInto(f.packed, f.packedStart[id]!, f.packedStart[id + 1]!, postings.length, postings);
-    const made: TermList = {
-      postings,
-      length: b - a,
-      df: f.df[id]!,
-      orMask: f.orMask[id]!,
-      minLen: f.minLen[id]!,
-      blockMask: f.blockMask.subarray(ba, bb),
-      blockMinLen: f.blockMinLen.subarray(ba, bb),
-    };
+    const made = flatList(f, id, postings);
     this.lists[id] = made;
     return made;
   }
@@ -372,21 +378,15 @@ export class PostingsCache<H> {
       blockMinLen: new Int32Array(blockStart[nt]!),
     };
     for (let id = 0; id < nt; id++) {
-      const nb = blockStart[id + 1]! - blockStart[id]!;
+      let l: TermList;
       if (packedOnly(id)) {
         flat.packed.set(f!.packed.subarray(f!.packedStart[id]!, f!.packedStart[id + 1]!), packedStart[id]!);
-        flat.df[id] = f!.df[id]!;
-        flat.orMask[id] = f!.orMask[id]!;
-        flat.minLen[id] = f!.minLen[id]!;
-        if (nb > 0) {
-          const fb = f!.blockStart[id]!;
-          flat.blockMask.set(f!.blockMask.subarray(fb, fb + nb), blockStart[id]!);
-          flat.blockMinLen.set(f!.blockMinLen.subarray(fb, fb + nb), blockStart[id]!);
-        }
-        continue;
+        l = flatList(f!, id, NO_POSTINGS);
+      } else {
+        l = this.list(id)!;
+        packInto(l.postings, 0, l.length, flat.packed, packedStart[id]!);
       }
-      const l = this.list(id)!;
-      packInto(l.postings, 0, l.length, flat.packed, packedStart[id]!);
+      const nb = blockStart[id + 1]! - blockStart[id]!;
       flat.df[id] = l.df;
       flat.orMask[id] = l.orMask;
       flat.minLen[id] = l.minLen;

@@ -26,9 +26,11 @@
  * Strings are stored as UTF-16 code units, so any JavaScript string (a lone surrogate included)
  * round-trips; a joined text (keys, terms, namespaces, kinds, marks) whose characters are all below
  * U+0100 is stored one byte a character (Latin-1, the `narrowTexts` count says which), half the
- * bytes to read and a one-byte string to decode. {@link decodeSnapshot} never throws and never yields a partial cache: a short file,
- * another magic or version, a checksum mismatch, another index or scope, a generation ahead of the
- * caller's counter, or counts that disagree are each a {@link SnapshotRejection}.
+ * bytes to read and a one-byte string to decode.
+ *
+ * {@link decodeSnapshot} never throws and never yields a partial cache: a short file, another
+ * magic or version, a checksum mismatch, another index or scope, a generation ahead of the
+ * caller's counter, or counts or list bounds that disagree are each a {@link SnapshotRejection}.
  *
  * @module search/ranking/snapshot
  */
