@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL index's postings cache: loaded from the table's `tsv` column (summary lexemes
- * carry weight A, content lexemes none) on the first search, and kept in step by generation.
+ * carry weight A, content lexemes the default weight, read through {@link TSV_TERMS}) on the
+ * first search, and kept in step by generation.
  * Every search reads the counter (`<table>_gen`, one indexed row); when it moved, the rows
  * written since and the namespace deletions since are fetched in one snapshot and applied.
  *
@@ -12,67 +13,25 @@
  * @module search/postgres-cache
  */
 import { entryKey } from "./contract.js";
-import { PostingsCache, type CacheItem, type EntryTerms } from "./ranking/postings.js";
+import { PostingsCache, type CacheItem, type ColumnTerms, type EntryTerms } from "./ranking/postings.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
 import type { SqlClient } from "./sql.js";
 
 /**
- * The lexemes of a tsvector's text form, split by field: a lexeme with a weight-A position is a
- * summary term, one with an unweighted (D) position or none a content term.
+ * The SQL that reads a row's `tsv` as a terms column (see `ColumnTerms` of the postings cache):
+ * the summary lexemes (weight A), a tab, the content lexemes (weights B, C and D, the default),
+ * each field in the tsvector's order, space-separated and unescaped. The server evaluates it
+ * with tsvector functions written in C, so the cache scans one plain string per row, in one pass,
+ * as it scans SQLite's stored column, instead of parsing the quoted text form with its positions
+ * (half the characters, and a string per lexeme). Every lexeme the index writes has a position
+ * (a lexeme without one would be left out) and no space or tab (a term of `indexedTerms`).
  *
- * @example parseTsvector("'app':2A 'main':1A,4 'py':3") // { summary: ["app", "main"], content: ["main", "py"] }
+ * @example
+ * // The tsvector 'app':2A 'main':1A,4 'py':3 reads as "app main\tmain py".
+ * client.query(`SELECT ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1`, [ns])
  */
-export function parseTsvector(text: string): EntryTerms {
-  const summary: string[] = [];
-  const content: string[] = [];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    while (i < n && text[i] === " ") i++;
-    if (i >= n || text[i] !== "'") break;
-    i++;
-    let lexeme = "";
-    for (; i < n; i++) {
-      const c = text[i]!;
-      if (c === "\\" && i + 1 < n) {
-        lexeme += text[++i]!;
-        continue;
-      }
-      if (c === "'") {
-        if (text[i + 1] === "'") {
-          lexeme += "'";
-          i++;
-          continue;
-        }
-        i++;
-        break;
-      }
-      lexeme += c;
-    }
-    let inSummary = false;
-    let inContent = false;
-    if (text[i] === ":") {
-      i++;
-      while (i < n && text[i] !== " ") {
-        while (i < n && text[i]! >= "0" && text[i]! <= "9") i++;
-        const w = text[i];
-        if (w === "A" || w === "B" || w === "C") {
-          inSummary ||= w === "A";
-          inContent ||= w !== "A";
-          i++;
-        } else {
-          if (w === "D") i++;
-          inContent = true;
-        }
-        if (text[i] === ",") i++;
-      }
-    } else inContent = true;
-    if (inSummary) summary.push(lexeme);
-    if (inContent) content.push(lexeme);
-  }
-  return { summary, content };
-}
+export const TSV_TERMS = `array_to_string(tsvector_to_array(ts_filter(tsv, '{a}')), ' ') || E'\\t' || array_to_string(tsvector_to_array(ts_filter(tsv, '{b,c,d}')), ' ')`;
 
 /** Where a hit's row is: namespace and id in their stored form. */
 export interface RowKey {
@@ -91,7 +50,8 @@ interface CacheRow {
   readonly id: string;
   readonly kind: string;
   readonly gen: string | number;
-  readonly tsv: string;
+  /** The row's terms as a terms column ({@link TSV_TERMS}). */
+  readonly terms: string;
 }
 
 /** Rows per page of the cursor that loads the cache. */
@@ -194,7 +154,7 @@ export function pgPostingsCache(
       readonly namespace: string;
       readonly id: string;
       readonly kind: string;
-      readonly terms: EntryTerms;
+      readonly terms: EntryTerms | ColumnTerms;
     }>,
   ): number => {
     let batch: CacheItem<RowKey>[] = [];
@@ -342,7 +302,7 @@ export function pgPostingsCache(
           // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
           // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
           const page = await tx.query<CacheRow>(
-            `SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
+            `SELECT namespace, id, kind, gen, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
             [namespace, since],
           );
           changed += putAll(
@@ -351,7 +311,7 @@ export function pgPostingsCache(
               namespace: r.namespace,
               id: r.id,
               kind: r.kind,
-              terms: parseTsvector(r.tsv),
+              terms: r.terms,
             })),
           );
           if (since < 0) firstRows = page.rows.length;
@@ -359,7 +319,7 @@ export function pgPostingsCache(
         }
         // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
         await tx.query(
-          `DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, tsv::text AS tsv FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`,
+          `DECLARE cc_cache_rows NO SCROLL CURSOR FOR SELECT namespace, id, kind, gen, ${TSV_TERMS} AS terms FROM ${table} WHERE gen > ${String(Math.trunc(since))} ORDER BY gen`,
         );
         for (;;) {
           const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
@@ -369,7 +329,7 @@ export function pgPostingsCache(
               namespace: r.namespace,
               id: r.id,
               kind: r.kind,
-              terms: parseTsvector(r.tsv),
+              terms: r.terms,
             })),
           );
           if (since < 0) firstRows += page.rows.length;
@@ -388,6 +348,7 @@ export function pgPostingsCache(
         throw e;
       });
     const first = since < 0;
+    if (first) cache.pack();
     loaded = true;
     cachedGen = Math.max(cachedGen, got.gen);
     if (first) hooks?.loadedFromRows();

@@ -492,6 +492,7 @@ function open(
         scope.cache,
         held.sort((a, b) => a.rid - b.rid),
       );
+    scope.cache.pack();
     scope.loaded = true;
     scope.cachedGen = from;
     scope.seenVersion = -1;

@@ -106,6 +106,63 @@ describe("packed postings", () => {
     expect(grown).toBeLessThan(cache.bytes() / 4);
   });
 
+  it("property: a batch into an empty cache (built flat and packed), a cache packed after its writes and the same entries one at a time as arrays hold the same state and rank alike, through later writes and removals; a terms column reads as its arrays", () => {
+    const term = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "app", "py", "main", "数据");
+    const entry = fc.record({
+      key: fc.constantFrom("k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"),
+      summary: fc.uniqueArray(term, { maxLength: 4 }),
+      content: fc.uniqueArray(term, { maxLength: 8 }),
+      ns: fc.constantFrom("n1", "n2"),
+      column: fc.boolean(),
+    });
+    type Entry = typeof entry extends fc.Arbitrary<infer T> ? T : never;
+    // Some entries as a terms column (SQLite's stored form), the others as arrays; `asArrays` all as arrays.
+    const item = (e: Entry, i: number, asArrays = false) => ({
+      key: e.key,
+      handle: i,
+      terms:
+        e.column && !asArrays
+          ? `${e.summary.join(" ")}\t${e.content.join(" ")}`
+          : { summary: e.summary, content: e.content },
+      namespace: e.ns,
+      kind: "file",
+    });
+    const encode = (c: PostingsCache<number>): Uint8Array =>
+      encodeSnapshot({ identity: "i", scope: "*", generation: 1, image: c.image(), docExtra: undefined, marks: [] });
+    fc.assert(
+      fc.property(
+        fc.array(entry, { minLength: 1, maxLength: 60 }),
+        fc.array(entry, { maxLength: 20 }),
+        (first, later) => {
+          const batch = new PostingsCache<number>();
+          batch.putMany(first.map((e, i) => item(e, i)));
+          const single = new PostingsCache<number>();
+          first.forEach((e, i) => single.putMany([item(e, i, true)]));
+          const packed = new PostingsCache<number>();
+          first.forEach((e, i) => packed.putMany([item(e, i)]));
+          packed.pack();
+          expect(encode(batch)).toEqual(encode(single));
+          expect(encode(packed)).toEqual(encode(single));
+          const caches = [batch, single, packed];
+          const query = ["a", "app", "数据", "h"];
+          const opts = { k: 5, summaryWeight: 2, namespace: undefined, kinds: undefined };
+          const ranked = (c: PostingsCache<number>) => rank(c, query, opts).map((r) => [r.handle, r.score]);
+          for (const c of caches) expect(ranked(c)).toEqual(ranked(single));
+          later.forEach((e, i) => {
+            for (const c of caches) {
+              if (i % 3 === 2) c.remove(e.key);
+              else c.putMany([item(e, 100 + i, c === single)]);
+            }
+          });
+          expect(encode(batch)).toEqual(encode(single));
+          expect(encode(packed)).toEqual(encode(single));
+          for (const c of caches) expect(ranked(c)).toEqual(ranked(single));
+        },
+      ),
+      { numRuns: runsFor(200, 1000) },
+    );
+  });
+
   it("a snapshot whose list bounds do not ascend is refused as malformed", () => {
     const cache = new PostingsCache<number>();
     for (let d = 0; d < 20; d++) cache.put(`k${d}`, d, { summary: ["a", `t${d % 3}`], content: ["b"] }, "ns", "file");

@@ -12,7 +12,7 @@
  * @module search/ranking/postings
  */
 import { packedSize, packInto, unpackInto } from "./packed.js";
-import { appendPosting, BLOCK, emptyList, grownInt32, type TermList } from "./term-list.js";
+import { appendPosting, BLOCK, emptyList, grownInt32, SHIFT, type TermList } from "./term-list.js";
 import { TermTable } from "./term-table.js";
 
 export { BLOCK, blockMaskOf, blockMinLenOf, type TermList } from "./term-list.js";
@@ -29,20 +29,6 @@ export interface EntryTerms {
  * substring per term.
  */
 export type ColumnTerms = string;
-
-/** How many terms each field of a terms column holds. */
-function columnCounts(column: string): { readonly tab: number; readonly summary: number; readonly content: number } {
-  const tab = column.indexOf("\t");
-  const end = tab < 0 ? column.length : tab;
-  let summary = end > 0 ? 1 : 0;
-  let content = tab >= 0 && tab + 1 < column.length ? 1 : 0;
-  for (let i = 0; i < column.length; i++) {
-    if (column.charCodeAt(i) !== 32) continue;
-    if (i < end) summary++;
-    else content++;
-  }
-  return { tab, summary, content };
-}
 
 /**
  * A cache's state as arrays (see {@link PostingsCache.image} and {@link PostingsCache.restore}):
@@ -123,6 +109,76 @@ const NO_POSTINGS = new Int32Array(0);
 
 /** Bytes of a V8 string of `length` characters, counted as two-byte (a one-byte one takes less). */
 export const stringBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
+/**
+ * Lists as {@link FlatLists} from runs: list `t`'s postings are the slots
+ * `order[runStart[t]..runStart[t + 1])`, docIds ascending, slot `k` holding docId `slotDoc[k]`
+ * with mask `slotMask[k]`. Its bounds are those {@link appendPosting} keeps, without an object or
+ * an array per list.
+ */
+function flatRuns(
+  runStart: Int32Array,
+  order: Int32Array,
+  slotDoc: Int32Array,
+  slotMask: Uint8Array,
+  docLen: Int32Array,
+): FlatLists {
+  const nt = runStart.length - 1;
+  const total = runStart[nt]!;
+  const postings = new Int32Array(total);
+  for (let k = 0; k < total; k++) {
+    const sk = order[k]!;
+    postings[k] = (slotDoc[sk]! << 2) | slotMask[sk]!;
+  }
+  const blockStart = new Int32Array(nt + 1);
+  const packedStart = new Int32Array(nt + 1);
+  for (let t = 0; t < nt; t++) {
+    const length = runStart[t + 1]! - runStart[t]!;
+    blockStart[t + 1] = blockStart[t]! + (length > BLOCK ? Math.ceil(length / BLOCK) : 0);
+    packedStart[t + 1] = packedStart[t]! + packedSize(postings, runStart[t]!, runStart[t + 1]!);
+  }
+  const flat: FlatLists = {
+    listStart: runStart,
+    packed: new Uint8Array(packedStart[nt]!),
+    packedStart,
+    df: new Int32Array(nt),
+    orMask: new Uint8Array(nt),
+    minLen: new Int32Array(nt),
+    blockStart,
+    blockMask: new Uint8Array(blockStart[nt]!),
+    blockMinLen: new Int32Array(blockStart[nt]!),
+  };
+  for (let t = 0; t < nt; t++) {
+    const a = runStart[t]!;
+    const b = runStart[t + 1]!;
+    packInto(postings, a, b, flat.packed, packedStart[t]!);
+    const blocked = b - a > BLOCK;
+    let or = 0;
+    let min = 0x7fffffff;
+    for (let k = a; k < b; k++) {
+      const p = postings[k]!;
+      const len = docLen[p >>> 2]!;
+      or |= p & 3;
+      if (len < min) min = len;
+      if (!blocked) continue;
+      const at = blockStart[t]! + ((k - a) >> SHIFT);
+      if (((k - a) & (BLOCK - 1)) === 0) {
+        flat.blockMask[at] = p & 3;
+        flat.blockMinLen[at] = len;
+      } else {
+        flat.blockMask[at]! |= p & 3;
+        if (len < flat.blockMinLen[at]!) flat.blockMinLen[at] = len;
+      }
+    }
+    flat.df[t] = b - a;
+    flat.orMask[t] = or;
+    flat.minLen[t] = min;
+  }
+  return flat;
+}
+
+/** Term ids of the batch being added (see `putBatch`), kept between batches: a batch runs to its end before another starts. */
+let scratchIds: Int32Array = new Int32Array(4096);
+
 /** Bytes a typed array with its own buffer takes besides its elements (wrapper, buffer object, backing store), measured on Node 20. */
 const TYPED_ARRAY_BYTES = 200;
 /** Bytes a typed array viewing another's buffer takes (a restored list's slice of the snapshot arrays). */
@@ -255,8 +311,14 @@ export class PostingsCache<H> {
   list(id: number): TermList | undefined {
     const l = this.lists[id];
     if (l !== undefined) return l;
+    if (id < 0 || id >= this.lists.length) return undefined;
     const f = this.flat;
-    if (f === undefined || id < 0 || id >= f.df.length) return undefined;
+    if (f === undefined || id >= f.df.length) {
+      // A term handed out whose list was not made yet (see `putBatch`): empty until its first posting.
+      const made = emptyList();
+      this.lists[id] = made;
+      return made;
+    }
     const postings = new Int32Array(Math.max(f.listStart[id + 1]! - f.listStart[id]!, 0));
     unpackInto(f.packed, f.packedStart[id]!, f.packedStart[id + 1]!, postings.length, postings);
     const made = flatList(f, id, postings);
@@ -344,8 +406,36 @@ export class PostingsCache<H> {
     const terms: string[] = [];
     const nt = this.termIds.size;
     for (let id = 0; id < nt; id++) terms.push(this.termIds.termOf(id));
-    // A restored list never used is still packed in `f`: its bytes are copied as they are
-    // (unpacking every list to write a snapshot would cost an array each).
+    const flat = this.packLists();
+    return {
+      docCount: this.docCount,
+      live: this.live,
+      totalLen: this.totalLen,
+      deadPostings: this.deadPostings,
+      livePostings: this.livePostings,
+      docLen: this.docLen.subarray(0, this.docCount),
+      docNs: this.docNs.subarray(0, this.docCount),
+      docKind: this.docKind.subarray(0, this.docCount),
+      docLive: this.docLive.subarray(0, this.docCount),
+      docStart: this.docStart.subarray(0, this.docCount + 1),
+      forward: this.forwardBuilt ? this.forward.subarray(0, this.docStart[this.docCount]!) : undefined,
+      keyText: parts.join(""),
+      keyStart,
+      terms,
+      termHashes: this.termIds.hashArray(),
+      lists: flat,
+      namespaces: [...this.nsIds.keys()],
+      kinds: [...this.kindIds.keys()],
+    };
+  }
+
+  /**
+   * Every term's postings list, flat and packed (see {@link FlatLists}): a list made is packed
+   * from its postings, a restored one never used is copied as its bytes are (unpacking every
+   * list would cost an array each).
+   */
+  private packLists(): FlatLists {
+    const nt = this.termIds.size;
     const f = this.flat;
     const packedOnly = (id: number): boolean => this.lists[id] === undefined && f !== undefined && id < f.df.length;
     const listStart = new Int32Array(nt + 1);
@@ -395,26 +485,19 @@ export class PostingsCache<H> {
         flat.blockMinLen.set(l.blockMinLen.subarray(0, nb), blockStart[id]!);
       }
     }
-    return {
-      docCount: this.docCount,
-      live: this.live,
-      totalLen: this.totalLen,
-      deadPostings: this.deadPostings,
-      livePostings: this.livePostings,
-      docLen: this.docLen.subarray(0, this.docCount),
-      docNs: this.docNs.subarray(0, this.docCount),
-      docKind: this.docKind.subarray(0, this.docCount),
-      docLive: this.docLive.subarray(0, this.docCount),
-      docStart: this.docStart.subarray(0, this.docCount + 1),
-      forward: this.forwardBuilt ? this.forward.subarray(0, this.docStart[this.docCount]!) : undefined,
-      keyText: parts.join(""),
-      keyStart,
-      terms,
-      termHashes: this.termIds.hashArray(),
-      lists: flat,
-      namespaces: [...this.nsIds.keys()],
-      kinds: [...this.kindIds.keys()],
-    };
+    return flat;
+  }
+
+  /**
+   * Keeps every postings list packed, as a restored cache does: one buffer and a few flat arrays
+   * instead of an object and up to three arrays per term (a namespace of 1,000 entries holds a
+   * few thousand terms). A list is unpacked again on its first use (a search's term, a write).
+   * Called after a load from rows; the cache's content and every answer stay the same.
+   */
+  pack(): void {
+    if (this.lists.every((l) => l === undefined)) return;
+    this.flat = this.packLists();
+    this.lists.fill(undefined);
   }
 
   /**
@@ -467,16 +550,6 @@ export class PostingsCache<H> {
       id = map.size;
       map.set(s, id);
     }
-    return id;
-  }
-
-  /**
-   * The term id of `text[from..to)`, created (with an empty list) when new. The caller has grown
-   * `mark` and `slot` to hold every id it can create.
-   */
-  private intern(text: string, from: number, to: number): number {
-    const id = this.termIds.internRange(text, from, to);
-    if (id === this.lists.length) this.lists.push(emptyList());
     return id;
   }
 
@@ -552,25 +625,34 @@ export class PostingsCache<H> {
     if (from >= to) return;
     this.ensureForward();
     if (this.keyToDoc().size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    // A batch into a cache that holds no term yet builds its lists flat and packed (see `flatRuns`).
+    const fresh = this.lists.length === 0 && this.flat === undefined;
     const slot0 = this.docStart[this.docCount]!;
-    let need = 0;
-    // Per item: its tab position and term count (columns are scanned once here).
-    const shape = new Int32Array(2 * (to - from));
+    // Phase 0: every item's terms as term ids, item after item (ids are handed out in this
+    // order), each `id << 1 | field` (0 summary, 1 content), item i's in `ids[at[i]..at[i + 1])`.
+    // A column is scanned once, each term hashed as it is read (see `TermTable.internColumn`).
+    let ids = scratchIds;
+    const at = new Int32Array(to - from + 1);
+    let n = 0;
     for (let i = from; i < to; i++) {
       const terms = items[i]!.terms;
-      let n: number;
-      if (typeof terms === "string") {
-        const c = columnCounts(terms);
-        shape[2 * (i - from)] = c.tab;
-        n = c.summary + c.content;
-      } else n = terms.summary.length + terms.content.length;
-      shape[2 * (i - from) + 1] = n;
-      need += n;
+      const most = typeof terms === "string" ? (terms.length >> 1) + 1 : terms.summary.length + terms.content.length;
+      if (n + most > ids.length) ids = scratchIds = grownInt32(ids, n + most);
+      if (typeof terms === "string") n += this.termIds.internColumn(terms, ids, n);
+      else {
+        for (const t of terms.summary) ids[n++] = this.termIds.internRange(t, 0, t.length) << 1;
+        for (const t of terms.content) ids[n++] = (this.termIds.internRange(t, 0, t.length) << 1) | 1;
+      }
+      at[i - from + 1] = n;
     }
+    // A new term's list is made on its first use (see `list`): a batch into an empty cache makes none.
+    const nt0 = this.termIds.size;
+    while (this.lists.length < nt0) this.lists.push(undefined);
+    const need = n;
     // Room for everything this batch can add, so the loops below hold their arrays in locals.
     this.forward = grownInt32(this.forward, slot0 + need);
-    this.mark = grownInt32(this.mark, this.lists.length + need);
-    this.slot = grownInt32(this.slot, this.lists.length + need);
+    this.mark = grownInt32(this.mark, nt0);
+    this.slot = grownInt32(this.slot, nt0);
     if (this.docCount + (to - from) > this.docLen.length) this.growDocs(this.docCount + (to - from));
     const forward = this.forward;
     const mark = this.mark;
@@ -578,55 +660,27 @@ export class PostingsCache<H> {
     const slotMask = new Uint8Array(need);
     const slotDoc = new Int32Array(need);
     let j = slot0;
-    // Phase 1: docIds, term ids and field masks, entry after entry (the forward lists). Summary
-    // terms first (mask 1); a content term already in the summary turns its mask into 3. The
-    // step that takes a term is written out in both branches: as a shared closure it loaded the
-    // cache of 1e5 entries ~20% slower (interleaved A/B, medians 1,550–1,737 vs 1,919–1,922 ms).
+    // Phase 1: docIds and field masks, entry after entry (the forward lists). A term in both
+    // fields takes mask 3.
     for (let i = from; i < to; i++) {
-      const { key, handle, terms, namespace, kind } = items[i]!;
+      const { key, handle, namespace, kind } = items[i]!;
       const doc = this.docCount;
       const start = j;
-      let len: number;
-      if (typeof terms === "string") {
-        const tab = shape[2 * (i - from)]!;
-        const end = tab < 0 ? terms.length : tab;
-        for (let a = 0, b = 0; b <= terms.length; b++) {
-          if (b < terms.length && terms.charCodeAt(b) !== 32 && b !== end) continue;
-          if (b > a) {
-            const id = this.intern(terms, a, b);
-            const field = b <= end ? 1 : 2;
-            if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
-            else {
-              mark[id] = doc + 1;
-              slot[id] = j;
-              forward[j] = id;
-              slotMask[j - slot0] = field;
-              slotDoc[j - slot0] = doc;
-              j++;
-            }
-          }
-          a = b + 1;
+      const end = at[i - from + 1]!;
+      for (let k = at[i - from]!; k < end; k++) {
+        const id = ids[k]! >>> 1;
+        const field = (ids[k]! & 1) + 1;
+        if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
+        else {
+          mark[id] = doc + 1;
+          slot[id] = j;
+          forward[j] = id;
+          slotMask[j - slot0] = field;
+          slotDoc[j - slot0] = doc;
+          j++;
         }
-        len = shape[2 * (i - from) + 1]!;
-      } else {
-        for (let f = 0; f < 2; f++) {
-          const list = f === 0 ? terms.summary : terms.content;
-          const field = f === 0 ? 1 : 2;
-          for (const t of list) {
-            const id = this.intern(t, 0, t.length);
-            if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
-            else {
-              mark[id] = doc + 1;
-              slot[id] = j;
-              forward[j] = id;
-              slotMask[j - slot0] = field;
-              slotDoc[j - slot0] = doc;
-              j++;
-            }
-          }
-        }
-        len = terms.summary.length + terms.content.length;
       }
+      const len = end - at[i - from]!;
       this.docStart[doc + 1] = j;
       this.docLen[doc] = len;
       this.docNs[doc] = this.internName(this.nsIds, namespace);
@@ -660,6 +714,11 @@ export class PostingsCache<H> {
     const order = new Int32Array(total);
     for (let k = 0; k < total; k++) order[slot[forward[slot0 + k]!]!++] = k;
     const docLen = this.docLen;
+    if (fresh) {
+      // Ids were handed out in order of first appearance, so `touched[t]` is `t` and the runs are the lists.
+      this.flat = flatRuns(runStart, order, slotDoc, slotMask, docLen);
+      return;
+    }
     for (let t = 0; t < nt; t++) {
       const list = this.list(touched[t]!)!;
       const end = runStart[t + 1]!;

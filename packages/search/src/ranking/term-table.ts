@@ -8,10 +8,13 @@
  * @module search/ranking/term-table
  */
 
+const HASH_START = 0x811c9dc5 | 0;
+const HASH_PRIME = 0x01000193;
+
 /** FNV-1a over the char codes of `text[from..to)`. */
 function hashOf(text: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  let h = HASH_START;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), HASH_PRIME);
   return h | 0;
 }
 
@@ -53,7 +56,36 @@ export class TermTable {
 
   /** The id of `text[from..to)`, added when new. */
   internRange(text: string, from: number, to: number): number {
-    const h = hashOf(text, from, to);
+    return this.internHashed(text, from, to, hashOf(text, from, to));
+  }
+
+  /**
+   * Interns every term of a terms column (summary terms joined by " ", a tab, content terms
+   * joined by " "), writing each occurrence to `out` from `at` as `id << 1 | field` (0 summary,
+   * 1 content); returns how many it wrote. One pass: each term is hashed as it is scanned, and
+   * compared with a stored term in place. `out` must hold `(text.length >> 1) + 1` more values.
+   */
+  internColumn(text: string, out: Int32Array, at: number): number {
+    const tab = text.indexOf("\t");
+    const end = tab < 0 ? text.length : tab;
+    let n = at;
+    let h = HASH_START;
+    let a = 0;
+    for (let b = 0; b <= text.length; b++) {
+      const c = b < text.length ? text.charCodeAt(b) : 32;
+      if (c !== 32 && b !== end) {
+        h = Math.imul(h ^ c, HASH_PRIME);
+        continue;
+      }
+      if (b > a) out[n++] = (this.internHashed(text, a, b, h) << 1) | (b <= end ? 0 : 1);
+      a = b + 1;
+      h = HASH_START;
+    }
+    return n - at;
+  }
+
+  /** {@link internRange} of a range its caller hashed (FNV-1a, as {@link hashOf}). */
+  private internHashed(text: string, from: number, to: number, h: number): number {
     const found = this.find(text, from, to, h);
     if (found >= 0) return found;
     const id = this.terms.length;
@@ -118,12 +150,9 @@ export class TermTable {
       if (v === 0) return -1;
       const id = v - 1;
       if (this.hashes[id] === h) {
+        // Compared in place by the engine (no substring, no loop over the characters here).
         const t = this.terms[id]!;
-        if (t.length === len) {
-          let i = 0;
-          while (i < len && t.charCodeAt(i) === text.charCodeAt(from + i)) i++;
-          if (i === len) return id;
-        }
+        if (t.length === len && text.startsWith(t, from)) return id;
       }
       s = (s + 1) & mask;
     }
