@@ -28,8 +28,8 @@ import type { SqlClient } from "./sql.js";
  * (a lexeme without one would be left out) and no space or tab (a term of `indexedTerms`).
  *
  * @example
- * // The tsvector 'app':2A 'main':1A,4 'py':3 reads as "app main\tmain py".
- * client.query(`SELECT ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1`, [ns])
+ * const sql = `SELECT ${TSV_TERMS} AS terms FROM cc_segments WHERE namespace = $1`;
+ * // A row whose tsv is 'app':2A 'main':1A,4 'py':3 gives terms "app main\tmain py".
  */
 export const TSV_TERMS = `array_to_string(tsvector_to_array(ts_filter(tsv, '{a}')), ' ') || E'\\t' || array_to_string(tsvector_to_array(ts_filter(tsv, '{b,c,d}')), ' ')`;
 
