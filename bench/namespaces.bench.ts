@@ -12,8 +12,7 @@
  * index's own database (`snapshots: { store: "database" }`, written first by one process, as the
  * first worker of a fleet writes it), a fresh worker loading from rows whose node runs with V8's
  * young generation capped (`--max-semi-space-size=1`, an option of the worker's process, not of
- * the library: the load's long-lived objects otherwise make V8 grow the young generation by about
- * 8 MiB), and a warm worker's next namespace (its first search in another namespace, loaded from rows, in the same
+ * the library: what V8's young generation adds to the RSS growth), and a warm worker's next namespace (its first search in another namespace, loaded from rows, in the same
  * process): RSS growth over the cache bytes it adds, without a fresh process's one-time costs
  * (compiled code, the driver's page cache, the young generation).
  *
