@@ -109,6 +109,22 @@ const NO_POSTINGS = new Int32Array(0);
 
 /** Bytes of a V8 string of `length` characters, counted as two-byte (a one-byte one takes less). */
 export const stringBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
+/** Flat lists with the given bounds (`nt + 1` each), their bytes and per-list values still zero. */
+function flatOf(listStart: Int32Array, packedStart: Int32Array, blockStart: Int32Array): FlatLists {
+  const nt = listStart.length - 1;
+  return {
+    listStart,
+    packed: new Uint8Array(packedStart[nt]!),
+    packedStart,
+    df: new Int32Array(nt),
+    orMask: new Uint8Array(nt),
+    minLen: new Int32Array(nt),
+    blockStart,
+    blockMask: new Uint8Array(blockStart[nt]!),
+    blockMinLen: new Int32Array(blockStart[nt]!),
+  };
+}
+
 /**
  * Lists as {@link FlatLists} from runs: list `t`'s postings are the slots
  * `order[runStart[t]..runStart[t + 1])`, docIds ascending, slot `k` holding docId `slotDoc[k]`
@@ -136,17 +152,7 @@ function flatRuns(
     blockStart[t + 1] = blockStart[t]! + (length > BLOCK ? Math.ceil(length / BLOCK) : 0);
     packedStart[t + 1] = packedStart[t]! + packedSize(postings, runStart[t]!, runStart[t + 1]!);
   }
-  const flat: FlatLists = {
-    listStart: runStart,
-    packed: new Uint8Array(packedStart[nt]!),
-    packedStart,
-    df: new Int32Array(nt),
-    orMask: new Uint8Array(nt),
-    minLen: new Int32Array(nt),
-    blockStart,
-    blockMask: new Uint8Array(blockStart[nt]!),
-    blockMinLen: new Int32Array(blockStart[nt]!),
-  };
+  const flat = flatOf(runStart, packedStart, blockStart);
   for (let t = 0; t < nt; t++) {
     const a = runStart[t]!;
     const b = runStart[t + 1]!;
@@ -456,17 +462,7 @@ export class PostingsCache<H> {
       packedStart[id + 1] = packedStart[id]! + packedBytes;
       blockStart[id + 1] = blockStart[id]! + (length > BLOCK ? Math.ceil(length / BLOCK) : 0);
     }
-    const flat: FlatLists = {
-      listStart,
-      packed: new Uint8Array(packedStart[nt]!),
-      packedStart,
-      df: new Int32Array(nt),
-      orMask: new Uint8Array(nt),
-      minLen: new Int32Array(nt),
-      blockStart,
-      blockMask: new Uint8Array(blockStart[nt]!),
-      blockMinLen: new Int32Array(blockStart[nt]!),
-    };
+    const flat = flatOf(listStart, packedStart, blockStart);
     for (let id = 0; id < nt; id++) {
       let l: TermList;
       if (packedOnly(id)) {
