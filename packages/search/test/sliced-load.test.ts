@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { entry, type IndexEntry } from "../src/contract.js";
+import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { left, right } from "./support/contract.js";
 import { expectReferenceTopK } from "./support/reference-bm25.js";
@@ -114,5 +115,71 @@ describe("sqlite: the first search loads the cache in slices", () => {
     right(await index.close()());
     expect(left(await pending)).toEqual({ _tag: "IndexClosed", backend: "sqlite" });
     expect(left(await index.search("alpha")())).toEqual({ _tag: "IndexClosed", backend: "sqlite" });
+  });
+});
+
+/** The page cache bytes of `index`'s connection at each event-loop turn while `work` is pending, and after. */
+async function pageCacheDuring<A>(
+  index: object,
+  work: Promise<A>,
+): Promise<{ readonly value: A; readonly seen: ReadonlySet<number | undefined>; readonly after: number | undefined }> {
+  const seen = new Set<number | undefined>();
+  let done = false;
+  const spin = (): void => {
+    if (done) return;
+    seen.add(postingsCacheStats(index)?.pageCacheBytes);
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  const value = await work;
+  done = true;
+  return { value, seen, after: postingsCacheStats(index)?.pageCacheBytes };
+}
+
+describe("sqlite: a load reads under a small page cache", () => {
+  const CAP = 256 * 1024;
+
+  it("caps the connection's page cache while a namespace or the whole index loads, and gives it back after", async () => {
+    const index = right(await openSqliteIndex({ path: await filled() })());
+    const own = postingsCacheStats(index)?.pageCacheBytes;
+    expect(own).toBeGreaterThan(CAP); // better-sqlite3's default, 16 MiB
+    for (const scope of [{ namespace: "kept" }, {}]) {
+      const { value, seen, after } = await pageCacheDuring(index, index.search("alpha beta", { k: 5, ...scope })());
+      expect(right(value)).toHaveLength(5);
+      expect(seen).toContain(CAP);
+      expect(after).toBe(own);
+    }
+    // Loaded: the next searches read nothing and leave the setting alone.
+    const { seen } = await pageCacheDuring(index, index.search("beta", { k: 5, namespace: "kept" })());
+    expect([...seen].every((b) => b === own)).toBe(true);
+    right(await index.close()());
+  });
+
+  it("keeps the cap until the last of concurrent loads ends, and writes meanwhile still commit", async () => {
+    const index = right(await openSqliteIndex({ path: await filled() })());
+    const own = postingsCacheStats(index)?.pageCacheBytes;
+    // "kept" holds twice the rows of "gone": its load takes more slices and ends last.
+    const longer = index.search("alpha", { k: 3, namespace: "kept" })();
+    const shorter = index.search("alpha", { k: 3, namespace: "gone" })();
+    await nextTurn();
+    expect(postingsCacheStats(index)?.pageCacheBytes).toBe(CAP);
+    right(await index.write([entry({ id: "mid-load", namespace: "kept", summary: "alpha zeta", content: "z" })])());
+    expect(right(await shorter)).toHaveLength(3);
+    expect(postingsCacheStats(index)?.pageCacheBytes).toBe(CAP);
+    const { value, after } = await pageCacheDuring(index, longer);
+    expect(right(value)).toHaveLength(3);
+    expect(after).toBe(own);
+    expect(right(await index.search("zeta", { k: 3, namespace: "kept" })()).map((h) => h.id)).toEqual(["mid-load"]);
+    right(await index.close()());
+  });
+
+  it("closing the index mid-load ends the load with IndexClosed and nothing throws", async () => {
+    const index = right(await openSqliteIndex({ path: await filled() })());
+    const pending = index.search("alpha", { k: 3 })();
+    await nextTurn();
+    expect(postingsCacheStats(index)?.pageCacheBytes).toBe(CAP);
+    right(await index.close()());
+    expect(left(await pending)._tag).toBe("IndexClosed");
+    expect(postingsCacheStats(index)?.pageCacheBytes).toBeUndefined();
   });
 });

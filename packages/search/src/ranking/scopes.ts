@@ -65,6 +65,13 @@ export interface PostingsCacheStats {
   readonly loadedEntries: number;
   /** Scopes evicted to keep under the cap. */
   readonly evictions: number;
+  /**
+   * SQLite: the bytes the connection's page cache may hold right now (`PRAGMA cache_size`):
+   * better-sqlite3's default (16 MiB) outside loads, 256 KiB while a load reads rows (a load
+   * reads each page once, so a larger cache would only hold pages it does not read again).
+   * Absent for PostgreSQL (its cache is the server's).
+   */
+  readonly pageCacheBytes?: number;
   /** With the `snapshots` option: what the scope snapshots did (restored, refused by reason, written, failed). */
   readonly snapshots?: SnapshotStats;
 }
