@@ -127,24 +127,15 @@ function flatOf(listStart: Int32Array, packedStart: Int32Array, blockStart: Int3
 
 /**
  * Lists as {@link FlatLists} from runs: list `t`'s postings are the slots
- * `order[runStart[t]..runStart[t + 1])`, docIds ascending, slot `k` holding docId `slotDoc[k]`
- * with mask `slotMask[k]`. Its bounds are those {@link appendPosting} keeps, without an object or
- * an array per list.
+ * `order[runStart[t]..runStart[t + 1])`, docIds ascending, slot `k` holding the posting
+ * `slotVal[k]` (docId × 4 + field mask). Its bounds are those {@link appendPosting} keeps, without
+ * an object or an array per list. `order` is overwritten (it ends holding the postings).
  */
-function flatRuns(
-  runStart: Int32Array,
-  order: Int32Array,
-  slotDoc: Int32Array,
-  slotMask: Uint8Array,
-  docLen: Int32Array,
-): FlatLists {
+function flatRuns(runStart: Int32Array, order: Int32Array, slotVal: Int32Array, docLen: Int32Array): FlatLists {
   const nt = runStart.length - 1;
   const total = runStart[nt]!;
-  const postings = new Int32Array(total);
-  for (let k = 0; k < total; k++) {
-    const sk = order[k]!;
-    postings[k] = (slotDoc[sk]! << 2) | slotMask[sk]!;
-  }
+  const postings = order;
+  for (let k = 0; k < total; k++) postings[k] = slotVal[order[k]!]!;
   const blockStart = new Int32Array(nt + 1);
   const packedStart = new Int32Array(nt + 1);
   for (let t = 0; t < nt; t++) {
@@ -653,8 +644,8 @@ export class PostingsCache<H> {
     const forward = this.forward;
     const mark = this.mark;
     const slot = this.slot;
-    const slotMask = new Uint8Array(need);
-    const slotDoc = new Int32Array(need);
+    // Each slot's posting: docId × 4 + field mask (one array instead of a docId and a mask array).
+    const slotVal = new Int32Array(need);
     let j = slot0;
     // Phase 1: docIds and field masks, entry after entry (the forward lists). A term in both
     // fields takes mask 3.
@@ -666,13 +657,12 @@ export class PostingsCache<H> {
       for (let k = at[i - from]!; k < end; k++) {
         const id = ids[k]! >>> 1;
         const field = (ids[k]! & 1) + 1;
-        if (mark[id] === doc + 1) slotMask[slot[id]! - slot0]! |= field;
+        if (mark[id] === doc + 1) slotVal[slot[id]! - slot0]! |= field;
         else {
           mark[id] = doc + 1;
           slot[id] = j;
           forward[j] = id;
-          slotMask[j - slot0] = field;
-          slotDoc[j - slot0] = doc;
+          slotVal[j - slot0] = (doc << 2) | field;
           j++;
         }
       }
@@ -712,7 +702,7 @@ export class PostingsCache<H> {
     const docLen = this.docLen;
     if (fresh) {
       // Ids were handed out in order of first appearance, so `touched[t]` is `t` and the runs are the lists.
-      this.flat = flatRuns(runStart, order, slotDoc, slotMask, docLen);
+      this.flat = flatRuns(runStart, order, slotVal, docLen);
       return;
     }
     for (let t = 0; t < nt; t++) {
@@ -720,9 +710,9 @@ export class PostingsCache<H> {
       const end = runStart[t + 1]!;
       list.postings = grownInt32(list.postings, list.length + end - runStart[t]!);
       for (let k = runStart[t]!; k < end; k++) {
-        const sk = order[k]!;
-        const doc = slotDoc[sk]!;
-        appendPosting(list, doc, slotMask[sk]!, docLen[doc]!);
+        const v = slotVal[order[k]!]!;
+        const doc = v >>> 2;
+        appendPosting(list, doc, v & 3, docLen[doc]!);
       }
     }
   }
