@@ -81,4 +81,30 @@ describe("TermTable", () => {
       { numRuns: runs(50) },
     );
   });
+
+  it("property: a terms column's count is exactly what interning it writes, as the model splits it", () => {
+    // Columns of spaces, tabs and letters, with empty runs, leading and trailing separators, a
+    // tab or none (a second tab is a term character, as the scan treats it).
+    const column = fc
+      .array(fc.constantFrom("a", "bc", " ", "  ", "\t", "é", "x"), { maxLength: 60 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(column, fc.nat({ max: 8 }), (text, at) => {
+        const table = new TermTable();
+        const out = new Int32Array(at + text.length + 2).fill(-7);
+        const wrote = table.internColumn(text, out, at);
+        expect(TermTable.columnTerms(text)).toBe(wrote);
+        // Nothing written outside `out[at..at + wrote)`.
+        expect(out.subarray(0, at).every((v) => v === -7)).toBe(true);
+        expect(out.subarray(at + wrote).every((v) => v === -7)).toBe(true);
+        // The model: split at the first tab, each side at spaces, empty runs dropped.
+        const tab = text.indexOf("\t");
+        const [summary, content] = tab < 0 ? [text, ""] : [text.slice(0, tab), text.slice(tab + 1)];
+        const words = (s: string): string[] => s.split(" ").filter((w) => w.length > 0);
+        const expected = [...words(summary).map((w) => [w, 0]), ...words(content).map((w) => [w, 1])];
+        expect(Array.from(out.subarray(at, at + wrote), (v) => [table.termOf(v >>> 1), v & 1])).toEqual(expected);
+      }),
+      { numRuns: runs(200) },
+    );
+  });
 });

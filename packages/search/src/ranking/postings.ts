@@ -173,9 +173,6 @@ function flatRuns(runStart: Int32Array, order: Int32Array, slotVal: Int32Array, 
   return flat;
 }
 
-/** Term ids of the batch being added (see `putBatch`), kept between batches: a batch runs to its end before another starts. */
-let scratchIds: Int32Array = new Int32Array(4096);
-
 /** Bytes a typed array with its own buffer takes besides its elements (wrapper, buffer object, backing store), measured on Node 20. */
 const TYPED_ARRAY_BYTES = 200;
 /** Bytes a typed array viewing another's buffer takes (a restored list's slice of the snapshot arrays). */
@@ -618,26 +615,30 @@ export class PostingsCache<H> {
     // Phase 0: every item's terms as term ids, item after item (ids are handed out in this
     // order), each `id << 1 | field` (0 summary, 1 content), item i's in `ids[at[i]..at[i + 1])`.
     // A column is scanned once, each term hashed as it is read (see `TermTable.internColumn`).
-    let ids = scratchIds;
-    const at = new Int32Array(to - from + 1);
-    let n = 0;
+    // The ids go where the forward lists will: `forward` is grown once, to the batch's exact
+    // count, and phase 1 writes slot `j` only after it has read the id at `slot0 + k ≥ j`.
+    let need = 0;
     for (let i = from; i < to; i++) {
       const terms = items[i]!.terms;
-      const most = typeof terms === "string" ? (terms.length >> 1) + 1 : terms.summary.length + terms.content.length;
-      if (n + most > ids.length) ids = scratchIds = grownInt32(ids, n + most);
+      need += typeof terms === "string" ? TermTable.columnTerms(terms) : terms.summary.length + terms.content.length;
+    }
+    this.forward = grownInt32(this.forward, slot0 + need);
+    const ids = this.forward;
+    const at = new Int32Array(to - from + 1);
+    let n = slot0;
+    for (let i = from; i < to; i++) {
+      const terms = items[i]!.terms;
       if (typeof terms === "string") n += this.termIds.internColumn(terms, ids, n);
       else {
         for (const t of terms.summary) ids[n++] = this.termIds.internRange(t, 0, t.length) << 1;
         for (const t of terms.content) ids[n++] = (this.termIds.internRange(t, 0, t.length) << 1) | 1;
       }
-      at[i - from + 1] = n;
+      at[i - from + 1] = n - slot0;
     }
     // A new term's list is made on its first use (see `list`): a batch into an empty cache makes none.
     const nt0 = this.termIds.size;
     while (this.lists.length < nt0) this.lists.push(undefined);
-    const need = n;
     // Room for everything this batch can add, so the loops below hold their arrays in locals.
-    this.forward = grownInt32(this.forward, slot0 + need);
     this.mark = grownInt32(this.mark, nt0);
     this.slot = grownInt32(this.slot, nt0);
     if (this.docCount + (to - from) > this.docLen.length) this.growDocs(this.docCount + (to - from));
@@ -655,8 +656,9 @@ export class PostingsCache<H> {
       const start = j;
       const end = at[i - from + 1]!;
       for (let k = at[i - from]!; k < end; k++) {
-        const id = ids[k]! >>> 1;
-        const field = (ids[k]! & 1) + 1;
+        const v = ids[slot0 + k]!;
+        const id = v >>> 1;
+        const field = (v & 1) + 1;
         if (mark[id] === doc + 1) slotVal[slot[id]! - slot0]! |= field;
         else {
           mark[id] = doc + 1;
@@ -683,17 +685,22 @@ export class PostingsCache<H> {
     // Phase 2: group the slots by term (counting sort, docs stay ascending) and append each
     // term's run at once. `slot` is free again here and serves as the per-term count.
     const total = j - slot0;
-    const touched = new Int32Array(total);
+    // Into a fresh cache, ids were handed out in order of first appearance: term `t` is the
+    // `t`-th touched, and no array of them is needed.
+    const touched = fresh ? undefined : new Int32Array(total);
     let nt = 0;
     for (let k = 0; k < total; k++) slot[forward[slot0 + k]!] = 0;
     for (let k = 0; k < total; k++) {
       const id = forward[slot0 + k]!;
-      if (slot[id] === 0) touched[nt++] = id;
+      if (slot[id] === 0) {
+        if (touched !== undefined) touched[nt] = id;
+        nt++;
+      }
       slot[id]!++;
     }
     const runStart = new Int32Array(nt + 1);
     for (let t = 0; t < nt; t++) {
-      const id = touched[t]!;
+      const id = touched === undefined ? t : touched[t]!;
       runStart[t + 1] = runStart[t]! + slot[id]!;
       slot[id] = runStart[t]!; // now the term's write offset
     }
@@ -706,7 +713,7 @@ export class PostingsCache<H> {
       return;
     }
     for (let t = 0; t < nt; t++) {
-      const list = this.list(touched[t]!)!;
+      const list = this.list(touched![t]!)!;
       const end = runStart[t + 1]!;
       list.postings = grownInt32(list.postings, list.length + end - runStart[t]!);
       for (let k = runStart[t]!; k < end; k++) {

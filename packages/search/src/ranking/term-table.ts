@@ -63,7 +63,7 @@ export class TermTable {
    * Interns every term of a terms column (summary terms joined by " ", a tab, content terms
    * joined by " "), writing each occurrence to `out` from `at` as `id << 1 | field` (0 summary,
    * 1 content); returns how many it wrote. One pass: each term is hashed as it is scanned, and
-   * compared with a stored term in place. `out` must hold `(text.length >> 1) + 1` more values.
+   * compared with a stored term in place. `out` must hold {@link columnTerms} more values.
    */
   internColumn(text: string, out: Int32Array, at: number): number {
     const tab = text.indexOf("\t");
@@ -82,6 +82,26 @@ export class TermTable {
       h = HASH_START;
     }
     return n - at;
+  }
+
+  /**
+   * How many terms {@link internColumn} writes for `text`: the non-empty runs between spaces
+   * (and the one tab), without hashing or interning them.
+   *
+   * @example
+   * TermTable.columnTerms("error read\tfile  main") // 4
+   */
+  static columnTerms(text: string): number {
+    const tab = text.indexOf("\t");
+    const end = tab < 0 ? text.length : tab;
+    let n = 0;
+    let a = 0;
+    for (let b = 0; b <= text.length; b++) {
+      if (b < text.length && text.charCodeAt(b) !== 32 && b !== end) continue;
+      if (b > a) n++;
+      a = b + 1;
+    }
+    return n;
   }
 
   /** {@link internRange} of a range its caller hashed (FNV-1a, as {@link hashOf}). */
