@@ -63,6 +63,25 @@ export function containsSnippet(source: string, snippet: string): boolean {
   return false;
 }
 
+/**
+ * What is wrong with a markdown text's structure: a heading (`#`, `##`, …) that occurs twice
+ * outside code blocks (a section pasted twice), or a code block still open at the end (a fence
+ * pasted without its pair).
+ */
+export function structureProblems(markdown: string): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  let inCode = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) inCode = !inCode;
+    if (inCode || !/^#{1,6} /.test(line)) continue;
+    if (seen.has(line)) problems.push(`repeated heading: ${line}`);
+    seen.add(line);
+  }
+  if (inCode) problems.push("a code block is never closed");
+  return problems;
+}
+
 describe("README snippets run as tests", () => {
   it("finds the package READMEs", () => {
     expect(readmes.length).toBeGreaterThanOrEqual(5);
@@ -73,7 +92,20 @@ describe("README snippets run as tests", () => {
     expect(containsSnippet("x();\na();\nb();", 'import {\n  a,\n  b,\n} from "m";\na();\nb();')).toBe(true);
     expect(containsSnippet("a();\nb();", 'import {\n  a,\n  b,\n} from "m";\nb();\na();')).toBe(false);
   });
+  it("detects a section pasted twice", () => {
+    expect(structureProblems("# a\n## b\ntext\n## c\n## b\n")).toEqual(["repeated heading: ## b"]);
+    expect(structureProblems("# a\n```sh\n# a comment\n```\n## b\n")).toEqual([]);
+    expect(structureProblems("# a\ntext\n```\n## b\n")).toEqual(["a code block is never closed"]);
+  });
+  for (const file of [join(root, "README.md"), join(root, "bench", "README.md")]) {
+    it(`${relative(root, file)}: no section repeats and every code block is closed`, () => {
+      expect(structureProblems(readFileSync(file, "utf8"))).toEqual([]);
+    });
+  }
   for (const { file, testDir } of readmes) {
+    it(`${relative(root, file)}: no section repeats and every code block is closed`, () => {
+      expect(structureProblems(readFileSync(file, "utf8"))).toEqual([]);
+    });
     const snippets = runnableSnippets(readFileSync(file, "utf8"));
     it(`${relative(root, file)}: ${snippets.length} runnable snippet(s) are executed by a test`, () => {
       const sources = walk(testDir).map((f) => readFileSync(f, "utf8"));
