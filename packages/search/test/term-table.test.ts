@@ -46,6 +46,47 @@ describe("TermTable", () => {
     );
   });
 
+  it("property: a table restored from another's joined terms has the same ids, looked up whole or in place, and goes on numbering where the other would", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.string({ unit: "binary", maxLength: 4 })), {
+          maxLength: 600,
+        }),
+        fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.string({ unit: "binary", maxLength: 4 })), {
+          maxLength: 200,
+        }),
+        fc.string({ maxLength: 3 }),
+        (first, later, pad) => {
+          const original = new TermTable();
+          for (const t of first) original.internRange(t, 0, t.length);
+          const { text, start } = original.joined();
+          expect(start.length).toBe(original.size + 1);
+          const restored = new TermTable();
+          restored.restore(text, start, original.hashArray());
+          expect(restored.size).toBe(original.size);
+          for (let id = 0; id < original.size; id++) {
+            const t = original.termOf(id);
+            expect(restored.termOf(id)).toBe(t);
+            expect(restored.idOf(t)).toBe(id);
+            expect(restored.internRange(`${pad}${t}${pad}`, pad.length, pad.length + t.length)).toBe(id);
+          }
+          // Later terms: the same ids as the original gives them, old or new, and the joined form of both agrees.
+          for (const t of later) {
+            const want = original.internRange(t, 0, t.length);
+            expect(restored.internRange(`${pad}${t}`, pad.length, pad.length + t.length)).toBe(want);
+          }
+          expect(restored.size).toBe(original.size);
+          const a = original.joined();
+          const b = restored.joined();
+          expect(b.text).toBe(a.text);
+          expect([...b.start]).toEqual([...a.start]);
+          expect(restored.idOf(`${text}\u0000absent`)).toBe(-1);
+        },
+      ),
+      { numRuns: runs(100) },
+    );
+  });
+
   it("property: its byte estimate, kept as terms are added, restored and cleared, is the sum over its terms", () => {
     const expected = (t: TermTable): number => {
       let n = 8 * t.size;
@@ -63,13 +104,20 @@ describe("TermTable", () => {
           // The slots array (a power of two of Int32) is the only other part: its size is what is left.
           expect(slots > 0 && (slots & (slots - 1)) === 0).toBe(true);
           if (then === 1) {
+            // A restored table keeps its terms as the one joined text: that string and its bounds.
             const copy = new TermTable();
-            copy.restore(
-              Array.from({ length: table.size }, (_, id) => table.termOf(id)),
-              table.hashArray(),
-            );
-            const left = copy.bytes() - expected(copy);
+            const { text, start } = table.joined();
+            copy.restore(text, start, table.hashArray());
+            const joinedBytes = 16 + ((2 * text.length + 7) & ~7) + start.byteLength;
+            const left = copy.bytes() - copy.hashArray().buffer.byteLength - (copy.size > 0 ? joinedBytes : 0);
             expect(left > 0 && (left & (left - 1)) === 0).toBe(true);
+            // Terms added after the restore count one by one again.
+            const before = copy.bytes();
+            const added = copy.size;
+            const fresh = "\u0000new term";
+            copy.internRange(fresh, 0, fresh.length);
+            expect(copy.size).toBe(added + 1);
+            expect(copy.bytes() - before).toBeGreaterThanOrEqual(8 + 16 + ((2 * fresh.length + 7) & ~7));
           }
           if (then === 2) {
             table.clear();

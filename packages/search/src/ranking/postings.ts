@@ -56,7 +56,10 @@ export interface CacheImage {
   readonly keyText: string;
   /** docCount + 1 bounds into `keyText`. */
   readonly keyStart: Int32Array;
-  readonly terms: readonly string[];
+  /** Every term, joined in id order; term `t` is `termText.slice(termStart[t], termStart[t + 1])`. */
+  readonly termText: string;
+  /** termCount + 1 bounds into `termText`. */
+  readonly termStart: Int32Array;
   readonly termHashes: Int32Array;
   readonly lists: FlatLists;
   readonly namespaces: readonly string[];
@@ -397,9 +400,7 @@ export class PostingsCache<H> {
       at += k.length;
       keyStart[d + 1] = at;
     }
-    const terms: string[] = [];
-    const nt = this.termIds.size;
-    for (let id = 0; id < nt; id++) terms.push(this.termIds.termOf(id));
+    const terms = this.termIds.joined();
     const flat = this.packLists();
     return {
       docCount: this.docCount,
@@ -415,7 +416,8 @@ export class PostingsCache<H> {
       forward: this.forwardBuilt ? this.forward.subarray(0, this.docStart[this.docCount]!) : undefined,
       keyText: parts.join(""),
       keyStart,
-      terms,
+      termText: terms.text,
+      termStart: terms.start,
       termHashes: this.termIds.hashArray(),
       lists: flat,
       namespaces: [...this.nsIds.keys()],
@@ -495,10 +497,11 @@ export class PostingsCache<H> {
     compactAfter?: number,
   ): PostingsCache<H> {
     const c = new PostingsCache<H>(compactAfter);
-    c.termIds.restore(image.terms, image.termHashes);
+    const nTerms = image.termStart.length - 1;
+    c.termIds.restore(image.termText, image.termStart, image.termHashes);
     c.flat = image.lists;
     c.restoredBuffer = image.lists.packed.buffer;
-    c.lists.length = image.terms.length;
+    c.lists.length = nTerms;
     c.lists.fill(undefined);
     image.namespaces.forEach((ns, i) => c.nsIds.set(ns, i));
     image.kinds.forEach((k, i) => c.kindIds.set(k, i));
@@ -509,8 +512,8 @@ export class PostingsCache<H> {
     c.docStart = image.docStart;
     c.forward = image.forward ?? new Int32Array(0);
     c.forwardBuilt = image.forward !== undefined;
-    c.mark = new Int32Array(Math.max(1024, image.terms.length));
-    c.slot = new Int32Array(Math.max(1024, image.terms.length));
+    c.mark = new Int32Array(Math.max(1024, nTerms));
+    c.slot = new Int32Array(Math.max(1024, nTerms));
     c.docCount = image.docCount;
     c.live = image.live;
     c.totalLen = image.totalLen;

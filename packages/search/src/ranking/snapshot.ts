@@ -257,7 +257,8 @@ export function snapshotDigest(bytes: Uint8Array): Uint8Array {
  */
 export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   const img = content.image;
-  const terms = joined(img.terms);
+  const terms = { text: img.termText, start: img.termStart };
+  const termCount = img.termStart.length - 1;
   const ns = joined(img.namespaces);
   const kinds = joined(img.kinds);
   const marks = joined(content.marks.map((m) => m[0]));
@@ -271,7 +272,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   const narrowTexts = TEXTS.reduce((bits, name, i) => (narrow(strings[name]!) ? bits | (1 << i) : bits), 0);
   const counts: Counts = {
     docCount: img.docCount,
-    termCount: img.terms.length,
+    termCount,
     nsCount: img.namespaces.length,
     kindCount: img.kinds.length,
     live: img.live,
@@ -281,7 +282,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     // The forward lists are not stored (the cache rebuilds them from the postings on its first
     // write); their length is, as the end of docStart.
     forwardLen: img.docStart[img.docCount] ?? 0,
-    postingsLen: img.lists.listStart[img.terms.length] ?? 0,
+    postingsLen: img.lists.listStart[termCount] ?? 0,
     blocksLen: img.lists.blockMask.length,
     keyChars: img.keyText.length,
     termChars: terms.text.length,
@@ -488,11 +489,15 @@ function decodeChecked(
     }
     return out;
   };
-  const terms = split("termStart", "termText");
+  // The terms stay one joined text (the cache compares and slices them in place), their bounds checked as split's are.
+  const termStart = i32("termStart");
+  const termText = text("termText");
+  let termsInOrder = termStart[0] === 0 && termStart[termStart.length - 1] === termText.length;
+  for (let i = 1; termsInOrder && i < termStart.length; i++) termsInOrder = termStart[i]! >= termStart[i - 1]!;
   const namespaces = split("nsStart", "nsText");
   const kinds = split("kindStart", "kindText");
   const markNames = split("markStart", "markText");
-  if (terms === undefined || namespaces === undefined || kinds === undefined || markNames === undefined)
+  if (!termsInOrder || namespaces === undefined || kinds === undefined || markNames === undefined)
     return reject("malformed", "string bounds out of range");
   const docStart = i32("docStart");
   const keyStart = i32("keyStart");
@@ -539,7 +544,8 @@ function decodeChecked(
     forward: undefined,
     keyText: text("keyText"),
     keyStart,
-    terms,
+    termText,
+    termStart,
     termHashes: i32("termHash"),
     lists,
     namespaces,

@@ -18,6 +18,12 @@ function hashOf(text: string, from: number, to: number): number {
   return h | 0;
 }
 
+/** Whether `a[i..i + len)` and `b[j..j + len)` hold the same characters. */
+function sameRange(a: string, i: number, b: string, j: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
+}
+
 /** Bytes of a V8 string of `length` characters, counted as two-byte (16 + 2n, rounded up to 8). */
 const termBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
 
@@ -33,20 +39,44 @@ export class TermTable {
   /** Per slot: id + 1 (0 when empty). */
   private slots = new Int32Array(1024);
   private mask = 1023;
-  /** Per id: the term and its hash. */
+  /**
+   * Terms restored from a snapshot (ids below `baseCount`), kept as the one joined text they were
+   * stored as, with its bounds: a term is compared in place and sliced out only when asked for
+   * ({@link termOf}), so a restore makes no string per term.
+   */
+  private baseText = "";
+  private baseStart: Int32Array = new Int32Array(1);
+  private baseCount = 0;
+  /** Per id from `baseCount` on: the term (at `id - baseCount`). */
   private readonly terms: string[] = [];
+  /** Per id: the term's hash. */
   private hashes = new Int32Array(512);
   /** The estimated bytes of the terms' strings (see {@link bytes}), kept as terms are added: reading the estimate is O(1). */
   private stringBytes = 0;
 
   /** How many terms the table holds. */
   get size(): number {
-    return this.terms.length;
+    return this.baseCount + this.terms.length;
   }
 
   /** The term of `id`. */
   termOf(id: number): string {
-    return this.terms[id]!;
+    return id < this.baseCount
+      ? this.baseText.slice(this.baseStart[id]!, this.baseStart[id + 1]!)
+      : this.terms[id - this.baseCount]!;
+  }
+
+  /** Every term, joined in id order, and the bounds of each (`start[id]..start[id + 1]`). */
+  joined(): { readonly text: string; readonly start: Int32Array } {
+    if (this.terms.length === 0) return { text: this.baseText, start: this.baseStart.subarray(0, this.baseCount + 1) };
+    const start = new Int32Array(this.size + 1);
+    start.set(this.baseStart.subarray(0, this.baseCount + 1));
+    let at = start[this.baseCount]!;
+    for (let i = 0; i < this.terms.length; i++) {
+      at += this.terms[i]!.length;
+      start[this.baseCount + i + 1] = at;
+    }
+    return { text: this.baseText + this.terms.join(""), start };
   }
 
   /** The id of `term`, or -1. */
@@ -108,7 +138,7 @@ export class TermTable {
   private internHashed(text: string, from: number, to: number, h: number): number {
     const found = this.find(text, from, to, h);
     if (found >= 0) return found;
-    const id = this.terms.length;
+    const id = this.size;
     this.terms.push(from === 0 && to === text.length ? text : text.slice(from, to));
     this.stringBytes += termBytes(to - from);
     if (id >= this.hashes.length) {
@@ -128,27 +158,37 @@ export class TermTable {
    * up to 8 when two-byte, as terms decoded from a snapshot are; a one-byte one takes less).
    */
   bytes(): number {
-    return this.slots.byteLength + this.hashes.byteLength + 8 * this.terms.length + this.stringBytes;
+    return (
+      this.slots.byteLength +
+      this.hashes.byteLength +
+      8 * this.terms.length +
+      this.stringBytes +
+      (this.baseCount === 0 ? 0 : termBytes(this.baseText.length) + this.baseStart.byteLength)
+    );
   }
 
   /** The hash of every term, in id order (a view). */
   hashArray(): Int32Array {
-    return this.hashes.subarray(0, this.terms.length);
+    return this.hashes.subarray(0, this.size);
   }
 
-  /** Replaces the table's content with `terms` (ids in order) and their hashes (as {@link hashArray} gave them). */
-  restore(terms: readonly string[], hashes: Int32Array): void {
+  /**
+   * Replaces the table's content with the terms joined in `text` (term `id` is
+   * `text.slice(start[id], start[id + 1])`, as {@link joined} gives them; `start` ascends from 0
+   * to `text.length`, checked by the caller) and their hashes (as {@link hashArray} gave them).
+   * The text is kept whole: no string is made per term.
+   */
+  restore(text: string, start: Int32Array, hashes: Int32Array): void {
+    const n = start.length - 1;
     this.terms.length = 0;
-    let bytes = 0;
-    for (const t of terms) {
-      this.terms.push(t);
-      bytes += termBytes(t.length);
-    }
-    this.stringBytes = bytes;
-    this.hashes = new Int32Array(Math.max(512, terms.length));
-    this.hashes.set(hashes.subarray(0, terms.length));
+    this.stringBytes = 0;
+    this.baseText = text;
+    this.baseStart = start;
+    this.baseCount = n;
+    this.hashes = new Int32Array(Math.max(512, n));
+    this.hashes.set(hashes.subarray(0, n));
     let size = 1024;
-    while (size < 2 * (terms.length + 1)) size *= 2;
+    while (size < 2 * (n + 1)) size *= 2;
     this.rehash(size);
   }
 
@@ -156,6 +196,9 @@ export class TermTable {
   clear(): void {
     this.terms.length = 0;
     this.stringBytes = 0;
+    this.baseText = "";
+    this.baseStart = new Int32Array(1);
+    this.baseCount = 0;
     this.slots = new Int32Array(1024);
     this.mask = 1023;
   }
@@ -170,9 +213,15 @@ export class TermTable {
       if (v === 0) return -1;
       const id = v - 1;
       if (this.hashes[id] === h) {
-        // Compared in place by the engine (no substring, no loop over the characters here).
-        const t = this.terms[id]!;
-        if (t.length === len && text.startsWith(t, from)) return id;
+        if (id < this.baseCount) {
+          // A restored term, compared in place with its stretch of the joined text.
+          const at = this.baseStart[id]!;
+          if (this.baseStart[id + 1]! - at === len && sameRange(text, from, this.baseText, at, len)) return id;
+        } else {
+          // Compared in place by the engine (no substring, no loop over the characters here).
+          const t = this.terms[id - this.baseCount]!;
+          if (t.length === len && text.startsWith(t, from)) return id;
+        }
       }
       s = (s + 1) & mask;
     }
@@ -189,6 +238,7 @@ export class TermTable {
   private rehash(size: number): void {
     this.slots = new Int32Array(size);
     this.mask = size - 1;
-    for (let id = 0; id < this.terms.length; id++) this.place(id, this.hashes[id]!);
+    const n = this.size;
+    for (let id = 0; id < n; id++) this.place(id, this.hashes[id]!);
   }
 }
