@@ -203,6 +203,12 @@ export class PostingsCache<H> {
   private readonly termIds = new TermTable();
   /** Per term id (after a restore, made from {@link flat} on first use). */
   private readonly lists: (TermList | undefined)[] = [];
+  /**
+   * The ids whose list was made since the lists were last all undefined (a restore, a pack, a
+   * clear), so {@link bytes} counts those and never walks a million never-used ids; undefined
+   * once lists were made for every id at once (then it walks them all).
+   */
+  private made: number[] | undefined = [];
   /** After a restore: the restored lists, flat. */
   private flat: FlatLists | undefined;
   private readonly nsIds = new Map<string, number>();
@@ -278,8 +284,16 @@ export class PostingsCache<H> {
       this.slot,
     ])
       n += own(a);
-    for (const list of this.lists)
-      if (list !== undefined) n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
+    const made = this.made;
+    if (made === undefined) {
+      for (const list of this.lists)
+        if (list !== undefined)
+          n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
+    } else
+      for (const id of made) {
+        const list = this.lists[id]!;
+        n += LIST_OBJECT_BYTES + own(list.postings) + own(list.blockMask) + own(list.blockMinLen);
+      }
     const f = this.flat;
     if (f !== undefined)
       for (const a of [
@@ -314,12 +328,14 @@ export class PostingsCache<H> {
       // A term handed out whose list was not made yet (see `putBatch`): empty until its first posting.
       const made = emptyList();
       this.lists[id] = made;
+      this.made?.push(id);
       return made;
     }
     const postings = new Int32Array(Math.max(f.listStart[id + 1]! - f.listStart[id]!, 0));
     unpackInto(f.packed, f.packedStart[id]!, f.packedStart[id + 1]!, postings.length, postings);
     const made = flatList(f, id, postings);
     this.lists[id] = made;
+    this.made?.push(id);
     return made;
   }
 
@@ -484,6 +500,7 @@ export class PostingsCache<H> {
     if (this.lists.every((l) => l === undefined)) return;
     this.flat = this.packLists();
     this.lists.fill(undefined);
+    this.made = [];
   }
 
   /**
@@ -762,6 +779,7 @@ export class PostingsCache<H> {
   clear(): void {
     this.termIds.clear();
     this.lists.length = 0;
+    this.made = [];
     this.flat = undefined;
     this.mark = new Int32Array(1024);
     this.slot = new Int32Array(1024);
@@ -839,6 +857,7 @@ export class PostingsCache<H> {
       }
       this.lists[t] = list;
     }
+    this.made = undefined;
     this.flat = undefined;
     const keys = this.keyToDoc();
     for (const [key, d] of keys) keys.set(key, remap[d]!);

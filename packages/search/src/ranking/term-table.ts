@@ -24,6 +24,25 @@ function sameRange(a: string, i: number, b: string, j: number, len: number): boo
   return true;
 }
 
+/**
+ * Lookups a restored table answers by scanning its hashes before it builds its slots. A scan
+ * reads the hashes in order (about 1 ms for a million terms); building places every id at a
+ * random slot (about 40 ms for a million): a cold worker's first searches look up a few terms,
+ * and a table that keeps being asked builds once, having scanned at most about as long as the
+ * build takes. A write builds at once.
+ */
+const SCANS_BEFORE_BUILDING = 32;
+
+/** Restored tables smaller than this build their slots at once (cheap at that size). */
+const SCAN_MIN_TERMS = 65_536;
+
+/** Slots for `n` terms: a power of two, at least 1,024 and more than twice `n`. */
+function tableSize(n: number): number {
+  let size = 1024;
+  while (size < 2 * (n + 1)) size *= 2;
+  return size;
+}
+
 /** Bytes of a V8 string of `length` characters, counted as two-byte (16 + 2n, rounded up to 8). */
 const termBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
 
@@ -36,9 +55,21 @@ const termBytes = (length: number): number => 16 + ((2 * length + 7) & ~7);
  * t.idOf("app") // 0
  */
 export class TermTable {
-  /** Per slot: id + 1 (0 when empty). */
-  private slots = new Int32Array(1024);
+  /**
+   * Per slot: id + 1 (0 when empty). Undefined after a restore until it pays to build it: the
+   * first lookups scan the hashes instead (see {@link SCANS_BEFORE_BUILDING}).
+   */
+  private slots: Int32Array | undefined = new Int32Array(1024);
   private mask = 1023;
+  /** Lookups answered by a scan since the last restore. */
+  private scans = 0;
+
+  /**
+   * @param scanMinTerms restored tables with fewer terms build their slots at once; larger ones
+   *   answer their first lookups by scanning.
+   * @default 65_536
+   */
+  constructor(private readonly scanMinTerms = SCAN_MIN_TERMS) {}
   /**
    * Terms restored from a snapshot (ids below `baseCount`), kept as the one joined text they were
    * stored as, with its bounds: a term is compared in place and sliced out only when asked for
@@ -147,8 +178,9 @@ export class TermTable {
       this.hashes = grown;
     }
     this.hashes[id] = h;
-    if (2 * (id + 1) > this.slots.length) this.rehash(this.slots.length * 2);
-    else this.place(id, h);
+    const slots = this.slots;
+    if (slots === undefined || 2 * (id + 1) > slots.length) this.rehash(tableSize(id + 1));
+    else this.place(slots, id, h);
     return id;
   }
 
@@ -159,7 +191,7 @@ export class TermTable {
    */
   bytes(): number {
     return (
-      this.slots.byteLength +
+      (this.slots?.byteLength ?? 0) +
       this.hashes.byteLength +
       8 * this.terms.length +
       this.stringBytes +
@@ -187,9 +219,9 @@ export class TermTable {
     this.baseCount = n;
     this.hashes = new Int32Array(Math.max(512, n));
     this.hashes.set(hashes.subarray(0, n));
-    let size = 1024;
-    while (size < 2 * (n + 1)) size *= 2;
-    this.rehash(size);
+    this.scans = 0;
+    if (n < this.scanMinTerms) this.rehash(tableSize(n));
+    else this.slots = undefined;
   }
 
   /** Empties the table. */
@@ -201,44 +233,63 @@ export class TermTable {
     this.baseCount = 0;
     this.slots = new Int32Array(1024);
     this.mask = 1023;
+    this.scans = 0;
   }
 
   private find(text: string, from: number, to: number, h: number): number {
-    const len = to - from;
-    const slots = this.slots;
+    let slots = this.slots;
+    if (slots === undefined) {
+      if (this.scans < SCANS_BEFORE_BUILDING) {
+        this.scans++;
+        return this.scan(text, from, to, h);
+      }
+      slots = this.rehash(tableSize(this.size));
+    }
     const mask = this.mask;
     let s = Math.imul(h, 0x9e3779b1) & mask;
     for (;;) {
       const v = slots[s]!;
       if (v === 0) return -1;
       const id = v - 1;
-      if (this.hashes[id] === h) {
-        if (id < this.baseCount) {
-          // A restored term, compared in place with its stretch of the joined text.
-          const at = this.baseStart[id]!;
-          if (this.baseStart[id + 1]! - at === len && sameRange(text, from, this.baseText, at, len)) return id;
-        } else {
-          // Compared in place by the engine (no substring, no loop over the characters here).
-          const t = this.terms[id - this.baseCount]!;
-          if (t.length === len && text.startsWith(t, from)) return id;
-        }
-      }
+      if (this.hashes[id] === h && this.holds(id, text, from, to)) return id;
       s = (s + 1) & mask;
     }
   }
 
-  private place(id: number, h: number): void {
-    const slots = this.slots;
+  /** {@link find} by a pass over the hashes, in id order (no table). */
+  private scan(text: string, from: number, to: number, h: number): number {
+    const hashes = this.hashes;
+    const n = this.size;
+    for (let id = 0; id < n; id++) if (hashes[id] === h && this.holds(id, text, from, to)) return id;
+    return -1;
+  }
+
+  /** Whether term `id` is `text[from..to)`. */
+  private holds(id: number, text: string, from: number, to: number): boolean {
+    const len = to - from;
+    if (id < this.baseCount) {
+      // A restored term, compared in place with its stretch of the joined text.
+      const at = this.baseStart[id]!;
+      return this.baseStart[id + 1]! - at === len && sameRange(text, from, this.baseText, at, len);
+    }
+    // Compared in place by the engine (no substring, no loop over the characters here).
+    const t = this.terms[id - this.baseCount]!;
+    return t.length === len && text.startsWith(t, from);
+  }
+
+  private place(slots: Int32Array, id: number, h: number): void {
     const mask = this.mask;
     let s = Math.imul(h, 0x9e3779b1) & mask;
     while (slots[s] !== 0) s = (s + 1) & mask;
     slots[s] = id + 1;
   }
 
-  private rehash(size: number): void {
-    this.slots = new Int32Array(size);
+  private rehash(size: number): Int32Array {
+    const slots = new Int32Array(size);
+    this.slots = slots;
     this.mask = size - 1;
     const n = this.size;
-    for (let id = 0; id < n; id++) this.place(id, this.hashes[id]!);
+    for (let id = 0; id < n; id++) this.place(slots, id, this.hashes[id]!);
+    return slots;
   }
 }
