@@ -57,7 +57,7 @@ describe("PostingsCache.bytes", () => {
       const image = decoded.right.image;
       const c = PostingsCache.restore(image, (doc) => doc);
       // Half the lists and every key made, as searches and a write would.
-      for (let t = 0; t < (image.termStart.length - 1); t += 2) c.list(t);
+      for (let t = 0; t < image.termStart.length - 1; t += 2) c.list(t);
       c.docOf("ns0\u0000id-0");
       return c;
     });

@@ -90,7 +90,7 @@ describe("packed postings", () => {
         "file",
       );
     const image = cache.image();
-    const postings = image.lists.listStart[(image.termStart.length - 1)]!;
+    const postings = image.lists.listStart[image.termStart.length - 1]!;
     expect(image.lists.packed.length).toBeLessThan(1.5 * postings); // int32 would be 4 × postings
     const bytes = encodeSnapshot({ identity: "i", scope: "*", generation: 1, image, docExtra: undefined, marks: [] });
     const decoded = decodeSnapshot(bytes, { identity: "i", scope: "*", maxGeneration: 1 });
