@@ -7,7 +7,7 @@
  */
 import * as E from "fp-ts/lib/Either.js";
 import { createRequire } from "node:module";
-import type pg from "pg";
+import type * as pg from "pg";
 import type * as TE from "fp-ts/lib/TaskEither.js";
 import type { PgPoolLike } from "./optional-driver.js";
 import {
@@ -94,23 +94,38 @@ const requireHere = createRequire(import.meta.url);
  * is no `navigator` (Node 20) it constructs a fetch `Response` instead, which loads Node's whole
  * fetch implementation: about 23 ms, half of pg's load, paid by every fresh worker (measured on
  * Node 20.20: pg loaded in 45–58 ms, 24 ms with a `navigator`). Node 21 and later define
- * `navigator` ("Node.js/<major>"); on a Node without one, pg is required synchronously with that
- * same answer in place, taken back before anything else runs. A `navigator` the host defined is
- * never touched.
+ * `navigator` ("Node.js/<major>"). On a Node without one, when `pg` resolves for this module (as
+ * `import("pg")` would resolve it, loader hooks included), its CommonJS modules are first
+ * evaluated synchronously with that same answer in place, taken back before anything else runs;
+ * the `import("pg")` that follows finds them evaluated. A `navigator` the host defined is never
+ * touched, and a pg that does not resolve fails in the `import` as before.
  */
-async function importPg(): Promise<{ readonly default: typeof pg }> {
-  const lend = !("navigator" in globalThis);
-  if (lend)
+async function importPg(): Promise<typeof pg> {
+  if (!("navigator" in globalThis) && resolves("pg")) {
     Object.defineProperty(globalThis, "navigator", {
       value: { userAgent: `Node.js/${process.versions.node.split(".")[0] ?? ""}` },
       configurable: true,
       writable: true,
       enumerable: false,
     });
+    try {
+      requireHere("pg");
+    } catch {
+      // The import below reports what is wrong.
+    } finally {
+      Reflect.deleteProperty(globalThis, "navigator");
+    }
+  }
+  return import("pg");
+}
+
+/** Whether `specifier` resolves from this module as an `import` would resolve it. */
+function resolves(specifier: string): boolean {
   try {
-    return { default: requireHere("pg") as typeof pg };
-  } finally {
-    if (lend) Reflect.deleteProperty(globalThis, "navigator");
+    import.meta.resolve(specifier);
+    return true;
+  } catch {
+    return false;
   }
 }
 
