@@ -497,7 +497,7 @@ export class PostingsCache<H> {
    * Called after a load from rows; the cache's content and every answer stay the same.
    */
   pack(): void {
-    if (this.lists.every((l) => l === undefined)) return;
+    if (this.made !== undefined ? this.made.length === 0 : this.lists.every((l) => l === undefined)) return;
     this.flat = this.packLists();
     this.lists.fill(undefined);
     this.made = [];

@@ -477,23 +477,25 @@ function decodeChecked(
       ? Buffer.from(bytes.buffer, s.at, s.length).toString("latin1")
       : Buffer.from(bytes.buffer, s.at, 2 * s.length).toString("utf16le");
   };
-  /** Strings from a joined text and its bounds (bounds checked: ascending from 0 to the text's length). */
+  /** Whether the bounds of a joined text ascend from 0 to its length. */
+  const bounded = (start: Int32Array, length: number): boolean => {
+    if (start[0] !== 0 || start[start.length - 1] !== length) return false;
+    for (let i = 1; i < start.length; i++) if (start[i]! < start[i - 1]!) return false;
+    return true;
+  };
+  /** Strings from a joined text and its bounds (checked). */
   const split = (startName: string, textName: string): string[] | undefined => {
     const start = i32(startName);
     const all = text(textName);
+    if (!bounded(start, all.length)) return undefined;
     const out: string[] = [];
-    if (start[0] !== 0 || start[start.length - 1] !== all.length) return undefined;
-    for (let i = 0; i + 1 < start.length; i++) {
-      if (start[i + 1]! < start[i]!) return undefined;
-      out.push(all.slice(start[i]!, start[i + 1]!));
-    }
+    for (let i = 0; i + 1 < start.length; i++) out.push(all.slice(start[i]!, start[i + 1]!));
     return out;
   };
   // The terms stay one joined text (the cache compares and slices them in place), their bounds checked as split's are.
   const termStart = i32("termStart");
   const termText = text("termText");
-  let termsInOrder = termStart[0] === 0 && termStart[termStart.length - 1] === termText.length;
-  for (let i = 1; termsInOrder && i < termStart.length; i++) termsInOrder = termStart[i]! >= termStart[i - 1]!;
+  const termsInOrder = bounded(termStart, termText.length);
   const namespaces = split("nsStart", "nsText");
   const kinds = split("kindStart", "kindText");
   const markNames = split("markStart", "markText");
