@@ -12,11 +12,13 @@
  *
  * @module search/postgres-cache
  */
+import type { Buffer } from "node:buffer";
 import { entryKey } from "./contract.js";
 import { PostingsCache, type CacheItem, type ColumnTerms, type EntryTerms } from "./ranking/postings.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
-import type { SqlClient } from "./sql.js";
+import { binaryCopyDecoder, copyOutOf, int8At, sqlLiteral, type CopyOut } from "./pg-copy.js";
+import type { SqlClient, SqlRunner } from "./sql.js";
 
 /**
  * The SQL that reads a row's `tsv` as a terms column (see `ColumnTerms` of the postings cache):
@@ -52,6 +54,19 @@ interface CacheRow {
   readonly gen: string | number;
   /** The row's terms as a terms column ({@link TSV_TERMS}). */
   readonly terms: string;
+}
+
+/** Whether `b[from..from + length)` holds the bytes of `a`. */
+function sameBytes(a: Uint8Array, b: Uint8Array, from: number, length: number): boolean {
+  if (a.length !== length) return false;
+  for (let i = 0; i < length; i++) if (a[i] !== b[from + i]) return false;
+  return true;
+}
+
+/** What reading a namespace's rows did: the rows read, and how many of them were put (newer than what the cache held). */
+interface RowsRead {
+  readonly rows: number;
+  readonly put: number;
 }
 
 /** Rows per page of the cursor that loads the cache. */
@@ -147,6 +162,43 @@ export function pgPostingsCache(
   let firstRows = 0;
   const mine = (ns: string): boolean => namespace === undefined || ns === namespace;
 
+  /** During the first load, the generation of each entry put so far (by entry number), and how many. */
+  let firstGens: Float64Array | undefined;
+  let firstCount = 0;
+  /** Rows taken by {@link putRow} and not yet in the cache (put a thousand at a time, and by {@link flush}). */
+  let pending: CacheItem<RowKey>[] = [];
+  /** Puts what {@link putRow} took and has not put yet. */
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    cache.putMany(batch);
+  };
+  /**
+   * Takes one row when it is newer than what the cache holds of its key and namespace (true), to be
+   * put with the next thousand or by {@link flush}; every caller flushes before it returns or throws.
+   */
+  const putRow = (gen: number, ns: string, id: string, kind: string, terms: EntryTerms | ColumnTerms): boolean => {
+    const key = entryKey(ns, id);
+    if (firstGens !== undefined) {
+      // The first load: rows of one snapshot into an empty cache, each its own entry in row order
+      // (a key met twice replaces its entry with a new one), so a generation is kept per entry
+      // number, as a restore keeps them, and no map is made until one is needed.
+      const doc = firstCount++;
+      if (doc >= firstGens.length) {
+        const grown = new Float64Array(firstGens.length * 2);
+        grown.set(firstGens);
+        firstGens = grown;
+      }
+      firstGens[doc] = gen;
+    } else {
+      if ((genOf.get(key) ?? -1) >= gen || (deletedAt.get(ns) ?? -1) >= gen) return false;
+      genOf.set(key, gen);
+    }
+    pending.push({ key, handle: { namespace: ns, id }, terms, namespace: ns, kind });
+    if (pending.length === 1000) flush();
+    return true;
+  };
   /** Puts the rows newer than what the cache holds of their key and namespace, in batches. */
   const putAll = (
     rows: Iterable<{
@@ -157,26 +209,12 @@ export function pgPostingsCache(
       readonly terms: EntryTerms | ColumnTerms;
     }>,
   ): number => {
-    let batch: CacheItem<RowKey>[] = [];
     let n = 0;
-    for (const r of rows) {
-      const key = entryKey(r.namespace, r.id);
-      if ((genOf.get(key) ?? -1) >= r.gen || (deletedAt.get(r.namespace) ?? -1) >= r.gen) continue;
-      genOf.set(key, r.gen);
-      batch.push({
-        key,
-        handle: { namespace: r.namespace, id: r.id },
-        terms: r.terms,
-        namespace: r.namespace,
-        kind: r.kind,
-      });
-      n++;
-      if (batch.length === 1000) {
-        cache.putMany(batch);
-        batch = [];
-      }
+    try {
+      for (const r of rows) if (putRow(r.gen, r.namespace, r.id, r.kind, r.terms)) n++;
+    } finally {
+      flush();
     }
-    cache.putMany(batch);
     return n;
   };
   const drop = (gen: number, namespace: string): number => {
@@ -194,6 +232,57 @@ export function pgPostingsCache(
       genOf.delete(key);
     }
     return gone.length;
+  };
+  /** A namespace's rows newer than `since`, in write order, into the cache with a plain query: the rows read, and how many were put. */
+  const namespaceRowsByQuery = async (tx: SqlRunner, ns: string, since: number): Promise<RowsRead> => {
+    const page = await tx.query<CacheRow>(
+      `SELECT namespace, id, kind, gen, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
+      [ns, since],
+    );
+    const put = putAll(
+      page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: r.terms })),
+    );
+    return { rows: page.rows.length, put };
+  };
+  /**
+   * The same rows read by binary COPY: each tuple is decoded into its id, kind and terms strings
+   * and a number, and goes into the cache a batch at a time while the rest is still arriving.
+   * The namespace and `since` are written into the statement (COPY takes no parameters): the
+   * namespace as a quoted literal, `since` as this process's own integer counter.
+   */
+  const namespaceRowsByCopy = async (copy: CopyOut, ns: string, since: number): Promise<RowsRead> => {
+    let rows = 0;
+    let put = 0;
+    // A row's kind is one of a few: each is decoded once, and found again by its bytes.
+    const kinds: { readonly bytes: Uint8Array; readonly text: string }[] = [];
+    const kindAt = (b: Buffer, from: number, length: number): string => {
+      for (const k of kinds) if (sameBytes(k.bytes, b, from, length)) return k.text;
+      const bytes = Uint8Array.prototype.slice.call(b, from, from + length);
+      const text = b.toString("utf8", from, from + length);
+      kinds.push({ bytes, text });
+      return text;
+    };
+    const decoder = binaryCopyDecoder(4, (b, start, length) => {
+      if (length[0]! < 0 || length[1]! < 0 || length[2]! < 0 || length[3]! < 0)
+        throw new Error("malformed binary COPY data: a row without its id, kind, generation or terms");
+      const id = b.toString("utf8", start[0]!, start[0]! + length[0]!);
+      const kind = kindAt(b, start[1]!, length[1]!);
+      const gen = int8At(b, start[2]!, length[2]!);
+      const terms = b.toString("utf8", start[3]!, start[3]! + length[3]!);
+      rows++;
+      if (putRow(gen, ns, id, kind, terms)) put++;
+    });
+    try {
+      await copy(
+        `COPY (SELECT id::text, kind::text, gen::int8, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = ${sqlLiteral(ns)} AND gen > ${String(Math.trunc(since))} ORDER BY gen, id COLLATE "C") TO STDOUT (FORMAT binary)`,
+        decoder.feed,
+      );
+      decoder.done();
+    } finally {
+      // Rows already taken are committed rows of this snapshot: they go in even when the copy failed after them.
+      flush();
+    }
+    return { rows, put };
   };
   const reset = (): void => {
     cache = new PostingsCache<RowKey>();
@@ -272,7 +361,12 @@ export function pgPostingsCache(
     // One snapshot: the counter, the deletions and the rows agree. The rows come through a cursor,
     // a page at a time, each page into the cache before the next is fetched (a large table is never
     // held in memory as rows).
-    if (!loaded) cache.clear();
+    if (!loaded) {
+      cache.clear();
+      genOf.clear();
+      firstGens = new Float64Array(1024);
+      firstCount = 0;
+    }
     const got = await client
       .transaction(async (tx) => {
         await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -301,20 +395,13 @@ export function pgPostingsCache(
         if (namespace !== undefined) {
           // One namespace: its rows in one result (the primary key's namespace prefix finds them), in
           // write order (a write goes in id order), so equal scores rank as in a cache kept by writes.
-          const page = await tx.query<CacheRow>(
-            `SELECT namespace, id, kind, gen, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
-            [namespace, since],
-          );
-          changed += putAll(
-            page.rows.map((r) => ({
-              gen: Number(r.gen),
-              namespace: r.namespace,
-              id: r.id,
-              kind: r.kind,
-              terms: r.terms,
-            })),
-          );
-          if (since < 0) firstRows = page.rows.length;
+          const copy = copyOutOf(tx);
+          const read =
+            copy === undefined
+              ? await namespaceRowsByQuery(tx, namespace, since)
+              : await namespaceRowsByCopy(copy, namespace, since);
+          changed += read.put;
+          if (since < 0) firstRows = read.rows;
           return { gen: Number(g.rows[0]?.gen ?? 0), n: await counted() };
         }
         // `since` is this process's own integer counter, written into the statement (DECLARE takes no parameters).
@@ -344,9 +431,16 @@ export function pgPostingsCache(
           cache.clear();
           genOf.clear();
           deletedAt.clear();
+          firstGens = undefined;
         }
         throw e;
       });
+    if (firstGens !== undefined) {
+      // Every entry's generation, by entry number, as after a restore: the map is built on first use.
+      genMap = undefined;
+      restoredGens = firstGens;
+      firstGens = undefined;
+    }
     const first = since < 0;
     if (first) cache.pack();
     loaded = true;

@@ -24,11 +24,14 @@ import { loadDriver, POSTGRES_DRIVER } from "./driver.js";
 import type { IndexError } from "./contract.js";
 import { messageOf } from "./contract.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
+import { copyOut, isNodePgClient, withCopyOut } from "./pg-copy.js";
 
 /**
  * Adapts a `pg.Pool` (or anything of its shape, see `PgPoolLike`) to {@link SqlClient}.
  * Every client checked out for a transaction has an `'error'` listener while it is out, and one
- * whose connection broke is destroyed rather than returned. The pool itself is yours: give it an
+ * whose connection broke is destroyed rather than returned. When the checked-out clients are
+ * node-postgres' own, a namespace's rows are read by binary `COPY … TO STDOUT` (fewer
+ * short-lived objects); any other pool's are read with plain queries. The pool itself is yours: give it an
  * `'error'` listener (an idle connection that is lost raises `'error'` on the pool, and an event
  * nobody listens to ends the process).
  *
@@ -48,12 +51,15 @@ export function pgClient(pool: PgPoolLike): SqlClient {
     transaction: <A>(fn: (tx: SqlRunner) => Promise<A>): Promise<A> =>
       pgTransaction(
         pool,
-        (c) =>
-          fn({
+        (c) => {
+          const tx: SqlRunner = {
             query: async <R>(text: string, params: readonly unknown[] = []) => ({
               rows: (await c.query(text, [...params])).rows as R[],
             }),
-          }),
+          };
+          // A node-postgres client also reads a namespace's rows by binary COPY (see `search/pg-copy`).
+          return fn(isNodePgClient(c) ? withCopyOut(tx, (text, onData) => copyOut(c, text, onData)) : tx);
+        },
         1,
       ),
     end: () => pool.end(),

@@ -129,16 +129,12 @@ function flatOf(listStart: Int32Array, packedStart: Int32Array, blockStart: Int3
 }
 
 /**
- * Lists as {@link FlatLists} from runs: list `t`'s postings are the slots
- * `order[runStart[t]..runStart[t + 1])`, docIds ascending, slot `k` holding the posting
- * `slotVal[k]` (docId × 4 + field mask). Its bounds are those {@link appendPosting} keeps, without
- * an object or an array per list. `order` is overwritten (it ends holding the postings).
+ * Lists as {@link FlatLists} from runs: list `t`'s postings are
+ * `postings[runStart[t]..runStart[t + 1])`, each docId × 4 + field mask, docIds ascending. Its
+ * bounds are those {@link appendPosting} keeps, without an object or an array per list.
  */
-function flatRuns(runStart: Int32Array, order: Int32Array, slotVal: Int32Array, docLen: Int32Array): FlatLists {
+function flatRuns(runStart: Int32Array, postings: Int32Array, docLen: Int32Array): FlatLists {
   const nt = runStart.length - 1;
-  const total = runStart[nt]!;
-  const postings = order;
-  for (let k = 0; k < total; k++) postings[k] = slotVal[order[k]!]!;
   const blockStart = new Int32Array(nt + 1);
   const packedStart = new Int32Array(nt + 1);
   for (let t = 0; t < nt; t++) {
@@ -202,7 +198,7 @@ export class PostingsCache<H> {
 
   private readonly termIds = new TermTable();
   /** Per term id (after a restore, made from {@link flat} on first use). */
-  private readonly lists: (TermList | undefined)[] = [];
+  private lists: (TermList | undefined)[] = [];
   /**
    * The ids whose list was made since the lists were last all undefined (a restore, a pack, a
    * clear), so {@link bytes} counts those and never walks a million never-used ids; undefined
@@ -215,6 +211,8 @@ export class PostingsCache<H> {
   private readonly kindIds = new Map<string, number>();
   /** Key → live docId; built on first use after {@link PostingsCache.restore}. */
   private keyMap: Map<string, number> | undefined = new Map<string, number>();
+  /** The estimated bytes of the strings of the keys in `keyMap` (see `stringBytes`), kept as keys come and go: `bytes()` reads it in O(1). */
+  private keyStringBytes = 0;
   /** Per docId. */
   docLen: Int32Array = new Int32Array(1024);
   docNs: Int32Array = new Int32Array(1024);
@@ -313,7 +311,7 @@ export class PostingsCache<H> {
     // two-byte (an upper bound: keys below U+0100 are restored as a one-byte string).
     if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
     if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live;
-    else for (const key of this.keyMap.keys()) n += KEY_ENTRY_BYTES + stringBytes(key.length);
+    else n += KEY_ENTRY_BYTES * this.keyMap.size + this.keyStringBytes;
     if (viewed && shared !== undefined) n += shared.byteLength;
     return n;
   }
@@ -381,8 +379,15 @@ export class PostingsCache<H> {
   private keyToDoc(): Map<string, number> {
     if (this.keyMap !== undefined) return this.keyMap;
     const map = new Map<string, number>();
-    for (let d = 0; d < this.docCount; d++) if (this.docLive[d] === 1) map.set(this.keyOf(d), d);
+    let bytes = 0;
+    for (let d = 0; d < this.docCount; d++)
+      if (this.docLive[d] === 1) {
+        const key = this.keyOf(d);
+        map.set(key, d);
+        bytes += stringBytes(key.length);
+      }
     this.keyMap = map;
+    this.keyStringBytes = bytes;
     return map;
   }
 
@@ -545,6 +550,7 @@ export class PostingsCache<H> {
     c.docKey = [];
     c.docHandle = [];
     c.keyMap = undefined;
+    c.keyStringBytes = 0;
     return c;
   }
 
@@ -642,6 +648,8 @@ export class PostingsCache<H> {
       const terms = items[i]!.terms;
       need += typeof terms === "string" ? TermTable.columnTerms(terms) : terms.summary.length + terms.content.length;
     }
+    // Term ids are written `id << 2 | mask` in phase 1: they must stay below 2^29 (memory runs out long before).
+    if (this.termIds.size + need >= 2 ** 29) throw new RangeError("a postings cache holds fewer than 2^29 terms");
     this.forward = grownInt32(this.forward, slot0 + need);
     const ids = this.forward;
     const at = new Int32Array(to - from + 1);
@@ -657,7 +665,9 @@ export class PostingsCache<H> {
     }
     // A new term's list is made on its first use (see `list`): a batch into an empty cache makes none.
     const nt0 = this.termIds.size;
-    while (this.lists.length < nt0) this.lists.push(undefined);
+    // Made at its size when empty (growing by pushes copies it about three times over).
+    if (this.lists.length === 0) this.lists = new Array<TermList | undefined>(nt0).fill(undefined);
+    else while (this.lists.length < nt0) this.lists.push(undefined);
     // Room for everything this batch can add, so the loops below hold their arrays in locals.
     this.mark = grownInt32(this.mark, nt0);
     this.slot = grownInt32(this.slot, nt0);
@@ -665,11 +675,10 @@ export class PostingsCache<H> {
     const forward = this.forward;
     const mark = this.mark;
     const slot = this.slot;
-    // Each slot's posting: docId × 4 + field mask (one array instead of a docId and a mask array).
-    const slotVal = new Int32Array(need);
+    const doc0 = this.docCount;
     let j = slot0;
-    // Phase 1: docIds and field masks, entry after entry (the forward lists). A term in both
-    // fields takes mask 3.
+    // Phase 1: the forward lists, entry after entry, each slot `termId << 2 | field mask` until
+    // phase 2 takes the masks out (a term in both fields takes mask 3; term ids stay below 2^29).
     for (let i = from; i < to; i++) {
       const { key, handle, namespace, kind } = items[i]!;
       const doc = this.docCount;
@@ -679,12 +688,11 @@ export class PostingsCache<H> {
         const v = ids[slot0 + k]!;
         const id = v >>> 1;
         const field = (v & 1) + 1;
-        if (mark[id] === doc + 1) slotVal[slot[id]! - slot0]! |= field;
+        if (mark[id] === doc + 1) forward[slot[id]!]! |= field;
         else {
           mark[id] = doc + 1;
           slot[id] = j;
-          forward[j] = id;
-          slotVal[j - slot0] = (doc << 2) | field;
+          forward[j] = (id << 2) | field;
           j++;
         }
       }
@@ -698,20 +706,22 @@ export class PostingsCache<H> {
       this.docHandle[doc] = handle;
       this.docCount = doc + 1;
       this.keyToDoc().set(key, doc);
+      this.keyStringBytes += stringBytes(key.length);
       this.live++;
       this.totalLen += len;
       this.livePostings += j - start;
     }
-    // Phase 2: group the slots by term (counting sort, docs stay ascending) and append each
-    // term's run at once. `slot` is free again here and serves as the per-term count.
+    // Phase 2: the postings grouped by term (counting sort; docs stay ascending), each
+    // `docId << 2 | field mask`, written straight into one array while the forward slots get
+    // their plain term ids back. `slot` is free again here and serves as the per-term count.
     const total = j - slot0;
     // Into a fresh cache, ids were handed out in order of first appearance: term `t` is the
     // `t`-th touched, and no array of them is needed.
     const touched = fresh ? undefined : new Int32Array(total);
     let nt = 0;
-    for (let k = 0; k < total; k++) slot[forward[slot0 + k]!] = 0;
+    for (let k = 0; k < total; k++) slot[forward[slot0 + k]! >>> 2] = 0;
     for (let k = 0; k < total; k++) {
-      const id = forward[slot0 + k]!;
+      const id = forward[slot0 + k]! >>> 2;
       if (slot[id] === 0) {
         if (touched !== undefined) touched[nt] = id;
         nt++;
@@ -724,12 +734,21 @@ export class PostingsCache<H> {
       runStart[t + 1] = runStart[t]! + slot[id]!;
       slot[id] = runStart[t]!; // now the term's write offset
     }
-    const order = new Int32Array(total);
-    for (let k = 0; k < total; k++) order[slot[forward[slot0 + k]!]!++] = k;
+    const postings = new Int32Array(total);
+    const docStart = this.docStart;
+    for (let doc = doc0; doc < this.docCount; doc++) {
+      const end = docStart[doc + 1]!;
+      for (let k = docStart[doc]!; k < end; k++) {
+        const v = forward[k]!;
+        const id = v >>> 2;
+        postings[slot[id]!++] = (doc << 2) | (v & 3);
+        forward[k] = id;
+      }
+    }
     const docLen = this.docLen;
     if (fresh) {
       // Ids were handed out in order of first appearance, so `touched[t]` is `t` and the runs are the lists.
-      this.flat = flatRuns(runStart, order, slotVal, docLen);
+      this.flat = flatRuns(runStart, postings, docLen);
       return;
     }
     for (let t = 0; t < nt; t++) {
@@ -737,7 +756,7 @@ export class PostingsCache<H> {
       const end = runStart[t + 1]!;
       list.postings = grownInt32(list.postings, list.length + end - runStart[t]!);
       for (let k = runStart[t]!; k < end; k++) {
-        const v = slotVal[order[k]!]!;
+        const v = postings[k]!;
         const doc = v >>> 2;
         appendPosting(list, doc, v & 3, docLen[doc]!);
       }
@@ -750,6 +769,7 @@ export class PostingsCache<H> {
     const doc = keys.get(key);
     if (doc === undefined) return false;
     keys.delete(key);
+    this.keyStringBytes -= stringBytes(key.length);
     this.docLive[doc] = 0;
     this.docKey[doc] = undefined;
     this.docHandle[doc] = undefined;
@@ -784,6 +804,7 @@ export class PostingsCache<H> {
     this.mark = new Int32Array(1024);
     this.slot = new Int32Array(1024);
     this.keyMap = new Map<string, number>();
+    this.keyStringBytes = 0;
     this.docKey = [];
     this.docHandle = [];
     this.keyStart = undefined;
