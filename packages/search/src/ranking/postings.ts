@@ -209,9 +209,9 @@ export class PostingsCache<H> {
   private flat: FlatLists | undefined;
   private readonly nsIds = new Map<string, number>();
   private readonly kindIds = new Map<string, number>();
-  /** Key → live docId; built on first use after {@link PostingsCache.restore}. */
+  /** Key → live docId; built on first use after {@link PostingsCache.restore} and after a batch into an empty cache. */
   private keyMap: Map<string, number> | undefined = new Map<string, number>();
-  /** The estimated bytes of the strings of the keys in `keyMap` (see `stringBytes`), kept as keys come and go: `bytes()` reads it in O(1). */
+  /** The estimated bytes of the live entries' key strings (see `stringBytes`; restored keys not yet made are counted with their joined text), kept as keys come and go: `bytes()` reads it in O(1). */
   private keyStringBytes = 0;
   /** Per docId. */
   docLen: Int32Array = new Int32Array(1024);
@@ -310,7 +310,7 @@ export class PostingsCache<H> {
     // Restored keys are one string, kept until the restored entries are renumbered; counted as
     // two-byte (an upper bound: keys below U+0100 are restored as a one-byte string).
     if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
-    if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live;
+    if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live + this.keyStringBytes;
     else n += KEY_ENTRY_BYTES * this.keyMap.size + this.keyStringBytes;
     if (viewed && shared !== undefined) n += shared.byteLength;
     return n;
@@ -634,7 +634,9 @@ export class PostingsCache<H> {
   private putBatch(items: readonly CacheItem<H>[], from: number, to: number): void {
     if (from >= to) return;
     this.ensureForward();
-    if (this.keyToDoc().size > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    if (this.live > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
+    // Into an empty cache, the key → docId map is left to be built on first use (a search needs none).
+    if (this.live === 0 && this.keyStart === undefined) this.keyMap = undefined;
     // A batch into a cache that holds no term yet builds its lists flat and packed (see `flatRuns`).
     const fresh = this.lists.length === 0 && this.flat === undefined;
     const slot0 = this.docStart[this.docCount]!;
@@ -705,7 +707,7 @@ export class PostingsCache<H> {
       this.docKey[doc] = key;
       this.docHandle[doc] = handle;
       this.docCount = doc + 1;
-      this.keyToDoc().set(key, doc);
+      this.keyMap?.set(key, doc);
       this.keyStringBytes += stringBytes(key.length);
       this.live++;
       this.totalLen += len;
