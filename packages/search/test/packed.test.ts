@@ -143,6 +143,9 @@ describe("packed postings", () => {
           packed.pack();
           expect(encode(batch)).toEqual(encode(single));
           expect(encode(packed)).toEqual(encode(single));
+          // A batch into an empty cache builds its key map on first use: every key finds its entry.
+          const keys = ["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"];
+          expect(keys.map((k) => batch.docOf(k))).toEqual(keys.map((k) => single.docOf(k)));
           const caches = [batch, single, packed];
           const query = ["a", "app", "数据", "h"];
           const opts = { k: 5, summaryWeight: 2, namespace: undefined, kinds: undefined };
