@@ -226,3 +226,57 @@ export function copyOutOf(runner: object): CopyOut | undefined {
   const copy = (runner as { readonly [COPY_OUT]?: CopyOut })[COPY_OUT];
   return typeof copy === "function" ? copy : undefined;
 }
+
+/** The type OIDs of the array elements the index reads: `text` and `int8`. */
+export const TEXT_OID = 25;
+export const INT8_OID = 20;
+
+/**
+ * Where the elements of a one-dimensional array field in PostgreSQL's binary format start: the
+ * field's `length` bytes at `start` hold the number of dimensions, a flags word, the element type,
+ * each dimension's size and lower bound, then every element as a length (-1: NULL) and its bytes.
+ * Returns the element count and the offset of the first element's length; throws unless the field
+ * is such an array (one dimension, or none when empty) of elements of type `oid` whose elements
+ * all lie within the field. Read the elements with {@link elementLength}.
+ *
+ * @example const { count, at } = arrayElements(b, start[0]!, length[0]!, TEXT_OID);
+ */
+export function arrayElements(
+  b: Buffer,
+  start: number,
+  length: number,
+  oid: number,
+): { readonly count: number; readonly at: number } {
+  const end = start + length;
+  if (length < 12) malformed("an array field shorter than its header");
+  const ndim = b.readInt32BE(start);
+  if (b.readUInt32BE(start + 8) !== oid)
+    malformed(`an array of element type ${b.readUInt32BE(start + 8)}, expected ${oid}`);
+  if (ndim === 0) {
+    if (length !== 12) malformed("bytes after an empty array");
+    return { count: 0, at: end };
+  }
+  if (ndim !== 1 || length < 20) malformed(`an array of ${ndim} dimensions`);
+  const count = b.readInt32BE(start + 12);
+  if (count < 0) malformed("an array of negative size");
+  // Every element's length and bytes within the field.
+  let at = start + 20;
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > end) malformed("array elements cut short");
+    const len = b.readInt32BE(at);
+    if (len < -1 || at + 4 + Math.max(len, 0) > end) malformed("an array element cut short");
+    at += 4 + Math.max(len, 0);
+  }
+  if (at !== end) malformed("bytes after an array's elements");
+  return { count, at: start + 20 };
+}
+
+/**
+ * The length of the array element at `at` (-1: NULL) — its bytes follow the 4 bytes at `at` —
+ * for an array {@link arrayElements} checked; the next element is at `at + 4 + max(length, 0)`.
+ *
+ * @example const len = elementLength(b, at); const text = b.toString("utf8", at + 4, at + 4 + len);
+ */
+export function elementLength(b: Buffer, at: number): number {
+  return b.readInt32BE(at);
+}

@@ -17,7 +17,17 @@ import { entryKey } from "./contract.js";
 import { PostingsCache, type CacheItem, type ColumnTerms, type EntryTerms } from "./ranking/postings.js";
 import type { SnapshotContent } from "./ranking/snapshot.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
-import { binaryCopyDecoder, copyOutOf, int8At, sqlLiteral, type CopyOut } from "./pg-copy.js";
+import {
+  arrayElements,
+  binaryCopyDecoder,
+  copyOutOf,
+  elementLength,
+  int8At,
+  INT8_OID,
+  sqlLiteral,
+  TEXT_OID,
+  type CopyOut,
+} from "./pg-copy.js";
 import type { SqlClient, SqlRunner } from "./sql.js";
 
 /**
@@ -62,6 +72,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array, from: number, length: number): 
   for (let i = 0; i < length; i++) if (a[i] !== b[from + i]) return false;
   return true;
 }
+
+/** Rows per tuple of a namespace read by COPY (see `namespaceRowsByCopy`). */
+const COPY_ROWS = 100;
 
 /** What reading a namespace's rows did: the rows read, and how many of them were put (newer than what the cache held). */
 interface RowsRead {
@@ -262,19 +275,44 @@ export function pgPostingsCache(
       kinds.push({ bytes, text });
       return text;
     };
+    // Each tuple holds up to COPY_ROWS rows, as four arrays (ids, kinds, generations, terms) in
+    // write order: a message per hundred rows instead of one per row (a message costs the
+    // driver a few objects), each message under the 64 KiB a socket read brings.
     const decoder = binaryCopyDecoder(4, (b, start, length) => {
-      if (length[0]! < 0 || length[1]! < 0 || length[2]! < 0 || length[3]! < 0)
-        throw new Error("malformed binary COPY data: a row without its id, kind, generation or terms");
-      const id = b.toString("utf8", start[0]!, start[0]! + length[0]!);
-      const kind = kindAt(b, start[1]!, length[1]!);
-      const gen = int8At(b, start[2]!, length[2]!);
-      const terms = b.toString("utf8", start[3]!, start[3]! + length[3]!);
-      rows++;
-      if (putRow(gen, ns, id, kind, terms)) put++;
+      const ids = arrayElements(b, start[0]!, length[0]!, TEXT_OID);
+      const ks = arrayElements(b, start[1]!, length[1]!, TEXT_OID);
+      const gens = arrayElements(b, start[2]!, length[2]!, INT8_OID);
+      const ts = arrayElements(b, start[3]!, length[3]!, TEXT_OID);
+      const n = ids.count;
+      if (ks.count !== n || gens.count !== n || ts.count !== n)
+        throw new Error("malformed binary COPY data: arrays of rows of different lengths");
+      let a = ids.at;
+      let k = ks.at;
+      let g = gens.at;
+      let t = ts.at;
+      for (let i = 0; i < n; i++) {
+        const la = elementLength(b, a);
+        const lk = elementLength(b, k);
+        const lg = elementLength(b, g);
+        const lt = elementLength(b, t);
+        if (la < 0 || lk < 0 || lg < 0 || lt < 0)
+          throw new Error("malformed binary COPY data: a row without its id, kind, generation or terms");
+        const id = b.toString("utf8", a + 4, a + 4 + la);
+        const kind = kindAt(b, k + 4, lk);
+        const gen = int8At(b, g + 4, lg);
+        const terms = b.toString("utf8", t + 4, t + 4 + lt);
+        a += 4 + la;
+        k += 4 + lk;
+        g += 4 + lg;
+        t += 4 + lt;
+        rows++;
+        if (putRow(gen, ns, id, kind, terms)) put++;
+      }
     });
+    const order = `gen, id COLLATE "C"`;
     try {
       await copy(
-        `COPY (SELECT id::text, kind::text, gen::int8, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = ${sqlLiteral(ns)} AND gen > ${String(Math.trunc(since))} ORDER BY gen, id COLLATE "C") TO STDOUT (FORMAT binary)`,
+        `COPY (SELECT array_agg(id ORDER BY o), array_agg(kind ORDER BY o), array_agg(gen ORDER BY o), array_agg(terms ORDER BY o) FROM (SELECT id::text AS id, kind::text AS kind, gen::int8 AS gen, ${TSV_TERMS} AS terms, row_number() OVER (ORDER BY ${order}) AS o FROM ${table} WHERE namespace = ${sqlLiteral(ns)} AND gen > ${String(Math.trunc(since))}) r GROUP BY (o - 1) / ${COPY_ROWS} ORDER BY (o - 1) / ${COPY_ROWS}) TO STDOUT (FORMAT binary)`,
         decoder.feed,
       );
       decoder.done();

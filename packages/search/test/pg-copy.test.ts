@@ -8,9 +8,20 @@ import * as fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry, type SegmentIndex } from "../src/contract.js";
-import { binaryCopyDecoder, copyOut, int8At, isNodePgClient, sqlLiteral } from "../src/pg-copy.js";
+import {
+  arrayElements,
+  binaryCopyDecoder,
+  copyOut,
+  elementLength,
+  int8At,
+  INT8_OID,
+  isNodePgClient,
+  sqlLiteral,
+  TEXT_OID,
+} from "../src/pg-copy.js";
 import { openPostgresIndex, pgClient, type SqlClient } from "../src/postgres.js";
 import { classifyPgError } from "../src/pg-resilience.js";
+import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { right } from "./support/contract.js";
 import { guardedClient, guardedPool, testDatabase, type TestDatabase } from "./support/postgres.js";
 import { runsFor } from "../../../.ci/support/runs.js";
@@ -125,6 +136,61 @@ describe("binary COPY decoder", () => {
     expect(() => decode(stream([["a", 2n ** 60n, "b"]]))).toThrow(/beyond 2\^53/);
   });
 
+  it("property: a one-dimensional array field (array_send's format) gives its elements, NULLs included, and nothing outside it", () => {
+    /** `values` as array_send writes them: text elements, or int8 when `oid` is INT8_OID. */
+    const arrayBytes = (values: readonly (string | bigint | null)[], oid: number, lower = 1): Buffer => {
+      const head = Buffer.alloc(values.length === 0 ? 12 : 20);
+      head.writeInt32BE(values.length === 0 ? 0 : 1, 0);
+      head.writeInt32BE(values.includes(null) ? 1 : 0, 4);
+      head.writeUInt32BE(oid, 8);
+      if (values.length > 0) {
+        head.writeInt32BE(values.length, 12);
+        head.writeInt32BE(lower, 16);
+      }
+      return Buffer.concat([head, tupleBytes(values).subarray(2)]);
+    };
+    const read = (b: Buffer, oid: number): (string | bigint | null)[] => {
+      const { count, at } = arrayElements(b, 0, b.length, oid);
+      const out: (string | bigint | null)[] = [];
+      let p = at;
+      for (let i = 0; i < count; i++) {
+        const len = elementLength(b, p);
+        if (len < 0) out.push(null);
+        else out.push(oid === INT8_OID ? BigInt(int8At(b, p + 4, len)) : b.toString("utf8", p + 4, p + 4 + len));
+        p += 4 + Math.max(len, 0);
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.string({ unit: "grapheme" }))),
+        fc.array(fc.option(safeInt8)),
+        fc.integer({ min: -5, max: 5 }),
+        (texts, ints, lower) => {
+          expect(read(arrayBytes(texts, TEXT_OID, lower), TEXT_OID)).toEqual(texts);
+          expect(read(arrayBytes(ints, INT8_OID, lower), INT8_OID)).toEqual(ints);
+          // Any cut of a non-empty array is refused, never read past.
+          const whole = arrayBytes(texts, TEXT_OID, lower);
+          if (texts.length > 0)
+            for (const cut of [1, 4, whole.length - 20]) {
+              if (cut <= 0 || cut >= whole.length) continue;
+              expect(() => arrayElements(whole, 0, whole.length - cut, TEXT_OID)).toThrow(/malformed binary COPY data/);
+            }
+        },
+      ),
+      { numRuns: runsFor(200, 1000) },
+    );
+    const two = arrayBytes(["a"], TEXT_OID);
+    two.writeInt32BE(2, 0);
+    expect(() => arrayElements(two, 0, two.length, TEXT_OID)).toThrow(/2 dimensions/);
+    expect(() => arrayElements(arrayBytes(["a"], TEXT_OID), 0, 25, INT8_OID)).toThrow(/element type 25, expected 20/);
+    const trailing = Buffer.concat([arrayBytes(["a"], TEXT_OID), Buffer.from([0])]);
+    expect(() => arrayElements(trailing, 0, trailing.length, TEXT_OID)).toThrow(/bytes after/);
+    const negative = arrayBytes(["a"], TEXT_OID);
+    negative.writeInt32BE(-3, 12);
+    expect(() => arrayElements(negative, 0, negative.length, TEXT_OID)).toThrow(/negative size/);
+  });
+
   it("sqlLiteral quotes anything but a NUL", () => {
     expect(sqlLiteral("it's")).toBe("'it''s'");
     expect(sqlLiteral("a\\'b")).toBe(" E'a\\\\''b'");
@@ -218,6 +284,36 @@ describe("namespaces read by COPY (real server)", () => {
     );
     await rec.end();
   }, 120_000);
+
+  it("a namespace of several COPY tuples (a hundred rows each) reads as by plain queries, in write order", async () => {
+    const table = `copy_${tables++}`;
+    const plain = plainClient(db.client());
+    const writer = right(await openPostgresIndex({ connection: plain, table })());
+    for (let w = 0; w < 3; w++)
+      right(
+        await writer.write(
+          Array.from({ length: 86 }, (_, i) =>
+            entry({
+              id: `w${w}-${i}`,
+              namespace: "big",
+              kind: i % 3 === 0 ? "tool" : "message",
+              summary: "alpha",
+              content: `row ${i}`,
+            }),
+          ),
+        )(),
+      );
+    const rec = recordingPool();
+    const byCopy = right(await openPostgresIndex({ connection: rec.client, table })());
+    const byQuery = right(await openPostgresIndex({ connection: plain, table })());
+    const got = right(await byCopy.search("alpha", { namespace: "big", k: 300 })());
+    expect(rec.texts.some((t) => t.startsWith("COPY ("))).toBe(true);
+    expect(got.length).toBe(258);
+    expect(shape(got)).toEqual(shape(right(await byQuery.search("alpha", { namespace: "big", k: 300 })())));
+    expect(postingsCacheStats(byCopy)?.loadedEntries).toBe(258);
+    for (const ix of [writer, byCopy, byQuery]) right(await ix.close()());
+    await rec.end();
+  });
 
   it("another process's rows are caught up by COPY, and a namespace deleted meanwhile is gone", async () => {
     const rec = recordingPool();
