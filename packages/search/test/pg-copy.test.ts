@@ -12,12 +12,14 @@ import {
   arrayElements,
   binaryCopyDecoder,
   copyOut,
+  copyOutOf,
   elementLength,
   int8At,
   INT8_OID,
   isNodePgClient,
   sqlLiteral,
   TEXT_OID,
+  withCopyOut,
 } from "../src/pg-copy.js";
 import { openPostgresIndex, pgClient, type SqlClient } from "../src/postgres.js";
 import { classifyPgError } from "../src/pg-resilience.js";
@@ -430,5 +432,61 @@ describe("a namespace load by COPY that fails is a typed error, and the next sea
     expect(right(await reader.search("alpha", { namespace: "n", k: 100 })()).length).toBe(50);
     await admin.end();
     for (const ix of [writer, reader]) right(await ix.close()());
+  });
+});
+
+describe("a COPY cut short while catching a namespace up (real server)", () => {
+  it("rows taken before the cut stay, the search is a typed error, and the next one finds every entry at its latest version", async () => {
+    const table = `copy_${tables++}`;
+    const plain = plainClient(db.client());
+    const writer = right(await openPostgresIndex({ connection: plain, table })());
+    const rows = (from: number, to: number, word: string) =>
+      Array.from({ length: to - from }, (_, i) =>
+        entry({ id: `e${from + i}`, namespace: "a", summary: `alpha ${word}`, content: `row ${from + i}` }),
+      );
+    right(await writer.write(rows(0, 300, "first"))());
+    // The reader's copies deliver `allow` messages, then fail as a lost connection would, while `cut` is on.
+    const base = db.client();
+    let cut = false;
+    let delivered = 0;
+    const faulty: SqlClient = {
+      ...base,
+      transaction: (fn) =>
+        base.transaction((tx) => {
+          const copy = copyOutOf(tx);
+          const runner = { query: tx.query.bind(tx) };
+          if (copy === undefined) return fn(runner);
+          return fn(
+            withCopyOut(runner, async (text, onData) => {
+              if (!cut) return copy(text, onData);
+              let seen = 0;
+              await copy(text, (chunk) => {
+                if (seen++ < 2) {
+                  delivered++;
+                  onData(chunk);
+                }
+              });
+              throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+            }),
+          );
+        }),
+    };
+    const reader = right(await openPostgresIndex({ connection: faulty, table })());
+    expect(right(await reader.search("alpha", { namespace: "a", k: 1000 })()).length).toBe(300);
+    // Another process rewrites some entries and adds more; the reader's catch-up is cut after two messages.
+    right(await writer.write([...rows(100, 200, "second"), ...rows(300, 700, "first")])());
+    cut = true;
+    const failed = await reader.search("alpha", { namespace: "a", k: 1000 })();
+    expect(failed._tag).toBe("Left");
+    if (failed._tag === "Left") expect(["ConnectionLost", "StorageError"]).toContain(failed.left._tag);
+    expect(delivered).toBeGreaterThan(0);
+    cut = false;
+    const after = right(await reader.search("alpha", { namespace: "a", k: 1000 })());
+    const fresh = right(await openPostgresIndex({ connection: plain, table })());
+    const want = right(await fresh.search("alpha", { namespace: "a", k: 1000 })());
+    expect(after.length).toBe(700);
+    expect(shape(after)).toEqual(shape(want));
+    expect(right(await reader.search("second", { namespace: "a", k: 1000 })()).length).toBe(100);
+    for (const ix of [writer, reader, fresh]) right(await ix.close()());
   });
 });
