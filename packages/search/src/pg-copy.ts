@@ -25,8 +25,11 @@ const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
  * tuple with its message; a tuple cut across two messages is refused rather than reassembled.
  *
  * @example
- * const decode = binaryCopyDecoder(2, (b, start, length) => ids.push(b.toString("utf8", start[0]!, start[0]! + length[0]!)));
- * // for each CopyData message: decode.feed(chunk); at the end: decode.done();
+ * const ids: string[] = [];
+ * const decode = binaryCopyDecoder(1, (b, start, length) => {
+ *   ids.push(b.toString("utf8", start[0]!, start[0]! + length[0]!));
+ * });
+ * // Each CopyData message's bytes in order: decode.feed(chunk); after the last one: decode.done().
  */
 export function binaryCopyDecoder(
   fields: number,
@@ -179,7 +182,14 @@ class CopyOutQuery {
  * `onData`; resolves once the server completed it, rejects with the server's error or the first
  * error `onData` threw.
  *
- * @example await copyOut(client, "COPY (SELECT 1) TO STDOUT (FORMAT binary)", (chunk) => decoder.feed(chunk));
+ * @example
+ * import pg from "pg";
+ * const client = new pg.Client({ connectionString: "postgres://localhost/journal" });
+ * await client.connect();
+ * const decoder = binaryCopyDecoder(1, (b, start, length) => console.log(int8At(b, start[0]!, length[0]!)));
+ * if (isNodePgClient(client))
+ *   await copyOut(client, "COPY (SELECT 1::int8) TO STDOUT (FORMAT binary)", (chunk) => decoder.feed(chunk));
+ * decoder.done(); // it printed 1
  */
 export function copyOut(client: NodePgClient, text: string, onData: (chunk: Buffer) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -209,7 +219,9 @@ export type CopyOut = (text: string, onData: (chunk: Buffer) => void) => Promise
 /**
  * `runner` with `copy` attached where {@link copyOutOf} finds it (the runner is returned).
  *
- * @example const tx = withCopyOut({ query }, (text, onData) => copyOut(client, text, onData));
+ * @example
+ * const runner = withCopyOut({ query: async () => ({ rows: [] }) }, async () => undefined);
+ * copyOutOf(runner) !== undefined // true
  */
 export function withCopyOut<R extends object>(runner: R, copy: CopyOut): R {
   Object.defineProperty(runner, COPY_OUT, { value: copy, enumerable: false });
@@ -220,7 +232,7 @@ export function withCopyOut<R extends object>(runner: R, copy: CopyOut): R {
  * The copy attached to `runner` by {@link withCopyOut}, or undefined (a runner of another client:
  * read with plain queries).
  *
- * @example const copy = copyOutOf(tx); if (copy !== undefined) await copy(sql, feed);
+ * @example copyOutOf({ query: async () => ({ rows: [] }) }) // undefined: a runner of another client
  */
 export function copyOutOf(runner: object): CopyOut | undefined {
   const copy = (runner as { readonly [COPY_OUT]?: CopyOut })[COPY_OUT];
@@ -239,7 +251,11 @@ export const INT8_OID = 20;
  * is such an array (one dimension, or none when empty) of elements of type `oid` whose elements
  * all lie within the field. Read the elements with {@link elementLength}.
  *
- * @example const { count, at } = arrayElements(b, start[0]!, length[0]!, TEXT_OID);
+ * @example
+ * import { Buffer } from "node:buffer";
+ * // text[] {"a"}: one dimension, no NULL, element type 25, size 1 from 1, then "a" (1 byte)
+ * const b = Buffer.from([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 97]);
+ * arrayElements(b, 0, b.length, TEXT_OID) // { count: 1, at: 20 }
  */
 export function arrayElements(
   b: Buffer,
@@ -275,7 +291,11 @@ export function arrayElements(
  * The length of the array element at `at` (-1: NULL) — its bytes follow the 4 bytes at `at` —
  * for an array {@link arrayElements} checked; the next element is at `at + 4 + max(length, 0)`.
  *
- * @example const len = elementLength(b, at); const text = b.toString("utf8", at + 4, at + 4 + len);
+ * @example
+ * import { Buffer } from "node:buffer";
+ * const b = Buffer.from([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 97]);
+ * const { at } = arrayElements(b, 0, b.length, TEXT_OID);
+ * b.toString("utf8", at + 4, at + 4 + elementLength(b, at)) // "a"
  */
 export function elementLength(b: Buffer, at: number): number {
   return b.readInt32BE(at);
