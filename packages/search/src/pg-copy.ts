@@ -185,6 +185,7 @@ class CopyOutQuery {
  * @example
  * import pg from "pg";
  * const client = new pg.Client({ connectionString: "postgres://localhost/journal" });
+ * client.on("error", (e) => console.warn("PostgreSQL connection lost", e.message));
  * await client.connect();
  * const decoder = binaryCopyDecoder(1, (b, start, length) => console.log(int8At(b, start[0]!, length[0]!)));
  * if (isNodePgClient(client))

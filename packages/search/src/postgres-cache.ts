@@ -212,24 +212,18 @@ export function pgPostingsCache(
     if (pending.length === 1000) flush();
     return true;
   };
-  /** Puts the rows newer than what the cache holds of their key and namespace, in batches. */
-  const putAll = (
-    rows: Iterable<{
-      readonly gen: number;
-      readonly namespace: string;
-      readonly id: string;
-      readonly kind: string;
-      readonly terms: EntryTerms | ColumnTerms;
-    }>,
-  ): number => {
+  /** Takes each item with `take` (true when it put one, see {@link putRow}), then puts what was taken; how many were. */
+  const putAll = <T>(items: Iterable<T>, take: (item: T) => boolean): number => {
     let n = 0;
     try {
-      for (const r of rows) if (putRow(r.gen, r.namespace, r.id, r.kind, r.terms)) n++;
+      for (const item of items) if (take(item)) n++;
     } finally {
       flush();
     }
     return n;
   };
+  /** {@link putRow} of a row as the table gives it. */
+  const takeRow = (r: CacheRow): boolean => putRow(Number(r.gen), r.namespace, r.id, r.kind, r.terms);
   const drop = (gen: number, namespace: string): number => {
     deletedAt.set(namespace, Math.max(gen, deletedAt.get(namespace) ?? -1));
     const ns = cache.namespaceId(namespace);
@@ -252,9 +246,7 @@ export function pgPostingsCache(
       `SELECT namespace, id, kind, gen, ${TSV_TERMS} AS terms FROM ${table} WHERE namespace = $1 AND gen > $2 ORDER BY gen, id COLLATE "C"`,
       [ns, since],
     );
-    const put = putAll(
-      page.rows.map((r) => ({ gen: Number(r.gen), namespace: r.namespace, id: r.id, kind: r.kind, terms: r.terms })),
-    );
+    const put = putAll(page.rows, takeRow);
     return { rows: page.rows.length, put };
   };
   /**
@@ -448,15 +440,7 @@ export function pgPostingsCache(
         );
         for (;;) {
           const page = await tx.query<CacheRow>(`FETCH ${PAGE_ROWS} FROM cc_cache_rows`);
-          changed += putAll(
-            page.rows.map((r) => ({
-              gen: Number(r.gen),
-              namespace: r.namespace,
-              id: r.id,
-              kind: r.kind,
-              terms: r.terms,
-            })),
-          );
+          changed += putAll(page.rows, takeRow);
           if (since < 0) firstRows += page.rows.length;
           if (page.rows.length < PAGE_ROWS) break;
         }
@@ -501,11 +485,7 @@ export function pgPostingsCache(
     wrote: (gen, entries) => {
       if (!loaded) return;
       // Not inside `hooks?.changed(…)`: without hooks its argument would never be evaluated.
-      const n = putAll(
-        entries
-          .filter((e) => mine(e.namespace))
-          .map((e) => ({ gen, namespace: e.namespace, id: e.id, kind: e.kind, terms: e.terms })),
-      );
+      const n = putAll(entries, (e) => mine(e.namespace) && putRow(gen, e.namespace, e.id, e.kind, e.terms));
       hooks?.changed(n);
       if (cachedGen === gen - 1) cachedGen = gen;
     },
