@@ -162,6 +162,11 @@ describe("redactSecrets: every form of a configured key", () => {
     expect(redactSecrets(String.raw`x \u005cta\u20acaaaaa y`, [key])).toBe("x *** y");
   });
 
+  it("a key holding a backslash and `v`, spaced out, is removed (normalising reads `\\v` as white space)", () => {
+    // Found by the property below (seed 281885835).
+    expect(redactSecrets("a a \\ v \\ a a a", ["aaaaaaaa", "aa\\v\\aaa"])).toBe("***");
+  });
+
   it("property: two configured keys, each shown several times in different forms, are all removed", () => {
     fc.assert(
       fc.property(

@@ -116,6 +116,26 @@ const LETTER_ESCAPES: ReadonlyMap<number, number> = new Map([
 ]);
 
 /**
+ * `s` with white space dropped and nothing decoded (pure, linear), with for each character the
+ * range of `s` it came from: a secret spaced out or split over lines, read as written. Escapes
+ * are not decoded here: {@link normalise} reads `\v` as a white space it drops, which loses a
+ * secret that holds a backslash and `v` (`aa\v\aaa` spaced out).
+ */
+function despaced(s: string): Normalised {
+  const codes = new Uint16Array(s.length);
+  const start = new Int32Array(s.length);
+  let m = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) continue;
+    codes[m] = c;
+    start[m] = i;
+    m++;
+  }
+  return { codes: codes.subarray(0, m), start: start.subarray(0, m), end: start.subarray(0, m).map((i) => i + 1) };
+}
+
+/**
  * Normalises `s` (pure, linear), in two steps. First white space is dropped (so an escape split by
  * a line break or spacing is still one). Then a run of backslashes and `uXXXX` or `xXX` is the
  * character; a run of backslashes and `n`, `r`, `t`, `f`, `v`, `b` is the control character it
@@ -123,16 +143,8 @@ const LETTER_ESCAPES: ReadonlyMap<number, number> = new Map([
  * decoded to white space is dropped.
  */
 function normalise(s: string): Normalised {
-  const dense = new Uint16Array(s.length);
-  const at = new Int32Array(s.length);
-  let m = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c)) continue;
-    dense[m] = c;
-    at[m] = i;
-    m++;
-  }
+  const { codes: dense, start: at } = despaced(s);
+  const m = dense.length;
   const codes = new Uint16Array(m);
   const start = new Int32Array(m);
   const end = new Int32Array(m);
@@ -373,6 +385,10 @@ export function createRunRemover(secrets: readonly (string | undefined)[]): Reda
       const spans = raw.size === 0 ? [] : findRuns(codes, raw);
       const n = normalise(out);
       for (const [s, e] of findRuns(n.codes, normal)) spans.push([n.start[s]!, n.end[e - 1]!]);
+      // Spaced out as written: a secret whose own escapes normalising would read.
+      const d = despaced(out);
+      if (raw.size > 0 && d.codes.length < codes.length)
+        for (const [s, e] of findRuns(d.codes, raw)) spans.push([d.start[s]!, d.end[e - 1]!]);
       // The text read once as JSON, then normalised: a secret's backslash before a \u-escape.
       const j = jsonDecoded(codes);
       if (j !== undefined) {
