@@ -443,6 +443,9 @@ function make(
         const { rows: fetched } = await client.query<
           Row & { readonly cur_gen: string | number; readonly namespace: string | null }
         >(fetchRows, [ranked.map((r) => r.handle.namespace), ranked.map((r) => r.handle.id)]);
+        // A scope just restored is checked against the table meanwhile: when the check changed the
+        // cache (a catch-up, or a contradicted restore dropped), rank again on what it is now.
+        const unchanged = await cache.settled();
         const byKey = new Map(
           fetched.filter((r) => r.namespace !== null).map((r) => [`${r.namespace.length}:${r.namespace}${r.id}`, r]),
         );
@@ -450,7 +453,7 @@ function make(
           const row = byKey.get(`${r.handle.namespace.length}:${r.handle.namespace}${r.handle.id}`);
           return row === undefined ? [] : [{ ...row, score: r.score }];
         });
-        if (cache.current(Number(fetched[0]?.cur_gen ?? -1))) break;
+        if (unchanged && cache.current(Number(fetched[0]?.cur_gen ?? -1))) break;
       }
       return E.right(
         rows.map((r) => {
@@ -565,10 +568,14 @@ function make(
       ),
   };
   registerCacheStats(index, () => ({ ...lru.stats(), ...(snap === undefined ? {} : { snapshots: snap.stats() }) }));
-  // Preloaded scopes load now, in the background (their snapshots are being read already): a
-  // first search waits for the load in progress; a failure here is the first search's to report
-  // (it loads again).
-  for (const p of preloadScopes(preload))
-    void syncScope(p.stored, scopeOf(p.stored, p.namespace)).catch(() => undefined);
+  // Preloaded scopes load now, in the background (their snapshots are being read already), and a
+  // restore is checked against the table: a first search waits for the load in progress; a
+  // failure here is the first search's to report (it loads again).
+  for (const p of preloadScopes(preload)) {
+    const scoped = scopeOf(p.stored, p.namespace);
+    void syncScope(p.stored, scoped)
+      .then(() => scoped.cache.settled())
+      .catch(() => undefined);
+  }
   return index;
 }

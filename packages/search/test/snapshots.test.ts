@@ -21,6 +21,7 @@ import { postgresSnapshotStore, sqliteSnapshotStore } from "../src/database-snap
 import { directorySnapshotStore, type SnapshotStore } from "../src/snapshot-store.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { right } from "./support/contract.js";
+import type { SqlClient, SqlRunner } from "../src/sql.js";
 import { testDatabase, type TestDatabase } from "./support/postgres.js";
 import { runsFor } from "../../../.ci/support/runs.js";
 
@@ -466,3 +467,55 @@ for (const [name, kind, make] of [
     });
   });
 }
+
+describe("postings snapshots: postgres, the restore's entry count", () => {
+  it("the first search ranks and fetches its rows while the server counts; a contradicted count still drops the restore", async () => {
+    for (const tampered of [false, true]) {
+      const store = await seeded(pgStore("dir"));
+      if (tampered) await store.tamper();
+      const inner = db.client();
+      const log: string[] = [];
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // Holds the restore's count (in its transaction) until the search has asked for its rows.
+      const wrap = (runner: SqlRunner): SqlRunner => ({
+        query: async <R>(text: string, params?: readonly unknown[]) => {
+          if (text.includes("count(*)") && !text.startsWith("SELECT count")) {
+            log.push("count asked");
+            await Promise.race([held, new Promise((r) => setTimeout(r, 5_000))]);
+            log.push("count released");
+          }
+          if (text.includes("LEFT JOIN LATERAL")) {
+            log.push("rows asked");
+            release();
+          }
+          return runner.query<R>(text, params);
+        },
+      });
+      const client: SqlClient = {
+        ...wrap(inner),
+        transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
+        end: () => Promise.resolve(),
+      };
+      const events: SnapshotEvent[] = [];
+      const index = right(
+        await openPostgresIndex({
+          connection: client,
+          table: store.table,
+          snapshots: { dir: store.snapDir, onEvent: (e) => events.push(e) },
+        })(),
+      );
+      const plain = await store.open();
+      const hits = right(await index.search("alpha beta", { k: 50 })());
+      expect(shape(hits)).toEqual(shape(right(await plain.search("alpha beta", { k: 50 })())));
+      // Fails when the search waits for the count before it ranks and fetches.
+      expect(log.filter((e) => e !== "rows asked")).toEqual(["count asked", "count released"]);
+      expect(log.indexOf("rows asked")).toBeLessThan(log.indexOf("count released"));
+      right(await index.close()());
+      // After close: a new snapshot's write (after a refusal) has finished.
+      expect(types(events, undefined)).toEqual(tampered ? ["rejected:count", "written"] : ["restored"]);
+      right(await plain.close()());
+      await inner.end();
+    }
+  });
+});
