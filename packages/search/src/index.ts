@@ -36,4 +36,4 @@ export type { PgPoolClientLike, PgResultLike } from "./optional-driver.js";
 export type { SqlRunner } from "./sql.js";
 export type { SnapshotEvent, SnapshotOptions, SnapshotStats } from "./snapshots.js";
 export { DEFAULT_POSTINGS_CACHE_BYTES, postingsCacheStats, type PostingsCacheStats } from "./ranking/scopes.js";
-export type { ChunkObserver, SnapshotStore, SnapshotStoreError } from "./snapshot-store.js";
+export type { ChunkObserver, SnapshotBlob, SnapshotStore, SnapshotStoreError } from "./snapshot-store.js";

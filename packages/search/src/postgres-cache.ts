@@ -15,7 +15,7 @@
 import type { Buffer } from "node:buffer";
 import { entryKey } from "./contract.js";
 import { PostingsCache, type CacheItem, type ColumnTerms, type EntryTerms } from "./ranking/postings.js";
-import type { SnapshotContent } from "./ranking/snapshot.js";
+import type { LaterFailure, LaterPostings, SnapshotContent } from "./ranking/snapshot.js";
 import { rank, type RankedHandle, type RankOptions } from "./ranking/topk.js";
 import {
   arrayElements,
@@ -101,6 +101,15 @@ export interface PgPostingsCache {
    * when the check changed it (a catch-up, or the restore dropped): what was ranked on it is stale.
    */
   readonly settled: () => Promise<boolean>;
+  /**
+   * Reads the postings lists of these query terms that a restore left to read later (see
+   * `SnapshotContent.later`), before a search ranks on them. False when the snapshot failed
+   * meanwhile (a damaged page, a store failure, the scope let go): the restore is dropped and
+   * `isLoaded()` is false again (the next sync loads from the rows).
+   */
+  readonly prepare: (terms: readonly string[]) => Promise<boolean>;
+  /** Lets go of what a restore left to read (the scope is evicted or the index closed). */
+  readonly release: () => void;
   /** Ranks the query terms; filters in stored form. */
   readonly rank: (terms: readonly string[], options: RankOptions) => RankedHandle<RowKey>[];
   /** Applies this process's committed write of generation `gen`. */
@@ -112,7 +121,9 @@ export interface PgPostingsCache {
   readonly bytes: () => number;
   /** Live entries held. */
   readonly entries: () => number;
-  /** Rows read by the first load (0 before it). */
+  /** First loads done (see `loadedRows`). */
+  readonly loads: () => number;
+  /** Rows read by the last first load (0 before it, and after a restore). */
   readonly loadedRows: () => number;
   /** The cache as a snapshot (its state now, complete up to the generation it names); undefined before the first load. */
   readonly snapshot: (identity: string, scope: string) => SnapshotContent | undefined;
@@ -124,6 +135,8 @@ export interface PgSnapshotHooks {
   readonly read: (currentGen: number, found?: () => void) => Promise<SnapshotContent | undefined>;
   /** A restored snapshot that the table contradicts (its entry count after the catch-up). */
   readonly contradicted: (detail: string) => void;
+  /** A restored snapshot whose postings, read later, failed (see `SnapshotContent.later`). */
+  readonly laterFailure: (failure: LaterFailure) => void;
   /** The cache was restored from `content`. */
   readonly restored: (content: SnapshotContent) => void;
   /** The cache was loaded from the rows (time to write a snapshot). */
@@ -195,10 +208,33 @@ export function pgPostingsCache(
   let unchecked: PendingCheck | undefined;
   /** A restore of this scope was contradicted by the table: load from the rows from now on. */
   let refused = false;
+  /** What the restore left to read (see `SnapshotContent.later`); undefined once every list is read. */
+  let later: LaterPostings | undefined;
+  /** Drops a restore whose later part failed: reported, the cache emptied, never restored again by this cache. */
+  const dropLater = (failure: LaterFailure): void => {
+    hooks?.laterFailure(failure);
+    refused = true;
+    reset();
+  };
+  /** Reads every list a restore left to read, before a change; false when that failed (the restore dropped). */
+  const readAll = async (): Promise<boolean> => {
+    const l = later;
+    if (l === undefined || !loaded) return true;
+    const failure = await l.loadAll();
+    if (later !== l) return false;
+    if (failure !== undefined) {
+      dropLater(failure);
+      return false;
+    }
+    later = undefined;
+    return true;
+  };
   /** Every change up to this generation is in the cache. */
   let cachedGen = -1;
   let queue: Promise<void> = Promise.resolve();
   let firstRows = 0;
+  /** First loads done (a restore, or the rows): a restore dropped and loaded again counts twice. */
+  let loads = 0;
   const mine = (ns: string): boolean => namespace === undefined || ns === namespace;
 
   /** During the first load, the generation of each entry put so far (by entry number), and how many. */
@@ -341,6 +377,10 @@ export function pgPostingsCache(
     return { rows, put };
   };
   const reset = (): void => {
+    firstRows = 0;
+    later?.close();
+    later = undefined;
+    unchecked = undefined;
     cache = new PostingsCache<RowKey>();
     genOf.clear();
     deletedAt.clear();
@@ -383,6 +423,8 @@ export function pgPostingsCache(
     for (const [ns, g] of content.marks) deletedAt.set(ns, g);
     loaded = true;
     cachedGen = content.generation;
+    later = content.later;
+    loads++;
     // Checked later (see `settled`): a search ranks on the restored cache while the server counts.
     unchecked = { content, early };
     return true;
@@ -437,6 +479,8 @@ export function pgPostingsCache(
       if (await restore(hooks, gen)) return 0;
     }
     if (loaded && gen === cachedGen && !count) return 0;
+    // A change needs every list of a restore read first (a failure drops it: loaded from the rows below).
+    await readAll();
     const since = loaded ? cachedGen : -1;
     let changed = 0;
     // One snapshot: the counter, the deletions and the rows agree. The rows come through a cursor,
@@ -516,7 +560,10 @@ export function pgPostingsCache(
       firstGens = undefined;
     }
     const first = since < 0;
-    if (first) cache.pack();
+    if (first) {
+      cache.pack();
+      loads++;
+    }
     loaded = true;
     cachedGen = Math.max(cachedGen, got.gen);
     if (first) hooks?.loadedFromRows();
@@ -533,6 +580,19 @@ export function pgPostingsCache(
     },
     current: (gen) => loaded && cachedGen === gen,
     isLoaded: () => loaded,
+    prepare: async (terms) => {
+      const l = later;
+      if (l === undefined || !loaded) return true;
+      const ranges = cache.unreadRanges(terms);
+      if (ranges.length === 0) return true;
+      const failure = await l.load(ranges);
+      if (later !== l) return loaded;
+      if (failure === undefined) return true;
+      dropLater(failure);
+      return false;
+    },
+    // Closed, not forgotten: a search still holding the scope drops the restore at its next read.
+    release: () => later?.close(),
     settled: () => {
       if (unchecked === undefined) return Promise.resolve(true);
       const next = queue.then(settle);
@@ -544,14 +604,15 @@ export function pgPostingsCache(
     },
     rank: (terms, options) => rank(cache, terms, options),
     wrote: (gen, entries) => {
-      if (!loaded) return;
+      // A restore with lists still to read takes no change here: the next sync catches up (reading them first).
+      if (!loaded || later !== undefined) return;
       // Not inside `hooks?.changed(…)`: without hooks its argument would never be evaluated.
       const n = putAll(entries, (e) => mine(e.namespace) && putRow(gen, e.namespace, e.id, e.kind, e.terms));
       hooks?.changed(n);
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     deleted: (gen, ns) => {
-      if (!loaded) return;
+      if (!loaded || later !== undefined) return;
       if (mine(ns)) {
         const n = drop(gen, ns);
         hooks?.changed(n);
@@ -559,6 +620,8 @@ export function pgPostingsCache(
       if (cachedGen === gen - 1) cachedGen = gen;
     },
     clear: () => {
+      later?.close();
+      later = undefined;
       unchecked = undefined;
       cache.clear();
       genOf.clear();
@@ -568,9 +631,11 @@ export function pgPostingsCache(
     bytes: () => cache.bytes(),
     entries: () => cache.live,
     loadedRows: () => firstRows,
+    loads: () => loads,
     snapshot: (identity, scope) => {
       // Never a snapshot of a restore not yet checked.
-      if (!loaded || unchecked !== undefined) return undefined;
+      // (A restore with lists still to read has taken no change: its snapshot is the one stored.)
+      if (!loaded || unchecked !== undefined || later !== undefined) return undefined;
       const image = cache.image();
       const gens = new Float64Array(image.docCount);
       for (let d = 0; d < image.docCount; d++)

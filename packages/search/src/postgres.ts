@@ -236,6 +236,7 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
             local,
             table,
             preloadScopes(snap.preload).map((p) => p.key),
+            true,
           )
         : undefined;
     const connect = await clientFactory(options.connection, timeouts.right)();
@@ -267,8 +268,10 @@ export function openPostgresIndex(options: PostgresIndexOptions): TE.TaskEither<
           store,
           table,
           preloadScopes(snap.preload).map((p) => p.key),
+          true,
         );
-        s = openSnapshots(snap, table, identity, store, preloaded);
+        // Read in parts where the store can (a directory): a restore reads the lists a search needs.
+        s = openSnapshots(snap, table, identity, store, preloaded, true);
       }
       return E.right(
         make(
@@ -347,8 +350,8 @@ function make(
   // (it is no longer kept in step by this process's writes, so the generation check catches it up).
   interface Scoped extends Sized {
     readonly cache: PgPostingsCache;
-    /** Its first load is counted in the stats (once, however many searches waited for it). */
-    counted: boolean;
+    /** Its first loads counted in the stats (each once, however many searches waited for it). */
+    counted: number;
   }
   const lru = new ScopeLru<Scoped>(cacheBytes);
   const scopeOf = (stored: string | undefined, namespace: string | undefined): Scoped => {
@@ -362,10 +365,13 @@ function make(
     const cache = pgPostingsCache(client, table, stored, hooks);
     const scoped: Scoped = {
       cache,
-      counted: false,
+      counted: 0,
       bytes: cache.bytes,
       entries: cache.entries,
-      release: () => snap?.forget(key),
+      release: () => {
+        cache.release();
+        snap?.forget(key);
+      },
     };
     lru.set(key, namespace, scoped);
     return scoped;
@@ -385,6 +391,7 @@ function make(
         return content;
       },
       contradicted: (detail) => s.contradicted(namespace, detail),
+      laterFailure: (failure) => s.laterFailure(namespace, failure),
       restored: (content) => s.restoredScope(namespace, content),
       loadedFromRows: () => s.schedule(key, namespace, produce),
       changed: (n) => {
@@ -395,10 +402,11 @@ function make(
   /** Catches a scope up (loading it the first time), then re-reads its size for the cap. */
   const syncScope = async (stored: string | undefined, scoped: Scoped): Promise<void> => {
     await scoped.cache.sync();
-    if (!scoped.counted && scoped.cache.isLoaded()) {
-      scoped.counted = true;
-      lru.loads++;
+    const loads = scoped.cache.loads();
+    if (scoped.counted < loads && scoped.cache.isLoaded()) {
+      lru.loads += loads - scoped.counted;
       lru.loadedEntries += scoped.cache.loadedRows();
+      scoped.counted = loads;
     }
     lru.touch(scopeKey(stored));
   };
@@ -439,6 +447,8 @@ function make(
       const { cache } = scoped;
       for (let attempt = 0; attempt < 3; attempt++) {
         if (attempt > 0 || !cache.isLoaded()) await syncScope(storedNs, scoped);
+        // The query terms' lists of a restore read in parts: a failure drops the restore, loaded from the rows.
+        while (!(await cache.prepare(terms))) await syncScope(storedNs, scoped);
         const ranked = cache.rank(terms, { k, summaryWeight: SUMMARY_WEIGHT, namespace: storedNs, kinds: storedKinds });
         const { rows: fetched } = await client.query<
           Row & { readonly cur_gen: string | number; readonly namespace: string | null }

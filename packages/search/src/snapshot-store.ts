@@ -25,6 +25,16 @@ export interface SnapshotStoreError {
 /** Sees each part of a blob as it is read: its bytes, where they start, the blob's full length. */
 export type ChunkObserver = (chunk: Uint8Array, offset: number, total: number) => void;
 
+/** A blob opened for reads of its parts (see {@link SnapshotStore.open}). */
+export interface SnapshotBlob {
+  /** Its length in bytes when it was opened. */
+  readonly size: number;
+  /** Reads its bytes from `offset` into `into` (as many as fit); resolves to how many were read (fewer at its end). May reject. */
+  readonly readInto: (offset: number, into: Uint8Array) => Promise<number>;
+  /** Lets it go (idempotent; reads after it reject). */
+  readonly close: () => Promise<void>;
+}
+
 /** A store of named blobs. Never throws: failures are `Left`. */
 export interface SnapshotStore {
   /** The blob, or `Right(undefined)` when there is none; `onChunk` sees its bytes in order as they arrive. */
@@ -36,6 +46,12 @@ export interface SnapshotStore {
   readonly write: (name: string, bytes: Uint8Array) => Promise<E.Either<SnapshotStoreError, void>>;
   /** Removes the blob (none is no error). */
   readonly remove: (name: string) => Promise<E.Either<SnapshotStoreError, void>>;
+  /**
+   * Opens the blob for reads of its parts (`Right(undefined)` when there is none): a reader reads
+   * what it needs first and the rest when it needs it, and every read sees the blob that was
+   * opened, whatever replaces it meanwhile. Optional: a store without it is read whole.
+   */
+  readonly open?: (name: string) => Promise<E.Either<SnapshotStoreError, SnapshotBlob | undefined>>;
 }
 
 /** Bytes read per call: a checksum of one part runs while the next ones are read. */
@@ -184,6 +200,32 @@ export function directorySnapshotStore(dir: string): SnapshotStore {
       } catch (e) {
         if (temp !== undefined) await fs.unlink(temp).catch(() => undefined);
         return E.left(snapshotFailure("write", name, e));
+      }
+    },
+    open: async (name) => {
+      let fh: fs.FileHandle | undefined;
+      try {
+        check(name);
+        fh = await fs.open(join(dir, name), "r");
+        const { size } = await fh.stat();
+        const h = fh;
+        let closing: Promise<void> | undefined;
+        return E.right({
+          size,
+          readInto: async (offset, into) => {
+            let got = 0;
+            while (got < into.length) {
+              const { bytesRead } = await h.read(into, got, into.length - got, offset + got);
+              if (bytesRead === 0) break;
+              got += bytesRead;
+            }
+            return got;
+          },
+          close: () => (closing ??= h.close().catch(() => undefined)),
+        });
+      } catch (e) {
+        await fh?.close().catch(() => undefined);
+        return codeOf(e) === "ENOENT" ? E.right(undefined) : E.left(snapshotFailure("read", name, e));
       }
     },
     remove: async (name) => {

@@ -15,14 +15,17 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { callback, intIn, leaf, nonEmptyString, objectCodec } from "@cc/validate";
 import {
-  crc32,
   decodeSnapshot,
-  DIGEST,
   encodeSnapshot,
-  snapshotTrailer,
+  pageChecksums,
+  pageCount,
+  SNAPSHOT_PAGE,
+  snapshotHeader,
+  type LaterFailure,
   type SnapshotContent,
   type SnapshotRejectReason,
 } from "./ranking/snapshot.js";
+import { decodePaged, readPaged, type PagedRead } from "./snapshot-pages.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
@@ -155,6 +158,11 @@ export interface Snapshots {
     currentGen: number,
     found?: () => void,
   ) => Promise<SnapshotContent | undefined>;
+  /**
+   * Reports a restored snapshot whose postings, read later, failed (refused: a damaged page; or
+   * a store failure): the scope is loaded from the rows and the snapshot replaced by the next write.
+   */
+  readonly laterFailure: (namespace: string | undefined, failure: LaterFailure) => void;
   /** Reports a restored snapshot that the table contradicts (it is replaced by the next write). */
   readonly contradicted: (namespace: string | undefined, detail: string) => void;
   /** Reports a restore (for stats). */
@@ -187,39 +195,71 @@ export function ownStore(options: DecodedSnapshotOptions): SnapshotStore | undef
   return options.store ?? directorySnapshotStore(options.dir ?? ".");
 }
 
-/** A blob read, with the checksum of its bytes computed as they arrived (undefined when the store did not report them all). */
+/** A blob read, with the checksums of its pages computed as they arrived (undefined when the store did not report them all). */
 interface BlobRead {
   readonly got: E.Either<SnapshotStoreError, Uint8Array | undefined>;
-  readonly digest: Uint8Array | undefined;
+  readonly sums: Uint32Array | undefined;
 }
 
-/** Reads a blob, computing its checksum part by part as the store reports them; `found` is called on its first bytes. */
+/** Reads a blob whole, computing its page checksums part by part as the store reports them; `found` is called on its first bytes. */
 async function readBlob(store: SnapshotStore, name: string, found: () => void): Promise<BlobRead> {
-  let crc = 0;
+  let sums: Uint32Array | undefined;
+  let content = 0;
   let hashed = 0;
   let got: E.Either<SnapshotStoreError, Uint8Array | undefined>;
   try {
-    got = await store.read(name, (chunk, offset, total) => {
-      if (offset === 0) found();
-      if (offset !== hashed) return;
-      const end = Math.min(offset + chunk.length, total - DIGEST);
-      if (end > offset) crc = crc32(chunk.subarray(0, end - offset), crc);
-      hashed = Math.max(hashed, end);
+    got = await store.read(name, (chunk, offset) => {
+      if (offset === 0) {
+        found();
+        const header = snapshotHeader(chunk);
+        if (E.isRight(header)) {
+          content = header.right.content;
+          sums = new Uint32Array(pageCount(content));
+        }
+      }
+      // Parts in order, each whole pages but the content's last (a part that is not: the decoder hashes).
+      if (sums === undefined || offset !== hashed || offset % SNAPSHOT_PAGE !== 0) return;
+      const end = Math.min(offset + chunk.length, content);
+      if (end <= offset) return;
+      const whole = end === content ? end : offset + Math.floor((end - offset) / SNAPSHOT_PAGE) * SNAPSHOT_PAGE;
+      pageChecksums(chunk.subarray(0, whole - offset), 0, whole - offset, sums.subarray(offset / SNAPSHOT_PAGE));
+      hashed = whole;
     });
   } catch (e) {
     got = E.left({ operation: "read", name, message: e instanceof Error ? e.message : String(e) });
   }
-  if (E.isLeft(got) || got.right === undefined) return { got, digest: undefined };
+  if (E.isLeft(got) || got.right === undefined) return { got, sums: undefined };
   // A blob the store did not report in full is hashed by the decoder.
-  return {
-    got,
-    digest: got.right.length >= 2 * DIGEST && hashed === got.right.length - DIGEST ? snapshotTrailer(crc) : undefined,
-  };
+  return { got, sums: content > 0 && hashed === content ? sums : undefined };
+}
+
+/** The first part of a blob read in parts (see `search/snapshot-pages`), or why not; undefined when there is no blob. */
+type PagedResult = E.Either<LaterFailure, PagedRead | undefined>;
+
+/** Opens a blob and reads its first part; `found` is called once its header is read. */
+async function readBlobPaged(
+  open: NonNullable<SnapshotStore["open"]>,
+  name: string,
+  found: () => void,
+): Promise<PagedResult> {
+  let opened: Awaited<ReturnType<typeof open>>;
+  try {
+    opened = await open(name);
+  } catch (e) {
+    return E.left({
+      _tag: "failed",
+      error: { operation: "read", name, message: e instanceof Error ? e.message : String(e) },
+    });
+  }
+  if (E.isLeft(opened)) return E.left({ _tag: "failed", error: opened.left });
+  if (opened.right === undefined) return E.right(undefined);
+  return readPaged(opened.right, name, found);
 }
 
 /** A read started before it is asked for (see {@link SnapshotOptions.preload}). */
 interface Early {
-  readonly result: Promise<BlobRead>;
+  /** A whole read, or the first part of a read in parts. */
+  readonly result: Promise<BlobRead> | Promise<PagedResult>;
   /** Calls `f` once the blob's first bytes have arrived (now, if they have). */
   readonly onFound: (f: () => void) => void;
 }
@@ -227,30 +267,48 @@ interface Early {
 /** Snapshot reads started early, by scope key; each is taken once. */
 export type Preloaded = Map<string, Early>;
 
-/** Starts reading the snapshots of the scopes with these keys (before the index's identity is known: they are checked when taken). */
-export function preloadSnapshots(store: SnapshotStore, table: string, keys: readonly string[]): Preloaded {
+/**
+ * Starts reading the snapshots of the scopes with these keys (before the index's identity is
+ * known: they are checked when taken); `inParts` as {@link snapshots} reads them.
+ */
+export function preloadSnapshots(
+  store: SnapshotStore,
+  table: string,
+  keys: readonly string[],
+  inParts = false,
+): Preloaded {
   const out: Preloaded = new Map();
   for (const key of keys) {
     if (out.has(key)) continue;
     let seen = false;
     const waiting: (() => void)[] = [];
-    const result = readBlob(store, snapshotName(table, key), () => {
+    const found = (): void => {
       seen = true;
       for (const f of waiting.splice(0)) f();
-    });
+    };
+    const name = snapshotName(table, key);
+    const result =
+      inParts && store.open !== undefined ? readBlobPaged(store.open, name, found) : readBlob(store, name, found);
     out.set(key, { result, onFound: (f) => (seen ? f() : void waiting.push(f)) });
   }
   return out;
 }
 
-/** The snapshots of an index on `table` whose identity is `identity`, kept in `store` (`preloaded`: reads started at open). */
+/**
+ * The snapshots of an index on `table` whose identity is `identity`, kept in `store` (`preloaded`:
+ * reads started at open). `inParts`: a store that opens blobs for reads of their parts (a
+ * directory) is read that way (see `search/snapshot-pages`): a restored scope's content has
+ * `later`, and its owner reads the postings lists as they are needed.
+ */
 export function snapshots(
   options: DecodedSnapshotOptions,
   table: string,
   identity: string,
   store: SnapshotStore,
   preloaded: Preloaded = new Map(),
+  inParts = false,
 ): Snapshots {
+  const open = inParts ? store.open : undefined;
   const rewriteAfter = options.rewriteAfter ?? 10_000;
   const emit = (event: SnapshotEvent): void => {
     try {
@@ -273,6 +331,11 @@ export function snapshots(
     failures++;
     lastFailure = error;
     emit({ type: "failed", namespace, error });
+  };
+  /** Reports a snapshot read in parts that failed (a scope let go meanwhile is no failure). */
+  const laterFailure = (namespace: string | undefined, failure: LaterFailure): void => {
+    if (failure._tag === "rejected") reject(namespace, failure.rejection.reason, failure.rejection.detail);
+    else if (failure._tag === "failed") fail(namespace, failure.error);
   };
   interface Slot {
     namespace: string | undefined;
@@ -348,7 +411,28 @@ export function snapshots(
       const early = preloaded.get(scope);
       preloaded.delete(scope);
       if (early !== undefined && found !== undefined) early.onFound(found);
-      const { got, digest } = await (early?.result ?? readBlob(store, name, () => found?.()));
+      const expect = { identity, scope, maxGeneration: currentGen };
+      if (open !== undefined) {
+        const paged = await ((early?.result as Promise<PagedResult> | undefined) ??
+          readBlobPaged(open, name, () => found?.()));
+        if (E.isLeft(paged)) {
+          laterFailure(namespace, paged.left);
+          return undefined;
+        }
+        if (paged.right === undefined) {
+          missing++;
+          emit({ type: "missing", namespace });
+          return undefined;
+        }
+        const decoded = decodePaged(paged.right, expect);
+        if (E.isLeft(decoded)) {
+          laterFailure(namespace, decoded.left);
+          return undefined;
+        }
+        return decoded.right;
+      }
+      const { got, sums } = await ((early?.result as Promise<BlobRead> | undefined) ??
+        readBlob(store, name, () => found?.()));
       if (E.isLeft(got)) {
         fail(namespace, got.left);
         return undefined;
@@ -358,13 +442,14 @@ export function snapshots(
         emit({ type: "missing", namespace });
         return undefined;
       }
-      const decoded = decodeSnapshot(got.right, { identity, scope, maxGeneration: currentGen }, digest);
+      const decoded = decodeSnapshot(got.right, expect, sums);
       if (E.isLeft(decoded)) {
         reject(namespace, decoded.left.reason, decoded.left.detail);
         return undefined;
       }
       return decoded.right;
     },
+    laterFailure: (namespace, failure) => laterFailure(namespace, failure),
     contradicted: (namespace, detail) => reject(namespace, "count", detail),
     restoredScope: (namespace, content) => {
       restored++;

@@ -11,11 +11,14 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import * as fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexEntry, SearchHit, SegmentIndex } from "../src/contract.js";
 import { entry } from "../src/contract.js";
 import { openPostgresIndex } from "../src/postgres.js";
+import { PostingsCache } from "../src/ranking/postings.js";
 import { postingsCacheStats } from "../src/ranking/scopes.js";
+import { decodeSnapshot, SNAPSHOT_PAGE, snapshotHeader, snapshotPackedRange } from "../src/ranking/snapshot.js";
 import { snapshotName, type SnapshotEvent, type SnapshotOptions } from "../src/snapshots.js";
 import { postgresSnapshotStore, sqliteSnapshotStore } from "../src/database-snapshots.js";
 import { directorySnapshotStore, type SnapshotStore } from "../src/snapshot-store.js";
@@ -309,6 +312,23 @@ for (const [name, kind, make] of [
             }
             return got;
           },
+          // Read in parts (PostgreSQL): the header first, then the write, then the rest.
+          open: async (name) => {
+            const opened = await inner.open!(name);
+            if (opened._tag === "Left" || opened.right === undefined) return opened;
+            const blob = opened.right;
+            return E.right({
+              ...blob,
+              readInto: async (offset: number, into: Uint8Array) => {
+                const got = await blob.readInto(offset, into);
+                if (offset === 0 && wrote === 0) {
+                  right(await other.write(batch(200 + wrote, 3, "a"))());
+                  wrote += 3;
+                }
+                return got;
+              },
+            });
+          },
         };
         const events: SnapshotEvent[] = [];
         const index = await store.open({ store: slow, onEvent: (e) => events.push(e) });
@@ -517,5 +537,115 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
       right(await plain.close()());
       await inner.end();
     }
+  });
+});
+
+describe("postings snapshots: postgres, read in parts", () => {
+  // A corpus whose snapshot spans several pages of packed postings (lists read when searched).
+  const WIDE = Array.from({ length: 600 }, (_, i) => `t${i}x`);
+  const wide = (i: number, ns: string): IndexEntry =>
+    entry({
+      id: `w${i}`,
+      namespace: ns,
+      summary: `${WIDE[i % 97]} s${i % 11}`,
+      content: Array.from({ length: 14 }, (_, j) => WIDE[(i * 7 + j * j * 13) % WIDE.length]).join(" ") + " common",
+    });
+  const WIDE_QUERIES = ["t5x common", "t17x", "t101x t102x", "t300x s3", "t599x", "common t42x"];
+  const wideAnswers = async (index: SegmentIndex): Promise<readonly (readonly string[])[]> => {
+    const out: (readonly string[])[] = [];
+    for (const q of WIDE_QUERIES)
+      for (const ns of SCOPES)
+        out.push(shape(right(await index.search(q, { k: 30, ...(ns === undefined ? {} : { namespace: ns }) })())));
+    return out;
+  };
+  /** A store of 12,000 wide entries with a whole-index snapshot; the snapshot's bytes and where its packed postings start. */
+  const wideStore = async () => {
+    const store = pgStore("dir")();
+    const w = await store.open();
+    for (let i = 0; i < 12_000; i += 2000)
+      right(await w.write(Array.from({ length: 2000 }, (_, j) => wide(i + j, (i + j) % 3 === 0 ? "a" : "b")))());
+    right(await w.close()());
+    const first = await store.open(store.snap);
+    right(await first.search("t1x")());
+    right(await first.close()());
+    const bytes = await blobOf(store, "*");
+    const header = snapshotHeader(bytes);
+    if (E.isLeft(header)) throw new Error("no header");
+    const range = snapshotPackedRange(bytes, header.right);
+    if (E.isLeft(range)) throw new Error("no range");
+    return { store, bytes, ...range.right };
+  };
+
+  it("a scope restored in parts answers as one loaded from the rows, through writes, deletions and rewrites", async () => {
+    const { store, packedAt, packedEnd } = await wideStore();
+    expect(packedEnd - packedAt).toBeGreaterThan(3 * SNAPSHOT_PAGE);
+    const events: SnapshotEvent[] = [];
+    const index = await store.open({ ...store.snap, rewriteAfter: 50, onEvent: (e) => events.push(e) });
+    const plain = await store.open();
+    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+    // Its own write and another instance's: every list is read before the change applies.
+    right(await index.write(Array.from({ length: 60 }, (_, j) => wide(20_000 + j, "a")))());
+    const other = await store.open();
+    right(await other.deleteNamespace("b")());
+    right(await other.close()());
+    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+    right(await index.close()());
+    right(await plain.close()());
+    expect(types(events, undefined)).toEqual(["restored", "written"]);
+    expect(types(await checked(store), undefined)).toEqual(["restored"]);
+  });
+
+  it("a damaged page of a list: searches that do not read it are restored, the first that does refuses the snapshot and answers from the rows", async () => {
+    const { store, bytes, packedAt } = await wideStore();
+    // Where each term's list lies in the file (decoded whole, against the table's identity).
+    const side = db.client();
+    const identity = String((await side.query<{ id: string }>(`SELECT id FROM ${store.table}_identity`)).rows[0]?.id);
+    await side.end();
+    const decoded = decodeSnapshot(bytes, { identity, scope: "*", maxGeneration: Number.MAX_SAFE_INTEGER });
+    if (E.isLeft(decoded)) throw new Error(JSON.stringify(decoded.left));
+    const restoredCache = {
+      cache: PostingsCache.restore<number>(decoded.right.image, (d) => d),
+      lists: decoded.right.image.lists,
+    };
+    const pageOf = (term: string): number => {
+      const id = restoredCache.cache.termId(term);
+      return Math.floor((packedAt + restoredCache.lists.packedStart[id]!) / SNAPSHOT_PAGE);
+    };
+    const firstPacked = Math.ceil(packedAt / SNAPSHOT_PAGE);
+    const target = WIDE.find(
+      (t) => pageOf(t) > firstPacked && pageOf(t) === pageOf(WIDE.find((u) => pageOf(u) > firstPacked)!),
+    )!;
+    const safe = WIDE.find(
+      (t) =>
+        pageOf(t) === firstPacked &&
+        Math.floor(
+          (packedAt + restoredCache.lists.packedStart[restoredCache.cache.termId(t) + 1]! - 1) / SNAPSHOT_PAGE,
+        ) === firstPacked,
+    )!;
+    expect(target).toBeDefined();
+    expect(safe).toBeDefined();
+    const bad = Buffer.from(bytes);
+    bad[pageOf(target) * SNAPSHOT_PAGE + 100]! ^= 0x20;
+    await store.setBlob("*", bad);
+
+    const events: SnapshotEvent[] = [];
+    const index = await store.open({ ...store.snap, onEvent: (e) => events.push(e) });
+    const plain = await store.open();
+    const same = async (q: string): Promise<void> =>
+      expect(shape(right(await index.search(q, { k: 30 })()))).toEqual(
+        shape(right(await plain.search(q, { k: 30 })())),
+      );
+    await same(safe);
+    expect(types(events, undefined)).toEqual(["restored"]);
+    expect(postingsCacheStats(index)?.loadedEntries).toBe(0);
+    await same(target);
+    expect(types(events, undefined)).toEqual(["restored", "rejected:checksum"]);
+    expect(postingsCacheStats(index)?.loadedEntries).toBe(12_000);
+    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+    right(await index.close()());
+    right(await plain.close()());
+    // Replaced by a good one.
+    expect(types(events, undefined)).toEqual(["restored", "rejected:checksum", "written"]);
+    expect(types(await checked(store), undefined)).toEqual(["restored"]);
   });
 });

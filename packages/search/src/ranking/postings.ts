@@ -82,6 +82,12 @@ export interface FlatLists {
   readonly blockStart: Int32Array;
   readonly blockMask: Uint8Array;
   readonly blockMinLen: Int32Array;
+  /**
+   * When the packed bytes are read after the rest (a snapshot restored lazily): true when
+   * `packed[from..to)` is read and checked. A list is made only from bytes that are; the caller
+   * reads what a search needs before it ranks, and everything before a change or a snapshot.
+   */
+  readonly ready?: (from: number, to: number) => boolean;
 }
 
 /** One entry for {@link PostingsCache.putMany}. */
@@ -329,12 +335,47 @@ export class PostingsCache<H> {
       this.made?.push(id);
       return made;
     }
+    const from = f.packedStart[id]!;
+    const to = f.packedStart[id + 1]!;
+    // A list's bytes are read before it is made (see `unreadRanges`): anything else is a bug, never a wrong answer.
+    if (f.ready !== undefined && to > from && !f.ready(from, to))
+      throw new Error(`postings list ${id} made before its bytes were read`);
     const postings = new Int32Array(Math.max(f.listStart[id + 1]! - f.listStart[id]!, 0));
-    unpackInto(f.packed, f.packedStart[id]!, f.packedStart[id + 1]!, postings.length, postings);
+    unpackInto(f.packed, from, to, postings.length, postings);
     const made = flatList(f, id, postings);
     this.lists[id] = made;
     this.made?.push(id);
     return made;
+  }
+
+  /**
+   * After a restore whose packed postings are read later (see {@link FlatLists.ready}): the byte
+   * ranges of `packed` that the lists of these terms need and that are not read yet. Empty when
+   * every one is (always, for any other cache).
+   */
+  unreadRanges(terms: readonly string[]): [number, number][] {
+    const f = this.flat;
+    if (f?.ready === undefined) return [];
+    const out: [number, number][] = [];
+    for (const term of terms) {
+      const id = this.termId(term);
+      if (id < 0 || id >= f.df.length || this.lists[id] !== undefined) continue;
+      const from = f.packedStart[id]!;
+      const to = f.packedStart[id + 1]!;
+      if (to > from && !f.ready(from, to)) out.push([from, to]);
+    }
+    return out;
+  }
+
+  /** False while some packed postings of a lazily restored cache are not read (see {@link unreadRanges}). */
+  allRead(): boolean {
+    const f = this.flat;
+    return f?.ready === undefined || f.ready(0, f.packed.length);
+  }
+
+  /** Throws unless every packed list is read: a change or an image needs every list (a bug otherwise, never a wrong answer). */
+  private requireAllRead(): void {
+    if (!this.allRead()) throw new Error("the postings cache was changed or imaged before its lists were read");
   }
 
   /** The term id of `term`, or -1 when no entry ever held it. */
@@ -452,6 +493,7 @@ export class PostingsCache<H> {
    * list would cost an array each).
    */
   private packLists(): FlatLists {
+    this.requireAllRead();
     const nt = this.termIds.size;
     const f = this.flat;
     const packedOnly = (id: number): boolean => this.lists[id] === undefined && f !== undefined && id < f.df.length;
@@ -573,6 +615,7 @@ export class PostingsCache<H> {
    * the batch), so each list is touched once per batch rather than once per entry.
    */
   putMany(items: readonly CacheItem<H>[]): void {
+    this.requireAllRead();
     const keys = new Set<string>();
     let from = 0;
     for (let i = 0; i < items.length; i++) {
@@ -596,6 +639,7 @@ export class PostingsCache<H> {
    */
   private ensureForward(): void {
     if (this.forwardBuilt) return;
+    this.requireAllRead();
     const docCount = this.docCount;
     const docStart = this.docStart;
     const forward = new Int32Array(Math.max(docStart[docCount]!, 4));
@@ -767,6 +811,8 @@ export class PostingsCache<H> {
 
   /** Removes the entry `key`; false when there was none. */
   remove(key: string): boolean {
+    // Before anything changes (a change needs every list).
+    this.requireAllRead();
     const keys = this.keyToDoc();
     const doc = keys.get(key);
     if (doc === undefined) return false;
@@ -789,6 +835,7 @@ export class PostingsCache<H> {
 
   /** Removes every entry of `namespace`; returns how many went. */
   removeNamespace(namespace: string): number {
+    this.requireAllRead();
     const ns = this.nsIds.get(namespace);
     if (ns === undefined) return 0;
     const keys: string[] = [];

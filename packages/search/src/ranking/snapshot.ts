@@ -12,8 +12,13 @@
  * | 16–23 | bytes of the body (float64) |
  * | 24–31 | generation the snapshot is complete up to (float64) |
  * | meta | identity and scope lengths (2 × u32), then both as UTF-16 code units |
- * | body | counts (float64 × {@link COUNTS}), then the arrays of {@link CacheImage} in a fixed order, backend numbers per entry and named marks |
- * | last 8 | CRC-32 of everything before (u32), then 4 zero bytes |
+ * | body | counts (float64 × {@link COUNTS}), then the arrays of {@link CacheImage} in a fixed order, backend numbers per entry and named marks, the packed postings last |
+ * | trailer | the CRC-32 of each {@link SNAPSHOT_PAGE} bytes of everything before (u32 each, padded to 8 bytes), then the CRC-32 of that table (u32) and its length in pages (u32) |
+ *
+ * A page checksum, not one over the file, so a reader can trust a part of the file once its pages
+ * check out: everything but the packed postings is read and checked at once, and a postings list
+ * when a search first needs it (see `search/snapshot-pages`). A reader of the whole file checks
+ * every page before it decodes anything (version 3 had one checksum over the file).
  *
  * The entries' forward lists (each entry's term ids) are not stored: they double the file and
  * only a write or a removal needs them, so a restored cache rebuilds them from the postings on its
@@ -37,16 +42,18 @@
 import { endianness } from "node:os";
 import * as zlib from "node:zlib";
 import * as E from "fp-ts/lib/Either.js";
+import type { SnapshotStoreError } from "../snapshot-store.js";
 import type { CacheImage, FlatLists } from "./postings.js";
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = Uint8Array.from([0x89, 0x43, 0x43, 0x53, 0x4e, 0x41, 0x50, 0x0a]); // "\x89CCSNAP\n"
 /** Format version this library writes and reads. */
-export const SNAPSHOT_VERSION = 3;
-/** Bytes of the fixed header, and of the trailing checksum. */
-const HEAD = 32;
-/** Bytes of the trailer (see {@link snapshotDigest}). */
-export const DIGEST = 8;
+export const SNAPSHOT_VERSION = 4;
+/** Bytes of the fixed header. */
+export const SNAPSHOT_HEAD = 32;
+const HEAD = SNAPSHOT_HEAD;
+/** Bytes each checksum of the trailer's table covers (the last page may be shorter). */
+export const SNAPSHOT_PAGE = 1 << 16;
 /** Counts at the start of the body. */
 const COUNTS = 20;
 
@@ -67,6 +74,29 @@ export interface SnapshotContent extends SnapshotMeta {
   readonly docExtra: Float64Array | undefined;
   /** Named numbers the backend keeps (PostgreSQL: namespace → generation of its deletion). */
   readonly marks: readonly (readonly [string, number])[];
+  /**
+   * When the packed postings are read after the rest (a snapshot restored from a store that reads
+   * blobs in parts): how to read them. The image's lists say which bytes are read
+   * (`lists.ready`); the cache's owner reads a search's lists before it ranks, and all of them
+   * before any change.
+   */
+  readonly later?: LaterPostings;
+}
+
+/** Why the later part of a snapshot could not be used: refused (damaged), a store failure, or let go (see {@link LaterPostings}). */
+export type LaterFailure =
+  | { readonly _tag: "rejected"; readonly rejection: SnapshotRejection }
+  | { readonly _tag: "failed"; readonly error: SnapshotStoreError }
+  | { readonly _tag: "closed" };
+
+/** The packed postings of a snapshot restored before they were read. */
+export interface LaterPostings {
+  /** Reads and checks what `packed[from..to)` of each range needs and is not read yet; undefined once it is read and checks out. */
+  readonly load: (ranges: readonly (readonly [number, number])[]) => Promise<LaterFailure | undefined>;
+  /** Reads and checks everything not read yet, then lets the blob go. */
+  readonly loadAll: () => Promise<LaterFailure | undefined>;
+  /** Lets the blob go (idempotent): a later load is `closed`. */
+  readonly close: () => void;
 }
 
 /** Why a snapshot was not accepted. */
@@ -170,12 +200,13 @@ function sections(c: Counts): readonly (readonly [string, Kind, number])[] {
     ["docLive", "u8", c.docCount],
     ["orMask", "u8", c.termCount],
     ["blockMask", "u8", c.blocksLen],
-    ["packed", "u8", c.packedLen],
     ["keyText", textKind("keyText"), c.keyChars],
     ["termText", textKind("termText"), c.termChars],
     ["nsText", textKind("nsText"), c.nsChars],
     ["kindText", textKind("kindText"), c.kindChars],
     ["markText", textKind("markText"), c.markChars],
+    // Last: everything before it is what a restore reads at once (see SNAPSHOT_PAGE).
+    ["packed", "u8", c.packedLen],
   ];
 }
 
@@ -231,22 +262,52 @@ export function portableCrc32(bytes: Uint8Array, previous = 0): number {
   return ~c >>> 0;
 }
 
+/** Pages of a snapshot whose content (header, meta and body) takes `content` bytes. */
+export const pageCount = (content: number): number => Math.ceil(content / SNAPSHOT_PAGE);
+
 /**
- * The trailer of a snapshot whose bytes before it have the CRC-32 `crc`: the value as a
- * little-endian u32, then 4 zero bytes. A checksum against torn, truncated or damaged files
+ * Bytes of the trailer after `content` bytes: a CRC-32 per page (padded to 8 bytes), then the
+ * table's own CRC-32 and its length in pages. A checksum against torn, truncated or damaged files
  * (what a snapshot must survive: it is rewritten atomically, read back after crashes and copies),
  * not a signature: anyone who can write the directory can write a valid file under any checksum,
  * so a faster one costs no protection. SHA-256 took as long as reading the file (2 GB/s).
  */
-export function snapshotTrailer(crc: number): Uint8Array {
-  const out = new Uint8Array(DIGEST);
-  new DataView(out.buffer).setUint32(0, crc >>> 0, true);
+export const trailerBytes = (content: number): number => pad8(4 * pageCount(content)) + 8;
+
+/** The CRC-32 of each page of `bytes[from..to)` into `out` by page number; `from` starts a page. */
+export function pageChecksums(bytes: Uint8Array, from: number, to: number, out: Uint32Array): void {
+  for (let at = from; at < to; at += SNAPSHOT_PAGE)
+    out[at / SNAPSHOT_PAGE] = crc32(bytes.subarray(at, Math.min(to, at + SNAPSHOT_PAGE)));
+}
+
+/** The trailer of `content` bytes whose pages have the checksums `sums`. */
+function trailerOf(content: number, sums: Uint32Array): Uint8Array {
+  const pages = pageCount(content);
+  const out = new Uint8Array(trailerBytes(content));
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < pages; i++) view.setUint32(4 * i, sums[i]!, true);
+  const at = out.length - 8;
+  view.setUint32(at, crc32(out.subarray(0, 4 * pages)), true);
+  view.setUint32(at + 4, pages, true);
   return out;
 }
 
-/** The trailer a snapshot's bytes before it should end with. */
-export function snapshotDigest(bytes: Uint8Array): Uint8Array {
-  return snapshotTrailer(crc32(bytes));
+/**
+ * The page checksums a trailer holds, checked (its length, its own checksum); a rejection when
+ * the trailer is damaged.
+ */
+export function trailerChecksums(trailer: Uint8Array, content: number): E.Either<SnapshotRejection, Uint32Array> {
+  const pages = pageCount(content);
+  if (trailer.length !== trailerBytes(content)) return reject("malformed", "trailer length");
+  const view = new DataView(trailer.buffer, trailer.byteOffset, trailer.length);
+  const at = trailer.length - 8;
+  if (view.getUint32(at + 4, true) !== pages) return reject("checksum", "page count in the trailer");
+  if (view.getUint32(at, true) !== crc32(trailer.subarray(0, 4 * pages)))
+    return reject("checksum", "CRC-32 mismatch in the page table");
+  for (let i = 4 * pages; i < at; i++) if (trailer[i] !== 0) return reject("malformed", "trailer padding");
+  const sums = new Uint32Array(pages);
+  for (let i = 0; i < pages; i++) sums[i] = view.getUint32(4 * i, true);
+  return E.right(sums);
 }
 
 /**
@@ -296,7 +357,8 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
   };
   const metaBytes = pad8(8 + 2 * (content.identity.length + content.scope.length));
   const body = layout(counts);
-  const total = HEAD + metaBytes + body.bytes + DIGEST;
+  const contentBytes = HEAD + metaBytes + body.bytes;
+  const total = contentBytes + trailerBytes(contentBytes);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   out.set(SNAPSHOT_MAGIC, 0);
@@ -359,51 +421,36 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
           : new Uint8Array(out.buffer, at, s.length);
     dst.set(src.subarray(0, s.length));
   }
-  out.set(snapshotDigest(out.subarray(0, total - DIGEST)), total - DIGEST);
+  const sums = new Uint32Array(pageCount(contentBytes));
+  pageChecksums(out, 0, contentBytes, sums);
+  out.set(trailerOf(contentBytes, sums), contentBytes);
   return out;
 }
 
 const reject = (reason: SnapshotRejectReason, detail: string): E.Either<SnapshotRejection, never> =>
   E.left({ reason, detail });
 
-/** The header of a snapshot, read without checking the checksum (what a reader needs to know how long the file should be). */
-export function snapshotLength(bytes: Uint8Array): number | undefined {
-  if (bytes.length < HEAD) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
-  return HEAD + view.getUint32(12, true) + view.getFloat64(16, true) + DIGEST;
+/** What a snapshot's header says (before any checksum is checked): lengths and generation. */
+export interface SnapshotHeader {
+  readonly metaBytes: number;
+  readonly bodyBytes: number;
+  readonly generation: number;
+  /** Bytes of the header, meta and body (what the pages cover). */
+  readonly content: number;
+  /** Bytes of the whole file, trailer included. */
+  readonly total: number;
 }
 
 /**
- * Decodes and checks a snapshot: magic, version, length, checksum, identity, scope, generation
- * not ahead of `expect.maxGeneration`, counts consistent with the arrays. `digest` is the trailer ({@link snapshotTrailer})
- * of the bytes before the trailer when the caller already computed it (while reading the file);
- * else it is computed here. Never throws: every failure is `Left(SnapshotRejection)`.
+ * Reads a snapshot's fixed header (its first {@link SNAPSHOT_HEAD} bytes): magic, version and
+ * lengths in range. Nothing is trusted until the pages check out.
  */
-export function decodeSnapshot(
-  input: Uint8Array,
-  expect: SnapshotExpectation,
-  digest?: Uint8Array,
-): E.Either<SnapshotRejection, SnapshotContent> {
-  try {
-    return decodeChecked(input, expect, digest);
-  } catch (e) {
-    return reject("malformed", e instanceof Error ? e.message : String(e));
-  }
-}
-
-function decodeChecked(
-  input: Uint8Array,
-  expect: SnapshotExpectation,
-  digest: Uint8Array | undefined,
-): E.Either<SnapshotRejection, SnapshotContent> {
+export function snapshotHeader(bytes: Uint8Array): E.Either<SnapshotRejection, SnapshotHeader> {
   if (endianness() !== "LE") return reject("malformed", "snapshots are read on little-endian hosts only");
-  if (input.length < HEAD + DIGEST)
-    return reject("truncated", `${input.length} bytes, shorter than a header and checksum`);
+  if (bytes.length < HEAD) return reject("truncated", `${bytes.length} bytes, shorter than a header`);
   for (let i = 0; i < SNAPSHOT_MAGIC.length; i++)
-    if (input[i] !== SNAPSHOT_MAGIC[i]) return reject("magic", "not a postings snapshot");
-  // Typed views need aligned offsets: a misaligned input is copied once.
-  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (bytes[i] !== SNAPSHOT_MAGIC[i]) return reject("magic", "not a postings snapshot");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
   const version = view.getUint32(8, true);
   if (version !== SNAPSHOT_VERSION)
     return reject("version", `format version ${version}; this library reads ${SNAPSHOT_VERSION}`);
@@ -415,15 +462,93 @@ function decodeChecked(
     metaBytes < 8 ||
     !Number.isSafeInteger(bodyBytes) ||
     bodyBytes < COUNTS * 8 ||
-    bodyBytes % 8 !== 0
+    bodyBytes % 8 !== 0 ||
+    bodyBytes > 2 ** 46
   )
     return reject("malformed", "header lengths out of range");
-  const total = HEAD + metaBytes + bodyBytes + DIGEST;
-  if (bytes.length < total) return reject("truncated", `${bytes.length} bytes of ${total}`);
-  if (bytes.length > total) return reject("malformed", `${bytes.length} bytes, the header says ${total}`);
-  const sum = digest ?? snapshotDigest(bytes.subarray(0, total - DIGEST));
-  const stored = bytes.subarray(total - DIGEST);
-  if (sum.length !== DIGEST || sum.some((b, i) => b !== stored[i])) return reject("checksum", "CRC-32 mismatch");
+  const content = HEAD + metaBytes + bodyBytes;
+  return E.right({ metaBytes, bodyBytes, generation, content, total: content + trailerBytes(content) });
+}
+
+/**
+ * Where the packed postings start and end in the file, from its first bytes (the header, meta and
+ * counts: `bytes` at least {@link snapshotHeader}'s `content` − body + 160 bytes long); what a
+ * reader that reads the rest later reads at once is everything before `packedAt`. Unchecked.
+ */
+export function snapshotPackedRange(
+  bytes: Uint8Array,
+  header: SnapshotHeader,
+): E.Either<SnapshotRejection, { readonly packedAt: number; readonly packedEnd: number }> {
+  const base = HEAD + header.metaBytes;
+  if (bytes.length < base + COUNTS * 8) return reject("truncated", "the counts are cut off");
+  const counts = countsOf(bytes, base);
+  if (E.isLeft(counts)) return counts;
+  const body = layout(counts.right);
+  if (body.bytes !== header.bodyBytes)
+    return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${header.bodyBytes}`);
+  const packed = body.at.get("packed")!;
+  return E.right({ packedAt: base + packed.offset, packedEnd: base + packed.offset + packed.length });
+}
+
+/** The counts at `base`, each an integer in range. */
+function countsOf(bytes: Uint8Array, base: number): E.Either<SnapshotRejection, Counts> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + base, COUNTS * 8);
+  const c = Object.fromEntries(COUNT_NAMES.map((name, i) => [name, view.getFloat64(8 * i, true)])) as unknown as Counts;
+  for (const name of COUNT_NAMES)
+    if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff)
+      return reject("malformed", `count ${name} = ${c[name]}`);
+  if (c.narrowTexts >= 1 << TEXTS.length) return reject("malformed", `text widths ${c.narrowTexts}`);
+  return E.right(c);
+}
+
+/**
+ * Decodes and checks a whole snapshot: magic, version, length, every page's checksum, identity,
+ * scope, generation not ahead of `expect.maxGeneration`, counts consistent with the arrays.
+ * `sums` are the checksums of its pages when the caller already computed them (while reading the
+ * file, see {@link pageChecksums}); else they are computed here. Never throws: every failure is
+ * `Left(SnapshotRejection)`.
+ */
+export function decodeSnapshot(
+  input: Uint8Array,
+  expect: SnapshotExpectation,
+  sums?: Uint32Array,
+): E.Either<SnapshotRejection, SnapshotContent> {
+  try {
+    const header = snapshotHeader(input);
+    if (E.isLeft(header)) return header;
+    const { content, total } = header.right;
+    if (input.length < total) return reject("truncated", `${input.length} bytes of ${total}`);
+    if (input.length > total) return reject("malformed", `${input.length} bytes, the header says ${total}`);
+    const table = trailerChecksums(input.subarray(content), content);
+    if (E.isLeft(table)) return table;
+    let computed = sums;
+    if (computed === undefined || computed.length !== table.right.length) {
+      computed = new Uint32Array(table.right.length);
+      pageChecksums(input, 0, content, computed);
+    }
+    for (let i = 0; i < computed.length; i++)
+      if (computed[i] !== table.right[i]) return reject("checksum", `CRC-32 mismatch in page ${i}`);
+    // Typed views need aligned offsets: a misaligned input is copied once.
+    const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+    return decodeBody(bytes.subarray(0, content), header.right, expect, undefined);
+  } catch (e) {
+    return reject("malformed", e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * Decodes the checked content of a snapshot (`bytes`: its header, meta and body, 8-aligned) into
+ * views of its bytes; `packedReady` (for a snapshot whose packed postings are read later) tells
+ * the cache which parts of them are read. Throws only on a bug (the caller catches).
+ */
+export function decodeBody(
+  bytes: Uint8Array,
+  header: SnapshotHeader,
+  expect: SnapshotExpectation,
+  packedReady: ((from: number, to: number) => boolean) | undefined,
+): E.Either<SnapshotRejection, SnapshotContent> {
+  const { metaBytes, generation } = header;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const idChars = view.getUint32(HEAD, true);
   const scopeChars = view.getUint32(HEAD + 4, true);
   if (8 + 2 * (idChars + scopeChars) > metaBytes) return reject("malformed", "meta lengths out of range");
@@ -445,15 +570,12 @@ function decodeChecked(
       `complete up to generation ${generation}, ahead of the index's ${expect.maxGeneration} (a restored or recreated database)`,
     );
   const base = HEAD + metaBytes;
-  const countValues = new Float64Array(bytes.buffer, bytes.byteOffset + base, COUNTS);
-  const c = Object.fromEntries(COUNT_NAMES.map((name, i) => [name, countValues[i]!])) as unknown as Counts;
-  for (const name of COUNT_NAMES)
-    if (!Number.isSafeInteger(c[name]) || c[name] < 0 || c[name] > 0x7fffffff)
-      return reject("malformed", `count ${name} = ${c[name]}`);
-  if (c.narrowTexts >= 1 << TEXTS.length) return reject("malformed", `text widths ${c.narrowTexts}`);
+  const counts = countsOf(bytes, base);
+  if (E.isLeft(counts)) return counts;
+  const c = counts.right;
   const body = layout(c);
-  if (body.bytes !== bodyBytes)
-    return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${bodyBytes}`);
+  if (body.bytes !== header.bodyBytes)
+    return reject("malformed", `the counts need ${body.bytes} body bytes, the header says ${header.bodyBytes}`);
   const sec = (name: string): { readonly at: number; readonly length: number; readonly kind: Kind } => {
     const s = body.at.get(name)!;
     return { at: bytes.byteOffset + base + s.offset, length: s.length, kind: s.kind };
@@ -531,6 +653,7 @@ function decodeChecked(
     blockStart,
     blockMask: u8("blockMask"),
     blockMinLen: i32("blockMinLen"),
+    ...(packedReady === undefined ? {} : { ready: packedReady }),
   };
   const image: CacheImage = {
     docCount: c.docCount,
