@@ -186,3 +186,39 @@ describe("postings snapshot encoding", () => {
     );
   });
 });
+
+describe("restored keys", () => {
+  it("are read a key at a time from the stored bytes, Latin-1 or UTF-16, and every key through the key map", () => {
+    for (const ns of ["a", "\u0000c", "é", "\ud800"]) {
+      const cache = new PostingsCache<number>();
+      for (let i = 0; i < 50; i++)
+        cache.put(keyOf(ns, i), i, { summary: ["alpha"], content: [VOCAB[i % VOCAB.length]!] }, ns, "file");
+      const copy = restored(snapshotOf(cache));
+      for (let d = 0; d < 50; d++) expect(copy.keyOf(d)).toBe(cache.keyOf(d));
+      // A change builds the key map from every key (the joined text decoded once).
+      copy.remove(keyOf(ns, 7));
+      cache.remove(keyOf(ns, 7));
+      expect(ranked(copy, ["alpha"], ns)).toEqual(ranked(cache, ["alpha"], ns));
+      expect(copy.docOf(keyOf(ns, 8))).toBe(cache.docOf(keyOf(ns, 8)));
+    }
+  });
+
+  it("key bounds out of order (a writer's bug under a valid checksum) read as clamped slices, never a throw", () => {
+    const cache = new PostingsCache<number>();
+    for (let i = 0; i < 5; i++)
+      apply(cache, { put: { id: i, ns: "a", kind: "file", summary: ["alpha"], content: [] } });
+    const img = cache.image();
+    const keyStart = Int32Array.from(img.keyStart);
+    keyStart[2] = 1_000_000;
+    keyStart[3] = -5;
+    const bytes = encodeSnapshot({
+      ...meta,
+      image: { ...img, keyStart },
+      docExtra: new Float64Array(img.docCount),
+      marks: [],
+    });
+    const copy = restored(bytes);
+    for (let d = 0; d < 5; d++) expect(typeof copy.keyOf(d)).toBe("string");
+    expect(copy.keyOf(0)).toBe(cache.keyOf(0));
+  });
+});

@@ -31,6 +31,32 @@ export interface EntryTerms {
 export type ColumnTerms = string;
 
 /**
+ * Joined keys kept as a snapshot stores them, decoded a key at a time when one is read (a search
+ * reads its hits' keys only): one byte a character (Latin-1), or UTF-16 code units when `wide`.
+ */
+export interface KeyBytes {
+  readonly bytes: Uint8Array;
+  readonly wide: boolean;
+}
+
+/** The characters of `bytes[from..to)` (character offsets) of joined keys. */
+function keySlice(keys: KeyBytes, from: number, to: number): string {
+  const b = keys.bytes;
+  // Bounds from a snapshot are clamped to the text (as `String.prototype.slice` would).
+  const chars = keys.wide ? b.length >> 1 : b.length;
+  from = Math.max(0, Math.min(from, chars));
+  to = Math.max(from, Math.min(to, chars));
+  return keys.wide
+    ? Buffer.from(b.buffer, b.byteOffset + 2 * from, 2 * (to - from)).toString("utf16le")
+    : Buffer.from(b.buffer, b.byteOffset + from, to - from).toString("latin1");
+}
+
+/** Joined keys as one string. */
+export function keyString(keys: string | KeyBytes): string {
+  return typeof keys === "string" ? keys : keySlice(keys, 0, keys.wide ? keys.bytes.length / 2 : keys.bytes.length);
+}
+
+/**
  * A cache's state as arrays (see {@link PostingsCache.image} and {@link PostingsCache.restore}):
  * per docId (dead ones included) its length, namespace id, kind id, liveness, forward-list
  * bounds and key; per term id its text, hash and postings list; namespaces and kinds in id order.
@@ -53,8 +79,8 @@ export interface CacheImage {
    * cache's first write or removal).
    */
   readonly forward: Int32Array | undefined;
-  readonly keyText: string;
-  /** docCount + 1 bounds into `keyText`. */
+  readonly keyText: string | KeyBytes;
+  /** docCount + 1 bounds into `keyText` (in characters). */
   readonly keyStart: Int32Array;
   /** Every term, joined in id order; term `t` is `termText.slice(termStart[t], termStart[t + 1])`. */
   readonly termText: string;
@@ -228,7 +254,7 @@ export class PostingsCache<H> {
   private docKey: (string | undefined)[] = [];
   private docHandle: (H | undefined)[] = [];
   /** After a restore: every restored docId's key, `keyText[keyStart[d]..keyStart[d + 1])`, read on demand. */
-  private keyText = "";
+  private keyText: string | KeyBytes = "";
   private keyStart: Int32Array | undefined;
   /** After a restore: the handle of a restored docId, made on demand. */
   private derive: ((doc: number, key: string) => H) | undefined;
@@ -315,7 +341,7 @@ export class PostingsCache<H> {
     n += 8 * this.lists.length + this.termIds.bytes();
     // Restored keys are one string, kept until the restored entries are renumbered; counted as
     // two-byte (an upper bound: keys below U+0100 are restored as a one-byte string).
-    if (this.keyStart !== undefined) n += 2 * this.keyText.length + own(this.keyStart);
+    if (this.keyStart !== undefined) n += 2 * (this.keyStart[this.restoredDocs] ?? 0) + own(this.keyStart);
     if (this.keyMap === undefined) n += KEY_ENTRY_BYTES * this.live + this.keyStringBytes;
     else n += KEY_ENTRY_BYTES * this.keyMap.size + this.keyStringBytes;
     if (viewed && shared !== undefined) n += shared.byteLength;
@@ -411,7 +437,11 @@ export class PostingsCache<H> {
   keyOf(doc: number): string {
     const k = this.docKey[doc];
     if (k !== undefined || this.keyStart === undefined || doc >= this.restoredDocs) return k as string;
-    const made = this.keyText.slice(this.keyStart[doc]!, this.keyStart[doc + 1]!);
+    const text = this.keyText;
+    const made =
+      typeof text === "string"
+        ? text.slice(this.keyStart[doc]!, this.keyStart[doc + 1]!)
+        : keySlice(text, this.keyStart[doc]!, this.keyStart[doc + 1]!);
     this.docKey[doc] = made;
     return made;
   }
@@ -419,6 +449,8 @@ export class PostingsCache<H> {
   /** Key → live docId (built from the restored keys on first use). */
   private keyToDoc(): Map<string, number> {
     if (this.keyMap !== undefined) return this.keyMap;
+    // Every key: the joined text decoded once, each key a slice of it.
+    if (typeof this.keyText !== "string") this.keyText = keyString(this.keyText);
     const map = new Map<string, number>();
     let bytes = 0;
     for (let d = 0; d < this.docCount; d++)
