@@ -30,6 +30,15 @@ import { snapshotFailure, type SnapshotBlob } from "./snapshot-store.js";
 const CHUNK = 8 << 20;
 /** Reads in flight at once. */
 const READ_AHEAD = 4;
+/**
+ * How much is left to read later. `readLaterFrom`: packed postings shorter than this (2 MiB, about
+ * 20,000 entries) are read with the rest at once and the blob let go at once, so a worker with
+ * many small scopes (a namespace each) holds no open file per scope, and a few pages more cost
+ * less than a later read. Only larger scopes keep their file open until every list is read, so
+ * open files are bounded by the postings cache's byte cap over what such a scope holds (each
+ * counts its whole snapshot: at most about 350 under the default 1 GiB cap). Mutable for tests.
+ */
+export const readingInParts = { readLaterFrom: 2 << 20 };
 
 /** A snapshot whose first part is read and checked, not yet decoded (see {@link decodePaged}). */
 export interface PagedRead {
@@ -90,10 +99,11 @@ export async function readPaged(
     if (first !== undefined) return E.left(first);
     const range = snapshotPackedRange(bytes, header.right);
     if (E.isLeft(range)) return E.left({ _tag: "rejected", rejection: range.left });
-    const rest = await pages.load(0, range.right.packedAt);
+    const { packedAt, packedEnd } = range.right;
+    const rest = await pages.load(0, packedEnd - packedAt < readingInParts.readLaterFrom ? content : packedAt);
     if (rest !== undefined) return E.left(rest);
     handed = true;
-    return E.right({ header: header.right, bytes, packedAt: range.right.packedAt, pages });
+    return E.right({ header: header.right, bytes, packedAt, pages });
   } catch (e) {
     return E.left({ _tag: "failed", error: snapshotFailure("read", name, e) });
   } finally {

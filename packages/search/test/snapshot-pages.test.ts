@@ -5,7 +5,7 @@
 // the blob is let go once every page is read or the reader is closed.
 import * as fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entryKey } from "../src/contract.js";
 import { PostingsCache } from "../src/ranking/postings.js";
 import {
@@ -17,7 +17,7 @@ import {
   type LaterFailure,
 } from "../src/ranking/snapshot.js";
 import { rank } from "../src/ranking/topk.js";
-import { decodePaged, readPaged } from "../src/snapshot-pages.js";
+import { decodePaged, readingInParts, readPaged } from "../src/snapshot-pages.js";
 import type { SnapshotBlob } from "../src/snapshot-store.js";
 import { runsFor } from "../../../.ci/support/runs.js";
 
@@ -84,6 +84,9 @@ async function opened(bytes: Uint8Array, blob = memoryBlob(bytes)) {
 }
 
 describe("snapshots read in parts", () => {
+  // Small enough for a test corpus (packed postings under this are read at once: see the last test).
+  beforeAll(() => void (readingInParts.readLaterFrom = 0));
+  afterAll(() => void (readingInParts.readLaterFrom = 2 << 20));
   const original = cacheOf(20_000, 1);
   const bytes = encoded(original);
   /** The cache restored from the whole file (a copy: a restored cache's arrays view its bytes, and changes write them). */
@@ -228,5 +231,20 @@ describe("snapshots read in parts", () => {
     expect(await content!.later!.load(unread)).toBeUndefined();
     expect(blob.reads - after).toBe(1);
     content!.later!.close();
+  });
+
+  it("packed postings under the threshold are read at once: no later part, the blob let go", async () => {
+    readingInParts.readLaterFrom = packedEnd - packedAt + 1;
+    try {
+      const { content, blob } = await opened(bytes);
+      expect(content?.later).toBeUndefined();
+      await new Promise((r) => setImmediate(r));
+      expect(blob.closed).toBe(true);
+      const lazy = PostingsCache.restore<number>(content!.image, (d) => content!.docExtra![d]!);
+      expect(lazy.allRead()).toBe(true);
+      expect(ranked(lazy, ["w3", "common"])).toEqual(ranked(wholeCache(), ["w3", "common"]));
+    } finally {
+      readingInParts.readLaterFrom = 0;
+    }
   });
 });

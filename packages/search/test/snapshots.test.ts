@@ -21,6 +21,7 @@ import { postingsCacheStats } from "../src/ranking/scopes.js";
 import { decodeSnapshot, SNAPSHOT_PAGE, snapshotHeader, snapshotPackedRange } from "../src/ranking/snapshot.js";
 import { snapshotName, type SnapshotEvent, type SnapshotOptions } from "../src/snapshots.js";
 import { postgresSnapshotStore, sqliteSnapshotStore } from "../src/database-snapshots.js";
+import { readingInParts } from "../src/snapshot-pages.js";
 import { directorySnapshotStore, type SnapshotStore } from "../src/snapshot-store.js";
 import { openSqliteIndex } from "../src/sqlite.js";
 import { right } from "./support/contract.js";
@@ -541,6 +542,9 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
 });
 
 describe("postings snapshots: postgres, read in parts", () => {
+  // A test corpus's packed postings are far below what is left to read later by default.
+  beforeAll(() => void (readingInParts.readLaterFrom = 0));
+  afterAll(() => void (readingInParts.readLaterFrom = 2 << 20));
   // A corpus whose snapshot spans several pages of packed postings (lists read when searched).
   const WIDE = Array.from({ length: 600 }, (_, i) => `t${i}x`);
   const wide = (i: number, ns: string): IndexEntry =>
