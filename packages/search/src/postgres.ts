@@ -387,6 +387,11 @@ function make(
     return {
       read: async (gen, found) => {
         const content = await s.read(key, namespace, gen, found);
+        // Read after the index closed: let go, not restored.
+        if (closed) {
+          content?.later?.close();
+          return undefined;
+        }
         if (content !== undefined) s.track(key, namespace, produce);
         return content;
       },

@@ -51,7 +51,7 @@ export interface PagedRead {
 }
 
 /** The pages of one opened blob. */
-interface Pages {
+export interface Pages {
   /** True when `bytes[from..to)` is read and checked. */
   readonly ready: (from: number, to: number) => boolean;
   /** Reads and checks the pages of `bytes[from..to)` not read yet. */

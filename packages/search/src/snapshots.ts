@@ -257,11 +257,20 @@ async function readBlobPaged(
 }
 
 /** A read started before it is asked for (see {@link SnapshotOptions.preload}). */
-interface Early {
-  /** A whole read, or the first part of a read in parts. */
-  readonly result: Promise<BlobRead> | Promise<PagedResult>;
+type Early = (
+  | { readonly inParts: false; readonly result: Promise<BlobRead> }
+  | { readonly inParts: true; readonly result: Promise<PagedResult> }
+) & {
   /** Calls `f` once the blob's first bytes have arrived (now, if they have). */
   readonly onFound: (f: () => void) => void;
+};
+
+/** Lets go of an early read that is not used (a read in parts holds its blob open). */
+function discard(early: Early): void {
+  if (early.inParts)
+    void early.result.then((r) => {
+      if (E.isRight(r) && r.right !== undefined) r.right.pages.close();
+    });
 }
 
 /** Snapshot reads started early, by scope key; each is taken once. */
@@ -287,9 +296,13 @@ export function preloadSnapshots(
       for (const f of waiting.splice(0)) f();
     };
     const name = snapshotName(table, key);
-    const result =
-      inParts && store.open !== undefined ? readBlobPaged(store.open, name, found) : readBlob(store, name, found);
-    out.set(key, { result, onFound: (f) => (seen ? f() : void waiting.push(f)) });
+    const onFound = (f: () => void): void => (seen ? f() : void waiting.push(f));
+    out.set(
+      key,
+      inParts && store.open !== undefined
+        ? { inParts: true, result: readBlobPaged(store.open, name, found), onFound }
+        : { inParts: false, result: readBlob(store, name, found), onFound },
+    );
   }
   return out;
 }
@@ -413,8 +426,8 @@ export function snapshots(
       if (early !== undefined && found !== undefined) early.onFound(found);
       const expect = { identity, scope, maxGeneration: currentGen };
       if (open !== undefined) {
-        const paged = await ((early?.result as Promise<PagedResult> | undefined) ??
-          readBlobPaged(open, name, () => found?.()));
+        // (An early read of the other kind is not used: read again.)
+        const paged = await (early?.inParts === true ? early.result : readBlobPaged(open, name, () => found?.()));
         if (E.isLeft(paged)) {
           laterFailure(namespace, paged.left);
           return undefined;
@@ -431,8 +444,7 @@ export function snapshots(
         }
         return decoded.right;
       }
-      const { got, sums } = await ((early?.result as Promise<BlobRead> | undefined) ??
-        readBlob(store, name, () => found?.()));
+      const { got, sums } = await (early?.inParts === false ? early.result : readBlob(store, name, () => found?.()));
       if (E.isLeft(got)) {
         fail(namespace, got.left);
         return undefined;
@@ -477,6 +489,8 @@ export function snapshots(
       if (s.running === undefined) slots.delete(scope);
     },
     flush: async () => {
+      // Early reads never taken let their blobs go.
+      for (const early of preloaded.values()) discard(early);
       preloaded.clear();
       for (const [scope, s] of slots)
         if (s.timer !== undefined) {

@@ -44,7 +44,7 @@ import {
   type Sized,
 } from "./ranking/scopes.js";
 import { prepareSchema, termsColumn } from "./sqlite-schema.js";
-import type { SnapshotContent } from "./ranking/snapshot.js";
+import type { LaterPostings, SnapshotContent } from "./ranking/snapshot.js";
 import {
   ownStore,
   preloadSnapshots,
@@ -164,6 +164,13 @@ function storageError(operation: string, e: unknown): IndexError {
   };
 }
 
+/** Thrown inside a read transaction when a catch-up must change a restored scope whose lists are not all read yet (caught by the search, which reads them and comes back). */
+class NeedsEveryList extends Error {
+  constructor() {
+    super("every list of the restored scope is needed first");
+  }
+}
+
 /** Thrown inside a write transaction to roll it back when an id already holds a different original. */
 class IdConflictSignal extends Error {
   constructor(
@@ -214,6 +221,7 @@ export function openSqliteIndex(options: SqliteIndexOptions = {}): TE.TaskEither
             local,
             table,
             preloadScopes(snap.preload).map((p) => p.key),
+            true,
           )
         : undefined;
     const driver = await loadDriver(
@@ -312,7 +320,10 @@ function open(
           store,
           table,
           preloadScopes(snapOptions.preload).map((p) => p.key),
+          true,
         ),
+      // Read in parts where the store can (a directory): a restore reads the lists a search needs.
+      true,
     );
   }
 
@@ -328,6 +339,10 @@ function open(
     loaded: boolean;
     /** Every change up to this generation is in the cache. */
     cachedGen: number;
+    /** What a restore left to read (see `SnapshotContent.later`): no change applies until every list is read. */
+    later: LaterPostings | undefined;
+    /** A load from the rows in place of a restore whose later part failed (searches wait for it). */
+    reloading: Promise<E.Either<IndexError, void>> | undefined;
     seenVersion: number;
     /** Set when the LRU let it go: no longer kept in step by this connection's writes. */
     evicted: boolean;
@@ -340,12 +355,15 @@ function open(
       cache,
       loaded: false,
       cachedGen: 0,
+      later: undefined,
+      reloading: undefined,
       seenVersion: -1,
       evicted: false,
       bytes: () => scope.cache.bytes(),
       entries: () => scope.cache.live,
       release: () => {
         scope.evicted = true;
+        scope.later?.close();
         snap?.forget(scopeKey(stored));
       },
     };
@@ -380,6 +398,8 @@ function open(
     let changed = 0;
     const gen = generation.get()!;
     if (gen !== scope.cachedGen) {
+      // A change needs every list of a restore read first (the caller reads them and comes back).
+      if (scope.later !== undefined) throw new NeedsEveryList();
       for (const ns of deletedSince.all(scope.cachedGen)) {
         if (scope.stored === undefined) changed += scope.cache.removeNamespace(ns);
         else if (ns === scope.stored && scope.cache.live > 0) {
@@ -402,7 +422,8 @@ function open(
   };
   /** The snapshot of a loaded scope as it is now (undefined once it is gone). */
   const snapshotOf = (scope: ScopeCache) => (): SnapshotContent | undefined => {
-    if (closed || scope.evicted || !scope.loaded) return undefined;
+    // (A restore with lists still to read has taken no change: its snapshot is the one stored.)
+    if (closed || scope.evicted || !scope.loaded || scope.later !== undefined) return undefined;
     const cache = scope.cache;
     const image = cache.image();
     const rids = new Float64Array(image.docCount);
@@ -411,6 +432,57 @@ function open(
   };
   const countScope = (scope: ScopeCache): number =>
     (scope.stored === undefined ? countAll.get() : countNs.get(scope.stored))?.n ?? 0;
+  /** Empties a scope whose restore is not to be used (its file let go). */
+  const dropRestore = (scope: ScopeCache): void => {
+    scope.later?.close();
+    scope.later = undefined;
+    scope.cache = new PostingsCache<number>();
+    scope.loaded = false;
+  };
+  /** Reads every list a restore left to read; false (reported, the scope emptied) when that failed. */
+  const readEveryList = async (scope: ScopeCache): Promise<boolean> => {
+    const later = scope.later;
+    if (later === undefined) return true;
+    const failure = await later.loadAll();
+    if (scope.later !== later) return scope.loaded && scope.later === undefined;
+    if (failure === undefined) {
+      scope.later = undefined;
+      return true;
+    }
+    snap?.laterFailure(scope.stored === undefined ? undefined : decodeText(scope.stored), failure);
+    dropRestore(scope);
+    return false;
+  };
+  /**
+   * Makes a held scope usable for a search of `terms`: the lists a restore left to read are read
+   * (every list, with `every`); when that fails the scope is loaded from the rows in place (one
+   * load, however many searches wait for it).
+   */
+  const readyFor = async (
+    scope: ScopeCache,
+    terms: readonly string[],
+    every: boolean,
+  ): Promise<E.Either<IndexError, void>> => {
+    if (scope.reloading !== undefined) return scope.reloading;
+    const later = scope.later;
+    if (later === undefined) return E.right(undefined);
+    const ok = every
+      ? await readEveryList(scope)
+      : await later.load(scope.cache.unreadRanges(terms)).then((failure) => {
+          if (failure === undefined || scope.later !== later) return failure === undefined;
+          snap?.laterFailure(scope.stored === undefined ? undefined : decodeText(scope.stored), failure);
+          dropRestore(scope);
+          return false;
+        });
+    if (ok) return E.right(undefined);
+    if (scope.reloading !== undefined) return scope.reloading;
+    if (scope.loaded) return E.right(undefined);
+    const reload = loadSliced(scope, false).finally(() => {
+      scope.reloading = undefined;
+    });
+    scope.reloading = reload;
+    return reload;
+  };
   /**
    * Restores a scope from its snapshot, caught up by generation (the rows written since and the
    * namespace deletions since, in one read transaction), and checks its entry count against the
@@ -431,7 +503,10 @@ function open(
       }
     };
     const content = await s.read(key, namespace, generation.get()!, startCount);
-    if (content === undefined || closed) return false;
+    if (content === undefined || closed) {
+      content?.later?.close();
+      return false;
+    }
     const rids = content.docExtra;
     if (rids === undefined || rids.length !== content.image.docCount) {
       s.contradicted(namespace, "no row ids in the snapshot");
@@ -442,16 +517,26 @@ function open(
     scope.loaded = true;
     scope.cachedGen = content.generation;
     scope.seenVersion = -1;
+    scope.later = content.later;
     // Caught up; when the early count saw the generation the cache is now at, it is this state's
     // count. Otherwise (written meanwhile, or no early count) the catch-up and the count in one transaction.
-    const counted = db.transaction(() => {
-      sync(scope);
-      return early !== undefined && early.gen === scope.cachedGen ? early.n : countScope(scope);
-    })();
+    const catchUp = (): number =>
+      db.transaction(() => {
+        sync(scope);
+        return early !== undefined && early.gen === scope.cachedGen ? early.n : countScope(scope);
+      })();
+    let counted: number;
+    try {
+      counted = catchUp();
+    } catch (e) {
+      if (!(e instanceof NeedsEveryList)) throw e;
+      // Written meanwhile: every list is read before the catch-up applies (a failure: loaded from the rows).
+      if (!(await readEveryList(scope))) return false;
+      counted = catchUp();
+    }
     if (counted !== scope.cache.live) {
       s.contradicted(namespace, `${scope.cache.live} entries after catching up, the table has ${counted}`);
-      scope.cache = new PostingsCache<number>();
-      scope.loaded = false;
+      dropRestore(scope);
       return false;
     }
     s.restoredScope(namespace, content);
@@ -467,11 +552,11 @@ function open(
    * (which runs right after, in the search's read transaction) brings the cache to one
    * consistent snapshot. Stops with `IndexClosed` when the index is closed between slices.
    */
-  const loadSliced = async (scope: ScopeCache): Promise<E.Either<IndexError, void>> => {
+  const loadSliced = async (scope: ScopeCache, fromSnapshot = true): Promise<E.Either<IndexError, void>> => {
     if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
     capPageCache();
     try {
-      return await readScope(scope);
+      return await readScope(scope, fromSnapshot);
     } finally {
       uncapPageCache();
     }
@@ -498,8 +583,8 @@ function open(
     return n < 0 ? -n * 1024 : n * Number(db.pragma("page_size", { simple: true }));
   };
   /** {@link loadSliced}'s reads, under the capped page cache. */
-  const readScope = async (scope: ScopeCache): Promise<E.Either<IndexError, void>> => {
-    if (snap !== undefined && (await restore(scope, snap))) return E.right(undefined);
+  const readScope = async (scope: ScopeCache, fromSnapshot: boolean): Promise<E.Either<IndexError, void>> => {
+    if (fromSnapshot && snap !== undefined && (await restore(scope, snap))) return E.right(undefined);
     if (closed) return E.left({ _tag: "IndexClosed", backend: "sqlite" });
     scope.cache.clear();
     const from = generation.get()!;
@@ -566,6 +651,8 @@ function open(
             return r;
           }
           if (!closed) lru.set(key, namespace, scope);
+          // Loaded after the index closed: what a restore left to read is let go.
+          else scope.later?.close();
           return E.right(scope);
         });
       loading.set(key, pending);
@@ -574,7 +661,8 @@ function open(
   };
   /** After this connection committed generation `gen`: a held scope is complete up to it when nothing came between. */
   const advance = (gen: number): void => {
-    for (const scope of lru.values()) if (scope.loaded && scope.cachedGen === gen - 1) scope.cachedGen = gen;
+    for (const scope of lru.values())
+      if (scope.loaded && scope.later === undefined && scope.cachedGen === gen - 1) scope.cachedGen = gen;
   };
 
   interface Staged {
@@ -672,9 +760,26 @@ function open(
         ready = await ensureLoaded(stored, namespace);
       if (E.isLeft(ready)) return ready;
       const scope = ready.right;
+      // The query's lists of a restore read in parts; every list when a catch-up needs them (at most twice).
+      let rows: ReturnType<typeof searchRows> | undefined;
+      for (let attempt = 0; rows === undefined; attempt++) {
+        const usable = await readyFor(scope, terms, attempt > 0);
+        if (E.isLeft(usable)) return usable;
+        const got = await run("search", () => {
+          try {
+            return E.right(searchRows(scope, terms, k, kinds));
+          } catch (e) {
+            if (e instanceof NeedsEveryList && attempt < 2) return E.right(undefined);
+            throw e;
+          }
+        })();
+        if (E.isLeft(got)) return got;
+        rows = got.right;
+      }
+      const found = rows;
       return run("search", () =>
         E.right(
-          searchRows(scope, terms, k, kinds).map(({ row: r, score }) => {
+          found.map(({ row: r, score }) => {
             const summary = decodeText(r.summary);
             return {
               id: decodeText(r.id),
@@ -708,6 +813,11 @@ function open(
         }
         for (const scope of lru.values()) {
           if (!scope.loaded) continue;
+          // A restore with lists still to read takes no change here: its next search catches up (reading them first).
+          if (scope.later !== undefined) {
+            scope.seenVersion = -1;
+            continue;
+          }
           const mine =
             scope.stored === undefined ? done.staged : done.staged.filter((s) => s.namespace === scope.stored);
           if (mine.length === 0) continue;
@@ -731,6 +841,10 @@ function open(
         const stored = encodeText(namespace);
         const { gen, n } = dropNamespace.immediate(stored);
         for (const scope of lru.values()) {
+          if (scope.later !== undefined) {
+            scope.seenVersion = -1;
+            continue;
+          }
           let gone = 0;
           if (scope.stored === undefined) gone = scope.cache.removeNamespace(stored);
           else if (scope.stored === stored) {

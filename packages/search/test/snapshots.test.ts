@@ -61,6 +61,8 @@ interface Store {
   readonly sql: (text: string) => Promise<void>;
   /** The `n` of a one-row query's result. */
   readonly count: (text: string) => Promise<number>;
+  /** The first column of a one-row query's result, as text. */
+  readonly text: (text: string) => Promise<string>;
 }
 /** Blob access through a store (the directory's files are read and written as files). */
 const blobs = (kind: Kind, table: string, snapDir: string, dbStore: () => SnapshotStore) => ({
@@ -108,6 +110,7 @@ const sqliteStore = (kind: Kind) => (): Store => {
     ...blobs(kind, table, snapDir, () => sqliteSnapshotStore((side ??= new Database(path)), table)),
     sql: async (text) => onFile((file) => void file.exec(text)),
     count: async (text) => onFile((file) => Number(file.prepare<[], { n: number }>(text).get()?.n)),
+    text: async (text) => onFile((file) => String(file.prepare<[], unknown>(text).pluck().get())),
   };
 };
 const pgStore = (kind: Kind) => (): Store => {
@@ -137,6 +140,7 @@ const pgStore = (kind: Kind) => (): Store => {
     ...blobs(kind, table, snapDir, () => postgresSnapshotStore(client, table)),
     sql: async (text) => void (await client.query(text)),
     count: async (text) => Number((await client.query<{ n: string }>(text)).rows[0]?.n),
+    text: async (text) => String(Object.values((await client.query<Record<string, unknown>>(text)).rows[0] ?? {})[0]),
   };
 };
 
@@ -541,115 +545,170 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
   });
 });
 
-describe("postings snapshots: postgres, read in parts", () => {
-  // A test corpus's packed postings are far below what is left to read later by default.
-  beforeAll(() => void (readingInParts.readLaterFrom = 0));
-  afterAll(() => void (readingInParts.readLaterFrom = 2 << 20));
-  // A corpus whose snapshot spans several pages of packed postings (lists read when searched).
-  const WIDE = Array.from({ length: 600 }, (_, i) => `t${i}x`);
-  const wide = (i: number, ns: string): IndexEntry =>
-    entry({
-      id: `w${i}`,
-      namespace: ns,
-      summary: `${WIDE[i % 97]} s${i % 11}`,
-      content: Array.from({ length: 14 }, (_, j) => WIDE[(i * 7 + j * j * 13) % WIDE.length]).join(" ") + " common",
+for (const [name, make, identityOf] of [
+  ["sqlite", sqliteStore("dir"), async (store: Store) => store.text(`SELECT id FROM ${store.table}_identity`)],
+  ["postgres", pgStore("dir"), async (store: Store) => store.text(`SELECT id FROM ${store.table}_identity`)],
+] as const)
+  describe(`postings snapshots: ${name}, read in parts`, () => {
+    // A test corpus's packed postings are far below what is left to read later by default.
+    beforeAll(() => void (readingInParts.readLaterFrom = 0));
+    afterAll(() => void (readingInParts.readLaterFrom = 2 << 20));
+    // A corpus whose snapshot spans several pages of packed postings (lists read when searched).
+    const WIDE = Array.from({ length: 600 }, (_, i) => `t${i}x`);
+    const wide = (i: number, ns: string): IndexEntry =>
+      entry({
+        id: `w${i}`,
+        namespace: ns,
+        summary: `${WIDE[i % 97]} s${i % 11}`,
+        content: Array.from({ length: 14 }, (_, j) => WIDE[(i * 7 + j * j * 13) % WIDE.length]).join(" ") + " common",
+      });
+    const WIDE_QUERIES = ["t5x common", "t17x", "t101x t102x", "t300x s3", "t599x", "common t42x"];
+    const wideAnswers = async (index: SegmentIndex): Promise<readonly (readonly string[])[]> => {
+      const out: (readonly string[])[] = [];
+      for (const q of WIDE_QUERIES)
+        for (const ns of SCOPES)
+          out.push(shape(right(await index.search(q, { k: 30, ...(ns === undefined ? {} : { namespace: ns }) })())));
+      return out;
+    };
+    /** A store of 12,000 wide entries with a whole-index snapshot; the snapshot's bytes and where its packed postings start. */
+    const wideStore = async () => {
+      const store = make();
+      const w = await store.open();
+      for (let i = 0; i < 12_000; i += 2000)
+        right(await w.write(Array.from({ length: 2000 }, (_, j) => wide(i + j, (i + j) % 3 === 0 ? "a" : "b")))());
+      right(await w.close()());
+      const first = await store.open(store.snap);
+      right(await first.search("t1x")());
+      right(await first.close()());
+      const bytes = await blobOf(store, "*");
+      const header = snapshotHeader(bytes);
+      if (E.isLeft(header)) throw new Error("no header");
+      const range = snapshotPackedRange(bytes, header.right);
+      if (E.isLeft(range)) throw new Error("no range");
+      return { store, bytes, ...range.right };
+    };
+
+    it("a scope restored in parts answers as one loaded from the rows, through writes, deletions and rewrites", async () => {
+      const { store, packedAt, packedEnd } = await wideStore();
+      expect(packedEnd - packedAt).toBeGreaterThan(3 * SNAPSHOT_PAGE);
+      const events: SnapshotEvent[] = [];
+      const index = await store.open({ ...store.snap, rewriteAfter: 50, onEvent: (e) => events.push(e) });
+      const plain = await store.open();
+      expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+      // Its own write and another instance's: every list is read before the change applies.
+      right(await index.write(Array.from({ length: 60 }, (_, j) => wide(20_000 + j, "a")))());
+      const other = await store.open();
+      right(await other.deleteNamespace("b")());
+      right(await other.close()());
+      expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+      right(await index.close()());
+      right(await plain.close()());
+      expect(types(events, undefined)).toEqual(["restored", "written"]);
+      expect(types(await checked(store), undefined)).toEqual(["restored"]);
     });
-  const WIDE_QUERIES = ["t5x common", "t17x", "t101x t102x", "t300x s3", "t599x", "common t42x"];
-  const wideAnswers = async (index: SegmentIndex): Promise<readonly (readonly string[])[]> => {
-    const out: (readonly string[])[] = [];
-    for (const q of WIDE_QUERIES)
-      for (const ns of SCOPES)
-        out.push(shape(right(await index.search(q, { k: 30, ...(ns === undefined ? {} : { namespace: ns }) })())));
-    return out;
-  };
-  /** A store of 12,000 wide entries with a whole-index snapshot; the snapshot's bytes and where its packed postings start. */
-  const wideStore = async () => {
-    const store = pgStore("dir")();
-    const w = await store.open();
-    for (let i = 0; i < 12_000; i += 2000)
-      right(await w.write(Array.from({ length: 2000 }, (_, j) => wide(i + j, (i + j) % 3 === 0 ? "a" : "b")))());
-    right(await w.close()());
-    const first = await store.open(store.snap);
-    right(await first.search("t1x")());
-    right(await first.close()());
-    const bytes = await blobOf(store, "*");
-    const header = snapshotHeader(bytes);
-    if (E.isLeft(header)) throw new Error("no header");
-    const range = snapshotPackedRange(bytes, header.right);
-    if (E.isLeft(range)) throw new Error("no range");
-    return { store, bytes, ...range.right };
-  };
 
-  it("a scope restored in parts answers as one loaded from the rows, through writes, deletions and rewrites", async () => {
-    const { store, packedAt, packedEnd } = await wideStore();
-    expect(packedEnd - packedAt).toBeGreaterThan(3 * SNAPSHOT_PAGE);
-    const events: SnapshotEvent[] = [];
-    const index = await store.open({ ...store.snap, rewriteAfter: 50, onEvent: (e) => events.push(e) });
-    const plain = await store.open();
-    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
-    // Its own write and another instance's: every list is read before the change applies.
-    right(await index.write(Array.from({ length: 60 }, (_, j) => wide(20_000 + j, "a")))());
-    const other = await store.open();
-    right(await other.deleteNamespace("b")());
-    right(await other.close()());
-    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
-    right(await index.close()());
-    right(await plain.close()());
-    expect(types(events, undefined)).toEqual(["restored", "written"]);
-    expect(types(await checked(store), undefined)).toEqual(["restored"]);
+    it("every blob opened for reading in parts is let go: after a search, on close, and when a preloaded scope is never searched", async () => {
+      const { store } = await wideStore();
+      const inner = directorySnapshotStore(store.snapDir);
+      let opened = 0;
+      let closed = 0;
+      const counting: SnapshotStore = {
+        ...inner,
+        open: async (name) => {
+          const got = await inner.open!(name);
+          if (got._tag === "Left" || got.right === undefined) return got;
+          opened++;
+          const blob = got.right;
+          let done = false;
+          return E.right({
+            ...blob,
+            close: async () => {
+              if (!done) closed++;
+              done = true;
+              await blob.close();
+            },
+          });
+        },
+      };
+      const settle = () => new Promise((r) => setTimeout(r, 50));
+      // Searched, then closed.
+      const a = await store.open({ store: counting });
+      right(await a.search("t5x")());
+      expect(opened).toBe(1);
+      right(await a.close()());
+      await settle();
+      expect(closed).toBe(1);
+      // Preloaded, never searched.
+      const b = await store.open({ store: counting, preload: { allNamespaces: true } });
+      await settle();
+      right(await b.close()());
+      await settle();
+      expect([opened, closed]).toEqual([2, 2]);
+      // Preloaded and closed at once (before the scope's load takes the early read).
+      const quick = await store.open({ store: counting, preload: { allNamespaces: true } });
+      right(await quick.close()());
+      await settle();
+      expect(opened).toBe(closed);
+      opened = closed = 2;
+      // Every list read (a write catches up after reading them all): let go before close.
+      const c = await store.open({ store: counting });
+      right(await c.search("t5x")());
+      right(await c.write([wide(30_000, "a")])());
+      right(await c.search("t6x")());
+      await settle();
+      expect([opened, closed]).toEqual([3, 3]);
+      right(await c.close()());
+    });
+
+    it("a damaged page of a list: searches that do not read it are restored, the first that does refuses the snapshot and answers from the rows", async () => {
+      const { store, bytes, packedAt } = await wideStore();
+      // Where each term's list lies in the file (decoded whole, against the table's identity).
+      const identity = await identityOf(store);
+      const decoded = decodeSnapshot(bytes, { identity, scope: "*", maxGeneration: Number.MAX_SAFE_INTEGER });
+      if (E.isLeft(decoded)) throw new Error(JSON.stringify(decoded.left));
+      const restoredCache = {
+        cache: PostingsCache.restore<number>(decoded.right.image, (d) => d),
+        lists: decoded.right.image.lists,
+      };
+      const pageOf = (term: string): number => {
+        const id = restoredCache.cache.termId(term);
+        return Math.floor((packedAt + restoredCache.lists.packedStart[id]!) / SNAPSHOT_PAGE);
+      };
+      const firstPacked = Math.ceil(packedAt / SNAPSHOT_PAGE);
+      const target = WIDE.find(
+        (t) => pageOf(t) > firstPacked && pageOf(t) === pageOf(WIDE.find((u) => pageOf(u) > firstPacked)!),
+      )!;
+      const safe = WIDE.find(
+        (t) =>
+          pageOf(t) === firstPacked &&
+          Math.floor(
+            (packedAt + restoredCache.lists.packedStart[restoredCache.cache.termId(t) + 1]! - 1) / SNAPSHOT_PAGE,
+          ) === firstPacked,
+      )!;
+      expect(target).toBeDefined();
+      expect(safe).toBeDefined();
+      const bad = Buffer.from(bytes);
+      bad[pageOf(target) * SNAPSHOT_PAGE + 100]! ^= 0x20;
+      await store.setBlob("*", bad);
+
+      const events: SnapshotEvent[] = [];
+      const index = await store.open({ ...store.snap, onEvent: (e) => events.push(e) });
+      const plain = await store.open();
+      const same = async (q: string): Promise<void> =>
+        expect(shape(right(await index.search(q, { k: 30 })()))).toEqual(
+          shape(right(await plain.search(q, { k: 30 })())),
+        );
+      await same(safe);
+      expect(types(events, undefined)).toEqual(["restored"]);
+      expect(postingsCacheStats(index)?.loadedEntries).toBe(0);
+      await same(target);
+      expect(types(events, undefined)).toEqual(["restored", "rejected:checksum"]);
+      expect(postingsCacheStats(index)?.loadedEntries).toBe(12_000);
+      expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
+      right(await index.close()());
+      right(await plain.close()());
+      // Replaced by a good one.
+      expect(types(events, undefined)).toEqual(["restored", "rejected:checksum", "written"]);
+      expect(types(await checked(store), undefined)).toEqual(["restored"]);
+    });
   });
-
-  it("a damaged page of a list: searches that do not read it are restored, the first that does refuses the snapshot and answers from the rows", async () => {
-    const { store, bytes, packedAt } = await wideStore();
-    // Where each term's list lies in the file (decoded whole, against the table's identity).
-    const side = db.client();
-    const identity = String((await side.query<{ id: string }>(`SELECT id FROM ${store.table}_identity`)).rows[0]?.id);
-    await side.end();
-    const decoded = decodeSnapshot(bytes, { identity, scope: "*", maxGeneration: Number.MAX_SAFE_INTEGER });
-    if (E.isLeft(decoded)) throw new Error(JSON.stringify(decoded.left));
-    const restoredCache = {
-      cache: PostingsCache.restore<number>(decoded.right.image, (d) => d),
-      lists: decoded.right.image.lists,
-    };
-    const pageOf = (term: string): number => {
-      const id = restoredCache.cache.termId(term);
-      return Math.floor((packedAt + restoredCache.lists.packedStart[id]!) / SNAPSHOT_PAGE);
-    };
-    const firstPacked = Math.ceil(packedAt / SNAPSHOT_PAGE);
-    const target = WIDE.find(
-      (t) => pageOf(t) > firstPacked && pageOf(t) === pageOf(WIDE.find((u) => pageOf(u) > firstPacked)!),
-    )!;
-    const safe = WIDE.find(
-      (t) =>
-        pageOf(t) === firstPacked &&
-        Math.floor(
-          (packedAt + restoredCache.lists.packedStart[restoredCache.cache.termId(t) + 1]! - 1) / SNAPSHOT_PAGE,
-        ) === firstPacked,
-    )!;
-    expect(target).toBeDefined();
-    expect(safe).toBeDefined();
-    const bad = Buffer.from(bytes);
-    bad[pageOf(target) * SNAPSHOT_PAGE + 100]! ^= 0x20;
-    await store.setBlob("*", bad);
-
-    const events: SnapshotEvent[] = [];
-    const index = await store.open({ ...store.snap, onEvent: (e) => events.push(e) });
-    const plain = await store.open();
-    const same = async (q: string): Promise<void> =>
-      expect(shape(right(await index.search(q, { k: 30 })()))).toEqual(
-        shape(right(await plain.search(q, { k: 30 })())),
-      );
-    await same(safe);
-    expect(types(events, undefined)).toEqual(["restored"]);
-    expect(postingsCacheStats(index)?.loadedEntries).toBe(0);
-    await same(target);
-    expect(types(events, undefined)).toEqual(["restored", "rejected:checksum"]);
-    expect(postingsCacheStats(index)?.loadedEntries).toBe(12_000);
-    expect(await wideAnswers(index)).toEqual(await wideAnswers(plain));
-    right(await index.close()());
-    right(await plain.close()());
-    // Replaced by a good one.
-    expect(types(events, undefined)).toEqual(["restored", "rejected:checksum", "written"]);
-    expect(types(await checked(store), undefined)).toEqual(["restored"]);
-  });
-});
