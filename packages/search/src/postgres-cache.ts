@@ -206,6 +206,8 @@ export function pgPostingsCache(
   let loaded = false;
   /** A restore whose entry count is not checked yet (see `settled`). */
   let unchecked: PendingCheck | undefined;
+  /** The check of a restore while it runs (see `settled`). */
+  let checking: Promise<boolean> | undefined;
   /** A restore of this scope was contradicted by the table: load from the rows from now on. */
   let refused = false;
   /** What the restore left to read (see `SnapshotContent.later`); undefined once every list is read. */
@@ -466,9 +468,13 @@ export function pgPostingsCache(
   /** Settles the pending check, if any (in the sync queue: after the syncs before it). */
   const settle = async (): Promise<boolean> => {
     const p = unchecked;
-    if (p === undefined) return true;
+    if (p === undefined) return checking ?? true;
     unchecked = undefined;
-    return check(p);
+    const running = check(p).finally(() => {
+      if (checking === running) checking = undefined;
+    });
+    checking = running;
+    return running;
   };
 
   /** Catches up (or loads, the first time); with `count`, also counts the scope's rows in the same snapshot. */
@@ -594,7 +600,8 @@ export function pgPostingsCache(
     // Closed, not forgotten: a search still holding the scope drops the restore at its next read.
     release: () => later?.close(),
     settled: () => {
-      if (unchecked === undefined) return Promise.resolve(true);
+      // A check already running (started by another search, or by a preload's load) is waited for too.
+      if (unchecked === undefined) return checking ?? Promise.resolve(true);
       const next = queue.then(settle);
       queue = next.then(
         () => undefined,

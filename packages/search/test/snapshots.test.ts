@@ -543,6 +543,43 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
       await inner.end();
     }
   });
+  it("preloaded: the first search waits for the check the background load started, and a contradicted restore answers from the rows", async () => {
+    for (const tampered of [false, true]) {
+      const store = await seeded(pgStore("dir"));
+      if (tampered) await store.tamper();
+      const inner = db.client();
+      // The restore's count answers late: the search comes while the check is still running.
+      const slow = (runner: SqlRunner): SqlRunner => ({
+        query: async <R>(text: string, params?: readonly unknown[]) => {
+          const out = await runner.query<R>(text, params);
+          if (text.includes("count(*)")) await new Promise((r) => setTimeout(r, 300));
+          return out;
+        },
+      });
+      const client: SqlClient = {
+        ...slow(inner),
+        transaction: (fn) => inner.transaction((tx) => fn(slow(tx))),
+        end: () => Promise.resolve(),
+      };
+      const events: SnapshotEvent[] = [];
+      const index = right(
+        await openPostgresIndex({
+          connection: client,
+          table: store.table,
+          snapshots: { dir: store.snapDir, preload: { allNamespaces: true }, onEvent: (e) => events.push(e) },
+        })(),
+      );
+      const plain = await store.open();
+      await new Promise((r) => setTimeout(r, 50));
+      const first = shape(right(await index.search(QUERIES[2]!, { k: 500 })()));
+      // Settled before the first answer (fails when the search answers while the check runs).
+      expect(types(events, undefined)[0]).toBe(tampered ? "rejected:count" : "restored");
+      expect(first).toEqual(shape(right(await plain.search(QUERIES[2]!, { k: 500 })())));
+      right(await index.close()());
+      right(await plain.close()());
+      await inner.end();
+    }
+  });
 });
 
 for (const [name, make, identityOf] of [
