@@ -23,6 +23,7 @@ import {
   snapshotHeader,
   type LaterFailure,
   type SnapshotContent,
+  type SnapshotRejection,
   type SnapshotRejectReason,
 } from "./ranking/snapshot.js";
 import { decodePaged, readPaged, type PagedRead } from "./snapshot-pages.js";
@@ -345,7 +346,7 @@ export function snapshots(
     lastFailure = error;
     emit({ type: "failed", namespace, error });
   };
-  /** Reports a snapshot read in parts that failed (a scope let go meanwhile is no failure). */
+  /** Reports a snapshot not used: refused, or a store failure (a scope let go meanwhile is no failure). */
   const laterFailure = (namespace: string | undefined, failure: LaterFailure): void => {
     if (failure._tag === "rejected") reject(namespace, failure.rejection.reason, failure.rejection.detail);
     else if (failure._tag === "failed") fail(namespace, failure.error);
@@ -425,41 +426,32 @@ export function snapshots(
       preloaded.delete(scope);
       if (early !== undefined && found !== undefined) early.onFound(found);
       const expect = { identity, scope, maxGeneration: currentGen };
+      // Read in parts, or whole: either way a snapshot, none ("missing"), or why it is not used.
+      let outcome: E.Either<LaterFailure, SnapshotContent> | "missing";
       if (open !== undefined) {
         // (An early read of the other kind is not used: read again.)
         const paged = await (early?.inParts === true ? early.result : readBlobPaged(open, name, () => found?.()));
-        if (E.isLeft(paged)) {
-          laterFailure(namespace, paged.left);
-          return undefined;
-        }
-        if (paged.right === undefined) {
-          missing++;
-          emit({ type: "missing", namespace });
-          return undefined;
-        }
-        const decoded = decodePaged(paged.right, expect);
-        if (E.isLeft(decoded)) {
-          laterFailure(namespace, decoded.left);
-          return undefined;
-        }
-        return decoded.right;
+        outcome = E.isLeft(paged) ? paged : paged.right === undefined ? "missing" : decodePaged(paged.right, expect);
+      } else {
+        const { got, sums } = await (early?.inParts === false ? early.result : readBlob(store, name, () => found?.()));
+        outcome = E.isLeft(got)
+          ? E.left({ _tag: "failed", error: got.left })
+          : got.right === undefined
+            ? "missing"
+            : E.mapLeft((rejection: SnapshotRejection): LaterFailure => ({ _tag: "rejected", rejection }))(
+                decodeSnapshot(got.right, expect, sums),
+              );
       }
-      const { got, sums } = await (early?.inParts === false ? early.result : readBlob(store, name, () => found?.()));
-      if (E.isLeft(got)) {
-        fail(namespace, got.left);
-        return undefined;
-      }
-      if (got.right === undefined) {
+      if (outcome === "missing") {
         missing++;
         emit({ type: "missing", namespace });
         return undefined;
       }
-      const decoded = decodeSnapshot(got.right, expect, sums);
-      if (E.isLeft(decoded)) {
-        reject(namespace, decoded.left.reason, decoded.left.detail);
+      if (E.isLeft(outcome)) {
+        laterFailure(namespace, outcome.left);
         return undefined;
       }
-      return decoded.right;
+      return outcome.right;
     },
     laterFailure: (namespace, failure) => laterFailure(namespace, failure),
     contradicted: (namespace, detail) => reject(namespace, "count", detail),

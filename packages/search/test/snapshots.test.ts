@@ -493,6 +493,21 @@ for (const [name, kind, make] of [
   });
 }
 
+/** A client over `inner` whose every statement (in a transaction too) goes through `step` (`run` runs it); `end` leaves `inner` open. */
+const around = (
+  inner: SqlClient,
+  step: (
+    text: string,
+    run: () => Promise<{ readonly rows: readonly unknown[] }>,
+  ) => Promise<{ readonly rows: readonly unknown[] }>,
+): SqlClient => {
+  const wrap = (runner: SqlRunner): SqlRunner => ({
+    query: async <R>(text: string, params?: readonly unknown[]) =>
+      (await step(text, () => runner.query<unknown>(text, params))) as { readonly rows: readonly R[] },
+  });
+  return { ...wrap(inner), transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))), end: () => Promise.resolve() };
+};
+
 describe("postings snapshots: postgres, the restore's entry count", () => {
   it("the first search ranks and fetches its rows while the server counts; a contradicted count still drops the restore", async () => {
     for (const tampered of [false, true]) {
@@ -503,25 +518,18 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       // Holds the restore's count (in its transaction) until the search has asked for its rows.
-      const wrap = (runner: SqlRunner): SqlRunner => ({
-        query: async <R>(text: string, params?: readonly unknown[]) => {
-          if (text.includes("count(*)") && !text.startsWith("SELECT count")) {
-            log.push("count asked");
-            await Promise.race([held, new Promise((r) => setTimeout(r, 5_000))]);
-            log.push("count released");
-          }
-          if (text.includes("LEFT JOIN LATERAL")) {
-            log.push("rows asked");
-            release();
-          }
-          return runner.query<R>(text, params);
-        },
+      const client = around(inner, async (text, run) => {
+        if (text.includes("count(*)") && !text.startsWith("SELECT count")) {
+          log.push("count asked");
+          await Promise.race([held, new Promise((r) => setTimeout(r, 5_000))]);
+          log.push("count released");
+        }
+        if (text.includes("LEFT JOIN LATERAL")) {
+          log.push("rows asked");
+          release();
+        }
+        return run();
       });
-      const client: SqlClient = {
-        ...wrap(inner),
-        transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
-        end: () => Promise.resolve(),
-      };
       const events: SnapshotEvent[] = [];
       const index = right(
         await openPostgresIndex({
@@ -549,18 +557,11 @@ describe("postings snapshots: postgres, the restore's entry count", () => {
       if (tampered) await store.tamper();
       const inner = db.client();
       // The restore's count answers late: the search comes while the check is still running.
-      const slow = (runner: SqlRunner): SqlRunner => ({
-        query: async <R>(text: string, params?: readonly unknown[]) => {
-          const out = await runner.query<R>(text, params);
-          if (text.includes("count(*)")) await new Promise((r) => setTimeout(r, 300));
-          return out;
-        },
+      const client = around(inner, async (text, run) => {
+        const out = await run();
+        if (text.includes("count(*)")) await new Promise((r) => setTimeout(r, 300));
+        return out;
       });
-      const client: SqlClient = {
-        ...slow(inner),
-        transaction: (fn) => inner.transaction((tx) => fn(slow(tx))),
-        end: () => Promise.resolve(),
-      };
       const events: SnapshotEvent[] = [];
       const index = right(
         await openPostgresIndex({
