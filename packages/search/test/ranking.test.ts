@@ -164,6 +164,64 @@ describe("ranking engine", () => {
     );
   });
 
+  it("property: a batch into an empty cache makes the lists, with their bounds, that entries put one at a time make, before and after removals", () => {
+    // The first batch is packed straight from its forward lists; later ones append posting by posting.
+    const listOf = (cache: PostingsCache<number>, id: number) => {
+      const l = cache.list(id)!;
+      const blocks = l.length > 128 ? Math.ceil(l.length / 128) : 0;
+      return {
+        postings: [...l.postings.subarray(0, l.length)],
+        df: l.df,
+        orMask: l.orMask,
+        minLen: l.minLen,
+        blockMask: [...l.blockMask.subarray(0, blocks)],
+        blockMinLen: [...l.blockMinLen.subarray(0, blocks)],
+      };
+    };
+    const uniq = (ts: readonly string[]): string[] => [...new Set(ts)];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(word, { maxLength: 4 }).map(uniq), fc.array(word, { maxLength: 9 }).map(uniq)), {
+          minLength: 1,
+          maxLength: 700,
+          // Lists longer than a block (128 postings), whose block bounds are compared too.
+          size: "max",
+        }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (docs, removals) => {
+          const items = docs.map(([summary, content], i) => ({
+            key: `k${i}`,
+            handle: i,
+            terms: `${summary.join(" ")}\t${content.join(" ")}`,
+            namespace: "n",
+            kind: "k",
+          }));
+          const batch = new PostingsCache<number>(64);
+          batch.putMany(items);
+          const single = new PostingsCache<number>(64);
+          for (const item of items) single.putMany([item]);
+          const compare = (): void => {
+            for (const t of VOCAB) expect(batch.termId(t)).toBe(single.termId(t));
+            for (const t of VOCAB)
+              if (batch.termId(t) >= 0)
+                expect(listOf(batch, batch.termId(t))).toEqual(listOf(single, single.termId(t)));
+          };
+          compare();
+          for (const r of removals) {
+            const key = `k${r % docs.length}`;
+            expect(batch.remove(key)).toBe(single.remove(key));
+          }
+          compare();
+          for (const t of VOCAB.slice(0, 6))
+            expect(rank(batch, [t], { k: 10, summaryWeight: 2 })).toEqual(
+              rank(single, [t], { k: 10, summaryWeight: 2 }),
+            );
+        },
+      ),
+      { numRuns: runs(60) },
+    );
+  });
+
   it("a term in every entry ranks its entries (shortest first) and a rare term above them", () => {
     const cache = new PostingsCache<string>();
     for (let i = 0; i < 1000; i++)

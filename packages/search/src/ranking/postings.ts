@@ -160,47 +160,89 @@ function flatOf(listStart: Int32Array, packedStart: Int32Array, blockStart: Int3
   };
 }
 
+/** Bytes of `d` as an unsigned LEB128 varint (see `packed.ts`). */
+const varintBytes = (d: number): number => (d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5);
+
 /**
- * Lists as {@link FlatLists} from runs: list `t`'s postings are
- * `postings[runStart[t]..runStart[t + 1])`, each docId × 4 + field mask, docIds ascending. Its
- * bounds are those {@link appendPosting} keeps, without an object or an array per list.
+ * The lists, as {@link FlatLists}, of entries `doc0..docEnd` put into a cache that held no term:
+ * straight from their forward lists (`forward[docStart[d]..docStart[d + 1])`, each slot
+ * `termId << 2 | field mask`, set back to the plain term id here), whose term ids are `0..nt - 1`
+ * with `count[t]` postings each. Two passes over the slots, in entry order (so each list's
+ * docIds ascend): the packed size of each list, then its bytes and bounds, those
+ * {@link appendPosting} keeps. No array of every posting is made: a first load's peak memory is
+ * its lists, not its lists and their postings unpacked.
  */
-function flatRuns(runStart: Int32Array, postings: Int32Array, docLen: Int32Array): FlatLists {
-  const nt = runStart.length - 1;
+function packForward(
+  forward: Int32Array,
+  docStart: Int32Array,
+  doc0: number,
+  docEnd: number,
+  count: Int32Array,
+  nt: number,
+  docLen: Int32Array,
+): FlatLists {
+  const listStart = new Int32Array(nt + 1);
   const blockStart = new Int32Array(nt + 1);
-  const packedStart = new Int32Array(nt + 1);
   for (let t = 0; t < nt; t++) {
-    const length = runStart[t + 1]! - runStart[t]!;
+    const length = count[t]!;
+    listStart[t + 1] = listStart[t]! + length;
     blockStart[t + 1] = blockStart[t]! + (length > BLOCK ? Math.ceil(length / BLOCK) : 0);
-    packedStart[t + 1] = packedStart[t]! + packedSize(postings, runStart[t]!, runStart[t + 1]!);
   }
-  const flat = flatOf(runStart, packedStart, blockStart);
-  for (let t = 0; t < nt; t++) {
-    const a = runStart[t]!;
-    const b = runStart[t + 1]!;
-    packInto(postings, a, b, flat.packed, packedStart[t]!);
-    const blocked = b - a > BLOCK;
-    let or = 0;
-    let min = 0x7fffffff;
-    for (let k = a; k < b; k++) {
-      const p = postings[k]!;
-      const len = docLen[p >>> 2]!;
-      or |= p & 3;
-      if (len < min) min = len;
-      if (!blocked) continue;
-      const at = blockStart[t]! + ((k - a) >> SHIFT);
-      if (((k - a) & (BLOCK - 1)) === 0) {
-        flat.blockMask[at] = p & 3;
-        flat.blockMinLen[at] = len;
-      } else {
-        flat.blockMask[at]! |= p & 3;
-        if (len < flat.blockMinLen[at]!) flat.blockMinLen[at] = len;
-      }
+  // Pass 1: each list's packed bytes (its differences, the first from 0), into packedStart[t + 1].
+  const prev = new Int32Array(nt);
+  const packedStart = new Int32Array(nt + 1);
+  for (let doc = doc0; doc < docEnd; doc++) {
+    const end = docStart[doc + 1]!;
+    for (let k = docStart[doc]!; k < end; k++) {
+      const v = forward[k]!;
+      const t = v >>> 2;
+      const p = (doc << 2) | (v & 3);
+      packedStart[t + 1]! += varintBytes((p - prev[t]!) >>> 0);
+      prev[t] = p;
     }
-    flat.df[t] = b - a;
-    flat.orMask[t] = or;
-    flat.minLen[t] = min;
   }
+  for (let t = 0; t < nt; t++) packedStart[t + 1]! += packedStart[t]!;
+  const flat = flatOf(listStart, packedStart, blockStart);
+  // Pass 2: the bytes, at each list's cursor, and the bounds; `seen[t]` is the posting's index in its list.
+  const packed = flat.packed;
+  const cursor = packedStart.slice(0, nt);
+  const seen = new Int32Array(nt);
+  prev.fill(0);
+  flat.minLen.fill(0x7fffffff);
+  for (let doc = doc0; doc < docEnd; doc++) {
+    const end = docStart[doc + 1]!;
+    const len = docLen[doc]!;
+    for (let k = docStart[doc]!; k < end; k++) {
+      const v = forward[k]!;
+      const t = v >>> 2;
+      const mask = v & 3;
+      const p = (doc << 2) | mask;
+      let d = (p - prev[t]!) >>> 0;
+      prev[t] = p;
+      let j = cursor[t]!;
+      while (d >= 0x80) {
+        packed[j++] = (d & 0x7f) | 0x80;
+        d >>>= 7;
+      }
+      packed[j++] = d;
+      cursor[t] = j;
+      flat.orMask[t]! |= mask;
+      if (len < flat.minLen[t]!) flat.minLen[t] = len;
+      const i = seen[t]!++;
+      if (count[t]! > BLOCK) {
+        const at = blockStart[t]! + (i >> SHIFT);
+        if ((i & (BLOCK - 1)) === 0) {
+          flat.blockMask[at] = mask;
+          flat.blockMinLen[at] = len;
+        } else {
+          flat.blockMask[at]! |= mask;
+          if (len < flat.blockMinLen[at]!) flat.blockMinLen[at] = len;
+        }
+      }
+      forward[k] = t;
+    }
+  }
+  flat.df.set(count.subarray(0, nt));
   return flat;
 }
 
@@ -713,7 +755,7 @@ export class PostingsCache<H> {
     if (this.live > 0) for (let i = from; i < to; i++) this.remove(items[i]!.key);
     // Into an empty cache, the key → docId map is left to be built on first use (a search needs none).
     if (this.live === 0 && this.keyStart === undefined) this.keyMap = undefined;
-    // A batch into a cache that holds no term yet builds its lists flat and packed (see `flatRuns`).
+    // A batch into a cache that holds no term yet builds its lists flat and packed (see `packForward`).
     const fresh = this.lists.length === 0 && this.flat === undefined;
     const slot0 = this.docStart[this.docCount]!;
     // Phase 0: every item's terms as term ids, item after item (ids are handed out in this
@@ -806,6 +848,13 @@ export class PostingsCache<H> {
       }
       slot[id]!++;
     }
+    const docLen = this.docLen;
+    if (fresh) {
+      // Ids were handed out in order of first appearance (`touched[t]` is `t`): the lists are
+      // packed from the forward lists, with no array of the batch's postings.
+      this.flat = packForward(forward, this.docStart, doc0, this.docCount, slot, nt, docLen);
+      return;
+    }
     const runStart = new Int32Array(nt + 1);
     for (let t = 0; t < nt; t++) {
       const id = touched === undefined ? t : touched[t]!;
@@ -822,12 +871,6 @@ export class PostingsCache<H> {
         postings[slot[id]!++] = (doc << 2) | (v & 3);
         forward[k] = id;
       }
-    }
-    const docLen = this.docLen;
-    if (fresh) {
-      // Ids were handed out in order of first appearance, so `touched[t]` is `t` and the runs are the lists.
-      this.flat = flatRuns(runStart, postings, docLen);
-      return;
     }
     for (let t = 0; t < nt; t++) {
       const list = this.list(touched![t]!)!;
