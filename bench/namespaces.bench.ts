@@ -99,7 +99,7 @@ interface Row {
   readonly rssGrowthBytes: number;
   /** rssGrowthBytes / cacheBytes. */
   readonly rssRatio: number;
-  /** V8 heap used after minus before (median), and external + array buffers growth (median). */
+  /** V8 heap used after minus before (median), and external memory's growth (median; Node's `external` includes the array buffers). */
   readonly heapGrowthBytes: number;
   readonly externalGrowthBytes: number;
   /** Heap used plus external memory after a collection, minus the same before the search (median): what the search retained. */
@@ -213,8 +213,7 @@ function measure(
     rssGrowthBytes: rssGrowth.median,
     rssRatio: rssGrowth.median / cacheBytes,
     heapGrowthBytes: medianInterval(growth(ns, "heap")).median,
-    externalGrowthBytes: medianInterval(growth(ns, "arrayBuffers").map((a, i) => a + growth(ns, "external")[i]!))
-      .median,
+    externalGrowthBytes: medianInterval(growth(ns, "external")).median,
     retainedBytes: medianInterval(growth(ns, "retained")).median,
     retainedRatio: medianInterval(growth(ns, "retained")).median / cacheBytes,
     wholeRounds,
