@@ -392,7 +392,7 @@ function make(
           content?.later?.close();
           return undefined;
         }
-        if (content !== undefined) s.track(key, namespace, produce);
+        if (content !== undefined) s.track(key, namespace, produce, content.image.live);
         return content;
       },
       contradicted: (detail) => s.contradicted(namespace, detail),

@@ -29,6 +29,13 @@ import {
 import { decodePaged, readPaged, type PagedRead } from "./snapshot-pages.js";
 import { directorySnapshotStore, type SnapshotStore, type SnapshotStoreError } from "./snapshot-store.js";
 
+/**
+ * Changes after which a snapshot is rewritten however few entries it holds, when `rewriteAfter`
+ * allows (see {@link SnapshotOptions.rewriteAfter}): catching up this many is cheap, and a small
+ * scope is not rewritten at every few changes.
+ */
+const REWRITE_FLOOR = 256;
+
 /** What happened to a scope's snapshot (see {@link SnapshotOptions.onEvent}); `namespace` is undefined for the whole-index scope. */
 export type SnapshotEvent =
   | {
@@ -88,8 +95,13 @@ export interface SnapshotOptions {
   };
   /**
    * Changes (entries written or removed) applied to a loaded scope after its snapshot before the
-   * snapshot is written again: an integer in [1, 2³¹ − 1]. A snapshot that lags is still correct
-   * (the load catches up by generation); this bounds how much catching up a fresh process does.
+   * snapshot is written again, at most: an integer in [1, 2³¹ − 1]. A snapshot that lags is still
+   * correct (the load catches up by generation); this bounds how much catching up a fresh process
+   * does. A snapshot is rewritten sooner once the changes since it reach a quarter of the entries
+   * it holds (and at least 256): catching up costs about as much as loading those rows, so a
+   * fresh worker's catch-up stays under about a quarter of a load from the rows, whatever the
+   * scope's size, while a rewrite (which costs the scope's size) follows at least a quarter of
+   * that size in changes.
    * @default 10000
    */
   readonly rewriteAfter?: number;
@@ -168,7 +180,10 @@ export interface Snapshots {
   readonly contradicted: (namespace: string | undefined, detail: string) => void;
   /** Reports a restore (for stats). */
   readonly restoredScope: (namespace: string | undefined, content: SnapshotContent) => void;
-  /** Notes changes applied to a loaded scope; schedules its write when they reach `rewriteAfter`. */
+  /**
+   * Notes changes applied to a loaded scope; schedules its write when they reach `rewriteAfter`
+   * or a quarter of the entries of its snapshot (at least {@link REWRITE_FLOOR}).
+   */
   readonly changed: (scope: string, n: number) => void;
   /**
    * Writes the scope's snapshot on a later turn of the event loop (`produce` is called then, and
@@ -176,8 +191,16 @@ export interface Snapshots {
    * write writes again after it.
    */
   readonly schedule: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
-  /** Registers how to take a restored scope's snapshot, so that `changed` can schedule its rewrite. */
-  readonly track: (scope: string, namespace: string | undefined, produce: () => SnapshotContent | undefined) => void;
+  /**
+   * Registers how to take a restored scope's snapshot, so that `changed` can schedule its rewrite,
+   * and how many entries the restored snapshot holds.
+   */
+  readonly track: (
+    scope: string,
+    namespace: string | undefined,
+    produce: () => SnapshotContent | undefined,
+    entries: number,
+  ) => void;
   /** Forgets a scope (evicted): its pending write is dropped. */
   readonly forget: (scope: string) => void;
   /** Runs the pending writes now and waits for every write in flight. */
@@ -355,6 +378,8 @@ export function snapshots(
     namespace: string | undefined;
     produce: (() => SnapshotContent | undefined) | undefined;
     dirty: number;
+    /** Entries in the scope's snapshot, as restored or last written (0 before either). */
+    entries: number;
     timer: NodeJS.Immediate | undefined;
     running: Promise<void> | undefined;
     again: boolean;
@@ -363,7 +388,15 @@ export function snapshots(
   const slotOf = (scope: string): Slot => {
     let s = slots.get(scope);
     if (s === undefined) {
-      s = { namespace: undefined, produce: undefined, dirty: 0, timer: undefined, running: undefined, again: false };
+      s = {
+        namespace: undefined,
+        produce: undefined,
+        dirty: 0,
+        entries: 0,
+        timer: undefined,
+        running: undefined,
+        again: false,
+      };
       slots.set(scope, s);
     }
     return s;
@@ -398,6 +431,7 @@ export function snapshots(
         if (E.isLeft(r)) fail(s.namespace, r.left);
         else {
           written++;
+          s.entries = entries;
           emit({ type: "written", namespace: s.namespace, generation, entries, bytes: bytes.length });
         }
       })
@@ -463,14 +497,16 @@ export function snapshots(
       const s = slots.get(scope);
       if (s === undefined || n <= 0) return;
       s.dirty += n;
-      if (s.dirty >= rewriteAfter && s.produce !== undefined) schedule(scope, s.namespace, s.produce);
+      const due = Math.min(rewriteAfter, Math.max(REWRITE_FLOOR, Math.ceil(s.entries / 4)));
+      if (s.dirty >= due && s.produce !== undefined) schedule(scope, s.namespace, s.produce);
     },
     schedule,
-    track: (scope, namespace, produce) => {
+    track: (scope, namespace, produce, entries) => {
       const s = slotOf(scope);
       s.namespace = namespace;
       s.produce = produce;
       s.dirty = 0;
+      s.entries = entries;
     },
     forget: (scope) => {
       const s = slots.get(scope);

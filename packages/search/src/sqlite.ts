@@ -513,7 +513,7 @@ function open(
       return false;
     }
     scope.cache = PostingsCache.restore<number>(content.image, (d) => rids[d]!);
-    s.track(key, namespace, snapshotOf(scope));
+    s.track(key, namespace, snapshotOf(scope), content.image.live);
     scope.loaded = true;
     scope.cachedGen = content.generation;
     scope.seenVersion = -1;

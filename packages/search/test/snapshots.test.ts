@@ -237,6 +237,23 @@ for (const [name, kind, make] of [
       );
     });
 
+    it("a snapshot is rewritten once the changes since it reach a quarter of its entries (at least 256), under the default rewriteAfter", async () => {
+      const store = make();
+      const writer = await store.open();
+      right(await writer.write(batch(0, 1200, "a"))());
+      expect(types(await checked(store), "a")).toEqual(["missing", "written"]);
+      // 200 changes: under both 256 and a quarter of 1,200 (300): the snapshot lags, is caught up, stays.
+      right(await writer.write(batch(1200, 200, "a"))());
+      expect(types(await checked(store), "a")).toEqual(["restored"]);
+      // 350 since the snapshot: rewritten (the default rewriteAfter, 10,000, would wait far longer).
+      right(await writer.write(batch(1400, 150, "a"))());
+      expect(types(await checked(store), "a")).toEqual(["restored", "written"]);
+      const events = await checked(store);
+      expect(types(events, "a")).toEqual(["restored"]);
+      expect(events.find((e) => e.type === "restored" && e.namespace === "a")).toMatchObject({ entries: 1550 });
+      right(await writer.close()());
+    });
+
     it("restores a scope from its snapshot without reading the rows", async () => {
       const store = await seeded(make);
       const index = await store.open(store.snap);
