@@ -31,7 +31,7 @@ import type { SegmentIndex } from "@cc/search";
 import { openPostgresIndex, openSqliteIndex } from "@cc/search";
 import { printTable, quick, writeResults } from "./harness.js";
 import { medianInterval, type MedianInterval } from "./namespaces/stats.js";
-import { cleanupOnSignal, pgServer } from "./postgres.js";
+import { cleanupOnSignal, dropIndexTables, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
 const sizes = process.env["CC_BENCH_SIZES"]
@@ -276,6 +276,7 @@ try {
         if (server === undefined || server.url === undefined)
           throw new Error(server !== undefined && server.url === undefined ? server.why : "no server");
         const table = `cc_ns_${n}`;
+        dropIndexTables(server.url, table);
         const opened = await openPostgresIndex({ connection: server.url, table, chunkSize: 1000 })();
         if (opened._tag === "Left") throw new Error(JSON.stringify(opened.left));
         const writePerSec = await fill(opened.right, n, namespaces);

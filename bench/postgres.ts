@@ -63,3 +63,15 @@ export function cleanupOnSignal(cleanup: () => void): void {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 }
+
+/**
+ * Drops the tables of the index `table` (its rows, counter, log, identity and kept snapshots), so
+ * that a run on a server it shares with earlier runs (`CC_PG_URL`) builds and measures a fresh
+ * index, not one rewritten over an earlier run's, with that run's snapshots still stored.
+ *
+ * @example dropIndexTables(server.url, "cc_ns_1000000")
+ */
+export function dropIndexTables(url: string, table: string): void {
+  const tables = ["", "_gen", "_log", "_identity", "_snapshots", "_snapshot_parts"].map((s) => `${table}${s}`);
+  execFileSync("psql", [url, "-qc", `DROP TABLE IF EXISTS ${tables.join(", ")}`], { stdio: "ignore" });
+}

@@ -19,7 +19,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openPostgresIndex, openSqliteIndex, type SegmentIndex } from "@cc/search";
 import { printTable, quick, writeResults } from "./harness.js";
-import { cleanupOnSignal, pgServer } from "./postgres.js";
+import { cleanupOnSignal, dropIndexTables, pgServer } from "./postgres.js";
 import { makeEntries } from "./search/corpus.js";
 
 const sizes = process.env["CC_BENCH_SIZES"]
@@ -196,6 +196,7 @@ try {
       continue;
     }
     const table = `snap_bench_${n}`;
+    dropIndexTables(server.url, table);
     const pg = await openPostgresIndex({ connection: server.url, table })();
     if (pg._tag === "Left") throw new Error(JSON.stringify(pg.left));
     await fill(pg.right, n);
