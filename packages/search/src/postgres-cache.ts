@@ -325,7 +325,8 @@ export function pgPostingsCache(
     // A row's kind is one of a few: each is decoded once, and found again by its bytes.
     const kinds: { readonly bytes: Uint8Array; readonly text: string }[] = [];
     const kindAt = (b: Buffer, from: number, length: number): string => {
-      for (const k of kinds) if (sameBytes(k.bytes, b, from, length)) return k.text;
+      // (An indexed loop: a first load runs this before it is optimized, when `for…of` makes an iterator and a result per step.)
+      for (let i = 0; i < kinds.length; i++) if (sameBytes(kinds[i]!.bytes, b, from, length)) return kinds[i]!.text;
       const bytes = Uint8Array.prototype.slice.call(b, from, from + length);
       const text = b.toString("utf8", from, from + length);
       kinds.push({ bytes, text });
