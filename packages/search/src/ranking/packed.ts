@@ -21,11 +21,36 @@ export function packedSize(values: Int32Array, from: number, to: number): number
   let prev = 0;
   for (let i = from; i < to; i++) {
     const v = values[i]!;
-    const d = (v - prev) >>> 0;
+    n += varintBytes((v - prev) >>> 0);
     prev = v;
-    n += d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5;
   }
   return n;
+}
+
+/**
+ * Bytes the unsigned 32-bit `d` takes as a varint.
+ *
+ * @example varintBytes(300) // 2
+ */
+export function varintBytes(d: number): number {
+  return d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5;
+}
+
+/**
+ * Writes the unsigned 32-bit `d` as a varint into `out` from byte `at`; returns the byte after it.
+ *
+ * @example
+ * const out = new Uint8Array(2);
+ * writeVarint(out, 0, 300) // 2; out is [0xac, 0x02]
+ */
+export function writeVarint(out: Uint8Array, at: number, d: number): number {
+  let j = at;
+  while (d >= 0x80) {
+    out[j++] = (d & 0x7f) | 0x80;
+    d >>>= 7;
+  }
+  out[j++] = d;
+  return j;
 }
 
 /**
@@ -41,13 +66,8 @@ export function packInto(values: Int32Array, from: number, to: number, out: Uint
   let j = at;
   for (let i = from; i < to; i++) {
     const v = values[i]!;
-    let d = (v - prev) >>> 0;
+    j = writeVarint(out, j, (v - prev) >>> 0);
     prev = v;
-    while (d >= 0x80) {
-      out[j++] = (d & 0x7f) | 0x80;
-      d >>>= 7;
-    }
-    out[j++] = d;
   }
   return j;
 }

@@ -43,7 +43,8 @@ import { endianness } from "node:os";
 import * as zlib from "node:zlib";
 import * as E from "fp-ts/lib/Either.js";
 import type { SnapshotStoreError } from "../snapshot-store.js";
-import { keyString, type CacheImage, type FlatLists, type KeyBytes } from "./postings.js";
+import type { FlatLists } from "./flat-lists.js";
+import { keyString, type CacheImage, type KeyBytes } from "./postings.js";
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = Uint8Array.from([0x89, 0x43, 0x43, 0x53, 0x4e, 0x41, 0x50, 0x0a]); // "\x89CCSNAP\n"
