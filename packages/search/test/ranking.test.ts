@@ -7,6 +7,7 @@ import { indexedTerms } from "../src/query.js";
 import { PostingsCache } from "../src/ranking/postings.js";
 import { rank } from "../src/ranking/topk.js";
 import { runs } from "./support/contract.js";
+import { runsFor } from "../../../.ci/support/runs.js";
 import { expectReferenceTopK, referenceRanking } from "./support/reference-bm25.js";
 
 const VOCAB = [
@@ -218,7 +219,7 @@ describe("ranking engine", () => {
             );
         },
       ),
-      { numRuns: runs(60) },
+      { numRuns: runsFor(60, 300) },
     );
   });
 

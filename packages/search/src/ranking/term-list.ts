@@ -77,18 +77,20 @@ export function appendPosting(list: TermList, doc: number, mask: number, len: nu
   list.length = i + 1;
   list.df++;
   list.orMask |= mask;
+  // Block 0's shortest entry, if this posting starts block 1: the list's shortest before it.
+  const shortestBefore = list.minLen;
   if (len < list.minLen) list.minLen = len;
   if (i < BLOCK) return;
   const b = i >> SHIFT;
   if (i === BLOCK) {
-    // The second block starts: block 0's bounds are the list's so far.
+    // The second block starts: block 0's bounds are the list's before this posting (lengths are
+    // not kept per posting), exactly those a list packed at once has.
     list.blockMask = new Uint8Array(8);
     list.blockMinLen = new Int32Array(8);
     let m = 0;
     for (let j = 0; j < BLOCK; j++) m |= list.postings[j]! & 3;
     list.blockMask[0] = m;
-    // Lengths are not kept per posting: the list's shortest so far bounds block 0.
-    list.blockMinLen[0] = list.minLen;
+    list.blockMinLen[0] = shortestBefore;
   }
   if ((i & (BLOCK - 1)) === 0) {
     list.blockMask = grownUint8(list.blockMask, b + 1);
